@@ -1,0 +1,13 @@
+"""kafkawire: the Apache Kafka wire protocol for Python.
+
+``kafkawire.BACKEND`` says which implementation runs: ``"cython"`` (compiled) or
+``"python"`` (the pure-Python twin, selected by ``KAFKAWIRE_NO_EXTENSIONS=1`` or used
+where no compiled extension is available).
+"""
+from kafkawire import _backend
+from kafkawire._backend import BACKEND
+
+_backend.bind(globals(), "crc", ("crc32c",))
+
+__version__ = "0.1.0"
+__all__ = ["BACKEND", "crc32c", "__version__"]

@@ -1,0 +1,1 @@
+"""The Cython backend: compiled twins of the modules in ``kafkawire._pure``."""

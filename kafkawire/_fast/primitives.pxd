@@ -1,0 +1,98 @@
+# C-level building blocks shared by kafkawire's Cython modules: big-endian loads and
+# stores, and varints.  Readers take (data, size, &pos), check every byte against
+# `size` before reading it, advance `pos`, and raise a kafkawire.errors exception
+# (return -1) on truncated or overlong input.
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+
+cdef int raise_truncated(str what, Py_ssize_t pos, Py_ssize_t need, Py_ssize_t size) except -1
+cdef int read_uvarint(const uint8_t *data, Py_ssize_t size, Py_ssize_t *pos,
+                      uint64_t *out, int max_bytes, str what) except -1
+
+
+cdef inline uint16_t load_be16(const uint8_t *p) noexcept nogil:
+    return (<uint16_t>p[0] << 8) | p[1]
+
+cdef inline uint32_t load_be32(const uint8_t *p) noexcept nogil:
+    return (<uint32_t>p[0] << 24) | (<uint32_t>p[1] << 16) | (<uint32_t>p[2] << 8) | p[3]
+
+cdef inline uint64_t load_be64(const uint8_t *p) noexcept nogil:
+    return (<uint64_t>load_be32(p) << 32) | load_be32(p + 4)
+
+cdef inline void store_be16(uint8_t *p, uint16_t v) noexcept nogil:
+    p[0] = <uint8_t>(v >> 8)
+    p[1] = <uint8_t>v
+
+cdef inline void store_be32(uint8_t *p, uint32_t v) noexcept nogil:
+    p[0] = <uint8_t>(v >> 24)
+    p[1] = <uint8_t>(v >> 16)
+    p[2] = <uint8_t>(v >> 8)
+    p[3] = <uint8_t>v
+
+cdef inline void store_be64(uint8_t *p, uint64_t v) noexcept nogil:
+    store_be32(p, <uint32_t>(v >> 32))
+    store_be32(p + 4, <uint32_t>v)
+
+
+cdef inline uint32_t zigzag32(int32_t v) noexcept nogil:
+    return (<uint32_t>v << 1) ^ <uint32_t>(v >> 31)
+
+cdef inline uint64_t zigzag64(int64_t v) noexcept nogil:
+    return (<uint64_t>v << 1) ^ <uint64_t>(v >> 63)
+
+cdef inline int64_t unzigzag64(uint64_t v) noexcept nogil:
+    return <int64_t>(v >> 1) ^ -<int64_t>(v & 1)
+
+
+cdef inline int uvarint_size(uint64_t v) noexcept nogil:
+    cdef int n = 1
+    while v > 0x7F:
+        v >>= 7
+        n += 1
+    return n
+
+cdef inline int write_uvarint(uint8_t *out, uint64_t v) noexcept nogil:
+    """Write v as LEB128 at out; returns the bytes written (1 to 10)."""
+    cdef int n = 0
+    while v > 0x7F:
+        out[n] = <uint8_t>((v & 0x7F) | 0x80)
+        v >>= 7
+        n += 1
+    out[n] = <uint8_t>v
+    return n + 1
+
+
+cdef inline int read_uvarint32(const uint8_t *data, Py_ssize_t size, Py_ssize_t *pos,
+                               uint32_t *out) except -1:
+    cdef uint64_t v
+    cdef Py_ssize_t p = pos[0]
+    if p < size and data[p] < 0x80:  # one-byte fast path
+        out[0] = data[p]
+        pos[0] = p + 1
+        return 0
+    read_uvarint(data, size, pos, &v, 5, "unsigned varint")
+    out[0] = <uint32_t>v
+    return 0
+
+cdef inline int read_varint32(const uint8_t *data, Py_ssize_t size, Py_ssize_t *pos,
+                              int32_t *out) except -1:
+    cdef uint64_t v
+    cdef Py_ssize_t p = pos[0]
+    if p < size and data[p] < 0x80:
+        v = data[p]
+        pos[0] = p + 1
+    else:
+        read_uvarint(data, size, pos, &v, 5, "varint")
+    out[0] = <int32_t>unzigzag64(v)
+    return 0
+
+cdef inline int read_varint64(const uint8_t *data, Py_ssize_t size, Py_ssize_t *pos,
+                              int64_t *out) except -1:
+    cdef uint64_t v
+    cdef Py_ssize_t p = pos[0]
+    if p < size and data[p] < 0x80:
+        v = data[p]
+        pos[0] = p + 1
+    else:
+        read_uvarint(data, size, pos, &v, 10, "varlong")
+    out[0] = unzigzag64(v)
+    return 0

@@ -1,0 +1,1 @@
+"""The pure-Python backend: the same modules and behaviour as ``kafkawire._fast``."""

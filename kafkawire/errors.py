@@ -1,0 +1,105 @@
+"""kafkawire's exceptions, and Kafka's table of protocol error codes.
+
+Every problem with bytes or values that a user can meet is raised as a subclass of
+:class:`KafkaWireError` (itself a :class:`ValueError`), with a message that says what was
+wrong and where.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Dict, Optional
+
+from kafkawire.schema import load_json
+
+
+class KafkaWireError(ValueError):
+    """Root of every exception kafkawire raises for bad bytes or bad values."""
+
+
+class DecodeError(KafkaWireError):
+    """Bytes that do not decode: truncated, malformed, corrupt or hostile input."""
+
+
+class TruncatedError(DecodeError):
+    """The buffer ended before a value that it declares was complete."""
+
+
+class InvalidVarintError(DecodeError):
+    """A varint longer than its type allows (overlong or never-ending)."""
+
+
+class InvalidFrame(DecodeError):
+    """A frame size prefix that no valid frame can have (negative, say)."""
+
+
+class FrameTooLarge(InvalidFrame):
+    """A frame size prefix over the reader's ``max_frame_size``."""
+
+
+class CorruptRecordError(DecodeError):
+    """A record batch or legacy message whose checksum does not match its bytes."""
+
+
+class DecompressionError(DecodeError):
+    """Compressed records that do not decompress, or whose codec is unknown."""
+
+
+class DecompressionLimitError(DecompressionError):
+    """Decompressed records would exceed the caller's ``max_decompressed_size``."""
+
+
+class EncodeError(KafkaWireError):
+    """Values that cannot be written: out of range, null where not nullable, or a
+    non-default value in a field the chosen version does not have."""
+
+
+class UnknownApiError(DecodeError, EncodeError):
+    """An API key (or internal record type) that kafkawire's schema does not define."""
+
+
+class UnsupportedVersionError(DecodeError, EncodeError):
+    """A version outside the valid versions of a message or header."""
+
+
+@dataclass(frozen=True)
+class KafkaError:
+    """One entry of Kafka's error-code table."""
+
+    code: int
+    name: str
+    retriable: bool
+    exception: Optional[str]
+
+    def __bool__(self) -> bool:  # NONE (code 0) is falsy, every real error truthy
+        return self.code != 0
+
+
+def _load_table() -> Dict[int, KafkaError]:
+    data = load_json("errors.json")
+    return {
+        e["code"]: KafkaError(e["code"], e["name"], bool(e["retriable"]), e["exception"])
+        for e in data["errors"]
+    }
+
+
+ERROR_CODES: Dict[int, KafkaError] = _load_table()
+BY_NAME: Dict[str, KafkaError] = {e.name: e for e in ERROR_CODES.values()}
+UNKNOWN_SERVER_ERROR = BY_NAME["UNKNOWN_SERVER_ERROR"]
+NONE = BY_NAME["NONE"]
+
+
+def for_code(code: int) -> KafkaError:
+    """The Kafka error for ``code``; a code this table lacks maps to UNKNOWN_SERVER_ERROR."""
+    return ERROR_CODES.get(code, UNKNOWN_SERVER_ERROR)
+
+
+def for_name(name: str) -> KafkaError:
+    """The Kafka error named ``name`` (e.g. ``"NOT_LEADER_OR_FOLLOWER"``)."""
+    try:
+        return BY_NAME[name]
+    except KeyError:
+        raise KeyError(f"no Kafka error is named {name!r}") from None
+
+
+__all__ = [n for n in dir() if not n.startswith("_") and n not in ("json", "dataclass", "annotations")]

@@ -1,0 +1,56 @@
+"""Builds kafkawire's Cython extensions.
+
+Every ``kafkawire/_fast/*.pyx`` becomes an extension module.  ``KAFKAWIRE_NO_EXTENSIONS=1``
+builds none (the pure-Python backend then runs); ``KAFKAWIRE_DEBUG=1`` builds with
+bounds checks and assertions on.
+"""
+import glob
+import os
+import sys
+
+from setuptools import Extension, setup
+
+# C sources compiled into the extension of the same stem.
+C_HELPERS = {
+    "crc": ["kafkawire/_fast/crc32c_impl.c"],
+}
+
+
+def _extensions():
+    if os.environ.get("KAFKAWIRE_NO_EXTENSIONS") == "1":
+        return []
+    from Cython.Build import cythonize
+
+    debug = os.environ.get("KAFKAWIRE_DEBUG") == "1"
+    compile_args = []
+    if sys.platform != "win32":
+        compile_args = ["-O0", "-g", "-UNDEBUG"] if debug else ["-O3"]
+    sanitize = os.environ.get("KAFKAWIRE_SANITIZE")  # e.g. "address,undefined"
+    link_args = []
+    if sanitize:
+        compile_args += [f"-fsanitize={sanitize}", "-fno-omit-frame-pointer", "-g"]
+        link_args += [f"-fsanitize={sanitize}"]
+    exts = []
+    for pyx in sorted(glob.glob("kafkawire/_fast/*.pyx")):
+        stem = os.path.splitext(os.path.basename(pyx))[0]
+        exts.append(
+            Extension(
+                f"kafkawire._fast.{stem}",
+                [pyx] + C_HELPERS.get(stem, []),
+                include_dirs=["kafkawire/_fast"],
+                extra_compile_args=compile_args,
+                extra_link_args=link_args,
+            )
+        )
+    directives = {
+        "language_level": 3,
+        "boundscheck": debug,
+        "wraparound": debug,
+        "cdivision": True,
+        "initializedcheck": debug,
+        "embedsignature": True,
+    }
+    return cythonize(exts, compiler_directives=directives, quiet=True)
+
+
+setup(ext_modules=_extensions())

@@ -1,0 +1,59 @@
+"""Test set-up: every behavioural test runs once per backend.
+
+Each test gets the ``backend`` fixture, parametrized over "cython" and "python", and runs
+with that backend active (``kafkawire._backend.use``).  The Cython run fails, not skips,
+when the compiled extension did not load, unless ``KAFKAWIRE_NO_EXTENSIONS=1`` says the
+pure backend was asked for.  ``@pytest.mark.backends("cython")`` narrows a test to the
+named backends; ``@pytest.mark.backend_independent`` runs it once.
+"""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from kafkawire import _backend
+
+BACKENDS = ("cython", "python")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "backends(*names): run only on these backends")
+    config.addinivalue_line("markers", "backend_independent: checks data, not a backend")
+    config.addinivalue_line("markers", "spark: needs a local SparkSession (pyspark, Java 17)")
+    config.addinivalue_line("markers", "clients: talks to real Kafka client libraries")
+    config.addinivalue_line("markers", "slow: takes more than a few seconds")
+
+
+def pytest_generate_tests(metafunc):
+    if "backend" not in metafunc.fixturenames:
+        return
+    if metafunc.definition.get_closest_marker("backend_independent"):
+        names = ("python",)
+    else:
+        marker = metafunc.definition.get_closest_marker("backends")
+        names = marker.args if marker else BACKENDS
+    metafunc.parametrize("backend", names, indirect=True)
+
+
+@pytest.fixture
+def backend(request):
+    """The active backend's name; the test runs with it selected."""
+    name = request.param
+    if name == "cython" and not _backend.fast_available():
+        if os.environ.get("KAFKAWIRE_NO_EXTENSIONS") == "1":
+            pytest.skip("the Cython backend was disabled with KAFKAWIRE_NO_EXTENSIONS=1")
+        pytest.fail(f"the Cython backend was expected but did not load: {_backend.import_error()}")
+    with _backend.use(name):
+        yield name
+
+
+@pytest.fixture(autouse=True)
+def _active_backend(backend):
+    yield backend
+
+
+@pytest.fixture
+def impl(backend):
+    """``impl("records")``: the active backend's implementation module of that name."""
+    return lambda module: _backend.implementation(module, backend)
