@@ -67,6 +67,8 @@ cdef inline bytes _new_bytes(const uint8_t *src, Py_ssize_t n):
 
 cdef long long _as_int(object value, long long low, long long high, str name) except? -1:
     cdef long long v
+    if not isinstance(value, int):
+        raise EncodeError(f"{name}: cannot encode {value!r}: not an integer")
     try:
         v = value
     except (OverflowError, TypeError) as exc:
@@ -137,17 +139,27 @@ cdef object _decode_fixed(object buf, Py_ssize_t offset, int width, int kind, st
     cdef const uint8_t *p
     cdef uint64_t bits
     cdef double d
+    cdef object value
     _open(buf, &view, offset)
     try:
         if view.len - offset < width:
             raise_truncated(name, offset, width, view.len)
         p = <const uint8_t *>view.buf + offset
         if width == 1:
-            value = <int8_t>p[0] if kind == 0 else p[0]
+            if kind == 0:
+                value = <int8_t>p[0]
+            else:
+                value = <long>p[0]
         elif width == 2:
-            value = <int16_t>load_be16(p) if kind == 0 else load_be16(p)
+            if kind == 0:
+                value = <int16_t>load_be16(p)
+            else:
+                value = <long>load_be16(p)
         elif width == 4:
-            value = <int32_t>load_be32(p) if kind == 0 else load_be32(p)
+            if kind == 0:
+                value = <int32_t>load_be32(p)
+            else:
+                value = <unsigned long long>load_be32(p)
         else:
             bits = load_be64(p)
             if kind == 2:

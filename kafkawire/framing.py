@@ -1,0 +1,89 @@
+"""Splitting a Kafka byte stream into frames.
+
+Every Kafka request and response travels as a 4-byte big-endian size followed by that
+many bytes.  :class:`FrameReader` takes the stream in whatever pieces a socket delivers
+and hands back whole frames; the size prefix is checked against ``max_frame_size``
+before the frame's bytes are buffered.  This is buffer bookkeeping, not byte decoding,
+so one implementation serves both backends.
+"""
+from __future__ import annotations
+
+import struct
+from typing import List, Optional
+
+from kafkawire.errors import FrameTooLarge, InvalidFrame
+
+DEFAULT_MAX_FRAME_SIZE = 104857600  # Kafka's socket.request.max.bytes default, 100 MiB
+_SIZE = struct.Struct(">i")
+
+
+def frame(payload) -> bytes:
+    """``payload`` with its 4-byte size prefix, ready for ``socket.sendall``."""
+    return _SIZE.pack(len(payload)) + bytes(payload)
+
+
+class FrameReader:
+    """Reassembles size-prefixed frames from arbitrary pieces of a byte stream.
+
+    ``feed(data)`` returns the frames (payloads without the size prefix) that ``data``
+    completes, possibly none.  A negative size raises :class:`InvalidFrame`, a size over
+    ``max_frame_size`` raises :class:`FrameTooLarge`; after either the reader stays
+    failed (a stream that lost its framing cannot be resynchronised).
+    """
+
+    __slots__ = ("max_frame_size", "_buf", "_need", "_error", "frames_read")
+
+    def __init__(self, max_frame_size: int = DEFAULT_MAX_FRAME_SIZE) -> None:
+        if not isinstance(max_frame_size, int) or max_frame_size < 0:
+            raise ValueError(f"max_frame_size must be a non-negative int, not {max_frame_size!r}")
+        self.max_frame_size = max_frame_size
+        self._buf = bytearray()
+        self._need: Optional[int] = None  # payload size of the frame being read
+        self._error: Optional[InvalidFrame] = None
+        self.frames_read = 0
+
+    @property
+    def buffered(self) -> int:
+        """Bytes received that do not yet form a whole frame."""
+        return len(self._buf) + (4 if self._need is not None else 0)
+
+    @property
+    def at_boundary(self) -> bool:
+        """True when no partial frame is buffered (a clean place for the stream to end)."""
+        return not self._buf and self._need is None
+
+    def feed(self, data) -> List[bytes]:
+        """Add ``data`` (any bytes-like) to the stream; return the frames it completes."""
+        if self._error is not None:
+            raise self._error
+        self._buf += data
+        frames: List[bytes] = []
+        buf = self._buf
+        start = 0
+        end = len(buf)
+        while True:
+            if self._need is None:
+                if end - start < 4:
+                    break
+                size = _SIZE.unpack_from(buf, start)[0]
+                if size < 0:
+                    self._error = InvalidFrame(
+                        f"frame {self.frames_read} has a negative size ({size}) "
+                        f"at stream byte offset {start} of this read")
+                    raise self._error
+                if size > self.max_frame_size:
+                    self._error = FrameTooLarge(
+                        f"frame {self.frames_read} declares {size} bytes, over the "
+                        f"limit of {self.max_frame_size}")
+                    raise self._error
+                self._need = size
+                start += 4
+            if end - start < self._need:
+                break
+            frames.append(bytes(buf[start : start + self._need]))
+            start += self._need
+            self._need = None
+            self.frames_read += 1
+        if start:
+            del buf[:start]
+        return frames
