@@ -1,0 +1,349 @@
+"""Compression codecs of Kafka's record batches, shared by both backends.
+
+Every codec goes through one library, `cramjam <https://github.com/milesgranger/cramjam>`_:
+a single maintained wheel (Rust bindings to the reference C/Rust implementations of
+gzip/deflate, snappy, lz4 and zstd) with wheels for every platform kafkawire ships, no
+system libraries, and ``*_into`` functions that decompress into a buffer we size, which
+is what makes the decompression cap cheap and exact.
+
+Kafka's quirks handled here:
+
+* snappy: Java clients write the *xerial* framing (a 16-byte header, then blocks of
+  ``int32 length + raw snappy``); librdkafka writes one raw snappy block.  Both are
+  read (and the "sNaPpY" framing format too).  kafkawire writes xerial, which every
+  Kafka reader accepts.
+* lz4: the LZ4 frame format.  Magic v0 messages written by Kafka 0.8/0.9 carry a
+  header checksum computed over the wrong bytes (KAFKA-3160); it is repaired on read
+  for magic 0, and written the same broken way for magic 0, as Kafka does.
+* zstd: frames may lack a content size (streaming producers); they are decompressed
+  into buffers that grow up to the cap.
+* A cap, ``max_size`` (:data:`DEFAULT_MAX_DECOMPRESSED_SIZE` unless the caller says
+  otherwise), bounds what any compressed payload may expand to:
+  :class:`~kafkawire.errors.DecompressionLimitError` is raised as soon as the output
+  would pass it, before the memory is used.
+"""
+from __future__ import annotations
+
+import struct
+from typing import Optional, Union
+
+from kafkawire.errors import DecompressionError, DecompressionLimitError, EncodeError
+
+try:  # an optional extra: ``pip install kafkawire[compression]``
+    import cramjam as _cramjam
+except ImportError:  # pragma: no cover - exercised only without the extra
+    _cramjam = None
+
+NONE, GZIP, SNAPPY, LZ4, ZSTD = 0, 1, 2, 3, 4
+#: Codec names by the id Kafka stores in the low three bits of the attributes.
+CODEC_NAMES = ("none", "gzip", "snappy", "lz4", "zstd")
+CODEC_IDS = {name: i for i, name in enumerate(CODEC_NAMES)}
+
+#: Default cap on what one compressed batch (or legacy wrapper) may decompress to.
+#: Kafka's own limits (message.max.bytes, fetch.max.bytes) are far lower; 256 MiB
+#: leaves room for unusual configurations while keeping a bomb from exhausting memory.
+DEFAULT_MAX_DECOMPRESSED_SIZE = 256 * 1024 * 1024
+
+#: Default compression levels: Kafka's producer defaults (gzip 6 as java.util.zip,
+#: lz4 9 since KIP-390, zstd 3).
+DEFAULT_LEVELS = {GZIP: 6, LZ4: 9, ZSTD: 3}
+
+_XERIAL_MAGIC = b"\x82SNAPPY\x00"
+_XERIAL_HEADER = _XERIAL_MAGIC + struct.pack(">ii", 1, 1)
+_XERIAL_BLOCK = 32 * 1024
+_SNAPPY_FRAMED_MAGIC = b"\xff\x06\x00\x00sNaPpY"
+_LZ4_MAGIC = b"\x04\x22\x4d\x18"
+_ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+_U32 = struct.Struct(">I")
+_FULL_MARKERS = ("failed to write whole buffer", "smaller than required")
+
+
+def codec_id(codec: Union[str, int]) -> int:
+    """The codec id (0-4) of a codec name (``"gzip"``...) or id."""
+    if isinstance(codec, str):
+        try:
+            return CODEC_IDS[codec.lower()]
+        except KeyError:
+            raise EncodeError(
+                f"unknown compression {codec!r}; expected one of {', '.join(CODEC_NAMES)}"
+            ) from None
+    if isinstance(codec, int) and 0 <= codec < len(CODEC_NAMES):
+        return codec
+    raise EncodeError(f"unknown compression {codec!r}")
+
+
+def codec_name(codec: int) -> str:
+    """The name of a codec id; an id Kafka does not define gives ``"unknown(N)"``."""
+    return CODEC_NAMES[codec] if 0 <= codec < len(CODEC_NAMES) else f"unknown({codec})"
+
+
+def _lib():
+    if _cramjam is None:
+        raise DecompressionError(
+            "compressed records need the 'cramjam' package (pip install kafkawire[compression])"
+        )
+    return _cramjam
+
+
+# -- xxHash32, for the lz4 frame header checksum -------------------------------
+
+_P1, _P2, _P3, _P4, _P5 = 2654435761, 2246822519, 3266489917, 668265263, 374761393
+_M32 = 0xFFFFFFFF
+
+
+def _rotl(x: int, r: int) -> int:
+    return ((x << r) | (x >> (32 - r))) & _M32
+
+
+def xxh32(data: bytes, seed: int = 0) -> int:
+    """XXH32 of ``data`` (only ever used on lz4 frame descriptors: a few bytes)."""
+    n = len(data)
+    p = 0
+    if n >= 16:
+        v1 = (seed + _P1 + _P2) & _M32
+        v2 = (seed + _P2) & _M32
+        v3 = seed & _M32
+        v4 = (seed - _P1) & _M32
+        while p + 16 <= n:
+            w1, w2, w3, w4 = struct.unpack_from("<4I", data, p)
+            v1 = (_rotl((v1 + w1 * _P2) & _M32, 13) * _P1) & _M32
+            v2 = (_rotl((v2 + w2 * _P2) & _M32, 13) * _P1) & _M32
+            v3 = (_rotl((v3 + w3 * _P2) & _M32, 13) * _P1) & _M32
+            v4 = (_rotl((v4 + w4 * _P2) & _M32, 13) * _P1) & _M32
+            p += 16
+        h = (_rotl(v1, 1) + _rotl(v2, 7) + _rotl(v3, 12) + _rotl(v4, 18)) & _M32
+    else:
+        h = (seed + _P5) & _M32
+    h = (h + n) & _M32
+    while p + 4 <= n:
+        (w,) = struct.unpack_from("<I", data, p)
+        h = (_rotl((h + w * _P3) & _M32, 17) * _P4) & _M32
+        p += 4
+    while p < n:
+        h = (_rotl((h + data[p] * _P5) & _M32, 11) * _P1) & _M32
+        p += 1
+    h ^= h >> 15
+    h = (h * _P2) & _M32
+    h ^= h >> 13
+    h = (h * _P3) & _M32
+    h ^= h >> 16
+    return h
+
+
+def _lz4_descriptor_end(data) -> int:
+    """Offset of the header-checksum byte of an lz4 frame (after the descriptor)."""
+    if len(data) < 7 or bytes(data[:4]) != _LZ4_MAGIC:
+        raise DecompressionError("lz4: not an LZ4 frame (bad magic number)")
+    flg = data[4]
+    end = 6 + (8 if flg & 0x08 else 0) + (4 if flg & 0x01 else 0)
+    if len(data) <= end:
+        raise DecompressionError("lz4: truncated frame header")
+    return end
+
+
+def _lz4_fix_checksum(data, broken: bool) -> bytes:
+    """The frame with its header checksum set to the standard (or KAFKA-3160) value."""
+    end = _lz4_descriptor_end(data)
+    out = bytearray(data)
+    start = 0 if broken else 4
+    out[end] = (xxh32(bytes(out[start:end])) >> 8) & 0xFF
+    return bytes(out)
+
+
+def _lz4_bound(data, size: int) -> int:
+    """An upper bound of what an lz4 frame decompresses to, from its block headers."""
+    try:
+        end = _lz4_descriptor_end(data)
+    except DecompressionError:
+        return max(size * 4, 1 << 16)
+    flg, bd = data[4], data[5]
+    if flg & 0x08:
+        (content,) = struct.unpack_from("<Q", data, 6)
+        return content
+    block_max = 1 << (8 + 2 * ((bd >> 4) & 7))
+    pos = end + 1
+    bound = 0
+    extra = 4 if flg & 0x10 else 0  # block checksums
+    while pos + 4 <= size:
+        (word,) = struct.unpack_from("<I", data, pos)
+        if word == 0:  # end mark
+            return bound
+        n = word & 0x7FFFFFFF
+        bound += n if word & 0x80000000 else block_max
+        pos += 4 + n + extra
+    return bound or max(size * 4, 1 << 16)
+
+
+# -- compression ----------------------------------------------------------------
+
+
+def compress(codec: Union[str, int], data, level: Optional[int] = None, *, magic: int = 2) -> bytes:
+    """Compress ``data`` the way Kafka expects for ``codec`` (snappy xerial-framed,
+    lz4 as an LZ4 frame with the KAFKA-3160 header checksum when ``magic`` is 0)."""
+    cid = codec_id(codec)
+    if cid == NONE:
+        return bytes(data)
+    lib = _lib()
+    lvl = DEFAULT_LEVELS.get(cid) if level is None else level
+    try:
+        if cid == GZIP:
+            return bytes(lib.gzip.compress(data, level=lvl))
+        if cid == SNAPPY:
+            view = memoryview(data)
+            parts = [_XERIAL_HEADER]
+            for start in range(0, len(view), _XERIAL_BLOCK):
+                block = bytes(lib.snappy.compress_raw(view[start : start + _XERIAL_BLOCK]))
+                parts.append(_U32.pack(len(block)))
+                parts.append(block)
+            return b"".join(parts)
+        if cid == LZ4:
+            out = bytes(lib.lz4.compress(data, level=lvl))
+            if magic == 0:
+                out = _lz4_fix_checksum(out, broken=True)
+            return out
+        if cid == ZSTD:
+            if magic < 2:
+                raise EncodeError("zstd compression needs record batch magic 2")
+            return bytes(lib.zstd.compress(data, level=lvl))
+    except EncodeError:
+        raise
+    except Exception as exc:  # cramjam raises its own error types
+        raise EncodeError(f"{CODEC_NAMES[cid]} compression failed: {exc}") from None
+    raise EncodeError(f"unknown compression {codec!r}")  # pragma: no cover
+
+
+# -- decompression --------------------------------------------------------------
+
+
+def _is_full(exc: BaseException) -> bool:
+    text = str(exc)
+    return any(marker in text for marker in _FULL_MARKERS)
+
+
+def _limit(name: str, max_size: int) -> DecompressionLimitError:
+    return DecompressionLimitError(
+        f"{name}: decompressed records exceed max_decompressed_size={max_size} bytes"
+    )
+
+
+def _into(fn, name: str, data, hint: int, max_size: int) -> memoryview:
+    """Decompress with ``fn(data, out)`` into a buffer of ``hint`` bytes, growing it
+    (at most to ``max_size``) while the output does not fit."""
+    size = min(max(hint, 64), max_size)
+    while True:
+        out = bytearray(size)
+        try:
+            n = fn(data, out)
+        except Exception as exc:
+            if not _is_full(exc):
+                raise DecompressionError(f"{name}: corrupt compressed data: {exc}") from None
+            if size >= max_size:
+                raise _limit(name, max_size) from None
+            size = min(size * 4, max_size)
+            continue
+        return memoryview(out)[:n]
+
+
+def _snappy_raw_len(lib, block) -> int:
+    try:
+        return lib.snappy.decompress_raw_len(block)
+    except Exception as exc:
+        raise DecompressionError(f"snappy: corrupt compressed data: {exc}") from None
+
+
+def _snappy(lib, data, max_size: int) -> memoryview:
+    view = memoryview(data)
+    if bytes(view[:8]) == _XERIAL_MAGIC and len(view) >= 16:
+        blocks = []
+        pos = 16
+        total = 0
+        size = len(view)
+        while pos < size:
+            if size - pos < 4:
+                raise DecompressionError("snappy: truncated xerial block length")
+            (n,) = _U32.unpack_from(view, pos)
+            pos += 4
+            if n > size - pos:
+                raise DecompressionError("snappy: xerial block longer than the data")
+            block = view[pos : pos + n]
+            pos += n
+            blocks.append(block)
+            total += _snappy_raw_len(lib, block)
+            if total > max_size:
+                raise _limit("snappy", max_size)
+        out = bytearray(total)
+        mv = memoryview(out)
+        at = 0
+        for block in blocks:
+            try:
+                at += lib.snappy.decompress_raw_into(block, mv[at:])
+            except Exception as exc:
+                raise DecompressionError(f"snappy: corrupt compressed data: {exc}") from None
+        return mv[:at]
+    if bytes(view[:10]) == _SNAPPY_FRAMED_MAGIC:
+        return _into(lib.snappy.decompress_into, "snappy", view, len(view) * 4, max_size)
+    n = _snappy_raw_len(lib, view)
+    if n > max_size:
+        raise _limit("snappy", max_size)
+    return _into(lib.snappy.decompress_raw_into, "snappy", view, n, max_size)
+
+
+def _zstd_content_size(data) -> Optional[int]:
+    if len(data) < 6 or bytes(data[:4]) != _ZSTD_MAGIC:
+        return None
+    fhd = data[4]
+    fcs_flag = fhd >> 6
+    single = (fhd >> 5) & 1
+    did = (0, 1, 2, 4)[fhd & 3]
+    pos = 5 + (0 if single else 1) + did
+    width = (1 if single else 0, 2, 4, 8)[fcs_flag]
+    if width == 0 or len(data) < pos + width:
+        return None
+    value = int.from_bytes(bytes(data[pos : pos + width]), "little")
+    return value + 256 if width == 2 else value
+
+
+def decompress(codec: int, data, *, max_size: int = DEFAULT_MAX_DECOMPRESSED_SIZE,
+               magic: int = 2) -> memoryview:
+    """Decompress a record payload compressed with ``codec`` (an id); at most
+    ``max_size`` bytes of output, else :class:`DecompressionLimitError`.
+
+    Returns a memoryview of a fresh buffer.  Corrupt input raises
+    :class:`DecompressionError`.
+    """
+    if max_size is None:
+        max_size = DEFAULT_MAX_DECOMPRESSED_SIZE
+    if codec == NONE:
+        return memoryview(data)
+    if not 0 < codec < len(CODEC_NAMES):
+        raise DecompressionError(f"unknown compression codec id {codec}")
+    lib = _lib()
+    size = len(data)
+    if codec == GZIP:
+        hint = size * 4
+        if size >= 18:
+            (isize,) = struct.unpack_from("<I", data, size - 4)
+            hint = min(isize, size * 1100 + 1024)
+        return _into(lib.gzip.decompress_into, "gzip", data, hint, max_size)
+    if codec == SNAPPY:
+        return _snappy(lib, data, max_size)
+    if codec == LZ4:
+        if magic == 0:
+            data = _lz4_fix_checksum(data, broken=False)
+        # lz4 expands at most ~255x: a frame header promising more is not believed.
+        hint = min(_lz4_bound(data, size), size * 256 + 65536)
+        return _into(lib.lz4.decompress_into, "lz4", data, hint, max_size)
+    # zstd
+    content = _zstd_content_size(data)
+    if content is not None and content > max_size:
+        raise _limit("zstd", max_size)
+    # A declared size is trusted only within a plausible ratio; the buffer grows past it.
+    hint = min(content, size * 1024 + 65536) if content is not None else size * 8
+    return _into(lib.zstd.decompress_into, "zstd", data, hint, max_size)
+
+
+__all__ = [
+    "NONE", "GZIP", "SNAPPY", "LZ4", "ZSTD", "CODEC_NAMES", "CODEC_IDS",
+    "DEFAULT_MAX_DECOMPRESSED_SIZE", "DEFAULT_LEVELS", "codec_id", "codec_name",
+    "compress", "decompress", "xxh32",
+]
