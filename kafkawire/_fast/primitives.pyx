@@ -3,7 +3,7 @@
 import uuid as _uuid
 
 from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
-from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from libc.stdint cimport INT64_MAX, INT64_MIN
 from libc.string cimport memcpy
 
@@ -50,12 +50,18 @@ cdef int read_uvarint(const uint8_t *data, Py_ssize_t size, Py_ssize_t *pos,
     return 0
 
 
+cdef inline int _check_offset(Py_ssize_t offset, Py_ssize_t size) except -1:
+    if offset < 0 or offset > size:
+        raise TruncatedError(f"offset {offset} is outside a buffer of {size} bytes")
+    return 0
+
+
 cdef inline int _open(object buf, Py_buffer *view, Py_ssize_t offset) except -1:
     PyObject_GetBuffer(buf, view, PyBUF_SIMPLE)
-    if offset < 0 or offset > view.len:
-        size = view.len
+    cdef Py_ssize_t size = view.len
+    if offset < 0 or offset > size:
         PyBuffer_Release(view)
-        raise TruncatedError(f"offset {offset} is outside a buffer of {size} bytes")
+        _check_offset(offset, size)
     return 0
 
 
@@ -274,6 +280,10 @@ def decode_unsigned_varint(buf, Py_ssize_t offset=0):
     cdef Py_buffer view
     cdef Py_ssize_t pos = offset
     cdef uint32_t v
+    if type(buf) is bytes:  # fast path: no buffer request for the common case
+        _check_offset(offset, PyBytes_GET_SIZE(buf))
+        read_uvarint32(<const uint8_t *>PyBytes_AS_STRING(buf), PyBytes_GET_SIZE(buf), &pos, &v)
+        return v, pos
     _open(buf, &view, offset)
     try:
         read_uvarint32(<const uint8_t *>view.buf, view.len, &pos, &v)
@@ -287,6 +297,10 @@ def decode_varint(buf, Py_ssize_t offset=0):
     cdef Py_buffer view
     cdef Py_ssize_t pos = offset
     cdef int32_t v
+    if type(buf) is bytes:  # fast path: no buffer request for the common case
+        _check_offset(offset, PyBytes_GET_SIZE(buf))
+        read_varint32(<const uint8_t *>PyBytes_AS_STRING(buf), PyBytes_GET_SIZE(buf), &pos, &v)
+        return v, pos
     _open(buf, &view, offset)
     try:
         read_varint32(<const uint8_t *>view.buf, view.len, &pos, &v)
@@ -300,6 +314,10 @@ def decode_varlong(buf, Py_ssize_t offset=0):
     cdef Py_buffer view
     cdef Py_ssize_t pos = offset
     cdef int64_t v
+    if type(buf) is bytes:  # fast path: no buffer request for the common case
+        _check_offset(offset, PyBytes_GET_SIZE(buf))
+        read_varint64(<const uint8_t *>PyBytes_AS_STRING(buf), PyBytes_GET_SIZE(buf), &pos, &v)
+        return v, pos
     _open(buf, &view, offset)
     try:
         read_varint64(<const uint8_t *>view.buf, view.len, &pos, &v)
