@@ -24,6 +24,12 @@ extern "C" {
  */
 uint32_t kw_crc32c(uint32_t crc, const void *data, size_t len);
 
+/*
+ * Same result as kw_crc32c, always from the portable slicing-by-8 tables
+ * whatever the CPU offers (to test the fallback on any machine).
+ */
+uint32_t kw_crc32c_portable(uint32_t crc, const void *data, size_t len);
+
 /* The implementation in use: "sse4.2", "armv8" or "table". */
 const char *kw_crc32c_implementation(void);
 

@@ -1,0 +1,410 @@
+/*
+ * CRC-32C (Castagnoli, reflected polynomial 0x82F63B78) with runtime dispatch.
+ *
+ *   x86-64  : the SSE4.2 crc32 instruction, in three interleaved lanes.
+ *   AArch64 : the ARMv8 CRC32 extension (crc32cx), in three interleaved lanes.
+ *   others  : slicing-by-8 tables in portable C.
+ *
+ * Why three lanes: the crc32 instruction has a latency of 3 cycles but a
+ * throughput of 1 per cycle, so a single dependency chain uses a third of the
+ * unit.  A long input is cut into blocks of three equal lanes of L bytes; each
+ * lane is checksummed on its own chain (lanes 1 and 2 start from a zero
+ * register), and the lanes are joined afterwards.  The join uses linearity:
+ * for the raw (uninverted) CRC register,
+ *
+ *     state(r, A || B) = shift_|B|(state(r, A)) ^ state(0, B)
+ *
+ * where shift_n(x) is the register after feeding n zero bytes starting from x.
+ * shift_n is a linear map of 32-bit vectors, i.e. a 32x32 matrix over GF(2); it
+ * is built once at init by repeated squaring of the one-zero-byte matrix and
+ * stored as four 256-entry tables (one per byte of x), so applying it costs
+ * four lookups and three XORs.
+ */
+#include "crc32c_impl.h"
+
+#include <string.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define KW_GNUC 1
+#endif
+
+#define KW_POLY 0x82F63B78u
+
+/* ------------------------------------------------------------------------ */
+/* Portable slicing-by-8.                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* kw_table[k][b]: the register after byte b followed by k zero bytes. */
+static uint32_t kw_table[8][256];
+
+static void kw_build_tables(void)
+{
+    uint32_t n, c;
+    int k;
+
+    for (n = 0; n < 256; n++) {
+        c = n;
+        for (k = 0; k < 8; k++)
+            c = (c >> 1) ^ (KW_POLY & (0u - (c & 1u)));
+        kw_table[0][n] = c;
+    }
+    for (n = 0; n < 256; n++) {
+        c = kw_table[0][n];
+        for (k = 1; k < 8; k++) {
+            c = (c >> 8) ^ kw_table[0][c & 0xffu];
+            kw_table[k][n] = c;
+        }
+    }
+}
+
+/* Raw register update (no inversion); works on any byte order. */
+static uint32_t kw_update_table(uint32_t c, const unsigned char *p, size_t len)
+{
+    while (len > 0 && ((uintptr_t)p & 7u) != 0) {
+        c = (c >> 8) ^ kw_table[0][(c ^ *p++) & 0xffu];
+        len--;
+    }
+    while (len >= 8) {
+        c ^= (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
+             ((uint32_t)p[3] << 24);
+        c = kw_table[7][c & 0xffu] ^ kw_table[6][(c >> 8) & 0xffu] ^
+            kw_table[5][(c >> 16) & 0xffu] ^ kw_table[4][c >> 24] ^
+            kw_table[3][p[4]] ^ kw_table[2][p[5]] ^ kw_table[1][p[6]] ^
+            kw_table[0][p[7]];
+        p += 8;
+        len -= 8;
+    }
+    while (len > 0) {
+        c = (c >> 8) ^ kw_table[0][(c ^ *p++) & 0xffu];
+        len--;
+    }
+    return c;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Which hardware paths this compiler and target can build.                  */
+/* ------------------------------------------------------------------------ */
+
+#if defined(KW_GNUC) && defined(__x86_64__)
+#define KW_HAVE_SSE42 1
+#include <nmmintrin.h>
+#define KW_TARGET_SSE42 __attribute__((target("sse4.2")))
+#endif
+
+#if defined(KW_GNUC) && defined(__aarch64__) && defined(__BYTE_ORDER__) && \
+    defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define KW_HAVE_ARMV8 1
+#if defined(__clang__)
+/* Older clang's arm_acle.h hides the CRC intrinsics unless the whole file is
+ * compiled for +crc; the builtins behind them are always there. */
+#define KW_CRC32CB(c, v) __builtin_arm_crc32cb((c), (v))
+#define KW_CRC32CD(c, v) __builtin_arm_crc32cd((c), (v))
+#else
+#include <arm_acle.h>
+#define KW_CRC32CB(c, v) __crc32cb((c), (v))
+#define KW_CRC32CD(c, v) __crc32cd((c), (v))
+#endif
+#if defined(__ARM_FEATURE_CRC32)
+#define KW_TARGET_ARMV8
+#elif defined(__clang__)
+#define KW_TARGET_ARMV8 __attribute__((target("crc")))
+#else
+#define KW_TARGET_ARMV8 __attribute__((target("+crc")))
+#endif
+#if defined(__linux__) && !defined(__ARM_FEATURE_CRC32) && !defined(__APPLE__)
+#include <sys/auxv.h>
+#ifndef HWCAP_CRC32
+#define HWCAP_CRC32 (1UL << 7)
+#endif
+#define KW_ARMV8_USE_AUXV 1
+#endif
+#endif
+
+#if defined(KW_HAVE_SSE42) || defined(KW_HAVE_ARMV8)
+#define KW_HAVE_HW 1
+
+/* Lane lengths in bytes (powers of two): a block is three lanes. */
+#define KW_LONG 8192
+#define KW_MID 1024
+#define KW_SHORT 128
+
+typedef struct {
+    uint32_t t[4][256];
+} kw_shift_table;
+
+static kw_shift_table kw_shift_long, kw_shift_mid, kw_shift_short;
+
+/* The GF(2) matrix mat (32 columns) applied to the vector v. */
+static uint32_t kw_gf2_apply(const uint32_t mat[32], uint32_t v)
+{
+    uint32_t r = 0;
+    const uint32_t *col = mat;
+
+    while (v != 0) {
+        if (v & 1u)
+            r ^= *col;
+        v >>= 1;
+        col++;
+    }
+    return r;
+}
+
+/* tab := the operator "advance the register over nbytes zero bytes". */
+static void kw_build_shift(kw_shift_table *tab, size_t nbytes)
+{
+    uint32_t op[32], sq[32];
+    size_t n;
+    int i, k;
+
+    /* One zero byte: c -> (c >> 8) ^ T0[c & 0xff], applied to each basis vector. */
+    for (i = 0; i < 32; i++) {
+        uint32_t v = 1u << i;
+        op[i] = (v >> 8) ^ kw_table[0][v & 0xffu];
+    }
+    /* Square until the operator covers nbytes (a power of two). */
+    for (n = 1; n < nbytes; n <<= 1) {
+        for (i = 0; i < 32; i++)
+            sq[i] = kw_gf2_apply(op, op[i]);
+        memcpy(op, sq, sizeof(op));
+    }
+    for (k = 0; k < 4; k++)
+        for (i = 0; i < 256; i++)
+            tab->t[k][i] = kw_gf2_apply(op, (uint32_t)i << (8 * k));
+}
+
+static inline uint32_t kw_shift(const kw_shift_table *tab, uint32_t c)
+{
+    return tab->t[0][c & 0xffu] ^ tab->t[1][(c >> 8) & 0xffu] ^
+           tab->t[2][(c >> 16) & 0xffu] ^ tab->t[3][c >> 24];
+}
+
+static inline uint64_t kw_load64(const unsigned char *p)
+{
+    uint64_t v;
+    memcpy(&v, p, sizeof(v)); /* a single (possibly unaligned) load */
+    return v;
+}
+
+/*
+ * Consume whole blocks of three lanes of L bytes.  Uses and updates the locals
+ * `c0` (uint64_t register), `p` and `len`; STEP8(c, v) is the 8-byte
+ * instruction.
+ */
+#define KW_LANES(STEP8, L, TAB)                                          \
+    while (len >= 3 * (size_t)(L)) {                                     \
+        uint64_t c1 = 0, c2 = 0;                                         \
+        const unsigned char *lane_end = p + (L);                         \
+        do {                                                             \
+            c0 = STEP8(c0, kw_load64(p));                                \
+            c1 = STEP8(c1, kw_load64(p + (L)));                          \
+            c2 = STEP8(c2, kw_load64(p + 2 * (L)));                      \
+            p += 8;                                                      \
+        } while (p < lane_end);                                          \
+        c0 = kw_shift(TAB, (uint32_t)c0) ^ (uint32_t)c1;                 \
+        c0 = kw_shift(TAB, (uint32_t)c0) ^ (uint32_t)c2;                 \
+        p += 2 * (size_t)(L);                                            \
+        len -= 3 * (size_t)(L);                                          \
+    }
+
+#endif /* KW_HAVE_HW */
+
+/* ------------------------------------------------------------------------ */
+/* x86-64: SSE4.2.                                                           */
+/* ------------------------------------------------------------------------ */
+
+#ifdef KW_HAVE_SSE42
+
+#define KW_SSE_STEP8(c, v) _mm_crc32_u64((c), (v))
+
+KW_TARGET_SSE42
+static uint32_t kw_update_sse42(uint32_t crc, const unsigned char *p, size_t len)
+{
+    uint64_t c0 = crc;
+
+    while (len > 0 && ((uintptr_t)p & 7u) != 0) {
+        c0 = _mm_crc32_u8((uint32_t)c0, *p++);
+        len--;
+    }
+    KW_LANES(KW_SSE_STEP8, KW_LONG, &kw_shift_long)
+    KW_LANES(KW_SSE_STEP8, KW_MID, &kw_shift_mid)
+    KW_LANES(KW_SSE_STEP8, KW_SHORT, &kw_shift_short)
+    while (len >= 8) {
+        c0 = _mm_crc32_u64(c0, kw_load64(p));
+        p += 8;
+        len -= 8;
+    }
+    while (len > 0) {
+        c0 = _mm_crc32_u8((uint32_t)c0, *p++);
+        len--;
+    }
+    return (uint32_t)c0;
+}
+
+static int kw_detect_sse42(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("sse4.2") ? 1 : 0;
+}
+
+#endif /* KW_HAVE_SSE42 */
+
+/* ------------------------------------------------------------------------ */
+/* AArch64: the CRC32 extension.                                             */
+/* ------------------------------------------------------------------------ */
+
+#ifdef KW_HAVE_ARMV8
+
+#define KW_ARM_STEP8(c, v) ((uint64_t)KW_CRC32CD((uint32_t)(c), (v)))
+
+KW_TARGET_ARMV8
+static uint32_t kw_update_armv8(uint32_t crc, const unsigned char *p, size_t len)
+{
+    uint64_t c0 = crc;
+
+    while (len > 0 && ((uintptr_t)p & 7u) != 0) {
+        c0 = KW_CRC32CB((uint32_t)c0, *p++);
+        len--;
+    }
+    KW_LANES(KW_ARM_STEP8, KW_LONG, &kw_shift_long)
+    KW_LANES(KW_ARM_STEP8, KW_MID, &kw_shift_mid)
+    KW_LANES(KW_ARM_STEP8, KW_SHORT, &kw_shift_short)
+    while (len >= 8) {
+        c0 = KW_CRC32CD((uint32_t)c0, kw_load64(p));
+        p += 8;
+        len -= 8;
+    }
+    while (len > 0) {
+        c0 = KW_CRC32CB((uint32_t)c0, *p++);
+        len--;
+    }
+    return (uint32_t)c0;
+}
+
+static int kw_detect_armv8(void)
+{
+#if defined(__APPLE__) || defined(__ARM_FEATURE_CRC32)
+    return 1;
+#elif defined(KW_ARMV8_USE_AUXV)
+    return (getauxval(AT_HWCAP) & HWCAP_CRC32) ? 1 : 0;
+#else
+    return 0;
+#endif
+}
+
+#endif /* KW_HAVE_ARMV8 */
+
+/* ------------------------------------------------------------------------ */
+/* One-time initialisation and dispatch.                                     */
+/* ------------------------------------------------------------------------ */
+
+enum { KW_IMPL_TABLE = 0, KW_IMPL_SSE42 = 1, KW_IMPL_ARMV8 = 2 };
+enum { KW_STATE_NEW = 0, KW_STATE_BUILDING = 1, KW_STATE_READY = 2 };
+
+static int kw_impl = KW_IMPL_TABLE; /* written before kw_state becomes READY */
+
+#if defined(KW_GNUC)
+static int kw_state = KW_STATE_NEW;
+#define KW_STATE_LOAD() __atomic_load_n(&kw_state, __ATOMIC_ACQUIRE)
+#define KW_STATE_PUBLISH() __atomic_store_n(&kw_state, KW_STATE_READY, __ATOMIC_RELEASE)
+static int kw_state_claim(void)
+{
+    int expected = KW_STATE_NEW;
+    return __atomic_compare_exchange_n(&kw_state, &expected, KW_STATE_BUILDING, 0,
+                                       __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+#elif defined(_MSC_VER)
+#include <intrin.h>
+static volatile long kw_state = KW_STATE_NEW;
+#define KW_STATE_LOAD() ((int)_InterlockedOr(&kw_state, 0))
+#define KW_STATE_PUBLISH() ((void)_InterlockedExchange(&kw_state, KW_STATE_READY))
+static int kw_state_claim(void)
+{
+    return _InterlockedCompareExchange(&kw_state, KW_STATE_BUILDING, KW_STATE_NEW) ==
+           KW_STATE_NEW;
+}
+#else
+/* Unknown compiler: racing builders write identical values. */
+static volatile int kw_state = KW_STATE_NEW;
+#define KW_STATE_LOAD() (kw_state)
+#define KW_STATE_PUBLISH() (kw_state = KW_STATE_READY)
+static int kw_state_claim(void) { return 1; }
+#endif
+
+void kw_crc32c_init(void)
+{
+    int impl = KW_IMPL_TABLE;
+
+    if (KW_STATE_LOAD() == KW_STATE_READY)
+        return;
+    if (!kw_state_claim()) {
+        /* Another thread is building (a few microseconds): wait for it. */
+        while (KW_STATE_LOAD() != KW_STATE_READY) {
+        }
+        return;
+    }
+    kw_build_tables();
+#ifdef KW_HAVE_HW
+    kw_build_shift(&kw_shift_long, KW_LONG);
+    kw_build_shift(&kw_shift_mid, KW_MID);
+    kw_build_shift(&kw_shift_short, KW_SHORT);
+#endif
+#ifdef KW_HAVE_SSE42
+    if (kw_detect_sse42())
+        impl = KW_IMPL_SSE42;
+#endif
+#ifdef KW_HAVE_ARMV8
+    if (kw_detect_armv8())
+        impl = KW_IMPL_ARMV8;
+#endif
+    kw_impl = impl;
+    KW_STATE_PUBLISH();
+}
+
+uint32_t kw_crc32c(uint32_t crc, const void *data, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)data;
+    uint32_t c = crc ^ 0xffffffffu;
+
+    if (KW_STATE_LOAD() != KW_STATE_READY)
+        kw_crc32c_init();
+    if (len == 0)
+        return crc;
+    switch (kw_impl) {
+#ifdef KW_HAVE_SSE42
+    case KW_IMPL_SSE42:
+        c = kw_update_sse42(c, p, len);
+        break;
+#endif
+#ifdef KW_HAVE_ARMV8
+    case KW_IMPL_ARMV8:
+        c = kw_update_armv8(c, p, len);
+        break;
+#endif
+    default:
+        c = kw_update_table(c, p, len);
+        break;
+    }
+    return c ^ 0xffffffffu;
+}
+
+uint32_t kw_crc32c_portable(uint32_t crc, const void *data, size_t len)
+{
+    if (KW_STATE_LOAD() != KW_STATE_READY)
+        kw_crc32c_init();
+    return kw_update_table(crc ^ 0xffffffffu, (const unsigned char *)data, len) ^
+           0xffffffffu;
+}
+
+const char *kw_crc32c_implementation(void)
+{
+    if (KW_STATE_LOAD() != KW_STATE_READY)
+        kw_crc32c_init();
+    switch (kw_impl) {
+    case KW_IMPL_SSE42:
+        return "sse4.2";
+    case KW_IMPL_ARMV8:
+        return "armv8";
+    default:
+        return "table";
+    }
+}
