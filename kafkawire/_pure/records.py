@@ -1,0 +1,866 @@
+"""Kafka records, in pure Python: the twin of ``kafkawire._fast.records``.
+
+Record batches (magic 2) and legacy message sets (magic 0 and 1), decode and encode,
+every compression.  See :mod:`kafkawire.records` for the public API and its contract.
+"""
+from __future__ import annotations
+
+import struct
+import time
+from typing import Any, Iterable, Iterator, List, Optional, Tuple
+
+from kafkawire import compression as _comp
+from kafkawire._pure.crc import crc32 as _crc32
+from kafkawire._pure.crc import crc32c as _crc32c
+from kafkawire.errors import (
+    CorruptRecordError,
+    DecodeError,
+    EncodeError,
+    InvalidVarintError,
+    TruncatedError,
+)
+
+_HDR = struct.Struct(">qiibIhiqqqhii")  # the 61-byte v2 batch header
+_LOG = struct.Struct(">qi")  # offset, size: the 12-byte log entry header
+_LEGACY = struct.Struct(">Ibb")  # crc, magic, attributes
+_I32 = struct.Struct(">i")
+_I64 = struct.Struct(">q")
+_U32 = struct.Struct(">I")
+_I16 = struct.Struct(">h")
+
+V2_HEADER_SIZE = 61
+LOG_OVERHEAD = 12
+LEGACY_OVERHEAD = (14, 22)  # crc .. value length, for magic 0 and 1
+MIN_RECORD_SIZE = 7  # length, attributes, ts delta, offset delta, key, value, headers
+NO_TIMESTAMP = -1
+INT32_MAX = 0x7FFFFFFF
+
+TIMESTAMP_TYPES = ("create", "log_append")
+_CONTROL_TYPES = {"abort": 0, "commit": 1}
+
+
+# -- records -----------------------------------------------------------------
+
+
+class Record:
+    """One record: ``offset``, ``timestamp`` (absolute, ms; None for magic 0, which
+    has none), ``timestamp_type`` ("create", "log_append", or None for magic 0),
+    ``key`` and ``value`` (bytes or None), ``headers`` (list of (str, bytes|None))."""
+
+    __slots__ = ("offset", "timestamp", "timestamp_type", "key", "value", "headers")
+
+    def __init__(self, offset: int = 0, timestamp: int = NO_TIMESTAMP,
+                 timestamp_type: Optional[str] = "create", key: Optional[bytes] = None,
+                 value: Optional[bytes] = None, headers: Optional[list] = None):
+        self.offset = offset
+        self.timestamp = timestamp
+        self.timestamp_type = timestamp_type
+        self.key = key
+        self.value = value
+        self.headers = [] if headers is None else headers
+
+    def as_tuple(self) -> tuple:
+        """(offset, timestamp, timestamp_type, key, value, headers)."""
+        return (self.offset, self.timestamp, self.timestamp_type, self.key, self.value,
+                self.headers)
+
+    def __eq__(self, other: Any) -> bool:
+        try:
+            return self.as_tuple() == other.as_tuple()
+        except AttributeError:
+            return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"Record(offset={self.offset!r}, timestamp={self.timestamp!r}, "
+                f"timestamp_type={self.timestamp_type!r}, key={self.key!r}, "
+                f"value={self.value!r}, headers={self.headers!r})")
+
+
+def _corrupt(msg: str) -> CorruptRecordError:
+    return CorruptRecordError(msg)
+
+
+def _uvarint(buf, pos: int, end: int, max_bytes: int, what: str) -> Tuple[int, int]:
+    value = 0
+    shift = 0
+    start = pos
+    while True:
+        if pos >= end:
+            raise TruncatedError(f"truncated {what} at byte {start}")
+        b = buf[pos]
+        pos += 1
+        value |= (b & 0x7F) << shift
+        if not b & 0x80:
+            break
+        shift += 7
+        if pos - start >= max_bytes:
+            raise InvalidVarintError(f"{what} at byte {start} is longer than {max_bytes} bytes")
+    if value >> (7 * max_bytes - (3 if max_bytes == 5 else 6)):
+        raise InvalidVarintError(f"{what} at byte {start} does not fit in its type")
+    return value, pos
+
+
+def _varint(buf, pos: int, end: int) -> Tuple[int, int]:
+    raw, pos = _uvarint(buf, pos, end, 5, "varint")
+    return (raw >> 1) ^ -(raw & 1), pos
+
+
+def _varlong(buf, pos: int, end: int) -> Tuple[int, int]:
+    raw, pos = _uvarint(buf, pos, end, 10, "varlong")
+    return (raw >> 1) ^ -(raw & 1), pos
+
+
+def _next_sequence(base: int, delta: int) -> int:
+    if base < 0:
+        return -1
+    if base > INT32_MAX - delta:
+        return delta - (INT32_MAX - base) - 1
+    return base + delta
+
+
+def _parse_v2_records(data, count: int, base_offset: int, base_ts: int, log_append: bool,
+                      max_ts: int, out: list) -> None:
+    """Parse ``count`` records from ``data`` (the whole, uncompressed records section)."""
+    end = len(data)
+    if count < 0 or count > end // MIN_RECORD_SIZE:
+        raise _corrupt(f"record count {count} does not fit in {end} bytes of records")
+    pos = 0
+    tstype = "log_append" if log_append else "create"
+    for _ in range(count):
+        length, pos = _varint(data, pos, end)
+        if length < MIN_RECORD_SIZE - 1 or length > end - pos:
+            raise _corrupt(f"record length {length} at byte {pos} is invalid or beyond the "
+                           f"{end - pos} bytes left")
+        rend = pos + length
+        pos += 1  # attributes (unused)
+        ts_delta, pos = _varlong(data, pos, rend)
+        off_delta, pos = _varint(data, pos, rend)
+        klen, pos = _varint(data, pos, rend)
+        if klen < 0:
+            if klen != -1:
+                raise _corrupt(f"negative key length {klen}")
+            key = None
+        else:
+            if klen > rend - pos:
+                raise _corrupt(f"key length {klen} goes beyond its record")
+            key = bytes(data[pos : pos + klen])
+            pos += klen
+        vlen, pos = _varint(data, pos, rend)
+        if vlen < 0:
+            if vlen != -1:
+                raise _corrupt(f"negative value length {vlen}")
+            value = None
+        else:
+            if vlen > rend - pos:
+                raise _corrupt(f"value length {vlen} goes beyond its record")
+            value = bytes(data[pos : pos + vlen])
+            pos += vlen
+        nh, pos = _varint(data, pos, rend)
+        if nh < 0 or nh > (rend - pos) // 2:
+            raise _corrupt(f"header count {nh} is invalid for the bytes left in its record")
+        headers = []
+        for _h in range(nh):
+            hklen, pos = _varint(data, pos, rend)
+            if hklen < 0 or hklen > rend - pos:
+                raise _corrupt(f"header key length {hklen} is invalid")
+            hkey = bytes(data[pos : pos + hklen]).decode("utf-8", "surrogateescape")
+            pos += hklen
+            hvlen, pos = _varint(data, pos, rend)
+            if hvlen < 0:
+                if hvlen != -1:
+                    raise _corrupt(f"negative header value length {hvlen}")
+                hval = None
+            else:
+                if hvlen > rend - pos:
+                    raise _corrupt(f"header value length {hvlen} goes beyond its record")
+                hval = bytes(data[pos : pos + hvlen])
+                pos += hvlen
+            headers.append((hkey, hval))
+        if pos != rend:
+            raise _corrupt(f"record declares {length} bytes but its fields take "
+                           f"{length - (rend - pos)}")
+        out.append(Record(base_offset + off_delta, max_ts if log_append else base_ts + ts_delta,
+                          tstype, key, value, headers))
+    if pos != end:
+        raise _corrupt(f"{end - pos} bytes left over after the batch's {count} records")
+
+
+# -- batches -----------------------------------------------------------------
+
+
+class RecordBatch:
+    """A record batch (magic 2).  Header fields are attributes; iterating decodes the
+    records (lazily: nothing is parsed or decompressed until then)."""
+
+    __slots__ = ("base_offset", "batch_length", "partition_leader_epoch", "magic", "crc",
+                 "attributes", "last_offset_delta", "base_timestamp", "max_timestamp",
+                 "producer_id", "producer_epoch", "base_sequence", "record_count", "_buf",
+                 "_max_size", "_records")
+
+    def __init__(self, buf: memoryview, max_size: int):
+        (self.base_offset, self.batch_length, self.partition_leader_epoch, self.magic,
+         self.crc, self.attributes, self.last_offset_delta, self.base_timestamp,
+         self.max_timestamp, self.producer_id, self.producer_epoch, self.base_sequence,
+         self.record_count) = _HDR.unpack_from(buf, 0)
+        self._buf = buf
+        self._max_size = max_size
+        self._records: Optional[list] = None
+
+    compression_id = property(lambda self: self.attributes & 7,
+                              doc="Codec id (0 none, 1 gzip, 2 snappy, 3 lz4, 4 zstd).")
+    compression = property(lambda self: _comp.codec_name(self.attributes & 7),
+                           doc='Codec name: "none", "gzip", "snappy", "lz4" or "zstd".')
+    timestamp_type = property(lambda self: TIMESTAMP_TYPES[(self.attributes >> 3) & 1],
+                              doc='"create" or "log_append".')
+    is_transactional = property(lambda self: bool(self.attributes & 0x10))
+    is_control = property(lambda self: bool(self.attributes & 0x20))
+    has_delete_horizon = property(lambda self: bool(self.attributes & 0x40))
+    delete_horizon_ms = property(
+        lambda self: self.base_timestamp if self.attributes & 0x40 else None,
+        doc="The delete horizon (KIP-534) when the batch has one, else None.")
+    last_offset = property(lambda self: self.base_offset + self.last_offset_delta)
+    next_offset = property(lambda self: self.base_offset + self.last_offset_delta + 1)
+    size_in_bytes = property(lambda self: len(self._buf), doc="Bytes of the batch on the wire.")
+    raw = property(lambda self: self._buf, doc="The batch's bytes (a view of the input).")
+
+    def sequence_of(self, offset_delta: int) -> int:
+        """The producer sequence of the record at ``offset_delta`` (-1 if none)."""
+        return _next_sequence(self.base_sequence, offset_delta)
+
+    def records(self) -> List[Record]:
+        """The batch's records (decoded once, on first use)."""
+        if self._records is None:
+            data = self._buf[V2_HEADER_SIZE:]
+            codec = self.attributes & 7
+            if codec:
+                data = _comp.decompress(codec, data, max_size=self._max_size)
+            out: list = []
+            _parse_v2_records(data, self.record_count, self.base_offset, self.base_timestamp,
+                              bool(self.attributes & 0x08), self.max_timestamp, out)
+            self._records = out
+        return self._records
+
+    def __iter__(self) -> Iterator[Record]:
+        return iter(self.records())
+
+    def __len__(self) -> int:
+        return self.record_count
+
+    def __repr__(self) -> str:
+        return (f"RecordBatch(base_offset={self.base_offset}, magic=2, records="
+                f"{self.record_count}, compression={self.compression!r}, "
+                f"is_transactional={self.is_transactional}, is_control={self.is_control})")
+
+
+def _parse_legacy_message(buf, pos: int, end: int, verify_crc: bool, what: str):
+    """Parse one log entry at ``pos``; returns (offset, crc, magic, attributes,
+    timestamp, key, value, next_pos).  The entry must lie within ``end``."""
+    if end - pos < LOG_OVERHEAD + LEGACY_OVERHEAD[0]:
+        raise _corrupt(f"{what} at byte {pos} is shorter than a message")
+    offset, size = _LOG.unpack_from(buf, pos)
+    if size < LEGACY_OVERHEAD[0] or size > end - pos - LOG_OVERHEAD:
+        raise _corrupt(f"{what} at byte {pos} has an invalid size {size}")
+    start = pos + LOG_OVERHEAD
+    mend = start + size
+    crc, magic, attrs = _LEGACY.unpack_from(buf, start)
+    if magic not in (0, 1):
+        raise _corrupt(f"{what} at byte {pos} has magic {magic}, expected 0 or 1")
+    if size < LEGACY_OVERHEAD[magic]:
+        raise _corrupt(f"{what} at byte {pos} is shorter than a v{magic} message")
+    if verify_crc:
+        actual = _crc32(buf[start + 4 : mend])
+        if actual != crc:
+            raise CorruptRecordError(
+                f"{what} at byte {pos}: CRC32 is {actual:#010x}, the message says {crc:#010x}")
+    p = start + 6
+    timestamp = NO_TIMESTAMP
+    if magic == 1:
+        (timestamp,) = _I64.unpack_from(buf, p)
+        p += 8
+    fields = []
+    for name in ("key", "value"):
+        if mend - p < 4:
+            raise _corrupt(f"{what} at byte {pos}: truncated {name} length")
+        (n,) = _I32.unpack_from(buf, p)
+        p += 4
+        if n < 0:
+            if n != -1:
+                raise _corrupt(f"{what} at byte {pos}: negative {name} length {n}")
+            fields.append(None)
+        else:
+            if n > mend - p:
+                raise _corrupt(f"{what} at byte {pos}: {name} length {n} goes beyond the message")
+            fields.append(buf[p : p + n])
+            p += n
+    if p != mend:
+        raise _corrupt(f"{what} at byte {pos}: {mend - p} bytes left over in the message")
+    return offset, crc, magic, attrs, timestamp, fields[0], fields[1], mend
+
+
+class LegacyRecordBatch:
+    """One top-level legacy message (magic 0 or 1): a plain message (one record) or a
+    compressed wrapper whose value holds inner messages.  Same attribute names as
+    :class:`RecordBatch`; fields legacy messages lack have Kafka's "none" values."""
+
+    __slots__ = ("offset", "magic", "crc", "attributes", "timestamp", "_key", "_value",
+                 "_buf", "_verify", "_max_size", "_records")
+
+    partition_leader_epoch = -1
+    producer_id = -1
+    producer_epoch = -1
+    base_sequence = -1
+    is_transactional = False
+    is_control = False
+    has_delete_horizon = False
+    delete_horizon_ms = None
+
+    def __init__(self, buf: memoryview, verify_crc: bool, max_size: int):
+        (self.offset, self.crc, self.magic, self.attributes, self.timestamp, self._key,
+         self._value, _end) = _parse_legacy_message(buf, 0, len(buf), verify_crc, "message")
+        self._buf = buf
+        self._verify = verify_crc
+        self._max_size = max_size
+        self._records: Optional[list] = None
+
+    compression_id = property(lambda self: self.attributes & 7)
+    compression = property(lambda self: _comp.codec_name(self.attributes & 7))
+    timestamp_type = property(
+        lambda self: None if self.magic == 0 else TIMESTAMP_TYPES[(self.attributes >> 3) & 1])
+    size_in_bytes = property(lambda self: len(self._buf))
+    raw = property(lambda self: self._buf)
+    last_offset = property(lambda self: self.offset)
+    next_offset = property(lambda self: self.offset + 1)
+    max_timestamp = property(lambda self: self.timestamp)
+    base_offset = property(lambda self: self.records()[0].offset if self.attributes & 7
+                           and self.records() else self.offset)
+    base_timestamp = property(lambda self: self.timestamp)
+    record_count = property(lambda self: len(self.records()))
+    last_offset_delta = property(lambda self: self.offset - self.base_offset)
+
+    def sequence_of(self, offset_delta: int) -> int:
+        return -1
+
+    def records(self) -> List[Record]:
+        if self._records is not None:
+            return self._records
+        codec = self.attributes & 7
+        tstype = self.timestamp_type
+        if not codec:
+            out = [Record(self.offset, self.timestamp if self.magic else None, tstype,
+                          None if self._key is None else bytes(self._key),
+                          None if self._value is None else bytes(self._value), [])]
+            self._records = out
+            return out
+        if self._value is None:
+            raise _corrupt(f"compressed message at offset {self.offset} has a null value")
+        inner = _comp.decompress(codec, self._value, max_size=self._max_size, magic=self.magic)
+        msgs = []
+        pos = 0
+        end = len(inner)
+        while pos < end:
+            off, _crc, magic, attrs, ts, key, value, pos = _parse_legacy_message(
+                inner, pos, end, self._verify, "inner message")
+            if attrs & 7:
+                raise _corrupt("a compressed message holds another compressed message")
+            if magic != self.magic:
+                raise _corrupt(f"inner message magic {magic} differs from its wrapper's "
+                               f"{self.magic}")
+            msgs.append((off, ts, key, value))
+        out = []
+        if msgs:
+            log_append = self.magic == 1 and self.attributes & 0x08
+            shift = self.offset - msgs[-1][0] if self.magic == 1 else 0
+            for off, ts, key, value in msgs:
+                out.append(Record(off + shift,
+                                  None if self.magic == 0 else self.timestamp if log_append else ts,
+                                  tstype,
+                                  None if key is None else bytes(key),
+                                  None if value is None else bytes(value), []))
+        self._records = out
+        return out
+
+    def __iter__(self) -> Iterator[Record]:
+        return iter(self.records())
+
+    def __len__(self) -> int:
+        return self.record_count
+
+    def __repr__(self) -> str:
+        return (f"LegacyRecordBatch(offset={self.offset}, magic={self.magic}, "
+                f"compression={self.compression!r})")
+
+
+class BatchIterator:
+    """Iterates the batches of a buffer (any mix of magic 0, 1 and 2).
+
+    Iteration stops cleanly at a trailing partial batch (as at the end of a fetch
+    response); :attr:`remaining_bytes` then says how many bytes were left unread, and
+    :attr:`position` where they start.  Anything else malformed raises a
+    :mod:`kafkawire.errors` exception.
+    """
+
+    __slots__ = ("_buf", "_verify", "_max_size", "position")
+
+    def __init__(self, buf, verify_crc: bool = True,
+                 max_decompressed_size: int = _comp.DEFAULT_MAX_DECOMPRESSED_SIZE):
+        view = memoryview(buf)
+        if view.ndim != 1 or view.itemsize != 1:
+            view = view.cast("B")
+        self._buf = view
+        self._verify = verify_crc
+        self._max_size = (_comp.DEFAULT_MAX_DECOMPRESSED_SIZE if max_decompressed_size is None
+                          else max_decompressed_size)
+        self.position = 0
+
+    @property
+    def remaining_bytes(self) -> int:
+        """Bytes not yet consumed (after exhaustion: the size of a trailing partial batch)."""
+        return len(self._buf) - self.position
+
+    def __iter__(self) -> "BatchIterator":
+        return self
+
+    def __next__(self):
+        buf = self._buf
+        pos = self.position
+        left = len(buf) - pos
+        if left < LOG_OVERHEAD + 5:
+            raise StopIteration
+        (size,) = _I32.unpack_from(buf, pos + 8)
+        if size < LEGACY_OVERHEAD[0]:
+            raise _corrupt(f"batch at byte {pos} declares an invalid size {size}")
+        magic = buf[pos + 16]
+        if magic > 2:
+            raise _corrupt(f"batch at byte {pos} has unknown magic {magic}")
+        if size > left - LOG_OVERHEAD:
+            raise StopIteration  # partial trailing batch
+        end = pos + LOG_OVERHEAD + size
+        view = buf[pos:end]
+        if magic == 2:
+            if size < V2_HEADER_SIZE - LOG_OVERHEAD:
+                raise _corrupt(f"batch at byte {pos} is smaller than a v2 batch header")
+            batch = RecordBatch(view, self._max_size)
+            if self._verify:
+                actual = _crc32c(view[21:])
+                if actual != batch.crc:
+                    raise CorruptRecordError(
+                        f"record batch at byte {pos} (base offset {batch.base_offset}): CRC32C "
+                        f"is {actual:#010x}, the batch says {batch.crc:#010x}")
+        else:
+            batch = LegacyRecordBatch(view, self._verify, self._max_size)
+        self.position = end
+        return batch
+
+
+def iter_batches(buf, *, verify_crc: bool = True,
+                 max_decompressed_size: int = _comp.DEFAULT_MAX_DECOMPRESSED_SIZE
+                 ) -> BatchIterator:
+    """The batches of ``buf``, as a :class:`BatchIterator` (see there)."""
+    return BatchIterator(buf, verify_crc, max_decompressed_size)
+
+
+def decode(buf, *, verify_crc: bool = True,
+           max_decompressed_size: int = _comp.DEFAULT_MAX_DECOMPRESSED_SIZE) -> List[Record]:
+    """Every record of every complete batch in ``buf`` (a trailing partial batch is
+    ignored, as Kafka's consumers do)."""
+    out: List[Record] = []
+    for batch in BatchIterator(buf, verify_crc, max_decompressed_size):
+        out.extend(batch.records())
+    return out
+
+
+# -- encoding ----------------------------------------------------------------
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def _field(rec, name: str, default=None):
+    if isinstance(rec, dict):
+        return rec.get(name, default)
+    return getattr(rec, name, default)
+
+
+def _bytes_or_none(value, what: str) -> Optional[bytes]:
+    if value is None:
+        return None
+    if isinstance(value, bytes):
+        return value
+    if isinstance(value, (bytearray, memoryview)):
+        return bytes(value)
+    if isinstance(value, str):
+        return value.encode("utf-8")
+    raise EncodeError(f"{what}: expected bytes or None, got {type(value).__name__}")
+
+
+def _header_key(key) -> bytes:
+    if isinstance(key, str):
+        return key.encode("utf-8", "surrogateescape")
+    if isinstance(key, (bytes, bytearray, memoryview)):
+        return bytes(key)
+    raise EncodeError(f"header key: expected str or bytes, got {type(key).__name__}")
+
+
+def _enc_uvarint(value: int, out: bytearray) -> None:
+    while value > 0x7F:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+
+
+def _enc_varint(value: int, out: bytearray) -> None:
+    if not -(2**31) <= value < 2**31:
+        raise EncodeError(f"varint {value} is out of the int32 range")
+    _enc_uvarint(((value << 1) ^ (value >> 31)) & 0xFFFFFFFF, out)
+
+
+def _enc_varlong(value: int, out: bytearray) -> None:
+    if not -(2**63) <= value < 2**63:
+        raise EncodeError(f"varlong {value} is out of the int64 range")
+    _enc_uvarint(((value << 1) ^ (value >> 63)) & 0xFFFFFFFFFFFFFFFF, out)
+
+
+def _v2_record(out: bytearray, off_delta: int, ts_delta: int, key, value, headers) -> None:
+    body = bytearray(b"\x00")
+    _enc_varlong(ts_delta, body)
+    _enc_varint(off_delta, body)
+    for item in (key, value):
+        if item is None:
+            body.append(1)  # zigzag(-1)
+        else:
+            _enc_varint(len(item), body)
+            body += item
+    _enc_varint(len(headers), body)
+    for hk, hv in headers:
+        _enc_varint(len(hk), body)
+        body += hk
+        if hv is None:
+            body.append(1)
+        else:
+            _enc_varint(len(hv), body)
+            body += hv
+    _enc_varint(len(body), out)
+    out += body
+
+
+def _normalize(records, base_offset: int):
+    """(offset, timestamp, key, value, headers) tuples from records or dicts."""
+    items = []
+    now = None
+    next_offset = base_offset
+    for rec in records:
+        offset = _field(rec, "offset")
+        if offset is None:
+            offset = next_offset
+        if not isinstance(offset, int):
+            raise EncodeError(f"record offset must be an int, got {offset!r}")
+        if items and offset <= items[-1][0]:
+            raise EncodeError(f"record offsets must increase: {offset} after {items[-1][0]}")
+        if offset < base_offset:
+            raise EncodeError(f"record offset {offset} is below base_offset {base_offset}")
+        next_offset = offset + 1
+        ts = _field(rec, "timestamp")
+        if ts is None:
+            ts = now if now is not None else _now_ms()
+            now = ts
+        if not isinstance(ts, int):
+            raise EncodeError(f"record timestamp must be an int (ms), got {ts!r}")
+        key = _bytes_or_none(_field(rec, "key"), "key")
+        value = _bytes_or_none(_field(rec, "value"), "value")
+        raw_headers = _field(rec, "headers") or ()
+        headers = []
+        for h in raw_headers:
+            try:
+                hk, hv = h
+            except (TypeError, ValueError):
+                raise EncodeError(f"a header must be a (key, value) pair, got {h!r}") from None
+            headers.append((_header_key(hk), _bytes_or_none(hv, "header value")))
+        items.append((offset, ts, key, value, headers))
+    return items
+
+
+def _timestamp_type_bit(timestamp_type) -> int:
+    if timestamp_type in ("create", 0, None):
+        return 0
+    if timestamp_type in ("log_append", 1):
+        return 1
+    raise EncodeError(f"unknown timestamp_type {timestamp_type!r}; expected 'create' or "
+                      "'log_append'")
+
+
+def _check_int(name: str, value, bits: int) -> int:
+    if not isinstance(value, int):
+        raise EncodeError(f"{name} must be an int, got {value!r}")
+    lim = 1 << (bits - 1)
+    if not -lim <= value < lim:
+        raise EncodeError(f"{name}={value} does not fit in int{bits}")
+    return value
+
+
+def _v2_batch(items, *, base_offset, codec, level, ts_bit, producer_id, producer_epoch,
+              base_sequence, is_transactional, is_control, partition_leader_epoch,
+              delete_horizon_ms=None) -> bytes:
+    _check_int("base_offset", base_offset, 64)
+    _check_int("producer_id", producer_id, 64)
+    _check_int("producer_epoch", producer_epoch, 16)
+    _check_int("base_sequence", base_sequence, 32)
+    _check_int("partition_leader_epoch", partition_leader_epoch, 32)
+    if items:
+        base_ts = items[0][1] if delete_horizon_ms is None else delete_horizon_ms
+        max_ts = max(it[1] for it in items)
+        last_delta = items[-1][0] - base_offset
+    else:
+        base_ts = NO_TIMESTAMP if delete_horizon_ms is None else delete_horizon_ms
+        max_ts = NO_TIMESTAMP
+        last_delta = 0
+    _check_int("base timestamp", base_ts, 64)
+    body = bytearray()
+    for offset, ts, key, value, headers in items:
+        delta = offset - base_offset
+        if delta > INT32_MAX:
+            raise EncodeError(f"offset {offset} is too far from base_offset {base_offset}")
+        _v2_record(body, delta, ts - base_ts, key, value, headers)
+    if codec:
+        body = _comp.compress(codec, body, level)
+    attrs = codec | (ts_bit << 3) | (0x10 if is_transactional else 0) | \
+        (0x20 if is_control else 0) | (0x40 if delete_horizon_ms is not None else 0)
+    out = bytearray(V2_HEADER_SIZE)
+    _HDR.pack_into(out, 0, base_offset, V2_HEADER_SIZE - LOG_OVERHEAD + len(body),
+                   partition_leader_epoch, 2, 0, attrs, last_delta, base_ts, max_ts,
+                   producer_id, producer_epoch, base_sequence, len(items))
+    out += body
+    _U32.pack_into(out, 17, _crc32c(memoryview(out)[21:]))
+    return bytes(out)
+
+
+def _legacy_message(out: bytearray, offset: int, magic: int, attrs: int, ts: int, key,
+                    value) -> None:
+    start = len(out)
+    out += _LOG.pack(offset, 0)
+    out += b"\x00\x00\x00\x00"
+    out.append(magic)
+    out.append(attrs)
+    if magic == 1:
+        out += _I64.pack(ts)
+    for item in (key, value):
+        if item is None:
+            out += b"\xff\xff\xff\xff"
+        else:
+            out += _I32.pack(len(item))
+            out += item
+    _I32.pack_into(out, start + 8, len(out) - start - LOG_OVERHEAD)
+    _U32.pack_into(out, start + 12, _crc32(memoryview(out)[start + 16 :]))
+
+
+def _legacy_batch(items, *, magic, base_offset, codec, level, ts_bit) -> bytes:
+    if codec == _comp.ZSTD:
+        raise EncodeError("zstd compression needs magic 2")
+    for it in items:
+        if it[4]:
+            raise EncodeError(f"magic {magic} messages cannot carry headers")
+        if magic == 1:
+            _check_int("timestamp", it[1], 64)
+    out = bytearray()
+    if not codec:
+        attrs = ts_bit << 3 if magic == 1 else 0
+        for offset, ts, key, value, _h in items:
+            _legacy_message(out, offset, magic, attrs, ts, key, value)
+        return bytes(out)
+    if not items:
+        return b""
+    inner = bytearray()
+    for offset, ts, key, value, _h in items:
+        _legacy_message(inner, offset - base_offset if magic == 1 else offset, magic, 0, ts,
+                        key, value)
+    payload = _comp.compress(codec, inner, level, magic=magic)
+    wrapper_ts = max(it[1] for it in items) if magic == 1 else NO_TIMESTAMP
+    attrs = codec | ((ts_bit << 3) if magic == 1 else 0)
+    _legacy_message(out, items[-1][0], magic, attrs, wrapper_ts, None, payload)
+    return bytes(out)
+
+
+def encode_batch(records: Iterable, *, magic: int = 2, base_offset: int = 0,
+                 compression="none", compression_level: Optional[int] = None,
+                 timestamp_type="create", producer_id: int = -1, producer_epoch: int = -1,
+                 base_sequence: int = -1, is_transactional: bool = False,
+                 partition_leader_epoch: int = -1, is_control: bool = False,
+                 delete_horizon_ms: Optional[int] = None) -> bytes:
+    """Encode ``records`` (Record objects or dicts with ``key``, ``value``,
+    ``headers``, ``timestamp`` in ms (default: now) and an optional ``offset``) as one
+    record batch (magic 2) or a legacy message set (magic 0/1; compressed as one
+    wrapper message)."""
+    codec = _comp.codec_id(compression)
+    ts_bit = _timestamp_type_bit(timestamp_type)
+    items = _normalize(records, base_offset)
+    if magic == 2:
+        return _v2_batch(items, base_offset=base_offset, codec=codec, level=compression_level,
+                         ts_bit=ts_bit, producer_id=producer_id, producer_epoch=producer_epoch,
+                         base_sequence=base_sequence, is_transactional=is_transactional,
+                         is_control=is_control, partition_leader_epoch=partition_leader_epoch,
+                         delete_horizon_ms=delete_horizon_ms)
+    if magic in (0, 1):
+        if is_transactional or is_control or producer_id != -1 or delete_horizon_ms is not None:
+            raise EncodeError(f"magic {magic} messages have no producer or transaction fields")
+        return _legacy_batch(items, magic=magic, base_offset=base_offset, codec=codec,
+                             level=compression_level, ts_bit=ts_bit)
+    raise EncodeError(f"unknown magic {magic!r}; expected 0, 1 or 2")
+
+
+def encode_control_batch(control_type: str, *, base_offset: int = 0, producer_id: int,
+                         producer_epoch: int, coordinator_epoch: int = 0,
+                         timestamp: Optional[int] = None, partition_leader_epoch: int = -1
+                         ) -> bytes:
+    """A transaction marker batch: one control record of type ``"commit"`` or
+    ``"abort"`` (key: version 0 + type; value: version 0 + coordinator epoch)."""
+    try:
+        ctype = _CONTROL_TYPES[control_type]
+    except KeyError:
+        raise EncodeError(f"control_type must be 'commit' or 'abort', not {control_type!r}") \
+            from None
+    key = struct.pack(">hh", 0, ctype)
+    value = struct.pack(">hi", 0, _check_int("coordinator_epoch", coordinator_epoch, 32))
+    rec = {"key": key, "value": value, "timestamp": timestamp}
+    return encode_batch([rec], base_offset=base_offset, producer_id=producer_id,
+                        producer_epoch=producer_epoch, is_transactional=True, is_control=True,
+                        partition_leader_epoch=partition_leader_epoch)
+
+
+class BatchBuilder:
+    """Builds one batch record by record, for producers.
+
+    :meth:`append` returns False (and keeps nothing) once the batch would pass
+    ``max_bytes`` (counted uncompressed, so a compressed batch ends up smaller); the
+    first record is always accepted, as in Kafka's producer.  :meth:`build` returns the
+    encoded batch.
+    """
+
+    def __init__(self, *, magic: int = 2, base_offset: int = 0, compression="none",
+                 compression_level: Optional[int] = None, timestamp_type="create",
+                 producer_id: int = -1, producer_epoch: int = -1, base_sequence: int = -1,
+                 is_transactional: bool = False, partition_leader_epoch: int = -1,
+                 max_bytes: int = 1024 * 1024):
+        if magic not in (0, 1, 2):
+            raise EncodeError(f"unknown magic {magic!r}; expected 0, 1 or 2")
+        self._opts = dict(magic=magic, base_offset=base_offset, compression=compression,
+                          compression_level=compression_level, timestamp_type=timestamp_type,
+                          producer_id=producer_id, producer_epoch=producer_epoch,
+                          base_sequence=base_sequence, is_transactional=is_transactional,
+                          partition_leader_epoch=partition_leader_epoch)
+        _comp.codec_id(compression)
+        _timestamp_type_bit(timestamp_type)
+        self.magic = magic
+        self.base_offset = base_offset
+        self.max_bytes = max_bytes
+        self._items: list = []
+        self._size = V2_HEADER_SIZE if magic == 2 else (
+            LOG_OVERHEAD + LEGACY_OVERHEAD[magic] if _comp.codec_id(compression) else 0)
+        self._first_ts: Optional[int] = None
+
+    @property
+    def record_count(self) -> int:
+        return len(self._items)
+
+    @property
+    def size_in_bytes(self) -> int:
+        """The batch's size so far, uncompressed."""
+        return self._size
+
+    def _record_size(self, offset, ts, key, value, headers) -> int:
+        if self.magic != 2:
+            return LOG_OVERHEAD + LEGACY_OVERHEAD[self.magic] + len(key or b"") + len(value or b"")
+        body = bytearray()
+        first = self._first_ts if self._first_ts is not None else ts
+        _v2_record(body, offset - self.base_offset, ts - first, key, value, headers)
+        return len(body)
+
+    def append(self, key=None, value=None, headers=None, timestamp: Optional[int] = None
+               ) -> bool:
+        """Add a record; False (nothing added) if it would pass ``max_bytes``."""
+        offset = self.base_offset + len(self._items)
+        (item,) = _normalize([{"key": key, "value": value, "headers": headers,
+                               "timestamp": timestamp, "offset": offset}], self.base_offset)
+        size = self._record_size(*item)
+        if self._items and self._size + size > self.max_bytes:
+            return False
+        if self._first_ts is None:
+            self._first_ts = item[1]
+        self._items.append(item)
+        self._size += size
+        return True
+
+    def build(self) -> bytes:
+        """The encoded batch."""
+        recs = [{"offset": o, "timestamp": t, "key": k, "value": v, "headers": h}
+                for o, t, k, v, h in self._items]
+        return encode_batch(recs, **self._opts)
+
+
+# -- Arrow -------------------------------------------------------------------
+
+
+def arrow_schema():
+    """The schema of :func:`to_arrow` tables."""
+    import pyarrow as pa
+
+    return pa.schema([
+        pa.field("offset", pa.int64(), nullable=False),
+        pa.field("timestamp", pa.timestamp("us", tz="UTC")),
+        pa.field("timestamp_type", pa.int8()),
+        pa.field("key", pa.binary()),
+        pa.field("value", pa.binary()),
+        pa.field("headers", pa.list_(pa.field("item", pa.struct([
+            pa.field("key", pa.string(), nullable=False),
+            pa.field("value", pa.binary())]), nullable=False)), nullable=False),
+        pa.field("partition_leader_epoch", pa.int32(), nullable=False),
+        pa.field("producer_id", pa.int64(), nullable=False),
+        pa.field("producer_epoch", pa.int16(), nullable=False),
+        pa.field("sequence", pa.int32(), nullable=False),
+        pa.field("is_transactional", pa.bool_(), nullable=False),
+        pa.field("is_control", pa.bool_(), nullable=False),
+        pa.field("compression", pa.string(), nullable=False),
+    ])
+
+
+def _arrow_key(key: str) -> str:
+    """A header key for Arrow: non-UTF-8 bytes (surrogate-escaped) become U+FFFD."""
+    try:
+        key.encode("utf-8")
+        return key
+    except UnicodeEncodeError:
+        return key.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def to_arrow(buf, *, verify_crc: bool = True,
+             max_decompressed_size: int = _comp.DEFAULT_MAX_DECOMPRESSED_SIZE):
+    """A ``pyarrow.Table`` with one row per record of ``buf`` (see
+    :func:`kafkawire.records.to_arrow` for the columns)."""
+    import pyarrow as pa
+
+    cols: dict = {name: [] for name in arrow_schema().names}
+    for batch in BatchIterator(buf, verify_crc, max_decompressed_size):
+        recs = batch.records()
+        legacy = batch.magic < 2
+        base = batch.base_offset if not legacy else 0
+        tstype = (-1 if batch.magic == 0 else (1 if batch.timestamp_type == "log_append" else 0))
+        for r in recs:
+            cols["offset"].append(r.offset)
+            cols["timestamp"].append(None if batch.magic == 0 else r.timestamp * 1000)
+            cols["timestamp_type"].append(None if tstype < 0 else tstype)
+            cols["key"].append(r.key)
+            cols["value"].append(r.value)
+            cols["headers"].append([{"key": _arrow_key(k), "value": v} for k, v in r.headers])
+            cols["sequence"].append(-1 if legacy else batch.sequence_of(r.offset - base))
+        n = len(recs)
+        for name, value in (("partition_leader_epoch", batch.partition_leader_epoch),
+                            ("producer_id", batch.producer_id),
+                            ("producer_epoch", batch.producer_epoch),
+                            ("is_transactional", batch.is_transactional),
+                            ("is_control", batch.is_control),
+                            ("compression", batch.compression)):
+            cols[name].extend([value] * n)
+    schema = arrow_schema()
+    arrays = [pa.array(cols[field.name], type=field.type) for field in schema]
+    return pa.Table.from_arrays(arrays, schema=schema)
