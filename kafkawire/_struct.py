@@ -1,0 +1,267 @@
+"""The base of every generated message class, and the class factory.
+
+A message class has one ``__slots__`` entry per schema field (Kafka's name in
+snake_case, in schema order) plus ``_unknown_tagged`` (None, or a tuple of
+``(tag, bytes)`` pairs: tagged fields this version of kafkawire does not know, kept
+byte for byte and written back in ascending tag order).  Objects know nothing of
+versions until they are encoded.
+"""
+from __future__ import annotations
+
+import base64
+import uuid as _uuid
+from typing import Any, Dict, Optional, Tuple
+
+from kafkawire import _backend
+from kafkawire.errors import EncodeError, UnsupportedVersionError
+from kafkawire.schema import plan as _p
+from kafkawire.schema.plan import DefinitionSpec, FieldSpec, StructSpec
+from kafkawire.schema.versions import VersionRange
+
+_codec: Dict[str, Any] = {}
+_backend.bind(_codec, "codec", ("encode", "size", "decode", "decode_from", "encode_parts"))
+
+
+def _repr_value(v: Any) -> str:
+    if isinstance(v, (bytes, bytearray, memoryview)):
+        n = memoryview(v).nbytes
+        if n > 32:
+            return f"<{type(v).__name__} of {n} bytes>"
+        return repr(bytes(v)) if not isinstance(v, bytes) else repr(v)
+    return repr(v)
+
+
+def _b64(v: Any) -> str:
+    return base64.b64encode(bytes(v)).decode("ascii")
+
+
+def _value_to_json(f: FieldSpec, v: Any) -> Any:
+    if v is None:
+        return None
+    kind = f.kind
+    if kind == _p.ARRAY:
+        ek = f.elem_kind
+        if ek == _p.STRUCT:
+            return [item.to_dict() for item in v]
+        if ek == _p.UUID:
+            return [str(u) for u in v]
+        return list(v)
+    if kind == _p.STRUCT:
+        return v.to_dict()
+    if kind == _p.UUID:
+        return str(v)
+    if kind in (_p.BYTES, _p.RECORDS):
+        return _b64(v)
+    return v
+
+
+def _value_from_json(f: FieldSpec, v: Any) -> Any:
+    if v is None:
+        return None
+    kind = f.kind
+    if kind == _p.ARRAY:
+        ek = f.elem_kind
+        if ek == _p.STRUCT:
+            cls = f.struct.cls
+            return [cls.from_dict(item) for item in v]
+        if ek == _p.UUID:
+            return [_uuid.UUID(u) for u in v]
+        return list(v)
+    if kind == _p.STRUCT:
+        return f.struct.cls.from_dict(v)
+    if kind == _p.UUID:
+        return _uuid.UUID(v)
+    if kind in (_p.BYTES, _p.RECORDS):
+        return base64.b64decode(v)
+    return v
+
+
+class Struct:
+    """A Kafka struct: a message, a header, or a struct nested in one."""
+
+    __slots__ = ("_unknown_tagged",)
+
+    _spec: StructSpec
+    _plans: Dict[int, Any]
+    _attrs: Tuple[str, ...] = ()
+    _defaults: Tuple[Tuple[str, Any, Any], ...] = ()
+    #: The versions this struct's definition may be written at.
+    valid_versions: VersionRange
+    #: The versions at which this struct's definition uses the compact, tagged encoding.
+    flexible_versions: VersionRange
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if len(args) > len(self._attrs):
+            raise TypeError(
+                f"{type(self).__name__} takes at most {len(self._attrs)} positional arguments")
+        for attr, value in zip(self._attrs, args):
+            if attr in kwargs:
+                raise TypeError(f"{type(self).__name__}: {attr} given twice")
+            kwargs[attr] = value
+        setter = object.__setattr__
+        for attr, value, factory in self._defaults:
+            if attr in kwargs:
+                setter(self, attr, kwargs.pop(attr))
+            else:
+                setter(self, attr, factory() if factory is not None else value)
+        setter(self, "_unknown_tagged", kwargs.pop("_unknown_tagged", None))
+        if kwargs:
+            raise TypeError(
+                f"{type(self).__name__} has no field {sorted(kwargs)[0]!r}; "
+                f"its fields are {', '.join(self._attrs) or '(none)'}")
+
+    # -- value semantics ------------------------------------------------------------
+    def __eq__(self, other: Any) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        getter = object.__getattribute__
+        for attr in self._attrs:
+            if getter(self, attr) != getter(other, attr):
+                return False
+        return (self._unknown_tagged or None) == (other._unknown_tagged or None)
+
+    def __ne__(self, other: Any) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
+
+    def __repr__(self) -> str:
+        parts = []
+        for attr in self._attrs:
+            try:
+                parts.append(f"{attr}={_repr_value(object.__getattribute__(self, attr))}")
+            except AttributeError:
+                parts.append(f"{attr}=<unset>")
+        if self._unknown_tagged:
+            parts.append(f"_unknown_tagged={self._unknown_tagged!r}")
+        return f"{type(self).__qualname__}({', '.join(parts)})"
+
+    def __copy__(self) -> "Struct":
+        new = type(self).__new__(type(self))
+        for attr in self._attrs + ("_unknown_tagged",):
+            object.__setattr__(new, attr, object.__getattribute__(self, attr))
+        return new
+
+    def __reduce__(self):
+        return (_rebuild, (type(self), tuple(object.__getattribute__(self, a) for a in self._attrs),
+                           self._unknown_tagged))
+
+    # -- dicts ----------------------------------------------------------------------
+    def to_dict(self) -> Dict[str, Any]:
+        """A JSON-safe dict of this struct: bytes as base64, UUIDs as strings."""
+        out: Dict[str, Any] = {}
+        for f in self._spec.fields:
+            out[f.attr] = _value_to_json(f, object.__getattribute__(self, f.attr))
+        if self._unknown_tagged:
+            out["_unknown_tagged_fields"] = [
+                {"tag": tag, "data": _b64(data)} for tag, data in self._unknown_tagged]
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Dict[str, Any]) -> "Struct":
+        """The inverse of :meth:`to_dict`; missing fields take their defaults."""
+        kwargs: Dict[str, Any] = {}
+        by_attr = {f.attr: f for f in cls._spec.fields}
+        for key, value in data.items():
+            if key == "_unknown_tagged_fields":
+                kwargs["_unknown_tagged"] = tuple(
+                    (int(item["tag"]), base64.b64decode(item["data"])) for item in value) or None
+                continue
+            f = by_attr.get(key)
+            if f is None:
+                raise TypeError(f"{cls.__name__} has no field {key!r}")
+            kwargs[key] = _value_from_json(f, value)
+        return cls(**kwargs)
+
+    # -- wire -----------------------------------------------------------------------
+    @classmethod
+    def plan(cls, version: int):
+        """The compiled plan of this struct at ``version`` (cached)."""
+        try:
+            return cls._plans[version]
+        except (KeyError, TypeError):
+            pass
+        if type(version) is not int or version not in cls.valid_versions:
+            raise UnsupportedVersionError(
+                f"{cls.__qualname__} has no version {version!r} (valid: {cls.valid_versions})")
+        return cls._spec.plan(version)
+
+    def encode(self, version: int) -> bytes:
+        """The bytes of this struct at ``version`` (no size prefix, no header)."""
+        return _codec["encode"](type(self).plan(version), self)
+
+    def size(self, version: int) -> int:
+        """Exactly ``len(self.encode(version))``, computed without encoding."""
+        return _codec["size"](type(self).plan(version), self)
+
+    @classmethod
+    def decode(cls, buf: Any, version: int) -> "Struct":
+        """Decode ``buf`` (any bytes-like object, filled exactly) at ``version``.
+
+        ``records`` fields are memoryviews into ``buf`` (zero copy).
+        """
+        return _codec["decode"](cls.plan(version), buf)
+
+    @classmethod
+    def decode_from(cls, buf: Any, version: int, offset: int = 0) -> Tuple["Struct", int]:
+        """Decode one struct at ``offset``; returns ``(object, offset after it)``."""
+        return _codec["decode_from"](cls.plan(version), buf, offset)
+
+
+def _rebuild(cls, values, unknown):
+    obj = cls.__new__(cls)
+    for attr, value in zip(cls._attrs, values):
+        object.__setattr__(obj, attr, value)
+    object.__setattr__(obj, "_unknown_tagged", unknown)
+    return obj
+
+
+class Message(Struct):
+    """A top-level definition: a request, a response, a header or a stored record."""
+
+    __slots__ = ()
+    #: The API key (requests/responses) or record type (KRaft metadata records), else None.
+    api_key: Optional[int] = None
+    #: "request", "response", "header", "data" or "metadata", as the definition says.
+    kind: str = ""
+
+
+def make_classes(definition: DefinitionSpec, module: str) -> type:
+    """Create the class of ``definition`` and of every struct it declares.
+
+    Nested struct classes hang off the top-level class by their schema names
+    (``MetadataResponse.MetadataResponseTopic``).
+    """
+    top_name = definition.name
+
+    def build(spec: StructSpec, base: type, qualname: str, extra: Dict[str, Any]) -> type:
+        attrs = spec.attrs
+        ns: Dict[str, Any] = {
+            "__slots__": attrs,
+            "__module__": module,
+            "__qualname__": qualname,
+            "__doc__": f"Kafka's {spec.name} ({definition.name}, versions {definition.valid_versions}).",
+            "_spec": spec,
+            "_plans": spec.plans,
+            "_attrs": attrs,
+        }
+        for key, value in extra.items():
+            if key not in attrs:
+                ns[key] = value
+        cls = type(spec.name, (base,), ns)
+        spec.cls = cls
+        return cls
+
+    common = {"valid_versions": definition.valid_versions,
+              "flexible_versions": definition.flexible_versions}
+    top = build(definition.top, Message, top_name,
+                dict(common, api_key=definition.api_key, kind=definition.type))
+    for spec in definition.nested:
+        nested = build(spec, Struct, f"{top_name}.{spec.name}", common)
+        if spec.name not in top.__dict__:
+            setattr(top, spec.name, nested)
+    # Defaults need every class of the definition to exist (struct defaults are instances).
+    for spec in [definition.top] + definition.nested:
+        spec.cls._defaults = tuple((f.attr,) + f.default_value() for f in spec.fields)
+    return top
