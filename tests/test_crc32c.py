@@ -19,13 +19,17 @@ from kafkawire import _backend
 ref = pytest.importorskip("crc32c")
 
 # Lengths that straddle the edges of the compiled code: 8-byte words, the three-lane
-# blocks of 3 x 128, 3 x 1024 and 3 x 8192 bytes, and mixes of all of them.
+# blocks of 3 x 128, 3 x 1024 and 3 x 8192 bytes, the 26 KiB blocks of the x86
+# crc32 + carry-less-multiply path, and mixes of all of them.
+FUSED_BLOCK = 8192 + 3 * 6144
 EDGE_LENGTHS = sorted(
     {
         383, 384, 385, 767, 768, 769,
         3071, 3072, 3073, 4095, 4096, 4097,
         12287, 12288, 12289,
         24575, 24576, 24577,
+        FUSED_BLOCK - 1, FUSED_BLOCK, FUSED_BLOCK + 1,
+        2 * FUSED_BLOCK, 3 * FUSED_BLOCK + 24576 + 3072 + 384 + 13,
         2 * 24576 + 3072 + 384 + 7,
         2 * 24576 + 7 * 3072 + 7 * 384 + 47,
         (1 << 20) + 7,
@@ -116,7 +120,7 @@ def test_alignments(crc):
     buf = bytearray(_random_bytes(40000 + 16, seed=2))
     view = memoryview(buf)
     for offset in range(16):
-        for n in (0, 1, 7, 8, 9, 63, 255, 383, 384, 1000, 3073, 24577, 40000):
+        for n in (0, 1, 7, 8, 9, 63, 255, 383, 384, 1000, 3073, 24577, 26625, 40000):
             piece = view[offset : offset + n]
             assert crc.crc32c(piece) == _reference(piece), (offset, n)
 

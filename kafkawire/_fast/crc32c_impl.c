@@ -1,7 +1,8 @@
 /*
  * CRC-32C (Castagnoli, reflected polynomial 0x82F63B78) with runtime dispatch.
  *
- *   x86-64  : the SSE4.2 crc32 instruction, in three interleaved lanes.
+ *   x86-64  : the SSE4.2 crc32 instruction, in three interleaved lanes, and
+ *             with PCLMULQDQ, carry-less-multiply folding running beside them.
  *   AArch64 : the ARMv8 CRC32 extension (crc32cx), in three interleaved lanes.
  *   others  : slicing-by-8 tables in portable C.
  *
@@ -149,27 +150,42 @@ static uint32_t kw_gf2_apply(const uint32_t mat[32], uint32_t v)
     return r;
 }
 
+/* dst := a o b (apply b, then a); dst may not alias a or b. */
+static void kw_gf2_compose(uint32_t dst[32], const uint32_t a[32], const uint32_t b[32])
+{
+    int i;
+
+    for (i = 0; i < 32; i++)
+        dst[i] = kw_gf2_apply(a, b[i]);
+}
+
 /* tab := the operator "advance the register over nbytes zero bytes". */
 static void kw_build_shift(kw_shift_table *tab, size_t nbytes)
 {
-    uint32_t op[32], sq[32];
-    size_t n;
+    uint32_t power[32], result[32], tmp[32];
     int i, k;
 
-    /* One zero byte: c -> (c >> 8) ^ T0[c & 0xff], applied to each basis vector. */
+    /* power := one zero byte, c -> (c >> 8) ^ T0[c & 0xff]; result := identity. */
     for (i = 0; i < 32; i++) {
         uint32_t v = 1u << i;
-        op[i] = (v >> 8) ^ kw_table[0][v & 0xffu];
+        power[i] = (v >> 8) ^ kw_table[0][v & 0xffu];
+        result[i] = v;
     }
-    /* Square until the operator covers nbytes (a power of two). */
-    for (n = 1; n < nbytes; n <<= 1) {
-        for (i = 0; i < 32; i++)
-            sq[i] = kw_gf2_apply(op, op[i]);
-        memcpy(op, sq, sizeof(op));
+    /* Binary exponentiation: result := power^nbytes. */
+    while (nbytes != 0) {
+        if (nbytes & 1u) {
+            kw_gf2_compose(tmp, power, result);
+            memcpy(result, tmp, sizeof(tmp));
+        }
+        nbytes >>= 1;
+        if (nbytes != 0) {
+            kw_gf2_compose(tmp, power, power);
+            memcpy(power, tmp, sizeof(tmp));
+        }
     }
     for (k = 0; k < 4; k++)
         for (i = 0; i < 256; i++)
-            tab->t[k][i] = kw_gf2_apply(op, (uint32_t)i << (8 * k));
+            tab->t[k][i] = kw_gf2_apply(result, (uint32_t)i << (8 * k));
 }
 
 static inline uint32_t kw_shift(const kw_shift_table *tab, uint32_t c)
@@ -246,6 +262,158 @@ static int kw_detect_sse42(void)
     return __builtin_cpu_supports("sse4.2") ? 1 : 0;
 }
 
+
+/*
+ * x86-64 with PCLMULQDQ as well: the crc32 unit and the carry-less multiplier
+ * are separate execution units, so a block is split between them.  Its first
+ * KW_FUSE_VEC bytes are folded 64 bytes at a time in four 128-bit accumulators
+ * (two carry-less multiplications per accumulator and step); the next three
+ * lanes of KW_FUSE_LANE bytes go through crc32 in three chains, in the same
+ * loop.  At the end of a block the accumulators are folded into one, reduced
+ * to a register value by two crc32 steps, and joined with the three lanes.
+ *
+ * Folding: with a 16-byte chunk X = (lo, hi) (lo the first 8 bytes), moving X
+ * forward by d bytes means X * x^(8d) mod P.  In the bit-reflected domain a
+ * carry-less product of a 64-bit half by a 32-bit constant x^e mod P lands
+ * 33 bits off, so the constants are x^(8d+31) for lo and x^(8d-33) for hi:
+ *
+ *     fold_d(X) = clmul(lo, x^(8d+31) mod P) ^ clmul(hi, x^(8d-33) mod P)
+ *
+ * is a 128-bit value congruent to X moved forward, to be XORed into the chunk
+ * d bytes ahead.  A chunk's own register value (from a zero register) is
+ * crc32(crc32(0, lo), hi).
+ */
+#define KW_HAVE_CLMUL 1
+#include <wmmintrin.h>
+#define KW_TARGET_CLMUL __attribute__((target("sse4.2,pclmul")))
+
+/*
+ * Balance: per 64-byte vector step, 3 x KW_FUSE_WORDS crc32 steps.  6 suits a
+ * multiplier at half the crc32 rate (AMD Zen 3, ~1.3x the crc32-only speed)
+ * and still gains where the two run at the same rate (Intel).
+ */
+#ifndef KW_FUSE_STEPS
+#define KW_FUSE_STEPS 128 /* 64-byte vector steps per block */
+#endif
+#ifndef KW_FUSE_WORDS
+#define KW_FUSE_WORDS 6 /* 8-byte crc32 steps per lane per vector step */
+#endif
+#define KW_FUSE_VEC (64 * KW_FUSE_STEPS)
+#define KW_FUSE_LANE (8 * KW_FUSE_WORDS * KW_FUSE_STEPS)
+#define KW_FUSE_BLOCK (KW_FUSE_VEC + 3 * KW_FUSE_LANE)
+
+/* kw_fold_k[i]: the two constants of fold_d for d = 16 * (i + 1). */
+static uint64_t kw_fold_k[4][2];
+static kw_shift_table kw_shift_fuse;
+
+/* x^n mod P, bit-reflected (bit 31 is the coefficient of x^0). */
+static uint32_t kw_xpow_mod(unsigned n)
+{
+    uint32_t v = 0x80000000u;
+
+    while (n-- > 0)
+        v = (v >> 1) ^ (KW_POLY & (0u - (v & 1u)));
+    return v;
+}
+
+static void kw_build_clmul(void)
+{
+    unsigned i;
+
+    for (i = 0; i < 4; i++) {
+        unsigned bits = 128 * (i + 1);
+        kw_fold_k[i][0] = kw_xpow_mod(bits + 31);
+        kw_fold_k[i][1] = kw_xpow_mod(bits - 33);
+    }
+    kw_build_shift(&kw_shift_fuse, KW_FUSE_LANE);
+}
+
+KW_TARGET_CLMUL
+static inline __m128i kw_fold(__m128i x, __m128i k)
+{
+    return _mm_xor_si128(_mm_clmulepi64_si128(x, k, 0x00),
+                         _mm_clmulepi64_si128(x, k, 0x11));
+}
+
+KW_TARGET_CLMUL
+static inline __m128i kw_load128(const unsigned char *p)
+{
+    return _mm_loadu_si128((const __m128i *)(const void *)p);
+}
+
+#define KW_FUSE_CRC_STEP()                                               \
+    do {                                                                 \
+        c0 = _mm_crc32_u64(c0, kw_load64(l0));                           \
+        c1 = _mm_crc32_u64(c1, kw_load64(l1));                           \
+        c2 = _mm_crc32_u64(c2, kw_load64(l2));                           \
+        l0 += 8;                                                         \
+        l1 += 8;                                                         \
+        l2 += 8;                                                         \
+    } while (0)
+
+/* The register after one block of KW_FUSE_BLOCK bytes at p, from register c. */
+KW_TARGET_CLMUL
+static uint64_t kw_fused_block(uint64_t c, const unsigned char *p)
+{
+    const __m128i k64 = kw_load128((const unsigned char *)kw_fold_k[3]);
+    const unsigned char *v = p + 64;
+    const unsigned char *l0 = p + KW_FUSE_VEC;
+    const unsigned char *l1 = l0 + KW_FUSE_LANE;
+    const unsigned char *l2 = l1 + KW_FUSE_LANE;
+    uint64_t c0 = 0, c1 = 0, c2 = 0, cv;
+    __m128i a0, a1, a2, a3;
+    int step, w;
+
+    /* The running register enters as an XOR into the first four bytes. */
+    a0 = _mm_xor_si128(kw_load128(p), _mm_cvtsi32_si128((int)(uint32_t)c));
+    a1 = kw_load128(p + 16);
+    a2 = kw_load128(p + 32);
+    a3 = kw_load128(p + 48);
+    for (step = 1; step < KW_FUSE_STEPS; step++) {
+        a0 = _mm_xor_si128(kw_fold(a0, k64), kw_load128(v));
+        a1 = _mm_xor_si128(kw_fold(a1, k64), kw_load128(v + 16));
+        a2 = _mm_xor_si128(kw_fold(a2, k64), kw_load128(v + 32));
+        a3 = _mm_xor_si128(kw_fold(a3, k64), kw_load128(v + 48));
+        v += 64;
+        for (w = 0; w < KW_FUSE_WORDS; w++)
+            KW_FUSE_CRC_STEP();
+    }
+    for (w = 0; w < KW_FUSE_WORDS; w++)
+        KW_FUSE_CRC_STEP();
+
+    /* Four accumulators into one, then into a register value. */
+    a3 = _mm_xor_si128(a3, kw_fold(a0, kw_load128((const unsigned char *)kw_fold_k[2])));
+    a3 = _mm_xor_si128(a3, kw_fold(a1, kw_load128((const unsigned char *)kw_fold_k[1])));
+    a3 = _mm_xor_si128(a3, kw_fold(a2, kw_load128((const unsigned char *)kw_fold_k[0])));
+    cv = _mm_crc32_u64(0, (uint64_t)_mm_cvtsi128_si64(a3));
+    cv = _mm_crc32_u64(cv, (uint64_t)_mm_extract_epi64(a3, 1));
+
+    /* Append the three lanes. */
+    cv = kw_shift(&kw_shift_fuse, (uint32_t)cv) ^ (uint32_t)c0;
+    cv = kw_shift(&kw_shift_fuse, (uint32_t)cv) ^ (uint32_t)c1;
+    cv = kw_shift(&kw_shift_fuse, (uint32_t)cv) ^ (uint32_t)c2;
+    return cv;
+}
+
+KW_TARGET_CLMUL
+static uint32_t kw_update_clmul(uint32_t crc, const unsigned char *p, size_t len)
+{
+    uint64_t c = crc;
+
+    while (len >= KW_FUSE_BLOCK) {
+        c = kw_fused_block(c, p);
+        p += KW_FUSE_BLOCK;
+        len -= KW_FUSE_BLOCK;
+    }
+    return kw_update_sse42((uint32_t)c, p, len);
+}
+
+static int kw_detect_clmul(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("pclmul") ? 1 : 0;
+}
+
 #endif /* KW_HAVE_SSE42 */
 
 /* ------------------------------------------------------------------------ */
@@ -297,7 +465,7 @@ static int kw_detect_armv8(void)
 /* One-time initialisation and dispatch.                                     */
 /* ------------------------------------------------------------------------ */
 
-enum { KW_IMPL_TABLE = 0, KW_IMPL_SSE42 = 1, KW_IMPL_ARMV8 = 2 };
+enum { KW_IMPL_TABLE = 0, KW_IMPL_SSE42 = 1, KW_IMPL_ARMV8 = 2, KW_IMPL_SSE42_CLMUL = 3 };
 enum { KW_STATE_NEW = 0, KW_STATE_BUILDING = 1, KW_STATE_READY = 2 };
 
 static int kw_impl = KW_IMPL_TABLE; /* written before kw_state becomes READY */
@@ -349,8 +517,13 @@ void kw_crc32c_init(void)
     kw_build_shift(&kw_shift_short, KW_SHORT);
 #endif
 #ifdef KW_HAVE_SSE42
-    if (kw_detect_sse42())
+    if (kw_detect_sse42()) {
         impl = KW_IMPL_SSE42;
+        if (kw_detect_clmul()) {
+            kw_build_clmul();
+            impl = KW_IMPL_SSE42_CLMUL;
+        }
+    }
 #endif
 #ifdef KW_HAVE_ARMV8
     if (kw_detect_armv8())
@@ -373,6 +546,9 @@ uint32_t kw_crc32c(uint32_t crc, const void *data, size_t len)
 #ifdef KW_HAVE_SSE42
     case KW_IMPL_SSE42:
         c = kw_update_sse42(c, p, len);
+        break;
+    case KW_IMPL_SSE42_CLMUL:
+        c = kw_update_clmul(c, p, len);
         break;
 #endif
 #ifdef KW_HAVE_ARMV8
@@ -401,6 +577,7 @@ const char *kw_crc32c_implementation(void)
         kw_crc32c_init();
     switch (kw_impl) {
     case KW_IMPL_SSE42:
+    case KW_IMPL_SSE42_CLMUL:
         return "sse4.2";
     case KW_IMPL_ARMV8:
         return "armv8";
