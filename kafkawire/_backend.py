@@ -18,7 +18,7 @@ from types import ModuleType
 from typing import Dict, Iterator, List, Optional, Tuple
 
 # Modules every backend provides.
-MODULES = ("primitives", "crc")
+MODULES = ("primitives", "crc", "codec")
 
 _import_error: Optional[BaseException] = None
 
