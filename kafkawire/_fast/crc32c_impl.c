@@ -17,9 +17,9 @@
  *
  * where shift_n(x) is the register after feeding n zero bytes starting from x.
  * shift_n is a linear map of 32-bit vectors, i.e. a 32x32 matrix over GF(2); it
- * is built once at init by repeated squaring of the one-zero-byte matrix and
- * stored as four 256-entry tables (one per byte of x), so applying it costs
- * four lookups and three XORs.
+ * is built once at init as a power of the one-zero-byte matrix (square and
+ * multiply) and stored as four 256-entry tables (one per byte of x), so
+ * applying it costs four lookups and three XORs.
  */
 #include "crc32c_impl.h"
 
