@@ -9,5 +9,8 @@ from kafkawire._backend import BACKEND
 
 _backend.bind(globals(), "crc", ("crc32c",))
 
+from kafkawire.protocol import decode_request, decode_response, encode_request, encode_response  # noqa: E402
+
 __version__ = "0.1.0"
-__all__ = ["BACKEND", "crc32c", "__version__"]
+__all__ = ["BACKEND", "crc32c", "__version__",
+           "encode_request", "decode_request", "encode_response", "decode_response"]

@@ -1,0 +1,108 @@
+"""Whole requests and responses: header plus body, as they travel on a connection.
+
+``encode_request``/``encode_response`` give a size-prefixed frame ready for
+``socket.sendall`` (header and body written into one buffer of exactly the right
+size); ``decode_request``/``decode_response`` take a frame's payload (what a
+``FrameReader`` yields: the bytes after the size prefix).
+"""
+from __future__ import annotations
+
+from typing import Any, Optional, Tuple
+
+from kafkawire import _backend
+from kafkawire._struct import Message
+from kafkawire.errors import DecodeError, EncodeError, UnsupportedVersionError
+from kafkawire.headers import (
+    API_VERSIONS_KEY, RequestHeader, ResponseHeader, peek_request_api, request_header_version,
+    response_header_version,
+)
+from kafkawire.messages import request_class, response_class
+
+__all__ = ["encode_request", "decode_request", "encode_response", "decode_response"]
+
+_codec: dict = {}
+_backend.bind(_codec, "codec", ("encode_parts", "decode_from"))
+
+
+def _check(msg: Any, kind: str) -> None:
+    if not isinstance(msg, Message) or msg.kind != kind:
+        raise EncodeError(f"expected a {kind} message, got {type(msg).__name__}")
+
+
+def encode_request(msg: Message, version: int, correlation_id: int,
+                   client_id: Optional[str] = None) -> bytes:
+    """A size-prefixed request frame: size, request header, ``msg`` at ``version``.
+
+    The header version follows from the API and version (v2 for flexible versions, v1
+    otherwise, v0 for ControlledShutdown v0, which has no client id: ``client_id`` is
+    then left out).
+    """
+    _check(msg, "request")
+    cls = type(msg)
+    body_plan = cls.plan(version)
+    hv = request_header_version(cls.api_key, version)
+    header = RequestHeader(request_api_key=cls.api_key, request_api_version=version,
+                           correlation_id=correlation_id,
+                           client_id=client_id if hv > 0 else "")
+    return _codec["encode_parts"](((RequestHeader.plan(hv), header), (body_plan, msg)), True)
+
+
+def _body(cls, payload: Any, version: int, offset: int) -> Any:
+    msg, end = _codec["decode_from"](cls.plan(version), payload, offset)
+    size = memoryview(payload).nbytes
+    if end != size:
+        raise DecodeError(
+            f"{cls.__name__} v{version}: {size - end} trailing bytes after byte {end}")
+    return msg
+
+
+def decode_request(payload: Any) -> Tuple[RequestHeader, Message]:
+    """``(header, request)`` of a request frame's payload (no size prefix).
+
+    The API key and version come from the header.  An unknown API key raises
+    :class:`~kafkawire.errors.UnknownApiError`, a version the API does not have
+    :class:`~kafkawire.errors.UnsupportedVersionError`.
+    """
+    api_key, api_version = peek_request_api(payload)
+    cls = request_class(api_key)
+    if api_version not in cls.valid_versions:
+        raise UnsupportedVersionError(
+            f"{cls.__name__} has no version {api_version} (valid: {cls.valid_versions})")
+    hv = request_header_version(api_key, api_version)
+    header, offset = _codec["decode_from"](RequestHeader.plan(hv), payload, 0)
+    return header, _body(cls, payload, api_version, offset)
+
+
+def encode_response(msg: Message, version: int, correlation_id: int) -> bytes:
+    """A size-prefixed response frame: size, response header, ``msg`` at ``version``."""
+    _check(msg, "response")
+    cls = type(msg)
+    body_plan = cls.plan(version)
+    hv = response_header_version(cls.api_key, version)
+    header = ResponseHeader(correlation_id=correlation_id)
+    return _codec["encode_parts"](((ResponseHeader.plan(hv), header), (body_plan, msg)), True)
+
+
+def decode_response(payload: Any, api_key: int, version: int) -> Tuple[ResponseHeader, Message]:
+    """``(header, response)`` of a response frame's payload to a request of ``api_key``
+    at ``version`` (responses do not say what they answer: the caller knows).
+
+    KIP-511: a broker that does not support the requested ApiVersions version answers
+    with a v0 ApiVersionsResponse (error UNSUPPORTED_VERSION and the versions it does
+    support).  As Kafka's own client does, when the body does not decode at the
+    requested version it is decoded again at v0.
+    """
+    cls = response_class(api_key)
+    hv = response_header_version(api_key, version)
+    plan = cls.plan(version)
+    header, offset = _codec["decode_from"](ResponseHeader.plan(hv), payload, 0)
+    try:
+        return header, _body(cls, payload, version, offset)
+    except DecodeError:
+        if api_key != API_VERSIONS_KEY or version == 0:
+            raise
+        try:
+            return header, _body(cls, payload, 0, offset)
+        except DecodeError:
+            pass
+        raise
