@@ -18,7 +18,7 @@ from types import ModuleType
 from typing import Dict, Iterator, List, Optional, Tuple
 
 # Modules every backend provides.
-MODULES = ("primitives", "crc", "codec")
+MODULES = ("primitives", "crc", "codec", "records")
 
 _import_error: Optional[BaseException] = None
 

@@ -1,0 +1,1620 @@
+# cython: language_level=3
+"""Kafka records, compiled: the Cython twin of ``kafkawire._pure.records``.
+
+One parser walks batches (magic 2) and legacy messages (magic 0/1) and hands each record
+to a *sink*: ``_RecordSink`` makes :class:`Record` objects, ``_ArrowSink`` appends the
+record's fields straight into Arrow buffers (no Python object per record).  Every length
+and count is checked against the bytes present before it is used.
+"""
+cimport cython
+from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
+from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_Resize
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
+from cpython.list cimport PyList_New
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcmp, memcpy, memset
+
+from kafkawire._fast.crc cimport crc32c_update
+from kafkawire._fast.primitives cimport (
+    load_be16, load_be32, load_be64, read_varint32, read_varint64, store_be16, store_be32,
+    store_be64, uvarint_size, write_uvarint, zigzag32, zigzag64,
+)
+
+import time as _time
+
+from kafkawire import compression as _comp
+from kafkawire._pure import records as _pure
+from kafkawire._pure.records import arrow_schema
+from kafkawire.errors import CorruptRecordError, EncodeError
+
+cdef extern from "Python.h":
+    object PyUnicode_DecodeUTF8(const char *s, Py_ssize_t size, const char *errors)
+    const char *PyUnicode_AsUTF8AndSize(object unicode, Py_ssize_t *size) except NULL
+    int PyList_Append(object lst, object item) except -1
+
+cdef Py_ssize_t V2_HEADER_SIZE = 61
+cdef Py_ssize_t LOG_OVERHEAD = 12
+cdef int32_t INT32_MAX = 0x7FFFFFFF
+cdef object _DEFAULT_MAX = _comp.DEFAULT_MAX_DECOMPRESSED_SIZE
+cdef str _CREATE = "create"
+cdef str _LOG_APPEND = "log_append"
+cdef tuple _TS_NAMES = (_CREATE, _LOG_APPEND)
+cdef tuple _CODEC_NAMES = tuple(_comp.CODEC_NAMES)
+_decompress = _comp.decompress
+
+
+# -- CRC32 (IEEE) for legacy messages: slicing-by-8 ----------------------------
+
+cdef uint32_t _T[8][256]
+
+
+cdef void _init_crc32() noexcept:
+    cdef uint32_t c
+    cdef int i, k
+    for i in range(256):
+        c = i
+        for k in range(8):
+            c = (c >> 1) ^ (<uint32_t>0xEDB88320 if c & 1 else <uint32_t>0)
+        _T[0][i] = c
+    for i in range(256):
+        c = _T[0][i]
+        for k in range(1, 8):
+            c = _T[0][c & 0xFF] ^ (c >> 8)
+            _T[k][i] = c
+
+
+_init_crc32()
+
+
+cdef uint32_t _crc32(const uint8_t *p, Py_ssize_t n) noexcept nogil:
+    cdef uint32_t c = <uint32_t>0xFFFFFFFF
+    cdef uint32_t lo, hi
+    while n >= 8:
+        lo = c ^ (<uint32_t>p[0] | (<uint32_t>p[1] << 8) | (<uint32_t>p[2] << 16)
+                  | (<uint32_t>p[3] << 24))
+        hi = <uint32_t>p[4] | (<uint32_t>p[5] << 8) | (<uint32_t>p[6] << 16) | (<uint32_t>p[7] << 24)
+        c = (_T[7][lo & 0xFF] ^ _T[6][(lo >> 8) & 0xFF] ^ _T[5][(lo >> 16) & 0xFF]
+             ^ _T[4][lo >> 24] ^ _T[3][hi & 0xFF] ^ _T[2][(hi >> 8) & 0xFF]
+             ^ _T[1][(hi >> 16) & 0xFF] ^ _T[0][hi >> 24])
+        p += 8
+        n -= 8
+    while n > 0:
+        c = _T[0][(c ^ p[0]) & 0xFF] ^ (c >> 8)
+        p += 1
+        n -= 1
+    return c ^ <uint32_t>0xFFFFFFFF
+
+
+cdef int _corrupt(str msg) except -1:
+    raise CorruptRecordError(msg)
+
+
+# -- the input buffer -----------------------------------------------------------
+
+cdef class _Source:
+    """Holds the caller's buffer (exported once) for the batches that view it."""
+    cdef Py_buffer view
+    cdef bint has_view
+    cdef object mv
+    cdef const uint8_t *data
+    cdef Py_ssize_t size
+
+    def __dealloc__(self):
+        if self.has_view:
+            PyBuffer_Release(&self.view)
+
+
+cdef _Source _source(object buf):
+    cdef _Source s = _Source.__new__(_Source)
+    try:
+        PyObject_GetBuffer(buf, &s.view, PyBUF_SIMPLE)
+    except BufferError:
+        raise TypeError("a C-contiguous bytes-like object is required") from None
+    s.has_view = True
+    s.data = <const uint8_t *>s.view.buf
+    s.size = s.view.len
+    s.mv = buf
+    return s
+
+
+cdef object _slice(_Source src, Py_ssize_t start, Py_ssize_t end):
+    mv = memoryview(src.mv)
+    if mv.ndim != 1 or mv.itemsize != 1:
+        mv = mv.cast("B")
+    return mv[start:end]
+
+
+# -- records ------------------------------------------------------------------
+
+@cython.freelist(1024)
+cdef class Record:
+    """One record: ``offset``, ``timestamp`` (absolute, ms; None for magic 0),
+    ``timestamp_type`` ("create", "log_append", or None for magic 0), ``key`` and
+    ``value`` (bytes or None), ``headers`` (list of (str, bytes|None))."""
+    cdef public int64_t offset
+    cdef int64_t _ts
+    cdef bint _has_ts
+    cdef public object timestamp_type
+    cdef public object key
+    cdef public object value
+    cdef public object headers
+
+    def __init__(self, offset=0, timestamp=None, timestamp_type="create", key=None,
+                 value=None, headers=None):
+        self.offset = offset
+        self.timestamp = timestamp
+        self.timestamp_type = timestamp_type
+        self.key = key
+        self.value = value
+        self.headers = [] if headers is None else headers
+
+    @property
+    def timestamp(self):
+        return self._ts if self._has_ts else None
+
+    @timestamp.setter
+    def timestamp(self, value):
+        if value is None:
+            self._has_ts = False
+            self._ts = -1
+        else:
+            self._ts = value
+            self._has_ts = True
+
+    def as_tuple(self):
+        """(offset, timestamp, timestamp_type, key, value, headers)."""
+        return (self.offset, self.timestamp, self.timestamp_type, self.key, self.value,
+                self.headers)
+
+    def __eq__(self, other):
+        try:
+            return self.as_tuple() == other.as_tuple()
+        except AttributeError:
+            return NotImplemented
+
+    def __ne__(self, other):
+        r = self.__eq__(other)
+        return r if r is NotImplemented else not r
+
+    __hash__ = None
+
+    def __reduce__(self):
+        return (Record, self.as_tuple())
+
+    def __repr__(self):
+        return (f"Record(offset={self.offset!r}, timestamp={self.timestamp!r}, "
+                f"timestamp_type={self.timestamp_type!r}, key={self.key!r}, "
+                f"value={self.value!r}, headers={self.headers!r})")
+
+
+cdef struct BatchInfo:
+    int64_t base_offset
+    int32_t size          # the batch length field (bytes after it)
+    int32_t ple
+    int magic
+    uint32_t crc
+    int16_t attrs
+    int32_t last_offset_delta
+    int64_t base_ts
+    int64_t max_ts
+    int64_t pid
+    int16_t epoch
+    int32_t base_seq
+    int32_t count
+
+
+cdef class _Sink:
+    """Receives parsed records; subclasses make objects or Arrow columns."""
+
+    cdef int begin_batch(self, BatchInfo *b, Py_ssize_t max_records,
+                         Py_ssize_t data_bytes) except -1:
+        return 0
+
+    cdef int record(self, int64_t offset, int64_t ts, int tstype, const uint8_t *k,
+                    Py_ssize_t klen, const uint8_t *v, Py_ssize_t vlen, int32_t nheaders,
+                    int32_t off_delta) except -1:
+        return 0
+
+    cdef int header(self, const uint8_t *k, Py_ssize_t klen, const uint8_t *v,
+                    Py_ssize_t vlen) except -1:
+        return 0
+
+    cdef int end_record(self) except -1:
+        return 0
+
+    cdef int end_batch(self) except -1:
+        return 0
+
+
+cdef enum:
+    KEY_CACHE = 8
+
+
+cdef class _RecordSink(_Sink):
+    cdef list out
+    cdef Record cur
+    cdef list cur_headers
+    cdef object ts_names
+    # A small cache of decoded header keys, compared by their bytes.
+    cdef list cache_raw
+    cdef list cache_str
+    cdef int cache_next
+
+    def __cinit__(self):
+        self.out = []
+        self.cache_raw = [None] * KEY_CACHE
+        self.cache_str = [None] * KEY_CACHE
+        self.cache_next = 0
+
+    cdef int record(self, int64_t offset, int64_t ts, int tstype, const uint8_t *k,
+                    Py_ssize_t klen, const uint8_t *v, Py_ssize_t vlen, int32_t nheaders,
+                    int32_t off_delta) except -1:
+        cdef Record r = Record.__new__(Record)
+        r.offset = offset
+        if tstype >= 0:
+            r._ts = ts
+            r._has_ts = True
+            r.timestamp_type = _LOG_APPEND if tstype else _CREATE
+        else:
+            r._ts = -1
+            r._has_ts = False
+            r.timestamp_type = None
+        if klen >= 0:
+            r.key = PyBytes_FromStringAndSize(<const char *>k, klen)
+        else:
+            r.key = None
+        if vlen >= 0:
+            r.value = PyBytes_FromStringAndSize(<const char *>v, vlen)
+        else:
+            r.value = None
+        self.cur_headers = PyList_New(0)
+        r.headers = self.cur_headers
+        self.cur = r
+        return 0
+
+    cdef object _key(self, const uint8_t *k, Py_ssize_t klen):
+        cdef int i
+        cdef object raw
+        if klen > 64:
+            return PyUnicode_DecodeUTF8(<const char *>k, klen, "surrogateescape")
+        for i in range(KEY_CACHE):
+            raw = self.cache_raw[i]
+            if raw is not None and PyBytes_GET_SIZE(raw) == klen and \
+                    memcmp(PyBytes_AS_STRING(raw), k, klen) == 0:
+                return self.cache_str[i]
+        s = PyUnicode_DecodeUTF8(<const char *>k, klen, "surrogateescape")
+        i = self.cache_next
+        self.cache_raw[i] = PyBytes_FromStringAndSize(<const char *>k, klen)
+        self.cache_str[i] = s
+        self.cache_next = (i + 1) % KEY_CACHE
+        return s
+
+    cdef int header(self, const uint8_t *k, Py_ssize_t klen, const uint8_t *v,
+                    Py_ssize_t vlen) except -1:
+        cdef tuple t = PyTuple_New(2)
+        key = self._key(k, klen)
+        if vlen >= 0:
+            val = PyBytes_FromStringAndSize(<const char *>v, vlen)
+        else:
+            val = None
+        Py_INCREF(key)
+        PyTuple_SET_ITEM(t, 0, key)
+        Py_INCREF(val)
+        PyTuple_SET_ITEM(t, 1, val)
+        PyList_Append(self.cur_headers, t)
+        return 0
+
+    cdef int end_record(self) except -1:
+        PyList_Append(self.out, self.cur)
+        self.cur = None
+        return 0
+
+
+# -- parsing ------------------------------------------------------------------
+
+cdef int _frame(const uint8_t *d, Py_ssize_t size, Py_ssize_t pos,
+                Py_ssize_t *end_out) except -2:
+    """The magic of the batch at ``pos`` (its end in end_out), or -1 if the buffer
+    ends before the batch does (a partial trailing batch: stop)."""
+    cdef Py_ssize_t left = size - pos
+    cdef int32_t bsize
+    cdef int magic
+    if left < LOG_OVERHEAD + 5:
+        return -1
+    bsize = <int32_t>load_be32(d + pos + 8)
+    if bsize < 14:
+        _corrupt(f"batch at byte {pos} declares an invalid size {bsize}")
+    magic = d[pos + 16]
+    if magic > 2:
+        _corrupt(f"batch at byte {pos} has unknown magic {magic}")
+    if bsize > left - LOG_OVERHEAD:
+        return -1
+    if magic == 2 and bsize < V2_HEADER_SIZE - LOG_OVERHEAD:
+        _corrupt(f"batch at byte {pos} is smaller than a v2 batch header")
+    end_out[0] = pos + LOG_OVERHEAD + bsize
+    return magic
+
+
+cdef int _v2_header(const uint8_t *p, Py_ssize_t n, BatchInfo *b, bint verify,
+                    Py_ssize_t pos) except -1:
+    cdef uint32_t actual
+    b.base_offset = <int64_t>load_be64(p)
+    b.size = <int32_t>load_be32(p + 8)
+    b.ple = <int32_t>load_be32(p + 12)
+    b.magic = p[16]
+    b.crc = load_be32(p + 17)
+    b.attrs = <int16_t>load_be16(p + 21)
+    b.last_offset_delta = <int32_t>load_be32(p + 23)
+    b.base_ts = <int64_t>load_be64(p + 27)
+    b.max_ts = <int64_t>load_be64(p + 35)
+    b.pid = <int64_t>load_be64(p + 43)
+    b.epoch = <int16_t>load_be16(p + 51)
+    b.base_seq = <int32_t>load_be32(p + 53)
+    b.count = <int32_t>load_be32(p + 57)
+    if verify:
+        with nogil:
+            actual = crc32c_update(0, p + 21, n - 21)
+        if actual != b.crc:
+            _corrupt(f"record batch at byte {pos} (base offset {b.base_offset}): CRC32C is "
+                     f"{actual:#010x}, the batch says {b.crc:#010x}")
+    return 0
+
+
+cdef int _v2_records(const uint8_t *d, Py_ssize_t end, BatchInfo *b, _Sink sink) except -1:
+    cdef int32_t count = b.count
+    cdef Py_ssize_t pos = 0
+    cdef Py_ssize_t rend
+    cdef int32_t length, off_delta, klen, vlen, nh, hklen, hvlen, i, h
+    cdef int64_t ts_delta, ts
+    cdef const uint8_t *kp
+    cdef const uint8_t *vp
+    cdef const uint8_t *hkp
+    cdef const uint8_t *hvp
+    cdef bint log_append = (b.attrs >> 3) & 1
+    if count < 0 or count > end // 7:
+        _corrupt(f"record count {count} does not fit in {end} bytes of records")
+    for i in range(count):
+        read_varint32(d, end, &pos, &length)
+        if length < 6 or length > end - pos:
+            _corrupt(f"record length {length} at byte {pos} is invalid or beyond the "
+                     f"{end - pos} bytes left")
+        rend = pos + length
+        pos += 1  # attributes
+        read_varint64(d, rend, &pos, &ts_delta)
+        read_varint32(d, rend, &pos, &off_delta)
+        read_varint32(d, rend, &pos, &klen)
+        if klen < 0:
+            if klen != -1:
+                _corrupt(f"negative key length {klen}")
+            kp = NULL
+        else:
+            if klen > rend - pos:
+                _corrupt(f"key length {klen} goes beyond its record")
+            kp = d + pos
+            pos += klen
+        read_varint32(d, rend, &pos, &vlen)
+        if vlen < 0:
+            if vlen != -1:
+                _corrupt(f"negative value length {vlen}")
+            vp = NULL
+        else:
+            if vlen > rend - pos:
+                _corrupt(f"value length {vlen} goes beyond its record")
+            vp = d + pos
+            pos += vlen
+        read_varint32(d, rend, &pos, &nh)
+        if nh < 0 or nh > (rend - pos) // 2:
+            _corrupt(f"header count {nh} is invalid for the bytes left in its record")
+        if log_append:
+            ts = b.max_ts
+        else:
+            ts = <int64_t>(<uint64_t>b.base_ts + <uint64_t>ts_delta)
+        sink.record(<int64_t>(<uint64_t>b.base_offset + <uint64_t><int64_t>off_delta), ts,
+                    log_append, kp, klen, vp, vlen, nh, off_delta)
+        for h in range(nh):
+            read_varint32(d, rend, &pos, &hklen)
+            if hklen < 0 or hklen > rend - pos:
+                _corrupt(f"header key length {hklen} is invalid")
+            hkp = d + pos
+            pos += hklen
+            read_varint32(d, rend, &pos, &hvlen)
+            if hvlen < 0:
+                if hvlen != -1:
+                    _corrupt(f"negative header value length {hvlen}")
+                hvp = NULL
+            else:
+                if hvlen > rend - pos:
+                    _corrupt(f"header value length {hvlen} goes beyond its record")
+                hvp = d + pos
+                pos += hvlen
+            sink.header(hkp, hklen, hvp, hvlen)
+        if pos != rend:
+            _corrupt(f"record declares {length} bytes but its fields take "
+                     f"{length - (rend - pos)}")
+        sink.end_record()
+    if pos != end:
+        _corrupt(f"{end - pos} bytes left over after the batch's {count} records")
+    return 0
+
+
+cdef int _v2_batch(_Source src, Py_ssize_t start, Py_ssize_t end, BatchInfo *b,
+                   object max_size, _Sink sink) except -1:
+    """Hand the records of the v2 batch at [start, end) (header in b) to sink."""
+    cdef int codec = b.attrs & 7
+    cdef Py_buffer view
+    cdef Py_ssize_t n
+    if codec == 0:
+        n = end - start - V2_HEADER_SIZE
+        sink.begin_batch(b, n // 7, n)
+        _v2_records(src.data + start + V2_HEADER_SIZE, n, b, sink)
+        sink.end_batch()
+        return 0
+    data = _decompress(codec, _slice(src, start + V2_HEADER_SIZE, end), max_size=max_size)
+    PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
+    try:
+        n = view.len
+        sink.begin_batch(b, n // 7, n)
+        _v2_records(<const uint8_t *>view.buf, n, b, sink)
+        sink.end_batch()
+    finally:
+        PyBuffer_Release(&view)
+    return 0
+
+
+cdef struct LegacyMsg:
+    int64_t offset
+    uint32_t crc
+    int magic
+    int attrs
+    int64_t ts
+    Py_ssize_t kpos
+    Py_ssize_t klen
+    Py_ssize_t vpos
+    Py_ssize_t vlen
+    Py_ssize_t end
+
+
+cdef int _legacy_msg(const uint8_t *d, Py_ssize_t pos, Py_ssize_t end, bint verify,
+                     LegacyMsg *m, str what) except -1:
+    cdef int32_t size, n
+    cdef Py_ssize_t start, mend, p
+    cdef uint32_t actual
+    if end - pos < LOG_OVERHEAD + 14:
+        _corrupt(f"{what} at byte {pos} is shorter than a message")
+    m.offset = <int64_t>load_be64(d + pos)
+    size = <int32_t>load_be32(d + pos + 8)
+    if size < 14 or size > end - pos - LOG_OVERHEAD:
+        _corrupt(f"{what} at byte {pos} has an invalid size {size}")
+    start = pos + LOG_OVERHEAD
+    mend = start + size
+    m.crc = load_be32(d + start)
+    m.magic = d[start + 4]
+    m.attrs = d[start + 5]
+    if m.magic > 1:
+        _corrupt(f"{what} at byte {pos} has magic {m.magic}, expected 0 or 1")
+    if m.magic == 1 and size < 22:
+        _corrupt(f"{what} at byte {pos} is shorter than a v1 message")
+    if verify:
+        actual = _crc32(d + start + 4, size - 4)
+        if actual != m.crc:
+            _corrupt(f"{what} at byte {pos}: CRC32 is {actual:#010x}, the message says "
+                     f"{m.crc:#010x}")
+    p = start + 6
+    m.ts = -1
+    if m.magic == 1:
+        m.ts = <int64_t>load_be64(d + p)
+        p += 8
+    if mend - p < 4:
+        _corrupt(f"{what} at byte {pos}: truncated key length")
+    n = <int32_t>load_be32(d + p)
+    p += 4
+    if n < 0:
+        if n != -1:
+            _corrupt(f"{what} at byte {pos}: negative key length {n}")
+        m.klen = -1
+    else:
+        if n > mend - p:
+            _corrupt(f"{what} at byte {pos}: key length {n} goes beyond the message")
+        m.klen = n
+    m.kpos = p
+    if n > 0:
+        p += n
+    if mend - p < 4:
+        _corrupt(f"{what} at byte {pos}: truncated value length")
+    n = <int32_t>load_be32(d + p)
+    p += 4
+    if n < 0:
+        if n != -1:
+            _corrupt(f"{what} at byte {pos}: negative value length {n}")
+        m.vlen = -1
+    else:
+        if n > mend - p:
+            _corrupt(f"{what} at byte {pos}: value length {n} goes beyond the message")
+        m.vlen = n
+    m.vpos = p
+    if n > 0:
+        p += n
+    if p != mend:
+        _corrupt(f"{what} at byte {pos}: {mend - p} bytes left over in the message")
+    m.end = mend
+    return 0
+
+
+cdef inline void _legacy_info(BatchInfo *b, LegacyMsg *m) noexcept:
+    b.base_offset = m.offset
+    b.size = <int32_t>(m.end - 0)
+    b.ple = -1
+    b.magic = m.magic
+    b.crc = m.crc
+    b.attrs = m.attrs
+    b.last_offset_delta = 0
+    b.base_ts = m.ts
+    b.max_ts = m.ts
+    b.pid = -1
+    b.epoch = -1
+    b.base_seq = -1
+    b.count = 1
+
+
+cdef int _legacy_batch(_Source src, Py_ssize_t start, Py_ssize_t end, bint verify_outer,
+                       bint verify_inner, object max_size, _Sink sink,
+                       LegacyMsg *outer) except -1:
+    """Hand the records of the top-level legacy message at [start, end) to sink."""
+    cdef LegacyMsg m, im
+    cdef BatchInfo b
+    cdef const uint8_t *d = src.data
+    cdef int codec, tstype
+    cdef Py_buffer view
+    cdef const uint8_t *id
+    cdef Py_ssize_t n, pos, count
+    cdef int64_t last_inner, shift
+    cdef bint log_append
+    _legacy_msg(d, start, end, verify_outer, &m, "message")
+    if outer != NULL:
+        outer[0] = m
+    _legacy_info(&b, &m)
+    codec = m.attrs & 7
+    tstype = -1 if m.magic == 0 else ((m.attrs >> 3) & 1)
+    if codec == 0:
+        sink.begin_batch(&b, 1, (m.klen if m.klen > 0 else 0) + (m.vlen if m.vlen > 0 else 0))
+        sink.record(m.offset, m.ts, tstype, d + m.kpos, m.klen, d + m.vpos, m.vlen, 0, 0)
+        sink.end_record()
+        sink.end_batch()
+        return 0
+    if m.vlen < 0:
+        _corrupt(f"compressed message at offset {m.offset} has a null value")
+    data = _decompress(codec, _slice(src, m.vpos, m.vpos + m.vlen), max_size=max_size,
+                       magic=m.magic)
+    PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
+    try:
+        id = <const uint8_t *>view.buf
+        n = view.len
+        # Pass 1: validate the inner messages, count them, find the last offset.
+        pos = 0
+        count = 0
+        last_inner = 0
+        while pos < n:
+            _legacy_msg(id, pos, n, verify_inner, &im, "inner message")
+            if im.attrs & 7:
+                _corrupt("a compressed message holds another compressed message")
+            if im.magic != m.magic:
+                _corrupt(f"inner message magic {im.magic} differs from its wrapper's "
+                         f"{m.magic}")
+            last_inner = im.offset
+            pos = im.end
+            count += 1
+        shift = m.offset - last_inner if m.magic == 1 else 0
+        log_append = m.magic == 1 and (m.attrs >> 3) & 1
+        b.count = <int32_t>count
+        sink.begin_batch(&b, count, n)
+        pos = 0
+        while pos < n:
+            _legacy_msg(id, pos, n, False, &im, "inner message")
+            sink.record(im.offset + shift, m.ts if log_append else im.ts, tstype,
+                        id + im.kpos, im.klen, id + im.vpos, im.vlen, 0, 0)
+            sink.end_record()
+            pos = im.end
+        sink.end_batch()
+    finally:
+        PyBuffer_Release(&view)
+    return 0
+
+
+cdef int _emit_all(_Source src, bint verify, object max_size, _Sink sink) except -1:
+    """Every record of every complete batch of src, to sink."""
+    cdef Py_ssize_t pos = 0, end = 0
+    cdef int magic
+    cdef BatchInfo b
+    while True:
+        magic = _frame(src.data, src.size, pos, &end)
+        if magic < 0:
+            break
+        if magic == 2:
+            _v2_header(src.data + pos, end - pos, &b, verify, pos)
+            _v2_batch(src, pos, end, &b, max_size, sink)
+        else:
+            _legacy_batch(src, pos, end, verify, verify, max_size, sink, NULL)
+        pos = end
+    return 0
+
+
+# -- batches ------------------------------------------------------------------
+
+cdef class RecordBatch:
+    """A record batch (magic 2).  Header fields are attributes; iterating decodes the
+    records (lazily: nothing is parsed or decompressed until then)."""
+    cdef BatchInfo b
+    cdef _Source src
+    cdef Py_ssize_t start, end
+    cdef object max_size
+    cdef list _records
+
+    @property
+    def base_offset(self): return self.b.base_offset
+    @property
+    def batch_length(self): return self.b.size
+    @property
+    def partition_leader_epoch(self): return self.b.ple
+    @property
+    def magic(self): return self.b.magic
+    @property
+    def crc(self): return self.b.crc
+    @property
+    def attributes(self): return self.b.attrs
+    @property
+    def last_offset_delta(self): return self.b.last_offset_delta
+    @property
+    def base_timestamp(self): return self.b.base_ts
+    @property
+    def max_timestamp(self): return self.b.max_ts
+    @property
+    def producer_id(self): return self.b.pid
+    @property
+    def producer_epoch(self): return self.b.epoch
+    @property
+    def base_sequence(self): return self.b.base_seq
+    @property
+    def record_count(self): return self.b.count
+    @property
+    def compression_id(self): return self.b.attrs & 7
+    @property
+    def compression(self): return _comp.codec_name(self.b.attrs & 7)
+    @property
+    def timestamp_type(self): return _TS_NAMES[(self.b.attrs >> 3) & 1]
+    @property
+    def is_transactional(self): return bool(self.b.attrs & 0x10)
+    @property
+    def is_control(self): return bool(self.b.attrs & 0x20)
+    @property
+    def has_delete_horizon(self): return bool(self.b.attrs & 0x40)
+    @property
+    def delete_horizon_ms(self): return self.b.base_ts if self.b.attrs & 0x40 else None
+    @property
+    def last_offset(self): return self.b.base_offset + self.b.last_offset_delta
+    @property
+    def next_offset(self): return self.b.base_offset + self.b.last_offset_delta + 1
+    @property
+    def size_in_bytes(self): return self.end - self.start
+    @property
+    def raw(self): return _slice(self.src, self.start, self.end)
+
+    def sequence_of(self, offset_delta):
+        """The producer sequence of the record at ``offset_delta`` (-1 if none)."""
+        return _pure._next_sequence(self.b.base_seq, offset_delta)
+
+    def records(self):
+        """The batch's records (decoded once, on first use)."""
+        cdef _RecordSink sink
+        if self._records is None:
+            sink = _RecordSink.__new__(_RecordSink)
+            _v2_batch(self.src, self.start, self.end, &self.b, self.max_size, sink)
+            self._records = sink.out
+        return self._records
+
+    def __iter__(self):
+        return iter(self.records())
+
+    def __len__(self):
+        return self.b.count
+
+    def __repr__(self):
+        return (f"RecordBatch(base_offset={self.base_offset}, magic=2, records="
+                f"{self.record_count}, compression={self.compression!r}, "
+                f"is_transactional={self.is_transactional}, is_control={self.is_control})")
+
+
+cdef class LegacyRecordBatch:
+    """One top-level legacy message (magic 0 or 1): a plain message (one record) or a
+    compressed wrapper whose value holds inner messages."""
+    cdef LegacyMsg m
+    cdef _Source src
+    cdef Py_ssize_t start, end
+    cdef bint verify
+    cdef object max_size
+    cdef list _records
+
+    partition_leader_epoch = -1
+    producer_id = -1
+    producer_epoch = -1
+    base_sequence = -1
+    is_transactional = False
+    is_control = False
+    has_delete_horizon = False
+    delete_horizon_ms = None
+
+    @property
+    def offset(self): return self.m.offset
+    @property
+    def magic(self): return self.m.magic
+    @property
+    def crc(self): return self.m.crc
+    @property
+    def attributes(self): return self.m.attrs
+    @property
+    def timestamp(self): return self.m.ts
+    @property
+    def compression_id(self): return self.m.attrs & 7
+    @property
+    def compression(self): return _comp.codec_name(self.m.attrs & 7)
+    @property
+    def timestamp_type(self):
+        return None if self.m.magic == 0 else _TS_NAMES[(self.m.attrs >> 3) & 1]
+    @property
+    def size_in_bytes(self): return self.end - self.start
+    @property
+    def raw(self): return _slice(self.src, self.start, self.end)
+    @property
+    def last_offset(self): return self.m.offset
+    @property
+    def next_offset(self): return self.m.offset + 1
+    @property
+    def max_timestamp(self): return self.m.ts
+    @property
+    def base_timestamp(self): return self.m.ts
+    @property
+    def base_offset(self):
+        if self.m.attrs & 7:
+            recs = self.records()
+            if recs:
+                return recs[0].offset
+        return self.m.offset
+    @property
+    def record_count(self): return len(self.records())
+    @property
+    def last_offset_delta(self): return self.m.offset - self.base_offset
+
+    def sequence_of(self, offset_delta):
+        return -1
+
+    def records(self):
+        cdef _RecordSink sink
+        if self._records is None:
+            sink = _RecordSink.__new__(_RecordSink)
+            _legacy_batch(self.src, self.start, self.end, False, self.verify, self.max_size,
+                          sink, NULL)
+            self._records = sink.out
+        return self._records
+
+    def __iter__(self):
+        return iter(self.records())
+
+    def __len__(self):
+        return self.record_count
+
+    def __repr__(self):
+        return (f"LegacyRecordBatch(offset={self.offset}, magic={self.magic}, "
+                f"compression={self.compression!r})")
+
+
+cdef class BatchIterator:
+    """Iterates the batches of a buffer (any mix of magic 0, 1 and 2).
+
+    Iteration stops cleanly at a trailing partial batch (as at the end of a fetch
+    response); :attr:`remaining_bytes` then says how many bytes were left unread, and
+    :attr:`position` where they start.  Anything else malformed raises a
+    :mod:`kafkawire.errors` exception.
+    """
+    cdef _Source src
+    cdef bint verify
+    cdef object max_size
+    cdef public Py_ssize_t position
+
+    def __init__(self, buf, verify_crc=True, max_decompressed_size=_DEFAULT_MAX):
+        self.src = _source(buf)
+        self.verify = verify_crc
+        self.max_size = _DEFAULT_MAX if max_decompressed_size is None else max_decompressed_size
+        self.position = 0
+
+    @property
+    def remaining_bytes(self):
+        """Bytes not yet consumed (after exhaustion: the size of a trailing partial batch)."""
+        return self.src.size - self.position
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        cdef Py_ssize_t pos = self.position, end = 0
+        cdef int magic
+        cdef RecordBatch rb
+        cdef LegacyRecordBatch lb
+        magic = _frame(self.src.data, self.src.size, pos, &end)
+        if magic < 0:
+            raise StopIteration
+        if magic == 2:
+            rb = RecordBatch.__new__(RecordBatch)
+            _v2_header(self.src.data + pos, end - pos, &rb.b, self.verify, pos)
+            rb.src = self.src
+            rb.start = pos
+            rb.end = end
+            rb.max_size = self.max_size
+            self.position = end
+            return rb
+        lb = LegacyRecordBatch.__new__(LegacyRecordBatch)
+        _legacy_msg(self.src.data, pos, end, self.verify, &lb.m, "message")
+        lb.src = self.src
+        lb.start = pos
+        lb.end = end
+        lb.verify = self.verify
+        lb.max_size = self.max_size
+        self.position = end
+        return lb
+
+
+def iter_batches(buf, *, verify_crc=True, max_decompressed_size=_DEFAULT_MAX):
+    """The batches of ``buf``, as a :class:`BatchIterator` (see there)."""
+    return BatchIterator(buf, verify_crc, max_decompressed_size)
+
+
+def decode(buf, *, verify_crc=True, max_decompressed_size=_DEFAULT_MAX):
+    """Every record of every complete batch in ``buf`` (a trailing partial batch is
+    ignored, as Kafka's consumers do)."""
+    cdef _Source src = _source(buf)
+    cdef _RecordSink sink = _RecordSink.__new__(_RecordSink)
+    if max_decompressed_size is None:
+        max_decompressed_size = _DEFAULT_MAX
+    _emit_all(src, verify_crc, max_decompressed_size, sink)
+    return sink.out
+
+
+# -- Arrow --------------------------------------------------------------------
+
+cdef class _Buf:
+    """A growable byte buffer backed by a bytearray (handed to Arrow without a copy)."""
+    cdef bytearray obj
+    cdef char *p
+    cdef Py_ssize_t n
+    cdef Py_ssize_t cap
+
+    def __cinit__(self):
+        self.obj = bytearray()
+        self.p = PyByteArray_AS_STRING(self.obj)
+        self.n = 0
+        self.cap = 0
+
+    cdef int reserve(self, Py_ssize_t extra) except -1:
+        cdef Py_ssize_t want = self.n + extra
+        cdef Py_ssize_t cap
+        if want > self.cap:
+            cap = self.cap * 2
+            if cap < want:
+                cap = want
+            if cap < 64:
+                cap = 64
+            PyByteArray_Resize(self.obj, cap)
+            self.p = PyByteArray_AS_STRING(self.obj)
+            self.cap = cap
+        return 0
+
+    cdef object finish(self):
+        PyByteArray_Resize(self.obj, self.n)
+        self.cap = self.n
+        self.p = PyByteArray_AS_STRING(self.obj)
+        return self.obj
+
+
+cdef inline void _put_i64(_Buf b, int64_t v) noexcept:
+    (<int64_t *>(b.p + b.n))[0] = v
+    b.n += 8
+
+cdef inline void _put_i32(_Buf b, int32_t v) noexcept:
+    (<int32_t *>(b.p + b.n))[0] = v
+    b.n += 4
+
+cdef inline void _put_i16(_Buf b, int16_t v) noexcept:
+    (<int16_t *>(b.p + b.n))[0] = v
+    b.n += 2
+
+cdef inline void _put_u8(_Buf b, uint8_t v) noexcept:
+    (<uint8_t *>(b.p + b.n))[0] = v
+    b.n += 1
+
+cdef inline void _put_bytes(_Buf b, const uint8_t *src, Py_ssize_t n) noexcept:
+    memcpy(b.p + b.n, src, n)
+    b.n += n
+
+
+cdef bint _ascii(const uint8_t *p, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        if p[i] & 0x80:
+            return False
+    return True
+
+
+cdef class _ArrowSink(_Sink):
+    cdef Py_ssize_t rows, batch_rows0, nheaders
+    cdef _Buf offset, ts, ts_valid, tstype, key_off, key_data, key_valid, val_off, val_data
+    cdef _Buf val_valid, hlist_off, hkey_off, hkey_data, hval_off, hval_data, hval_valid
+    cdef _Buf seq, ple, pid, epoch, tx, ctrl, comp_off, comp_data
+    cdef Py_ssize_t ts_nulls, key_nulls, val_nulls, hval_nulls
+    cdef BatchInfo cur
+    cdef int64_t base_offset
+    cdef int32_t base_seq
+
+    def __cinit__(self):
+        self.offset = _Buf(); self.ts = _Buf(); self.ts_valid = _Buf(); self.tstype = _Buf()
+        self.key_off = _Buf(); self.key_data = _Buf(); self.key_valid = _Buf()
+        self.val_off = _Buf(); self.val_data = _Buf(); self.val_valid = _Buf()
+        self.hlist_off = _Buf(); self.hkey_off = _Buf(); self.hkey_data = _Buf()
+        self.hval_off = _Buf(); self.hval_data = _Buf(); self.hval_valid = _Buf()
+        self.seq = _Buf(); self.ple = _Buf(); self.pid = _Buf(); self.epoch = _Buf()
+        self.tx = _Buf(); self.ctrl = _Buf(); self.comp_off = _Buf(); self.comp_data = _Buf()
+        for b in (self.key_off, self.val_off, self.hlist_off, self.hkey_off, self.hval_off,
+                  self.comp_off):
+            (<_Buf>b).reserve(4)
+            _put_i32(<_Buf>b, 0)
+
+    cdef int begin_batch(self, BatchInfo *b, Py_ssize_t max_records,
+                         Py_ssize_t data_bytes) except -1:
+        cdef Py_ssize_t r = max_records + 1
+        self.cur = b[0]
+        self.batch_rows0 = self.rows
+        self.offset.reserve(r * 8); self.ts.reserve(r * 8); self.ts_valid.reserve(r)
+        self.tstype.reserve(r); self.key_off.reserve(r * 4); self.key_valid.reserve(r)
+        self.val_off.reserve(r * 4); self.val_valid.reserve(r); self.hlist_off.reserve(r * 4)
+        self.seq.reserve(r * 4)
+        self.key_data.reserve(data_bytes); self.val_data.reserve(data_bytes)
+        self.hkey_data.reserve(data_bytes); self.hval_data.reserve(data_bytes)
+        # headers take at least two bytes each
+        self.hkey_off.reserve((data_bytes // 2 + 1) * 4)
+        self.hval_off.reserve((data_bytes // 2 + 1) * 4)
+        self.hval_valid.reserve(data_bytes // 2 + 1)
+        return 0
+
+    cdef int record(self, int64_t offset, int64_t ts, int tstype, const uint8_t *k,
+                    Py_ssize_t klen, const uint8_t *v, Py_ssize_t vlen, int32_t nheaders,
+                    int32_t off_delta) except -1:
+        cdef int32_t seq
+        _put_i64(self.offset, offset)
+        if tstype >= 0:
+            _put_i64(self.ts, ts * 1000)
+            _put_u8(self.ts_valid, 1)
+            _put_u8(self.tstype, <uint8_t>tstype)
+        else:
+            _put_i64(self.ts, 0)
+            _put_u8(self.ts_valid, 0)
+            _put_u8(self.tstype, 0)
+            self.ts_nulls += 1
+        if klen >= 0:
+            _put_bytes(self.key_data, k, klen)
+            _put_u8(self.key_valid, 1)
+        else:
+            _put_u8(self.key_valid, 0)
+            self.key_nulls += 1
+        if self.key_data.n > INT32_MAX:
+            raise OverflowError("more than 2 GiB of keys in one table")
+        _put_i32(self.key_off, <int32_t>self.key_data.n)
+        if vlen >= 0:
+            _put_bytes(self.val_data, v, vlen)
+            _put_u8(self.val_valid, 1)
+        else:
+            _put_u8(self.val_valid, 0)
+            self.val_nulls += 1
+        if self.val_data.n > INT32_MAX:
+            raise OverflowError("more than 2 GiB of values in one table")
+        _put_i32(self.val_off, <int32_t>self.val_data.n)
+        if self.cur.base_seq < 0:
+            seq = -1
+        elif self.cur.base_seq > INT32_MAX - off_delta:
+            seq = off_delta - (INT32_MAX - self.cur.base_seq) - 1
+        else:
+            seq = self.cur.base_seq + off_delta
+        _put_i32(self.seq, seq)
+        self.rows += 1
+        return 0
+
+    cdef int header(self, const uint8_t *k, Py_ssize_t klen, const uint8_t *v,
+                    Py_ssize_t vlen) except -1:
+        cdef bytes fixed
+        if _ascii(k, klen):
+            _put_bytes(self.hkey_data, k, klen)
+        else:
+            try:
+                PyUnicode_DecodeUTF8(<const char *>k, klen, "strict")
+                _put_bytes(self.hkey_data, k, klen)
+            except UnicodeDecodeError:
+                fixed = PyUnicode_DecodeUTF8(<const char *>k, klen, "replace").encode("utf-8")
+                self.hkey_data.reserve(len(fixed))
+                _put_bytes(self.hkey_data, <const uint8_t *>PyBytes_AS_STRING(fixed),
+                           len(fixed))
+        _put_i32(self.hkey_off, <int32_t>self.hkey_data.n)
+        if vlen >= 0:
+            _put_bytes(self.hval_data, v, vlen)
+            _put_u8(self.hval_valid, 1)
+        else:
+            _put_u8(self.hval_valid, 0)
+            self.hval_nulls += 1
+        _put_i32(self.hval_off, <int32_t>self.hval_data.n)
+        self.nheaders += 1
+        return 0
+
+    cdef int end_record(self) except -1:
+        _put_i32(self.hlist_off, <int32_t>self.nheaders)
+        return 0
+
+    cdef int end_batch(self) except -1:
+        cdef Py_ssize_t n = self.rows - self.batch_rows0
+        cdef Py_ssize_t i
+        cdef str name = _CODEC_NAMES[self.cur.attrs & 7] if (self.cur.attrs & 7) < 5 \
+            else _comp.codec_name(self.cur.attrs & 7)
+        cdef bytes raw = name.encode("ascii")
+        cdef Py_ssize_t rl = len(raw)
+        cdef const uint8_t *rp = <const uint8_t *>PyBytes_AS_STRING(raw)
+        cdef bint legacy = self.cur.magic < 2
+        self.ple.reserve(n * 4); self.pid.reserve(n * 8); self.epoch.reserve(n * 2)
+        self.tx.reserve(n); self.ctrl.reserve(n); self.comp_off.reserve(n * 4)
+        self.comp_data.reserve(n * rl)
+        for i in range(n):
+            _put_i32(self.ple, self.cur.ple)
+            _put_i64(self.pid, self.cur.pid)
+            _put_i16(self.epoch, self.cur.epoch)
+            _put_u8(self.tx, 0 if legacy else (self.cur.attrs >> 4) & 1)
+            _put_u8(self.ctrl, 0 if legacy else (self.cur.attrs >> 5) & 1)
+            _put_bytes(self.comp_data, rp, rl)
+            _put_i32(self.comp_off, <int32_t>self.comp_data.n)
+        return 0
+
+
+cdef object _bitmap(_Buf flags, Py_ssize_t n, Py_ssize_t nulls):
+    """Pack one-byte-per-row flags into an Arrow bitmap (None when all are set)."""
+    cdef bytearray out
+    cdef uint8_t *o
+    cdef const uint8_t *f = <const uint8_t *>flags.p
+    cdef Py_ssize_t i
+    if nulls == 0 and flags is not None:
+        return None
+    out = bytearray((n + 7) // 8)
+    o = <uint8_t *>PyByteArray_AS_STRING(out)
+    for i in range(n):
+        if f[i]:
+            o[i >> 3] |= <uint8_t>(1 << (i & 7))
+    return out
+
+
+cdef object _bits(_Buf flags, Py_ssize_t n):
+    cdef bytearray out = bytearray((n + 7) // 8)
+    cdef uint8_t *o = <uint8_t *>PyByteArray_AS_STRING(out)
+    cdef const uint8_t *f = <const uint8_t *>flags.p
+    cdef Py_ssize_t i
+    for i in range(n):
+        if f[i]:
+            o[i >> 3] |= <uint8_t>(1 << (i & 7))
+    return out
+
+
+def to_arrow(buf, *, verify_crc=True, max_decompressed_size=_DEFAULT_MAX):
+    """A ``pyarrow.Table`` with one row per record of ``buf``; the columns' buffers are
+    filled directly, without a Python object per record."""
+    import pyarrow as pa
+
+    cdef _Source src = _source(buf)
+    cdef _ArrowSink s = _ArrowSink.__new__(_ArrowSink)
+    if max_decompressed_size is None:
+        max_decompressed_size = _DEFAULT_MAX
+    _emit_all(src, verify_crc, max_decompressed_size, s)
+    schema = arrow_schema()
+    n = s.rows
+    pb = pa.py_buffer
+    ts_valid = _bitmap(s.ts_valid, n, s.ts_nulls)
+    ts_valid = None if ts_valid is None else pb(ts_valid)
+
+    def col(name, buffers, null_count=0, children=None):
+        typ = schema.field(name).type
+        return pa.Array.from_buffers(typ, n, buffers, null_count=null_count)
+
+    def binary(name, _Buf off, _Buf data, _Buf valid, nulls):
+        bm = _bitmap(valid, n, nulls)
+        return pa.Array.from_buffers(schema.field(name).type, n,
+                                     [None if bm is None else pb(bm), pb(off.finish()),
+                                      pb(data.finish())], null_count=nulls)
+
+    htype = schema.field("headers").type
+    nh = s.nheaders
+    hk = pa.Array.from_buffers(pa.string(), nh, [None, pb(s.hkey_off.finish()),
+                                                pb(s.hkey_data.finish())], null_count=0)
+    hvb = _bitmap(s.hval_valid, nh, s.hval_nulls)
+    hv = pa.Array.from_buffers(pa.binary(), nh, [None if hvb is None else pb(hvb),
+                                                 pb(s.hval_off.finish()),
+                                                 pb(s.hval_data.finish())],
+                               null_count=s.hval_nulls)
+    hstruct = pa.StructArray.from_arrays([hk, hv], fields=list(htype.value_type))
+    headers = pa.Array.from_buffers(htype, n, [None, pb(s.hlist_off.finish())],
+                                    null_count=0, children=[hstruct])
+    arrays = [
+        col("offset", [None, pb(s.offset.finish())]),
+        col("timestamp", [ts_valid, pb(s.ts.finish())], s.ts_nulls),
+        col("timestamp_type", [ts_valid, pb(s.tstype.finish())], s.ts_nulls),
+        binary("key", s.key_off, s.key_data, s.key_valid, s.key_nulls),
+        binary("value", s.val_off, s.val_data, s.val_valid, s.val_nulls),
+        headers,
+        col("partition_leader_epoch", [None, pb(s.ple.finish())]),
+        col("producer_id", [None, pb(s.pid.finish())]),
+        col("producer_epoch", [None, pb(s.epoch.finish())]),
+        col("sequence", [None, pb(s.seq.finish())]),
+        col("is_transactional", [None, pb(_bits(s.tx, n))]),
+        col("is_control", [None, pb(_bits(s.ctrl, n))]),
+        col("compression", [None, pb(s.comp_off.finish()), pb(s.comp_data.finish())]),
+    ]
+    return pa.Table.from_arrays(arrays, schema=schema)
+
+
+# -- encoding -----------------------------------------------------------------
+
+cdef struct Item:
+    int64_t offset
+    int64_t ts
+    const char *key
+    Py_ssize_t klen
+    const char *val
+    Py_ssize_t vlen
+    Py_ssize_t h0
+    Py_ssize_t nh
+    Py_ssize_t body
+
+
+cdef struct HRef:
+    const char *k
+    Py_ssize_t kl
+    const char *v
+    Py_ssize_t vl
+
+
+cdef class _Encoder:
+    """Normalised records for one v2 batch: C arrays plus the objects they point into."""
+    cdef Item *items
+    cdef Py_ssize_t n, cap
+    cdef HRef *hrefs
+    cdef Py_ssize_t nh, hcap
+    cdef list keep
+    cdef int64_t now
+    cdef bint has_now
+
+    def __cinit__(self):
+        self.items = NULL
+        self.hrefs = NULL
+        self.keep = []
+
+    def __dealloc__(self):
+        free(self.items)
+        free(self.hrefs)
+
+    cdef int _grow(self) except -1:
+        cdef Py_ssize_t cap = self.cap * 2 if self.cap else 16
+        cdef Item *p = <Item *>realloc(self.items, cap * sizeof(Item))
+        if p == NULL:
+            raise MemoryError()
+        self.items = p
+        self.cap = cap
+        return 0
+
+    cdef int _hgrow(self) except -1:
+        cdef Py_ssize_t cap = self.hcap * 2 if self.hcap else 16
+        cdef HRef *p = <HRef *>realloc(self.hrefs, cap * sizeof(HRef))
+        if p == NULL:
+            raise MemoryError()
+        self.hrefs = p
+        self.hcap = cap
+        return 0
+
+    cdef const char *_data(self, object value, Py_ssize_t *size, str what) except? NULL:
+        """Pointer to the bytes of value (None: NULL with size -1)."""
+        if value is None:
+            size[0] = -1
+            return NULL
+        if type(value) is not bytes:
+            if isinstance(value, (bytearray, memoryview)):
+                value = bytes(value)
+            elif isinstance(value, str):
+                value = (<str>value).encode("utf-8")
+            elif isinstance(value, bytes):
+                value = bytes(value)
+            else:
+                raise EncodeError(f"{what}: expected bytes or None, got "
+                                  f"{type(value).__name__}")
+            self.keep.append(value)
+        size[0] = PyBytes_GET_SIZE(value)
+        return PyBytes_AS_STRING(value)
+
+    cdef const char *_hkey(self, object key, Py_ssize_t *size) except NULL:
+        cdef const char *p
+        if type(key) is str:
+            try:
+                return PyUnicode_AsUTF8AndSize(key, size)
+            except UnicodeEncodeError:
+                key = (<str>key).encode("utf-8", "surrogateescape")
+                self.keep.append(key)
+        elif isinstance(key, (bytes, bytearray, memoryview)):
+            key = bytes(key)
+            self.keep.append(key)
+        elif isinstance(key, str):
+            key = str(key).encode("utf-8", "surrogateescape")
+            self.keep.append(key)
+        else:
+            raise EncodeError(f"header key: expected str or bytes, got {type(key).__name__}")
+        size[0] = PyBytes_GET_SIZE(key)
+        return PyBytes_AS_STRING(key)
+
+    cdef int add(self, object rec, int64_t base_offset) except -1:
+        cdef Item *it
+        cdef Record r
+        cdef HRef *h
+        cdef Py_ssize_t hi
+        cdef object key, value, headers, ts, offset
+        if self.n == self.cap:
+            self._grow()
+        it = &self.items[self.n]
+        if type(rec) is dict:
+            key = (<dict>rec).get("key")
+            value = (<dict>rec).get("value")
+            headers = (<dict>rec).get("headers")
+            ts = (<dict>rec).get("timestamp")
+            offset = (<dict>rec).get("offset")
+        elif type(rec) is Record:
+            r = <Record>rec
+            key = r.key
+            value = r.value
+            headers = r.headers
+            ts = r.timestamp
+            offset = r.offset
+        elif isinstance(rec, dict):
+            key = rec.get("key"); value = rec.get("value"); headers = rec.get("headers")
+            ts = rec.get("timestamp"); offset = rec.get("offset")
+        else:
+            key = getattr(rec, "key", None); value = getattr(rec, "value", None)
+            headers = getattr(rec, "headers", None); ts = getattr(rec, "timestamp", None)
+            offset = getattr(rec, "offset", None)
+        if offset is None:
+            it.offset = self.items[self.n - 1].offset + 1 if self.n else base_offset
+        else:
+            if not isinstance(offset, int):
+                raise EncodeError(f"record offset must be an int, got {offset!r}")
+            try:
+                it.offset = offset
+            except OverflowError:
+                raise EncodeError(f"record offset {offset} does not fit in int64") from None
+            if self.n and it.offset <= self.items[self.n - 1].offset:
+                raise EncodeError(f"record offsets must increase: {offset} after "
+                                  f"{self.items[self.n - 1].offset}")
+            if it.offset < base_offset:
+                raise EncodeError(f"record offset {offset} is below base_offset {base_offset}")
+        if it.offset - base_offset > INT32_MAX:
+            raise EncodeError(f"offset {it.offset} is too far from base_offset {base_offset}")
+        if ts is None:
+            if not self.has_now:
+                self.now = int(_time.time() * 1000)
+                self.has_now = True
+            it.ts = self.now
+        else:
+            if not isinstance(ts, int):
+                raise EncodeError(f"record timestamp must be an int (ms), got {ts!r}")
+            try:
+                it.ts = ts
+            except OverflowError:
+                raise EncodeError(f"record timestamp {ts} does not fit in int64") from None
+        it.key = self._data(key, &it.klen, "key")
+        it.val = self._data(value, &it.vlen, "value")
+        it.h0 = self.nh
+        it.nh = 0
+        if headers:
+            for pair in headers:
+                try:
+                    hk, hv = pair
+                except (TypeError, ValueError):
+                    raise EncodeError(f"a header must be a (key, value) pair, got {pair!r}") \
+                        from None
+                if self.nh == self.hcap:
+                    self._hgrow()
+                h = &self.hrefs[self.nh]
+                h.k = self._hkey(hk, &h.kl)
+                h.v = self._data(hv, &h.vl, "header value")
+                self.nh += 1
+                it.nh += 1
+        self.n += 1
+        return 0
+
+
+cdef inline int _zz32_size(int64_t v) noexcept:
+    return uvarint_size(zigzag32(<int32_t>v))
+
+
+cdef Py_ssize_t _body_size(Item *it, HRef *hrefs, int64_t base_offset,
+                           int64_t base_ts) except -1:
+    cdef Py_ssize_t size = 1
+    cdef HRef *h
+    cdef Py_ssize_t j
+    cdef int64_t tsd = <int64_t>(<uint64_t>it.ts - <uint64_t>base_ts)
+    if (it.ts >= 0 and base_ts < 0 and tsd < 0) or (it.ts < 0 and base_ts >= 0 and tsd >= 0):
+        raise EncodeError(f"timestamp {it.ts} is too far from the base timestamp {base_ts}")
+    size += uvarint_size(zigzag64(tsd))
+    size += _zz32_size(it.offset - base_offset)
+    size += _zz32_size(it.klen) + (it.klen if it.klen > 0 else 0)
+    size += _zz32_size(it.vlen) + (it.vlen if it.vlen > 0 else 0)
+    size += _zz32_size(it.nh)
+    for j in range(it.h0, it.h0 + it.nh):
+        h = &hrefs[j]
+        size += _zz32_size(h.kl) + h.kl
+        size += _zz32_size(h.vl) + (h.vl if h.vl > 0 else 0)
+    if size > INT32_MAX:
+        raise EncodeError("a record is larger than 2 GiB")
+    return size
+
+
+cdef inline Py_ssize_t _w32(uint8_t *o, int64_t v) noexcept:
+    return write_uvarint(o, zigzag32(<int32_t>v))
+
+
+cdef Py_ssize_t _write_record(uint8_t *o, Item *it, HRef *hrefs, int64_t base_offset,
+                              int64_t base_ts) noexcept:
+    cdef Py_ssize_t p = 0
+    cdef HRef *h
+    cdef Py_ssize_t j
+    p += _w32(o, it.body)
+    o[p] = 0
+    p += 1
+    p += write_uvarint(o + p, zigzag64(<int64_t>(<uint64_t>it.ts - <uint64_t>base_ts)))
+    p += _w32(o + p, it.offset - base_offset)
+    p += _w32(o + p, it.klen)
+    if it.klen > 0:
+        memcpy(o + p, it.key, it.klen)
+        p += it.klen
+    p += _w32(o + p, it.vlen)
+    if it.vlen > 0:
+        memcpy(o + p, it.val, it.vlen)
+        p += it.vlen
+    p += _w32(o + p, it.nh)
+    for j in range(it.h0, it.h0 + it.nh):
+        h = &hrefs[j]
+        p += _w32(o + p, h.kl)
+        memcpy(o + p, h.k, h.kl)
+        p += h.kl
+        p += _w32(o + p, h.vl)
+        if h.vl > 0:
+            memcpy(o + p, h.v, h.vl)
+            p += h.vl
+    return p
+
+
+cdef bytes _encode_v2(_Encoder enc, int64_t base_offset, int codec, object level, int ts_bit,
+                      int64_t producer_id, int16_t producer_epoch, int32_t base_sequence,
+                      bint is_transactional, bint is_control, int32_t ple,
+                      object delete_horizon_ms):
+    cdef Py_ssize_t i, total = 0, p
+    cdef int64_t base_ts, max_ts
+    cdef int32_t last_delta
+    cdef Item *it
+    cdef bytes out
+    cdef uint8_t *o
+    cdef int16_t attrs
+    cdef const uint8_t *cp
+    cdef Py_ssize_t clen
+    if enc.n:
+        base_ts = enc.items[0].ts if delete_horizon_ms is None else delete_horizon_ms
+        max_ts = enc.items[0].ts
+        for i in range(1, enc.n):
+            if enc.items[i].ts > max_ts:
+                max_ts = enc.items[i].ts
+        last_delta = <int32_t>(enc.items[enc.n - 1].offset - base_offset)
+    else:
+        base_ts = -1 if delete_horizon_ms is None else delete_horizon_ms
+        max_ts = -1
+        last_delta = 0
+    for i in range(enc.n):
+        it = &enc.items[i]
+        it.body = _body_size(it, enc.hrefs, base_offset, base_ts)
+        total += uvarint_size(zigzag32(<int32_t>it.body)) + it.body
+    attrs = codec | (ts_bit << 3) | (0x10 if is_transactional else 0) | \
+        (0x20 if is_control else 0) | (0x40 if delete_horizon_ms is not None else 0)
+    if codec == 0:
+        if total > INT32_MAX - V2_HEADER_SIZE:
+            raise EncodeError("a batch is larger than 2 GiB")
+        out = PyBytes_FromStringAndSize(NULL, V2_HEADER_SIZE + total)
+        o = <uint8_t *>PyBytes_AS_STRING(out)
+        p = V2_HEADER_SIZE
+        for i in range(enc.n):
+            p += _write_record(o + p, &enc.items[i], enc.hrefs, base_offset, base_ts)
+    else:
+        body = PyBytes_FromStringAndSize(NULL, total)
+        o = <uint8_t *>PyBytes_AS_STRING(body)
+        p = 0
+        for i in range(enc.n):
+            p += _write_record(o + p, &enc.items[i], enc.hrefs, base_offset, base_ts)
+        comp = _comp.compress(codec, body, level)
+        clen = len(comp)
+        if clen > INT32_MAX - V2_HEADER_SIZE:
+            raise EncodeError("a batch is larger than 2 GiB")
+        out = PyBytes_FromStringAndSize(NULL, V2_HEADER_SIZE + clen)
+        o = <uint8_t *>PyBytes_AS_STRING(out)
+        memcpy(o + V2_HEADER_SIZE, PyBytes_AS_STRING(comp), clen)
+        total = clen
+    store_be64(o, <uint64_t>base_offset)
+    store_be32(o + 8, <uint32_t>(V2_HEADER_SIZE - LOG_OVERHEAD + total))
+    store_be32(o + 12, <uint32_t>ple)
+    o[16] = 2
+    store_be16(o + 21, <uint16_t>attrs)
+    store_be32(o + 23, <uint32_t>last_delta)
+    store_be64(o + 27, <uint64_t>base_ts)
+    store_be64(o + 35, <uint64_t>max_ts)
+    store_be64(o + 43, <uint64_t>producer_id)
+    store_be16(o + 51, <uint16_t>producer_epoch)
+    store_be32(o + 53, <uint32_t>base_sequence)
+    store_be32(o + 57, <uint32_t>enc.n)
+    with nogil:
+        store_be32(o + 17, crc32c_update(0, o + 21, V2_HEADER_SIZE + total - 21))
+    return out
+
+
+cdef _Encoder _normalize_v2(object records, int64_t base_offset):
+    cdef _Encoder enc = _Encoder.__new__(_Encoder)
+    if type(records) is not list and type(records) is not tuple:
+        records = list(records)
+    enc.keep.append(records)
+    for rec in records:
+        enc.add(rec, base_offset)
+    return enc
+
+
+def encode_batch(records, *, magic=2, base_offset=0, compression="none",
+                 compression_level=None, timestamp_type="create", producer_id=-1,
+                 producer_epoch=-1, base_sequence=-1, is_transactional=False,
+                 partition_leader_epoch=-1, is_control=False, delete_horizon_ms=None):
+    """Encode ``records`` (Record objects or dicts with ``key``, ``value``,
+    ``headers``, ``timestamp`` in ms (default: now) and an optional ``offset``) as one
+    record batch (magic 2) or a legacy message set (magic 0/1; compressed as one
+    wrapper message)."""
+    cdef int codec = _comp.codec_id(compression)
+    cdef int ts_bit = _pure._timestamp_type_bit(timestamp_type)
+    cdef _Encoder enc
+    if magic != 2:
+        return _pure.encode_batch(
+            records, magic=magic, base_offset=base_offset, compression=compression,
+            compression_level=compression_level, timestamp_type=timestamp_type,
+            producer_id=producer_id, producer_epoch=producer_epoch,
+            base_sequence=base_sequence, is_transactional=is_transactional,
+            partition_leader_epoch=partition_leader_epoch, is_control=is_control,
+            delete_horizon_ms=delete_horizon_ms)
+    _pure._check_int("base_offset", base_offset, 64)
+    _pure._check_int("producer_id", producer_id, 64)
+    _pure._check_int("producer_epoch", producer_epoch, 16)
+    _pure._check_int("base_sequence", base_sequence, 32)
+    _pure._check_int("partition_leader_epoch", partition_leader_epoch, 32)
+    if delete_horizon_ms is not None:
+        _pure._check_int("delete_horizon_ms", delete_horizon_ms, 64)
+    enc = _normalize_v2(records, base_offset)
+    return _encode_v2(enc, base_offset, codec, compression_level, ts_bit, producer_id,
+                      producer_epoch, base_sequence, is_transactional, is_control,
+                      partition_leader_epoch, delete_horizon_ms)
+
+
+def encode_control_batch(control_type, *, base_offset=0, producer_id, producer_epoch,
+                         coordinator_epoch=0, timestamp=None, partition_leader_epoch=-1):
+    """A transaction marker batch: one control record of type ``"commit"`` or
+    ``"abort"`` (key: version 0 + type; value: version 0 + coordinator epoch)."""
+    try:
+        ctype = _pure._CONTROL_TYPES[control_type]
+    except (KeyError, TypeError):
+        raise EncodeError(f"control_type must be 'commit' or 'abort', not {control_type!r}") \
+            from None
+    key = bytes((0, 0, 0, ctype))
+    epoch = _pure._check_int("coordinator_epoch", coordinator_epoch, 32)
+    value = b"\x00\x00" + (epoch & 0xFFFFFFFF).to_bytes(4, "big")
+    return encode_batch([{"key": key, "value": value, "timestamp": timestamp}],
+                        base_offset=base_offset, producer_id=producer_id,
+                        producer_epoch=producer_epoch, is_transactional=True, is_control=True,
+                        partition_leader_epoch=partition_leader_epoch)
+
+
+cdef class BatchBuilder:
+    """Builds one batch record by record, for producers.
+
+    :meth:`append` returns False (and keeps nothing) once the batch would pass
+    ``max_bytes`` (counted uncompressed, so a compressed batch ends up smaller); the
+    first record is always accepted, as in Kafka's producer.  :meth:`build` returns the
+    encoded batch.
+    """
+    cdef _Encoder enc
+    cdef object legacy
+    cdef dict opts
+    cdef readonly int magic
+    cdef readonly int64_t base_offset
+    cdef public Py_ssize_t max_bytes
+    cdef Py_ssize_t size
+
+    def __init__(self, *, magic=2, base_offset=0, compression="none", compression_level=None,
+                 timestamp_type="create", producer_id=-1, producer_epoch=-1, base_sequence=-1,
+                 is_transactional=False, partition_leader_epoch=-1, max_bytes=1024 * 1024):
+        self.opts = dict(magic=magic, base_offset=base_offset, compression=compression,
+                         compression_level=compression_level, timestamp_type=timestamp_type,
+                         producer_id=producer_id, producer_epoch=producer_epoch,
+                         base_sequence=base_sequence, is_transactional=is_transactional,
+                         partition_leader_epoch=partition_leader_epoch)
+        if magic != 2:
+            self.legacy = _pure.BatchBuilder(max_bytes=max_bytes, **self.opts)
+        else:
+            _pure._check_int("base_offset", base_offset, 64)
+            _pure._check_int("producer_id", producer_id, 64)
+            _pure._check_int("producer_epoch", producer_epoch, 16)
+            _pure._check_int("base_sequence", base_sequence, 32)
+            _pure._check_int("partition_leader_epoch", partition_leader_epoch, 32)
+        _comp.codec_id(compression)
+        _pure._timestamp_type_bit(timestamp_type)
+        self.magic = magic
+        self.base_offset = base_offset
+        self.max_bytes = max_bytes
+        self.enc = _Encoder.__new__(_Encoder)
+        self.size = V2_HEADER_SIZE
+
+    @property
+    def record_count(self):
+        return self.legacy.record_count if self.legacy is not None else self.enc.n
+
+    @property
+    def size_in_bytes(self):
+        """The batch's size so far, uncompressed."""
+        return self.legacy.size_in_bytes if self.legacy is not None else self.size
+
+    def append(self, key=None, value=None, headers=None, timestamp=None):
+        """Add a record; False (nothing added) if it would pass ``max_bytes``."""
+        cdef Py_ssize_t body, nh_before
+        cdef Item *it
+        if self.legacy is not None:
+            return self.legacy.append(key, value, headers, timestamp)
+        rec = {"key": key, "value": value, "headers": headers, "timestamp": timestamp,
+               "offset": self.base_offset + self.enc.n}
+        nh_before = self.enc.nh
+        keep_before = len(self.enc.keep)
+        try:
+            self.enc.add(rec, self.base_offset)
+        except BaseException:
+            self.enc.nh = nh_before
+            raise
+        it = &self.enc.items[self.enc.n - 1]
+        try:
+            body = _body_size(it, self.enc.hrefs, self.base_offset, self.enc.items[0].ts)
+        except BaseException:
+            self.enc.n -= 1
+            self.enc.nh = nh_before
+            raise
+        body += uvarint_size(zigzag32(<int32_t>body))
+        if self.enc.n > 1 and self.size + body > self.max_bytes:
+            self.enc.n -= 1
+            self.enc.nh = nh_before
+            del self.enc.keep[keep_before:]
+            return False
+        # the record's objects must outlive the builder's pointers into them
+        self.enc.keep.append(rec)
+        self.size += body
+        return True
+
+    def build(self):
+        """The encoded batch."""
+        if self.legacy is not None:
+            return self.legacy.build()
+        o = self.opts
+        return _encode_v2(self.enc, self.base_offset, _comp.codec_id(o["compression"]),
+                          o["compression_level"], _pure._timestamp_type_bit(o["timestamp_type"]),
+                          o["producer_id"], o["producer_epoch"], o["base_sequence"],
+                          o["is_transactional"], False, o["partition_leader_epoch"], None)
