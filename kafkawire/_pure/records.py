@@ -49,7 +49,7 @@ class Record:
 
     __slots__ = ("offset", "timestamp", "timestamp_type", "key", "value", "headers")
 
-    def __init__(self, offset: int = 0, timestamp: int = NO_TIMESTAMP,
+    def __init__(self, offset: int = 0, timestamp: Optional[int] = None,
                  timestamp_type: Optional[str] = "create", key: Optional[bytes] = None,
                  value: Optional[bytes] = None, headers: Optional[list] = None):
         self.offset = offset
@@ -69,6 +69,9 @@ class Record:
             return self.as_tuple() == other.as_tuple()
         except AttributeError:
             return NotImplemented
+
+    def __reduce__(self):
+        return (Record, self.as_tuple())
 
     __hash__ = None  # type: ignore[assignment]
 
