@@ -1,0 +1,995 @@
+"""A single-node, Kafka-compatible broker built only from kafkawire's codec.
+
+It is meant for tests and demos: real Kafka clients (librdkafka, kafka-python,
+aiokafka, the Java client) connect to it on 127.0.0.1 and produce, fetch, and run
+consumer groups.  Every request is decoded with :func:`kafkawire.decode_request` and
+every response encoded with :func:`kafkawire.encode_response`, so a conversation with a
+real client exercises the codec end to end; with ``check_roundtrip`` every frame is
+also re-encoded after decoding and compared with the bytes on the wire.
+
+Connections are handled as Kafka handles them: requests of one connection are answered
+in order, one at a time; a frame over ``max_frame_size``, a negative size, a request
+that does not decode, an unknown API key, or an API this broker does not implement
+closes that connection (the others keep working); an ApiVersions request at a version
+the broker does not know is answered in the v0 shape with UNSUPPORTED_VERSION and the
+broker's versions (KIP-511).
+"""
+from __future__ import annotations
+
+import asyncio
+import binascii
+import itertools
+import json
+import logging
+import os
+import struct
+import threading
+import time
+import uuid
+from collections import defaultdict
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
+
+import kafkawire
+from kafkawire import messages as M
+from kafkawire import records as R
+from kafkawire.errors import DecodeError, InvalidFrame, UnknownApiError, UnsupportedVersionError
+from kafkawire.framing import DEFAULT_MAX_FRAME_SIZE, FrameReader
+from kafkawire.headers import (
+    decode_response_header, encode_request_header, encode_response_header,
+    request_header_version, response_header_version,
+)
+from kafkawire.broker.groups import GroupCoordinator
+from kafkawire.broker.storage import (
+    Storage, StorageError, peek_magic, split_batches, topic_name_error,
+)
+
+log = logging.getLogger("kafkawire.broker")
+
+# Kafka error codes the broker answers with.
+NONE = 0
+OFFSET_OUT_OF_RANGE = 1
+CORRUPT_MESSAGE = 2
+UNKNOWN_TOPIC_OR_PARTITION = 3
+LEADER_NOT_AVAILABLE = 5
+MESSAGE_TOO_LARGE = 10
+COORDINATOR_NOT_AVAILABLE = 15
+INVALID_TOPIC_EXCEPTION = 17
+INVALID_REQUIRED_ACKS = 21
+INVALID_GROUP_ID = 24
+UNSUPPORTED_VERSION = 35
+TOPIC_ALREADY_EXISTS = 36
+INVALID_PARTITIONS = 37
+INVALID_REPLICATION_FACTOR = 38
+INVALID_REQUEST = 42
+UNSUPPORTED_FOR_MESSAGE_FORMAT = 43
+INVALID_RECORD = 87
+UNKNOWN_TOPIC_ID = 100
+
+API_VERSIONS = 18
+
+ZERO_UUID = uuid.UUID(int=0)
+
+
+def _versions_of(api_key: int) -> Tuple[int, int]:
+    r = M.supported_versions(api_key)
+    return r.lowest, r.highest
+
+
+class FrameLog:
+    """Writes every frame of the broker's conversations as JSON lines: direction,
+    connection, API, version, correlation id, the payload in hex (what
+    ``kafkawire decode`` reads back) and the decoded header and body."""
+
+    def __init__(self, target: Union[str, os.PathLike, Callable[[dict], None]]) -> None:
+        self._fh = None
+        if callable(target):
+            self._sink = target
+        else:
+            self._fh = open(target, "a", encoding="utf-8")
+            self._sink = self._write
+
+    def _write(self, entry: dict) -> None:
+        self._fh.write(json.dumps(entry, default=str) + "\n")
+        self._fh.flush()
+
+    def __call__(self, entry: dict) -> None:
+        self._sink(entry)
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+
+class Connection:
+    """What the broker knows of one client connection."""
+
+    __slots__ = ("id", "peer", "client_id", "software", "requests", "writer")
+
+    def __init__(self, conn_id: int, peer: str, writer: asyncio.StreamWriter) -> None:
+        self.id = conn_id
+        self.peer = peer
+        self.client_id: Optional[str] = None
+        self.software: Optional[Tuple[str, str]] = None
+        self.requests = 0
+        self.writer = writer
+
+
+class CodecStats:
+    """Time spent in kafkawire's codec per API: request decode and response encode."""
+
+    def __init__(self) -> None:
+        self.count: Dict[int, int] = defaultdict(int)
+        self.decode_ns: Dict[int, int] = defaultdict(int)
+        self.encode_ns: Dict[int, int] = defaultdict(int)
+
+    def summary(self) -> Dict[str, dict]:
+        out = {}
+        for key in sorted(self.count):
+            n = self.count[key]
+            name = type(M.request_class(key)()).__name__[: -len("Request")]
+            out[name] = {
+                "requests": n,
+                "decode_us_per_request": self.decode_ns[key] / n / 1000.0,
+                "encode_us_per_request": self.encode_ns[key] / n / 1000.0,
+            }
+        return out
+
+    def total_us_per_request(self) -> float:
+        n = sum(self.count.values())
+        if not n:
+            return 0.0
+        return (sum(self.decode_ns.values()) + sum(self.encode_ns.values())) / n / 1000.0
+
+
+class Broker:
+    """A single-node Kafka broker on 127.0.0.1, for tests and demos.
+
+    Use it as a context manager (``with Broker() as b:`` runs it on a thread of its own;
+    ``async with Broker() as b:`` on the running loop); ``b.bootstrap_servers`` is what
+    clients connect to.
+
+    ``log_dir`` keeps partitions as Kafka segment files (and reloads them on start);
+    ``frame_log`` (a path or a callable taking a dict) records every frame;
+    ``check_roundtrip`` (default: on when ``frame_log`` is given) re-encodes every
+    decoded frame and records any difference in :attr:`roundtrip_failures`;
+    ``num_partitions`` is the partition count of auto-created topics.
+    """
+
+    #: API key -> handler method name.  ApiVersions advertises exactly these.
+    HANDLERS = {
+        0: "_produce",
+        1: "_fetch",
+        2: "_list_offsets",
+        3: "_metadata",
+        8: "_offset_commit",
+        9: "_offset_fetch",
+        10: "_find_coordinator",
+        11: "_join_group",
+        12: "_heartbeat",
+        13: "_leave_group",
+        14: "_sync_group",
+        18: "_api_versions",
+        19: "_create_topics",
+        20: "_delete_topics",
+        22: "_init_producer_id",
+    }
+
+    def __init__(self, *, host: str = "127.0.0.1", port: int = 0, log_dir: Optional[str] = None,
+                 node_id: int = 1, num_partitions: int = 1, auto_create_topics: bool = True,
+                 frame_log: Union[None, str, os.PathLike, Callable[[dict], None]] = None,
+                 check_roundtrip: Optional[bool] = None,
+                 max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
+                 cluster_id: str = "kafkawire-test-cluster",
+                 api_versions: Optional[Dict[int, Tuple[int, int]]] = None) -> None:
+        self.host = host
+        self.port = port
+        self.log_dir = log_dir
+        self.node_id = node_id
+        self.num_partitions = num_partitions
+        self.auto_create_topics = auto_create_topics
+        self.max_frame_size = max_frame_size
+        self.cluster_id = cluster_id
+        self._frame_log_target = frame_log
+        self.frame_log: Optional[FrameLog] = None
+        self.check_roundtrip = (frame_log is not None) if check_roundtrip is None else check_roundtrip
+        self.api_versions: Dict[int, Tuple[int, int]] = dict(
+            api_versions if api_versions is not None else {k: _versions_of(k) for k in self.HANDLERS})
+        self.storage: Optional[Storage] = None
+        self.groups = GroupCoordinator()
+        self.stats = CodecStats()
+        self.roundtrip_failures: List[dict] = []
+        self.frames_checked = 0
+        self.closed_connections: List[Tuple[int, str]] = []  # (connection id, why)
+        self.connections: Dict[int, Connection] = {}
+        self._conn_ids = itertools.count(1)
+        self._producer_ids = itertools.count(1000)
+        self._transactional: Dict[str, Tuple[int, int]] = {}
+        self._producer_epochs: Dict[int, int] = {}
+        self._server: Optional[asyncio.AbstractServer] = None
+        self._appended: Optional[asyncio.Condition] = None
+        self._tasks: set = set()
+        self._loop: Optional[asyncio.AbstractEventLoop] = None
+        self._thread: Optional[threading.Thread] = None
+        self._stop_event: Optional[asyncio.Event] = None
+
+    # -- life cycle ------------------------------------------------------------------
+    @property
+    def bootstrap_servers(self) -> str:
+        return f"{self.host}:{self.port}"
+
+    async def start(self) -> "Broker":
+        """Open the log, bind the listening socket and start serving."""
+        self._loop = asyncio.get_running_loop()
+        self.storage = Storage(self.log_dir)
+        self._appended = asyncio.Condition()
+        if self._frame_log_target is not None:
+            self.frame_log = FrameLog(self._frame_log_target)
+        self.groups.start()
+        self._server = await asyncio.start_server(self._serve_connection, self.host, self.port,
+                                                  limit=1 << 20)
+        self.port = self._server.sockets[0].getsockname()[1]
+        log.info("kafkawire broker listening on %s", self.bootstrap_servers)
+        return self
+
+    async def stop(self) -> None:
+        """Stop listening, close every connection, flush and close the log."""
+        if self._server is not None:
+            self._server.close()
+            self._server = None
+        for conn in list(self.connections.values()):
+            conn.writer.close()
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=5)
+        await self.groups.stop()
+        if self.storage is not None:
+            self.storage.close()
+        if self.frame_log is not None:
+            self.frame_log.close()
+            self.frame_log = None
+
+    async def __aenter__(self) -> "Broker":
+        return await self.start()
+
+    async def __aexit__(self, *exc) -> None:
+        await self.stop()
+
+    def __enter__(self) -> "Broker":
+        """Run the broker on an event loop of its own, in a daemon thread."""
+        ready = threading.Event()
+        failure: List[BaseException] = []
+
+        def run() -> None:
+            loop = asyncio.new_event_loop()
+            asyncio.set_event_loop(loop)
+            try:
+                self._stop_event = asyncio.Event()
+                loop.run_until_complete(self.start())
+            except BaseException as exc:  # report to the starting thread
+                failure.append(exc)
+                ready.set()
+                loop.close()
+                return
+            ready.set()
+            try:
+                loop.run_until_complete(self._stop_event.wait())
+            finally:
+                loop.run_until_complete(self.stop())
+                loop.close()
+
+        self._thread = threading.Thread(target=run, name="kafkawire-broker", daemon=True)
+        self._thread.start()
+        if not ready.wait(30):
+            raise RuntimeError("the broker did not start within 30 s")
+        if failure:
+            raise failure[0]
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.shutdown()
+
+    def shutdown(self, timeout: float = 10.0) -> None:
+        """Stop a broker started with ``with`` (from any thread but its own)."""
+        if self._thread is None:
+            return
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._stop_event.set)
+        self._thread.join(timeout)
+        self._thread = None
+
+    def call(self, fn: Callable[[], Any], timeout: float = 10.0) -> Any:
+        """Run ``fn()`` on the broker's loop and return its result (thread-safe)."""
+        async def run():
+            return fn()
+        return asyncio.run_coroutine_threadsafe(run(), self._loop).result(timeout)
+
+    # -- inspection (for tests) ------------------------------------------------------
+    def topic_records(self, topic: str) -> Dict[int, list]:
+        """Every record of ``topic`` by partition, decoded with kafkawire.records."""
+        def collect():
+            t = self.storage.topics[topic]
+            return {p.partition: b"".join(p.iter_batches()) for p in t.partitions}
+        raw = self.call(collect)
+        return {p: R.decode(data) for p, data in raw.items()}
+
+    def topic_batches(self, topic: str) -> Dict[int, list]:
+        """The batch headers of ``topic`` by partition."""
+        def collect():
+            t = self.storage.topics[topic]
+            return {p.partition: b"".join(p.iter_batches()) for p in t.partitions}
+        raw = self.call(collect)
+        return {p: list(R.iter_batches(data)) for p, data in raw.items()}
+
+    # -- connections -----------------------------------------------------------------
+    async def _serve_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        self._tasks.add(task)
+        peer = writer.get_extra_info("peername")
+        conn = Connection(next(self._conn_ids), f"{peer[0]}:{peer[1]}" if peer else "?", writer)
+        self.connections[conn.id] = conn
+        frames = FrameReader(self.max_frame_size)
+        why = "client closed the connection"
+        try:
+            while True:
+                data = await reader.read(1 << 18)
+                if not data:
+                    if not frames.at_boundary:
+                        why = f"client closed the connection inside a frame ({frames.buffered} bytes buffered)"
+                    break
+                try:
+                    payloads = frames.feed(data)
+                except InvalidFrame as exc:
+                    why = f"invalid frame: {exc}"
+                    break
+                close = None
+                for payload in payloads:
+                    close = await self._handle_frame(conn, payload)
+                    if close:
+                        break
+                if close:
+                    why = close
+                    break
+        except (ConnectionError, asyncio.IncompleteReadError) as exc:
+            why = f"connection error: {exc}"
+        except asyncio.CancelledError:
+            why = "broker stopping"
+        finally:
+            self.connections.pop(conn.id, None)
+            self.closed_connections.append((conn.id, why))
+            log.debug("connection %d (%s) closed: %s", conn.id, conn.peer, why)
+            try:
+                writer.close()
+            except Exception:  # already gone
+                pass
+            self._tasks.discard(task)
+
+    async def _send(self, conn: Connection, frame: bytes) -> None:
+        conn.writer.write(frame)
+        await conn.writer.drain()
+
+    async def _handle_frame(self, conn: Connection, payload: bytes) -> Optional[str]:
+        """Answer one request; returns why the connection must close, or None."""
+        conn.requests += 1
+        t0 = time.perf_counter_ns()
+        try:
+            header, request = kafkawire.decode_request(payload)
+        except UnknownApiError as exc:
+            return f"unknown API key: {exc}"
+        except UnsupportedVersionError as exc:
+            if len(payload) >= 8 and struct.unpack_from(">h", payload)[0] == API_VERSIONS:
+                await self._unsupported_api_versions(conn, payload)
+                return None
+            return f"unsupported version: {exc}"
+        except DecodeError as exc:
+            return f"request does not decode: {exc}"
+        t1 = time.perf_counter_ns()
+        api_key = header.request_api_key
+        version = header.request_api_version
+        handler_name = self.HANDLERS.get(api_key)
+        if handler_name is None:
+            return f"API key {api_key} ({type(request).__name__}) is not implemented by this broker"
+        lo, hi = self.api_versions.get(api_key, (0, -1))
+        if not lo <= version <= hi and api_key != API_VERSIONS:
+            return f"{type(request).__name__} v{version} is outside the advertised v{lo}-v{hi}"
+        conn.client_id = header.client_id
+        if self.frame_log is not None or self.check_roundtrip:
+            self._log_request(conn, payload, header, request)
+        response = await getattr(self, handler_name)(conn, header, request, version)
+        if response is None:  # Produce with acks=0 has no response
+            self.stats.count[api_key] += 1
+            self.stats.decode_ns[api_key] += t1 - t0
+            return None
+        t2 = time.perf_counter_ns()
+        frame = kafkawire.encode_response(response, version, header.correlation_id)
+        t3 = time.perf_counter_ns()
+        self.stats.count[api_key] += 1
+        self.stats.decode_ns[api_key] += t1 - t0
+        self.stats.encode_ns[api_key] += t3 - t2
+        if self.frame_log is not None or self.check_roundtrip:
+            self._log_response(conn, frame, api_key, version, header.correlation_id)
+        await self._send(conn, frame)
+        return None
+
+    async def _unsupported_api_versions(self, conn: Connection, payload: bytes) -> None:
+        """KIP-511: an ApiVersions request at a version this broker does not know gets a
+        v0-shaped response: UNSUPPORTED_VERSION plus the versions the broker supports."""
+        correlation_id = struct.unpack_from(">i", payload, 4)[0]
+        response = M.ApiVersionsResponse(error_code=UNSUPPORTED_VERSION,
+                                         api_keys=self._api_version_entries())
+        frame = kafkawire.encode_response(response, 0, correlation_id)
+        if self.frame_log is not None:
+            self.frame_log({"time": time.time(), "connection": conn.id, "direction": "request",
+                            "api_key": API_VERSIONS, "api_version": struct.unpack_from(">h", payload, 2)[0],
+                            "correlation_id": correlation_id, "hex": payload.hex(),
+                            "note": "version not supported: answered as KIP-511 asks"})
+            self._log_response(conn, frame, API_VERSIONS, 0, correlation_id)
+        await self._send(conn, frame)
+
+    # -- frame log and round-trip check ----------------------------------------------
+    def _roundtrip_failed(self, entry: dict, expected: bytes, got: bytes) -> None:
+        diff_at = next((i for i, (a, b) in enumerate(zip(expected, got)) if a != b),
+                       min(len(expected), len(got)))
+        failure = dict(entry, reencoded_hex=got.hex(), first_difference=diff_at)
+        self.roundtrip_failures.append(failure)
+        log.error("frame does not re-encode to the same bytes: %s v%s (byte %d)",
+                  entry.get("api_name"), entry.get("api_version"), diff_at)
+
+    def _log_request(self, conn: Connection, payload: bytes, header, request) -> None:
+        version = header.request_api_version
+        entry = {"time": time.time(), "connection": conn.id, "direction": "request",
+                 "api_key": header.request_api_key, "api_name": type(request).__name__,
+                 "api_version": version, "correlation_id": header.correlation_id}
+        if self.check_roundtrip:
+            hv = request_header_version(header.request_api_key, version)
+            again = encode_request_header(header, hv) + request.encode(version)
+            self.frames_checked += 1
+            entry["roundtrip"] = again == bytes(payload)
+            if not entry["roundtrip"]:
+                self._roundtrip_failed(dict(entry, hex=bytes(payload).hex()), bytes(payload), again)
+        if self.frame_log is not None:
+            entry["hex"] = bytes(payload).hex()
+            entry["header"] = header.to_dict()
+            entry["body"] = request.to_dict()
+            self.frame_log(entry)
+
+    def _log_response(self, conn: Connection, frame: bytes, api_key: int, version: int,
+                      correlation_id: int) -> None:
+        payload = memoryview(frame)[4:]
+        cls = M.response_class(api_key)
+        entry = {"time": time.time(), "connection": conn.id, "direction": "response",
+                 "api_key": api_key, "api_name": cls.__name__, "api_version": version,
+                 "correlation_id": correlation_id}
+        try:
+            header, body = kafkawire.decode_response(payload, api_key, version)
+        except DecodeError as exc:
+            entry["decode_error"] = str(exc)
+            self.roundtrip_failures.append(dict(entry, hex=bytes(payload).hex()))
+            if self.frame_log is not None:
+                self.frame_log(dict(entry, hex=bytes(payload).hex()))
+            return
+        if self.check_roundtrip:
+            # KIP-511 answers are v0-shaped whatever was asked
+            body_version = version
+            if api_key == API_VERSIONS and body.error_code == UNSUPPORTED_VERSION:
+                body_version = 0
+            hv = response_header_version(api_key, version)
+            again = encode_response_header(header, hv) + body.encode(body_version)
+            self.frames_checked += 1
+            entry["roundtrip"] = again == bytes(payload)
+            if not entry["roundtrip"]:
+                self._roundtrip_failed(dict(entry, hex=bytes(payload).hex()), bytes(payload), again)
+        if self.frame_log is not None:
+            entry["hex"] = bytes(payload).hex()
+            entry["header"] = header.to_dict()
+            entry["body"] = body.to_dict()
+            self.frame_log(entry)
+
+    # -- helpers ---------------------------------------------------------------------
+    def _api_version_entries(self) -> list:
+        Entry = M.ApiVersionsResponse.ApiVersion
+        return [Entry(api_key=k, min_version=lo, max_version=hi)
+                for k, (lo, hi) in sorted(self.api_versions.items())]
+
+    def _resolve(self, name: Optional[str], topic_id: Optional[uuid.UUID], by_id: bool):
+        """``(topic, error)`` for a topic named by name (old versions) or id (new)."""
+        if by_id:
+            t = self.storage.by_id.get(topic_id)
+            return t, (NONE if t is not None else UNKNOWN_TOPIC_ID)
+        t = self.storage.topics.get(name)
+        return t, (NONE if t is not None else UNKNOWN_TOPIC_OR_PARTITION)
+
+    def _auto_create(self, name: str) -> int:
+        err = topic_name_error(name)
+        if err is not None:
+            return INVALID_TOPIC_EXCEPTION
+        self.storage.create_topic(name, self.num_partitions)
+        return NONE
+
+    # -- ApiVersions -----------------------------------------------------------------
+    async def _api_versions(self, conn, header, req, version):
+        if version >= 3:
+            conn.software = (req.client_software_name, req.client_software_version)
+        return M.ApiVersionsResponse(error_code=NONE, api_keys=self._api_version_entries(),
+                                     throttle_time_ms=0)
+
+    # -- Metadata --------------------------------------------------------------------
+    async def _metadata(self, conn, header, req, version):
+        R_ = M.MetadataResponse
+        storage = self.storage
+        wanted: List[Tuple[Optional[str], Optional[uuid.UUID]]]
+        if req.topics is None or (version == 0 and not req.topics):
+            wanted = [(t.name, None) for t in storage.topics.values() if not t.name.startswith("__")]
+        else:
+            wanted = [(t.name, t.topic_id if version >= 10 else None) for t in req.topics]
+        auto = self.auto_create_topics and (version < 4 or req.allow_auto_topic_creation)
+        topics = []
+        for name, topic_id in wanted:
+            topic = None
+            error = NONE
+            if name is None and topic_id is not None and topic_id != ZERO_UUID:
+                topic = storage.by_id.get(topic_id)
+                error = NONE if topic is not None else UNKNOWN_TOPIC_ID
+            elif name is not None:
+                topic = storage.topics.get(name)
+                if topic is None:
+                    if topic_name_error(name) is not None:
+                        error = INVALID_TOPIC_EXCEPTION
+                    elif auto:
+                        error = self._auto_create(name)
+                        topic = storage.topics.get(name)
+                    else:
+                        error = UNKNOWN_TOPIC_OR_PARTITION
+            else:
+                error = INVALID_REQUEST
+            if topic is None:
+                topics.append(R_.MetadataResponseTopic(
+                    error_code=error, name=name if name is not None or version >= 12 else "",
+                    topic_id=topic_id or ZERO_UUID, partitions=[]))
+                continue
+            parts = [R_.MetadataResponsePartition(
+                error_code=NONE, partition_index=p.partition, leader_id=self.node_id,
+                leader_epoch=p.leader_epoch, replica_nodes=[self.node_id], isr_nodes=[self.node_id],
+                offline_replicas=[]) for p in topic.partitions]
+            topics.append(R_.MetadataResponseTopic(
+                error_code=NONE, name=topic.name, topic_id=topic.topic_id,
+                is_internal=topic.is_internal, partitions=parts,
+                topic_authorized_operations=_ALL_TOPIC_OPERATIONS
+                if version >= 8 and req.include_topic_authorized_operations else -2147483648))
+        brokers = [R_.MetadataResponseBroker(node_id=self.node_id, host=self.host, port=self.port, rack=None)]
+        return R_(throttle_time_ms=0, brokers=brokers, cluster_id=self.cluster_id,
+                  controller_id=self.node_id, topics=topics)
+
+    # -- CreateTopics / DeleteTopics -------------------------------------------------------
+    async def _create_topics(self, conn, header, req, version):
+        R_ = M.CreateTopicsResponse
+        results = []
+        names = [t.name for t in req.topics]
+        for t in req.topics:
+            res = R_.CreatableTopicResult(name=t.name, error_code=NONE, error_message=None)
+            error, message = NONE, None
+            partitions = t.num_partitions
+            if t.assignments:
+                partitions = len(t.assignments)
+            elif partitions == -1:
+                partitions = self.num_partitions
+            if names.count(t.name) > 1:
+                error, message = INVALID_REQUEST, f"topic {t.name!r} appears more than once"
+            elif topic_name_error(t.name):
+                error, message = INVALID_TOPIC_EXCEPTION, topic_name_error(t.name)
+            elif t.name in self.storage.topics:
+                error, message = TOPIC_ALREADY_EXISTS, f"Topic '{t.name}' already exists."
+            elif partitions <= 0:
+                error, message = INVALID_PARTITIONS, "Number of partitions must be larger than 0."
+            elif t.replication_factor not in (-1, 1) or any(
+                    len(a.broker_ids) != 1 or a.broker_ids[0] != self.node_id for a in t.assignments):
+                error, message = INVALID_REPLICATION_FACTOR, (
+                    "Replication factor must be 1 (or -1): this cluster has one broker.")
+            res.error_code, res.error_message = error, message
+            if error == NONE:
+                configs = {c.name: c.value for c in t.configs}
+                if not req.validate_only:
+                    topic = self.storage.create_topic(t.name, partitions, configs=configs)
+                    res.topic_id = topic.topic_id
+                if version >= 5:
+                    res.num_partitions = partitions
+                    res.replication_factor = 1
+                    res.configs = [R_.CreatableTopicConfigs(name=k, value=v, read_only=False,
+                                                             config_source=1, is_sensitive=False)
+                                   for k, v in sorted(configs.items())]
+            results.append(res)
+        return R_(throttle_time_ms=0, topics=results)
+
+    async def _delete_topics(self, conn, header, req, version):
+        R_ = M.DeleteTopicsResponse
+        results = []
+        if version >= 6:
+            wanted = [(t.name, t.topic_id) for t in req.topics]
+        else:
+            wanted = [(n, None) for n in req.topic_names]
+        for name, topic_id in wanted:
+            if name is None:
+                topic = self.storage.by_id.get(topic_id)
+                error = NONE if topic is not None else UNKNOWN_TOPIC_ID
+            else:
+                topic = self.storage.topics.get(name)
+                error = NONE if topic is not None else UNKNOWN_TOPIC_OR_PARTITION
+            if topic is not None:
+                self.storage.delete_topic(topic.name)
+            results.append(R_.DeletableTopicResult(
+                name=topic.name if topic is not None else name,
+                topic_id=topic.topic_id if topic is not None else (topic_id or ZERO_UUID),
+                error_code=error))
+        return R_(throttle_time_ms=0, responses=results)
+
+    # -- Produce ---------------------------------------------------------------------
+    def _to_batches(self, buf, produce_version: int):
+        """The magic-2 batches of a produce request's records; legacy message sets (magic
+        0/1, from old clients) are converted to one batch, as Kafka does on append."""
+        if buf is None or len(buf) == 0:
+            raise StorageError(INVALID_RECORD, "no records")
+        magic = peek_magic(buf)
+        if magic == 2:
+            batches = split_batches(buf)
+            for b in R.iter_batches(buf):  # CRC check of every batch (records stay packed)
+                pass
+            return batches
+        if magic not in (0, 1):
+            raise StorageError(CORRUPT_MESSAGE, f"unknown magic {magic}")
+        if produce_version >= 3:
+            raise StorageError(UNSUPPORTED_FOR_MESSAGE_FORMAT, "Produce v3+ must carry record batches (magic 2)")
+        legacy = list(R.iter_batches(buf))
+        if not legacy:
+            raise StorageError(CORRUPT_MESSAGE, "no whole message in the message set")
+        compression = next((b.compression for b in legacy if b.compression != "none"), "none")
+        now = int(time.time() * 1000)
+        recs = []
+        for b in legacy:
+            for r in b.records():
+                recs.append({"key": r.key, "value": r.value, "headers": [],
+                             "timestamp": r.timestamp if r.timestamp is not None and r.timestamp >= 0 else now})
+        data = R.encode_batch(recs, magic=2, compression=compression)
+        return split_batches(data)
+
+    async def _produce(self, conn, header, req, version):
+        R_ = M.ProduceResponse
+        by_id = version >= 13
+        responses = []
+        appended = False
+        for td in req.topic_data:
+            topic, terr = self._resolve(td.name, td.topic_id, by_id)
+            parts = []
+            for pd in td.partition_data:
+                res = R_.PartitionProduceResponse(index=pd.index, error_code=NONE, base_offset=-1,
+                                                  log_append_time_ms=-1, log_start_offset=-1)
+                plog = None
+                if topic is None:
+                    res.error_code = terr
+                elif not 0 <= pd.index < len(topic.partitions):
+                    res.error_code = UNKNOWN_TOPIC_OR_PARTITION
+                else:
+                    plog = topic.partitions[pd.index]
+                if plog is not None and req.acks not in (-1, 0, 1):
+                    res.error_code = INVALID_REQUIRED_ACKS
+                    plog = None
+                if plog is not None:
+                    try:
+                        batches = self._to_batches(pd.records, version)
+                        base, _dup = plog.append(batches)
+                        res.base_offset = base
+                        res.log_start_offset = plog.log_start_offset
+                        appended = appended or not _dup
+                    except StorageError as exc:
+                        res.error_code = exc.code
+                        if version >= 8:
+                            res.error_message = str(exc)
+                    except DecodeError as exc:
+                        res.error_code = CORRUPT_MESSAGE
+                        if version >= 8:
+                            res.error_message = str(exc)
+                parts.append(res)
+            responses.append(R_.TopicProduceResponse(
+                name=td.name if not by_id else (topic.name if topic else ""),
+                topic_id=td.topic_id, partition_responses=parts))
+        if appended:
+            async with self._appended:
+                self._appended.notify_all()
+        if req.acks == 0:
+            return None
+        return R_(responses=responses, throttle_time_ms=0)
+
+    # -- Fetch -----------------------------------------------------------------------
+    async def _fetch(self, conn, header, req, version):
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + max(req.max_wait_ms, 0) / 1000.0
+        min_bytes = max(req.min_bytes, 0)
+        while True:
+            async with self._appended:
+                response, total, errors = self._fetch_once(req, version)
+                remaining = deadline - loop.time()
+                if total >= min_bytes or errors or remaining <= 0:
+                    return response
+                try:
+                    await asyncio.wait_for(self._appended.wait(), remaining)
+                except asyncio.TimeoutError:
+                    pass
+
+    def _fetch_once(self, req, version):
+        R_ = M.FetchResponse
+        by_id = version >= 13
+        budget = req.max_bytes if version >= 3 else 0x7FFFFFFF
+        total = 0
+        errors = False
+        topics = []
+        magic = 2 if version >= 4 else (1 if version >= 2 else 0)
+        for ft in req.topics:
+            topic, terr = self._resolve(ft.topic, ft.topic_id, by_id)
+            parts = []
+            for fp in ft.partitions:
+                pd = R_.PartitionData(partition_index=fp.partition, error_code=NONE,
+                                      high_watermark=-1, last_stable_offset=-1,
+                                      log_start_offset=-1, aborted_transactions=None if version >= 4 else [],
+                                      records=b"")
+                plog = None
+                if topic is None:
+                    pd.error_code = terr
+                elif not 0 <= fp.partition < len(topic.partitions):
+                    pd.error_code = UNKNOWN_TOPIC_OR_PARTITION
+                else:
+                    plog = topic.partitions[fp.partition]
+                if plog is None:
+                    errors = True
+                    parts.append(pd)
+                    continue
+                pd.high_watermark = plog.high_watermark
+                pd.last_stable_offset = plog.high_watermark
+                pd.log_start_offset = plog.log_start_offset
+                limit = min(fp.partition_max_bytes, budget - total)
+                try:
+                    # KIP-74: the first batch of the response comes whole whatever the limits
+                    chunks = plog.read(fp.fetch_offset, max(limit, 0), min_one=total == 0)
+                except StorageError as exc:
+                    pd.error_code = exc.code
+                    errors = True
+                    parts.append(pd)
+                    continue
+                if chunks:
+                    data = b"".join(chunks)
+                    if magic < 2:
+                        data = _down_convert(data, magic, fp.fetch_offset)
+                    pd.records = data
+                    total += len(data)
+                parts.append(pd)
+            topics.append(R_.FetchableTopicResponse(topic=ft.topic if not by_id else (topic.name if topic else ""),
+                                                    topic_id=ft.topic_id, partitions=parts))
+        return R_(throttle_time_ms=0, error_code=NONE, session_id=0, responses=topics), total, errors
+
+    # -- ListOffsets -----------------------------------------------------------------
+    async def _list_offsets(self, conn, header, req, version):
+        R_ = M.ListOffsetsResponse
+        topics = []
+        for lt in req.topics:
+            topic = self.storage.topics.get(lt.name)
+            parts = []
+            for lp in lt.partitions:
+                res = R_.ListOffsetsPartitionResponse(partition_index=lp.partition_index, error_code=NONE)
+                if version == 0:
+                    res.old_style_offsets = []
+                if topic is None or not 0 <= lp.partition_index < len(topic.partitions):
+                    res.error_code = UNKNOWN_TOPIC_OR_PARTITION
+                    parts.append(res)
+                    continue
+                plog = topic.partitions[lp.partition_index]
+                ts = lp.timestamp
+                if ts == -1:
+                    offset, found_ts = plog.high_watermark, -1
+                elif ts in (-2, -4):
+                    offset, found_ts = plog.log_start_offset, -1
+                elif ts == -3:
+                    offset, found_ts = plog.max_timestamp_offset()
+                elif ts < 0:
+                    offset, found_ts = -1, -1
+                else:
+                    offset, found_ts = plog.offset_for_timestamp(ts)
+                if version == 0:
+                    res.old_style_offsets = [offset] if offset >= 0 and lp.max_num_offsets > 0 else []
+                else:
+                    res.offset, res.timestamp = offset, found_ts
+                    if version >= 4:
+                        res.leader_epoch = plog.leader_epoch if offset >= 0 else -1
+                parts.append(res)
+            topics.append(R_.ListOffsetsTopicResponse(name=lt.name, partitions=parts))
+        return R_(throttle_time_ms=0, topics=topics)
+
+    # -- InitProducerId --------------------------------------------------------------
+    async def _init_producer_id(self, conn, header, req, version):
+        R_ = M.InitProducerIdResponse
+        if req.transactional_id is not None:
+            pid, epoch = self._transactional.get(req.transactional_id, (None, -1))
+            if pid is None:
+                pid = next(self._producer_ids)
+            epoch = epoch + 1
+            self._transactional[req.transactional_id] = (pid, epoch)
+        elif version >= 3 and req.producer_id >= 0 and req.producer_id in self._producer_epochs:
+            pid = req.producer_id
+            epoch = self._producer_epochs[pid] + 1  # KIP-360: bump the epoch, keep the id
+        else:
+            pid, epoch = next(self._producer_ids), 0
+        self._producer_epochs[pid] = epoch
+        return R_(throttle_time_ms=0, error_code=NONE, producer_id=pid, producer_epoch=epoch)
+
+    # -- groups ----------------------------------------------------------------------
+    async def _find_coordinator(self, conn, header, req, version):
+        R_ = M.FindCoordinatorResponse
+        if version >= 4:
+            coords = [R_.Coordinator(key=k, node_id=self.node_id, host=self.host, port=self.port,
+                                     error_code=NONE, error_message=None) for k in req.coordinator_keys]
+            return R_(throttle_time_ms=0, coordinators=coords)
+        return R_(throttle_time_ms=0, error_code=NONE, error_message=None, node_id=self.node_id,
+                  host=self.host, port=self.port)
+
+    async def _join_group(self, conn, header, req, version):
+        R_ = M.JoinGroupResponse
+        if not req.group_id:
+            result_error = INVALID_GROUP_ID
+            return R_(error_code=result_error, generation_id=-1,
+                      protocol_name=None if version >= 7 else "", leader="", member_id=req.member_id,
+                      members=[])
+        group = self.groups.get(req.group_id)
+        result = await group.join(
+            req.member_id, req.group_instance_id if version >= 5 else None, header.client_id or "",
+            conn.peer.rsplit(":", 1)[0], req.session_timeout_ms,
+            req.rebalance_timeout_ms if version >= 1 else req.session_timeout_ms,
+            req.protocol_type, [(p.name, bytes(p.metadata)) for p in req.protocols],
+            require_known_member_id=version >= 4)
+        members = [R_.JoinGroupResponseMember(member_id=mid, group_instance_id=gi if version >= 5 else None,
+                                               metadata=md) for mid, gi, md in result.members]
+        protocol_name = result.protocol_name
+        if protocol_name is None and version < 7:
+            protocol_name = ""
+        return R_(throttle_time_ms=0, error_code=result.error_code, generation_id=result.generation_id,
+                  protocol_type=result.protocol_type if version >= 7 else None,
+                  protocol_name=protocol_name, leader=result.leader, member_id=result.member_id,
+                  members=members)
+
+    async def _sync_group(self, conn, header, req, version):
+        R_ = M.SyncGroupResponse
+        group = self.groups.get(req.group_id, create=False)
+        if group is None:
+            from kafkawire.broker.groups import UNKNOWN_MEMBER_ID
+            return R_(throttle_time_ms=0, error_code=UNKNOWN_MEMBER_ID, assignment=b"")
+        error, assignment = await group.sync(
+            req.member_id, req.generation_id, [(a.member_id, bytes(a.assignment)) for a in req.assignments])
+        resp = R_(throttle_time_ms=0, error_code=error, assignment=assignment)
+        if version >= 5 and error == NONE:
+            resp.protocol_type = group.protocol_type
+            resp.protocol_name = group.protocol_name
+        return resp
+
+    async def _heartbeat(self, conn, header, req, version):
+        group = self.groups.get(req.group_id, create=False)
+        from kafkawire.broker.groups import UNKNOWN_MEMBER_ID
+        error = group.heartbeat(req.member_id, req.generation_id) if group else UNKNOWN_MEMBER_ID
+        return M.HeartbeatResponse(throttle_time_ms=0, error_code=error)
+
+    async def _leave_group(self, conn, header, req, version):
+        R_ = M.LeaveGroupResponse
+        from kafkawire.broker.groups import UNKNOWN_MEMBER_ID
+        group = self.groups.get(req.group_id, create=False)
+        if version < 3:
+            error = group.leave(req.member_id) if group else UNKNOWN_MEMBER_ID
+            return R_(throttle_time_ms=0, error_code=error)
+        members = []
+        for m in req.members:
+            error = group.leave(m.member_id, m.group_instance_id) if group else UNKNOWN_MEMBER_ID
+            members.append(R_.MemberResponse(member_id=m.member_id, group_instance_id=m.group_instance_id,
+                                             error_code=error))
+        return R_(throttle_time_ms=0, error_code=NONE, members=members)
+
+    async def _offset_commit(self, conn, header, req, version):
+        R_ = M.OffsetCommitResponse
+        by_id = version >= 10
+        generation = req.generation_id_or_member_epoch if version >= 1 else -1
+        member_id = req.member_id if version >= 1 else ""
+        group = self.groups.get(req.group_id) if req.group_id else None
+        group_error = INVALID_GROUP_ID if group is None else group.check_commit(member_id, generation)
+        topics = []
+        for t in req.topics:
+            topic, terr = self._resolve(t.name, t.topic_id, by_id)
+            parts = []
+            for p in t.partitions:
+                error = group_error
+                if error == NONE:
+                    if topic is None:
+                        error = terr
+                    elif not 0 <= p.partition_index < len(topic.partitions):
+                        error = UNKNOWN_TOPIC_OR_PARTITION
+                    else:
+                        group.commit(topic.name, p.partition_index, p.committed_offset,
+                                     p.committed_leader_epoch if version >= 6 else -1,
+                                     p.committed_metadata)
+                parts.append(R_.OffsetCommitResponsePartition(partition_index=p.partition_index,
+                                                              error_code=error))
+            topics.append(R_.OffsetCommitResponseTopic(name=t.name, topic_id=t.topic_id, partitions=parts))
+        return R_(throttle_time_ms=0, topics=topics)
+
+    def _offsets_of(self, group_id: str, requested, by_id: bool):
+        """``[(name, topic_id, [(partition, offset, epoch, metadata, error)])]``."""
+        group = self.groups.get(group_id, create=False)
+        committed = group.offsets if group is not None else {}
+        out = []
+        if requested is None:
+            by_topic: Dict[str, list] = defaultdict(list)
+            for (topic, part), c in sorted(committed.items()):
+                by_topic[topic].append((part, c.offset, c.leader_epoch, c.metadata, NONE))
+            for name, parts in by_topic.items():
+                t = self.storage.topics.get(name)
+                out.append((name, t.topic_id if t else ZERO_UUID, parts))
+            return out
+        for name, topic_id, partitions in requested:
+            if by_id:
+                t = self.storage.by_id.get(topic_id)
+                if t is None:
+                    out.append((name, topic_id, [(p, -1, -1, "", UNKNOWN_TOPIC_ID) for p in partitions]))
+                    continue
+                name = t.name
+            parts = []
+            for p in partitions:
+                c = committed.get((name, p))
+                if c is None:
+                    parts.append((p, -1, -1, "", NONE))
+                else:
+                    parts.append((p, c.offset, c.leader_epoch, c.metadata, NONE))
+            out.append((name, topic_id, parts))
+        return out
+
+    async def _offset_fetch(self, conn, header, req, version):
+        R_ = M.OffsetFetchResponse
+        if version >= 8:
+            groups = []
+            for g in req.groups:
+                requested = None if g.topics is None else [
+                    (t.name, t.topic_id, list(t.partition_indexes)) for t in g.topics]
+                topics = []
+                for name, topic_id, parts in self._offsets_of(g.group_id, requested, version >= 10):
+                    topics.append(R_.OffsetFetchResponseTopics(
+                        name=name if version < 10 else "", topic_id=topic_id if version >= 10 else ZERO_UUID,
+                        partitions=[R_.OffsetFetchResponsePartitions(
+                            partition_index=p, committed_offset=o, committed_leader_epoch=e,
+                            metadata=md, error_code=err) for p, o, e, md, err in parts]))
+                groups.append(R_.OffsetFetchResponseGroup(group_id=g.group_id, topics=topics, error_code=NONE))
+            return R_(throttle_time_ms=0, groups=groups)
+        requested = None if req.topics is None else [(t.name, None, list(t.partition_indexes))
+                                                     for t in req.topics]
+        topics = []
+        for name, _tid, parts in self._offsets_of(req.group_id, requested, False):
+            topics.append(R_.OffsetFetchResponseTopic(name=name, partitions=[
+                R_.OffsetFetchResponsePartition(
+                    partition_index=p, committed_offset=o,
+                    committed_leader_epoch=e if version >= 5 else -1,
+                    metadata=md, error_code=err) for p, o, e, md, err in parts]))
+        return R_(throttle_time_ms=0, topics=topics, error_code=NONE)
+
+
+# Every topic operation bit Kafka defines (READ .. DESCRIBE_CONFIGS, ALTER_CONFIGS):
+# the single-node broker has no ACLs, so every operation is authorized.
+_ALL_TOPIC_OPERATIONS = sum(1 << b for b in (3, 4, 5, 6, 7, 8, 10, 11))
+
+
+def _down_convert(data: bytes, magic: int, fetch_offset: int) -> bytes:
+    """Batches (magic 2) as legacy messages of ``magic`` for fetchers older than v4, as
+    Kafka does: records keep their offsets, keys, values and timestamps (v1); headers,
+    which legacy messages cannot carry, are dropped; control batches are left out."""
+    out = []
+    for batch in R.iter_batches(data):
+        if batch.is_control:
+            continue
+        recs = [{"key": r.key, "value": r.value, "offset": r.offset, "headers": [],
+                 "timestamp": r.timestamp if r.timestamp is not None else -1}
+                for r in batch.records() if r.offset >= fetch_offset]
+        if not recs:
+            continue
+        out.append(R.encode_batch(recs, magic=magic, base_offset=recs[0]["offset"],
+                                  compression=batch.compression))
+    return b"".join(out)
