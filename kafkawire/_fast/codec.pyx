@@ -611,6 +611,8 @@ cdef Py_ssize_t _size_value(Op *op, object v, list cache) except -1:
     if v is None:
         if not op.nullable:
             raise EncodeError(f"{_attr(op)}: None is not allowed at this version")
+        if kind == STRUCT:  # a null struct is the int8 marker -1
+            return 1
         return 1 if op.compact else (2 if kind == STRING else 4)
     if kind == STRING:
         n = _utf8_len(op, v)
@@ -878,6 +880,11 @@ cdef int _put_value(W *w, Op *op, object v, list cache) except -1:
     if v is None:
         if not op.nullable:
             raise EncodeError(f"{_attr(op)}: None is not allowed at this version")
+        if kind == STRUCT:
+            _room(w, 1)
+            w.buf[w.pos] = 0xFF
+            w.pos += 1
+            return 0
         return _put_len(w, op.compact, kind == STRING, -1)
     if kind == STRING:
         return _put_str(w, op, v)

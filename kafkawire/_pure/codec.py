@@ -331,6 +331,8 @@ def _len_size(compact: bool, short: bool, n: int) -> int:
 def _null_value(p) -> int:
     if not p.nullable:
         raise EncodeError(f"{p.attr}: None is not allowed at this version")
+    if p.kind == STRUCT:  # a null struct is the int8 marker -1
+        return 1
     return 1 if p.compact else (2 if p.kind == STRING else 4)
 
 
@@ -537,6 +539,10 @@ def _write_value(p, w: _Writer, v) -> None:
         _write_fixed(p, kind, w, v)
         return
     if v is None:
+        if kind == STRUCT:
+            w.out[w.pos] = 0xFF
+            w.pos += 1
+            return
         _write_len(w, p.compact, kind == STRING, -1)
         return
     if kind == STRING:

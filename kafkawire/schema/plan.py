@@ -89,7 +89,8 @@ class FieldSpec:
         self.versions = VersionRange.parse(versions)
         self.nullable_versions = VersionRange.parse(raw.get("nullableVersions", "none"))
         self.tagged_versions = VersionRange.parse(tagged) if tagged is not None else VersionRange(1, 0)
-        self.tag: Optional[int] = raw.get("tag")
+        tag = raw.get("tag")  # a few definitions write the tag as a string ("0")
+        self.tag: Optional[int] = int(tag) if tag is not None else None
         self.ignorable = bool(raw.get("ignorable", False))
         fv = raw.get("flexibleVersions")
         self.flexible_override = VersionRange.parse(fv) if fv is not None else None

@@ -1,0 +1,80 @@
+"""Hypothesis strategies that make valid message objects of any definition at any version.
+
+Driven by the schema plans: only fields the version has get random values (the rest
+keep their defaults), nullable fields are sometimes None, tagged fields sometimes keep
+their default (so they are not written), and flexible structs sometimes carry unknown
+tagged fields.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from hypothesis import strategies as st
+
+from kafkawire.schema import plan as P
+
+_INTS = {k: st.integers(lo, hi) for k, (lo, hi) in P.INT_RANGE.items()}
+_EDGE = {k: st.sampled_from(sorted({lo, hi, 0, -1 if lo < 0 else 1, 1})) for k, (lo, hi) in P.INT_RANGE.items()}
+
+
+def _int(kind):
+    return st.one_of(_EDGE[kind], _INTS[kind])
+
+
+_TEXT = st.text(max_size=12)
+_BYTES = st.binary(max_size=24)
+
+
+def _primitive(kind):
+    if kind in P.INT_RANGE:
+        return _int(kind)
+    if kind == P.BOOL:
+        return st.booleans()
+    if kind == P.FLOAT64:
+        return st.floats(allow_nan=False, allow_infinity=True)
+    if kind == P.UUID:
+        return st.one_of(st.just(P.ZERO_UUID), st.uuids())
+    if kind == P.STRING:
+        return _TEXT
+    if kind in (P.BYTES, P.RECORDS):
+        return _BYTES
+    raise AssertionError(kind)
+
+
+def _field(fp):
+    kind = fp.kind
+    if kind == P.ARRAY:
+        elem = struct_strategy(fp.sub) if fp.elem_kind == P.STRUCT else _primitive(fp.elem_kind)
+        s = st.lists(elem, max_size=2)
+    elif kind == P.STRUCT:
+        s = struct_strategy(fp.sub)
+    else:
+        s = _primitive(kind)
+    if fp.nullable:
+        s = st.one_of(st.none(), s)
+    if fp.tag >= 0:
+        s = st.one_of(st.just(fp.default_for_decode()), s)
+    return s
+
+
+@lru_cache(maxsize=None)
+def _unknown_strategy(known_tags):
+    tags = st.integers(0, 40).filter(lambda t: t not in known_tags)
+    return st.one_of(
+        st.none(),
+        st.dictionaries(tags, st.binary(max_size=6), min_size=1, max_size=2).map(
+            lambda d: tuple(sorted(d.items()))),
+    )
+
+
+@lru_cache(maxsize=None)
+def struct_strategy(plan):
+    """Objects of ``plan.cls`` with random values in the fields ``plan.version`` has."""
+    fields = {fp.attr: st.deferred(lambda fp=fp: _field(fp)) for fp in plan.fields + plan.tagged}
+    if plan.flexible:
+        fields["_unknown_tagged"] = st.one_of(st.none(), st.none(), _unknown_strategy(plan.tags))
+    return st.fixed_dictionaries(fields).map(lambda kw: plan.cls(**kw))
+
+
+def message_strategy(cls, version):
+    return struct_strategy(cls.plan(version))
