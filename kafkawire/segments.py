@@ -1,0 +1,621 @@
+"""Kafka's on-disk log layout: log directories, partition folders, segments and indexes.
+
+A broker's log directory holds one folder per partition, named ``<topic>-<partition>``.
+Each folder holds segments: ``<base offset>.log`` (the record batches, back to back,
+exactly as they travel in a fetch response), with ``<base offset>.index`` (offset ->
+file position, one entry every ``index.interval.bytes``), ``<base offset>.timeindex``
+(timestamp -> offset) and ``<base offset>.txnindex`` (aborted transactions) beside it.
+The base offset is written as 20 zero-padded digits.
+
+This module only knows the layout and the framing of batches in a file: every log entry
+starts with ``base offset int64, length int32`` and has its magic byte at position 16,
+whatever its format (batch v2 or legacy message v0/v1).  That is enough to find batch
+boundaries, split a big segment into ranges, and read a segment in bounded memory.
+Decoding the batches themselves is :mod:`kafkawire.records`' work.
+"""
+from __future__ import annotations
+
+import glob as _glob
+import io
+import os
+import re
+import struct
+from dataclasses import dataclass, field
+from typing import BinaryIO, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+
+from kafkawire.errors import CorruptRecordError, DecodeError
+
+LOG_SUFFIX = ".log"
+INDEX_SUFFIX = ".index"
+TIME_INDEX_SUFFIX = ".timeindex"
+TXN_INDEX_SUFFIX = ".txnindex"
+
+#: ``base offset int64, length int32``: what precedes every log entry.
+LOG_OVERHEAD = 12
+#: Bytes of a batch v2 header, ``baseOffset`` to ``recordsCount`` inclusive.
+V2_HEADER_SIZE = 61
+#: Smallest value of the length field for each magic (the bytes after it).
+MIN_ENTRY_LENGTH = {0: 14, 1: 22, 2: V2_HEADER_SIZE - LOG_OVERHEAD}
+#: Kafka's default ``index.interval.bytes`` and ``segment.bytes``.
+DEFAULT_INDEX_INTERVAL_BYTES = 4096
+DEFAULT_SEGMENT_BYTES = 1 << 30
+#: Largest log entry this module accepts: Kafka caps ``message.max.bytes`` far lower,
+#: so a length beyond this is garbage, not a batch.
+MAX_ENTRY_LENGTH = (1 << 31) - 1 - LOG_OVERHEAD
+
+_ENTRY_HEAD = struct.Struct(">qiiB")  # base offset, length, leader epoch / crc, magic
+_V2_TAIL = struct.Struct(">IhiqqqhiI")  # crc .. records count (from position 17)
+_LEGACY_ATTR = struct.Struct(">B")
+_INDEX_ENTRY = struct.Struct(">ii")
+_TIME_INDEX_ENTRY = struct.Struct(">qi")
+_TXN_INDEX_ENTRY = struct.Struct(">hqqqq")
+_INT64 = struct.Struct(">q")
+
+_SEGMENT_NAME = re.compile(r"^(\d{20})\.log$")
+# ``<topic>-<partition>``; Kafka's deleted, future and stray folders carry a suffix.
+_PARTITION_DIR = re.compile(r"^(?P<topic>.+)-(?P<partition>\d+)$")
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+class SegmentError(DecodeError):
+    """A log segment that does not frame into batches: names the file and byte position."""
+
+    def __init__(self, path: str, position: int, reason: str) -> None:
+        super().__init__(f"{path}: at byte {position}: {reason}")
+        self.path = path
+        self.position = position
+        self.reason = reason
+
+    def __reduce__(self):  # picklable across Spark's worker boundary
+        return (type(self), (self.path, self.position, self.reason))
+
+
+class SegmentCorruptRecordError(SegmentError, CorruptRecordError):
+    """A batch in a segment whose CRC (or contents) do not match: file and position."""
+
+
+def segment_name(base_offset: int, suffix: str = LOG_SUFFIX) -> str:
+    """The file name Kafka gives the segment starting at ``base_offset``."""
+    return f"{base_offset:020d}{suffix}"
+
+
+def parse_partition_dir(name: str) -> Optional[Tuple[str, int]]:
+    """``(topic, partition)`` of a partition folder name, or None if it is not one."""
+    m = _PARTITION_DIR.match(name)
+    if m is None:
+        return None
+    return m.group("topic"), int(m.group("partition"))
+
+
+# ---------------------------------------------------------------------------
+# discovery
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One ``.log`` file of a partition."""
+
+    path: str
+    base_offset: int
+    size: int
+    index_path: Optional[str] = None
+
+    @property
+    def name(self) -> str:
+        return os.path.basename(self.path)
+
+
+@dataclass
+class PartitionLog:
+    """The segments of one topic partition, in offset order."""
+
+    topic: Optional[str]
+    partition: Optional[int]
+    directory: str
+    segments: List[Segment] = field(default_factory=list)
+
+    @property
+    def size(self) -> int:
+        return sum(s.size for s in self.segments)
+
+
+def _segment(path: str) -> Segment:
+    name = os.path.basename(path)
+    m = _SEGMENT_NAME.match(name)
+    base = int(m.group(1)) if m else 0
+    index = path[: -len(LOG_SUFFIX)] + INDEX_SUFFIX if name.endswith(LOG_SUFFIX) else None
+    if index is not None and not os.path.isfile(index):
+        index = None
+    return Segment(path=path, base_offset=base, size=os.path.getsize(path), index_path=index)
+
+
+def _partition_segments(directory: str) -> List[Segment]:
+    names = sorted(n for n in os.listdir(directory) if _SEGMENT_NAME.match(n))
+    return [_segment(os.path.join(directory, n)) for n in names]
+
+
+def _owner(directory: str) -> Tuple[Optional[str], Optional[int]]:
+    parsed = parse_partition_dir(os.path.basename(os.path.normpath(directory)))
+    return parsed if parsed else (None, None)
+
+
+def discover(paths: Union[PathLike, Sequence[PathLike]]) -> List[PartitionLog]:
+    """The partitions and segments under ``paths``, sorted by topic, partition, offset.
+
+    Each path may be a Kafka log directory (holding ``<topic>-<partition>`` folders), one
+    partition folder (holding ``*.log`` segments), a segment file, or a glob of any of
+    these.  Segments given directly are grouped by their folder; the topic and partition
+    come from the folder's name (None when it is not a partition folder).
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    expanded: List[str] = []
+    for p in paths:
+        p = os.fspath(p)
+        matches = sorted(_glob.glob(p)) if _glob.has_magic(p) else [p]
+        if not matches:
+            raise FileNotFoundError(f"no file matches {p!r}")
+        expanded.extend(matches)
+
+    by_dir: dict = {}
+
+    def add(directory: str, segs: Iterable[Segment]) -> None:
+        directory = os.path.abspath(directory)
+        plog = by_dir.get(directory)
+        if plog is None:
+            topic, partition = _owner(directory)
+            plog = by_dir[directory] = PartitionLog(topic, partition, directory)
+        known = {s.path for s in plog.segments}
+        plog.segments.extend(s for s in segs if s.path not in known)
+
+    for p in expanded:
+        if os.path.isfile(p):
+            add(os.path.dirname(os.path.abspath(p)), [_segment(os.path.abspath(p))])
+        elif os.path.isdir(p):
+            own = _partition_segments(p)
+            if own:
+                add(p, own)
+                continue
+            for name in sorted(os.listdir(p)):
+                sub = os.path.join(p, name)
+                if os.path.isdir(sub) and parse_partition_dir(name):
+                    segs = _partition_segments(sub)
+                    if segs:
+                        add(sub, segs)
+        else:
+            raise FileNotFoundError(f"no such file or directory: {p!r}")
+
+    logs = list(by_dir.values())
+    for plog in logs:
+        plog.segments.sort(key=lambda s: (s.base_offset, s.path))
+    logs.sort(key=lambda pl: (pl.topic or "", -1 if pl.partition is None else pl.partition,
+                              pl.directory))
+    return logs
+
+
+# ---------------------------------------------------------------------------
+# batch headers
+
+
+@dataclass(frozen=True)
+class BatchHeader:
+    """What the first bytes of a log entry say, without decoding its records.
+
+    For legacy entries (magic 0/1) ``base_offset`` and ``last_offset`` are both the
+    entry's offset field (the last inner offset of a compressed wrapper), and the v2-only
+    fields keep their "none" values.
+    """
+
+    position: int
+    base_offset: int
+    size: int  # the whole entry, LOG_OVERHEAD included
+    magic: int
+    attributes: int = 0
+    last_offset_delta: int = 0
+    crc: int = 0
+    partition_leader_epoch: int = -1
+    base_timestamp: int = -1
+    max_timestamp: int = -1
+    producer_id: int = -1
+    producer_epoch: int = -1
+    base_sequence: int = -1
+    records_count: int = 1
+
+    @property
+    def last_offset(self) -> int:
+        return self.base_offset + self.last_offset_delta
+
+    @property
+    def compression(self) -> int:
+        return self.attributes & 0x07
+
+    @property
+    def is_transactional(self) -> bool:
+        return self.magic >= 2 and bool(self.attributes & 0x10)
+
+    @property
+    def is_control(self) -> bool:
+        return self.magic >= 2 and bool(self.attributes & 0x20)
+
+    @property
+    def end(self) -> int:
+        return self.position + self.size
+
+
+def parse_header(buf, position: int = 0, *, path: str = "<buffer>",
+                 file_position: Optional[int] = None, available: Optional[int] = None
+                 ) -> BatchHeader:
+    """The header of the log entry at ``buf[position:]``.
+
+    ``available`` is how many bytes of the file are left from this entry's start (for
+    the truncation check; defaults to what ``buf`` holds).  ``file_position`` is the
+    entry's position in the file, for error messages and the result (defaults to
+    ``position``).  Raises :class:`SegmentError` for anything that cannot be a log entry.
+    """
+    where = position if file_position is None else file_position
+    have = len(buf) - position
+    if available is None:
+        available = have
+    if available < 17:
+        raise SegmentError(path, where, f"truncated log entry header: {available} bytes left, "
+                           f"at least 17 needed")
+    base_offset, length, epoch_or_crc, magic = _ENTRY_HEAD.unpack_from(buf, position)
+    if magic > 2:
+        raise SegmentError(path, where, f"unknown magic {magic} (not a Kafka log entry)")
+    if length < MIN_ENTRY_LENGTH[magic] or length > MAX_ENTRY_LENGTH:
+        raise SegmentError(path, where, f"invalid log entry length {length} for magic {magic}")
+    size = LOG_OVERHEAD + length
+    if size > available:
+        raise SegmentError(path, where, f"truncated log entry: declares {size} bytes, "
+                           f"{available} left in the file")
+    if base_offset < 0:
+        raise SegmentError(path, where, f"negative base offset {base_offset}")
+    if magic < 2:
+        attributes = _LEGACY_ATTR.unpack_from(buf, position + 17)[0] if have > 17 else 0
+        return BatchHeader(where, base_offset, size, magic, attributes=attributes,
+                           crc=epoch_or_crc & 0xFFFFFFFF)
+    if have < V2_HEADER_SIZE:
+        raise SegmentError(path, where, "buffer too short for a batch v2 header")
+    (crc, attributes, last_delta, base_ts, max_ts, producer_id, producer_epoch, base_seq,
+     count) = _V2_TAIL.unpack_from(buf, position + 17)
+    if last_delta < 0:
+        raise SegmentError(path, where, f"negative lastOffsetDelta {last_delta}")
+    return BatchHeader(where, base_offset, size, magic, attributes, last_delta, crc,
+                       epoch_or_crc, base_ts, max_ts, producer_id, producer_epoch, base_seq,
+                       count)
+
+
+def scan_headers(path: str, start: int = 0, end: Optional[int] = None,
+                 *, f: Optional[BinaryIO] = None) -> Iterator[BatchHeader]:
+    """Every log entry header of the segment ``path`` from ``start`` to ``end``.
+
+    Reads only the first 61 bytes of each entry, seeking over the rest, so scanning a
+    segment costs one small read per batch whatever its size.
+    """
+    own = f is None
+    if own:
+        f = open(path, "rb")
+    try:
+        if end is None:
+            end = os.fstat(f.fileno()).st_size
+        pos = start
+        while pos < end:
+            f.seek(pos)
+            head = f.read(V2_HEADER_SIZE)
+            header = parse_header(head, 0, path=path, file_position=pos, available=end - pos)
+            yield header
+            pos = header.end
+    finally:
+        if own:
+            f.close()
+
+
+# ---------------------------------------------------------------------------
+# index files
+
+
+def read_offset_index(path: str, base_offset: int = 0) -> List[Tuple[int, int]]:
+    """``(absolute offset, position)`` entries of a ``.index`` file, in order.
+
+    Kafka preallocates the active segment's index and fills it with zeros; entries stop
+    at the first one that does not increase.
+    """
+    with open(path, "rb") as f:
+        data = f.read()
+    out: List[Tuple[int, int]] = []
+    last_rel = last_pos = -1
+    for i in range(0, len(data) - len(data) % 8, 8):
+        rel, pos = _INDEX_ENTRY.unpack_from(data, i)
+        if out and (rel <= last_rel or pos <= last_pos):
+            break
+        if rel < 0 or pos < 0:
+            break
+        out.append((base_offset + rel, pos))
+        last_rel, last_pos = rel, pos
+    return out
+
+
+def read_time_index(path: str, base_offset: int = 0) -> List[Tuple[int, int]]:
+    """``(timestamp ms, absolute offset)`` entries of a ``.timeindex`` file, in order."""
+    with open(path, "rb") as f:
+        data = f.read()
+    out: List[Tuple[int, int]] = []
+    for i in range(0, len(data) - len(data) % 12, 12):
+        ts, rel = _TIME_INDEX_ENTRY.unpack_from(data, i)
+        if out and (ts < out[-1][0] or base_offset + rel <= out[-1][1]):
+            break
+        if ts == 0 and rel == 0 and out:
+            break
+        out.append((ts, base_offset + rel))
+    return out
+
+
+@dataclass(frozen=True)
+class AbortedTxn:
+    """An entry of a ``.txnindex`` file: the offsets an aborted transaction spans."""
+
+    producer_id: int
+    first_offset: int
+    last_offset: int
+    last_stable_offset: int
+
+
+def read_txn_index(path: str) -> List[AbortedTxn]:
+    """The aborted transactions of a ``.txnindex`` file."""
+    with open(path, "rb") as f:
+        data = f.read()
+    out = []
+    for i in range(0, len(data) - len(data) % _TXN_INDEX_ENTRY.size, _TXN_INDEX_ENTRY.size):
+        _version, pid, first, last, lso = _TXN_INDEX_ENTRY.unpack_from(data, i)
+        out.append(AbortedTxn(pid, first, last, lso))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# splitting
+
+
+def _check_boundary(f: BinaryIO, path: str, position: int, offset: int, size: int) -> bool:
+    """True when an index entry ``(offset, position)`` really points at a batch start."""
+    if position >= size:
+        return False
+    f.seek(position)
+    head = f.read(V2_HEADER_SIZE)
+    try:
+        h = parse_header(head, 0, path=path, file_position=position, available=size - position)
+    except SegmentError:
+        return False
+    return h.base_offset <= offset <= h.last_offset if h.magic >= 2 else h.base_offset == offset
+
+
+def split_segment(segment: Segment, target_bytes: int) -> List[Tuple[int, int]]:
+    """Byte ranges ``(start, end)`` covering ``segment`` with about ``target_bytes`` each.
+
+    Every range starts at a batch boundary.  The ``.index`` file gives the boundaries when
+    present (each entry checked against the batch header it points at); otherwise the
+    batch headers are scanned.  A segment smaller than ``target_bytes`` is one range.
+    """
+    size = segment.size
+    if target_bytes <= 0 or size <= target_bytes:
+        return [(0, size)]
+    cuts: List[int] = []
+    with open(segment.path, "rb") as f:
+        entries: List[Tuple[int, int]] = []
+        if segment.index_path:
+            try:
+                entries = read_offset_index(segment.index_path, segment.base_offset)
+            except OSError:
+                entries = []
+        if entries:
+            want = target_bytes
+            for offset, position in entries:
+                if position >= want and position < size:
+                    if _check_boundary(f, segment.path, position, offset, size):
+                        cuts.append(position)
+                        want = position + target_bytes
+                    else:  # a stale or foreign index: trust the headers instead
+                        cuts = []
+                        entries = []
+                        break
+        if not entries:
+            want = target_bytes
+            for h in scan_headers(segment.path, 0, size, f=f):
+                if h.position >= want:
+                    cuts.append(h.position)
+                    want = h.position + target_bytes
+    bounds = [0] + cuts + [size]
+    return [(a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
+
+
+# ---------------------------------------------------------------------------
+# bounded-memory reading
+
+
+def iter_chunks(path: str, start: int = 0, end: Optional[int] = None, *,
+                chunk_size: int = 8 << 20, f: Optional[BinaryIO] = None
+                ) -> Iterator[Tuple[int, memoryview, List[BatchHeader]]]:
+    """Whole batches of ``path[start:end]``, about ``chunk_size`` bytes at a time.
+
+    Yields ``(position, view, headers)``: ``view`` holds complete log entries only, the
+    first starting at file position ``position``, and ``headers`` their headers.  Memory
+    stays within ``chunk_size`` plus one batch: a batch bigger than the chunk is read
+    whole on its own.  A framing error raises :class:`SegmentError` with the position;
+    the batches before it have been yielded.
+    """
+    own = f is None
+    if own:
+        f = open(path, "rb", buffering=0)
+    try:
+        if end is None:
+            end = os.fstat(f.fileno()).st_size
+        chunk_size = max(chunk_size, V2_HEADER_SIZE)
+        f.seek(start)
+        pos = start
+        buf = b""
+
+        def read_exactly(n: int, at: int) -> bytes:
+            data = f.read(n)
+            if len(data) < n:
+                raise SegmentError(path, at + len(data),
+                                   "the file ended early (it shrank while being read?)")
+            return data
+
+        while pos < end:
+            need = min(chunk_size, end - pos)
+            if len(buf) < need:
+                more = read_exactly(need - len(buf), pos + len(buf))
+                buf = buf + more if buf else more
+            mv = memoryview(buf)
+            n = len(buf)
+            at_end = pos + n == end
+            headers: List[BatchHeader] = []
+            off = 0
+            while off < n:
+                if n - off < V2_HEADER_SIZE and not at_end:
+                    break
+                h = parse_header(mv, off, path=path, file_position=pos + off,
+                                 available=end - pos - off)
+                if off + h.size > n:
+                    if off:
+                        break
+                    # a single entry bigger than the chunk: read it whole
+                    buf = buf + read_exactly(h.size - n, pos + n)
+                    mv = memoryview(buf)
+                    n = len(buf)
+                headers.append(h)
+                off += h.size
+            yield pos, mv[:off], headers
+            buf = buf[off:]
+            pos += off
+    finally:
+        if own:
+            f.close()
+
+
+def last_offset(plog: PartitionLog) -> int:
+    """The last offset stored in a partition's segments (-1 when they hold none)."""
+    for seg in reversed(plog.segments):
+        last = -1
+        for h in scan_headers(seg.path):
+            last = h.last_offset
+        if last >= 0:
+            return last
+    return -1
+
+
+# ---------------------------------------------------------------------------
+# writing
+
+
+def set_base_offset(batch: Union[bytearray, memoryview], base_offset: int) -> None:
+    """Rewrite the base offset of the batch v2 in ``batch`` (in place).
+
+    The base offset is outside the CRC's span, which is what lets a batch encoded with
+    offsets from zero be placed anywhere in a log without re-encoding.
+    """
+    if len(batch) < V2_HEADER_SIZE or batch[16] != 2:
+        raise ValueError("set_base_offset needs a batch of magic 2")
+    _INT64.pack_into(batch, 0, base_offset)
+
+
+class PartitionWriter:
+    """Appends batches to a partition folder as Kafka would: segments, ``.index``,
+    ``.timeindex``, rolling to a new segment past ``segment_bytes``.
+
+    Batches are given as bytes of complete log entries with their offsets already
+    right; :meth:`append` checks they follow on from the log's end.
+    """
+
+    def __init__(self, directory: str, *, next_offset: int = 0,
+                 segment_bytes: int = DEFAULT_SEGMENT_BYTES,
+                 index_interval_bytes: int = DEFAULT_INDEX_INTERVAL_BYTES) -> None:
+        os.makedirs(directory, exist_ok=True)
+        self.directory = directory
+        self.next_offset = next_offset
+        self.segment_bytes = segment_bytes
+        self.index_interval_bytes = index_interval_bytes
+        self._log: Optional[BinaryIO] = None
+        self._index: Optional[BinaryIO] = None
+        self._timeindex: Optional[BinaryIO] = None
+        self._base = 0
+        self._size = 0
+        self._since_index = 0
+        self._max_ts = -1
+        self._max_ts_offset = -1
+        self.segments: List[str] = []
+        existing = _partition_segments(directory)
+        if existing:
+            last = existing[-1]
+            # append to the last segment, rebuilding nothing: new index entries follow
+            self._open(last.base_offset, append=True)
+
+    def _open(self, base_offset: int, append: bool = False) -> None:
+        self._close_segment()
+        stem = os.path.join(self.directory, segment_name(base_offset, ""))
+        mode = "ab" if append else "xb"
+        self._log = open(stem + LOG_SUFFIX, mode)
+        self._index = open(stem + INDEX_SUFFIX, "ab" if append else "wb")
+        self._timeindex = open(stem + TIME_INDEX_SUFFIX, "ab" if append else "wb")
+        self._base = base_offset
+        self._size = self._log.tell()
+        self._since_index = 0
+        self._max_ts = self._max_ts_offset = -1
+        self.segments.append(stem + LOG_SUFFIX)
+
+    def _close_segment(self) -> None:
+        for fh in (self._log, self._index, self._timeindex):
+            if fh is not None:
+                fh.close()
+        self._log = self._index = self._timeindex = None
+
+    def append(self, entries: Union[bytes, bytearray, memoryview]) -> None:
+        """Append complete log entries (one or more batches) to the partition."""
+        mv = memoryview(entries)
+        off = 0
+        while off < len(mv):
+            h = parse_header(mv, off, path=self.directory)
+            if h.base_offset < self.next_offset:
+                raise ValueError(f"batch at offset {h.base_offset} does not follow the log "
+                                 f"end {self.next_offset}")
+            if self._log is None:
+                self._open(h.base_offset)
+            elif self._size > 0 and self._size + h.size > self.segment_bytes:
+                self._open(h.base_offset)
+            if self._since_index > self.index_interval_bytes:
+                self._index.write(_INDEX_ENTRY.pack(h.last_offset - self._base, self._size))
+                if self._max_ts_offset >= 0:
+                    self._timeindex.write(_TIME_INDEX_ENTRY.pack(
+                        self._max_ts, self._max_ts_offset - self._base))
+                self._since_index = 0
+            self._log.write(mv[off:off + h.size])
+            if h.magic >= 2 and h.max_timestamp > self._max_ts:
+                self._max_ts, self._max_ts_offset = h.max_timestamp, h.last_offset
+            self._size += h.size
+            self._since_index += h.size
+            self.next_offset = h.last_offset + 1
+            off += h.size
+
+    def roll(self) -> None:
+        """Close the current segment: the next batch starts a new one, named after it."""
+        self._close_segment()
+        self._size = 0
+        self._since_index = 0
+
+    def close(self) -> None:
+        """Flush and close the open segment."""
+        self._close_segment()
+
+    def __enter__(self) -> "PartitionWriter":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def write_txn_index(path: str, aborted: Iterable[AbortedTxn]) -> None:
+    """Write a ``.txnindex`` file (version 0 entries) listing aborted transactions."""
+    with open(path, "wb") as f:
+        for a in aborted:
+            f.write(_TXN_INDEX_ENTRY.pack(0, a.producer_id, a.first_offset, a.last_offset,
+                                          a.last_stable_offset))

@@ -1,0 +1,361 @@
+"""``kafka-log``: Kafka log segments as a Spark 4 Python data source, read and write.
+
+Read::
+
+    spark.read.format("kafka-log").load("/var/lib/kafka/data")          # a log directory
+    spark.read.format("kafka-log").load("/backup/orders-3")             # one partition
+    spark.read.format("kafka-log").load("/backup/orders-3/*.log")       # segment files
+
+Columns: ``topic``, ``partition``, then those of :func:`kafkawire.records.to_arrow`.
+
+Read options (all optional):
+
+``verifyCrc`` (true)
+    Check each batch's CRC32C (CRC32 for legacy messages).
+``includeControl`` (false)
+    Keep control records (transaction markers) as rows.
+``isolationLevel`` (read_uncommitted)
+    ``read_committed`` drops the records of aborted transactions, found from the abort
+    markers of each partition's log in offset order, and stops at the last stable offset
+    (the start of a transaction still open at the log's end), as a consumer would.
+``mode`` (FAILFAST)
+    What a corrupt batch does: FAILFAST fails the query with the file and byte position;
+    DROPMALFORMED skips it; PERMISSIVE skips it and adds one row for it whose
+    ``columnNameOfCorruptRecord`` (``_corrupt_record``) column holds the error, so
+    ``df.where("_corrupt_record IS NOT NULL").count()`` counts them.
+``maxPartitionBytes`` (128m)
+    Segments bigger than this are split into several Spark partitions at batch
+    boundaries (from the ``.index`` file when present, else by scanning batch headers).
+``chunkBytes`` (4m)
+    How much of a segment a task decodes at a time: memory is bounded by this plus the
+    largest batch.
+``backend`` (the worker's default)
+    ``cython`` or ``python``: the kafkawire backend the tasks decode with.
+
+Write::
+
+    df.write.format("kafka-log").mode("overwrite").option("compression", "zstd").save(path)
+
+Rows of (``topic``, ``partition``, ``key``, ``value``, ``headers``, ``timestamp``) become
+partition folders of segment files (with ``.index`` and ``.timeindex``) under ``path``.
+Only ``value`` is required; options ``topic`` and ``partition`` give the defaults when
+those columns are absent or null.  Other write options: ``compression`` (none, gzip,
+snappy, lz4, zstd), ``batchBytes`` (1m, before compression), ``segmentBytes`` (1g),
+``indexIntervalBytes`` (4096).  Append mode continues each partition's offsets after its
+existing last offset; overwrite replaces the partition folders under ``path``.
+Each task writes its batches to a staging folder; the job's commit gives them their
+final offsets (a batch's base offset lies outside its CRC, so this needs no re-encoding)
+and appends them to the partitions, so every partition's offsets are contiguous however
+the rows were spread over tasks.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+
+from pyspark.sql.datasource import (
+    DataSource,
+    DataSourceArrowWriter,
+    DataSourceReader,
+    InputPartition,
+    WriterCommitMessage,
+)
+
+from kafkawire import segments
+from kafkawire.spark import logread
+
+FORMAT = "kafka-log"
+_STAGING_PREFIX = "_kafkawire_staging-"
+
+
+def _paths(options) -> List[str]:
+    paths: List[str] = []
+    raw = options.get("paths")
+    if raw:
+        try:
+            paths.extend(json.loads(raw))
+        except ValueError:
+            paths.extend(p for p in raw.split(",") if p)
+    if options.get("path"):
+        paths.append(options["path"])
+    if not paths:
+        raise ValueError("kafka-log needs a path: spark.read.format('kafka-log').load(PATH)")
+    return paths
+
+
+class SplitPartition(InputPartition):
+    """A Spark input partition holding one :class:`~kafkawire.spark.logread.Split`."""
+
+    def __init__(self, split: Optional[logread.Split]) -> None:
+        super().__init__(split)
+
+
+class KafkaLogReader(DataSourceReader):
+    """Plans splits on the driver side and reads each in a task."""
+
+    def __init__(self, options) -> None:
+        self.paths = _paths(options)
+        self.options = logread.ReadOptions.parse(options)
+
+    def partitions(self) -> Sequence[InputPartition]:
+        splits = logread.plan(self.paths, self.options)
+        return [SplitPartition(s) for s in splits] or [SplitPartition(None)]
+
+    def read(self, partition: InputPartition) -> Iterator["pyarrow.RecordBatch"]:
+        split = partition.value
+        if split is None:
+            return iter(())
+        return logread.read_split(split, self.options)
+
+
+# ---------------------------------------------------------------------------
+# writing
+
+
+@dataclass(frozen=True)
+class WriteOptions:
+    """The ``kafka-log`` write options."""
+
+    compression: str = "none"
+    batch_bytes: int = 1 << 20
+    segment_bytes: int = segments.DEFAULT_SEGMENT_BYTES
+    index_interval_bytes: int = segments.DEFAULT_INDEX_INTERVAL_BYTES
+    topic: Optional[str] = None
+    partition: int = 0
+
+    @classmethod
+    def parse(cls, options) -> "WriteOptions":
+        from kafkawire.compression import codec_id, codec_name
+
+        opts = {str(k).lower(): v for k, v in options.items()}
+        return cls(
+            compression=codec_name(codec_id(str(opts.get("compression", "none")).lower())),
+            batch_bytes=logread._size(opts.get("batchbytes", 1 << 20), "batchBytes"),
+            segment_bytes=logread._size(opts.get("segmentbytes",
+                                                 segments.DEFAULT_SEGMENT_BYTES),
+                                        "segmentBytes"),
+            index_interval_bytes=logread._size(
+                opts.get("indexintervalbytes", segments.DEFAULT_INDEX_INTERVAL_BYTES),
+                "indexIntervalBytes"),
+            topic=opts.get("topic"),
+            partition=int(opts.get("partition", 0)),
+        )
+
+
+@dataclass
+class StagedPartition:
+    topic: str
+    partition: int
+    path: str
+    records: int
+
+
+@dataclass
+class StagedTask(WriterCommitMessage):
+    """What one write task staged: its Spark partition id and files per topic partition."""
+
+    task: int
+    files: List[StagedPartition]
+
+
+def _check_topic(topic: str) -> str:
+    # Kafka's rule for topic names; they become folder names here
+    if not topic or len(topic) > 249 or topic in (".", "..") or any(
+            not (c.isascii() and (c.isalnum() or c in "._-")) for c in topic):
+        raise ValueError(f"invalid Kafka topic name {topic!r}")
+    return topic
+
+
+class _StagingFile:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.fh = open(path, "wb")
+        self.next_offset = 0
+        self.records = 0
+
+
+class KafkaLogWriter(DataSourceArrowWriter):
+    """Encodes rows into batches per topic partition; the commit places them in the log."""
+
+    def __init__(self, options, schema, overwrite: bool) -> None:
+        paths = _paths(options)
+        if len(paths) != 1:
+            raise ValueError("kafka-log writes to one path")
+        self.path = os.path.abspath(paths[0])
+        self.options = WriteOptions.parse(options)
+        self.overwrite = overwrite
+        self.staging = os.path.join(self.path, _STAGING_PREFIX + uuid.uuid4().hex)
+        names = set(schema.fieldNames())
+        if "value" not in names:
+            raise ValueError("kafka-log writes need a 'value' column")
+        if "topic" not in names and not self.options.topic:
+            raise ValueError("kafka-log writes need a 'topic' column or the 'topic' option")
+        self.backend = options.get("backend")
+
+    # -- in the tasks ------------------------------------------------------
+
+    def write(self, iterator: Iterator["pyarrow.RecordBatch"]) -> StagedTask:
+        from contextlib import nullcontext
+
+        from kafkawire import _backend
+
+        ctx = _backend.use(self.backend) if self.backend else nullcontext()
+        with ctx:
+            return self._write(iterator)
+
+    def _write(self, iterator) -> StagedTask:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+        from pyspark import TaskContext
+
+        from kafkawire import records
+
+        ctx = TaskContext.get()
+        task = ctx.partitionId() if ctx is not None else 0
+        attempt = ctx.attemptNumber() if ctx is not None else 0
+        folder = os.path.join(self.staging, f"task-{task:06d}-{attempt}")
+        os.makedirs(folder, exist_ok=True)
+        opts = self.options
+        files: Dict[Tuple[str, int], _StagingFile] = {}
+        pending: Dict[Tuple[str, int], List[dict]] = {}
+        sizes: Dict[Tuple[str, int], int] = {}
+
+        def flush(tp) -> None:
+            recs = pending.pop(tp, None)
+            sizes.pop(tp, None)
+            if not recs:
+                return
+            sf = files.get(tp)
+            if sf is None:
+                sf = files[tp] = _StagingFile(os.path.join(folder, f"{tp[0]}-{tp[1]}.batches"))
+            data = records.encode_batch(recs, base_offset=sf.next_offset,
+                                        compression=opts.compression)
+            sf.fh.write(data)
+            sf.next_offset += len(recs)
+            sf.records += len(recs)
+
+        now = int(time.time() * 1000)
+        for batch in iterator:
+            n = batch.num_rows
+            if n == 0:
+                continue
+            names = batch.schema.names
+
+            def column(name, default=None):
+                if name not in names:
+                    return [default] * n
+                return batch.column(names.index(name)).to_pylist()
+
+            topics = column("topic", opts.topic)
+            parts = column("partition", opts.partition)
+            keys = column("key")
+            values = column("value")
+            headers = column("headers")
+            if "timestamp" in names:
+                tcol = batch.column(names.index("timestamp"))
+                if pa.types.is_timestamp(tcol.type):
+                    tcol = pc.cast(pc.cast(tcol, pa.timestamp("ms", tz="UTC")), pa.int64())
+                stamps = tcol.to_pylist()
+            else:
+                stamps = [None] * n
+            for i in range(n):
+                topic = topics[i] if topics[i] is not None else opts.topic
+                part = parts[i] if parts[i] is not None else opts.partition
+                if topic is None:
+                    raise ValueError("a row has a null topic and no 'topic' option is set")
+                tp = (_check_topic(topic), int(part))
+                key, value = keys[i], values[i]
+                if isinstance(value, str):
+                    value = value.encode()
+                if isinstance(key, str):
+                    key = key.encode()
+                hdrs = headers[i]
+                if hdrs:
+                    hdrs = [(h["key"], h["value"]) if isinstance(h, dict) else tuple(h)
+                            for h in hdrs]
+                ts = stamps[i]
+                rec = {"key": key, "value": value, "headers": hdrs or [],
+                       "timestamp": now if ts is None else ts}
+                size = 24 + len(key or b"") + len(value or b"") + sum(
+                    8 + len(k) + len(v or b"") for k, v in rec["headers"])
+                lst = pending.get(tp)
+                if lst is None:
+                    lst = pending[tp] = []
+                    sizes[tp] = 61
+                if lst and sizes[tp] + size > opts.batch_bytes:
+                    flush(tp)
+                    lst = pending[tp] = []
+                    sizes[tp] = 61
+                lst.append(rec)
+                sizes[tp] += size
+        for tp in list(pending):
+            flush(tp)
+        for sf in files.values():
+            sf.fh.close()
+        return StagedTask(task, [StagedPartition(tp[0], tp[1], sf.path, sf.records)
+                                 for tp, sf in sorted(files.items())])
+
+    # -- on the driver -----------------------------------------------------
+
+    def commit(self, messages: List[Optional[StagedTask]]) -> None:
+        try:
+            staged: Dict[Tuple[str, int], List[StagedPartition]] = {}
+            for msg in sorted((m for m in messages if m is not None), key=lambda m: m.task):
+                for sp in msg.files:
+                    staged.setdefault((sp.topic, sp.partition), []).append(sp)
+            if self.overwrite:
+                self._clear()
+            for (topic, partition), files in sorted(staged.items()):
+                directory = os.path.join(self.path, f"{topic}-{partition}")
+                next_offset = 0
+                if os.path.isdir(directory):
+                    for plog in segments.discover(directory):
+                        next_offset = segments.last_offset(plog) + 1
+                with segments.PartitionWriter(
+                        directory, next_offset=next_offset,
+                        segment_bytes=self.options.segment_bytes,
+                        index_interval_bytes=self.options.index_interval_bytes) as out:
+                    for sp in files:
+                        delta = out.next_offset
+                        for _pos, view, headers in segments.iter_chunks(sp.path):
+                            for h in headers:
+                                start = h.position - _pos
+                                entry = bytearray(view[start:start + h.size])
+                                segments.set_base_offset(entry, h.base_offset + delta)
+                                out.append(entry)
+        finally:
+            shutil.rmtree(self.staging, ignore_errors=True)
+
+    def abort(self, messages: List[Optional[StagedTask]]) -> None:
+        shutil.rmtree(self.staging, ignore_errors=True)
+
+    def _clear(self) -> None:
+        if not os.path.isdir(self.path):
+            return
+        for name in os.listdir(self.path):
+            sub = os.path.join(self.path, name)
+            if (os.path.isdir(sub) and segments.parse_partition_dir(name)
+                    and any(n.endswith(segments.LOG_SUFFIX) for n in os.listdir(sub))):
+                shutil.rmtree(sub)
+
+
+class KafkaLogDataSource(DataSource):
+    """The ``kafka-log`` format: Kafka log directories, partitions or segment files."""
+
+    @classmethod
+    def name(cls) -> str:
+        return FORMAT
+
+    def schema(self) -> str:
+        return logread.spark_ddl(logread.ReadOptions.parse(self.options))
+
+    def reader(self, schema) -> KafkaLogReader:
+        return KafkaLogReader(self.options)
+
+    def writer(self, schema, overwrite: bool) -> KafkaLogWriter:
+        return KafkaLogWriter(self.options, schema, overwrite)
