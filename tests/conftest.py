@@ -16,6 +16,8 @@ from kafkawire import _backend
 
 BACKENDS = ("cython", "python")
 
+pytest_plugins = ["conftest_spark"]  # the session-scoped SparkSession fixture
+
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "backends(*names): run only on these backends")

@@ -1,0 +1,59 @@
+"""The Spark fixtures, loaded by ``tests/conftest.py`` as a plugin.
+
+One local SparkSession serves every Spark test of the run (starting one costs seconds).
+Its Python workers are separate processes: tests pass the backend they run on to the
+``kafka-log`` source as its ``backend`` option, so the python-backend run decodes with
+the pure backend in the workers too.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """A session-scoped ``local[2]`` SparkSession with ``kafka-log`` registered."""
+    pytest.importorskip("pyspark")
+    pytest.importorskip("pyarrow")
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        pytest.skip("Spark needs a Java runtime (java on PATH or JAVA_HOME)")
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
+    # the workers import kafkawire from this tree, installed or not
+    path = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = ROOT + (os.pathsep + path if path else "")
+    from pyspark.sql import SparkSession
+
+    from kafkawire.spark import register
+
+    session = (SparkSession.builder.master("local[2]")
+               .appName("kafkawire-tests")
+               .config("spark.ui.enabled", "false")
+               .config("spark.sql.session.timeZone", "UTC")
+               .config("spark.sql.shuffle.partitions", "2")
+               .config("spark.ui.showConsoleProgress", "false")
+               .getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    register(session)
+    yield session
+    session.stop()
+
+
+@pytest.fixture
+def kafka_log(spark, backend):
+    """``kafka_log(**options)``: a ``kafka-log`` reader decoding with the test's backend."""
+
+    def reader(**options):
+        r = spark.read.format("kafka-log").option("backend", backend)
+        for k, v in options.items():
+            r = r.option(k, str(v))
+        return r
+
+    return reader

@@ -1,0 +1,349 @@
+"""Kafka log layout, segment framing, splitting and the per-split reader (no Spark).
+
+The reader (``kafkawire.spark.logread.read_split``) is the code Spark's workers run; it is
+tested here on both backends directly.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import struct
+
+import pytest
+
+pa = pytest.importorskip("pyarrow")
+
+from kafkawire import _backend, records, sample, segments  # noqa: E402
+from kafkawire.errors import CorruptRecordError, DecodeError  # noqa: E402
+from kafkawire.spark import logread  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def sample_log(tmp_path_factory):
+    """The sample log directory (written once; its bytes do not depend on the backend)."""
+    return sample.generate(str(tmp_path_factory.mktemp("sample")))
+
+
+def _rows(table):
+    out = []
+    for r in table.to_pylist():
+        ts = r["timestamp"]
+        ms = None if ts is None else int(ts.timestamp() * 1000 + 0.5)
+        out.append((r["topic"], r["partition"], r["offset"], ms, r["key"], r["value"],
+                    [(h["key"], h["value"]) for h in r["headers"]], r["compression"]))
+    return out
+
+
+def _expected(log, *, committed=False):
+    return [(r.topic, r.partition, r.offset, r.timestamp, r.key, r.value, r.headers,
+             r.compression) for r in log.records if not (committed and r.aborted)]
+
+
+def _batches(n_batches, per_batch=20, *, base=0, codec="none", value=b"v" * 50):
+    out = bytearray()
+    off = base
+    for b in range(n_batches):
+        recs = [{"key": f"k{off + i}".encode(), "value": value, "headers": [("h", b"x")],
+                 "timestamp": 1_700_000_000_000 + off + i} for i in range(per_batch)]
+        out += records.encode_batch(recs, base_offset=off, compression=codec)
+        off += per_batch
+    return bytes(out)
+
+
+def _partition(tmp_path, data, name="t-0", base=0):
+    d = tmp_path / name
+    d.mkdir(parents=True, exist_ok=True)
+    p = d / segments.segment_name(base)
+    p.write_bytes(data)
+    return str(p)
+
+
+# -- discovery ---------------------------------------------------------------
+
+
+def test_discover_log_dir_partition_dir_segment_and_glob(sample_log):
+    root = sample_log.directory
+    logs = segments.discover(root)
+    names = [(pl.topic, pl.partition) for pl in logs]
+    assert names == [("orders", 0), ("orders", 1), ("orders", 2), ("payments", 0),
+                     ("payments", 1), ("users", 0)]
+    assert all(len(pl.segments) >= 1 for pl in logs)
+    assert all(s.index_path for pl in logs for s in pl.segments)
+    one = segments.discover(os.path.join(root, "orders-1"))
+    assert [(p.topic, p.partition) for p in one] == [("orders", 1)]
+    seg = logs[0].segments[-1].path
+    assert [s.path for s in segments.discover(seg)[0].segments] == [seg]
+    globbed = segments.discover(os.path.join(root, "orders-*", "*.log"))
+    assert [(p.topic, p.partition) for p in globbed] == names[:3]
+    assert sum(len(p.segments) for p in globbed) == sum(len(p.segments) for p in logs[:3])
+
+
+def test_discover_skips_foreign_folders_and_names_missing_paths(tmp_path):
+    (tmp_path / "not-a-partition").mkdir()
+    (tmp_path / "cleaner-offset-checkpoint").write_text("0\n")
+    (tmp_path / "t-x").mkdir()
+    _partition(tmp_path, _batches(1), "topic.with-dash-3")
+    logs = segments.discover(str(tmp_path))
+    assert [(p.topic, p.partition) for p in logs] == [("topic.with-dash", 3)]
+    with pytest.raises(FileNotFoundError, match="nope"):
+        segments.discover(str(tmp_path / "nope"))
+
+
+def test_segment_file_names_are_twenty_digit_base_offsets():
+    assert segments.segment_name(0) == "00000000000000000000.log"
+    assert segments.segment_name(1234, ".index") == "00000000000000001234.index"
+    assert segments.parse_partition_dir("__consumer_offsets-49") == ("__consumer_offsets", 49)
+    assert segments.parse_partition_dir("orders") is None
+
+
+# -- headers, writer, indexes ------------------------------------------------
+
+
+def test_scan_headers_matches_decoded_batches(tmp_path):
+    data = _batches(5, codec="lz4") + records.encode_control_batch(
+        "commit", base_offset=100, producer_id=9, producer_epoch=1)
+    path = _partition(tmp_path, data)
+    headers = list(segments.scan_headers(path))
+    decoded = list(records.iter_batches(data))
+    assert [(h.base_offset, h.last_offset, h.size, h.magic, h.is_control, h.producer_id)
+            for h in headers] == [(b.base_offset, b.last_offset, b.size_in_bytes, b.magic,
+                                   b.is_control, b.producer_id) for b in decoded]
+    assert headers[-1].is_transactional and headers[-1].is_control
+    assert sum(h.size for h in headers) == len(data)
+
+
+def test_partition_writer_rolls_segments_and_indexes_batch_starts(tmp_path):
+    d = str(tmp_path / "t-0")
+    with segments.PartitionWriter(d, segment_bytes=20_000, index_interval_bytes=1500) as w:
+        w.append(_batches(40))
+    logs = segments.discover(d)
+    segs = logs[0].segments
+    assert len(segs) > 2
+    assert all(s.size <= 20_000 for s in segs)
+    offsets = []
+    for s in segs:
+        with open(s.path, "rb") as f:
+            data = f.read()
+        starts = {h.position: h for h in segments.scan_headers(s.path)}
+        assert next(iter(starts.values())).base_offset == s.base_offset
+        entries = segments.read_offset_index(s.index_path, s.base_offset)
+        assert entries, "an index entry every 1500 bytes"
+        for off, pos in entries:
+            assert pos in starts and starts[pos].last_offset == off
+        times = segments.read_time_index(s.path[:-4] + ".timeindex", s.base_offset)
+        assert times and all(t >= 1_700_000_000_000 for t, _ in times)
+        offsets += [r.offset for r in records.decode(data)]
+    assert offsets == list(range(800))
+    assert segments.last_offset(logs[0]) == 799
+
+
+def test_read_offset_index_stops_at_preallocated_zeros(tmp_path):
+    p = tmp_path / "x.index"
+    p.write_bytes(struct.pack(">iiii", 0, 0, 10, 4100) + bytes(8 * 100))
+    assert segments.read_offset_index(str(p), 500) == [(500, 0), (510, 4100)]
+
+
+def test_set_base_offset_keeps_the_crc_valid():
+    data = bytearray(_batches(1, codec="zstd"))
+    segments.set_base_offset(data, 1_000_000)
+    (batch,) = list(records.iter_batches(bytes(data)))
+    assert batch.base_offset == 1_000_000
+    assert [r.offset for r in batch] == list(range(1_000_000, 1_000_020))
+
+
+# -- splitting and bounded reading --------------------------------------------
+
+
+def test_split_with_index_and_by_scanning_give_batch_boundaries(tmp_path):
+    d = str(tmp_path / "t-0")
+    with segments.PartitionWriter(d, index_interval_bytes=1000) as w:
+        w.append(_batches(60, codec="gzip"))
+    (seg,) = segments.discover(d)[0].segments
+    bounds = {h.position for h in segments.scan_headers(seg.path)}
+    with_index = segments.split_segment(seg, 2500)
+    no_index = segments.split_segment(
+        segments.Segment(seg.path, seg.base_offset, seg.size, None), 2500)
+    for ranges in (with_index, no_index):
+        assert len(ranges) > 3
+        assert ranges[0][0] == 0 and ranges[-1][1] == seg.size
+        assert all(a[1] == b[0] for a, b in zip(ranges, ranges[1:]))
+        assert all(start in bounds for start, _ in ranges)
+
+
+def test_split_ignores_an_index_that_does_not_match_the_log(tmp_path):
+    path = _partition(tmp_path, _batches(30))
+    idx = path[:-4] + ".index"
+    with open(idx, "wb") as f:  # positions in the middle of batches
+        for i in range(1, 20):
+            f.write(struct.pack(">ii", i * 10, i * 1000 + 7))
+    (seg,) = segments.discover(path)[0].segments
+    bounds = {h.position for h in segments.scan_headers(path)}
+    ranges = segments.split_segment(seg, 3000)
+    assert len(ranges) > 1 and all(s in bounds for s, _ in ranges)
+
+
+def test_iter_chunks_bounds_memory_and_reads_big_batches_whole(tmp_path):
+    data = _batches(3) + _batches(1, per_batch=50, base=60, value=b"x" * 4000) + _batches(
+        3, base=110)
+    path = _partition(tmp_path, data)
+    seen = []
+    for pos, view, headers in segments.iter_chunks(path, chunk_size=3000):
+        assert len(view) <= 3000 or len(headers) == 1
+        assert headers[0].position == pos
+        seen.append(bytes(view))
+    assert b"".join(seen) == data
+    assert len(seen) > 3
+
+
+def test_read_split_ranges_give_the_same_rows_as_whole_segments(sample_log):
+    whole = logread.read_all(sample_log.directory)
+    opts = logread.ReadOptions(max_partition_bytes=8000, chunk_bytes=3000)
+    splits = logread.plan(sample_log.directory, opts)
+    assert len(splits) > len(logread.plan(sample_log.directory))
+    parts = logread.read_all(sample_log.directory, opts)
+    assert parts.equals(whole)
+
+
+# -- records against what was written -----------------------------------------
+
+
+def test_every_sample_record_reads_back_as_written(sample_log):
+    table = logread.read_all(sample_log.directory)
+    assert table.schema == logread.arrow_schema()
+    assert _rows(table) == _expected(sample_log)
+    assert set(table.column("compression").to_pylist()) == set(sample.CODECS)
+
+
+def test_read_committed_drops_exactly_the_aborted_transactions(sample_log):
+    opts = logread.ReadOptions(isolation_level="read_committed")
+    table = logread.read_all(sample_log.directory, opts)
+    assert sample_log.aborted
+    assert _rows(table) == _expected(sample_log, committed=True)
+
+
+def test_include_control_keeps_the_markers(sample_log):
+    table = logread.read_all(sample_log.directory, logread.ReadOptions(include_control=True))
+    ctl = [r for r in table.to_pylist() if r["is_control"]]
+    assert len(ctl) == sample_log.control_batches
+    assert all(r["topic"] == "payments" and r["is_transactional"] for r in ctl)
+
+
+def test_transactions_come_from_markers_and_match_the_txnindex(sample_log):
+    for plog in segments.discover(sample_log.directory):
+        if plog.topic != "payments":
+            continue
+        state = logread.transactions(plog)
+        txn = segments.read_txn_index(plog.segments[-1].path[:-4] + ".txnindex")
+        assert state.aborted == [(a.producer_id, a.first_offset, a.last_offset) for a in txn]
+        assert state.last_stable_offset is None
+
+
+def test_open_transaction_hides_everything_from_its_start_under_read_committed(tmp_path):
+    data = _batches(2)  # offsets 0..39
+    txn = [{"key": b"t", "value": b"pending", "timestamp": 1}] * 5
+    data += records.encode_batch(txn, base_offset=40, producer_id=7, producer_epoch=0,
+                                 base_sequence=0, is_transactional=True)
+    data += _batches(1, base=45)
+    _partition(tmp_path, data)
+    committed = logread.read_all(str(tmp_path), logread.ReadOptions(
+        isolation_level="read_committed"))
+    assert committed.column("offset").to_pylist() == list(range(40))
+    assert logread.read_all(str(tmp_path)).num_rows == 65
+
+
+def test_segments_written_here_decode_in_kafka_python_record_for_record(sample_log):
+    kr = pytest.importorskip("kafka.record")
+    for plog in segments.discover(sample_log.directory):
+        want = [(r.offset, r.timestamp, r.key, r.value, r.headers)
+                for r in sample_log.records
+                if (r.topic, r.partition) == (plog.topic, plog.partition)]
+        got = []
+        for seg in plog.segments:
+            with open(seg.path, "rb") as f:
+                mem = kr.MemoryRecords(f.read())
+            while True:
+                batch = mem.next_batch()
+                if batch is None:
+                    break
+                if batch.is_control_batch:
+                    continue
+                got += [(r.offset, r.timestamp, r.key, r.value, list(r.headers))
+                        for r in batch]
+        assert got == want
+
+
+def test_read_split_decodes_with_the_backend_its_options_name(sample_log):
+    (split, *_rest) = logread.plan(sample_log.directory)
+    for name in ("python", "cython"):
+        if name == "cython" and not _backend.fast_available():
+            continue
+        before = _backend.BACKEND
+        it = logread.read_split(split, logread.ReadOptions(backend=name))
+        next(it)
+        assert _backend.BACKEND == name  # active while the split is read
+        it.close()
+        assert _backend.BACKEND == before
+
+
+# -- bad files ----------------------------------------------------------------
+
+
+def test_truncated_tail_names_the_file_and_position(tmp_path):
+    data = _batches(4)
+    cut = len(data) - 30
+    path = _partition(tmp_path, data[:cut])
+    last = list(records.iter_batches(data))[-1]
+    start = len(data) - last.size_in_bytes
+    with pytest.raises(segments.SegmentError) as info:
+        logread.read_all(str(tmp_path))
+    assert info.value.path == path and info.value.position == start
+    assert path in str(info.value) and f"byte {start}" in str(info.value)
+    assert "truncated" in str(info.value)
+
+
+def test_corrupt_crc_names_the_file_and_batch_position(tmp_path):
+    data = bytearray(_batches(5, codec="snappy"))
+    starts = [h.position for h in segments.scan_headers(_partition(tmp_path, bytes(data)))]
+    data[starts[2] + 70] ^= 0xFF
+    path = _partition(tmp_path, bytes(data))
+    with pytest.raises(CorruptRecordError) as info:
+        logread.read_all(str(tmp_path))
+    err = info.value
+    assert isinstance(err, segments.SegmentError)
+    assert err.path == path and err.position == starts[2]
+    assert f"{path}: at byte {starts[2]}" in str(err)
+    # without CRC checks the bytes still have to decompress; either way: no crash
+    try:
+        logread.read_all(str(tmp_path), logread.ReadOptions(verify_crc=False))
+    except DecodeError as exc:
+        assert path in str(exc)
+
+
+def test_garbage_file_fails_with_a_clear_error(tmp_path):
+    path = _partition(tmp_path, os.urandom(5000) * 2)
+    with pytest.raises(segments.SegmentError) as info:
+        logread.read_all(str(tmp_path))
+    assert info.value.path == path and info.value.position == 0
+
+
+def test_dropmalformed_and_permissive_skip_corrupt_batches(tmp_path):
+    data = bytearray(_batches(5))
+    data[61 * 0 + 5 * 0 + 200] ^= 0x01  # inside the first batch's records
+    _partition(tmp_path, bytes(data))
+    dropped = logread.read_all(str(tmp_path), logread.ReadOptions(mode="DROPMALFORMED"))
+    assert dropped.column("offset").to_pylist() == list(range(20, 100))
+    opts = logread.ReadOptions(mode="PERMISSIVE")
+    table = logread.read_all(str(tmp_path), opts)
+    bad = [r for r in table.to_pylist() if r["_corrupt_record"] is not None]
+    assert len(bad) == 1 and bad[0]["offset"] == 0 and "at byte 0" in bad[0]["_corrupt_record"]
+    assert table.num_rows == 81
+
+
+def test_read_options_are_checked():
+    with pytest.raises(ValueError, match="isolationLevel"):
+        logread.ReadOptions.parse({"isolationLevel": "serializable"})
+    with pytest.raises(ValueError, match="mode"):
+        logread.ReadOptions.parse({"mode": "lenient"})
+    o = logread.ReadOptions.parse({"VERIFYCRC": "false", "maxPartitionBytes": "64m",
+                                   "includeControl": "true"})
+    assert (o.verify_crc, o.max_partition_bytes, o.include_control) == (False, 64 << 20, True)
