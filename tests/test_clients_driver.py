@@ -1,0 +1,316 @@
+"""Drivers that run one real Kafka client against the test broker, in a subprocess.
+
+Each client test starts ``python tests/test_clients_driver.py`` with a JSON job on stdin
+(which client, produce or consume, the records or how many to expect, the client's
+settings) and reads one JSON result from stdout.  A subprocess gives every client run a
+hard timeout (the test kills it), keeps client threads and C libraries out of the test
+process, and lets the broker run in the test process on the backend under test.
+
+This module imports only the standard library at the top; each driver imports its
+client.  Records travel as JSON: bytes as hex, None as null.
+
+The tests of this file only check the record helpers; the client tests are in
+``test_clients_e2e.py``.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Any, Dict, List, Optional
+
+# -- records -----------------------------------------------------------------------------
+
+
+def make_records(topic: str, start: int, count: int, partitions: int, *, headers: bool = True,
+                 null_header_values: bool = True,
+                 base_timestamp: int = 1_700_000_000_000) -> List[Dict[str, Any]]:
+    """Deterministic records for ``topic``: keys, null keys, null values, empty values
+    (never a null key with a null value: aiokafka refuses those), several headers (a
+    repeated key, a null header value unless ``null_header_values`` is false, as
+    kafka-python needs, a non-ASCII key), sizes from a few bytes to about 3 KB, explicit
+    partitions and timestamps."""
+    out = []
+    for i in range(start, start + count):
+        key: Optional[bytes] = f"key-{i}".encode() if i % 7 != 3 else None
+        if i % 11 == 5 and key is not None:
+            value: Optional[bytes] = None
+        elif i % 13 == 7:
+            value = b""
+        else:
+            value = (f"{topic}:{i}:".encode() + bytes(range(256)) * (i % 12))
+        hdrs = []
+        if headers:
+            if i % 3 == 0:
+                hdrs = [("trace", f"t{i}".encode()), ("trace", b"second"), ("empty", None if null_header_values else b"")]
+            elif i % 3 == 1:
+                hdrs = [("ключ", "значение".encode())]
+        out.append({"key": key, "value": value, "headers": hdrs, "partition": i % partitions,
+                    "timestamp": base_timestamp + i * 3 - (5 if i % 4 == 2 else 0)})
+    return out
+
+
+def to_json(records: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    def b(v):
+        return None if v is None else bytes(v).hex()
+    return [dict(r, key=b(r["key"]), value=b(r["value"]),
+                 headers=[[k, b(v)] for k, v in r["headers"]]) for r in records]
+
+
+def from_json(records: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    def b(v):
+        return None if v is None else bytes.fromhex(v)
+    return [dict(r, key=b(r["key"]), value=b(r["value"]),
+                 headers=[(k, b(v)) for k, v in r["headers"]]) for r in records]
+
+
+# -- librdkafka (confluent-kafka) ----------------------------------------------------------
+
+
+def _confluent_base(job: Dict[str, Any]) -> Dict[str, Any]:
+    conf = {"bootstrap.servers": job["bootstrap"], "client.id": job.get("client_id", "kw-test"),
+            "socket.timeout.ms": 10000, "topic.metadata.refresh.interval.ms": 2000,
+            "reconnect.backoff.ms": 50, "reconnect.backoff.max.ms": 500}
+    if job.get("pinned"):
+        conf["api.version.request"] = False
+        conf["broker.version.fallback"] = job.get("fallback", "0.10.0")
+    conf.update(job.get("config", {}))
+    return conf
+
+
+def confluent_produce(job: Dict[str, Any]) -> Dict[str, Any]:
+    import confluent_kafka
+
+    conf = _confluent_base(job)
+    conf.update({"compression.type": job.get("compression", "none"), "linger.ms": 20,
+                 "enable.idempotence": bool(job.get("idempotent")), "acks": job.get("acks", -1)})
+    if job.get("idempotent"):
+        conf.pop("acks")
+    producer = confluent_kafka.Producer(conf)
+    failures: List[str] = []
+    delivered = []
+
+    def report(err, msg):
+        if err is not None:
+            failures.append(str(err))
+        else:
+            delivered.append((msg.partition(), msg.offset()))
+
+    for r in from_json(job["records"]):
+        producer.produce(job["topic"], key=r["key"], value=r["value"], partition=r["partition"],
+                         headers=r["headers"] or None, timestamp=r["timestamp"], on_delivery=report)
+        producer.poll(0)
+    left = producer.flush(job.get("timeout", 30))
+    return {"unflushed": left, "failures": failures, "delivered": len(delivered)}
+
+
+def confluent_consume(job: Dict[str, Any]) -> Dict[str, Any]:
+    import confluent_kafka
+
+    conf = _confluent_base(job)
+    conf.update({"group.id": job["group"], "auto.offset.reset": "earliest",
+                 "enable.auto.commit": False, "session.timeout.ms": 6000,
+                 "heartbeat.interval.ms": 500, "fetch.wait.max.ms": 100})
+    consumer = confluent_kafka.Consumer(conf)
+    consumer.subscribe(job["topics"])
+    got: List[Dict[str, Any]] = []
+    errors: List[str] = []
+    deadline = time.monotonic() + job.get("timeout", 30)
+    extra_until = None
+    while time.monotonic() < deadline:
+        if extra_until is None and len(got) >= job["expect"]:
+            extra_until = time.monotonic() + job.get("linger", 0.5)
+        if extra_until is not None and time.monotonic() > extra_until:
+            break
+        msg = consumer.poll(0.2)
+        if msg is None:
+            continue
+        if msg.error():
+            errors.append(str(msg.error()))
+            continue
+        ts_type, ts = msg.timestamp()
+        got.append({"topic": msg.topic(), "partition": msg.partition(), "offset": msg.offset(),
+                    "key": msg.key(), "value": msg.value(), "timestamp": ts,
+                    "headers": [(k, v) for k, v in (msg.headers() or [])]})
+    if job.get("commit", True) and got:
+        consumer.commit(asynchronous=False)
+    consumer.close()
+    return {"records": to_json(got), "errors": errors}
+
+
+# -- kafka-python --------------------------------------------------------------------------
+
+
+def _kafka_python_base(job: Dict[str, Any]) -> Dict[str, Any]:
+    conf: Dict[str, Any] = {"bootstrap_servers": job["bootstrap"],
+                            "client_id": job.get("client_id", "kw-test"),
+                            "request_timeout_ms": 15000, "retry_backoff_ms": 50,
+                            "reconnect_backoff_ms": 50}
+    if job.get("api_version"):
+        conf["api_version"] = tuple(job["api_version"])
+    conf.update(job.get("config", {}))
+    return conf
+
+
+def kafka_python_produce(job: Dict[str, Any]) -> Dict[str, Any]:
+    import kafka
+
+    conf = _kafka_python_base(job)
+    compression = job.get("compression", "none")
+    conf.update({"compression_type": None if compression == "none" else compression,
+                 "linger_ms": 20, "acks": "all" if job.get("acks", -1) == -1 else job.get("acks", -1),
+                 "enable_idempotence": bool(job.get("idempotent"))})
+    producer = kafka.KafkaProducer(**conf)
+    futures = []
+    for r in from_json(job["records"]):
+        futures.append(producer.send(job["topic"], key=r["key"], value=r["value"],
+                                     partition=r["partition"], timestamp_ms=r["timestamp"],
+                                     headers=r["headers"] or None))
+    producer.flush(job.get("timeout", 30))
+    failures = []
+    for f in futures:
+        try:
+            f.get(timeout=1)
+        except Exception as exc:  # report every failure to the test
+            failures.append(repr(exc))
+    producer.close(5)
+    return {"unflushed": 0, "failures": failures, "delivered": len(futures) - len(failures)}
+
+
+def kafka_python_consume(job: Dict[str, Any]) -> Dict[str, Any]:
+    import kafka
+
+    conf = _kafka_python_base(job)
+    conf.update({"group_id": job["group"], "auto_offset_reset": "earliest",
+                 "enable_auto_commit": False, "session_timeout_ms": 6000,
+                 "heartbeat_interval_ms": 500, "fetch_max_wait_ms": 100})
+    consumer = kafka.KafkaConsumer(*job["topics"], **conf)
+    got: List[Dict[str, Any]] = []
+    deadline = time.monotonic() + job.get("timeout", 30)
+    extra_until = None
+    while time.monotonic() < deadline:
+        if extra_until is None and len(got) >= job["expect"]:
+            extra_until = time.monotonic() + job.get("linger", 0.5)
+        if extra_until is not None and time.monotonic() > extra_until:
+            break
+        for tp, msgs in consumer.poll(timeout_ms=200).items():
+            for m in msgs:
+                got.append({"topic": m.topic, "partition": m.partition, "offset": m.offset,
+                            "key": m.key, "value": m.value, "timestamp": m.timestamp,
+                            "headers": [(k, v) for k, v in (m.headers or [])]})
+    if job.get("commit", True) and got:
+        consumer.commit()
+    consumer.close()
+    return {"records": to_json(got), "errors": []}
+
+
+# -- aiokafka ------------------------------------------------------------------------------
+
+
+def aiokafka_produce(job: Dict[str, Any]) -> Dict[str, Any]:
+    import asyncio
+
+    import aiokafka
+
+    async def run():
+        compression = job.get("compression", "none")
+        producer = aiokafka.AIOKafkaProducer(
+            bootstrap_servers=job["bootstrap"], client_id=job.get("client_id", "kw-test"),
+            compression_type=None if compression == "none" else compression, linger_ms=20,
+            enable_idempotence=bool(job.get("idempotent")),
+            acks="all" if job.get("acks", -1) == -1 else job.get("acks", -1))
+        await producer.start()
+        failures = []
+        try:
+            futures = []
+            for r in from_json(job["records"]):
+                futures.append(await producer.send(
+                    job["topic"], key=r["key"], value=r["value"], partition=r["partition"],
+                    timestamp_ms=r["timestamp"], headers=r["headers"] or None))
+            for f in futures:
+                try:
+                    await f
+                except Exception as exc:  # report every failure to the test
+                    failures.append(repr(exc))
+        finally:
+            await producer.stop()
+        return {"unflushed": 0, "failures": failures, "delivered": len(futures) - len(failures)}
+
+    return asyncio.run(asyncio.wait_for(run(), job.get("timeout", 30)))
+
+
+def aiokafka_consume(job: Dict[str, Any]) -> Dict[str, Any]:
+    import asyncio
+
+    import aiokafka
+
+    async def run():
+        consumer = aiokafka.AIOKafkaConsumer(
+            *job["topics"], bootstrap_servers=job["bootstrap"],
+            client_id=job.get("client_id", "kw-test"), group_id=job["group"],
+            auto_offset_reset="earliest", enable_auto_commit=False, session_timeout_ms=6000,
+            heartbeat_interval_ms=500, fetch_max_wait_ms=100)
+        await consumer.start()
+        got: List[Dict[str, Any]] = []
+        try:
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + job.get("timeout", 30)
+            extra_until = None
+            while loop.time() < deadline:
+                if extra_until is None and len(got) >= job["expect"]:
+                    extra_until = loop.time() + job.get("linger", 0.5)
+                if extra_until is not None and loop.time() > extra_until:
+                    break
+                for tp, msgs in (await consumer.getmany(timeout_ms=200)).items():
+                    for m in msgs:
+                        got.append({"topic": m.topic, "partition": m.partition, "offset": m.offset,
+                                    "key": m.key, "value": m.value, "timestamp": m.timestamp,
+                                    "headers": [(k, v) for k, v in (m.headers or ())]})
+            if job.get("commit", True) and got:
+                await consumer.commit()
+        finally:
+            await consumer.stop()
+        return {"records": to_json(got), "errors": []}
+
+    return asyncio.run(asyncio.wait_for(run(), job.get("timeout", 30) + 15))
+
+
+DRIVERS = {
+    ("confluent", "produce"): confluent_produce,
+    ("confluent", "consume"): confluent_consume,
+    ("kafka-python", "produce"): kafka_python_produce,
+    ("kafka-python", "consume"): kafka_python_consume,
+    ("aiokafka", "produce"): aiokafka_produce,
+    ("aiokafka", "consume"): aiokafka_consume,
+}
+
+
+def run_job(job: Dict[str, Any]) -> Dict[str, Any]:
+    """Run one job; a job with ``"jobs"`` runs each of them in turn (one process)."""
+    if "jobs" in job:
+        common = {k: v for k, v in job.items() if k != "jobs"}
+        return {"results": [run_job({**common, **j}) for j in job["jobs"]]}
+    return DRIVERS[(job["client"], job["op"])](job)
+
+
+def main() -> int:
+    job = json.load(sys.stdin)
+    result = run_job(job)
+    sys.stdout.write("\n@@RESULT@@" + json.dumps(result) + "\n")
+    sys.stdout.flush()
+    return 0
+
+
+# -- self-tests of the helpers -----------------------------------------------------------
+
+
+def test_records_survive_json():
+    recs = make_records("t", 0, 40, 3)
+    assert from_json(json.loads(json.dumps(to_json(recs)))) == recs
+    assert any(r["key"] is None for r in recs) and any(r["value"] is None for r in recs)
+    assert any(r["value"] == b"" for r in recs)
+    assert {r["partition"] for r in recs} == {0, 1, 2}
+
+
+if __name__ == "__main__":
+    sys.exit(main())
