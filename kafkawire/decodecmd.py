@@ -1,0 +1,185 @@
+"""``kafkawire decode``: decode captured Kafka frames and print them as JSON.
+
+Input, from a file or stdin (``-``, the default), or ``--hex`` on the command line:
+
+* hex text (whitespace and a leading ``0x`` ignored) or raw binary bytes;
+* one frame with or without its 4-byte size prefix, or several size-prefixed frames
+  back to back (a captured TCP stream of one direction);
+* or the JSON lines that the test broker's frame log writes (``kafkawire serve
+  --frame-log``): each line's ``hex`` is decoded with the API and version it names.
+
+Requests say what they are in their header.  Responses do not: give ``--response``
+with ``--api-key`` and ``--version`` of the request they answer.
+
+Output: one JSON object per frame with ``api_key``, ``api_name``, ``api_version``,
+``header`` and ``body`` (bytes as base64, as ``to_dict()`` gives them).  ``--records``
+also decodes the ``records`` fields (Produce, Fetch, ...) into record lists.
+"""
+from __future__ import annotations
+
+import argparse
+import base64
+import binascii
+import json
+import re
+import struct
+import sys
+from typing import Any, Dict, Iterator, List, Optional
+
+import kafkawire
+from kafkawire import messages as M
+from kafkawire.errors import KafkaWireError
+from kafkawire.headers import peek_request_api
+from kafkawire.schema.plan import ARRAY, RECORDS, STRUCT
+
+_HEX = re.compile(rb"^(?:0x)?[0-9a-fA-F\s]+$")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="kafkawire decode",
+        description="Decode captured Kafka request or response frames and print them as JSON.")
+    p.add_argument("input", nargs="?", default="-",
+                   help="file holding the frame(s): hex text, binary, or frame-log JSON lines "
+                        "(default: stdin)")
+    p.add_argument("--hex", dest="hex_text", help="the frame as hex on the command line")
+    kind = p.add_mutually_exclusive_group()
+    kind.add_argument("--request", action="store_true", help="the input is requests (default)")
+    kind.add_argument("--response", action="store_true",
+                      help="the input is responses (needs --api-key and --version)")
+    p.add_argument("--api-key", type=int, help="API key of the request a response answers")
+    p.add_argument("--version", type=int, help="version of the request a response answers")
+    p.add_argument("--no-size-prefix", action="store_true",
+                   help="the input is one frame payload without its 4-byte size "
+                        "(by default a matching size prefix is detected)")
+    p.add_argument("--records", action="store_true",
+                   help="decode records fields into lists of records")
+    p.add_argument("--compact", action="store_true", help="one JSON object per line")
+    return p
+
+
+def _read_input(args: argparse.Namespace) -> bytes:
+    if args.hex_text is not None:
+        return args.hex_text.encode()
+    if args.input == "-":
+        return sys.stdin.buffer.read()
+    with open(args.input, "rb") as fh:
+        return fh.read()
+
+
+def _unhex(data: bytes) -> bytes:
+    text = re.sub(rb"\s+", b"", data)
+    if text[:2].lower() == b"0x":
+        text = text[2:]
+    return binascii.unhexlify(text)
+
+
+def split_frames(data: bytes, size_prefix: Optional[bool] = None) -> List[bytes]:
+    """The frame payloads of ``data``: size-prefixed frames back to back, or (when the
+    prefix does not fit, or ``size_prefix`` is False) one bare payload."""
+    if size_prefix is False:
+        return [data]
+    frames = []
+    pos = 0
+    while pos + 4 <= len(data):
+        size = struct.unpack_from(">i", data, pos)[0]
+        if size < 0 or pos + 4 + size > len(data):
+            break
+        frames.append(data[pos + 4 : pos + 4 + size])
+        pos += 4 + size
+    if frames and pos == len(data):
+        return frames
+    if size_prefix:
+        raise KafkaWireError("the input is not a sequence of whole size-prefixed frames")
+    return [data]
+
+
+def _records_json(obj: Any, out: Dict[str, Any]) -> None:
+    """Replace the base64 of every ``records`` field in ``out`` by the decoded records."""
+    from kafkawire import records as R
+
+    for f in obj._spec.fields:
+        value = getattr(obj, f.attr)
+        if value is None or f.attr not in out:
+            continue
+        if f.kind == RECORDS:
+            try:
+                recs = R.decode(value)
+            except KafkaWireError as exc:
+                out[f.attr] = {"error": str(exc), "base64": out[f.attr]}
+                continue
+            out[f.attr] = [{
+                "offset": r.offset, "timestamp": r.timestamp,
+                "key": None if r.key is None else base64.b64encode(r.key).decode(),
+                "value": None if r.value is None else base64.b64encode(r.value).decode(),
+                "headers": [[k, None if v is None else base64.b64encode(v).decode()]
+                            for k, v in r.headers]} for r in recs]
+        elif f.kind == STRUCT:
+            _records_json(value, out[f.attr])
+        elif f.kind == ARRAY and f.elem_kind == STRUCT:
+            for item, d in zip(value, out[f.attr]):
+                _records_json(item, d)
+
+
+def decode_frame(payload: bytes, *, response: bool = False, api_key: Optional[int] = None,
+                 version: Optional[int] = None, records: bool = False) -> Dict[str, Any]:
+    """One frame payload (no size prefix) as a JSON-safe dict."""
+    if response:
+        if api_key is None or version is None:
+            raise KafkaWireError("a response needs --api-key and --version of its request")
+        header, body = kafkawire.decode_response(payload, api_key, version)
+    else:
+        header, body = kafkawire.decode_request(payload)
+        api_key, version = peek_request_api(payload)
+    out = {"api_key": api_key, "api_name": type(body).__name__, "api_version": version,
+           "header": header.to_dict(), "body": body.to_dict()}
+    if records:
+        _records_json(body, out["body"])
+    return out
+
+
+def _from_frame_log(data: bytes, records: bool) -> Iterator[Dict[str, Any]]:
+    for n, line in enumerate(data.splitlines(), 1):
+        if not line.strip():
+            continue
+        entry = json.loads(line)
+        if "hex" not in entry:
+            continue
+        payload = bytes.fromhex(entry["hex"])
+        try:
+            decoded = decode_frame(payload, response=entry.get("direction") == "response",
+                                   api_key=entry.get("api_key"), version=entry.get("api_version"),
+                                   records=records)
+        except KafkaWireError as exc:
+            decoded = {"api_key": entry.get("api_key"), "api_version": entry.get("api_version"),
+                       "error": f"{type(exc).__name__}: {exc}"}
+        decoded = {"line": n, "direction": entry.get("direction"),
+                   "connection": entry.get("connection"), **decoded}
+        yield decoded
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """Entry point of ``kafkawire decode``."""
+    args = _parser().parse_args(argv)
+    try:
+        data = _read_input(args)
+    except OSError as exc:
+        print(f"kafkawire decode: {exc}", file=sys.stderr)
+        return 2
+    indent = None if args.compact else 2
+    try:
+        if data.lstrip()[:1] == b"{":
+            for item in _from_frame_log(data, args.records):
+                print(json.dumps(item, indent=indent))
+            return 0
+        if data.strip() and _HEX.match(data.strip()):
+            data = _unhex(data)
+        frames = split_frames(data, False if args.no_size_prefix else None)
+        for payload in frames:
+            print(json.dumps(decode_frame(payload, response=args.response, api_key=args.api_key,
+                                          version=args.version, records=args.records),
+                             indent=indent))
+    except (KafkaWireError, ValueError, binascii.Error) as exc:
+        print(f"kafkawire decode: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    return 0
