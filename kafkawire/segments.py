@@ -80,6 +80,12 @@ def segment_name(base_offset: int, suffix: str = LOG_SUFFIX) -> str:
     return f"{base_offset:020d}{suffix}"
 
 
+def base_offset_of(path: str) -> int:
+    """The base offset a segment or index file's name says (0 if it is not Kafka's)."""
+    stem = os.path.basename(path).split(".", 1)[0]
+    return int(stem) if stem.isdigit() else 0
+
+
 def parse_partition_dir(name: str) -> Optional[Tuple[str, int]]:
     """``(topic, partition)`` of a partition folder name, or None if it is not one."""
     m = _PARTITION_DIR.match(name)
@@ -474,8 +480,13 @@ def iter_chunks(path: str, start: int = 0, end: Optional[int] = None, *,
             while off < n:
                 if n - off < V2_HEADER_SIZE and not at_end:
                     break
-                h = parse_header(mv, off, path=path, file_position=pos + off,
-                                 available=end - pos - off)
+                try:
+                    h = parse_header(mv, off, path=path, file_position=pos + off,
+                                     available=end - pos - off)
+                except SegmentError:
+                    if headers:  # what frames before the bad entry is still given
+                        yield pos, mv[:off], headers
+                    raise
                 if off + h.size > n:
                     if off:
                         break
