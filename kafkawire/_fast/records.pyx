@@ -34,6 +34,7 @@ cdef extern from "Python.h":
     object PyUnicode_DecodeUTF8(const char *s, Py_ssize_t size, const char *errors)
     const char *PyUnicode_AsUTF8AndSize(object unicode, Py_ssize_t *size) except NULL
     int PyList_Append(object lst, object item) except -1
+    void PyObject_GC_UnTrack(void *op)
 
 cdef Py_ssize_t V2_HEADER_SIZE = 61
 cdef Py_ssize_t LOG_OVERHEAD = 12
@@ -88,6 +89,46 @@ cdef uint32_t _crc32(const uint8_t *p, Py_ssize_t n) noexcept nogil:
     return c ^ <uint32_t>0xFFFFFFFF
 
 
+cdef inline int _rv32(const uint8_t *d, Py_ssize_t end, Py_ssize_t *pos,
+                      int32_t *out) except -1:
+    """A zigzag varint (int32) with one- and two-byte fast paths."""
+    cdef Py_ssize_t p = pos[0]
+    cdef uint32_t b0, b1, v
+    if p + 1 < end:
+        b0 = d[p]
+        if b0 < 0x80:
+            pos[0] = p + 1
+            out[0] = <int32_t>(b0 >> 1) ^ -<int32_t>(b0 & 1)
+            return 0
+        b1 = d[p + 1]
+        if b1 < 0x80:
+            v = (b0 & 0x7F) | (b1 << 7)
+            pos[0] = p + 2
+            out[0] = <int32_t>(v >> 1) ^ -<int32_t>(v & 1)
+            return 0
+    return read_varint32(d, end, pos, out)
+
+
+cdef inline int _rv64(const uint8_t *d, Py_ssize_t end, Py_ssize_t *pos,
+                      int64_t *out) except -1:
+    """A zigzag varlong (int64) with one- and two-byte fast paths."""
+    cdef Py_ssize_t p = pos[0]
+    cdef uint64_t b0, b1, v
+    if p + 1 < end:
+        b0 = d[p]
+        if b0 < 0x80:
+            pos[0] = p + 1
+            out[0] = <int64_t>(b0 >> 1) ^ -<int64_t>(b0 & 1)
+            return 0
+        b1 = d[p + 1]
+        if b1 < 0x80:
+            v = (b0 & 0x7F) | (b1 << 7)
+            pos[0] = p + 2
+            out[0] = <int64_t>(v >> 1) ^ -<int64_t>(v & 1)
+            return 0
+    return read_varint64(d, end, pos, out)
+
+
 cdef int _corrupt(str msg) except -1:
     raise CorruptRecordError(msg)
 
@@ -130,10 +171,15 @@ cdef object _slice(_Source src, Py_ssize_t start, Py_ssize_t end):
 # -- records ------------------------------------------------------------------
 
 @cython.freelist(1024)
+@cython.no_gc
 cdef class Record:
     """One record: ``offset``, ``timestamp`` (absolute, ms; None for magic 0),
     ``timestamp_type`` ("create", "log_append", or None for magic 0), ``key`` and
-    ``value`` (bytes or None), ``headers`` (list of (str, bytes|None))."""
+    ``value`` (bytes or None), ``headers`` (list of (str, bytes|None)).
+
+    Records are not tracked by the cycle collector (they hold bytes, str and a list of
+    tuples): decoding a batch then does not trigger garbage collections.  Do not make
+    a record reachable from its own headers."""
     cdef public int64_t offset
     cdef int64_t _ts
     cdef bint _has_ts
@@ -304,6 +350,9 @@ cdef class _RecordSink(_Sink):
         PyTuple_SET_ITEM(t, 0, key)
         Py_INCREF(val)
         PyTuple_SET_ITEM(t, 1, val)
+        # A (str, bytes) tuple cannot be part of a cycle: CPython's collector would
+        # untrack it at its first pass; doing it now spares that pass.
+        PyObject_GC_UnTrack(<void *>t)
         PyList_Append(self.cur_headers, t)
         return 0
 
@@ -377,15 +426,15 @@ cdef int _v2_records(const uint8_t *d, Py_ssize_t end, BatchInfo *b, _Sink sink)
     if count < 0 or count > end // 7:
         _corrupt(f"record count {count} does not fit in {end} bytes of records")
     for i in range(count):
-        read_varint32(d, end, &pos, &length)
+        _rv32(d, end, &pos, &length)
         if length < 6 or length > end - pos:
             _corrupt(f"record length {length} at byte {pos} is invalid or beyond the "
                      f"{end - pos} bytes left")
         rend = pos + length
         pos += 1  # attributes
-        read_varint64(d, rend, &pos, &ts_delta)
-        read_varint32(d, rend, &pos, &off_delta)
-        read_varint32(d, rend, &pos, &klen)
+        _rv64(d, rend, &pos, &ts_delta)
+        _rv32(d, rend, &pos, &off_delta)
+        _rv32(d, rend, &pos, &klen)
         if klen < 0:
             if klen != -1:
                 _corrupt(f"negative key length {klen}")
@@ -395,7 +444,7 @@ cdef int _v2_records(const uint8_t *d, Py_ssize_t end, BatchInfo *b, _Sink sink)
                 _corrupt(f"key length {klen} goes beyond its record")
             kp = d + pos
             pos += klen
-        read_varint32(d, rend, &pos, &vlen)
+        _rv32(d, rend, &pos, &vlen)
         if vlen < 0:
             if vlen != -1:
                 _corrupt(f"negative value length {vlen}")
@@ -405,7 +454,7 @@ cdef int _v2_records(const uint8_t *d, Py_ssize_t end, BatchInfo *b, _Sink sink)
                 _corrupt(f"value length {vlen} goes beyond its record")
             vp = d + pos
             pos += vlen
-        read_varint32(d, rend, &pos, &nh)
+        _rv32(d, rend, &pos, &nh)
         if nh < 0 or nh > (rend - pos) // 2:
             _corrupt(f"header count {nh} is invalid for the bytes left in its record")
         if log_append:
@@ -415,12 +464,12 @@ cdef int _v2_records(const uint8_t *d, Py_ssize_t end, BatchInfo *b, _Sink sink)
         sink.record(<int64_t>(<uint64_t>b.base_offset + <uint64_t><int64_t>off_delta), ts,
                     log_append, kp, klen, vp, vlen, nh, off_delta)
         for h in range(nh):
-            read_varint32(d, rend, &pos, &hklen)
+            _rv32(d, rend, &pos, &hklen)
             if hklen < 0 or hklen > rend - pos:
                 _corrupt(f"header key length {hklen} is invalid")
             hkp = d + pos
             pos += hklen
-            read_varint32(d, rend, &pos, &hvlen)
+            _rv32(d, rend, &pos, &hvlen)
             if hvlen < 0:
                 if hvlen != -1:
                     _corrupt(f"negative header value length {hvlen}")
@@ -881,58 +930,120 @@ def decode(buf, *, verify_crc=True, max_decompressed_size=_DEFAULT_MAX):
 
 
 # -- Arrow --------------------------------------------------------------------
+#
+# Columns are filled into malloc'd buffers and handed to pyarrow through the Arrow C
+# data interface (one ArrowArray tree, imported as a RecordBatch): no Python object per
+# record, and none per column either.
 
-cdef class _Buf:
-    """A growable byte buffer backed by a bytearray (handed to Arrow without a copy)."""
-    cdef bytearray obj
-    cdef char *p
-    cdef Py_ssize_t n
+cdef extern from *:
+    """
+    struct KwArrowArray {
+        int64_t length;
+        int64_t null_count;
+        int64_t offset;
+        int64_t n_buffers;
+        int64_t n_children;
+        const void **buffers;
+        struct KwArrowArray **children;
+        struct KwArrowArray *dictionary;
+        void (*release)(struct KwArrowArray *);
+        void *private_data;
+    };
+    typedef struct KwArrowArray KwArrowArray;
+    """
+    ctypedef struct KwArrowArray:
+        int64_t length
+        int64_t null_count
+        int64_t offset
+        int64_t n_buffers
+        int64_t n_children
+        const void **buffers
+        KwArrowArray **children
+        KwArrowArray *dictionary
+        void (*release)(KwArrowArray *) noexcept nogil
+        void *private_data
+
+cdef enum:
+    B_OFFSET, B_TS, B_TS_FLAG, B_TSTYPE, B_KEY_OFF, B_KEY_DATA, B_KEY_FLAG, B_VAL_OFF,
+    B_VAL_DATA, B_VAL_FLAG, B_HLIST_OFF, B_HKEY_OFF, B_HKEY_DATA, B_HVAL_OFF, B_HVAL_DATA,
+    B_HVAL_FLAG, B_SEQ, B_PLE, B_PID, B_EPOCH, B_TX, B_CTRL, B_COMP_OFF, B_COMP_DATA,
+    B_TS_BM, B_KEY_BM, B_VAL_BM, B_HVAL_BM, B_TX_BM, B_CTRL_BM, NBUF
+
+cdef enum:
+    # ArrowArray nodes: the root struct, its 13 columns, the headers' struct and its 2
+    N_ROOT, N_OFFSET, N_TS, N_TSTYPE, N_KEY, N_VALUE, N_HEADERS, N_PLE, N_PID, N_EPOCH,
+    N_SEQ, N_TX, N_CTRL, N_COMP, N_HSTRUCT, N_HKEY, N_HVAL, NNODES
+
+
+cdef struct CBuf:
+    char *p
+    Py_ssize_t n
+    Py_ssize_t cap
+
+
+cdef struct Export:
+    KwArrowArray nodes[NNODES]
+    const void *bufptrs[NNODES][3]
+    KwArrowArray *root_kids[13]
+    KwArrowArray *list_kids[1]
+    KwArrowArray *struct_kids[2]
+    CBuf bufs[NBUF]
+
+
+cdef void _free_bufs(CBuf *bufs) noexcept nogil:
+    cdef int i
+    for i in range(NBUF):
+        free(bufs[i].p)
+        bufs[i].p = NULL
+
+
+cdef void _release_child(KwArrowArray *a) noexcept nogil:
+    a.release = NULL
+
+
+cdef void _release_root(KwArrowArray *a) noexcept nogil:
+    cdef Export *e = <Export *>a.private_data
+    _free_bufs(e.bufs)
+    free(e)
+    a.release = NULL
+
+
+cdef int _grow(CBuf *b, Py_ssize_t extra) except -1:
+    cdef Py_ssize_t want = b.n + extra
     cdef Py_ssize_t cap
-
-    def __cinit__(self):
-        self.obj = bytearray()
-        self.p = PyByteArray_AS_STRING(self.obj)
-        self.n = 0
-        self.cap = 0
-
-    cdef int reserve(self, Py_ssize_t extra) except -1:
-        cdef Py_ssize_t want = self.n + extra
-        cdef Py_ssize_t cap
-        if want > self.cap:
-            cap = self.cap * 2
-            if cap < want:
-                cap = want
-            if cap < 64:
-                cap = 64
-            PyByteArray_Resize(self.obj, cap)
-            self.p = PyByteArray_AS_STRING(self.obj)
-            self.cap = cap
+    cdef char *p
+    if want <= b.cap:
         return 0
+    cap = b.cap * 2
+    if cap < want:
+        cap = want
+    if cap < 64:
+        cap = 64
+    p = <char *>realloc(b.p, cap)
+    if p == NULL:
+        raise MemoryError()
+    b.p = p
+    b.cap = cap
+    return 0
 
-    cdef object finish(self):
-        PyByteArray_Resize(self.obj, self.n)
-        self.cap = self.n
-        self.p = PyByteArray_AS_STRING(self.obj)
-        return self.obj
+cdef inline int _reserve(CBuf *b, Py_ssize_t extra) except -1:
+    if b.n + extra > b.cap:
+        _grow(b, extra)
+    return 0
 
-
-cdef inline void _put_i64(_Buf b, int64_t v) noexcept:
+cdef inline void _put_i64(CBuf *b, int64_t v) noexcept nogil:
     (<int64_t *>(b.p + b.n))[0] = v
     b.n += 8
 
-cdef inline void _put_i32(_Buf b, int32_t v) noexcept:
+cdef inline void _put_i32(CBuf *b, int32_t v) noexcept nogil:
     (<int32_t *>(b.p + b.n))[0] = v
     b.n += 4
 
-cdef inline void _put_i16(_Buf b, int16_t v) noexcept:
-    (<int16_t *>(b.p + b.n))[0] = v
-    b.n += 2
-
-cdef inline void _put_u8(_Buf b, uint8_t v) noexcept:
+cdef inline void _put_u8(CBuf *b, uint8_t v) noexcept nogil:
     (<uint8_t *>(b.p + b.n))[0] = v
     b.n += 1
 
-cdef inline void _put_bytes(_Buf b, const uint8_t *src, Py_ssize_t n) noexcept:
+cdef inline void _put_bytes(CBuf *b, const uint8_t *src, Py_ssize_t n) noexcept nogil:
     memcpy(b.p + b.n, src, n)
     b.n += n
 
@@ -946,220 +1057,282 @@ cdef bint _ascii(const uint8_t *p, Py_ssize_t n) noexcept nogil:
 
 
 cdef class _ArrowSink(_Sink):
+    cdef CBuf b[NBUF]
     cdef Py_ssize_t rows, batch_rows0, nheaders
-    cdef _Buf offset, ts, ts_valid, tstype, key_off, key_data, key_valid, val_off, val_data
-    cdef _Buf val_valid, hlist_off, hkey_off, hkey_data, hval_off, hval_data, hval_valid
-    cdef _Buf seq, ple, pid, epoch, tx, ctrl, comp_off, comp_data
     cdef Py_ssize_t ts_nulls, key_nulls, val_nulls, hval_nulls
     cdef BatchInfo cur
-    cdef int64_t base_offset
-    cdef int32_t base_seq
 
     def __cinit__(self):
-        self.offset = _Buf(); self.ts = _Buf(); self.ts_valid = _Buf(); self.tstype = _Buf()
-        self.key_off = _Buf(); self.key_data = _Buf(); self.key_valid = _Buf()
-        self.val_off = _Buf(); self.val_data = _Buf(); self.val_valid = _Buf()
-        self.hlist_off = _Buf(); self.hkey_off = _Buf(); self.hkey_data = _Buf()
-        self.hval_off = _Buf(); self.hval_data = _Buf(); self.hval_valid = _Buf()
-        self.seq = _Buf(); self.ple = _Buf(); self.pid = _Buf(); self.epoch = _Buf()
-        self.tx = _Buf(); self.ctrl = _Buf(); self.comp_off = _Buf(); self.comp_data = _Buf()
-        for b in (self.key_off, self.val_off, self.hlist_off, self.hkey_off, self.hval_off,
-                  self.comp_off):
-            (<_Buf>b).reserve(4)
-            _put_i32(<_Buf>b, 0)
+        cdef int i
+        memset(self.b, 0, sizeof(self.b))
+        for i in range(NBUF):
+            _grow(&self.b[i], 64)
+        for i in (B_KEY_OFF, B_VAL_OFF, B_HLIST_OFF, B_HKEY_OFF, B_HVAL_OFF, B_COMP_OFF):
+            _put_i32(&self.b[i], 0)
+
+    def __dealloc__(self):
+        _free_bufs(self.b)
 
     cdef int begin_batch(self, BatchInfo *b, Py_ssize_t max_records,
                          Py_ssize_t data_bytes) except -1:
         cdef Py_ssize_t r = max_records + 1
+        cdef Py_ssize_t h = data_bytes // 2 + 1
         self.cur = b[0]
         self.batch_rows0 = self.rows
-        self.offset.reserve(r * 8); self.ts.reserve(r * 8); self.ts_valid.reserve(r)
-        self.tstype.reserve(r); self.key_off.reserve(r * 4); self.key_valid.reserve(r)
-        self.val_off.reserve(r * 4); self.val_valid.reserve(r); self.hlist_off.reserve(r * 4)
-        self.seq.reserve(r * 4)
-        self.key_data.reserve(data_bytes); self.val_data.reserve(data_bytes)
-        self.hkey_data.reserve(data_bytes); self.hval_data.reserve(data_bytes)
-        # headers take at least two bytes each
-        self.hkey_off.reserve((data_bytes // 2 + 1) * 4)
-        self.hval_off.reserve((data_bytes // 2 + 1) * 4)
-        self.hval_valid.reserve(data_bytes // 2 + 1)
+        _reserve(&self.b[B_OFFSET], r * 8); _reserve(&self.b[B_TS], r * 8)
+        _reserve(&self.b[B_TS_FLAG], r); _reserve(&self.b[B_TSTYPE], r)
+        _reserve(&self.b[B_KEY_OFF], r * 4); _reserve(&self.b[B_KEY_FLAG], r)
+        _reserve(&self.b[B_VAL_OFF], r * 4); _reserve(&self.b[B_VAL_FLAG], r)
+        _reserve(&self.b[B_HLIST_OFF], r * 4); _reserve(&self.b[B_SEQ], r * 4)
+        _reserve(&self.b[B_KEY_DATA], data_bytes); _reserve(&self.b[B_VAL_DATA], data_bytes)
+        _reserve(&self.b[B_HKEY_DATA], data_bytes); _reserve(&self.b[B_HVAL_DATA], data_bytes)
+        # a header takes at least two bytes
+        _reserve(&self.b[B_HKEY_OFF], h * 4); _reserve(&self.b[B_HVAL_OFF], h * 4)
+        _reserve(&self.b[B_HVAL_FLAG], h)
         return 0
 
     cdef int record(self, int64_t offset, int64_t ts, int tstype, const uint8_t *k,
                     Py_ssize_t klen, const uint8_t *v, Py_ssize_t vlen, int32_t nheaders,
                     int32_t off_delta) except -1:
-        cdef int32_t seq
-        _put_i64(self.offset, offset)
+        cdef CBuf *b = self.b
+        cdef int32_t seq, base_seq = self.cur.base_seq
+        _put_i64(&b[B_OFFSET], offset)
         if tstype >= 0:
-            _put_i64(self.ts, ts * 1000)
-            _put_u8(self.ts_valid, 1)
-            _put_u8(self.tstype, <uint8_t>tstype)
+            _put_i64(&b[B_TS], ts * 1000)
+            _put_u8(&b[B_TS_FLAG], 1)
+            _put_u8(&b[B_TSTYPE], <uint8_t>tstype)
         else:
-            _put_i64(self.ts, 0)
-            _put_u8(self.ts_valid, 0)
-            _put_u8(self.tstype, 0)
+            _put_i64(&b[B_TS], 0)
+            _put_u8(&b[B_TS_FLAG], 0)
+            _put_u8(&b[B_TSTYPE], 0)
             self.ts_nulls += 1
         if klen >= 0:
-            _put_bytes(self.key_data, k, klen)
-            _put_u8(self.key_valid, 1)
+            _put_bytes(&b[B_KEY_DATA], k, klen)
+            _put_u8(&b[B_KEY_FLAG], 1)
         else:
-            _put_u8(self.key_valid, 0)
+            _put_u8(&b[B_KEY_FLAG], 0)
             self.key_nulls += 1
-        if self.key_data.n > INT32_MAX:
-            raise OverflowError("more than 2 GiB of keys in one table")
-        _put_i32(self.key_off, <int32_t>self.key_data.n)
         if vlen >= 0:
-            _put_bytes(self.val_data, v, vlen)
-            _put_u8(self.val_valid, 1)
+            _put_bytes(&b[B_VAL_DATA], v, vlen)
+            _put_u8(&b[B_VAL_FLAG], 1)
         else:
-            _put_u8(self.val_valid, 0)
+            _put_u8(&b[B_VAL_FLAG], 0)
             self.val_nulls += 1
-        if self.val_data.n > INT32_MAX:
-            raise OverflowError("more than 2 GiB of values in one table")
-        _put_i32(self.val_off, <int32_t>self.val_data.n)
-        if self.cur.base_seq < 0:
+        if b[B_KEY_DATA].n > INT32_MAX or b[B_VAL_DATA].n > INT32_MAX:
+            raise OverflowError("more than 2 GiB of keys or values in one table")
+        _put_i32(&b[B_KEY_OFF], <int32_t>b[B_KEY_DATA].n)
+        _put_i32(&b[B_VAL_OFF], <int32_t>b[B_VAL_DATA].n)
+        if base_seq < 0:
             seq = -1
-        elif self.cur.base_seq > INT32_MAX - off_delta:
-            seq = off_delta - (INT32_MAX - self.cur.base_seq) - 1
+        elif base_seq > INT32_MAX - off_delta:
+            seq = off_delta - (INT32_MAX - base_seq) - 1
         else:
-            seq = self.cur.base_seq + off_delta
-        _put_i32(self.seq, seq)
+            seq = base_seq + off_delta
+        _put_i32(&b[B_SEQ], seq)
         self.rows += 1
         return 0
 
     cdef int header(self, const uint8_t *k, Py_ssize_t klen, const uint8_t *v,
                     Py_ssize_t vlen) except -1:
+        cdef CBuf *b = self.b
         cdef bytes fixed
         if _ascii(k, klen):
-            _put_bytes(self.hkey_data, k, klen)
+            _put_bytes(&b[B_HKEY_DATA], k, klen)
         else:
             try:
                 PyUnicode_DecodeUTF8(<const char *>k, klen, "strict")
-                _put_bytes(self.hkey_data, k, klen)
+                _put_bytes(&b[B_HKEY_DATA], k, klen)
             except UnicodeDecodeError:
+                # Arrow strings are UTF-8: invalid bytes become U+FFFD here.
                 fixed = PyUnicode_DecodeUTF8(<const char *>k, klen, "replace").encode("utf-8")
-                self.hkey_data.reserve(len(fixed))
-                _put_bytes(self.hkey_data, <const uint8_t *>PyBytes_AS_STRING(fixed),
+                _reserve(&b[B_HKEY_DATA], len(fixed))
+                _put_bytes(&b[B_HKEY_DATA], <const uint8_t *>PyBytes_AS_STRING(fixed),
                            len(fixed))
-        _put_i32(self.hkey_off, <int32_t>self.hkey_data.n)
+        _put_i32(&b[B_HKEY_OFF], <int32_t>b[B_HKEY_DATA].n)
         if vlen >= 0:
-            _put_bytes(self.hval_data, v, vlen)
-            _put_u8(self.hval_valid, 1)
+            _put_bytes(&b[B_HVAL_DATA], v, vlen)
+            _put_u8(&b[B_HVAL_FLAG], 1)
         else:
-            _put_u8(self.hval_valid, 0)
+            _put_u8(&b[B_HVAL_FLAG], 0)
             self.hval_nulls += 1
-        _put_i32(self.hval_off, <int32_t>self.hval_data.n)
+        _put_i32(&b[B_HVAL_OFF], <int32_t>b[B_HVAL_DATA].n)
         self.nheaders += 1
         return 0
 
     cdef int end_record(self) except -1:
-        _put_i32(self.hlist_off, <int32_t>self.nheaders)
+        if self.nheaders > INT32_MAX or self.b[B_HKEY_DATA].n > INT32_MAX or \
+                self.b[B_HVAL_DATA].n > INT32_MAX:
+            raise OverflowError("more than 2 GiB of headers in one table")
+        _put_i32(&self.b[B_HLIST_OFF], <int32_t>self.nheaders)
         return 0
 
     cdef int end_batch(self) except -1:
         cdef Py_ssize_t n = self.rows - self.batch_rows0
-        cdef Py_ssize_t i
-        cdef str name = _CODEC_NAMES[self.cur.attrs & 7] if (self.cur.attrs & 7) < 5 \
-            else _comp.codec_name(self.cur.attrs & 7)
-        cdef bytes raw = name.encode("ascii")
+        cdef Py_ssize_t i, at
+        cdef int codec = self.cur.attrs & 7
+        cdef bytes raw = (_CODEC_NAMES[codec] if codec < 5 else _comp.codec_name(codec)
+                          ).encode("ascii")
         cdef Py_ssize_t rl = len(raw)
-        cdef const uint8_t *rp = <const uint8_t *>PyBytes_AS_STRING(raw)
+        cdef const char *rp = PyBytes_AS_STRING(raw)
         cdef bint legacy = self.cur.magic < 2
-        self.ple.reserve(n * 4); self.pid.reserve(n * 8); self.epoch.reserve(n * 2)
-        self.tx.reserve(n); self.ctrl.reserve(n); self.comp_off.reserve(n * 4)
-        self.comp_data.reserve(n * rl)
+        cdef uint8_t tx = 0 if legacy else (self.cur.attrs >> 4) & 1
+        cdef uint8_t ctrl = 0 if legacy else (self.cur.attrs >> 5) & 1
+        cdef CBuf *b = self.b
+        cdef int32_t *ple
+        cdef int64_t *pid
+        cdef int16_t *ep
+        cdef int32_t *co
+        cdef char *cd
+        if n == 0:
+            return 0
+        _reserve(&b[B_PLE], n * 4); _reserve(&b[B_PID], n * 8); _reserve(&b[B_EPOCH], n * 2)
+        _reserve(&b[B_TX], n); _reserve(&b[B_CTRL], n); _reserve(&b[B_COMP_OFF], n * 4)
+        _reserve(&b[B_COMP_DATA], n * rl)
+        ple = <int32_t *>(b[B_PLE].p + b[B_PLE].n)
+        pid = <int64_t *>(b[B_PID].p + b[B_PID].n)
+        ep = <int16_t *>(b[B_EPOCH].p + b[B_EPOCH].n)
+        co = <int32_t *>(b[B_COMP_OFF].p + b[B_COMP_OFF].n)
+        cd = b[B_COMP_DATA].p + b[B_COMP_DATA].n
+        at = b[B_COMP_DATA].n
+        if at + n * rl > INT32_MAX:
+            raise OverflowError("too many rows in one table")
         for i in range(n):
-            _put_i32(self.ple, self.cur.ple)
-            _put_i64(self.pid, self.cur.pid)
-            _put_i16(self.epoch, self.cur.epoch)
-            _put_u8(self.tx, 0 if legacy else (self.cur.attrs >> 4) & 1)
-            _put_u8(self.ctrl, 0 if legacy else (self.cur.attrs >> 5) & 1)
-            _put_bytes(self.comp_data, rp, rl)
-            _put_i32(self.comp_off, <int32_t>self.comp_data.n)
+            ple[i] = self.cur.ple
+            pid[i] = self.cur.pid
+            ep[i] = self.cur.epoch
+            memcpy(cd + i * rl, rp, rl)
+            co[i] = <int32_t>(at + (i + 1) * rl)
+        memset(b[B_TX].p + b[B_TX].n, tx, n)
+        memset(b[B_CTRL].p + b[B_CTRL].n, ctrl, n)
+        b[B_PLE].n += n * 4; b[B_PID].n += n * 8; b[B_EPOCH].n += n * 2
+        b[B_TX].n += n; b[B_CTRL].n += n; b[B_COMP_OFF].n += n * 4
+        b[B_COMP_DATA].n += n * rl
         return 0
 
 
-cdef object _bitmap(_Buf flags, Py_ssize_t n, Py_ssize_t nulls):
-    """Pack one-byte-per-row flags into an Arrow bitmap (None when all are set)."""
-    cdef bytearray out
+cdef const void *_pack(CBuf *flags, CBuf *out, Py_ssize_t n) except? NULL:
+    """Pack one-byte-per-row flags into an Arrow bitmap in ``out``."""
+    cdef Py_ssize_t i
     cdef uint8_t *o
     cdef const uint8_t *f = <const uint8_t *>flags.p
-    cdef Py_ssize_t i
-    if nulls == 0 and flags is not None:
-        return None
-    out = bytearray((n + 7) // 8)
-    o = <uint8_t *>PyByteArray_AS_STRING(out)
+    _reserve(out, (n + 7) // 8 + 1)
+    o = <uint8_t *>out.p
+    memset(o, 0, (n + 7) // 8 + 1)
     for i in range(n):
         if f[i]:
             o[i >> 3] |= <uint8_t>(1 << (i & 7))
-    return out
+    return o
 
 
-cdef object _bits(_Buf flags, Py_ssize_t n):
-    cdef bytearray out = bytearray((n + 7) // 8)
-    cdef uint8_t *o = <uint8_t *>PyByteArray_AS_STRING(out)
-    cdef const uint8_t *f = <const uint8_t *>flags.p
-    cdef Py_ssize_t i
-    for i in range(n):
-        if f[i]:
-            o[i >> 3] |= <uint8_t>(1 << (i & 7))
-    return out
+cdef void _node(Export *e, int node, int64_t length, int64_t nulls, int nbuf,
+                const void *b0, const void *b1, const void *b2) noexcept:
+    cdef KwArrowArray *a = &e.nodes[node]
+    a.length = length
+    a.null_count = nulls
+    a.offset = 0
+    a.n_buffers = nbuf
+    a.n_children = 0
+    e.bufptrs[node][0] = b0
+    e.bufptrs[node][1] = b1
+    e.bufptrs[node][2] = b2
+    a.buffers = e.bufptrs[node]
+    a.children = NULL
+    a.dictionary = NULL
+    a.release = _release_child
+    a.private_data = NULL
+
+
+cdef object _SCHEMA = None
+cdef object _import_batch = None
+
+
+cdef object _export(_ArrowSink s):
+    """Move the sink's buffers into an ArrowArray tree and import it into pyarrow."""
+    global _SCHEMA, _import_batch
+    import pyarrow as pa
+    if _SCHEMA is None:
+        _SCHEMA = arrow_schema()
+        _import_batch = pa.RecordBatch._import_from_c
+    cdef Export *e = <Export *>malloc(sizeof(Export))
+    cdef CBuf *b
+    cdef int64_t n = s.rows, nh = s.nheaders
+    cdef int i
+    cdef const void *ts_bm = NULL
+    cdef const void *key_bm = NULL
+    cdef const void *val_bm = NULL
+    cdef const void *hval_bm = NULL
+    if e == NULL:
+        raise MemoryError()
+    memcpy(e.bufs, s.b, sizeof(s.b))  # the export owns the buffers from here on
+    memset(s.b, 0, sizeof(s.b))
+    b = e.bufs
+    try:
+        if s.ts_nulls:
+            ts_bm = _pack(&b[B_TS_FLAG], &b[B_TS_BM], n)
+        if s.key_nulls:
+            key_bm = _pack(&b[B_KEY_FLAG], &b[B_KEY_BM], n)
+        if s.val_nulls:
+            val_bm = _pack(&b[B_VAL_FLAG], &b[B_VAL_BM], n)
+        if s.hval_nulls:
+            hval_bm = _pack(&b[B_HVAL_FLAG], &b[B_HVAL_BM], nh)
+        _pack(&b[B_TX], &b[B_TX_BM], n)
+        _pack(&b[B_CTRL], &b[B_CTRL_BM], n)
+    except BaseException:
+        _free_bufs(e.bufs)
+        free(e)
+        raise
+    _node(e, N_OFFSET, n, 0, 2, NULL, b[B_OFFSET].p, NULL)
+    _node(e, N_TS, n, s.ts_nulls, 2, ts_bm, b[B_TS].p, NULL)
+    _node(e, N_TSTYPE, n, s.ts_nulls, 2, ts_bm, b[B_TSTYPE].p, NULL)
+    _node(e, N_KEY, n, s.key_nulls, 3, key_bm, b[B_KEY_OFF].p, b[B_KEY_DATA].p)
+    _node(e, N_VALUE, n, s.val_nulls, 3, val_bm, b[B_VAL_OFF].p, b[B_VAL_DATA].p)
+    _node(e, N_HEADERS, n, 0, 2, NULL, b[B_HLIST_OFF].p, NULL)
+    _node(e, N_HSTRUCT, nh, 0, 1, NULL, NULL, NULL)
+    _node(e, N_HKEY, nh, 0, 3, NULL, b[B_HKEY_OFF].p, b[B_HKEY_DATA].p)
+    _node(e, N_HVAL, nh, s.hval_nulls, 3, hval_bm, b[B_HVAL_OFF].p, b[B_HVAL_DATA].p)
+    _node(e, N_PLE, n, 0, 2, NULL, b[B_PLE].p, NULL)
+    _node(e, N_PID, n, 0, 2, NULL, b[B_PID].p, NULL)
+    _node(e, N_EPOCH, n, 0, 2, NULL, b[B_EPOCH].p, NULL)
+    _node(e, N_SEQ, n, 0, 2, NULL, b[B_SEQ].p, NULL)
+    _node(e, N_TX, n, 0, 2, NULL, b[B_TX_BM].p, NULL)
+    _node(e, N_CTRL, n, 0, 2, NULL, b[B_CTRL_BM].p, NULL)
+    _node(e, N_COMP, n, 0, 3, NULL, b[B_COMP_OFF].p, b[B_COMP_DATA].p)
+    _node(e, N_ROOT, n, 0, 1, NULL, NULL, NULL)
+    # schema order: offset, timestamp, timestamp_type, key, value, headers, ple, pid,
+    # producer_epoch, sequence, is_transactional, is_control, compression
+    for i, node in enumerate((N_OFFSET, N_TS, N_TSTYPE, N_KEY, N_VALUE, N_HEADERS, N_PLE,
+                              N_PID, N_EPOCH, N_SEQ, N_TX, N_CTRL, N_COMP)):
+        e.root_kids[i] = &e.nodes[<int>node]
+    e.nodes[N_ROOT].n_children = 13
+    e.nodes[N_ROOT].children = e.root_kids
+    e.list_kids[0] = &e.nodes[N_HSTRUCT]
+    e.nodes[N_HEADERS].n_children = 1
+    e.nodes[N_HEADERS].children = e.list_kids
+    e.struct_kids[0] = &e.nodes[N_HKEY]
+    e.struct_kids[1] = &e.nodes[N_HVAL]
+    e.nodes[N_HSTRUCT].n_children = 2
+    e.nodes[N_HSTRUCT].children = e.struct_kids
+    e.nodes[N_ROOT].release = _release_root
+    e.nodes[N_ROOT].private_data = e
+    try:
+        batch = _import_batch(<size_t>&e.nodes[N_ROOT], _SCHEMA)
+    except BaseException:
+        if e.nodes[N_ROOT].release != NULL:
+            _release_root(&e.nodes[N_ROOT])
+        raise
+    return pa.Table.from_batches([batch], _SCHEMA)
 
 
 def to_arrow(buf, *, verify_crc=True, max_decompressed_size=_DEFAULT_MAX):
     """A ``pyarrow.Table`` with one row per record of ``buf``; the columns' buffers are
-    filled directly, without a Python object per record."""
-    import pyarrow as pa
-
+    filled directly and handed to Arrow through its C data interface, without a Python
+    object per record."""
     cdef _Source src = _source(buf)
     cdef _ArrowSink s = _ArrowSink.__new__(_ArrowSink)
     if max_decompressed_size is None:
         max_decompressed_size = _DEFAULT_MAX
     _emit_all(src, verify_crc, max_decompressed_size, s)
-    schema = arrow_schema()
-    n = s.rows
-    pb = pa.py_buffer
-    ts_valid = _bitmap(s.ts_valid, n, s.ts_nulls)
-    ts_valid = None if ts_valid is None else pb(ts_valid)
-
-    def col(name, buffers, null_count=0, children=None):
-        typ = schema.field(name).type
-        return pa.Array.from_buffers(typ, n, buffers, null_count=null_count)
-
-    def binary(name, _Buf off, _Buf data, _Buf valid, nulls):
-        bm = _bitmap(valid, n, nulls)
-        return pa.Array.from_buffers(schema.field(name).type, n,
-                                     [None if bm is None else pb(bm), pb(off.finish()),
-                                      pb(data.finish())], null_count=nulls)
-
-    htype = schema.field("headers").type
-    nh = s.nheaders
-    hk = pa.Array.from_buffers(pa.string(), nh, [None, pb(s.hkey_off.finish()),
-                                                pb(s.hkey_data.finish())], null_count=0)
-    hvb = _bitmap(s.hval_valid, nh, s.hval_nulls)
-    hv = pa.Array.from_buffers(pa.binary(), nh, [None if hvb is None else pb(hvb),
-                                                 pb(s.hval_off.finish()),
-                                                 pb(s.hval_data.finish())],
-                               null_count=s.hval_nulls)
-    hstruct = pa.StructArray.from_arrays([hk, hv], fields=list(htype.value_type))
-    headers = pa.Array.from_buffers(htype, n, [None, pb(s.hlist_off.finish())],
-                                    null_count=0, children=[hstruct])
-    arrays = [
-        col("offset", [None, pb(s.offset.finish())]),
-        col("timestamp", [ts_valid, pb(s.ts.finish())], s.ts_nulls),
-        col("timestamp_type", [ts_valid, pb(s.tstype.finish())], s.ts_nulls),
-        binary("key", s.key_off, s.key_data, s.key_valid, s.key_nulls),
-        binary("value", s.val_off, s.val_data, s.val_valid, s.val_nulls),
-        headers,
-        col("partition_leader_epoch", [None, pb(s.ple.finish())]),
-        col("producer_id", [None, pb(s.pid.finish())]),
-        col("producer_epoch", [None, pb(s.epoch.finish())]),
-        col("sequence", [None, pb(s.seq.finish())]),
-        col("is_transactional", [None, pb(_bits(s.tx, n))]),
-        col("is_control", [None, pb(_bits(s.ctrl, n))]),
-        col("compression", [None, pb(s.comp_off.finish()), pb(s.comp_data.finish())]),
-    ]
-    return pa.Table.from_arrays(arrays, schema=schema)
+    return _export(s)
 
 
 # -- encoding -----------------------------------------------------------------
@@ -1618,3 +1791,4 @@ cdef class BatchBuilder:
                           o["compression_level"], _pure._timestamp_type_bit(o["timestamp_type"]),
                           o["producer_id"], o["producer_epoch"], o["base_sequence"],
                           o["is_transactional"], False, o["partition_leader_epoch"], None)
+

@@ -1,0 +1,171 @@
+"""Record batches: kafkawire against aiokafka's Cython record codec, in the same run.
+
+    python -m pytest benchmarks/bench_records.py --benchmark-only
+
+Workloads (one benchmark group each; the ratio is aiokafka's time over kafkawire's):
+
+* W1: one uncompressed v2 batch of 1000 records, 16-byte keys, 100-byte values, one
+  header, CRC checked.  W2: the same with 1 KiB values.
+* W1's records compressed with gzip, snappy, lz4 and zstd.
+* encode: building W1 uncompressed from the same 1000 (key, value, headers, timestamp).
+* to_arrow: W1 into a pyarrow.Table against aiokafka decoding W1's records.
+* legacy: W1's records (no headers) as a v1 message set, 1000 uncompressed messages.
+
+Both sides decode to the same objects: every record with offset, timestamp, key, value
+and headers, the checksum verified (aiokafka: ``validate_crc()`` on each batch, as its
+consumer does with ``check_crcs``).
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from kafkawire import _backend
+from kafkawire import records as kw
+
+aiokafka = pytest.importorskip("aiokafka")
+from aiokafka.record.default_records import DefaultRecordBatchBuilder  # noqa: E402
+from aiokafka.record.legacy_records import LegacyRecordBatchBuilder  # noqa: E402
+from aiokafka.record.memory_records import MemoryRecords  # noqa: E402
+
+N = 1000
+_rng = random.Random(7)
+BASE_TS = 1_700_000_000_000
+CODECS = {"none": 0, "gzip": 1, "snappy": 2, "lz4": 3, "zstd": 4}
+
+
+def _text(n: int) -> bytes:
+    """Compressible but not trivial bytes, like JSON payloads."""
+    words = [b"alpha", b"beta", b"gamma", b"delta", b"kafka", b"record", b"value", b"42"]
+    out = bytearray()
+    while len(out) < n:
+        out += _rng.choice(words) + b" "
+    return bytes(out[:n])
+
+
+def _records(value_size: int):
+    return [
+        {"key": b"key-%012d" % i, "value": _text(value_size),
+         "headers": [("trace-id", b"%016x" % i)], "timestamp": BASE_TS + i}
+        for i in range(N)
+    ]
+
+
+W1 = _records(100)
+W2 = _records(1024)
+
+
+def _aio_build(recs, codec=0):
+    b = DefaultRecordBatchBuilder(magic=2, compression_type=codec, is_transactional=0,
+                                  producer_id=-1, producer_epoch=-1, base_sequence=-1,
+                                  batch_size=1 << 30)
+    for i, r in enumerate(recs):
+        b.append(i, timestamp=r["timestamp"], key=r["key"], value=r["value"],
+                 headers=r["headers"])
+    return bytes(b.build())
+
+
+def _aio_legacy_build(recs, magic=1, codec=0):
+    b = LegacyRecordBatchBuilder(magic=magic, compression_type=codec, batch_size=1 << 30)
+    for i, r in enumerate(recs):
+        b.append(i, timestamp=r["timestamp"], key=r["key"], value=r["value"])
+    return bytes(b.build())
+
+
+def aio_decode(buf):
+    """aiokafka's consumer path: batches from MemoryRecords, CRC checked, records listed."""
+    mr = MemoryRecords(buf)
+    out = []
+    while True:
+        batch = mr.next_batch()
+        if batch is None:
+            break
+        if not batch.validate_crc():
+            raise ValueError("bad crc")
+        out.extend(batch)
+    return out
+
+
+BUFS = {
+    "W1": kw.encode_batch(W1),
+    "W2": kw.encode_batch(W2),
+    "legacy-v1": kw.encode_batch([dict(r, headers=[]) for r in W1], magic=1),
+}
+for _name in ("gzip", "snappy", "lz4", "zstd"):
+    BUFS[f"W1-{_name}"] = kw.encode_batch(W1, compression=_name)
+
+KW_LABEL = f"kafkawire ({_backend.BACKEND})"
+
+
+def _check(ours, theirs):
+    assert len(ours) == len(theirs) == N
+    a, b = ours[-1], theirs[-1]
+    assert (a.offset, a.timestamp, a.key, a.value) == (b.offset, b.timestamp, b.key, b.value)
+
+
+def _ratio_info(benchmark, label, records=N):
+    benchmark.extra_info["implementation"] = label
+    benchmark.extra_info["records"] = records
+
+
+DECODE_CASES = ["W1", "W2", "W1-gzip", "W1-snappy", "W1-lz4", "W1-zstd", "legacy-v1"]
+
+
+@pytest.mark.parametrize("case", DECODE_CASES)
+def test_decode_kafkawire(benchmark, case):
+    benchmark.group = f"decode {case}"
+    buf = BUFS[case]
+    _ratio_info(benchmark, KW_LABEL)
+    out = benchmark(kw.decode, buf)
+    _check(out, aio_decode(buf))
+
+
+@pytest.mark.parametrize("case", DECODE_CASES)
+def test_decode_aiokafka(benchmark, case):
+    benchmark.group = f"decode {case}"
+    buf = BUFS[case]
+    _ratio_info(benchmark, "aiokafka (cython)")
+    out = benchmark(aio_decode, buf)
+    _check(kw.decode(buf), out)
+
+
+def test_encode_kafkawire(benchmark):
+    benchmark.group = "encode W1"
+    _ratio_info(benchmark, KW_LABEL)
+    out = benchmark(kw.encode_batch, W1)
+    assert out == BUFS["W1"]
+
+
+def test_encode_kafkawire_builder(benchmark):
+    benchmark.group = "encode W1"
+    _ratio_info(benchmark, KW_LABEL + " BatchBuilder")
+
+    def build():
+        b = kw.BatchBuilder(max_bytes=1 << 30)
+        for r in W1:
+            b.append(r["key"], r["value"], r["headers"], r["timestamp"])
+        return b.build()
+
+    assert benchmark(build) == BUFS["W1"]
+
+
+def test_encode_aiokafka(benchmark):
+    benchmark.group = "encode W1"
+    _ratio_info(benchmark, "aiokafka (cython)")
+    out = benchmark(_aio_build, W1)
+    assert kw.decode(out) == kw.decode(BUFS["W1"])
+
+
+def test_to_arrow_kafkawire(benchmark):
+    pytest.importorskip("pyarrow")
+    benchmark.group = "to_arrow W1"
+    _ratio_info(benchmark, KW_LABEL + " to_arrow")
+    table = benchmark(kw.to_arrow, BUFS["W1"])
+    assert table.num_rows == N
+
+
+def test_to_arrow_aiokafka(benchmark):
+    benchmark.group = "to_arrow W1"
+    _ratio_info(benchmark, "aiokafka (cython) decode")
+    assert len(benchmark(aio_decode, BUFS["W1"])) == N
