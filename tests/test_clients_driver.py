@@ -138,6 +138,43 @@ def confluent_consume(job: Dict[str, Any]) -> Dict[str, Any]:
     return {"records": to_json(got), "errors": errors}
 
 
+def confluent_group_pair(job: Dict[str, Any]) -> Dict[str, Any]:
+    """Two consumers of one group: wait until the group has split the partitions
+    between them, then produce the records and consume them with both."""
+    import confluent_kafka
+
+    base = _confluent_base(job)
+    conf = dict(base, **{"group.id": job["group"], "auto.offset.reset": "earliest",
+                         "enable.auto.commit": False, "session.timeout.ms": 6000,
+                         "heartbeat.interval.ms": 300, "fetch.wait.max.ms": 100})
+    consumers = [confluent_kafka.Consumer(dict(conf, **{"client.id": f"member-{i}"})) for i in range(2)]
+    for c in consumers:
+        c.subscribe(job["topics"])
+    deadline = time.monotonic() + job.get("timeout", 30)
+    assignments: List[List[int]] = [[], []]
+    while time.monotonic() < deadline:
+        for c in consumers:
+            c.poll(0.05)
+        assignments = [sorted(tp.partition for tp in c.assignment()) for c in consumers]
+        if all(assignments) and sum(len(a) for a in assignments) == job["partitions"]:
+            break
+    producer = confluent_kafka.Producer(base)
+    for r in from_json(job["records"]):
+        producer.produce(job["topics"][0], key=r["key"], value=r["value"], partition=r["partition"])
+    producer.flush(10)
+    got: List[List[Dict[str, Any]]] = [[], []]
+    while time.monotonic() < deadline and sum(map(len, got)) < len(job["records"]):
+        for i, c in enumerate(consumers):
+            msg = c.poll(0.05)
+            if msg is not None and not msg.error():
+                got[i].append({"topic": msg.topic(), "partition": msg.partition(),
+                               "offset": msg.offset(), "key": msg.key(), "value": msg.value(),
+                               "timestamp": msg.timestamp()[1], "headers": []})
+    for c in consumers:
+        c.close()
+    return {"assignments": assignments, "records": [to_json(g) for g in got]}
+
+
 # -- kafka-python --------------------------------------------------------------------------
 
 
@@ -278,6 +315,7 @@ def aiokafka_consume(job: Dict[str, Any]) -> Dict[str, Any]:
 DRIVERS = {
     ("confluent", "produce"): confluent_produce,
     ("confluent", "consume"): confluent_consume,
+    ("confluent", "group_pair"): confluent_group_pair,
     ("kafka-python", "produce"): kafka_python_produce,
     ("kafka-python", "consume"): kafka_python_consume,
     ("aiokafka", "produce"): aiokafka_produce,

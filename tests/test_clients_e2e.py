@@ -25,6 +25,7 @@ from typing import Any, Dict, List, Tuple
 
 import pytest
 
+from kafkawire import decodecmd
 from kafkawire.broker import Broker
 from test_clients_driver import from_json, make_records, to_json
 
@@ -120,6 +121,12 @@ def scenario(broker: Broker, client: str, topics: Dict[str, Dict[str, Any]], *,
         assert n == 2 * per_phase
     assert broker.frames_checked > 0
     assert broker.roundtrip_failures == []
+    assert broker.handler_errors == []
+    # the frame log holds the whole conversation, and every line decodes again
+    log_path = broker._frame_log_target
+    decoded = list(decodecmd._from_frame_log(Path(log_path).read_bytes(), records=True))
+    assert len(decoded) >= 2 * broker.frames_checked // 2
+    assert [d for d in decoded if "error" in d] == []
 
 
 def _index(expected, key, produced) -> int:
@@ -130,8 +137,8 @@ def _index(expected, key, produced) -> int:
 
 @pytest.fixture
 def broker(tmp_path):
-    with Broker(num_partitions=PARTITIONS, check_roundtrip=True,
-                log_dir=str(tmp_path / "logs")) as b:
+    with Broker(num_partitions=PARTITIONS, check_roundtrip=True, log_dir=str(tmp_path / "logs"),
+                frame_log=str(tmp_path / "frames.jsonl")) as b:
         yield b
 
 
@@ -191,3 +198,25 @@ def test_each_client_on_each_backend_smoke(broker):
     for client in ("confluent", "kafka-python", "aiokafka"):
         topics = {f"smoke-{client}-zstd": {"compression": "zstd", "idempotent": True}}
         scenario(broker, client, topics, per_phase=8, group=f"smoke-{client}")
+
+
+@pytest.mark.backends("cython")
+@pytest.mark.timeout(120)
+def test_librdkafka_two_consumers_of_one_group_split_the_partitions(tmp_path):
+    with Broker(num_partitions=4, check_roundtrip=True) as broker:
+        # consumers do not auto-create topics (librdkafka's allow.auto.create.topics=false)
+        broker.call(lambda: broker.storage.create_topic("pair", 4))
+        records = make_records("pair", 0, 40, 4, headers=False)
+        result = run_client({"client": "confluent", "op": "group_pair", "bootstrap": broker.bootstrap_servers,
+                             "group": "pair-group", "topics": ["pair"], "partitions": 4,
+                             "records": to_json(records), "timeout": 40}, timeout=90)
+        a, b = result["assignments"]
+        assert a and b and sorted(a + b) == [0, 1, 2, 3]  # a rebalance gave each member a share
+        got = [from_json(g) for g in result["records"]]
+        for member, parts in zip(got, (a, b)):
+            assert {r["partition"] for r in member} <= set(parts)
+        values = sorted((r["partition"], r["offset"]) for g in got for r in g)
+        assert len(values) == 40 and len(set(values)) == 40
+        group = broker.groups.groups["pair-group"]
+        assert group.generation_id >= 2
+        assert broker.roundtrip_failures == [] and broker.handler_errors == []

@@ -199,6 +199,7 @@ class Broker:
         self.groups = GroupCoordinator()
         self.stats = CodecStats()
         self.roundtrip_failures: List[dict] = []
+        self.handler_errors: List[str] = []  # exceptions raised while answering (bugs)
         self.frames_checked = 0
         self.closed_connections: List[Tuple[int, str]] = []  # (connection id, why)
         self.connections: Dict[int, Connection] = {}
@@ -345,7 +346,14 @@ class Broker:
                     break
                 close = None
                 for payload in payloads:
-                    close = await self._handle_frame(conn, payload)
+                    try:
+                        close = await self._handle_frame(conn, payload)
+                    except (ConnectionError, asyncio.CancelledError):
+                        raise
+                    except Exception as exc:  # a broker bug: keep it visible, drop the connection
+                        log.exception("connection %d: request failed", conn.id)
+                        self.handler_errors.append(f"{type(exc).__name__}: {exc}")
+                        close = f"internal error: {type(exc).__name__}: {exc}"
                     if close:
                         break
                 if close:
