@@ -656,6 +656,10 @@ cdef int _legacy_batch(_Source src, Py_ssize_t start, Py_ssize_t end, bint verif
             pos = im.end
             count += 1
         shift = m.offset - last_inner if m.magic == 1 else 0
+        if shift < 0:
+            # A producer-side wrapper (offset 0, as kafka-python writes) before the broker
+            # assigned offsets: the inner offsets stand as they are.
+            shift = 0
         log_append = m.magic == 1 and (m.attrs >> 3) & 1
         b.count = <int32_t>count
         sink.begin_batch(&b, count, n)
@@ -816,9 +820,14 @@ cdef class LegacyRecordBatch:
     @property
     def raw(self): return _slice(self.src, self.start, self.end)
     @property
-    def last_offset(self): return self.m.offset
+    def last_offset(self):
+        if self.m.attrs & 7:
+            recs = self.records()
+            if recs:
+                return recs[len(recs) - 1].offset
+        return self.m.offset
     @property
-    def next_offset(self): return self.m.offset + 1
+    def next_offset(self): return self.last_offset + 1
     @property
     def max_timestamp(self): return self.m.ts
     @property
@@ -833,7 +842,7 @@ cdef class LegacyRecordBatch:
     @property
     def record_count(self): return len(self.records())
     @property
-    def last_offset_delta(self): return self.m.offset - self.base_offset
+    def last_offset_delta(self): return self.last_offset - self.base_offset
 
     def sequence_of(self, offset_delta):
         return -1

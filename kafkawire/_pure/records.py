@@ -333,14 +333,15 @@ class LegacyRecordBatch:
         lambda self: None if self.magic == 0 else TIMESTAMP_TYPES[(self.attributes >> 3) & 1])
     size_in_bytes = property(lambda self: len(self._buf))
     raw = property(lambda self: self._buf)
-    last_offset = property(lambda self: self.offset)
-    next_offset = property(lambda self: self.offset + 1)
+    last_offset = property(lambda self: self.records()[-1].offset if self.attributes & 7
+                           and self.records() else self.offset)
+    next_offset = property(lambda self: self.last_offset + 1)
     max_timestamp = property(lambda self: self.timestamp)
     base_offset = property(lambda self: self.records()[0].offset if self.attributes & 7
                            and self.records() else self.offset)
     base_timestamp = property(lambda self: self.timestamp)
     record_count = property(lambda self: len(self.records()))
-    last_offset_delta = property(lambda self: self.offset - self.base_offset)
+    last_offset_delta = property(lambda self: self.last_offset - self.base_offset)
 
     def sequence_of(self, offset_delta: int) -> int:
         return -1
@@ -375,6 +376,10 @@ class LegacyRecordBatch:
         if msgs:
             log_append = self.magic == 1 and self.attributes & 0x08
             shift = self.offset - msgs[-1][0] if self.magic == 1 else 0
+            if shift < 0:
+                # A producer-side wrapper (offset 0, as kafka-python writes) before the
+                # broker assigned offsets: the inner offsets stand as they are.
+                shift = 0
             for off, ts, key, value in msgs:
                 out.append(Record(off + shift,
                                   None if self.magic == 0 else self.timestamp if log_append else ts,
