@@ -25,7 +25,7 @@ from typing import Any, Dict, List, Tuple
 
 import pytest
 
-from kafkawire import decodecmd
+from kafkawire import decodecmd, dumplog, segments
 from kafkawire.broker import Broker
 from test_clients_driver import from_json, make_records, to_json
 
@@ -119,6 +119,15 @@ def scenario(broker: Broker, client: str, topics: Dict[str, Dict[str, Any]], *,
             assert all(b.producer_id >= 0 and b.base_sequence >= 0 for bs in stored.values() for b in bs)
         n = sum(len(v) for v in broker.topic_records(topic).values())
         assert n == 2 * per_phase
+    # the log directory holds Kafka segments that `kafkawire dump-log` reads back
+    on_disk: Dict[str, int] = defaultdict(int)
+    for plog in segments.discover(broker.log_dir):
+        for seg in plog.segments:
+            lines = list(dumplog.dump_segment(seg.path))
+            batches = [line for line in lines if "baseOffset" in line]
+            assert batches and all(line["isvalid"] for line in batches), seg.path
+            on_disk[plog.topic] += sum(len(line["records"]) for line in batches)
+    assert dict(on_disk) == {t: 2 * per_phase for t in topics}
     assert broker.frames_checked > 0
     assert broker.roundtrip_failures == []
     assert broker.handler_errors == []

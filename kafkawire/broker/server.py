@@ -432,6 +432,7 @@ class Broker:
                             "api_key": API_VERSIONS, "api_version": struct.unpack_from(">h", payload, 2)[0],
                             "correlation_id": correlation_id, "hex": payload.hex(),
                             "note": "version not supported: answered as KIP-511 asks"})
+        if self.frame_log is not None or self.check_roundtrip:
             self._log_response(conn, frame, API_VERSIONS, 0, correlation_id)
         await self._send(conn, frame)
 
