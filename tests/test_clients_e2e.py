@@ -122,6 +122,8 @@ def scenario(broker: Broker, client: str, topics: Dict[str, Dict[str, Any]], *,
     # the log directory holds Kafka segments that `kafkawire dump-log` reads back
     on_disk: Dict[str, int] = defaultdict(int)
     for plog in segments.discover(broker.log_dir):
+        if plog.topic not in topics:
+            continue  # an earlier scenario's topic on the same broker
         for seg in plog.segments:
             lines = list(dumplog.dump_segment(seg.path))
             batches = [line for line in lines if "baseOffset" in line]
