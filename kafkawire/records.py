@@ -45,7 +45,8 @@ Encode
 Arrow
     ``to_arrow(buf, ...)`` returns a ``pyarrow.Table`` (pyarrow is an optional extra),
     one row per record, columns: ``offset`` int64, ``timestamp`` timestamp[us, UTC]
-    (null for magic 0), ``timestamp_type`` int8 (0 create, 1 log append, null for
+    (null for magic 0, and for a
+    timestamp whose microseconds overflow int64), ``timestamp_type`` int8 (0 create, 1 log append, null for
     magic 0: Kafka's and Spark's numbering), ``key``/``value`` binary, ``headers``
     list<struct<key: string, value: binary>> (non-UTF-8 key bytes become U+FFFD),
     ``partition_leader_epoch`` int32, ``producer_id`` int64, ``producer_epoch`` int16,

@@ -972,6 +972,9 @@ cdef extern from *:
         void (*release)(KwArrowArray *) noexcept nogil
         void *private_data
 
+# Millisecond timestamps whose microseconds overflow int64 are null in Arrow.
+cdef int64_t _TS_US_LIMIT = 9223372036854775807 // 1000
+
 cdef enum:
     B_OFFSET, B_TS, B_TS_FLAG, B_TSTYPE, B_KEY_OFF, B_KEY_DATA, B_KEY_FLAG, B_VAL_OFF,
     B_VAL_DATA, B_VAL_FLAG, B_HLIST_OFF, B_HKEY_OFF, B_HKEY_DATA, B_HVAL_OFF, B_HVAL_DATA,
@@ -1106,7 +1109,7 @@ cdef class _ArrowSink(_Sink):
         cdef CBuf *b = self.b
         cdef int32_t seq, base_seq = self.cur.base_seq
         _put_i64(&b[B_OFFSET], offset)
-        if tstype >= 0:
+        if tstype >= 0 and -_TS_US_LIMIT <= ts <= _TS_US_LIMIT:
             _put_i64(&b[B_TS], ts * 1000)
             _put_u8(&b[B_TS_FLAG], 1)
             _put_u8(&b[B_TSTYPE], <uint8_t>tstype)

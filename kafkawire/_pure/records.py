@@ -37,6 +37,7 @@ INT32_MAX = 0x7FFFFFFF
 
 TIMESTAMP_TYPES = ("create", "log_append")
 _CONTROL_TYPES = {"abort": 0, "commit": 1}
+_TS_US_LIMIT = (2**63 - 1) // 1000  # ms timestamps beyond this are null in Arrow
 
 
 # -- records -----------------------------------------------------------------
@@ -855,8 +856,9 @@ def to_arrow(buf, *, verify_crc: bool = True,
         tstype = (-1 if batch.magic == 0 else (1 if batch.timestamp_type == "log_append" else 0))
         for r in recs:
             cols["offset"].append(r.offset)
-            cols["timestamp"].append(None if batch.magic == 0 else r.timestamp * 1000)
-            cols["timestamp_type"].append(None if tstype < 0 else tstype)
+            ts_null = batch.magic == 0 or not -_TS_US_LIMIT <= r.timestamp <= _TS_US_LIMIT
+            cols["timestamp"].append(None if ts_null else r.timestamp * 1000)
+            cols["timestamp_type"].append(None if ts_null else tstype)
             cols["key"].append(r.key)
             cols["value"].append(r.value)
             cols["headers"].append([{"key": _arrow_key(k), "value": v} for k, v in r.headers])
