@@ -1,0 +1,284 @@
+"""Records of Kafka's internal topics, decoded and encoded through the schema.
+
+* ``__consumer_offsets``, ``__transaction_state``, ``__share_group_state``: a record's
+  key starts with an int16 that selects the record type (the key definition whose
+  ``validVersions`` holds it: 0/1 OffsetCommit, 2 GroupMetadata, 3-8 consumer groups,
+  9-15 share groups on ``__consumer_offsets``; 0 TransactionLog on
+  ``__transaction_state``; 0 ShareSnapshot, 1 ShareUpdate on ``__share_group_state``),
+  then the key struct at that version.  The value starts with an int16 version, then
+  the matching ``...Value`` struct at that version; a null value is a tombstone.
+* ``__cluster_metadata``: a record value is an unsigned varint frame version (1), an
+  unsigned varint record type (the ``apiKey`` of a ``metadata/`` definition), an
+  unsigned varint version, then the record struct.
+* KRaft control records (in control batches of the metadata log): the key is an int16
+  version and an int16 type; the value an int16 version then the struct
+  (LeaderChangeMessage, SnapshotHeaderRecord, SnapshotFooterRecord, KRaftVersionRecord,
+  VotersRecord).
+"""
+from __future__ import annotations
+
+import struct
+from typing import Any, Dict, NamedTuple, Optional, Tuple, Type
+
+from kafkawire import messages
+from kafkawire._struct import Message
+from kafkawire.errors import DecodeError, EncodeError, TruncatedError, UnknownApiError
+
+__all__ = [
+    "CONSUMER_OFFSETS", "TRANSACTION_STATE", "SHARE_GROUP_STATE", "CLUSTER_METADATA",
+    "CoordinatorRecord", "MetadataRecord", "ControlRecord",
+    "key_class", "value_class", "decode_key", "decode_value", "decode_record",
+    "encode_key", "encode_value", "decode_metadata_record", "encode_metadata_record",
+    "decode_control_record", "encode_control_record",
+]
+
+CONSUMER_OFFSETS = "__consumer_offsets"
+TRANSACTION_STATE = "__transaction_state"
+SHARE_GROUP_STATE = "__share_group_state"
+CLUSTER_METADATA = "__cluster_metadata"
+METADATA_FRAME_VERSION = 1
+
+_I16 = struct.Struct(">h")
+
+
+def _topic_of(name: str) -> str:
+    if name.startswith("TransactionLog"):
+        return TRANSACTION_STATE
+    if name.startswith(("ShareSnapshot", "ShareUpdate")):
+        return SHARE_GROUP_STATE
+    return CONSUMER_OFFSETS
+
+
+def _key_table() -> Dict[str, Dict[int, Tuple[Type[Message], Type[Message]]]]:
+    table: Dict[str, Dict[int, Tuple[Type[Message], Type[Message]]]] = {
+        CONSUMER_OFFSETS: {}, TRANSACTION_STATE: {}, SHARE_GROUP_STATE: {}}
+    for name, spec in messages.SPECS.items():
+        if spec.group != "coordinator" or not name.endswith("Key"):
+            continue
+        key_cls = messages.CLASSES[name]
+        value_cls = messages.CLASSES[name[:-3] + "Value"]
+        topic = _topic_of(name)
+        vr = spec.valid_versions
+        for record_type in range(vr.lowest, vr.highest + 1):
+            if record_type in table[topic]:
+                raise AssertionError(f"{topic}: record type {record_type} defined twice")
+            table[topic][record_type] = (key_cls, value_cls)
+    return table
+
+
+_KEYS = _key_table()
+
+
+class CoordinatorRecord(NamedTuple):
+    """A decoded record of a coordinator topic; ``value`` is None for a tombstone."""
+
+    record_type: int
+    key: Message
+    value_version: Optional[int]
+    value: Optional[Message]
+
+
+class MetadataRecord(NamedTuple):
+    """A decoded ``__cluster_metadata`` record value."""
+
+    frame_version: int
+    record_type: int
+    version: int
+    message: Message
+
+
+class ControlRecord(NamedTuple):
+    """A decoded KRaft control record; ``message`` is None for types without a schema
+    (ABORT/COMMIT markers), whose value bytes are then in ``raw``."""
+
+    version: int
+    type: int
+    value_version: Optional[int]
+    message: Optional[Message]
+    raw: Optional[bytes]
+
+
+def _table(topic: str) -> Dict[int, Tuple[Type[Message], Type[Message]]]:
+    try:
+        return _KEYS[topic]
+    except KeyError:
+        raise UnknownApiError(
+            f"{topic!r} is not a coordinator topic ({', '.join(_KEYS)})") from None
+
+
+def key_class(topic: str, record_type: int) -> Type[Message]:
+    """The key class of ``record_type`` on ``topic``."""
+    try:
+        return _table(topic)[record_type][0]
+    except KeyError:
+        raise UnknownApiError(f"{topic}: unknown record type {record_type}") from None
+
+
+def value_class(topic: str, record_type: int) -> Type[Message]:
+    """The value class of ``record_type`` on ``topic``."""
+    try:
+        return _table(topic)[record_type][1]
+    except KeyError:
+        raise UnknownApiError(f"{topic}: unknown record type {record_type}") from None
+
+
+def _prefix(data: Any, what: str) -> int:
+    try:
+        return _I16.unpack_from(data, 0)[0]
+    except struct.error:
+        raise TruncatedError(f"a {what} needs a 2-byte version prefix") from None
+    except TypeError:
+        raise DecodeError(f"a {what} must be bytes-like, got {type(data).__name__}") from None
+
+
+def decode_key(topic: str, data: Any) -> Tuple[int, Message]:
+    """``(record_type, key)`` of a coordinator-topic record key."""
+    record_type = _prefix(data, "key")
+    cls = key_class(topic, record_type)
+    msg, end = cls.decode_from(data, record_type, 2)
+    if end != memoryview(data).nbytes:
+        raise DecodeError(f"{cls.__name__}: trailing bytes after byte {end}")
+    return record_type, msg
+
+
+def decode_value(topic: str, record_type: int, data: Any) -> Tuple[Optional[int], Optional[Message]]:
+    """``(version, value)`` of a coordinator-topic record value (``(None, None)`` for a
+    tombstone, ``data=None``)."""
+    if data is None:
+        return None, None
+    version = _prefix(data, "value")
+    cls = value_class(topic, record_type)
+    msg, end = cls.decode_from(data, version, 2)
+    if end != memoryview(data).nbytes:
+        raise DecodeError(f"{cls.__name__}: trailing bytes after byte {end}")
+    return version, msg
+
+
+def decode_record(topic: str, key: Any, value: Any) -> CoordinatorRecord:
+    """Decode the key and value of one coordinator-topic record."""
+    record_type, k = decode_key(topic, key)
+    version, v = decode_value(topic, record_type, value)
+    return CoordinatorRecord(record_type, k, version, v)
+
+
+def encode_key(topic: str, key: Message, record_type: Optional[int] = None) -> bytes:
+    """The bytes of a coordinator-topic key: int16 record type, then the key struct.
+
+    ``record_type`` is needed only where one key class serves two types
+    (OffsetCommitKey: 0 or 1); by default the highest type of the key class.
+    """
+    table = _table(topic)
+    types = [t for t, (k, _) in table.items() if k is type(key)]
+    if not types:
+        raise EncodeError(f"{type(key).__name__} is not a key of {topic}")
+    if record_type is None:
+        record_type = max(types)
+    elif record_type not in types:
+        raise EncodeError(f"{type(key).__name__} is not record type {record_type} of {topic}")
+    return _I16.pack(record_type) + key.encode(record_type)
+
+
+def encode_value(value: Optional[Message], version: int) -> Optional[bytes]:
+    """The bytes of a coordinator-topic value: int16 version, then the struct (None for
+    a tombstone)."""
+    if value is None:
+        return None
+    return _I16.pack(version) + value.encode(version)
+
+
+def _uvarint(data: Any, pos: int, what: str) -> Tuple[int, int]:
+    mv = memoryview(data)
+    value = shift = 0
+    start = pos
+    while True:
+        if pos >= len(mv):
+            raise TruncatedError(f"truncated {what} at byte {start}")
+        b = mv[pos]
+        pos += 1
+        value |= (b & 0x7F) << shift
+        if not b & 0x80:
+            break
+        shift += 7
+        if pos - start >= 5:
+            raise DecodeError(f"{what} at byte {start} is longer than 5 bytes")
+    if value > 0x7FFF:
+        raise DecodeError(f"{what} {value} at byte {start} is larger than an int16")
+    return value, pos
+
+
+def _put_uvarint(v: int) -> bytes:
+    out = bytearray()
+    while v > 0x7F:
+        out.append((v & 0x7F) | 0x80)
+        v >>= 7
+    out.append(v)
+    return bytes(out)
+
+
+def decode_metadata_record(data: Any) -> MetadataRecord:
+    """Decode a ``__cluster_metadata`` record value."""
+    try:
+        memoryview(data)
+    except TypeError:
+        raise DecodeError(f"a metadata record must be bytes-like, got {type(data).__name__}") from None
+    frame, pos = _uvarint(data, 0, "frame version")
+    if frame != METADATA_FRAME_VERSION:
+        raise DecodeError(f"unknown metadata record frame version {frame}")
+    record_type, pos = _uvarint(data, pos, "record type")
+    version, pos = _uvarint(data, pos, "record version")
+    cls = messages.metadata_record_class(record_type)
+    msg, end = cls.decode_from(data, version, pos)
+    if end != memoryview(data).nbytes:
+        raise DecodeError(f"{cls.__name__}: trailing bytes after byte {end}")
+    return MetadataRecord(frame, record_type, version, msg)
+
+
+def encode_metadata_record(message: Message, version: int) -> bytes:
+    """The bytes of a ``__cluster_metadata`` record value for ``message`` at ``version``."""
+    if getattr(message, "kind", None) != "metadata":
+        raise EncodeError(f"{type(message).__name__} is not a metadata record")
+    body = message.encode(version)
+    return (_put_uvarint(METADATA_FRAME_VERSION) + _put_uvarint(message.api_key)
+            + _put_uvarint(version) + body)
+
+
+CONTROL_TYPES: Dict[int, Optional[str]] = {
+    0: None,  # ABORT marker
+    1: None,  # COMMIT marker
+    2: "LeaderChangeMessage",
+    3: "SnapshotHeaderRecord",
+    4: "SnapshotFooterRecord",
+    5: "KRaftVersionRecord",
+    6: "VotersRecord",
+}
+_CONTROL_KEY = struct.Struct(">hh")
+
+
+def decode_control_record(key: Any, value: Any) -> ControlRecord:
+    """Decode a KRaft control record (key: int16 version, int16 type)."""
+    try:
+        version, ctype = _CONTROL_KEY.unpack_from(key, 0)
+    except struct.error:
+        raise TruncatedError("a control record key needs 4 bytes") from None
+    except TypeError:
+        raise DecodeError(f"a control record key must be bytes-like, got {type(key).__name__}") from None
+    if ctype not in CONTROL_TYPES:
+        raise UnknownApiError(f"unknown control record type {ctype}")
+    name = CONTROL_TYPES[ctype]
+    if name is None or value is None:
+        return ControlRecord(version, ctype, None, None, None if value is None else bytes(value))
+    value_version = _prefix(value, "control record value")
+    cls = messages.CLASSES[name]
+    msg, end = cls.decode_from(value, value_version, 2)
+    if end != memoryview(value).nbytes:
+        raise DecodeError(f"{cls.__name__}: trailing bytes after byte {end}")
+    return ControlRecord(version, ctype, value_version, msg, None)
+
+
+def encode_control_record(message: Message, value_version: int, key_version: int = 0) -> Tuple[bytes, bytes]:
+    """``(key, value)`` bytes of a KRaft control record holding ``message``."""
+    for ctype, name in CONTROL_TYPES.items():
+        if name is not None and name == type(message).__name__:
+            return (_CONTROL_KEY.pack(key_version, ctype),
+                    _I16.pack(value_version) + message.encode(value_version))
+    raise EncodeError(f"{type(message).__name__} is not a control record")

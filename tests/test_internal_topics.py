@@ -1,0 +1,114 @@
+"""Internal topics: __consumer_offsets, __transaction_state, __share_group_state and
+__cluster_metadata records, and KRaft control records."""
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from kafkawire import internal, messages as m
+from kafkawire.errors import DecodeError, UnknownApiError
+
+
+def test_record_types_come_from_the_key_definitions():
+    co = internal._KEYS[internal.CONSUMER_OFFSETS]
+    assert co[0][0] is m.OffsetCommitKey and co[1][0] is m.OffsetCommitKey
+    assert co[0][1] is m.OffsetCommitValue
+    assert co[2] == (m.GroupMetadataKey, m.GroupMetadataValue)
+    assert co[3][0] is m.ConsumerGroupMetadataKey
+    assert co[8][0] is m.ConsumerGroupCurrentMemberAssignmentKey
+    assert sorted(co) == list(range(0, 16))
+    assert internal._KEYS[internal.TRANSACTION_STATE] == {0: (m.TransactionLogKey, m.TransactionLogValue)}
+    assert internal._KEYS[internal.SHARE_GROUP_STATE] == {
+        0: (m.ShareSnapshotKey, m.ShareSnapshotValue), 1: (m.ShareUpdateKey, m.ShareUpdateValue)}
+
+
+def test_offset_commit_record_decodes_byte_for_byte():
+    # Key: version 1, group "g", topic "t", partition 3 (layout of Kafka's GroupMetadataManager).
+    key = bytes.fromhex("0001" "0001" "67" "0001" "74" "00000003")
+    # Value v3: offset 42, leader epoch 7, metadata "", commit ts 1000.
+    value = bytes.fromhex("0003" "000000000000002a" "00000007" "0000" "00000000000003e8")
+    rec = internal.decode_record(internal.CONSUMER_OFFSETS, key, value)
+    assert rec.record_type == 1
+    assert rec.key == m.OffsetCommitKey(group="g", topic="t", partition=3)
+    assert rec.value_version == 3
+    assert rec.value == m.OffsetCommitValue(offset=42, leader_epoch=7, metadata="", commit_timestamp=1000)
+    assert internal.encode_key(internal.CONSUMER_OFFSETS, rec.key, 1) == key
+    assert internal.encode_value(rec.value, 3) == value
+
+
+def test_tombstone_value_is_none():
+    key = internal.encode_key(internal.CONSUMER_OFFSETS, m.GroupMetadataKey(group="grp"))
+    assert key[:2] == b"\x00\x02"
+    rec = internal.decode_record(internal.CONSUMER_OFFSETS, key, None)
+    assert rec.value is None and rec.value_version is None and rec.key.group == "grp"
+
+
+def test_group_metadata_value_round_trips_at_every_version():
+    member = m.GroupMetadataValue.MemberMetadata(
+        member_id="m-1", group_instance_id=None, client_id="c", client_host="/127.0.0.1",
+        rebalance_timeout=300000, session_timeout=45000, subscription=b"\x00\x01", assignment=b"\x02")
+    value = m.GroupMetadataValue(protocol_type="consumer", generation=5, protocol="range",
+                                 leader="m-1", current_state_timestamp=123, members=[member])
+    for version in range(0, 5):
+        raw = internal.encode_value(value, version)
+        got_version, got = internal.decode_value(internal.CONSUMER_OFFSETS, 2, raw)
+        assert got_version == version
+        expected = m.GroupMetadataValue.decode(value.encode(version), version)
+        assert got == expected
+
+
+def test_transaction_state_and_share_group_state():
+    key = internal.encode_key(internal.TRANSACTION_STATE, m.TransactionLogKey(transactional_id="tx"))
+    assert key == b"\x00\x00\x00\x02tx"
+    value = m.TransactionLogValue(producer_id=9, producer_epoch=1, transaction_timeout_ms=60000,
+                                  transaction_status=0, transaction_start_timestamp_ms=-1,
+                                  transaction_last_update_timestamp_ms=5, previous_producer_id=8)
+    rec = internal.decode_record(internal.TRANSACTION_STATE, key, internal.encode_value(value, 1))
+    assert rec.key.transactional_id == "tx" and rec.value == value
+    # v0 has no tagged fields: the non-default tagged value cannot be written there.
+    share_key = internal.encode_key(internal.SHARE_GROUP_STATE,
+                                    m.ShareUpdateKey(group_id="g", topic_id=uuid.UUID(int=5), partition=2))
+    assert share_key[:2] == b"\x00\x01"
+    assert internal.decode_key(internal.SHARE_GROUP_STATE, share_key)[1].partition == 2
+
+
+def test_unknown_record_type_and_topic_raise():
+    with pytest.raises(UnknownApiError):
+        internal.decode_key(internal.CONSUMER_OFFSETS, b"\x00\x63")
+    with pytest.raises(UnknownApiError):
+        internal.decode_key("orders", b"\x00\x00")
+    with pytest.raises(DecodeError):
+        internal.decode_key(internal.CONSUMER_OFFSETS, b"\x00")
+    with pytest.raises(DecodeError):
+        internal.decode_key(internal.CONSUMER_OFFSETS, b"\x00\x02\x00\x05ab")
+
+
+def test_cluster_metadata_records():
+    topic_id = uuid.UUID("12345678-1234-5678-1234-567812345678")
+    rec = m.TopicRecord(name="orders", topic_id=topic_id)
+    raw = internal.encode_metadata_record(rec, 0)
+    # frame version 1, record type 2 (TopicRecord), version 0, then the flexible struct.
+    assert raw == bytes([1, 2, 0, 7]) + b"orders" + topic_id.bytes + b"\x00"
+    got = internal.decode_metadata_record(raw)
+    assert got == internal.MetadataRecord(1, 2, 0, rec)
+    part = m.PartitionRecord(partition_id=0, topic_id=topic_id, replicas=[1, 2], isr=[1, 2],
+                             leader=1, leader_epoch=3, partition_epoch=4)
+    for version in range(0, 3):
+        assert internal.decode_metadata_record(internal.encode_metadata_record(part, version)).message == \
+            m.PartitionRecord.decode(part.encode(version), version)
+    with pytest.raises(DecodeError):
+        internal.decode_metadata_record(bytes([0, 2, 0]) + raw[3:])  # frame version 0
+    with pytest.raises(UnknownApiError):
+        internal.decode_metadata_record(bytes([1, 99, 0]))
+
+
+def test_control_records():
+    msg = m.LeaderChangeMessage(version=0, leader_id=1, voters=[m.LeaderChangeMessage.Voter(voter_id=1)],
+                                granting_voters=[])
+    key, value = internal.encode_control_record(msg, 0)
+    assert key == b"\x00\x00\x00\x02"
+    got = internal.decode_control_record(key, value)
+    assert got.type == 2 and got.message == msg
+    commit = internal.decode_control_record(b"\x00\x00\x00\x01", b"\x00\x00\x00\x00\x00\x05")
+    assert commit.message is None and commit.raw == b"\x00\x00\x00\x00\x00\x05"
