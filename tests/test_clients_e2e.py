@@ -26,6 +26,7 @@ from typing import Any, Dict, List, Tuple
 import pytest
 
 from kafkawire import decodecmd, dumplog, segments
+from kafkawire import messages as M
 from kafkawire.broker import Broker
 from test_clients_driver import from_json, make_records, to_json
 
@@ -88,7 +89,9 @@ def check_records(consumed: List[dict], expected: Dict[Tuple[str, int, int], dic
 
 def scenario(broker: Broker, client: str, topics: Dict[str, Dict[str, Any]], *,
              per_phase: int = 24, headers: bool = True, timestamps: bool = True,
-             extra: Dict[str, Any] = None, group: str = "group-1") -> None:
+             extra: Dict[str, Any] = None, group: str = "group-1") -> Dict[str, List[int]]:
+    """Run the produce/consume/resume scenario; returns the versions the client used
+    per API (``{"Produce": [10], ...}``)."""
     extra = dict(extra or {})
     base = {"client": client, "bootstrap": broker.bootstrap_servers, **extra}
     produced: Dict[str, List[dict]] = {t: [] for t in topics}
@@ -130,6 +133,8 @@ def scenario(broker: Broker, client: str, topics: Dict[str, Dict[str, Any]], *,
             assert batches and all(line["isvalid"] for line in batches), seg.path
             on_disk[plog.topic] += sum(len(line["records"]) for line in batches)
     assert dict(on_disk) == {t: 2 * per_phase for t in topics}
+    return {M.request_class(k).__name__[: -len("Request")]: sorted(v)
+            for k, v in broker.versions_seen.items()}
     assert broker.frames_checked > 0
     assert broker.roundtrip_failures == []
     assert broker.handler_errors == []
@@ -163,35 +168,46 @@ def _newest_topics(prefix: str) -> Dict[str, Dict[str, Any]]:
 @pytest.mark.backends("cython")
 @pytest.mark.timeout(120)
 def test_librdkafka_every_compression_idempotent_group_resume(broker):
-    scenario(broker, "confluent", _newest_topics("rdk"))
+    used = scenario(broker, "confluent", _newest_topics("rdk"))
+    # librdkafka takes flexible versions: Fetch by topic id, Produce v9+, Metadata v12+
+    assert min(used["Fetch"]) >= 13 and min(used["Produce"]) >= 9 and min(used["Metadata"]) >= 12
 
 
 @pytest.mark.backends("cython")
 @pytest.mark.timeout(120)
 def test_kafka_python_every_compression_idempotent_group_resume(broker):
-    scenario(broker, "kafka-python", _newest_topics("kp"))
+    used = scenario(broker, "kafka-python", _newest_topics("kp"))
+    assert min(used["Fetch"]) >= 12 and min(used["Produce"]) >= 9 and used["ApiVersions"] == [4]
 
 
 @pytest.mark.backends("cython")
 @pytest.mark.timeout(120)
 def test_aiokafka_every_compression_idempotent_group_resume(broker):
-    scenario(broker, "aiokafka", _newest_topics("aio"))
+    used = scenario(broker, "aiokafka", _newest_topics("aio"))
+    # aiokafka's newest versions are older, non-flexible ones (Produce v7, Fetch v11)
+    assert used["Produce"] == [7] and used["Fetch"] == [11]
 
 
 @pytest.mark.backends("cython")
 @pytest.mark.timeout(120)
-def test_librdkafka_pinned_to_broker_0_10_without_api_versions(broker):
-    # api.version.request=false: librdkafka assumes 0.10.0's versions (Produce v2,
-    # Fetch v2, message format v1: no headers), never asks ApiVersions.
-    topics = {f"rdk010-{c}": {"compression": c} for c in ("none", "gzip", "snappy", "lz4")}
-    scenario(broker, "confluent", topics, headers=False, extra={"pinned": True})
+def test_librdkafka_pinned_to_broker_0_9_without_api_versions(broker):
+    # api.version.request=false with broker.version.fallback=0.9.0: librdkafka never asks
+    # ApiVersions and uses 0.9's versions (Metadata v0, Produce v1, Fetch v1, message
+    # format v0: no timestamps, no headers).  A fallback of 0.10 or more would still
+    # ask ApiVersions and use the newest versions.
+    topics = {f"rdk09-{c}": {"compression": c} for c in ("none", "gzip", "snappy", "lz4")}
+    used = scenario(broker, "confluent", topics, headers=False, timestamps=False,
+                    extra={"pinned": True, "fallback": "0.9.0"})
+    assert "ApiVersions" not in used
+    assert used["Produce"] == [1] and used["Fetch"] == [1] and used["Metadata"] == [0]
 
 
 @pytest.mark.backends("cython")
 @pytest.mark.timeout(120)
 def test_kafka_python_pinned_to_api_version_0_10_1(broker):
     topics = {f"kp0101-{c}": {"compression": c} for c in ("none", "gzip", "snappy", "lz4")}
-    scenario(broker, "kafka-python", topics, headers=False, extra={"api_version": [0, 10, 1]})
+    used = scenario(broker, "kafka-python", topics, headers=False, extra={"api_version": [0, 10, 1]})
+    assert used["Produce"] == [2] and used["Fetch"] == [3] and used["JoinGroup"] == [1]
 
 
 @pytest.mark.backends("cython")
@@ -199,8 +215,9 @@ def test_kafka_python_pinned_to_api_version_0_10_1(broker):
 def test_kafka_python_pinned_to_api_version_0_9_message_format_v0(broker):
     # (0, 9): Produce v1 / Fetch v1, magic 0 messages: no timestamps at all
     topics = {f"kp09-{c}": {"compression": c} for c in ("none", "gzip")}
-    scenario(broker, "kafka-python", topics, headers=False, timestamps=False,
-             extra={"api_version": [0, 9]})
+    used = scenario(broker, "kafka-python", topics, headers=False, timestamps=False,
+                    extra={"api_version": [0, 9]})
+    assert used["Produce"] == [1] and used["Fetch"] == [1]
 
 
 @pytest.mark.timeout(120)

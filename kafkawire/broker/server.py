@@ -200,6 +200,7 @@ class Broker:
         self.stats = CodecStats()
         self.roundtrip_failures: List[dict] = []
         self.handler_errors: List[str] = []  # exceptions raised while answering (bugs)
+        self.versions_seen: Dict[int, set] = defaultdict(set)  # API key -> versions asked
         self.frames_checked = 0
         self.closed_connections: List[Tuple[int, str]] = []  # (connection id, why)
         self.connections: Dict[int, Connection] = {}
@@ -387,6 +388,7 @@ class Broker:
             return f"unknown API key: {exc}"
         except UnsupportedVersionError as exc:
             if len(payload) >= 8 and struct.unpack_from(">h", payload)[0] == API_VERSIONS:
+                self.versions_seen[API_VERSIONS].add(struct.unpack_from(">h", payload, 2)[0])
                 await self._unsupported_api_versions(conn, payload)
                 return None
             return f"unsupported version: {exc}"
@@ -402,6 +404,7 @@ class Broker:
         if not lo <= version <= hi and api_key != API_VERSIONS:
             return f"{type(request).__name__} v{version} is outside the advertised v{lo}-v{hi}"
         conn.client_id = header.client_id
+        self.versions_seen[api_key].add(version)
         if self.frame_log is not None or self.check_roundtrip:
             self._log_request(conn, payload, header, request)
         response = await getattr(self, handler_name)(conn, header, request, version)
