@@ -22,7 +22,7 @@ from kafkawire.errors import (
 
 _HDR = struct.Struct(">qiibIhiqqqhii")  # the 61-byte v2 batch header
 _LOG = struct.Struct(">qi")  # offset, size: the 12-byte log entry header
-_LEGACY = struct.Struct(">Ibb")  # crc, magic, attributes
+_LEGACY = struct.Struct(">IbB")  # crc, magic, attributes (unsigned, as the Cython backend)
 _I32 = struct.Struct(">i")
 _I64 = struct.Struct(">q")
 _U32 = struct.Struct(">I")
