@@ -142,14 +142,53 @@ def _frames():
 def _internal():
     out = []
     classes = T._internal_classes()
-    for i, (name, cls) in enumerate(classes):
+    for i, (name, cls) in enumerate(classes):  # mode 5: any definition, int16 version
         vr = cls.valid_versions
         for version in sorted({vr.lowest, vr.highest}):
             try:
                 wire = cls().encode(version)
             except Exception:
                 continue
-            out.append((f"{name}-v{version}", bytes([i % 256]) + struct.pack(">h", version) + wire))
+            out.append((f"{name}-v{version}", bytes([5, i % 256]) + struct.pack(">h", version) + wire))
+    try:
+        from kafkawire import internal
+    except ImportError:
+        return out
+    for mode, topic in enumerate(T._INTERNAL_TOPICS):
+        for record_type, (key_cls, value_cls) in sorted(internal._KEYS[topic].items()):
+            try:
+                key = internal.encode_key(topic, key_cls(), record_type)
+            except Exception:
+                continue
+            vr = value_cls.valid_versions
+            for version in sorted({vr.lowest, vr.highest}):
+                try:
+                    value = internal.encode_value(value_cls(), version)
+                except Exception:
+                    continue
+                if len(key) < 256:
+                    out.append((f"{topic}-{record_type}-v{version}",
+                                bytes([mode, len(key)]) + key + value))
+    from kafkawire import messages
+
+    for name, cls in sorted(messages.CLASSES.items()):
+        if cls.kind != "metadata":
+            continue
+        version = cls.valid_versions.highest
+        try:
+            out.append((f"metadata-{name}-v{version}",
+                        bytes([3, 0]) + internal.encode_metadata_record(cls(), version)))
+        except Exception:
+            continue
+    for ctype, name in sorted(internal.CONTROL_TYPES.items()):
+        if name is None:
+            out.append((f"control-{ctype}", bytes([4, 4]) + struct.pack(">hh", 0, ctype) + b"\0\0\0\0\0\0"))
+            continue
+        try:
+            key, value = internal.encode_control_record(messages.CLASSES[name](), 0)
+        except Exception:
+            continue
+        out.append((f"control-{name}", bytes([4, len(key)]) + key + value))
     return out
 
 

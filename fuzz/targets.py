@@ -456,50 +456,65 @@ def _internal_classes():
     return sorted((n, c) for n, c in messages.CLASSES.items() if c.kind in ("data", "metadata"))
 
 
+_INTERNAL_TOPICS = ("__consumer_offsets", "__transaction_state", "__share_group_state")
+
+
 def internal_target(data: bytes) -> None:
-    """A stored record of an internal topic: ``__consumer_offsets``/``__transaction_state``
-    keys and values (int16 version, then the struct at that version), and
-    ``__cluster_metadata`` records (through the module that decodes them, when present)."""
-    from kafkawire import messages
-
-    if len(data) < 1:
+    """A stored record of an internal topic.  Byte 0 chooses what: a coordinator-topic
+    record (``__consumer_offsets``, ``__transaction_state``, ``__share_group_state``; the
+    rest split into key and value at byte 1), a ``__cluster_metadata`` record value, a
+    KRaft control record, or any data/metadata definition decoded after an int16 version.
+    """
+    if len(data) < 2:
         return
-    classes = _internal_classes()
-    name, cls = classes[data[0] % len(classes)]
-    payload = data[1:]
-
-    def fn(out: Outcome) -> None:
-        if len(payload) < 2:
-            from kafkawire.errors import TruncatedError
-            raise TruncatedError("no version")
-        version = struct.unpack_from(">h", payload)[0]
-        codec = _backend.implementation("codec")
-        msg = codec.decode(cls.plan(version), memoryview(payload)[2:])
-        out.values.append(normalize(msg))
-
-    differential(fn, f"{name} (version-prefixed)")
+    mode = data[0] % 6
+    payload = data[2:]
+    cut = min(data[1], len(payload))
+    key, value = payload[:cut], payload[cut:]
     internal = _internal_module()
-    if internal is not None:
-        for fname in ("decode_key", "decode_value", "decode_record", "decode_metadata_record"):
-            f = getattr(internal, fname, None)
-            if f is None:
-                continue
+    if internal is None:
+        mode = 5
+    if mode < 3:
+        topic = _INTERNAL_TOPICS[mode]
+        tomb = data[0] & 0x80
 
-            def fn2(out: Outcome, f=f) -> None:
-                out.values.append(normalize(f(payload)))
+        def fn(out: Outcome) -> None:
+            rec = internal.decode_record(topic, key, None if tomb else value)
+            out.values.append(normalize(tuple(rec)))
 
-            differential(fn2, f"{internal.__name__}.{fname}")
+        differential(fn, f"decode_record({topic})")
+    elif mode == 3:
+        def fn(out: Outcome) -> None:
+            out.values.append(normalize(tuple(internal.decode_metadata_record(payload))))
+
+        differential(fn, "decode_metadata_record")
+    elif mode == 4:
+        def fn(out: Outcome) -> None:
+            out.values.append(normalize(tuple(internal.decode_control_record(key, value))))
+
+        differential(fn, "decode_control_record")
+    else:
+        classes = _internal_classes()
+        name, cls = classes[data[1] % len(classes)]
+
+        def fn(out: Outcome) -> None:
+            if len(payload) < 2:
+                from kafkawire.errors import TruncatedError
+                raise TruncatedError("no version")
+            version = struct.unpack_from(">h", payload)[0]
+            codec = _backend.implementation("codec")
+            msg = codec.decode(cls.plan(version), memoryview(payload)[2:])
+            out.values.append(normalize(msg))
+
+        differential(fn, f"{name} (version-prefixed)")
 
 
 def _internal_module():
-    import importlib
-
-    for name in ("kafkawire.internal", "kafkawire.internal_topics", "kafkawire.coordinator"):
-        try:
-            return importlib.import_module(name)
-        except ImportError:
-            continue
-    return None
+    try:
+        from kafkawire import internal
+    except ImportError:
+        return None
+    return internal
 
 
 # ---------------------------------------------------------------------------
