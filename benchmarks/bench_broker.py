@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import time
@@ -163,8 +162,6 @@ def _run_client(job: Dict[str, Any], timeout: float = 240) -> Dict[str, Any]:
 
 
 def _codec(stats, before, api: str) -> Dict[str, float]:
-    from kafkawire.messages import request_class
-
     key = {"Produce": 0, "Fetch": 1}[api]
     n = stats.count[key] - before["count"].get(key, 0)
     dec = stats.decode_ns[key] - before["decode"].get(key, 0)

@@ -27,7 +27,6 @@ import sys
 from typing import Any, Dict, Iterator, List, Optional
 
 import kafkawire
-from kafkawire import messages as M
 from kafkawire.errors import KafkaWireError
 from kafkawire.headers import peek_request_api
 from kafkawire.schema.plan import ARRAY, RECORDS, STRUCT

@@ -17,7 +17,6 @@ broker's versions (KIP-511).
 from __future__ import annotations
 
 import asyncio
-import binascii
 import itertools
 import json
 import logging
@@ -35,10 +34,10 @@ from kafkawire import records as R
 from kafkawire.errors import DecodeError, InvalidFrame, UnknownApiError, UnsupportedVersionError
 from kafkawire.framing import DEFAULT_MAX_FRAME_SIZE, FrameReader
 from kafkawire.headers import (
-    decode_response_header, encode_request_header, encode_response_header,
+    encode_request_header, encode_response_header,
     request_header_version, response_header_version,
 )
-from kafkawire.broker.groups import GroupCoordinator
+from kafkawire.broker.groups import UNKNOWN_MEMBER_ID, GroupCoordinator
 from kafkawire.broker.storage import (
     Storage, StorageError, peek_magic, split_batches, topic_name_error,
 )
@@ -127,7 +126,7 @@ class CodecStats:
         out = {}
         for key in sorted(self.count):
             n = self.count[key]
-            name = type(M.request_class(key)()).__name__[: -len("Request")]
+            name = M.request_class(key).__name__[: -len("Request")]
             out[name] = {
                 "requests": n,
                 "decode_us_per_request": self.decode_ns[key] / n / 1000.0,
@@ -869,7 +868,6 @@ class Broker:
         R_ = M.SyncGroupResponse
         group = self.groups.get(req.group_id, create=False)
         if group is None:
-            from kafkawire.broker.groups import UNKNOWN_MEMBER_ID
             return R_(throttle_time_ms=0, error_code=UNKNOWN_MEMBER_ID, assignment=b"")
         error, assignment = await group.sync(
             req.member_id, req.generation_id, [(a.member_id, bytes(a.assignment)) for a in req.assignments])
@@ -881,13 +879,11 @@ class Broker:
 
     async def _heartbeat(self, conn, header, req, version):
         group = self.groups.get(req.group_id, create=False)
-        from kafkawire.broker.groups import UNKNOWN_MEMBER_ID
         error = group.heartbeat(req.member_id, req.generation_id) if group else UNKNOWN_MEMBER_ID
         return M.HeartbeatResponse(throttle_time_ms=0, error_code=error)
 
     async def _leave_group(self, conn, header, req, version):
         R_ = M.LeaveGroupResponse
-        from kafkawire.broker.groups import UNKNOWN_MEMBER_ID
         group = self.groups.get(req.group_id, create=False)
         if version < 3:
             error = group.leave(req.member_id) if group else UNKNOWN_MEMBER_ID
