@@ -274,6 +274,10 @@ cdef class _Sink:
     cdef int end_batch(self) except -1:
         return 0
 
+    cdef int fast_records(self, const uint8_t *d, Py_ssize_t end, BatchInfo *b) except -2:
+        """A sink's own loop over a v2 records section; 1 means "not handled"."""
+        return 1
+
 
 cdef enum:
     KEY_CACHE = 8
@@ -498,7 +502,8 @@ cdef int _v2_batch(_Source src, Py_ssize_t start, Py_ssize_t end, BatchInfo *b,
     if codec == 0:
         n = end - start - V2_HEADER_SIZE
         sink.begin_batch(b, n // 7, n)
-        _v2_records(src.data + start + V2_HEADER_SIZE, n, b, sink)
+        if sink.fast_records(src.data + start + V2_HEADER_SIZE, n, b):
+            _v2_records(src.data + start + V2_HEADER_SIZE, n, b, sink)
         sink.end_batch()
         return 0
     data = _decompress(codec, _slice(src, start + V2_HEADER_SIZE, end), max_size=max_size)
@@ -506,7 +511,8 @@ cdef int _v2_batch(_Source src, Py_ssize_t start, Py_ssize_t end, BatchInfo *b,
     try:
         n = view.len
         sink.begin_batch(b, n // 7, n)
-        _v2_records(<const uint8_t *>view.buf, n, b, sink)
+        if sink.fast_records(<const uint8_t *>view.buf, n, b):
+            _v2_records(<const uint8_t *>view.buf, n, b, sink)
         sink.end_batch()
     finally:
         PyBuffer_Release(&view)
@@ -1060,11 +1066,18 @@ cdef inline void _put_bytes(CBuf *b, const uint8_t *src, Py_ssize_t n) noexcept 
     b.n += n
 
 
-cdef bint _ascii(const uint8_t *p, Py_ssize_t n) noexcept nogil:
-    cdef Py_ssize_t i
-    for i in range(n):
+cdef inline bint _ascii(const uint8_t *p, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i = 0
+    cdef uint64_t w
+    while i + 8 <= n:
+        memcpy(&w, p + i, 8)
+        if w & <uint64_t>0x8080808080808080:
+            return False
+        i += 8
+    while i < n:
         if p[i] & 0x80:
             return False
+        i += 1
     return True
 
 
@@ -1176,6 +1189,149 @@ cdef class _ArrowSink(_Sink):
                 self.b[B_HVAL_DATA].n > INT32_MAX:
             raise OverflowError("more than 2 GiB of headers in one table")
         _put_i32(&self.b[B_HLIST_OFF], <int32_t>self.nheaders)
+        return 0
+
+    cdef int fast_records(self, const uint8_t *d, Py_ssize_t end, BatchInfo *bi) except -2:
+        """The v2 record loop fused with the column writes (cursors in registers, no
+        virtual calls).  Returns 1, having written nothing, when a header key is not
+        valid UTF-8: the generic path then handles the batch."""
+        cdef CBuf *B = self.b
+        cdef int32_t count = bi.count
+        cdef Py_ssize_t pos = 0, rend, i, h
+        cdef int32_t length, off_delta, klen, vlen, nh, hklen, hvlen, seq
+        cdef int64_t ts_delta, ts
+        cdef bint log_append = (bi.attrs >> 3) & 1
+        cdef int32_t base_seq = bi.base_seq
+        cdef int64_t *o_off = <int64_t *>(B[B_OFFSET].p + B[B_OFFSET].n)
+        cdef int64_t *o_ts = <int64_t *>(B[B_TS].p + B[B_TS].n)
+        cdef uint8_t *o_tsf = <uint8_t *>(B[B_TS_FLAG].p + B[B_TS_FLAG].n)
+        cdef uint8_t *o_tst = <uint8_t *>(B[B_TSTYPE].p + B[B_TSTYPE].n)
+        cdef int32_t *o_koff = <int32_t *>(B[B_KEY_OFF].p + B[B_KEY_OFF].n)
+        cdef uint8_t *o_kf = <uint8_t *>(B[B_KEY_FLAG].p + B[B_KEY_FLAG].n)
+        cdef int32_t *o_voff = <int32_t *>(B[B_VAL_OFF].p + B[B_VAL_OFF].n)
+        cdef uint8_t *o_vf = <uint8_t *>(B[B_VAL_FLAG].p + B[B_VAL_FLAG].n)
+        cdef int32_t *o_hl = <int32_t *>(B[B_HLIST_OFF].p + B[B_HLIST_OFF].n)
+        cdef int32_t *o_seq = <int32_t *>(B[B_SEQ].p + B[B_SEQ].n)
+        cdef int32_t *o_hkoff = <int32_t *>(B[B_HKEY_OFF].p + B[B_HKEY_OFF].n)
+        cdef int32_t *o_hvoff = <int32_t *>(B[B_HVAL_OFF].p + B[B_HVAL_OFF].n)
+        cdef uint8_t *o_hvf = <uint8_t *>(B[B_HVAL_FLAG].p + B[B_HVAL_FLAG].n)
+        cdef char *kdata = B[B_KEY_DATA].p
+        cdef char *vdata = B[B_VAL_DATA].p
+        cdef char *hkdata = B[B_HKEY_DATA].p
+        cdef char *hvdata = B[B_HVAL_DATA].p
+        cdef Py_ssize_t kn = B[B_KEY_DATA].n, vn = B[B_VAL_DATA].n
+        cdef Py_ssize_t hkn = B[B_HKEY_DATA].n, hvn = B[B_HVAL_DATA].n
+        cdef Py_ssize_t nheaders = self.nheaders, hcount = 0
+        cdef Py_ssize_t ts_nulls = 0, key_nulls = 0, val_nulls = 0, hval_nulls = 0
+        if count < 0 or count > end // 7:
+            _corrupt(f"record count {count} does not fit in {end} bytes of records")
+        if kn + end > INT32_MAX or vn + end > INT32_MAX or hkn + end > INT32_MAX or \
+                hvn + end > INT32_MAX or nheaders + end > INT32_MAX:
+            return 1  # near the int32 offset limit: the checked path raises
+        for i in range(count):
+            _rv32(d, end, &pos, &length)
+            if length < 6 or length > end - pos:
+                _corrupt(f"record length {length} at byte {pos} is invalid or beyond the "
+                         f"{end - pos} bytes left")
+            rend = pos + length
+            pos += 1
+            _rv64(d, rend, &pos, &ts_delta)
+            _rv32(d, rend, &pos, &off_delta)
+            _rv32(d, rend, &pos, &klen)
+            if klen < 0:
+                if klen != -1:
+                    _corrupt(f"negative key length {klen}")
+                o_kf[i] = 0
+                key_nulls += 1
+            else:
+                if klen > rend - pos:
+                    _corrupt(f"key length {klen} goes beyond its record")
+                memcpy(kdata + kn, d + pos, klen)
+                kn += klen
+                pos += klen
+                o_kf[i] = 1
+            o_koff[i] = <int32_t>kn
+            _rv32(d, rend, &pos, &vlen)
+            if vlen < 0:
+                if vlen != -1:
+                    _corrupt(f"negative value length {vlen}")
+                o_vf[i] = 0
+                val_nulls += 1
+            else:
+                if vlen > rend - pos:
+                    _corrupt(f"value length {vlen} goes beyond its record")
+                memcpy(vdata + vn, d + pos, vlen)
+                vn += vlen
+                pos += vlen
+                o_vf[i] = 1
+            o_voff[i] = <int32_t>vn
+            _rv32(d, rend, &pos, &nh)
+            if nh < 0 or nh > (rend - pos) // 2:
+                _corrupt(f"header count {nh} is invalid for the bytes left in its record")
+            for h in range(nh):
+                _rv32(d, rend, &pos, &hklen)
+                if hklen < 0 or hklen > rend - pos:
+                    _corrupt(f"header key length {hklen} is invalid")
+                if not _ascii(d + pos, hklen):
+                    try:
+                        PyUnicode_DecodeUTF8(<const char *>(d + pos), hklen, "strict")
+                    except UnicodeDecodeError:
+                        return 1
+                memcpy(hkdata + hkn, d + pos, hklen)
+                hkn += hklen
+                pos += hklen
+                o_hkoff[hcount] = <int32_t>hkn
+                _rv32(d, rend, &pos, &hvlen)
+                if hvlen < 0:
+                    if hvlen != -1:
+                        _corrupt(f"negative header value length {hvlen}")
+                    o_hvf[hcount] = 0
+                    hval_nulls += 1
+                else:
+                    if hvlen > rend - pos:
+                        _corrupt(f"header value length {hvlen} goes beyond its record")
+                    memcpy(hvdata + hvn, d + pos, hvlen)
+                    hvn += hvlen
+                    pos += hvlen
+                    o_hvf[hcount] = 1
+                o_hvoff[hcount] = <int32_t>hvn
+                hcount += 1
+            if pos != rend:
+                _corrupt(f"record declares {length} bytes but its fields take "
+                         f"{length - (rend - pos)}")
+            o_hl[i] = <int32_t>(nheaders + hcount)
+            o_off[i] = <int64_t>(<uint64_t>bi.base_offset + <uint64_t><int64_t>off_delta)
+            ts = bi.max_ts if log_append else <int64_t>(<uint64_t>bi.base_ts + <uint64_t>ts_delta)
+            if -_TS_US_LIMIT <= ts <= _TS_US_LIMIT:
+                o_ts[i] = ts * 1000
+                o_tsf[i] = 1
+                o_tst[i] = log_append
+            else:
+                o_ts[i] = 0
+                o_tsf[i] = 0
+                o_tst[i] = 0
+                ts_nulls += 1
+            if base_seq < 0:
+                seq = -1
+            elif base_seq > INT32_MAX - off_delta:
+                seq = off_delta - (INT32_MAX - base_seq) - 1
+            else:
+                seq = base_seq + off_delta
+            o_seq[i] = seq
+        if pos != end:
+            _corrupt(f"{end - pos} bytes left over after the batch's {count} records")
+        # commit
+        B[B_OFFSET].n += count * 8; B[B_TS].n += count * 8; B[B_TS_FLAG].n += count
+        B[B_TSTYPE].n += count; B[B_KEY_OFF].n += count * 4; B[B_KEY_FLAG].n += count
+        B[B_VAL_OFF].n += count * 4; B[B_VAL_FLAG].n += count; B[B_HLIST_OFF].n += count * 4
+        B[B_SEQ].n += count * 4
+        B[B_HKEY_OFF].n += hcount * 4; B[B_HVAL_OFF].n += hcount * 4; B[B_HVAL_FLAG].n += hcount
+        B[B_KEY_DATA].n = kn; B[B_VAL_DATA].n = vn; B[B_HKEY_DATA].n = hkn
+        B[B_HVAL_DATA].n = hvn
+        self.nheaders = nheaders + hcount
+        self.rows += count
+        self.ts_nulls += ts_nulls; self.key_nulls += key_nulls; self.val_nulls += val_nulls
+        self.hval_nulls += hval_nulls
         return 0
 
     cdef int end_batch(self) except -1:
