@@ -30,9 +30,10 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def spark_session(master: str = "local[2]", app: str = "kafkawire-demo"):
+def spark_session(master: str = "local[2]", app: str = "kafkawire-demo", **conf: str):
     """A local SparkSession whose Python workers run this interpreter and can import
-    kafkawire (installed or from a source tree), with ``kafka-log`` registered."""
+    kafkawire (installed or from a source tree), with ``kafka-log`` registered; ``conf``
+    adds Spark settings."""
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
@@ -49,6 +50,7 @@ def spark_session(master: str = "local[2]", app: str = "kafkawire-demo"):
              .config("spark.ui.showConsoleProgress", "false")
              .config("spark.sql.session.timeZone", "UTC")
              .config("spark.sql.shuffle.partitions", "4")
+             .config(map=conf)
              .getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
     register(spark)

@@ -302,10 +302,8 @@ def _finish(table, split: Split, options: ReadOptions, schema):
     if mask is not None:
         table = table.filter(mask)
     n = table.num_rows
-    cols = [pa.array([split.topic] * n, pa.string()) if split.topic is not None
-            else pa.nulls(n, pa.string()),
-            pa.array([split.partition] * n, pa.int32()) if split.partition is not None
-            else pa.nulls(n, pa.int32())]
+    cols = [pa.repeat(pa.scalar(split.topic, pa.string()), n),
+            pa.repeat(pa.scalar(split.partition, pa.int32()), n)]
     for i, f in enumerate(schema):
         if i < 2 or f.name == options.corrupt_column and options.mode == "PERMISSIVE":
             continue

@@ -1,0 +1,301 @@
+"""Column functions for Kafka bytes held in binary columns (Arrow UDFs).
+
+``decode_record_batches(col)``
+    A column of record-batch bytes (one or more batches per value: a fetch response's
+    ``records``, a segment read with ``binaryFile``) to an array of record structs, the
+    columns of :func:`kafkawire.records.to_arrow`.  Built with Arrow, no Python object
+    per record.
+``decode_consumer_offsets(key, value)``
+    ``__consumer_offsets`` keys and values to one struct: ``record_type``
+    (``offset_commit``, ``group_metadata``, or ``unknown(N)`` for the record types of the
+    new group protocols), ``key_version``, ``value_version``, ``group``, ``topic``,
+    ``partition``, ``offset``, ``leader_epoch``, ``metadata``, ``commit_timestamp``,
+    ``expire_timestamp``, ``protocol_type``, ``generation``, ``protocol``, ``leader``,
+    ``members``; a null value (tombstone) gives the key's fields only.
+``decode_transaction_state(key, value)`` and ``decode_cluster_metadata(value)``
+    To ``record_type``, ``version`` and ``fields`` (the record as JSON, Kafka's field
+    names in snake_case).
+
+The pure functions (``*_array``) take and return ``pyarrow`` arrays and run without Spark.
+Records and messages are decoded by :mod:`kafkawire.records` and the classes of
+:mod:`kafkawire.messages` generated from Kafka's schema; here is only which class a
+version prefix selects.
+"""
+from __future__ import annotations
+
+import json
+import struct
+from typing import Any, Dict, List, Optional, Tuple
+
+from kafkawire.errors import DecodeError, UnknownApiError
+
+_INT16 = struct.Struct(">h")
+
+RECORD_DDL = ("offset bigint, timestamp timestamp, timestamp_type tinyint, key binary, "
+              "value binary, headers array<struct<key: string, value: binary>>, "
+              "partition_leader_epoch int, producer_id bigint, producer_epoch smallint, "
+              "sequence int, is_transactional boolean, is_control boolean, compression string")
+
+MEMBER_DDL = ("member_id string, group_instance_id string, client_id string, "
+              "client_host string, rebalance_timeout int, session_timeout int, "
+              "subscription binary, assignment binary")
+
+CONSUMER_OFFSETS_DDL = (
+    "record_type string, key_version smallint, value_version smallint, group string, "
+    "topic string, partition int, offset bigint, leader_epoch int, metadata string, "
+    "commit_timestamp bigint, expire_timestamp bigint, protocol_type string, "
+    f"generation int, protocol string, leader string, members array<struct<{MEMBER_DDL}>>, "
+    "error string")
+
+TYPED_JSON_DDL = "record_type string, version smallint, fields string, error string"
+
+
+def _arrow_type(ddl: str):
+    """The Arrow type Spark uses for a struct DDL (every field nullable)."""
+    import pyarrow as pa
+
+    from kafkawire.spark.logread import _spark_arrow_type
+
+    def parse(text: str):
+        fields = []
+        depth, start, parts = 0, 0, []
+        for i, c in enumerate(text):
+            if c == "<":
+                depth += 1
+            elif c == ">":
+                depth -= 1
+            elif c == "," and depth == 0:
+                parts.append(text[start:i])
+                start = i + 1
+        parts.append(text[start:])
+        for part in parts:
+            name, typ = part.strip().split(None, 1) if " " in part.strip() else (part, "")
+            name = name.rstrip(":")
+            fields.append(pa.field(name, one(typ.strip())))
+        return pa.struct(fields)
+
+    def one(t: str):
+        simple = {"bigint": pa.int64(), "int": pa.int32(), "smallint": pa.int16(),
+                  "tinyint": pa.int8(), "string": pa.string(), "binary": pa.binary(),
+                  "boolean": pa.bool_(), "timestamp": pa.timestamp("us", tz="UTC")}
+        if t in simple:
+            return simple[t]
+        if t.startswith("array<"):
+            return pa.list_(one(t[6:-1].strip()))
+        if t.startswith("struct<"):
+            return parse(t[7:-1])
+        raise ValueError(f"unsupported type {t!r}")
+
+    return _spark_arrow_type(parse(ddl))
+
+
+# ---------------------------------------------------------------------------
+# record batches
+
+
+def decode_record_batches_array(batches, *, verify_crc: bool = True):
+    """``pyarrow`` binary array of record-batch bytes -> list<struct<record>> array."""
+    import pyarrow as pa
+
+    from kafkawire import records
+
+    target = _arrow_type(RECORD_DDL)
+    tables = []
+    offsets = [0]
+    valid = []
+    for i in range(len(batches)):
+        item = batches[i]
+        if not item.is_valid:
+            offsets.append(offsets[-1])
+            valid.append(False)
+            continue
+        t = records.to_arrow(memoryview(item.as_buffer()), verify_crc=verify_crc)
+        tables.append(t)
+        offsets.append(offsets[-1] + t.num_rows)
+        valid.append(True)
+    if tables:
+        table = pa.concat_tables(tables).combine_chunks()
+        columns = [table.column(f.name).chunk(0) if table.column(f.name).num_chunks else
+                   pa.array([], f.type) for f in target]
+        columns = [c if c.type == f.type else c.cast(f.type) for c, f in zip(columns, target)]
+        values = pa.StructArray.from_arrays(columns, fields=list(target))
+    else:
+        values = pa.array([], target)
+    mask = pa.array([not v for v in valid], pa.bool_())
+    return pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), values,
+                                    type=pa.list_(pa.field("element", target)), mask=mask)
+
+
+# ---------------------------------------------------------------------------
+# internal topics
+
+
+def _version_and_rest(data: bytes) -> Tuple[int, memoryview]:
+    if data is None or len(data) < 2:
+        raise DecodeError("an internal-topic key or value starts with an int16 version")
+    return _INT16.unpack_from(data)[0], memoryview(data)[2:]
+
+
+def _json_default(v: Any):
+    if isinstance(v, (bytes, bytearray, memoryview)):
+        import base64
+
+        return base64.b64encode(bytes(v)).decode("ascii")
+    return str(v)
+
+
+def consumer_offsets_record(key: Optional[bytes], value: Optional[bytes]) -> Dict[str, Any]:
+    """One ``__consumer_offsets`` record as a dict of :data:`CONSUMER_OFFSETS_DDL` fields."""
+    from kafkawire import messages
+
+    out: Dict[str, Any] = {}
+    try:
+        kver, krest = _version_and_rest(key)
+        out["key_version"] = kver
+        if kver in (0, 1):
+            out["record_type"] = "offset_commit"
+            k = messages.OffsetCommitKey.decode(krest, kver)
+            out.update(group=k.group, topic=k.topic, partition=k.partition)
+            if value is not None:
+                vver, vrest = _version_and_rest(value)
+                out["value_version"] = vver
+                v = messages.OffsetCommitValue.decode(vrest, vver)
+                out.update(offset=v.offset, metadata=v.metadata,
+                           commit_timestamp=v.commit_timestamp,
+                           leader_epoch=getattr(v, "leader_epoch", None),
+                           expire_timestamp=getattr(v, "expire_timestamp", None))
+                if out["leader_epoch"] == -1 and vver < 3:
+                    out["leader_epoch"] = None
+                if out["expire_timestamp"] == -1:
+                    out["expire_timestamp"] = None
+        elif kver == 2:
+            out["record_type"] = "group_metadata"
+            k = messages.GroupMetadataKey.decode(krest, kver)
+            out["group"] = k.group
+            if value is not None:
+                vver, vrest = _version_and_rest(value)
+                out["value_version"] = vver
+                v = messages.GroupMetadataValue.decode(vrest, vver)
+                out.update(protocol_type=v.protocol_type, generation=v.generation,
+                           protocol=v.protocol, leader=v.leader,
+                           commit_timestamp=getattr(v, "current_state_timestamp", None))
+                if out["commit_timestamp"] == -1:
+                    out["commit_timestamp"] = None
+                out["members"] = [{
+                    "member_id": m.member_id,
+                    "group_instance_id": getattr(m, "group_instance_id", None),
+                    "client_id": m.client_id, "client_host": m.client_host,
+                    "rebalance_timeout": getattr(m, "rebalance_timeout", None),
+                    "session_timeout": m.session_timeout,
+                    "subscription": None if m.subscription is None else bytes(m.subscription),
+                    "assignment": None if m.assignment is None else bytes(m.assignment),
+                } for m in v.members]
+        else:
+            out["record_type"] = f"unknown({kver})"
+    except (DecodeError, UnknownApiError) as exc:
+        out["error"] = str(exc)
+    return out
+
+
+def transaction_state_record(key: Optional[bytes], value: Optional[bytes]) -> Dict[str, Any]:
+    """One ``__transaction_state`` record: record_type, version, fields (JSON)."""
+    from kafkawire import messages
+
+    try:
+        kver, krest = _version_and_rest(key)
+        fields = {"key": messages.TransactionLogKey.decode(krest, kver).to_dict()}
+        version = kver
+        if value is not None:
+            vver, vrest = _version_and_rest(value)
+            fields["value"] = messages.TransactionLogValue.decode(vrest, vver).to_dict()
+            version = vver
+        return {"record_type": "transaction_log", "version": version,
+                "fields": json.dumps(fields, default=_json_default, sort_keys=True)}
+    except (DecodeError, UnknownApiError) as exc:
+        return {"error": str(exc)}
+
+
+def cluster_metadata_record(value: Optional[bytes]) -> Dict[str, Any]:
+    """One ``__cluster_metadata`` record value (frame version, type, version, struct)."""
+    from kafkawire import messages, primitives
+
+    if value is None:
+        return {}
+    try:
+        buf = memoryview(value)
+        _frame, pos = primitives.decode_unsigned_varint(buf, 0)
+        rtype, pos = primitives.decode_unsigned_varint(buf, pos)
+        version, pos = primitives.decode_unsigned_varint(buf, pos)
+        cls = messages.metadata_record_class(rtype)
+        rec = cls.decode(buf[pos:], version)
+        name = type(rec).__name__
+        return {"record_type": name, "version": version,
+                "fields": json.dumps(rec.to_dict(), default=_json_default, sort_keys=True)}
+    except (DecodeError, UnknownApiError) as exc:
+        return {"error": str(exc)}
+
+
+def _struct_array(rows: List[Dict[str, Any]], ddl: str):
+    import pyarrow as pa
+
+    typ = _arrow_type(ddl)
+    return pa.array([{f.name: r.get(f.name) for f in typ} if r is not None else None
+                     for r in rows], type=typ)
+
+
+def _py(item):
+    return None if not item.is_valid else item.as_py()
+
+
+def decode_consumer_offsets_array(keys, values):
+    return _struct_array([consumer_offsets_record(_py(k), _py(v))
+                          for k, v in zip(keys, values)], CONSUMER_OFFSETS_DDL)
+
+
+def decode_transaction_state_array(keys, values):
+    return _struct_array([transaction_state_record(_py(k), _py(v))
+                          for k, v in zip(keys, values)], TYPED_JSON_DDL)
+
+
+def decode_cluster_metadata_array(values):
+    return _struct_array([cluster_metadata_record(_py(v)) for v in values], TYPED_JSON_DDL)
+
+
+# ---------------------------------------------------------------------------
+# Spark columns
+
+
+def decode_record_batches(col, verify_crc: bool = True):
+    """Column of record-batch bytes -> ``array<struct<record>>`` Column."""
+    from pyspark.sql.functions import arrow_udf
+
+    verify = bool(verify_crc)
+
+    @arrow_udf(f"array<struct<{RECORD_DDL}>>")
+    def _decode(batches):
+        return decode_record_batches_array(batches, verify_crc=verify)
+
+    return _decode(col)
+
+
+def decode_consumer_offsets(key, value):
+    """``__consumer_offsets`` key and value Columns -> struct Column."""
+    from pyspark.sql.functions import arrow_udf
+
+    return arrow_udf(decode_consumer_offsets_array, f"struct<{CONSUMER_OFFSETS_DDL}>")(
+        key, value)
+
+
+def decode_transaction_state(key, value):
+    """``__transaction_state`` key and value Columns -> struct(record_type, version,
+    fields JSON) Column."""
+    from pyspark.sql.functions import arrow_udf
+
+    return arrow_udf(decode_transaction_state_array, f"struct<{TYPED_JSON_DDL}>")(key, value)
+
+
+def decode_cluster_metadata(value):
+    """``__cluster_metadata`` value Column -> struct(record_type, version, fields JSON)."""
+    from pyspark.sql.functions import arrow_udf
+
+    return arrow_udf(decode_cluster_metadata_array, f"struct<{TYPED_JSON_DDL}>")(value)
