@@ -10,7 +10,7 @@ cimport cython
 from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_Resize
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
-from cpython.list cimport PyList_New
+from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
@@ -287,6 +287,7 @@ cdef class _RecordSink(_Sink):
     cdef list out
     cdef Record cur
     cdef list cur_headers
+    cdef Py_ssize_t cur_nh
     cdef object ts_names
     # A small cache of decoded header keys, compared by their bytes.
     cdef list cache_raw
@@ -320,7 +321,9 @@ cdef class _RecordSink(_Sink):
             r.value = PyBytes_FromStringAndSize(<const char *>v, vlen)
         else:
             r.value = None
-        self.cur_headers = PyList_New(0)
+        # sized once: header() fills the slots in order
+        self.cur_headers = PyList_New(nheaders)
+        self.cur_nh = 0
         r.headers = self.cur_headers
         self.cur = r
         return 0
@@ -357,7 +360,9 @@ cdef class _RecordSink(_Sink):
         # A (str, bytes) tuple cannot be part of a cycle: CPython's collector would
         # untrack it at its first pass; doing it now spares that pass.
         PyObject_GC_UnTrack(<void *>t)
-        PyList_Append(self.cur_headers, t)
+        Py_INCREF(t)
+        PyList_SET_ITEM(self.cur_headers, self.cur_nh, t)
+        self.cur_nh += 1
         return 0
 
     cdef int end_record(self) except -1:
