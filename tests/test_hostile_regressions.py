@@ -26,3 +26,44 @@ def test_legacy_attributes_with_the_high_bit_read_the_same_on_both_backends(impl
     assert batch.compression == "none"
     assert [r.value for r in batch.records()] == [b"value"]
     T.records_target(b"\x01" + msg)
+
+
+def _zigzag(v):
+    u = (v << 1) ^ (v >> 63)
+    out = bytearray()
+    while u > 0x7F:
+        out.append((u & 0x7F) | 0x80)
+        u >>= 7
+    out.append(u)
+    return bytes(out)
+
+
+def _record(offset_delta, key=b"k", value=b"v"):
+    body = (b"\x00" + _zigzag(0) + _zigzag(offset_delta) + _zigzag(len(key)) + key
+            + _zigzag(len(value)) + value + _zigzag(0))
+    return _zigzag(len(body)) + body
+
+
+def test_arrow_sequence_of_a_negative_offset_delta_matches_sequence_of(impl):
+    # Found by the records target: a record whose offset delta is negative made the
+    # Cython Arrow path compute INT32_MAX - delta in int32 (signed overflow: undefined
+    # behaviour, in practice -2147483647) where pure Python and sequence_of() give
+    # base_sequence + delta.  The Cython path now computes in int64.
+    pa = pytest.importorskip("pyarrow")  # noqa: F841
+    section = _record(0) + _record(-2) + _record(2)
+    buf = T.v2_batch(section, attributes=0, count=3, last_offset_delta=2, base_sequence=3,
+                     producer_id=1, producer_epoch=0, base_offset=10)
+    R = impl("records")
+    table = R.to_arrow(buf)
+    assert table.column("sequence").to_pylist() == [3, 1, 5]
+    (batch,) = list(R.iter_batches(buf))
+    assert [batch.sequence_of(r.offset - batch.base_offset) for r in batch.records()] == [3, 1, 5]
+    T.records_target(b"\x09" + buf)
+
+
+def test_arrow_sequence_wraps_past_int32_max_like_kafka(impl):
+    pytest.importorskip("pyarrow")
+    section = _record(0) + _record(1) + _record(2)
+    buf = T.v2_batch(section, attributes=0, count=3, last_offset_delta=2,
+                     base_sequence=0x7FFFFFFF, producer_id=1, producer_epoch=0)
+    assert impl("records").to_arrow(buf).column("sequence").to_pylist() == [0x7FFFFFFF, 0, 1]

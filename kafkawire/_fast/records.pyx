@@ -1154,8 +1154,8 @@ cdef class _ArrowSink(_Sink):
         _put_i32(&b[B_VAL_OFF], <int32_t>b[B_VAL_DATA].n)
         if base_seq < 0:
             seq = -1
-        elif base_seq > INT32_MAX - off_delta:
-            seq = off_delta - (INT32_MAX - base_seq) - 1
+        elif <int64_t>base_seq > <int64_t>INT32_MAX - off_delta:  # int64: no overflow
+            seq = <int32_t>(off_delta - (<int64_t>INT32_MAX - base_seq) - 1)
         else:
             seq = base_seq + off_delta
         _put_i32(&b[B_SEQ], seq)
@@ -1318,8 +1318,8 @@ cdef class _ArrowSink(_Sink):
                 ts_nulls += 1
             if base_seq < 0:
                 seq = -1
-            elif base_seq > INT32_MAX - off_delta:
-                seq = off_delta - (INT32_MAX - base_seq) - 1
+            elif <int64_t>base_seq > <int64_t>INT32_MAX - off_delta:  # int64: no overflow
+                seq = <int32_t>(off_delta - (<int64_t>INT32_MAX - base_seq) - 1)
             else:
                 seq = base_seq + off_delta
             o_seq[i] = seq
