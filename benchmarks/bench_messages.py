@@ -1,0 +1,165 @@
+"""Message codec benchmarks: kafkawire against kio and kafka-python in the same run.
+
+Groups (ratios are peer time / kafkawire time within a group):
+
+* ``metadata-decode`` / ``metadata-encode``: MetadataResponse v12, 100 topics x 12
+  partitions (about 35 KB), on the Cython backend, the pure-Python backend, kio and
+  kafka-python.
+* ``fetch-decode-size``: FetchResponse v12 with 1 KB and with 1 MB of records in one
+  partition: the decode time does not depend on the record bytes (zero-copy views).
+"""
+from __future__ import annotations
+
+import io
+import uuid
+
+import pytest
+
+from kafkawire import _backend
+from kafkawire import messages as m
+
+VERSION = 12
+
+
+def _metadata_response():
+    R = m.MetadataResponse
+    brokers = [R.MetadataResponseBroker(node_id=i, host=f"broker-{i}.kafka.internal", port=9092,
+                                        rack=f"rack-{i % 3}") for i in range(6)]
+    topics = []
+    for t in range(100):
+        parts = [R.MetadataResponsePartition(
+            error_code=0, partition_index=p, leader_id=p % 6, leader_epoch=17,
+            replica_nodes=[p % 6, (p + 1) % 6, (p + 2) % 6], isr_nodes=[p % 6, (p + 1) % 6, (p + 2) % 6],
+            offline_replicas=[]) for p in range(12)]
+        topics.append(R.MetadataResponseTopic(
+            error_code=0, name=f"orders.events.topic-{t:03d}", topic_id=uuid.UUID(int=t + 1),
+            is_internal=False, partitions=parts, topic_authorized_operations=-2147483648))
+    return R(throttle_time_ms=0, brokers=brokers, cluster_id="kafkawire-bench-cluster",
+             controller_id=1, topics=topics)
+
+
+MSG = _metadata_response()
+WIRE = MSG.encode(VERSION)
+
+
+def test_metadata_payload_size():
+    assert 30_000 <= len(WIRE) <= 45_000
+
+
+# -- decode ---------------------------------------------------------------------------------
+
+@pytest.mark.benchmark(group="metadata-decode")
+def test_decode_kafkawire_cython(benchmark):
+    with _backend.use("cython"):
+        plan = m.MetadataResponse.plan(VERSION)
+        decode = _backend.implementation("codec", "cython").decode
+        got = benchmark(decode, plan, WIRE)
+    assert got == MSG
+
+
+@pytest.mark.benchmark(group="metadata-decode")
+def test_decode_kafkawire_python(benchmark):
+    decode = _backend.implementation("codec", "python").decode
+    got = benchmark(decode, m.MetadataResponse.plan(VERSION), WIRE)
+    assert got == MSG
+
+
+@pytest.mark.benchmark(group="metadata-decode")
+def test_decode_kio(benchmark):
+    from kio.index import load_response_schema
+    from kio.serial import entity_reader
+
+    reader = entity_reader(load_response_schema(3, VERSION))
+    got, used = benchmark(reader, WIRE, 0)
+    assert used == len(WIRE) and len(got.topics) == 100
+
+
+@pytest.mark.benchmark(group="metadata-decode")
+def test_decode_kafka_python(benchmark):
+    from kafka.protocol.metadata import MetadataResponse
+
+    got = benchmark(MetadataResponse.decode, WIRE, version=VERSION)
+    assert len(got.topics) == 100
+
+
+# -- encode ---------------------------------------------------------------------------------
+
+@pytest.mark.benchmark(group="metadata-encode")
+def test_encode_kafkawire_cython(benchmark):
+    encode = _backend.implementation("codec", "cython").encode
+    assert benchmark(encode, m.MetadataResponse.plan(VERSION), MSG) == WIRE
+
+
+@pytest.mark.benchmark(group="metadata-encode")
+def test_encode_kafkawire_python(benchmark):
+    encode = _backend.implementation("codec", "python").encode
+    assert benchmark(encode, m.MetadataResponse.plan(VERSION), MSG) == WIRE
+
+
+@pytest.mark.benchmark(group="metadata-encode")
+def test_encode_kio(benchmark):
+    from kio.index import load_response_schema
+    from kio.serial import entity_reader, entity_writer
+
+    schema = load_response_schema(3, VERSION)
+    obj, _ = entity_reader(schema)(WIRE, 0)
+    writer = entity_writer(schema)
+
+    def run():
+        buf = io.BytesIO()
+        writer(buf, obj)
+        return buf.getvalue()
+
+    assert benchmark(run) == WIRE
+
+
+@pytest.mark.benchmark(group="metadata-encode")
+def test_encode_kafka_python(benchmark):
+    from kafka.protocol.metadata import MetadataResponse
+
+    obj = MetadataResponse.decode(WIRE, version=VERSION)
+    obj._header = None
+    assert benchmark(obj.encode, version=VERSION) == WIRE
+
+
+# -- fetch: decode cost independent of the record bytes -------------------------------------
+
+def _fetch(nbytes):
+    F = m.FetchResponse
+    records = bytes(nbytes)
+    part = F.PartitionData(partition_index=0, error_code=0, high_watermark=10, last_stable_offset=10,
+                           log_start_offset=0, aborted_transactions=[], preferred_read_replica=-1,
+                           records=records)
+    return F(throttle_time_ms=0, error_code=0, session_id=1,
+             responses=[F.FetchableTopicResponse(topic="t", partitions=[part])]).encode(VERSION)
+
+
+FETCH_SMALL = _fetch(1024)
+FETCH_LARGE = _fetch(1024 * 1024)
+
+
+@pytest.mark.benchmark(group="fetch-decode-size")
+@pytest.mark.parametrize("size", ["1KB", "1MB"])
+def test_fetch_decode_kafkawire_cython(benchmark, size):
+    wire = FETCH_SMALL if size == "1KB" else FETCH_LARGE
+    decode = _backend.implementation("codec", "cython").decode
+    got = benchmark(decode, m.FetchResponse.plan(VERSION), wire)
+    assert isinstance(got.responses[0].partitions[0].records, memoryview)
+
+
+@pytest.mark.benchmark(group="fetch-decode-size")
+@pytest.mark.parametrize("size", ["1KB", "1MB"])
+def test_fetch_decode_kafkawire_python(benchmark, size):
+    wire = FETCH_SMALL if size == "1KB" else FETCH_LARGE
+    decode = _backend.implementation("codec", "python").decode
+    got = benchmark(decode, m.FetchResponse.plan(VERSION), wire)
+    assert isinstance(got.responses[0].partitions[0].records, memoryview)
+
+
+@pytest.mark.benchmark(group="fetch-decode-size")
+@pytest.mark.parametrize("size", ["1KB", "1MB"])
+def test_fetch_decode_kafka_python(benchmark, size):
+    from kafka.protocol.consumer import FetchResponse
+
+    wire = FETCH_SMALL if size == "1KB" else FETCH_LARGE
+    benchmark(FetchResponse.decode, wire, version=VERSION)
