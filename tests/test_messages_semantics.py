@@ -1,0 +1,195 @@
+"""Message classes: defaults, versions, nulls, unknown tagged fields, records views,
+dicts, equality, class lookup and version negotiation."""
+from __future__ import annotations
+
+import copy
+import filecmp
+import json
+import pathlib
+import pickle
+import uuid
+
+import pytest
+
+from kafkawire import messages as m
+from kafkawire.errors import EncodeError, UnknownApiError, UnsupportedVersionError
+from kafkawire.schema import DATA_DIR, GROUPS
+from kafkawire.schema.plan import snake_case
+
+SHARED = pathlib.Path("/work/shared/kafka-protocol")
+
+
+@pytest.mark.backend_independent
+@pytest.mark.skipif(not SHARED.is_dir(), reason="the shared protocol folder is not here")
+def test_package_schema_is_identical_to_the_shared_copy(backend):
+    for group in GROUPS:
+        names = sorted(p.name for p in (SHARED / group).glob("*.json"))
+        assert names == sorted(p.name for p in (DATA_DIR / group).glob("*.json")), group
+        match, mismatch, errors = filecmp.cmpfiles(SHARED / group, DATA_DIR / group, names, shallow=False)
+        assert not mismatch and not errors, (group, mismatch, errors)
+    assert filecmp.cmp(SHARED / "errors.json", DATA_DIR / "errors.json", shallow=False)
+
+
+def test_names_defaults_and_class_attributes(backend):
+    assert snake_case("IsrNodes") == "isr_nodes" and snake_case("KRaftVersion") == "k_raft_version"
+    req = m.MetadataRequest()
+    assert req.topics == [] and req.allow_auto_topic_creation is True
+    resp = m.MetadataResponse()
+    assert resp.controller_id == -1 and resp.cluster_id is None          # "default": -1 / "null"
+    assert resp.cluster_authorized_operations == -2147483648
+    topic = m.MetadataResponse.MetadataResponseTopic()
+    assert topic.topic_id == uuid.UUID(int=0) and topic.is_internal is False and topic.name == ""
+    assert m.ProduceRequest.PartitionProduceData().records is None       # nullable records
+    assert m.FetchRequest().replica_state == m.FetchRequest.ReplicaState()  # struct default
+    assert m.ConsumerGroupHeartbeatResponse().assignment is None          # "default": "null"
+    assert m.MetadataRequest.api_key == 3 and m.MetadataRequest.kind == "request"
+    assert 12 in m.MetadataResponse.valid_versions and 99 not in m.MetadataResponse.valid_versions
+    assert 9 in m.MetadataRequest.flexible_versions and 8 not in m.MetadataRequest.flexible_versions
+    assert m.request_class(3) is m.MetadataRequest and m.response_class(18) is m.ApiVersionsResponse
+    with pytest.raises(UnknownApiError):
+        m.request_class(1000)
+    # Fresh mutable defaults per object.
+    a, b = m.MetadataRequest(), m.MetadataRequest()
+    a.topics.append(m.MetadataRequest.MetadataRequestTopic(name="x"))
+    assert b.topics == []
+    with pytest.raises(TypeError):
+        m.MetadataRequest(no_such_field=1)
+
+
+def test_equality_repr_copy_pickle(backend):
+    a = m.MetadataRequest(topics=[m.MetadataRequest.MetadataRequestTopic(name="t")])
+    b = m.MetadataRequest(topics=[m.MetadataRequest.MetadataRequestTopic(name="t")])
+    assert a == b and not (a != b)
+    b.topics[0].name = "u"
+    assert a != b
+    assert repr(a).startswith("MetadataRequest(topics=[MetadataRequest.MetadataRequestTopic(")
+    assert pickle.loads(pickle.dumps(a)) == a
+    assert copy.copy(a) == a and copy.deepcopy(a) == a
+    big = m.ProduceRequest.PartitionProduceData(index=0, records=bytes(1000))
+    assert "<bytes of 1000 bytes>" in repr(big)
+
+
+def test_to_dict_is_json_safe_and_from_dict_inverts_it(backend):
+    msg = m.FetchResponse(responses=[m.FetchResponse.FetchableTopicResponse(
+        topic_id=uuid.UUID(int=7), partitions=[m.FetchResponse.PartitionData(
+            partition_index=1, records=b"\x00\x01\xff")])])
+    msg._unknown_tagged = ((9, b"zz"),)
+    wire = msg.encode(13)
+    decoded = m.FetchResponse.decode(wire, 13)
+    d = decoded.to_dict()
+    text = json.dumps(d)
+    again = m.FetchResponse.from_dict(json.loads(text))
+    assert again == decoded == msg
+    assert d["responses"][0]["topic_id"] == str(uuid.UUID(int=7))
+    assert d["responses"][0]["partitions"][0]["records"] == "AAH/"
+    assert d["_unknown_tagged_fields"] == [{"tag": 9, "data": "eno="}]
+
+
+def test_non_default_value_in_a_field_the_version_lacks_raises(backend):
+    msg = m.MetadataRequest(topics=[], allow_auto_topic_creation=False)  # v4+ only, not ignorable
+    msg.encode(4)
+    with pytest.raises(EncodeError):
+        msg.encode(3)
+    with pytest.raises(EncodeError):
+        msg.size(3)
+    # Ignorable fields are dropped silently: OffsetCommitValue.leader_epoch (v3+).
+    v = m.OffsetCommitValue(offset=1, leader_epoch=5, metadata="", commit_timestamp=2)
+    assert m.OffsetCommitValue.decode(v.encode(1), 1).leader_epoch == -1
+    # The default value itself is fine anywhere.
+    m.MetadataRequest(topics=[]).encode(0)
+
+
+def test_null_where_not_nullable_raises(backend):
+    with pytest.raises(EncodeError):
+        m.MetadataRequest(topics=None).encode(0)           # nullable from v1
+    assert m.MetadataRequest.decode(m.MetadataRequest(topics=None).encode(1), 1).topics is None
+    with pytest.raises(EncodeError):
+        m.MetadataRequest(topics=[m.MetadataRequest.MetadataRequestTopic(name=None)]).encode(9)
+    assert m.MetadataRequest(topics=[m.MetadataRequest.MetadataRequestTopic(name=None)]).encode(10)
+
+
+def test_bad_values_raise_encode_errors(backend):
+    for bad in (2**31, -(2**31) - 1, 1.5, "1", None):
+        with pytest.raises(EncodeError):
+            m.MetadataResponse(controller_id=bad).encode(12)
+    with pytest.raises(EncodeError):
+        m.MetadataResponse(cluster_id=b"bytes").encode(12)
+    with pytest.raises(EncodeError):
+        m.MetadataResponse(topics=[m.MetadataRequest()]).encode(12)
+    with pytest.raises(EncodeError):
+        m.MetadataResponse(topics="nope").encode(12)
+    with pytest.raises(EncodeError):
+        m.MetadataResponse.MetadataResponseTopic(topic_id="not-a-uuid").encode(12)
+    with pytest.raises(EncodeError):
+        m.MetadataResponse(cluster_id="\ud800").encode(12)  # lone surrogate
+    with pytest.raises(UnsupportedVersionError):
+        m.MetadataResponse().encode(99)
+    with pytest.raises(UnsupportedVersionError):
+        m.MetadataResponse.decode(b"", 99)
+
+
+def test_unknown_tagged_fields_round_trip_in_ascending_order(backend):
+    # ApiVersionsResponse v3 knows tags 0-3; 7 and 4 and 5 are unknown.
+    wire = m.ApiVersionsResponse().encode(3)
+    assert wire.endswith(b"\x00")
+    body = wire[:-1]
+    # Tags 7 then 4 (not ascending on the wire), plus known tag 1 (FinalizedFeaturesEpoch).
+    raw = body + b"\x03" + b"\x07\x01x" + b"\x01\x08" + (5).to_bytes(8, "big") + b"\x04\x02yz"
+    got = m.ApiVersionsResponse.decode(raw, 3)
+    assert got.finalized_features_epoch == 5
+    assert got._unknown_tagged == ((4, b"yz"), (7, b"\x78"))
+    again = got.encode(3)
+    assert again == body + b"\x03" + b"\x01\x08" + (5).to_bytes(8, "big") + b"\x04\x02yz" + b"\x07\x01x"
+    assert m.ApiVersionsResponse.decode(again, 3) == got
+    # Tag 0 unknown where it is not defined: RequestHeader v2 knows no tags.
+    h = m.RequestHeader.decode(b"\x00\x12\x00\x03\x00\x00\x00\x01\xff\xff\x01\x00\x02hi", 2)
+    assert h._unknown_tagged == ((0, b"hi"),) and h.encode(2).endswith(b"\x01\x00\x02hi")
+    # A non-flexible version cannot carry them: nothing is dropped silently.
+    with pytest.raises(EncodeError):
+        h.encode(1)
+    # An unknown tag equal to a known one is refused.
+    bad = m.ApiVersionsResponse(_unknown_tagged=((1, b"x"),))
+    with pytest.raises(EncodeError):
+        bad.encode(3)
+
+
+def test_records_fields_are_zero_copy_views_and_accept_any_bytes_like(backend):
+    payload = bytearray(b"R" * 100)
+    msg = m.ProduceRequest(topic_data=[m.ProduceRequest.TopicProduceData(name="t", partition_data=[
+        m.ProduceRequest.PartitionProduceData(index=0, records=memoryview(payload))])])
+    wire = msg.encode(3)
+    assert msg.encode(3) == m.ProduceRequest(topic_data=[m.ProduceRequest.TopicProduceData(
+        name="t", partition_data=[m.ProduceRequest.PartitionProduceData(index=0, records=bytes(payload))])]).encode(3)
+    buf = bytearray(wire)
+    got = m.ProduceRequest.decode(buf, 3)
+    view = got.topic_data[0].partition_data[0].records
+    assert isinstance(view, memoryview) and bytes(view) == bytes(payload)
+    buf[-1] = ord("Z")  # the view shares the input's memory
+    assert view[-1] == ord("Z")
+
+
+def test_negotiation_picks_the_highest_common_version(backend):
+    V = m.ApiVersionsResponse.ApiVersion
+    resp = m.ApiVersionsResponse(api_keys=[V(api_key=3, min_version=0, max_version=9),
+                                           V(api_key=0, min_version=3, max_version=99),
+                                           V(api_key=1, min_version=200, max_version=300),
+                                           V(api_key=999, min_version=0, max_version=1)])
+    got = m.negotiate_versions(resp)
+    assert got == {3: 9, 0: m.supported_versions(0).highest}
+    assert m.negotiate_version(resp, 3) == 9
+    with pytest.raises(UnsupportedVersionError):
+        m.negotiate_version(resp, 1)
+    from kafkawire.schema.versions import VersionRange
+    assert m.negotiate_version(resp, 3, VersionRange(0, 4)) == 4
+
+
+def test_size_is_exact_and_encode_parts_frames(backend):
+    from kafkawire import _struct
+
+    msg = m.MetadataResponse(brokers=[m.MetadataResponse.MetadataResponseBroker(host="hé" * 50)])
+    for v in range(0, 14):
+        assert msg.size(v) == len(msg.encode(v))
+    h = m.ResponseHeader(correlation_id=1)
+    frame = _struct._codec["encode_parts"](((m.ResponseHeader.plan(1), h), (m.MetadataResponse.plan(12), msg)), True)
+    assert frame[4:] == h.encode(1) + msg.encode(12)
+    assert int.from_bytes(frame[:4], "big") == len(frame) - 4
