@@ -220,7 +220,10 @@ def _lz4_blocks(lib, data, max_size: int) -> Optional[memoryview]:
             continue
         if room < block_max and len(out) == max_size:
             # the block may not fit under the cap: decompress it alone to know
-            piece = lib.lz4.decompress_block(view[start : start + n], output_len=block_max)
+            try:
+                piece = lib.lz4.decompress_block(view[start : start + n], output_len=block_max)
+            except Exception as exc:
+                raise DecompressionError(f"lz4: corrupt compressed data: {exc}") from None
             if len(piece) > room:
                 raise _limit("lz4", max_size)
             mv[at : at + len(piece)] = piece

@@ -67,3 +67,22 @@ def test_arrow_sequence_wraps_past_int32_max_like_kafka(impl):
     buf = T.v2_batch(section, attributes=0, count=3, last_offset_delta=2,
                      base_sequence=0x7FFFFFFF, producer_id=1, producer_epoch=0)
     assert impl("records").to_arrow(buf).column("sequence").to_pylist() == [0x7FFFFFFF, 0, 1]
+
+
+def test_a_corrupt_lz4_block_under_a_small_cap_is_a_decompression_error():
+    # Found by the hostile suite: with max_size below the frame's block size, a corrupt
+    # lz4 block went through cramjam's decompress_block unguarded and raised
+    # cramjam.DecompressionError instead of kafkawire's.
+    import struct
+
+    from kafkawire import compression
+    from kafkawire.errors import DecompressionError
+
+    head = b"\x04\x22\x4d\x18" + bytes([0x60, 0x40])  # independent blocks of 64 KiB
+    head += bytes([(compression.xxh32(head[4:6]) >> 8) & 0xFF])
+    garbage = b"\xff" * 40
+    frame = head + struct.pack("<I", len(garbage)) + garbage + b"\x00\x00\x00\x00"
+    for cap in (1 << 10, 1 << 20):
+        with pytest.raises(DecompressionError, match="lz4"):
+            compression.decompress(compression.LZ4, frame, max_size=cap)
+    T.compression_target(bytes([0x80 | 3 | (2 << 3), 1]) + frame)
