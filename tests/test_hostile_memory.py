@@ -258,6 +258,10 @@ def test_a_decompression_bomb_stops_at_the_cap(codec, impl):
 
 
 def _check_rejected_small(fn, *args, **kwargs):
+    try:  # first calls build plans and caches: not what is measured
+        fn(*args, **kwargs)
+    except KafkaWireError:
+        pass
     result, peak = _peak(fn, *args, **kwargs)
     assert isinstance(result, KafkaWireError), f"accepted: {result!r}"
     assert peak < SMALL, f"{peak} bytes allocated before rejecting: {result}"
