@@ -80,22 +80,35 @@ def _replay(names, inputs):
     return 1 if failures else 0
 
 
+def _launcher(name, workdir):
+    """An executable that runs ``name``'s fuzzer: libFuzzer re-executes its argv[0]
+    (for ``-merge=1`` and ``-fork``), which must therefore be runnable on its own."""
+    path = os.path.join(workdir, f"fuzz-{name}")
+    with open(path, "w") as f:
+        f.write(f"#!/bin/sh\nKAFKAWIRE_FUZZ_ARGV0={path} exec {sys.executable} "
+                f"{os.path.abspath(__file__)} --child {name} -- \"$@\"\n")
+    os.chmod(path, 0o755)
+    return path
+
+
 def _fuzz_one(name, args, extra):
     """Fuzz ``name`` in a child process (libFuzzer owns the process and exits)."""
     workdir = os.path.join(args.workdir, name)
     os.makedirs(workdir, exist_ok=True)
     corpus = os.path.join(CORPUS, name)
     os.makedirs(corpus, exist_ok=True)
-    libfuzzer = [f"-max_total_time={args.time}", f"-max_len={MAX_LEN.get(name, 4096)}",
-                 "-timeout=20", "-rss_limit_mb=3072", f"-artifact_prefix={workdir}/",
-                 "-print_final_stats=1"] + extra
-    cmd = [sys.executable, os.path.abspath(__file__), "--child", name, "--"] + libfuzzer + [
-        workdir, corpus]
-    print("+", " ".join(cmd), flush=True)
-    rc = subprocess.call(cmd)
-    if args.merge and rc == 0:
-        merge = [sys.executable, os.path.abspath(__file__), "--child", name, "--",
-                 "-merge=1", f"-max_len={MAX_LEN.get(name, 4096)}", corpus, workdir]
+    launcher = _launcher(name, args.workdir)
+    max_len = f"-max_len={MAX_LEN.get(name, 4096)}"
+    rc = 0
+    if not args.merge_only:
+        libfuzzer = [f"-max_total_time={args.time}", max_len, "-timeout=20",
+                     "-rss_limit_mb=3072", f"-artifact_prefix={workdir}/",
+                     "-print_final_stats=1"] + extra
+        cmd = [launcher] + libfuzzer + [workdir, corpus]
+        print("+", " ".join(cmd), flush=True)
+        rc = subprocess.call(cmd)
+    if (args.merge or args.merge_only) and rc == 0:
+        merge = [launcher, "-merge=1", max_len, corpus, workdir]
         print("+", " ".join(merge), flush=True)
         rc = subprocess.call(merge)
     return rc
@@ -111,7 +124,8 @@ def _child(name, libfuzzer_args):
             importlib.import_module(module)
         from fuzz import targets
     target = targets.TARGETS[name]
-    atheris.Setup([sys.argv[0]] + libfuzzer_args, target)
+    argv0 = os.environ.get("KAFKAWIRE_FUZZ_ARGV0") or sys.argv[0]
+    atheris.Setup([argv0] + libfuzzer_args, target)
     atheris.Fuzz()
 
 
@@ -131,6 +145,8 @@ def main(argv=None) -> int:
                     help="where new inputs and crashes go")
     ap.add_argument("--merge", action="store_true",
                     help="afterwards, keep new-coverage inputs in fuzz/corpus/<target>/")
+    ap.add_argument("--merge-only", action="store_true",
+                    help="do not fuzz: merge what an earlier run left in the work directory")
     ap.add_argument("--replay", action="store_true",
                     help="run corpus files through the targets once, without atheris")
     ap.add_argument("--input", nargs="*", default=None, help="with --replay: these files only")
