@@ -3,7 +3,7 @@ and both backends write the same bytes."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from kafkawire import _backend, messages
@@ -28,7 +28,8 @@ def test_every_definition_has_a_class():
 
 
 @pytest.mark.parametrize("name", [n for n, _ in ALL])
-@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck), database=None,
+          phases=(Phase.explicit, Phase.generate))
 @given(data=st.data())
 def test_generated_messages_round_trip_at_every_version(name, data, backend):
     cls = messages.CLASSES[name]

@@ -1,7 +1,9 @@
 """The pure-Python plan executor: exact size, encode and decode of a struct at a version.
 
 It runs the plans of :mod:`kafkawire.schema.plan` (the Cython twin runs the same plans)
-and gives identical bytes, values and exception types.
+and gives identical bytes, values and exception types.  Each plan is turned once into
+three generated Python functions (read, size, write) whose statements follow the plan's
+fields; see ``_compile`` below.
 
 Encoding takes two passes: the first computes the exact size, caching every string's
 UTF-8 bytes and every tagged value's size; the second writes into one buffer of exactly
@@ -10,6 +12,7 @@ that size.  Decoding checks every length and count against what remains of the b
 """
 from __future__ import annotations
 
+import gc as _gc
 import struct as _struct
 import uuid as _uuid
 from typing import Any, List, Optional, Sequence, Tuple
@@ -201,54 +204,45 @@ def _read_field(p, mv, pos: int, end: int) -> Tuple[Any, int]:
     return st.unpack_from(mv, pos)[0], pos + st.size
 
 
-def _read_struct(plan: StructPlan, mv, pos: int, end: int) -> Tuple[Any, int]:
-    cls = plan.cls
-    obj = cls.__new__(cls)
-    for st, p in plan.steps:
-        if st is not None:
-            w = st.size
-            if end - pos < w:
-                raise _truncated(f"{p[0].attr} {KIND_NAMES[p[0].kind]}", pos, w, end)
-            for fp, v in zip(p, st.unpack_from(mv, pos)):
-                _set(obj, fp.attr, v)
-            pos += w
-        else:
-            v, pos = _read_field(p, mv, pos, end)
-            _set(obj, p.attr, v)
-    for p in plan.absent:
-        _set(obj, p.attr, p.factory() if p.factory is not None else p.default)
+def _read_tags(plan: StructPlan, obj, mv, pos: int, end: int) -> int:
+    """Read a tagged-field section into ``obj`` (known tags by name, the rest kept raw);
+    the tagged fields already hold their defaults."""
+    tagged = plan.tagged
     unknown = None
-    if plan.flexible:
-        tagged = plan.tagged
+    count, pos = _read_uvarint(mv, pos, end)
+    if count > end - pos:
+        raise _truncated("tagged fields", pos, count, end)
+    for _ in range(count):
+        tag, pos = _read_uvarint(mv, pos, end)
+        n, pos = _read_uvarint(mv, pos, end)
+        if n > end - pos:
+            raise _truncated(f"tagged field {tag}", pos, n, end)
         for p in tagged:
-            _set(obj, p.attr, p.factory() if p.factory is not None else p.default)
-        count, pos = _read_uvarint(mv, pos, end)
-        if count > end - pos:
-            raise _truncated("tagged fields", pos, count, end)
-        for _ in range(count):
-            tag, pos = _read_uvarint(mv, pos, end)
-            n, pos = _read_uvarint(mv, pos, end)
-            if n > end - pos:
-                raise _truncated(f"tagged field {tag}", pos, n, end)
-            for p in tagged:
-                if p.tag == tag:
-                    v, after = _read_field(p, mv, pos, pos + n)
-                    if after != pos + n:
-                        raise DecodeError(
-                            f"{p.attr}: tagged field {tag} at byte {pos} declares {n} bytes "
-                            f"but its value takes {after - pos}")
-                    _set(obj, p.attr, v)
-                    break
-            else:
-                if unknown is None:
-                    unknown = []
-                unknown.append((tag, bytes(mv[pos:pos + n])))
-            pos += n
-        if unknown is not None:
-            unknown.sort(key=lambda t: t[0])
-            unknown = tuple(unknown)
+            if p.tag == tag:
+                v, after = _read_field(p, mv, pos, pos + n)
+                if after != pos + n:
+                    raise DecodeError(
+                        f"{p.attr}: tagged field {tag} at byte {pos} declares {n} bytes "
+                        f"but its value takes {after - pos}")
+                _set(obj, p.attr, v)
+                break
+        else:
+            if unknown is None:
+                unknown = []
+            unknown.append((tag, bytes(mv[pos:pos + n])))
+        pos += n
+    if unknown is not None:
+        unknown.sort(key=lambda t: t[0])
+        unknown = tuple(unknown)
     _set(obj, UNKNOWN_TAGGED, unknown)
-    return obj, pos
+    return pos
+
+
+def _read_struct(plan: StructPlan, mv, pos: int, end: int) -> Tuple[Any, int]:
+    compiled = plan.pure
+    if compiled is None:
+        compiled = _compile(plan)
+    return compiled.read(mv, pos, end)
 
 
 def _view(buf) -> memoryview:
@@ -256,10 +250,11 @@ def _view(buf) -> memoryview:
         mv = memoryview(buf)
     except TypeError:
         raise DecodeError(f"expected a bytes-like object, got {type(buf).__name__}") from None
-    if mv.ndim != 1 or mv.itemsize != 1 or mv.format not in ("B", "b", "c"):
-        mv = mv.cast("B")
-    elif mv.format != "B":
-        mv = mv.cast("B")
+    if mv.ndim != 1 or mv.itemsize != 1 or mv.format != "B":
+        try:
+            mv = mv.cast("B")
+        except TypeError as exc:
+            raise DecodeError(f"expected a contiguous bytes-like object: {exc}") from None
     return mv
 
 
@@ -268,13 +263,26 @@ def decode_from(plan: StructPlan, buf, offset: int = 0) -> Tuple[Any, int]:
     mv = _view(buf)
     if offset < 0 or offset > len(mv):
         raise TruncatedError(f"offset {offset} is outside a buffer of {len(mv)} bytes")
-    return _read_struct(plan, mv, offset, len(mv))
+    # Decoding allocates many containers and makes no cycles: pause the cyclic GC.
+    was = _gc.isenabled()
+    _gc.disable()
+    try:
+        return _read_struct(plan, mv, offset, len(mv))
+    finally:
+        if was:
+            _gc.enable()
 
 
 def decode(plan: StructPlan, buf) -> Any:
     """Decode a struct that fills ``buf`` exactly (trailing bytes raise DecodeError)."""
     mv = _view(buf)
-    obj, pos = _read_struct(plan, mv, 0, len(mv))
+    was = _gc.isenabled()
+    _gc.disable()
+    try:
+        obj, pos = _read_struct(plan, mv, 0, len(mv))
+    finally:
+        if was:
+            _gc.enable()
     if pos != len(mv):
         raise DecodeError(
             f"{plan.spec.name} v{plan.version}: {len(mv) - pos} trailing bytes after byte {pos}")
@@ -419,79 +427,60 @@ def _check_unknown(unknown, plan: StructPlan) -> None:
             raise EncodeError(f"{UNKNOWN_TAGGED}: tag {tag} data is not bytes-like")
 
 
-def _size_struct(plan: StructPlan, obj, cache: list) -> int:
+def _size_tags(plan: StructPlan, obj, cache: list) -> int:
+    """The size of a tagged-field section, caching each written known value's size."""
     total = 0
-    for p in plan.fields:
+    count = 0
+    for p in plan.tagged:
         v = _get(obj, p)
-        if p.width:
-            total += p.width
-        else:
-            total += _size_value(p, v, cache)
-    for p in plan.absent:
-        if not p.ignorable:
-            v = _get(obj, p)
-            if not _is_default(p, v):
-                raise EncodeError(
-                    f"{plan.spec.name}.{p.attr} holds a non-default value ({v!r:.80}) but "
-                    f"version {plan.version} does not have this field")
-    if plan.flexible:
-        count = 0
-        for p in plan.tagged:
-            v = _get(obj, p)
-            if _is_default(p, v):
-                continue
+        if _is_default(p, v):
+            continue
+        count += 1
+        idx = len(cache)
+        cache.append(0)
+        n = _size_value(p, v, cache)
+        cache[idx] = n
+        total += _uvarint_size(p.tag) + _uvarint_size(n) + n
+    unknown = getattr(obj, UNKNOWN_TAGGED, None)
+    if unknown:
+        _check_unknown(unknown, plan)
+        for tag, data in unknown:
+            n = memoryview(data).nbytes
             count += 1
-            idx = len(cache)
-            cache.append(0)
-            n = _size_value(p, v, cache)
-            cache[idx] = n
-            total += _uvarint_size(p.tag) + _uvarint_size(n) + n
-        unknown = getattr(obj, UNKNOWN_TAGGED, None)
-        if unknown:
-            _check_unknown(unknown, plan)
-            for tag, data in unknown:
-                n = memoryview(data).nbytes
-                count += 1
-                total += _uvarint_size(tag) + _uvarint_size(n) + n
-        total += _uvarint_size(count)
-    else:
-        unknown = getattr(obj, UNKNOWN_TAGGED, None)
-        if unknown:
-            raise EncodeError(
-                f"{plan.spec.name} v{plan.version} is not flexible: it cannot carry the "
-                f"unknown tagged fields this object holds")
-    return total
+            total += _uvarint_size(tag) + _uvarint_size(n) + n
+    return total + _uvarint_size(count)
+
+
+def _absent_error(plan: StructPlan, p, v) -> EncodeError:
+    return EncodeError(
+        f"{plan.spec.name}.{p.attr} holds a non-default value ({v!r:.80}) but "
+        f"version {plan.version} does not have this field")
+
+
+def _not_flexible(plan: StructPlan) -> EncodeError:
+    return EncodeError(
+        f"{plan.spec.name} v{plan.version} is not flexible: it cannot carry the "
+        f"unknown tagged fields this object holds")
+
+
+def _size_struct(plan: StructPlan, obj, cache: list) -> int:
+    compiled = plan.pure
+    if compiled is None:
+        compiled = _compile(plan)
+    return compiled.size(obj, cache)
 
 
 # -- encoding: pass 2, write -------------------------------------------------------------
 
 
-class _Writer:
-    __slots__ = ("out", "pos", "cache", "ci")
-
-    def __init__(self, out: bytearray, pos: int, cache: list) -> None:
-        self.out = out
-        self.pos = pos
-        self.cache = cache
-        self.ci = 0
-
-
-def _write_len(w: _Writer, compact: bool, short: bool, n: int) -> None:
+def _write_len(out: bytearray, pos: int, compact: bool, short: bool, n: int) -> int:
     if compact:
-        w.pos = _write_uvarint(w.out, w.pos, n + 1)
-    elif short:
-        _I16.pack_into(w.out, w.pos, n)
-        w.pos += 2
-    else:
-        _I32.pack_into(w.out, w.pos, n)
-        w.pos += 4
-
-
-def _pack(p, st, w: _Writer, v) -> None:
-    try:
-        st.pack_into(w.out, w.pos, v)
-    except (_struct.error, TypeError, OverflowError) as exc:
-        raise EncodeError(f"{p.attr}: cannot encode {v!r:.80} as {KIND_NAMES[p.kind if p.kind != ARRAY else p.elem_kind]}: {exc}") from None
+        return _write_uvarint(out, pos, n + 1)
+    if short:
+        _I16.pack_into(out, pos, n)
+        return pos + 2
+    _I32.pack_into(out, pos, n)
+    return pos + 4
 
 
 def _check_int(p, kind: int, v) -> None:
@@ -500,8 +489,6 @@ def _check_int(p, kind: int, v) -> None:
         if lo <= v <= hi:
             return
         raise EncodeError(f"{p.attr}: {v} is out of range for {KIND_NAMES[kind]}")
-    if kind == FLOAT64 or kind == BOOL:
-        return
     try:
         iv = v.__index__()
     except (AttributeError, TypeError):
@@ -512,85 +499,93 @@ def _check_int(p, kind: int, v) -> None:
         raise EncodeError(f"{p.attr}: {iv} is out of range for {KIND_NAMES[kind]}")
 
 
-def _write_fixed(p, kind: int, w: _Writer, v) -> None:
+def _check_fixed(p, kind: int, v) -> None:
+    """Raise EncodeError if ``v`` cannot be written as ``kind`` (BOOL takes anything)."""
     if kind == BOOL:
-        w.out[w.pos] = 1 if v else 0
-        w.pos += 1
         return
     if kind == UUID:
         if not isinstance(v, _uuid.UUID):
             raise EncodeError(f"{p.attr}: expected uuid.UUID, got {type(v).__name__}")
-        w.out[w.pos:w.pos + 16] = v.bytes
-        w.pos += 16
         return
     if kind == FLOAT64:
         if not isinstance(v, (int, float)):
             raise EncodeError(f"{p.attr}: expected a float, got {type(v).__name__}")
-    else:
-        _check_int(p, kind, v)
+        try:
+            _ELEM[FLOAT64].pack(v)
+        except (OverflowError, _struct.error) as exc:
+            raise EncodeError(f"{p.attr}: cannot encode {v!r:.80} as float64: {exc}") from None
+        return
+    _check_int(p, kind, v)
+
+
+def _run_error(run, obj) -> EncodeError:
+    """The EncodeError for a run of fixed fields that ``struct`` refused to pack."""
+    for p in run:
+        _check_fixed(p, p.kind, getattr(obj, p.attr))
+    return EncodeError(f"{run[0].attr}: a value changed while it was being encoded")
+
+
+def _write_fixed(p, kind: int, v, out: bytearray, pos: int) -> int:
+    if kind == BOOL:
+        out[pos] = 1 if v else 0
+        return pos + 1
+    _check_fixed(p, kind, v)
+    if kind == UUID:
+        out[pos:pos + 16] = v.bytes
+        return pos + 16
     st = _ELEM[kind]
-    _pack(p, st, w, v)
-    w.pos += st.size
+    st.pack_into(out, pos, v)
+    return pos + st.size
 
 
-def _write_value(p, w: _Writer, v) -> None:
+def _write_value(p, v, out: bytearray, pos: int, nxt) -> int:
     kind = p.kind
     if p.width:
-        _write_fixed(p, kind, w, v)
-        return
+        return _write_fixed(p, kind, v, out, pos)
     if v is None:
         if kind == STRUCT:
-            w.out[w.pos] = 0xFF
-            w.pos += 1
-            return
-        _write_len(w, p.compact, kind == STRING, -1)
-        return
+            out[pos] = 0xFF
+            return pos + 1
+        return _write_len(out, pos, p.compact, kind == STRING, -1)
     if kind == STRING:
-        raw = w.cache[w.ci]
-        w.ci += 1
-        _write_len(w, p.compact, True, len(raw))
-        w.out[w.pos:w.pos + len(raw)] = raw
-        w.pos += len(raw)
-        return
+        raw = nxt()
+        n = len(raw)
+        pos = _write_len(out, pos, p.compact, True, n)
+        out[pos:pos + n] = raw
+        return pos + n
     if kind == BYTES or kind == RECORDS:
-        mv = memoryview(v).cast("B") if type(v) is not bytes else v
+        mv = v if type(v) is bytes else memoryview(v).cast("B")
         n = len(mv)
-        _write_len(w, p.compact, False, n)
-        w.out[w.pos:w.pos + n] = mv
-        w.pos += n
-        return
+        pos = _write_len(out, pos, p.compact, False, n)
+        out[pos:pos + n] = mv
+        return pos + n
     if kind == ARRAY:
-        _write_len(w, p.compact, False, len(v))
+        pos = _write_len(out, pos, p.compact, False, len(v))
         ek = p.elem_kind
         if ek == STRUCT:
-            sub = p.sub
+            write = _writer(p.sub)
             for item in v:
-                _write_struct(sub, item, w)
+                pos = write(item, out, pos, nxt)
         elif ek == STRING:
             for _ in v:
-                raw = w.cache[w.ci]
-                w.ci += 1
-                _write_len(w, p.compact, True, len(raw))
-                w.out[w.pos:w.pos + len(raw)] = raw
-                w.pos += len(raw)
+                raw = nxt()
+                n = len(raw)
+                pos = _write_len(out, pos, p.compact, True, n)
+                out[pos:pos + n] = raw
+                pos += n
         else:
             for item in v:
-                _write_fixed(p, ek, w, item)
-        return
+                pos = _write_fixed(p, ek, item, out, pos)
+        return pos
     if kind == STRUCT:
         if p.nullable:
-            w.out[w.pos] = 1
-            w.pos += 1
-        _write_struct(p.sub, v, w)
-        return
+            out[pos] = 1
+            pos += 1
+        return _writer(p.sub)(v, out, pos, nxt)
     raise AssertionError(kind)
 
 
-def _write_struct(plan: StructPlan, obj, w: _Writer) -> None:
-    for p in plan.fields:
-        _write_value(p, w, getattr(obj, p.attr))
-    if not plan.flexible:
-        return
+def _write_tags(plan: StructPlan, obj, out: bytearray, pos: int, nxt) -> int:
     items = []
     for p in plan.tagged:
         v = getattr(obj, p.attr)
@@ -601,56 +596,358 @@ def _write_struct(plan: StructPlan, obj, w: _Writer) -> None:
         for tag, data in unknown:
             items.append((tag, None, data))
         items.sort(key=lambda t: t[0])
-    w.pos = _write_uvarint(w.out, w.pos, len(items))
+    pos = _write_uvarint(out, pos, len(items))
     # Pass 1 cached each known tagged value's size in ascending tag order (the order
     # the items are written in), followed by what the value itself cached.
     for tag, p, v in items:
-        w.pos = _write_uvarint(w.out, w.pos, tag)
+        pos = _write_uvarint(out, pos, tag)
         if p is None:
             raw = memoryview(v).cast("B")
-            w.pos = _write_uvarint(w.out, w.pos, len(raw))
-            w.out[w.pos:w.pos + len(raw)] = raw
-            w.pos += len(raw)
+            pos = _write_uvarint(out, pos, len(raw))
+            out[pos:pos + len(raw)] = raw
+            pos += len(raw)
         else:
-            n = w.cache[w.ci]
-            w.ci += 1
-            w.pos = _write_uvarint(w.out, w.pos, n)
-            start = w.pos
-            _write_value(p, w, v)
-            if w.pos - start != n:
+            n = nxt()
+            pos = _write_uvarint(out, pos, n)
+            start = pos
+            pos = _write_value(p, v, out, pos, nxt)
+            if pos - start != n:
                 raise EncodeError(f"{p.attr}: value changed while it was being encoded")
+    return pos
+
+
+def _writer(plan: StructPlan):
+    compiled = plan.pure
+    if compiled is None:
+        compiled = _compile(plan)
+    return compiled.write
+
+
+# -- plans compiled to Python functions -------------------------------------------------------
+#
+# Interpreting a plan field by field costs a function call and a few branches per field;
+# instead each plan is turned, once, into three small Python functions (read, size,
+# write) whose statements are the plan's fields in order: a run of fixed-width numbers
+# becomes one struct.unpack_from/pack_into, arrays of numbers one call, nested structs
+# direct calls of their own compiled functions.  Anything unusual (strings, bytes,
+# tagged sections, errors) goes through the general helpers above, so the behaviour is
+# the interpreter's.
+
+
+class _Compiled:
+    __slots__ = ("read", "size", "write")
+
+
+_FMT = {}
+
+
+def _array_fmt(code: str, n: int) -> _struct.Struct:
+    key = (code, n)
+    st = _FMT.get(key)
+    if st is None:
+        st = _struct.Struct(">" + str(n) + code)
+        if len(_FMT) < 4096:
+            _FMT[key] = st
+    return st
+
+
+def _trunc_run(run, pos: int, w: int, end: int) -> TruncatedError:
+    return _truncated(f"{run[0].attr} {KIND_NAMES[run[0].kind]}", pos, w, end)
+
+
+def _bad_count(p, n: int, pos: int) -> DecodeError:
+    if n == -1:
+        return DecodeError(f"{p.attr}: null array before byte {pos} where null is not allowed")
+    return DecodeError(f"{p.attr}: negative array length {n} before byte {pos}")
+
+
+def _not_list(p, v) -> EncodeError:
+    return EncodeError(f"{p.attr}: expected a list, got {type(v).__name__}")
+
+
+def _attr_ok(name: str) -> bool:
+    import keyword
+    return name.isidentifier() and not keyword.iskeyword(name)
+
+
+def _compile(plan: StructPlan) -> _Compiled:
+    compiled = _Compiled()
+    plan.pure = compiled  # set first: nested plans never refer back, but be safe
+    env = {
+        "cls": plan.cls, "new": object.__new__, "set": _set, "PLAN": plan,
+        "read_field": _read_field, "read_tags": _read_tags, "read_uvarint": _read_uvarint,
+        "trunc": _truncated, "trunc_run": _trunc_run, "bad_count": _bad_count,
+        "I32": _I32.unpack_from, "I32P": _I32.pack_into, "I16P": _I16.pack_into,
+        "array_fmt": _array_fmt, "size_value": _size_value, "size_tags": _size_tags,
+        "is_default": _is_default, "absent_error": _absent_error, "not_flexible": _not_flexible,
+        "not_list": _not_list, "write_value": _write_value, "write_tags": _write_tags,
+        "write_uvarint": _write_uvarint, "run_error": _run_error, "check_fixed": _check_fixed,
+        "uvarint_size": _uvarint_size, "EncodeError": EncodeError, "struct_error": _struct.error,
+        "UNKNOWN": UNKNOWN_TAGGED, "getattr": getattr, "isinstance": isinstance, "len": len,
+        "list": list, "tuple": tuple, "type": type, "range": range, "bytes": bytes,
+        "FLOAT_TYPES": (int, float),
+    }
+
+    def attr_get(obj: str, p) -> str:
+        return f"{obj}.{p.attr}" if _attr_ok(p.attr) else f"getattr({obj}, {p.attr!r})"
+
+    def attr_set(p, value: str) -> str:
+        return f"obj.{p.attr} = {value}" if _attr_ok(p.attr) else f"set(obj, {p.attr!r}, {value})"
+
+    # ---- read ----
+    r = ["def read(mv, pos, end):", "    obj = new(cls)"]
+    for k, (st, item) in enumerate(plan.steps):
+        if st is not None:
+            env[f"S{k}"] = st.unpack_from
+            env[f"R{k}"] = item
+            names = [f"a{k}_{i}" for i in range(len(item))]
+            r.append(f"    if end - pos < {st.size}: raise trunc_run(R{k}, pos, {st.size}, end)")
+            r.append(f"    {', '.join(names)}, = S{k}(mv, pos)")
+            r.append(f"    pos += {st.size}")
+            for p, name in zip(item, names):
+                r.append("    " + attr_set(p, name))
+            continue
+        p = item
+        env[f"P{k}"] = p
+        if p.kind == ARRAY and (p.elem_kind in _ELEM or p.elem_kind == STRUCT):
+            if p.compact:
+                r.append("    n, pos = read_uvarint(mv, pos, end)")
+                r.append("    n -= 1")
+            else:
+                r.append(f"    if end - pos < 4: raise trunc('{p.attr} array length', pos, 4, end)")
+                r.append("    n, = I32(mv, pos)")
+                r.append("    pos += 4")
+            r.append("    if n < 0:")
+            if p.nullable:
+                r.append(f"        if n != -1: raise bad_count(P{k}, n, pos)")
+                r.append("        " + attr_set(p, "None"))
+            else:
+                r.append(f"        raise bad_count(P{k}, n, pos)")
+            r.append("    else:")
+            if p.elem_kind == STRUCT:
+                env[f"SUB{k}"] = p.sub
+                env[f"MIN{k}"] = p.sub.min_size
+                r.append(f"        if n > end - pos or n * MIN{k} > end - pos:")
+                r.append(f"            raise trunc('{p.attr} array of ' + str(n), pos, n * max(MIN{k}, 1), end)")
+                r.append(f"        sub = SUB{k}.pure")
+                r.append(f"        if sub is None: sub = compile_plan(SUB{k})")
+                r.append("        sub = sub.read")
+                r.append("        lst = []")
+                r.append("        app = lst.append")
+                r.append("        for _ in range(n):")
+                r.append("            v, pos = sub(mv, pos, end)")
+                r.append("            app(v)")
+                r.append("        " + attr_set(p, "lst"))
+            else:
+                est = _ELEM[p.elem_kind]
+                code, w = est.format[1:], est.size
+                r.append(f"        if n * {w} > end - pos: raise trunc('{p.attr} array of ' + str(n), pos, n * {w}, end)")
+                r.append("        " + attr_set(p, f"list(array_fmt({code!r}, n).unpack_from(mv, pos)) if n else []"))
+                r.append(f"        pos += n * {w}")
+            continue
+        r.append(f"    v, pos = read_field(P{k}, mv, pos, end)")
+        r.append("    " + attr_set(p, "v"))
+    for k, p in enumerate(plan.absent + plan.tagged):
+        env[f"D{k}"] = p.default
+        env[f"F{k}"] = p.factory
+        r.append("    " + attr_set(p, f"F{k}()" if p.factory is not None else f"D{k}"))
+    if plan.flexible:
+        r.append("    if pos < end and mv[pos] == 0:")
+        r.append("        pos += 1")
+        r.append("        set(obj, UNKNOWN, None)")
+        r.append("    else:")
+        r.append("        pos = read_tags(PLAN, obj, mv, pos, end)")
+    else:
+        r.append("    set(obj, UNKNOWN, None)")
+    r.append("    return obj, pos")
+
+    # ---- size ----
+    fixed = sum(p.width for p in plan.fields if p.width)
+    z = ["def size(obj, cache):", f"    total = {fixed}"]
+    fixed_attrs = [attr_get("obj", p) for p in plan.fields if p.width]
+    if fixed_attrs:
+        z.append(f"    {', '.join(fixed_attrs)},")  # every field must be set
+    for k, p in enumerate(plan.fields):
+        if p.width:
+            continue
+        env[f"Q{k}"] = p
+        z.append(f"    v = {attr_get('obj', p)}")
+        if p.kind == ARRAY and p.elem_kind in _ELEM and not p.compact:
+            w = _ELEM[p.elem_kind].size
+            z.append("    if v is None:")
+            z.append(f"        total += size_value(Q{k}, v, cache)")
+            z.append("    elif type(v) is list or isinstance(v, (list, tuple)):")
+            z.append(f"        total += 4 + {w} * len(v)")
+            z.append("    else:")
+            z.append(f"        raise not_list(Q{k}, v)")
+        elif p.kind == ARRAY and p.elem_kind == STRUCT:
+            env[f"ZSUB{k}"] = p.sub
+            env[f"ZCLS{k}"] = p.sub.cls
+            z.append("    if v is None:")
+            z.append(f"        total += size_value(Q{k}, v, cache)")
+            z.append("    else:")
+            z.append("        if type(v) is not list and not isinstance(v, (list, tuple)):")
+            z.append(f"            raise not_list(Q{k}, v)")
+            z.append(f"        total += {'uvarint_size(len(v) + 1)' if p.compact else '4'}")
+            z.append(f"        sub = ZSUB{k}.pure")
+            z.append(f"        if sub is None: sub = compile_plan(ZSUB{k})")
+            z.append("        sub = sub.size")
+            z.append("        for item in v:")
+            z.append(f"            if type(item) is not ZCLS{k} and not isinstance(item, ZCLS{k}):")
+            z.append(f"                raise EncodeError('{p.attr}: expected {p.sub.cls.__name__} items, got ' + type(item).__name__)")
+            z.append("            total += sub(item, cache)")
+        else:
+            z.append(f"    total += size_value(Q{k}, v, cache)")
+    for k, p in enumerate(plan.absent):
+        if p.ignorable:
+            continue
+        env[f"A{k}"] = p
+        z.append(f"    v = {attr_get('obj', p)}")
+        z.append(f"    if not is_default(A{k}, v): raise absent_error(PLAN, A{k}, v)")
+    if plan.flexible:
+        if plan.tagged:
+            z.append("    total += size_tags(PLAN, obj, cache)")
+        else:
+            z.append("    if getattr(obj, UNKNOWN, None): total += size_tags(PLAN, obj, cache)")
+            z.append("    else: total += 1")
+    else:
+        z.append("    if getattr(obj, UNKNOWN, None): raise not_flexible(PLAN)")
+    z.append("    return total")
+
+    # ---- write ----
+    wl = ["def write(obj, out, pos, nxt):"]
+    for k, (st, item) in enumerate(plan.steps):
+        if st is not None:
+            env[f"SP{k}"] = st.pack_into
+            env[f"R{k}"] = item
+            vals = [attr_get("obj", p) for p in item]
+            for p in item:
+                if p.kind == FLOAT64:
+                    wl.append(f"    if not isinstance({attr_get('obj', p)}, FLOAT_TYPES): check_fixed(R{k}[{item.index(p)}], {FLOAT64}, {attr_get('obj', p)})")
+            wl.append("    try:")
+            wl.append(f"        SP{k}(out, pos, {', '.join(vals)})")
+            wl.append("    except (struct_error, TypeError, OverflowError):")
+            wl.append(f"        raise run_error(R{k}, obj) from None")
+            wl.append(f"    pos += {st.size}")
+            continue
+        p = item
+        env[f"P{k}"] = p
+        if p.kind == ARRAY and p.elem_kind in _ELEM and p.elem_kind != BOOL:
+            est = _ELEM[p.elem_kind]
+            code = est.format[1:]
+            wl.append(f"    v = {attr_get('obj', p)}")
+            wl.append("    if v is None:")
+            wl.append(f"        pos = write_value(P{k}, v, out, pos, nxt)")
+            wl.append("    else:")
+            wl.append("        n = len(v)")
+            if p.compact:
+                wl.append("        pos = write_uvarint(out, pos, n + 1)")
+            else:
+                wl.append("        I32P(out, pos, n)")
+                wl.append("        pos += 4")
+            wl.append("        if n:")
+            if p.elem_kind == FLOAT64:
+                wl.append("            for x in v: check_fixed(P{k}, {FLOAT64}, x)".format(k=k, FLOAT64=FLOAT64))
+            wl.append("            try:")
+            wl.append(f"                array_fmt({code!r}, n).pack_into(out, pos, *v)")
+            wl.append("            except (struct_error, TypeError, OverflowError):")
+            wl.append(f"                for x in v: check_fixed(P{k}, {p.elem_kind}, x)")
+            wl.append("                raise EncodeError('" + p.attr + ": a value changed while it was being encoded')")
+            wl.append(f"            pos += n * {est.size}")
+            continue
+        if p.kind == ARRAY and p.elem_kind == STRUCT:
+            env[f"SUB{k}"] = p.sub
+            wl.append(f"    v = {attr_get('obj', p)}")
+            wl.append("    if v is None:")
+            wl.append(f"        pos = write_value(P{k}, v, out, pos, nxt)")
+            wl.append("    else:")
+            if p.compact:
+                wl.append("        pos = write_uvarint(out, pos, len(v) + 1)")
+            else:
+                wl.append("        I32P(out, pos, len(v))")
+                wl.append("        pos += 4")
+            wl.append(f"        sub = SUB{k}.pure.write")
+            wl.append("        for item in v:")
+            wl.append("            pos = sub(item, out, pos, nxt)")
+            continue
+        if p.kind == STRING:
+            wl.append(f"    v = {attr_get('obj', p)}")
+            wl.append("    if v is None:")
+            wl.append(f"        pos = write_value(P{k}, v, out, pos, nxt)")
+            wl.append("    else:")
+            wl.append("        raw = nxt()")
+            wl.append("        n = len(raw)")
+            if p.compact:
+                wl.append("        pos = write_uvarint(out, pos, n + 1)")
+            else:
+                wl.append("        I16P(out, pos, n)")
+                wl.append("        pos += 2")
+            wl.append("        out[pos:pos + n] = raw")
+            wl.append("        pos += n")
+            continue
+        wl.append(f"    pos = write_value(P{k}, {attr_get('obj', p)}, out, pos, nxt)")
+    if plan.flexible:
+        if plan.tagged:
+            wl.append("    pos = write_tags(PLAN, obj, out, pos, nxt)")
+        else:
+            wl.append("    if getattr(obj, UNKNOWN, None): pos = write_tags(PLAN, obj, out, pos, nxt)")
+            wl.append("    else:")
+            wl.append("        out[pos] = 0")
+            wl.append("        pos += 1")
+    wl.append("    return pos")
+
+    env["compile_plan"] = _compile
+    source = "\n".join(r + [""] + z + [""] + wl) + "\n"
+    code = compile(source, f"<kafkawire plan {plan.spec.name} v{plan.version}>", "exec")
+    exec(code, env)
+    compiled.read = env["read"]
+    compiled.size = env["size"]
+    compiled.write = env["write"]
+    # Nested plans are compiled now, so write functions can reach them directly.
+    for p in plan.fields + plan.tagged:
+        if p.sub is not None and p.sub.pure is None:
+            _compile(p.sub)
+    return compiled
+
+
+def _sized(parts: Sequence[Tuple[StructPlan, Any]]):
+    caches: List[list] = []
+    total = 0
+    for plan, obj in parts:
+        if not isinstance(obj, plan.cls):
+            raise EncodeError(f"expected {plan.cls.__name__}, got {type(obj).__name__}")
+        cache: list = []
+        try:
+            total += _size_struct(plan, obj, cache)
+        except AttributeError as exc:
+            raise EncodeError(f"{type(obj).__name__}: a field is not set ({exc})") from None
+        caches.append(cache)
+    return total, caches
 
 
 def size(plan: StructPlan, obj) -> int:
     """The exact number of bytes :func:`encode` writes for ``obj`` at the plan's version."""
-    if not isinstance(obj, plan.cls):
-        raise EncodeError(f"expected {plan.cls.__name__}, got {type(obj).__name__}")
-    return _size_struct(plan, obj, [])
+    return _sized(((plan, obj),))[0]
 
 
 def encode_parts(parts: Sequence[Tuple[StructPlan, Any]], size_prefix: bool = False) -> bytes:
     """Encode several structs back to back (a header then a body, say) into one buffer,
     optionally preceded by the int32 size of the rest (a Kafka frame)."""
-    caches: List[list] = []
-    total = 4 if size_prefix else 0
-    for plan, obj in parts:
-        if not isinstance(obj, plan.cls):
-            raise EncodeError(f"expected {plan.cls.__name__}, got {type(obj).__name__}")
-        cache: list = []
-        total += _size_struct(plan, obj, cache)
-        caches.append(cache)
-    if size_prefix and total - 4 > 0x7FFFFFFF:
-        raise EncodeError(f"a frame of {total - 4} bytes is larger than an int32 size allows")
+    body, caches = _sized(parts)
+    total = body + (4 if size_prefix else 0)
+    if size_prefix and body > 0x7FFFFFFF:
+        raise EncodeError(f"a frame of {body} bytes is larger than an int32 size allows")
     out = bytearray(total)
     pos = 0
     if size_prefix:
-        _I32.pack_into(out, 0, total - 4)
+        _I32.pack_into(out, 0, body)
         pos = 4
-    for (plan, obj), cache in zip(parts, caches):
-        w = _Writer(out, pos, cache)
-        _write_struct(plan, obj, w)
-        pos = w.pos
-    if pos != total:
+    try:
+        for (plan, obj), cache in zip(parts, caches):
+            pos = _writer(plan)(obj, out, pos, iter(cache).__next__)
+    except (AttributeError, StopIteration, IndexError, _struct.error) as exc:
+        raise EncodeError(f"a value changed while it was being encoded ({exc})") from None
+    if pos != total or len(out) != total:
         raise EncodeError(f"encoded {pos} bytes where {total} were computed: a value changed")
     return bytes(out)
 

@@ -288,7 +288,7 @@ class StructPlan:
     """Everything an executor needs to read or write one struct at one version."""
 
     __slots__ = ("spec", "cls", "version", "flexible", "fields", "tagged", "absent",
-                 "tags", "nslots", "min_size", "steps", "fast", "__weakref__")
+                 "tags", "nslots", "min_size", "steps", "fast", "pure", "__weakref__")
 
     def __init__(self, spec: StructSpec, version: int) -> None:
         self.spec = spec
@@ -296,6 +296,7 @@ class StructPlan:
         self.version = version
         self.flexible = version in spec.definition.flexible_versions
         self.fast: Any = None  # the Cython backend's compiled form, made on first use
+        self.pure: Any = None  # the pure backend's generated functions, made on first use
 
     def _build(self) -> None:
         spec, version, flexible = self.spec, self.version, self.flexible
