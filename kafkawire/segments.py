@@ -263,9 +263,9 @@ def parse_header(buf, position: int = 0, *, path: str = "<buffer>",
     have = len(buf) - position
     if available is None:
         available = have
-    if available < 17:
-        raise SegmentError(path, where, f"truncated log entry header: {available} bytes left, "
-                           f"at least 17 needed")
+    if available < 17 or have < 17:  # have < available: the file shrank under us
+        raise SegmentError(path, where, f"truncated log entry header: "
+                           f"{min(available, have)} bytes left, at least 17 needed")
     base_offset, length, epoch_or_crc, magic = _ENTRY_HEAD.unpack_from(buf, position)
     if magic > 2:
         raise SegmentError(path, where, f"unknown magic {magic} (not a Kafka log entry)")

@@ -86,3 +86,17 @@ def test_a_corrupt_lz4_block_under_a_small_cap_is_a_decompression_error():
         with pytest.raises(DecompressionError, match="lz4"):
             compression.decompress(compression.LZ4, frame, max_size=cap)
     T.compression_target(bytes([0x80 | 3 | (2 << 3), 1]) + frame)
+
+
+def test_a_segment_shorter_than_the_range_asked_for_is_a_segment_error(tmp_path, backend):
+    # Found reading the segment code for the segment target: scan_headers() with an end
+    # beyond the file (a segment truncated after its size was taken, as a Spark split
+    # can see) read fewer than 17 header bytes and raised struct.error.
+    from kafkawire import segments
+
+    path = tmp_path / segments.segment_name(0)
+    path.write_bytes(b"\x00" * 10)
+    with pytest.raises(segments.SegmentError, match="truncated log entry header"):
+        list(segments.scan_headers(str(path), 0, 100))
+    with pytest.raises(segments.SegmentError, match="10 bytes left"):
+        segments.parse_header(b"\x00" * 10, 0, available=100)
