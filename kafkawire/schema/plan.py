@@ -171,7 +171,9 @@ class StructSpec:
         return tuple(f.attr for f in self.fields)
 
     def default_factory(self) -> Any:
-        return self.cls()
+        from kafkawire._struct import _new_default
+
+        return _new_default(self.cls)
 
     def default_instance(self) -> Any:
         if self._default_instance is None:
