@@ -20,9 +20,10 @@ from __future__ import annotations
 import struct
 from typing import Any, Dict, NamedTuple, Optional, Tuple, Type
 
-from kafkawire import messages
+from kafkawire import messages, primitives
 from kafkawire._struct import Message
-from kafkawire.errors import DecodeError, EncodeError, TruncatedError, UnknownApiError
+from kafkawire.errors import (DecodeError, EncodeError, InvalidVarintError, TruncatedError,
+                              UnknownApiError)
 
 __all__ = [
     "CONSUMER_OFFSETS", "TRANSACTION_STATE", "SHARE_GROUP_STATE", "CLUSTER_METADATA",
@@ -187,45 +188,29 @@ def encode_value(value: Optional[Message], version: int) -> Optional[bytes]:
 
 
 def _uvarint(data: Any, pos: int, what: str) -> Tuple[int, int]:
-    mv = memoryview(data)
-    value = shift = 0
-    start = pos
-    while True:
-        if pos >= len(mv):
-            raise TruncatedError(f"truncated {what} at byte {start}")
-        b = mv[pos]
-        pos += 1
-        value |= (b & 0x7F) << shift
-        if not b & 0x80:
-            break
-        shift += 7
-        if pos - start >= 5:
-            raise DecodeError(f"{what} at byte {start} is longer than 5 bytes")
+    """An unsigned varint of the metadata record frame, which must fit in an int16."""
+    try:
+        value, end = primitives.decode_unsigned_varint(data, pos)
+    except TruncatedError:
+        raise TruncatedError(f"truncated {what} at byte {pos}") from None
+    except InvalidVarintError as exc:  # same checks, named after the frame field
+        raise DecodeError(str(exc).replace("unsigned varint", what, 1)) from None
     if value > 0x7FFF:
-        raise DecodeError(f"{what} {value} at byte {start} is larger than an int16")
-    return value, pos
-
-
-def _put_uvarint(v: int) -> bytes:
-    out = bytearray()
-    while v > 0x7F:
-        out.append((v & 0x7F) | 0x80)
-        v >>= 7
-    out.append(v)
-    return bytes(out)
+        raise DecodeError(f"{what} {value} at byte {pos} is larger than an int16")
+    return value, end
 
 
 def decode_metadata_record(data: Any) -> MetadataRecord:
     """Decode a ``__cluster_metadata`` record value."""
     try:
-        memoryview(data)
+        mv = memoryview(data)
     except TypeError:
         raise DecodeError(f"a metadata record must be bytes-like, got {type(data).__name__}") from None
-    frame, pos = _uvarint(data, 0, "frame version")
+    frame, pos = _uvarint(mv, 0, "frame version")
     if frame != METADATA_FRAME_VERSION:
         raise DecodeError(f"unknown metadata record frame version {frame}")
-    record_type, pos = _uvarint(data, pos, "record type")
-    version, pos = _uvarint(data, pos, "record version")
+    record_type, pos = _uvarint(mv, pos, "record type")
+    version, pos = _uvarint(mv, pos, "record version")
     cls = messages.metadata_record_class(record_type)
     msg, end = cls.decode_from(data, version, pos)
     if end != memoryview(data).nbytes:
@@ -238,8 +223,8 @@ def encode_metadata_record(message: Message, version: int) -> bytes:
     if getattr(message, "kind", None) != "metadata":
         raise EncodeError(f"{type(message).__name__} is not a metadata record")
     body = message.encode(version)
-    return (_put_uvarint(METADATA_FRAME_VERSION) + _put_uvarint(message.api_key)
-            + _put_uvarint(version) + body)
+    put = primitives.encode_unsigned_varint
+    return put(METADATA_FRAME_VERSION) + put(message.api_key) + put(version) + body
 
 
 CONTROL_TYPES: Dict[int, Optional[str]] = {
