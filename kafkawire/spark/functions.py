@@ -17,16 +17,17 @@
     names in snake_case).
 
 The pure functions (``*_array``) take and return ``pyarrow`` arrays and run without Spark.
-Records and messages are decoded by :mod:`kafkawire.records` and the classes of
-:mod:`kafkawire.messages` generated from Kafka's schema; here is only which class a
-version prefix selects.
+Records are decoded by :mod:`kafkawire.records`, internal-topic keys and values by
+:mod:`kafkawire.internal` (which also says which class a version prefix selects); here
+is only how their fields become columns.
 """
 from __future__ import annotations
 
 import json
 import struct
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional
 
+from kafkawire import internal, messages
 from kafkawire.errors import DecodeError, UnknownApiError
 
 _INT16 = struct.Struct(">h")
@@ -130,12 +131,6 @@ def decode_record_batches_array(batches, *, verify_crc: bool = True):
 # internal topics
 
 
-def _version_and_rest(data: bytes) -> Tuple[int, memoryview]:
-    if data is None or len(data) < 2:
-        raise DecodeError("an internal-topic key or value starts with an int16 version")
-    return _INT16.unpack_from(data)[0], memoryview(data)[2:]
-
-
 def _json_default(v: Any):
     if isinstance(v, (bytes, bytearray, memoryview)):
         import base64
@@ -144,22 +139,35 @@ def _json_default(v: Any):
     return str(v)
 
 
+def _version_prefix(data: Optional[bytes]) -> int:
+    """The int16 that starts a coordinator-topic key (its record type) or value."""
+    if data is None or len(data) < 2:
+        raise DecodeError("an internal-topic key or value starts with an int16 version")
+    return _INT16.unpack_from(data)[0]
+
+
+def _key_class_or_none(topic: str, record_type: int):
+    try:
+        return internal.key_class(topic, record_type)
+    except UnknownApiError:
+        return None
+
+
 def consumer_offsets_record(key: Optional[bytes], value: Optional[bytes]) -> Dict[str, Any]:
     """One ``__consumer_offsets`` record as a dict of :data:`CONSUMER_OFFSETS_DDL` fields."""
-    from kafkawire import messages
-
+    topic = internal.CONSUMER_OFFSETS
     out: Dict[str, Any] = {}
     try:
-        kver, krest = _version_and_rest(key)
-        out["key_version"] = kver
-        if kver in (0, 1):
+        record_type = _version_prefix(key)
+        out["key_version"] = record_type
+        key_cls = _key_class_or_none(topic, record_type)
+        if key_cls is messages.OffsetCommitKey:
             out["record_type"] = "offset_commit"
-            k = messages.OffsetCommitKey.decode(krest, kver)
+            _, k = internal.decode_key(topic, key)
             out.update(group=k.group, topic=k.topic, partition=k.partition)
             if value is not None:
-                vver, vrest = _version_and_rest(value)
-                out["value_version"] = vver
-                v = messages.OffsetCommitValue.decode(vrest, vver)
+                out["value_version"] = vver = _version_prefix(value)
+                _, v = internal.decode_value(topic, record_type, value)
                 out.update(offset=v.offset, metadata=v.metadata,
                            commit_timestamp=v.commit_timestamp,
                            leader_epoch=getattr(v, "leader_epoch", None),
@@ -168,14 +176,13 @@ def consumer_offsets_record(key: Optional[bytes], value: Optional[bytes]) -> Dic
                     out["leader_epoch"] = None
                 if out["expire_timestamp"] == -1:
                     out["expire_timestamp"] = None
-        elif kver == 2:
+        elif key_cls is messages.GroupMetadataKey:
             out["record_type"] = "group_metadata"
-            k = messages.GroupMetadataKey.decode(krest, kver)
+            _, k = internal.decode_key(topic, key)
             out["group"] = k.group
             if value is not None:
-                vver, vrest = _version_and_rest(value)
-                out["value_version"] = vver
-                v = messages.GroupMetadataValue.decode(vrest, vver)
+                out["value_version"] = _version_prefix(value)
+                _, v = internal.decode_value(topic, record_type, value)
                 out.update(protocol_type=v.protocol_type, generation=v.generation,
                            protocol=v.protocol, leader=v.leader,
                            commit_timestamp=getattr(v, "current_state_timestamp", None))
@@ -190,8 +197,8 @@ def consumer_offsets_record(key: Optional[bytes], value: Optional[bytes]) -> Dic
                     "subscription": None if m.subscription is None else bytes(m.subscription),
                     "assignment": None if m.assignment is None else bytes(m.assignment),
                 } for m in v.members]
-        else:
-            out["record_type"] = f"unknown({kver})"
+        else:  # the record types of the new group protocols, or none defined
+            out["record_type"] = f"unknown({record_type})"
     except (DecodeError, UnknownApiError) as exc:
         out["error"] = str(exc)
     return out
@@ -199,16 +206,13 @@ def consumer_offsets_record(key: Optional[bytes], value: Optional[bytes]) -> Dic
 
 def transaction_state_record(key: Optional[bytes], value: Optional[bytes]) -> Dict[str, Any]:
     """One ``__transaction_state`` record: record_type, version, fields (JSON)."""
-    from kafkawire import messages
-
     try:
-        kver, krest = _version_and_rest(key)
-        fields = {"key": messages.TransactionLogKey.decode(krest, kver).to_dict()}
-        version = kver
-        if value is not None:
-            vver, vrest = _version_and_rest(value)
-            fields["value"] = messages.TransactionLogValue.decode(vrest, vver).to_dict()
-            version = vver
+        rec = internal.decode_record(internal.TRANSACTION_STATE, key, value)
+        fields = {"key": rec.key.to_dict()}
+        version = rec.record_type
+        if rec.value is not None:
+            fields["value"] = rec.value.to_dict()
+            version = rec.value_version
         return {"record_type": "transaction_log", "version": version,
                 "fields": json.dumps(fields, default=_json_default, sort_keys=True)}
     except (DecodeError, UnknownApiError) as exc:
@@ -217,20 +221,13 @@ def transaction_state_record(key: Optional[bytes], value: Optional[bytes]) -> Di
 
 def cluster_metadata_record(value: Optional[bytes]) -> Dict[str, Any]:
     """One ``__cluster_metadata`` record value (frame version, type, version, struct)."""
-    from kafkawire import messages, primitives
-
     if value is None:
         return {}
     try:
-        buf = memoryview(value)
-        _frame, pos = primitives.decode_unsigned_varint(buf, 0)
-        rtype, pos = primitives.decode_unsigned_varint(buf, pos)
-        version, pos = primitives.decode_unsigned_varint(buf, pos)
-        cls = messages.metadata_record_class(rtype)
-        rec = cls.decode(buf[pos:], version)
-        name = type(rec).__name__
-        return {"record_type": name, "version": version,
-                "fields": json.dumps(rec.to_dict(), default=_json_default, sort_keys=True)}
+        rec = internal.decode_metadata_record(value)
+        return {"record_type": type(rec.message).__name__, "version": rec.version,
+                "fields": json.dumps(rec.message.to_dict(), default=_json_default,
+                                     sort_keys=True)}
     except (DecodeError, UnknownApiError) as exc:
         return {"error": str(exc)}
 
