@@ -666,7 +666,7 @@ cdef int _legacy_batch(_Source src, Py_ssize_t start, Py_ssize_t end, bint verif
             last_inner = im.offset
             pos = im.end
             count += 1
-        shift = m.offset - last_inner if m.magic == 1 else 0
+        shift = <int64_t>(<uint64_t>m.offset - <uint64_t>last_inner) if m.magic == 1 else 0
         if shift < 0:
             # A producer-side wrapper (offset 0, as kafka-python writes) before the broker
             # assigned offsets: the inner offsets stand as they are.
@@ -677,7 +677,8 @@ cdef int _legacy_batch(_Source src, Py_ssize_t start, Py_ssize_t end, bint verif
         pos = 0
         while pos < n:
             _legacy_msg(id, pos, n, False, &im, "inner message")
-            sink.record(im.offset + shift, m.ts if log_append else im.ts, tstype,
+            sink.record(<int64_t>(<uint64_t>im.offset + <uint64_t>shift),
+                        m.ts if log_append else im.ts, tstype,
                         id + im.kpos, im.klen, id + im.vpos, im.vlen, 0, 0)
             sink.end_record()
             pos = im.end
@@ -757,9 +758,12 @@ cdef class RecordBatch:
     @property
     def delete_horizon_ms(self): return self.b.base_ts if self.b.attrs & 0x40 else None
     @property
-    def last_offset(self): return self.b.base_offset + self.b.last_offset_delta
+    def last_offset(self):  # wrapped like Java's long (no C signed overflow)
+        return <int64_t>(<uint64_t>self.b.base_offset + <uint64_t><int64_t>self.b.last_offset_delta)
     @property
-    def next_offset(self): return self.b.base_offset + self.b.last_offset_delta + 1
+    def next_offset(self):
+        return <int64_t>(<uint64_t>self.b.base_offset + <uint64_t><int64_t>self.b.last_offset_delta
+                         + 1)
     @property
     def size_in_bytes(self): return self.end - self.start
     @property

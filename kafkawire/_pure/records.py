@@ -116,6 +116,14 @@ def _varlong(buf, pos: int, end: int) -> Tuple[int, int]:
     return (raw >> 1) ^ -(raw & 1), pos
 
 
+def _i64(v: int) -> int:
+    """``v`` wrapped to a signed 64-bit integer, as Java's (and the C backend's) long
+    arithmetic does with hostile offsets and timestamps."""
+    if -0x8000000000000000 <= v <= 0x7FFFFFFFFFFFFFFF:
+        return v
+    return ((v + 0x8000000000000000) & 0xFFFFFFFFFFFFFFFF) - 0x8000000000000000
+
+
 def _next_sequence(base: int, delta: int) -> int:
     if base < 0:
         return -1
@@ -185,7 +193,8 @@ def _parse_v2_records(data, count: int, base_offset: int, base_ts: int, log_appe
         if pos != rend:
             raise _corrupt(f"record declares {length} bytes but its fields take "
                            f"{length - (rend - pos)}")
-        out.append(Record(base_offset + off_delta, max_ts if log_append else base_ts + ts_delta,
+        out.append(Record(_i64(base_offset + off_delta),
+                          max_ts if log_append else _i64(base_ts + ts_delta),
                           tstype, key, value, headers))
     if pos != end:
         raise _corrupt(f"{end - pos} bytes left over after the batch's {count} records")
@@ -224,8 +233,8 @@ class RecordBatch:
     delete_horizon_ms = property(
         lambda self: self.base_timestamp if self.attributes & 0x40 else None,
         doc="The delete horizon (KIP-534) when the batch has one, else None.")
-    last_offset = property(lambda self: self.base_offset + self.last_offset_delta)
-    next_offset = property(lambda self: self.base_offset + self.last_offset_delta + 1)
+    last_offset = property(lambda self: _i64(self.base_offset + self.last_offset_delta))
+    next_offset = property(lambda self: _i64(self.base_offset + self.last_offset_delta + 1))
     size_in_bytes = property(lambda self: len(self._buf), doc="Bytes of the batch on the wire.")
     raw = property(lambda self: self._buf, doc="The batch's bytes (a view of the input).")
 
@@ -376,13 +385,13 @@ class LegacyRecordBatch:
         out = []
         if msgs:
             log_append = self.magic == 1 and self.attributes & 0x08
-            shift = self.offset - msgs[-1][0] if self.magic == 1 else 0
+            shift = _i64(self.offset - msgs[-1][0]) if self.magic == 1 else 0
             if shift < 0:
                 # A producer-side wrapper (offset 0, as kafka-python writes) before the
                 # broker assigned offsets: the inner offsets stand as they are.
                 shift = 0
             for off, ts, key, value in msgs:
-                out.append(Record(off + shift,
+                out.append(Record(_i64(off + shift),
                                   None if self.magic == 0 else self.timestamp if log_append else ts,
                                   tstype,
                                   None if key is None else bytes(key),
