@@ -23,71 +23,58 @@ is only how their fields become columns.
 """
 from __future__ import annotations
 
+import functools
 import json
 import struct
 from typing import Any, Dict, List, Optional
 
 from kafkawire import internal, messages
 from kafkawire.errors import DecodeError, UnknownApiError
+from kafkawire.spark.logread import _spark_arrow_type, spark_type
 
 _INT16 = struct.Struct(">h")
 
-RECORD_DDL = ("offset bigint, timestamp timestamp, timestamp_type tinyint, key binary, "
-              "value binary, headers array<struct<key: string, value: binary>>, "
-              "partition_leader_epoch int, producer_id bigint, producer_epoch smallint, "
-              "sequence int, is_transactional boolean, is_control boolean, compression string")
-
-MEMBER_DDL = ("member_id string, group_instance_id string, client_id string, "
-              "client_host string, rebalance_timeout int, session_timeout int, "
-              "subscription binary, assignment binary")
-
-CONSUMER_OFFSETS_DDL = (
-    "record_type string, key_version smallint, value_version smallint, group string, "
-    "topic string, partition int, offset bigint, leader_epoch int, metadata string, "
-    "commit_timestamp bigint, expire_timestamp bigint, protocol_type string, "
-    f"generation int, protocol string, leader string, members array<struct<{MEMBER_DDL}>>, "
-    "error string")
-
-TYPED_JSON_DDL = "record_type string, version smallint, fields string, error string"
+# The struct types these functions return, by name.
+_RECORD, _CONSUMER_OFFSETS, _TYPED_JSON = "record", "consumer_offsets", "typed_json"
 
 
-def _arrow_type(ddl: str):
-    """The Arrow type Spark uses for a struct DDL (every field nullable)."""
+@functools.lru_cache(maxsize=None)
+def _arrow_types() -> Dict[str, Any]:
+    """The Arrow struct types of what these functions return, as Spark writes them
+    (every field nullable, list items named ``element``); their Spark DDL is derived
+    from them (:func:`_ddl`)."""
     import pyarrow as pa
 
-    from kafkawire.spark.logread import _spark_arrow_type
+    from kafkawire import records
 
-    def parse(text: str):
-        fields = []
-        depth, start, parts = 0, 0, []
-        for i, c in enumerate(text):
-            if c == "<":
-                depth += 1
-            elif c == ">":
-                depth -= 1
-            elif c == "," and depth == 0:
-                parts.append(text[start:i])
-                start = i + 1
-        parts.append(text[start:])
-        for part in parts:
-            name, typ = part.strip().split(None, 1) if " " in part.strip() else (part, "")
-            name = name.rstrip(":")
-            fields.append(pa.field(name, one(typ.strip())))
-        return pa.struct(fields)
+    member = pa.struct([
+        ("member_id", pa.string()), ("group_instance_id", pa.string()),
+        ("client_id", pa.string()), ("client_host", pa.string()),
+        ("rebalance_timeout", pa.int32()), ("session_timeout", pa.int32()),
+        ("subscription", pa.binary()), ("assignment", pa.binary())])
+    consumer_offsets = pa.struct([
+        ("record_type", pa.string()), ("key_version", pa.int16()),
+        ("value_version", pa.int16()), ("group", pa.string()), ("topic", pa.string()),
+        ("partition", pa.int32()), ("offset", pa.int64()), ("leader_epoch", pa.int32()),
+        ("metadata", pa.string()), ("commit_timestamp", pa.int64()),
+        ("expire_timestamp", pa.int64()), ("protocol_type", pa.string()),
+        ("generation", pa.int32()), ("protocol", pa.string()), ("leader", pa.string()),
+        ("members", pa.list_(member)), ("error", pa.string())])
+    typed_json = pa.struct([
+        ("record_type", pa.string()), ("version", pa.int16()), ("fields", pa.string()),
+        ("error", pa.string())])
+    return {name: _spark_arrow_type(t) for name, t in (
+        (_RECORD, pa.struct(list(records.arrow_schema()))),
+        (_CONSUMER_OFFSETS, consumer_offsets), (_TYPED_JSON, typed_json))}
 
-    def one(t: str):
-        simple = {"bigint": pa.int64(), "int": pa.int32(), "smallint": pa.int16(),
-                  "tinyint": pa.int8(), "string": pa.string(), "binary": pa.binary(),
-                  "boolean": pa.bool_(), "timestamp": pa.timestamp("us", tz="UTC")}
-        if t in simple:
-            return simple[t]
-        if t.startswith("array<"):
-            return pa.list_(one(t[6:-1].strip()))
-        if t.startswith("struct<"):
-            return parse(t[7:-1])
-        raise ValueError(f"unsupported type {t!r}")
 
-    return _spark_arrow_type(parse(ddl))
+def _arrow_type(name: str):
+    return _arrow_types()[name]
+
+
+def _ddl(name: str) -> str:
+    """The Spark DDL of the struct type ``name``."""
+    return spark_type(_arrow_type(name))
 
 
 # ---------------------------------------------------------------------------
@@ -100,7 +87,7 @@ def decode_record_batches_array(batches, *, verify_crc: bool = True):
 
     from kafkawire import records
 
-    target = _arrow_type(RECORD_DDL)
+    target = _arrow_type(_RECORD)
     tables = []
     offsets = [0]
     valid = []
@@ -154,7 +141,7 @@ def _key_class_or_none(topic: str, record_type: int):
 
 
 def consumer_offsets_record(key: Optional[bytes], value: Optional[bytes]) -> Dict[str, Any]:
-    """One ``__consumer_offsets`` record as a dict of :data:`CONSUMER_OFFSETS_DDL` fields."""
+    """One ``__consumer_offsets`` record as a dict of ``decode_consumer_offsets`` fields."""
     topic = internal.CONSUMER_OFFSETS
     out: Dict[str, Any] = {}
     try:
@@ -232,10 +219,10 @@ def cluster_metadata_record(value: Optional[bytes]) -> Dict[str, Any]:
         return {"error": str(exc)}
 
 
-def _struct_array(rows: List[Dict[str, Any]], ddl: str):
+def _struct_array(rows: List[Dict[str, Any]], name: str):
     import pyarrow as pa
 
-    typ = _arrow_type(ddl)
+    typ = _arrow_type(name)
     return pa.array([{f.name: r.get(f.name) for f in typ} if r is not None else None
                      for r in rows], type=typ)
 
@@ -246,16 +233,16 @@ def _py(item):
 
 def decode_consumer_offsets_array(keys, values):
     return _struct_array([consumer_offsets_record(_py(k), _py(v))
-                          for k, v in zip(keys, values)], CONSUMER_OFFSETS_DDL)
+                          for k, v in zip(keys, values)], _CONSUMER_OFFSETS)
 
 
 def decode_transaction_state_array(keys, values):
     return _struct_array([transaction_state_record(_py(k), _py(v))
-                          for k, v in zip(keys, values)], TYPED_JSON_DDL)
+                          for k, v in zip(keys, values)], _TYPED_JSON)
 
 
 def decode_cluster_metadata_array(values):
-    return _struct_array([cluster_metadata_record(_py(v)) for v in values], TYPED_JSON_DDL)
+    return _struct_array([cluster_metadata_record(_py(v)) for v in values], _TYPED_JSON)
 
 
 # ---------------------------------------------------------------------------
@@ -268,7 +255,7 @@ def decode_record_batches(col, verify_crc: bool = True):
 
     verify = bool(verify_crc)
 
-    @arrow_udf(f"array<struct<{RECORD_DDL}>>")
+    @arrow_udf(f"array<{_ddl(_RECORD)}>")
     def _decode(batches):
         return decode_record_batches_array(batches, verify_crc=verify)
 
@@ -279,7 +266,7 @@ def decode_consumer_offsets(key, value):
     """``__consumer_offsets`` key and value Columns -> struct Column."""
     from pyspark.sql.functions import arrow_udf
 
-    return arrow_udf(decode_consumer_offsets_array, f"struct<{CONSUMER_OFFSETS_DDL}>")(
+    return arrow_udf(decode_consumer_offsets_array, _ddl(_CONSUMER_OFFSETS))(
         key, value)
 
 
@@ -288,11 +275,11 @@ def decode_transaction_state(key, value):
     fields JSON) Column."""
     from pyspark.sql.functions import arrow_udf
 
-    return arrow_udf(decode_transaction_state_array, f"struct<{TYPED_JSON_DDL}>")(key, value)
+    return arrow_udf(decode_transaction_state_array, _ddl(_TYPED_JSON))(key, value)
 
 
 def decode_cluster_metadata(value):
     """``__cluster_metadata`` value Column -> struct(record_type, version, fields JSON)."""
     from pyspark.sql.functions import arrow_udf
 
-    return arrow_udf(decode_cluster_metadata_array, f"struct<{TYPED_JSON_DDL}>")(value)
+    return arrow_udf(decode_cluster_metadata_array, _ddl(_TYPED_JSON))(value)

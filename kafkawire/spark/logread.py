@@ -131,17 +131,20 @@ _SPARK_TYPES = {
 }
 
 
+def spark_type(t) -> str:
+    """The Spark SQL type (as DDL) of the Arrow type ``t``."""
+    import pyarrow as pa
+
+    if pa.types.is_list(t):
+        return f"array<{spark_type(t.value_type)}>"
+    if pa.types.is_struct(t):
+        return "struct<" + ", ".join(f"{f.name}: {spark_type(f.type)}" for f in t) + ">"
+    return _SPARK_TYPES[str(t)]
+
+
 def spark_ddl(options: Optional[ReadOptions] = None) -> str:
     """The Spark DDL of :func:`arrow_schema`."""
-    parts = []
-    for f in arrow_schema(options):
-        t = str(f.type)
-        if t.startswith("list<"):
-            spark_type = "array<struct<key: string, value: binary>>"
-        else:
-            spark_type = _SPARK_TYPES[t]
-        parts.append(f"`{f.name}` {spark_type}")
-    return ", ".join(parts)
+    return ", ".join(f"`{f.name}` {spark_type(f.type)}" for f in arrow_schema(options))
 
 
 # ---------------------------------------------------------------------------
