@@ -993,7 +993,7 @@ cdef int64_t _TS_US_LIMIT = 9223372036854775807 // 1000
 cdef enum:
     B_OFFSET, B_TS, B_TS_FLAG, B_TSTYPE, B_KEY_OFF, B_KEY_DATA, B_KEY_FLAG, B_VAL_OFF,
     B_VAL_DATA, B_VAL_FLAG, B_HLIST_OFF, B_HKEY_OFF, B_HKEY_DATA, B_HVAL_OFF, B_HVAL_DATA,
-    B_HVAL_FLAG, B_SEQ, B_PLE, B_PID, B_EPOCH, B_TX, B_CTRL, B_COMP_OFF, B_COMP_DATA,
+    B_HVAL_FLAG, B_SEQ, B_PLE, B_PID, B_EPOCH, B_COMP_OFF, B_COMP_DATA,
     B_TS_BM, B_KEY_BM, B_VAL_BM, B_HVAL_BM, B_TX_BM, B_CTRL_BM, NBUF
 
 cdef enum:
@@ -1006,6 +1006,7 @@ cdef struct CBuf:
     char *p
     Py_ssize_t n
     Py_ssize_t cap
+    bint owned  # p is its own allocation (else it lies in the Export's block)
 
 
 cdef struct Export:
@@ -1017,11 +1018,13 @@ cdef struct Export:
     CBuf bufs[NBUF]
 
 
-cdef void _free_bufs(CBuf *bufs) noexcept nogil:
+cdef void _free_export(Export *e) noexcept nogil:
+    """Free the buffers that outgrew e's block, then the block (e itself)."""
     cdef int i
     for i in range(NBUF):
-        free(bufs[i].p)
-        bufs[i].p = NULL
+        if e.bufs[i].owned:
+            free(e.bufs[i].p)
+    free(e)
 
 
 cdef void _release_child(KwArrowArray *a) noexcept nogil:
@@ -1030,9 +1033,75 @@ cdef void _release_child(KwArrowArray *a) noexcept nogil:
 
 cdef void _release_root(KwArrowArray *a) noexcept nogil:
     cdef Export *e = <Export *>a.private_data
-    _free_bufs(e.bufs)
-    free(e)
     a.release = NULL
+    _free_export(e)
+
+
+cdef inline Py_ssize_t _align64(Py_ssize_t n) noexcept nogil:
+    return (n + 63) & ~<Py_ssize_t>63
+
+
+cdef Export *_new_export(Py_ssize_t rows, Py_ssize_t data, Py_ssize_t hdrs) except NULL:
+    """One block holding the Export and every buffer sized for ``rows`` records of
+    uncompressed v2 batches with ``data`` bytes of records sections and at most ``hdrs``
+    headers (bounds read from the batch headers): one malloc per table instead of one per
+    buffer plus reallocs.  Input the bounds miss (compressed or legacy batches) grows
+    the buffers out of the block."""
+    cdef Py_ssize_t cap[NBUF]
+    cdef Py_ssize_t r = rows, h = hdrs, total, i
+    cdef Export *e
+    cdef char *p
+    cap[B_OFFSET] = 8 * r; cap[B_TS] = 8 * r; cap[B_PID] = 8 * r
+    cap[B_SEQ] = 4 * r; cap[B_PLE] = 4 * r; cap[B_EPOCH] = 2 * r
+    cap[B_TS_FLAG] = r; cap[B_TSTYPE] = r; cap[B_KEY_FLAG] = r; cap[B_VAL_FLAG] = r
+    # offsets: one more than rows (the leading 0)
+    cap[B_KEY_OFF] = 4 * r + 4; cap[B_VAL_OFF] = 4 * r + 4; cap[B_HLIST_OFF] = 4 * r + 4
+    cap[B_COMP_OFF] = 4 * r + 4
+    cap[B_COMP_DATA] = 4 * r  # "none"
+    cap[B_KEY_DATA] = data; cap[B_VAL_DATA] = data
+    cap[B_HKEY_DATA] = data; cap[B_HVAL_DATA] = data
+    cap[B_HKEY_OFF] = 4 * h + 4; cap[B_HVAL_OFF] = 4 * h + 4; cap[B_HVAL_FLAG] = h
+    for i in (B_TS_BM, B_KEY_BM, B_VAL_BM, B_TX_BM, B_CTRL_BM):
+        cap[i] = (r + 7) // 8 + 1
+    cap[B_HVAL_BM] = (h + 7) // 8 + 1
+    # 64-byte steps keep every buffer as aligned as the block; never empty, so no NULL
+    # buffer reaches Arrow
+    total = _align64(sizeof(Export))
+    for i in range(NBUF):
+        total += _align64(cap[i] if cap[i] > 0 else 1)
+    e = <Export *>malloc(total)
+    if e == NULL:
+        raise MemoryError()
+    memset(e, 0, sizeof(Export))
+    p = <char *>e + _align64(sizeof(Export))
+    for i in range(NBUF):
+        e.bufs[i].p = p
+        e.bufs[i].cap = _align64(cap[i] if cap[i] > 0 else 1)
+        p += e.bufs[i].cap
+    return e
+
+
+cdef void _v2_bounds(const uint8_t *d, Py_ssize_t size, Py_ssize_t *rows,
+                     Py_ssize_t *data, Py_ssize_t *hdrs) noexcept:
+    """Sum the record counts, records-section sizes and header bounds (a header takes
+    at least 2 bytes) of the uncompressed v2 batches at the start of d, from their headers
+    alone; stop quietly at anything odd (the parser reports it, in order)."""
+    cdef Py_ssize_t pos = 0, n
+    cdef int32_t bsize, count
+    rows[0] = data[0] = hdrs[0] = 0
+    while size - pos >= V2_HEADER_SIZE:
+        bsize = <int32_t>load_be32(d + pos + 8)
+        if bsize < 14 or bsize > size - pos - LOG_OVERHEAD:
+            break
+        if d[pos + 16] == 2 and bsize >= V2_HEADER_SIZE - LOG_OVERHEAD and \
+                (load_be16(d + pos + 21) & 7) == 0:
+            n = bsize + LOG_OVERHEAD - V2_HEADER_SIZE
+            count = <int32_t>load_be32(d + pos + 57)
+            if 0 <= count <= n // 7:
+                rows[0] += count
+                data[0] += n
+                hdrs[0] += n // 2 + 1
+        pos += LOG_OVERHEAD + bsize
 
 
 cdef int _grow(CBuf *b, Py_ssize_t extra) except -1:
@@ -1046,11 +1115,17 @@ cdef int _grow(CBuf *b, Py_ssize_t extra) except -1:
         cap = want
     if cap < 64:
         cap = 64
-    p = <char *>realloc(b.p, cap)
+    if b.owned:
+        p = <char *>realloc(b.p, cap)
+    else:  # leave the Export's block
+        p = <char *>malloc(cap)
+        if p != NULL and b.n:
+            memcpy(p, b.p, b.n)
     if p == NULL:
         raise MemoryError()
     b.p = p
     b.cap = cap
+    b.owned = True
     return 0
 
 cdef inline int _reserve(CBuf *b, Py_ssize_t extra) except -1:
@@ -1091,25 +1166,29 @@ cdef inline bint _ascii(const uint8_t *p, Py_ssize_t n) noexcept nogil:
 
 
 cdef class _ArrowSink(_Sink):
-    cdef CBuf b[NBUF]
+    cdef Export *e  # the ArrowArray tree and the buffers' block, until exported
+    cdef CBuf *b    # e.bufs
     cdef Py_ssize_t rows, batch_rows0, nheaders
     cdef Py_ssize_t ts_nulls, key_nulls, val_nulls, hval_nulls
     cdef BatchInfo cur
 
-    def __cinit__(self):
+    cdef int alloc(self, Py_ssize_t rows, Py_ssize_t data, Py_ssize_t hdrs) except -1:
         cdef int i
-        memset(self.b, 0, sizeof(self.b))
-        for i in range(NBUF):
-            _grow(&self.b[i], 64)
+        self.e = _new_export(rows, data, hdrs)
+        self.b = self.e.bufs
         for i in (B_KEY_OFF, B_VAL_OFF, B_HLIST_OFF, B_HKEY_OFF, B_HVAL_OFF, B_COMP_OFF):
             _put_i32(&self.b[i], 0)
+        return 0
 
     def __dealloc__(self):
-        _free_bufs(self.b)
+        if self.e != NULL:
+            _free_export(self.e)
 
     cdef int begin_batch(self, BatchInfo *b, Py_ssize_t max_records,
                          Py_ssize_t data_bytes) except -1:
-        cdef Py_ssize_t r = max_records + 1
+        # The parsers write at most count rows and reject a count above max_records
+        # before writing any.  A header takes at least 2 bytes.
+        cdef Py_ssize_t r = b.count if 0 <= b.count <= max_records else max_records
         cdef Py_ssize_t h = data_bytes // 2 + 1
         self.cur = b[0]
         self.batch_rows0 = self.rows
@@ -1120,7 +1199,6 @@ cdef class _ArrowSink(_Sink):
         _reserve(&self.b[B_HLIST_OFF], r * 4); _reserve(&self.b[B_SEQ], r * 4)
         _reserve(&self.b[B_KEY_DATA], data_bytes); _reserve(&self.b[B_VAL_DATA], data_bytes)
         _reserve(&self.b[B_HKEY_DATA], data_bytes); _reserve(&self.b[B_HVAL_DATA], data_bytes)
-        # a header takes at least two bytes
         _reserve(&self.b[B_HKEY_OFF], h * 4); _reserve(&self.b[B_HVAL_OFF], h * 4)
         _reserve(&self.b[B_HVAL_FLAG], h)
         return 0
@@ -1344,8 +1422,9 @@ cdef class _ArrowSink(_Sink):
         return 0
 
     cdef int end_batch(self) except -1:
+        """Fill the columns that are constant over a batch for its rows."""
         cdef Py_ssize_t n = self.rows - self.batch_rows0
-        cdef Py_ssize_t i, at
+        cdef Py_ssize_t i, at, done, step
         cdef int codec = self.cur.attrs & 7
         cdef bytes raw = (_CODEC_NAMES[codec] if codec < 5 else _comp.codec_name(codec)
                           ).encode("ascii")
@@ -1363,8 +1442,9 @@ cdef class _ArrowSink(_Sink):
         if n == 0:
             return 0
         _reserve(&b[B_PLE], n * 4); _reserve(&b[B_PID], n * 8); _reserve(&b[B_EPOCH], n * 2)
-        _reserve(&b[B_TX], n); _reserve(&b[B_CTRL], n); _reserve(&b[B_COMP_OFF], n * 4)
-        _reserve(&b[B_COMP_DATA], n * rl)
+        _reserve(&b[B_COMP_OFF], n * 4); _reserve(&b[B_COMP_DATA], n * rl)
+        _reserve(&b[B_TX_BM], (self.rows + 7) // 8 - b[B_TX_BM].n)
+        _reserve(&b[B_CTRL_BM], (self.rows + 7) // 8 - b[B_CTRL_BM].n)
         ple = <int32_t *>(b[B_PLE].p + b[B_PLE].n)
         pid = <int64_t *>(b[B_PID].p + b[B_PID].n)
         ep = <int16_t *>(b[B_EPOCH].p + b[B_EPOCH].n)
@@ -1377,14 +1457,34 @@ cdef class _ArrowSink(_Sink):
             ple[i] = self.cur.ple
             pid[i] = self.cur.pid
             ep[i] = self.cur.epoch
-            memcpy(cd + i * rl, rp, rl)
             co[i] = <int32_t>(at + (i + 1) * rl)
-        memset(b[B_TX].p + b[B_TX].n, tx, n)
-        memset(b[B_CTRL].p + b[B_CTRL].n, ctrl, n)
+        # the codec name once, then copies of what is written, doubling
+        memcpy(cd, rp, rl)
+        done = rl
+        while done < n * rl:
+            step = done if done <= n * rl - done else n * rl - done
+            memcpy(cd + done, cd, step)
+            done += step
+        _fill_bits(<uint8_t *>b[B_TX_BM].p, self.batch_rows0, n, tx)
+        _fill_bits(<uint8_t *>b[B_CTRL_BM].p, self.batch_rows0, n, ctrl)
         b[B_PLE].n += n * 4; b[B_PID].n += n * 8; b[B_EPOCH].n += n * 2
-        b[B_TX].n += n; b[B_CTRL].n += n; b[B_COMP_OFF].n += n * 4
-        b[B_COMP_DATA].n += n * rl
+        b[B_COMP_OFF].n += n * 4; b[B_COMP_DATA].n += n * rl
+        b[B_TX_BM].n = (self.rows + 7) // 8; b[B_CTRL_BM].n = b[B_TX_BM].n
         return 0
+
+
+cdef void _fill_bits(uint8_t *bm, Py_ssize_t start, Py_ssize_t n, bint on) noexcept nogil:
+    """Set bits [start, start + n) of a bitmap to on, and the bits after them in their
+    last byte to 0 (so a later call only has to set bits)."""
+    cdef Py_ssize_t i = start, end = start + n
+    while i < end and i & 7:  # the rest of a byte an earlier batch began
+        if on:
+            bm[i >> 3] |= <uint8_t>(1 << (i & 7))
+        i += 1
+    if i < end:
+        memset(bm + (i >> 3), 0xFF if on else 0, (end - i + 7) >> 3)
+        if on and end & 7:
+            bm[end >> 3] = <uint8_t>((1 << (end & 7)) - 1)
 
 
 cdef const void *_pack(CBuf *flags, CBuf *out, Py_ssize_t n) except? NULL:
@@ -1421,43 +1521,35 @@ cdef void _node(Export *e, int node, int64_t length, int64_t nulls, int nbuf,
 
 cdef object _SCHEMA = None
 cdef object _import_batch = None
+cdef object _from_batches = None
 
 
 cdef object _export(_ArrowSink s):
-    """Move the sink's buffers into an ArrowArray tree and import it into pyarrow."""
-    global _SCHEMA, _import_batch
-    import pyarrow as pa
+    """Hand the sink's Export (the ArrowArray tree and its buffers) to pyarrow."""
+    global _SCHEMA, _import_batch, _from_batches
     if _SCHEMA is None:
+        import pyarrow as pa
         _SCHEMA = arrow_schema()
         _import_batch = pa.RecordBatch._import_from_c
-    cdef Export *e = <Export *>malloc(sizeof(Export))
-    cdef CBuf *b
+        _from_batches = pa.Table.from_batches
+    cdef Export *e = s.e
+    cdef CBuf *b = e.bufs
     cdef int64_t n = s.rows, nh = s.nheaders
     cdef int i
     cdef const void *ts_bm = NULL
     cdef const void *key_bm = NULL
     cdef const void *val_bm = NULL
     cdef const void *hval_bm = NULL
-    if e == NULL:
-        raise MemoryError()
-    memcpy(e.bufs, s.b, sizeof(s.b))  # the export owns the buffers from here on
-    memset(s.b, 0, sizeof(s.b))
-    b = e.bufs
-    try:
-        if s.ts_nulls:
-            ts_bm = _pack(&b[B_TS_FLAG], &b[B_TS_BM], n)
-        if s.key_nulls:
-            key_bm = _pack(&b[B_KEY_FLAG], &b[B_KEY_BM], n)
-        if s.val_nulls:
-            val_bm = _pack(&b[B_VAL_FLAG], &b[B_VAL_BM], n)
-        if s.hval_nulls:
-            hval_bm = _pack(&b[B_HVAL_FLAG], &b[B_HVAL_BM], nh)
-        _pack(&b[B_TX], &b[B_TX_BM], n)
-        _pack(&b[B_CTRL], &b[B_CTRL_BM], n)
-    except BaseException:
-        _free_bufs(e.bufs)
-        free(e)
-        raise
+    if s.ts_nulls:
+        ts_bm = _pack(&b[B_TS_FLAG], &b[B_TS_BM], n)
+    if s.key_nulls:
+        key_bm = _pack(&b[B_KEY_FLAG], &b[B_KEY_BM], n)
+    if s.val_nulls:
+        val_bm = _pack(&b[B_VAL_FLAG], &b[B_VAL_BM], n)
+    if s.hval_nulls:
+        hval_bm = _pack(&b[B_HVAL_FLAG], &b[B_HVAL_BM], nh)
+    s.e = NULL  # the ArrowArray's release frees it from here on
+    s.b = NULL
     _node(e, N_OFFSET, n, 0, 2, NULL, b[B_OFFSET].p, NULL)
     _node(e, N_TS, n, s.ts_nulls, 2, ts_bm, b[B_TS].p, NULL)
     _node(e, N_TSTYPE, n, s.ts_nulls, 2, ts_bm, b[B_TSTYPE].p, NULL)
@@ -1497,7 +1589,7 @@ cdef object _export(_ArrowSink s):
         if e.nodes[N_ROOT].release != NULL:
             _release_root(&e.nodes[N_ROOT])
         raise
-    return pa.Table.from_batches([batch], _SCHEMA)
+    return _from_batches([batch], _SCHEMA)
 
 
 def to_arrow(buf, *, verify_crc=True, max_decompressed_size=_DEFAULT_MAX):
@@ -1506,8 +1598,11 @@ def to_arrow(buf, *, verify_crc=True, max_decompressed_size=_DEFAULT_MAX):
     object per record."""
     cdef _Source src = _source(buf)
     cdef _ArrowSink s = _ArrowSink.__new__(_ArrowSink)
+    cdef Py_ssize_t rows, data, hdrs
     if max_decompressed_size is None:
         max_decompressed_size = _DEFAULT_MAX
+    _v2_bounds(src.data, src.size, &rows, &data, &hdrs)
+    s.alloc(rows, data, hdrs)
     _emit_all(src, verify_crc, max_decompressed_size, s)
     return _export(s)
 
