@@ -17,7 +17,8 @@ import struct as _struct
 import uuid as _uuid
 from typing import Any, List, Optional, Sequence, Tuple
 
-from kafkawire.errors import DecodeError, EncodeError, InvalidVarintError, TruncatedError
+from kafkawire._pure.primitives import read_uvarint
+from kafkawire.errors import DecodeError, EncodeError, TruncatedError
 from kafkawire.schema.plan import (
     ARRAY, BOOL, BYTES, DEF_EMPTY, DEF_NONE, FLOAT64, INT8, INT16, INT32, INT64, INT_RANGE,
     KIND_NAMES, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID, StructPlan,
@@ -51,24 +52,11 @@ def _uvarint_size(v: int) -> int:
 
 
 def _read_uvarint(mv, pos: int, end: int) -> Tuple[int, int]:
-    if pos < end:
+    if pos < end:  # the one-byte case inline: it is nearly every length and count
         b = mv[pos]
         if b < 0x80:
             return b, pos + 1
-    start = pos
-    value = 0
-    shift = 0
-    while True:
-        if pos >= end:
-            raise TruncatedError(f"truncated unsigned varint at byte {start}")
-        b = mv[pos]
-        pos += 1
-        if pos - start == 5 and (b & 0x80 or b > 0x0F):
-            raise InvalidVarintError(f"unsigned varint at byte {start} does not fit in 32 bits")
-        value |= (b & 0x7F) << shift
-        if not b & 0x80:
-            return value, pos
-        shift += 7
+    return read_uvarint(mv, pos, end, 5, 32, "unsigned varint")
 
 
 def _write_uvarint(out: bytearray, pos: int, v: int) -> int:

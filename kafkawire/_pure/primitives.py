@@ -107,26 +107,32 @@ def _encode_uvarint(value: int) -> bytes:
     return bytes(out)
 
 
-def _decode_uvarint(buf, offset: int, max_bytes: int, bits: int, what: str) -> Tuple[int, int]:
-    _check_offset(buf, offset)
-    size = len(buf)
+def read_uvarint(buf, pos: int, end: int, max_bytes: int, bits: int,
+                 what: str) -> Tuple[int, int]:
+    """The LEB128 value at ``pos`` of at most ``max_bytes`` bytes, none at or past
+    ``end``, that fits in ``bits`` bits; returns ``(value, position after it)``."""
     value = 0
     shift = 0
-    pos = offset
+    start = pos
     while True:
-        if pos >= size:
-            raise TruncatedError(f"truncated {what} at byte {offset}")
+        if pos >= end:
+            raise TruncatedError(f"truncated {what} at byte {start}")
         b = buf[pos]
         pos += 1
         value |= (b & 0x7F) << shift
         if not b & 0x80:
             break
         shift += 7
-        if pos - offset >= max_bytes:
-            raise InvalidVarintError(f"{what} at byte {offset} is longer than {max_bytes} bytes")
+        if pos - start >= max_bytes:
+            raise InvalidVarintError(f"{what} at byte {start} is longer than {max_bytes} bytes")
     if value >> bits:
-        raise InvalidVarintError(f"{what} at byte {offset} does not fit in {bits} bits")
+        raise InvalidVarintError(f"{what} at byte {start} does not fit in {bits} bits")
     return value, pos
+
+
+def _decode_uvarint(buf, offset: int, max_bytes: int, bits: int, what: str) -> Tuple[int, int]:
+    _check_offset(buf, offset)
+    return read_uvarint(buf, offset, len(buf), max_bytes, bits, what)
 
 
 def encode_unsigned_varint(value: int) -> bytes:

@@ -12,13 +12,8 @@ from typing import Any, Iterable, Iterator, List, Optional, Tuple
 from kafkawire import compression as _comp
 from kafkawire._pure.crc import crc32 as _crc32
 from kafkawire._pure.crc import crc32c as _crc32c
-from kafkawire.errors import (
-    CorruptRecordError,
-    DecodeError,
-    EncodeError,
-    InvalidVarintError,
-    TruncatedError,
-)
+from kafkawire._pure.primitives import read_uvarint
+from kafkawire.errors import CorruptRecordError, DecodeError, EncodeError
 
 _HDR = struct.Struct(">qiibIhiqqqhii")  # the 61-byte v2 batch header
 _LOG = struct.Struct(">qi")  # offset, size: the 12-byte log entry header
@@ -86,33 +81,14 @@ def _corrupt(msg: str) -> CorruptRecordError:
     return CorruptRecordError(msg)
 
 
-def _uvarint(buf, pos: int, end: int, max_bytes: int, what: str) -> Tuple[int, int]:
-    value = 0
-    shift = 0
-    start = pos
-    while True:
-        if pos >= end:
-            raise TruncatedError(f"truncated {what} at byte {start}")
-        b = buf[pos]
-        pos += 1
-        value |= (b & 0x7F) << shift
-        if not b & 0x80:
-            break
-        shift += 7
-        if pos - start >= max_bytes:
-            raise InvalidVarintError(f"{what} at byte {start} is longer than {max_bytes} bytes")
-    if value >> (7 * max_bytes - (3 if max_bytes == 5 else 6)):
-        raise InvalidVarintError(f"{what} at byte {start} does not fit in its type")
-    return value, pos
-
-
+# Reads are bounded by the end of the record, not of the buffer: hence read_uvarint.
 def _varint(buf, pos: int, end: int) -> Tuple[int, int]:
-    raw, pos = _uvarint(buf, pos, end, 5, "varint")
+    raw, pos = read_uvarint(buf, pos, end, 5, 32, "varint")
     return (raw >> 1) ^ -(raw & 1), pos
 
 
 def _varlong(buf, pos: int, end: int) -> Tuple[int, int]:
-    raw, pos = _uvarint(buf, pos, end, 10, "varlong")
+    raw, pos = read_uvarint(buf, pos, end, 10, 64, "varlong")
     return (raw >> 1) ^ -(raw & 1), pos
 
 
