@@ -1099,7 +1099,7 @@ cdef void _v2_bounds(const uint8_t *d, Py_ssize_t size, Py_ssize_t *rows,
             count = <int32_t>load_be32(d + pos + 57)
             if 0 <= count <= n // 7:
                 rows[0] += count
-                data[0] += n
+                data[0] += n + COPY_SLACK
                 hdrs[0] += n // 2 + 1
         pos += LOG_OVERHEAD + bsize
 
@@ -1150,6 +1150,26 @@ cdef inline void _put_bytes(CBuf *b, const uint8_t *src, Py_ssize_t n) noexcept 
     b.n += n
 
 
+cdef enum:
+    # The data buffers keep this much room past their fields for _copy's last move.
+    COPY_SLACK = 16
+
+
+cdef inline void _copy(char *dst, const uint8_t *src, Py_ssize_t n,
+                       Py_ssize_t src_room) noexcept nogil:
+    """memcpy for a field of the fused record loop.  A short one (keys, header fields,
+    small values) is copied inline in 16-byte moves that may read and write up to 15
+    bytes past it: no call, so the loop's cursors stay in registers.  ``src_room`` is how
+    many bytes can be read at src; dst has COPY_SLACK bytes to spare."""
+    cdef Py_ssize_t j = 0
+    if n <= 128 and n + COPY_SLACK <= src_room:
+        while j < n:
+            memcpy(dst + j, src + j, 16)
+            j += 16
+    else:
+        memcpy(dst, src, n)
+
+
 cdef inline bint _ascii(const uint8_t *p, Py_ssize_t n) noexcept nogil:
     cdef Py_ssize_t i = 0
     cdef uint64_t w
@@ -1197,8 +1217,10 @@ cdef class _ArrowSink(_Sink):
         _reserve(&self.b[B_KEY_OFF], r * 4); _reserve(&self.b[B_KEY_FLAG], r)
         _reserve(&self.b[B_VAL_OFF], r * 4); _reserve(&self.b[B_VAL_FLAG], r)
         _reserve(&self.b[B_HLIST_OFF], r * 4); _reserve(&self.b[B_SEQ], r * 4)
-        _reserve(&self.b[B_KEY_DATA], data_bytes); _reserve(&self.b[B_VAL_DATA], data_bytes)
-        _reserve(&self.b[B_HKEY_DATA], data_bytes); _reserve(&self.b[B_HVAL_DATA], data_bytes)
+        _reserve(&self.b[B_KEY_DATA], data_bytes + COPY_SLACK)
+        _reserve(&self.b[B_VAL_DATA], data_bytes + COPY_SLACK)
+        _reserve(&self.b[B_HKEY_DATA], data_bytes + COPY_SLACK)
+        _reserve(&self.b[B_HVAL_DATA], data_bytes + COPY_SLACK)
         _reserve(&self.b[B_HKEY_OFF], h * 4); _reserve(&self.b[B_HVAL_OFF], h * 4)
         _reserve(&self.b[B_HVAL_FLAG], h)
         return 0
@@ -1333,7 +1355,7 @@ cdef class _ArrowSink(_Sink):
             else:
                 if klen > rend - pos:
                     _corrupt(f"key length {klen} goes beyond its record")
-                memcpy(kdata + kn, d + pos, klen)
+                _copy(kdata + kn, d + pos, klen, end - pos)
                 kn += klen
                 pos += klen
                 o_kf[i] = 1
@@ -1347,7 +1369,7 @@ cdef class _ArrowSink(_Sink):
             else:
                 if vlen > rend - pos:
                     _corrupt(f"value length {vlen} goes beyond its record")
-                memcpy(vdata + vn, d + pos, vlen)
+                _copy(vdata + vn, d + pos, vlen, end - pos)
                 vn += vlen
                 pos += vlen
                 o_vf[i] = 1
@@ -1364,7 +1386,7 @@ cdef class _ArrowSink(_Sink):
                         PyUnicode_DecodeUTF8(<const char *>(d + pos), hklen, "strict")
                     except UnicodeDecodeError:
                         return 1
-                memcpy(hkdata + hkn, d + pos, hklen)
+                _copy(hkdata + hkn, d + pos, hklen, end - pos)
                 hkn += hklen
                 pos += hklen
                 o_hkoff[hcount] = <int32_t>hkn
@@ -1377,7 +1399,7 @@ cdef class _ArrowSink(_Sink):
                 else:
                     if hvlen > rend - pos:
                         _corrupt(f"header value length {hvlen} goes beyond its record")
-                    memcpy(hvdata + hvn, d + pos, hvlen)
+                    _copy(hvdata + hvn, d + pos, hvlen, end - pos)
                     hvn += hvlen
                     pos += hvlen
                     o_hvf[hcount] = 1
