@@ -41,16 +41,19 @@ cdef int _start_value(object crc, uint32_t *out) except -1:
     return 0
 
 
+cdef object _not_bytes_like(object data, object exc):
+    """The TypeError for ``data`` whose buffer export raised ``exc``."""
+    if isinstance(exc, BufferError):
+        return TypeError("a C-contiguous bytes-like object is required")
+    return TypeError(f"a bytes-like object is required, not {type(data).__name__!r}")
+
+
 cdef int _get_buffer(object data, Py_buffer *view) except -1:
     """Exports ``data`` as one contiguous run of bytes (TypeError if it cannot)."""
     try:
         PyObject_GetBuffer(data, view, PyBUF_SIMPLE)
-    except TypeError:
-        raise TypeError(
-            f"a bytes-like object is required, not {type(data).__name__!r}"
-        ) from None
-    except BufferError:
-        raise TypeError("a C-contiguous bytes-like object is required") from None
+    except (TypeError, BufferError) as exc:
+        raise _not_bytes_like(data, exc) from None
     return 0
 
 
@@ -100,12 +103,8 @@ def crc32(data, crc=0):
     _start_value(crc, &start)
     try:
         return _zlib_crc32(data, start)
-    except TypeError:
-        raise TypeError(
-            f"a bytes-like object is required, not {type(data).__name__!r}"
-        ) from None
-    except BufferError:
-        raise TypeError("a C-contiguous bytes-like object is required") from None
+    except (TypeError, BufferError) as exc:
+        raise _not_bytes_like(data, exc) from None
 
 
 def implementation():
