@@ -452,18 +452,12 @@ class Broker:
         entry = {"time": time.time(), "connection": conn.id, "direction": "request",
                  "api_key": header.request_api_key, "api_name": type(request).__name__,
                  "api_version": version, "correlation_id": header.correlation_id}
-        if self.check_roundtrip:
+
+        def encode_again() -> bytes:
             hv = request_header_version(header.request_api_key, version)
-            again = encode_request_header(header, hv) + request.encode(version)
-            self.frames_checked += 1
-            entry["roundtrip"] = again == bytes(payload)
-            if not entry["roundtrip"]:
-                self._roundtrip_failed(dict(entry, hex=bytes(payload).hex()), bytes(payload), again)
-        if self.frame_log is not None:
-            entry["hex"] = bytes(payload).hex()
-            entry["header"] = header.to_dict()
-            entry["body"] = request.to_dict()
-            self.frame_log(entry)
+            return encode_request_header(header, hv) + request.encode(version)
+
+        self._check_and_log(entry, payload, header, request, encode_again)
 
     def _log_response(self, conn: Connection, frame: bytes, api_key: int, version: int,
                       correlation_id: int) -> None:
@@ -480,13 +474,23 @@ class Broker:
             if self.frame_log is not None:
                 self.frame_log(dict(entry, hex=bytes(payload).hex()))
             return
-        if self.check_roundtrip:
+
+        def encode_again() -> bytes:
             # KIP-511 answers are v0-shaped whatever was asked
             body_version = version
             if api_key == API_VERSIONS and body.error_code == UNSUPPORTED_VERSION:
                 body_version = 0
             hv = response_header_version(api_key, version)
-            again = encode_response_header(header, hv) + body.encode(body_version)
+            return encode_response_header(header, hv) + body.encode(body_version)
+
+        self._check_and_log(entry, payload, header, body, encode_again)
+
+    def _check_and_log(self, entry: dict, payload, header, body,
+                       encode_again: Callable[[], bytes]) -> None:
+        """With ``check_roundtrip``, whether re-encoding ``header`` and ``body`` gives
+        ``payload`` back; then ``entry`` to the frame log, if there is one."""
+        if self.check_roundtrip:
+            again = encode_again()
             self.frames_checked += 1
             entry["roundtrip"] = again == bytes(payload)
             if not entry["roundtrip"]:
