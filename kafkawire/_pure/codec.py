@@ -803,6 +803,18 @@ def _compile(plan: StructPlan) -> _Compiled:
     z.append("    return total")
 
     # ---- write ----
+    def null_or(p, k: int) -> List[str]:
+        """Lines loading field ``p`` into ``v``: a null one goes to write_value, and the
+        lines that follow (indented 8) write a present one."""
+        return [f"    v = {attr_get('obj', p)}", "    if v is None:",
+                f"        pos = write_value(P{k}, v, out, pos, nxt)", "    else:"]
+
+    def put_length(p, n: str, width: int) -> List[str]:
+        """Lines writing the length ``n`` of field ``p``: compact, else int16/int32."""
+        if p.compact:
+            return [f"        pos = write_uvarint(out, pos, {n} + 1)"]
+        return [f"        I{8 * width}P(out, pos, {n})", f"        pos += {width}"]
+
     wl = ["def write(obj, out, pos, nxt):"]
     for k, (st, item) in enumerate(plan.steps):
         if st is not None:
@@ -823,16 +835,9 @@ def _compile(plan: StructPlan) -> _Compiled:
         if p.kind == ARRAY and p.elem_kind in _ELEM and p.elem_kind != BOOL:
             est = _ELEM[p.elem_kind]
             code = est.format[1:]
-            wl.append(f"    v = {attr_get('obj', p)}")
-            wl.append("    if v is None:")
-            wl.append(f"        pos = write_value(P{k}, v, out, pos, nxt)")
-            wl.append("    else:")
+            wl += null_or(p, k)
             wl.append("        n = len(v)")
-            if p.compact:
-                wl.append("        pos = write_uvarint(out, pos, n + 1)")
-            else:
-                wl.append("        I32P(out, pos, n)")
-                wl.append("        pos += 4")
+            wl += put_length(p, "n", 4)
             wl.append("        if n:")
             if p.elem_kind == FLOAT64:
                 wl.append("            for x in v: check_fixed(P{k}, {FLOAT64}, x)".format(k=k, FLOAT64=FLOAT64))
@@ -845,31 +850,17 @@ def _compile(plan: StructPlan) -> _Compiled:
             continue
         if p.kind == ARRAY and p.elem_kind == STRUCT:
             env[f"SUB{k}"] = p.sub
-            wl.append(f"    v = {attr_get('obj', p)}")
-            wl.append("    if v is None:")
-            wl.append(f"        pos = write_value(P{k}, v, out, pos, nxt)")
-            wl.append("    else:")
-            if p.compact:
-                wl.append("        pos = write_uvarint(out, pos, len(v) + 1)")
-            else:
-                wl.append("        I32P(out, pos, len(v))")
-                wl.append("        pos += 4")
+            wl += null_or(p, k)
+            wl += put_length(p, "len(v)", 4)
             wl.append(f"        sub = SUB{k}.pure.write")
             wl.append("        for item in v:")
             wl.append("            pos = sub(item, out, pos, nxt)")
             continue
         if p.kind == STRING:
-            wl.append(f"    v = {attr_get('obj', p)}")
-            wl.append("    if v is None:")
-            wl.append(f"        pos = write_value(P{k}, v, out, pos, nxt)")
-            wl.append("    else:")
+            wl += null_or(p, k)
             wl.append("        raw = nxt()")
             wl.append("        n = len(raw)")
-            if p.compact:
-                wl.append("        pos = write_uvarint(out, pos, n + 1)")
-            else:
-                wl.append("        I16P(out, pos, n)")
-                wl.append("        pos += 2")
+            wl += put_length(p, "n", 2)
             wl.append("        out[pos:pos + n] = raw")
             wl.append("        pos += n")
             continue
