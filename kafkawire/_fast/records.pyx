@@ -129,6 +129,16 @@ cdef inline int _rv64(const uint8_t *d, Py_ssize_t end, Py_ssize_t *pos,
     return read_varint64(d, end, pos, out)
 
 
+cdef inline int32_t _sequence(int32_t base_seq, int32_t off_delta) noexcept nogil:
+    """The producer sequence of the record at ``off_delta``: -1 when the batch has none,
+    wrapping past INT32_MAX as Kafka does (the pure backend's _next_sequence)."""
+    if base_seq < 0:
+        return -1
+    if <int64_t>base_seq > <int64_t>INT32_MAX - off_delta:  # int64: no overflow
+        return <int32_t>(off_delta - (<int64_t>INT32_MAX - base_seq) - 1)
+    return base_seq + off_delta
+
+
 cdef int _corrupt(str msg) except -1:
     raise CorruptRecordError(msg)
 
@@ -1229,7 +1239,7 @@ cdef class _ArrowSink(_Sink):
                     Py_ssize_t klen, const uint8_t *v, Py_ssize_t vlen, int32_t nheaders,
                     int32_t off_delta) except -1:
         cdef CBuf *b = self.b
-        cdef int32_t seq, base_seq = self.cur.base_seq
+        cdef int32_t base_seq = self.cur.base_seq
         _put_i64(&b[B_OFFSET], offset)
         if tstype >= 0 and -_TS_US_LIMIT <= ts <= _TS_US_LIMIT:
             _put_i64(&b[B_TS], ts * 1000)
@@ -1256,13 +1266,7 @@ cdef class _ArrowSink(_Sink):
             raise OverflowError("more than 2 GiB of keys or values in one table")
         _put_i32(&b[B_KEY_OFF], <int32_t>b[B_KEY_DATA].n)
         _put_i32(&b[B_VAL_OFF], <int32_t>b[B_VAL_DATA].n)
-        if base_seq < 0:
-            seq = -1
-        elif <int64_t>base_seq > <int64_t>INT32_MAX - off_delta:  # int64: no overflow
-            seq = <int32_t>(off_delta - (<int64_t>INT32_MAX - base_seq) - 1)
-        else:
-            seq = base_seq + off_delta
-        _put_i32(&b[B_SEQ], seq)
+        _put_i32(&b[B_SEQ], _sequence(base_seq, off_delta))
         self.rows += 1
         return 0
 
@@ -1307,7 +1311,7 @@ cdef class _ArrowSink(_Sink):
         cdef CBuf *B = self.b
         cdef int32_t count = bi.count
         cdef Py_ssize_t pos = 0, rend, i, h
-        cdef int32_t length, off_delta, klen, vlen, nh, hklen, hvlen, seq
+        cdef int32_t length, off_delta, klen, vlen, nh, hklen, hvlen
         cdef int64_t ts_delta, ts
         cdef bint log_append = (bi.attrs >> 3) & 1
         cdef int32_t base_seq = bi.base_seq
@@ -1420,13 +1424,7 @@ cdef class _ArrowSink(_Sink):
                 o_tsf[i] = 0
                 o_tst[i] = 0
                 ts_nulls += 1
-            if base_seq < 0:
-                seq = -1
-            elif <int64_t>base_seq > <int64_t>INT32_MAX - off_delta:  # int64: no overflow
-                seq = <int32_t>(off_delta - (<int64_t>INT32_MAX - base_seq) - 1)
-            else:
-                seq = base_seq + off_delta
-            o_seq[i] = seq
+            o_seq[i] = _sequence(base_seq, off_delta)
         if pos != end:
             _corrupt(f"{end - pos} bytes left over after the batch's {count} records")
         # commit
