@@ -125,6 +125,8 @@ def _parse_v2_records(data, count: int, base_offset: int, base_ts: int, log_appe
         pos += 1  # attributes (unused)
         ts_delta, pos = _varlong(data, pos, rend)
         off_delta, pos = _varint(data, pos, rend)
+        # Key, value and header parts are read inline, not by a shared helper: that
+        # would cost a Python call per part of every record.
         klen, pos = _varint(data, pos, rend)
         if klen < 0:
             if klen != -1:
