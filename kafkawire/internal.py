@@ -132,14 +132,19 @@ def _prefix(data: Any, what: str) -> int:
         raise DecodeError(f"a {what} must be bytes-like, got {type(data).__name__}") from None
 
 
+def _decode_rest(cls: Type[Message], data: Any, version: int, pos: int) -> Message:
+    """``cls`` at ``version`` from byte ``pos`` of ``data``, which it must fill."""
+    msg, end = cls.decode_from(data, version, pos)
+    if end != memoryview(data).nbytes:
+        raise DecodeError(f"{cls.__name__}: trailing bytes after byte {end}")
+    return msg
+
+
 def decode_key(topic: str, data: Any) -> Tuple[int, Message]:
     """``(record_type, key)`` of a coordinator-topic record key."""
     record_type = _prefix(data, "key")
     cls = key_class(topic, record_type)
-    msg, end = cls.decode_from(data, record_type, 2)
-    if end != memoryview(data).nbytes:
-        raise DecodeError(f"{cls.__name__}: trailing bytes after byte {end}")
-    return record_type, msg
+    return record_type, _decode_rest(cls, data, record_type, 2)
 
 
 def decode_value(topic: str, record_type: int, data: Any) -> Tuple[Optional[int], Optional[Message]]:
@@ -149,10 +154,7 @@ def decode_value(topic: str, record_type: int, data: Any) -> Tuple[Optional[int]
         return None, None
     version = _prefix(data, "value")
     cls = value_class(topic, record_type)
-    msg, end = cls.decode_from(data, version, 2)
-    if end != memoryview(data).nbytes:
-        raise DecodeError(f"{cls.__name__}: trailing bytes after byte {end}")
-    return version, msg
+    return version, _decode_rest(cls, data, version, 2)
 
 
 def decode_record(topic: str, key: Any, value: Any) -> CoordinatorRecord:
@@ -212,10 +214,7 @@ def decode_metadata_record(data: Any) -> MetadataRecord:
     record_type, pos = _uvarint(mv, pos, "record type")
     version, pos = _uvarint(mv, pos, "record version")
     cls = messages.metadata_record_class(record_type)
-    msg, end = cls.decode_from(data, version, pos)
-    if end != memoryview(data).nbytes:
-        raise DecodeError(f"{cls.__name__}: trailing bytes after byte {end}")
-    return MetadataRecord(frame, record_type, version, msg)
+    return MetadataRecord(frame, record_type, version, _decode_rest(cls, data, version, pos))
 
 
 def encode_metadata_record(message: Message, version: int) -> bytes:
@@ -254,10 +253,8 @@ def decode_control_record(key: Any, value: Any) -> ControlRecord:
         return ControlRecord(version, ctype, None, None, None if value is None else bytes(value))
     value_version = _prefix(value, "control record value")
     cls = messages.CLASSES[name]
-    msg, end = cls.decode_from(value, value_version, 2)
-    if end != memoryview(value).nbytes:
-        raise DecodeError(f"{cls.__name__}: trailing bytes after byte {end}")
-    return ControlRecord(version, ctype, value_version, msg, None)
+    return ControlRecord(version, ctype, value_version,
+                         _decode_rest(cls, value, value_version, 2), None)
 
 
 def encode_control_record(message: Message, value_version: int, key_version: int = 0) -> Tuple[bytes, bytes]:
