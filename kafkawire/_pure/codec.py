@@ -17,7 +17,7 @@ import struct as _struct
 import uuid as _uuid
 from typing import Any, List, Optional, Sequence, Tuple
 
-from kafkawire._pure.primitives import read_uvarint
+from kafkawire._pure.primitives import read_uvarint, size_of_unsigned_varint as _uvarint_size
 from kafkawire.errors import DecodeError, EncodeError, TruncatedError
 from kafkawire.schema.plan import (
     ARRAY, BOOL, BYTES, DEF_EMPTY, DEF_NONE, FLOAT64, INT8, INT16, INT32, INT64, INT_RANGE,
@@ -41,14 +41,6 @@ _SAFE_UNKNOWN = _uuid.SafeUUID.unknown
 _set = object.__setattr__
 
 # -- varints --------------------------------------------------------------------------
-
-
-def _uvarint_size(v: int) -> int:
-    n = 1
-    while v > 0x7F:
-        v >>= 7
-        n += 1
-    return n
 
 
 def _read_uvarint(mv, pos: int, end: int) -> Tuple[int, int]:
