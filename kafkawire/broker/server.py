@@ -515,6 +515,16 @@ class Broker:
         t = self.storage.topics.get(name)
         return t, (NONE if t is not None else UNKNOWN_TOPIC_OR_PARTITION)
 
+    @staticmethod
+    def _partition(topic, topic_error: int, index: int):
+        """``(partition log, error)`` of partition ``index`` of ``topic`` (None, its
+        lookup failing with ``topic_error``)."""
+        if topic is None:
+            return None, topic_error
+        if not 0 <= index < len(topic.partitions):
+            return None, UNKNOWN_TOPIC_OR_PARTITION
+        return topic.partitions[index], NONE
+
     def _auto_create(self, name: str) -> int:
         err = topic_name_error(name)
         if err is not None:
@@ -678,13 +688,7 @@ class Broker:
             for pd in td.partition_data:
                 res = R_.PartitionProduceResponse(index=pd.index, error_code=NONE, base_offset=-1,
                                                   log_append_time_ms=-1, log_start_offset=-1)
-                plog = None
-                if topic is None:
-                    res.error_code = terr
-                elif not 0 <= pd.index < len(topic.partitions):
-                    res.error_code = UNKNOWN_TOPIC_OR_PARTITION
-                else:
-                    plog = topic.partitions[pd.index]
+                plog, res.error_code = self._partition(topic, terr, pd.index)
                 if plog is not None and req.acks not in (-1, 0, 1):
                     res.error_code = INVALID_REQUIRED_ACKS
                     plog = None
@@ -746,13 +750,7 @@ class Broker:
                                       high_watermark=-1, last_stable_offset=-1,
                                       log_start_offset=-1, aborted_transactions=None if version >= 4 else [],
                                       records=b"")
-                plog = None
-                if topic is None:
-                    pd.error_code = terr
-                elif not 0 <= fp.partition < len(topic.partitions):
-                    pd.error_code = UNKNOWN_TOPIC_OR_PARTITION
-                else:
-                    plog = topic.partitions[fp.partition]
+                plog, pd.error_code = self._partition(topic, terr, fp.partition)
                 if plog is None:
                     errors = True
                     parts.append(pd)
@@ -791,11 +789,11 @@ class Broker:
                 res = R_.ListOffsetsPartitionResponse(partition_index=lp.partition_index, error_code=NONE)
                 if version == 0:
                     res.old_style_offsets = []
-                if topic is None or not 0 <= lp.partition_index < len(topic.partitions):
-                    res.error_code = UNKNOWN_TOPIC_OR_PARTITION
+                plog, res.error_code = self._partition(topic, UNKNOWN_TOPIC_OR_PARTITION,
+                                                       lp.partition_index)
+                if plog is None:
                     parts.append(res)
                     continue
-                plog = topic.partitions[lp.partition_index]
                 ts = lp.timestamp
                 if ts == -1:
                     offset, found_ts = plog.high_watermark, -1
@@ -913,11 +911,8 @@ class Broker:
             for p in t.partitions:
                 error = group_error
                 if error == NONE:
-                    if topic is None:
-                        error = terr
-                    elif not 0 <= p.partition_index < len(topic.partitions):
-                        error = UNKNOWN_TOPIC_OR_PARTITION
-                    else:
+                    plog, error = self._partition(topic, terr, p.partition_index)
+                    if plog is not None:
                         group.commit(topic.name, p.partition_index, p.committed_offset,
                                      p.committed_leader_epoch if version >= 6 else -1,
                                      p.committed_metadata)
