@@ -116,7 +116,14 @@ def crc32(data, crc=0) -> int:
     Same arguments, continuation rule and errors as :func:`crc32c`.
     """
     start = _start_value(crc)
-    return zlib.crc32(_bytes_view(data), start)
+    try:  # zlib checks the buffer itself: no view per call (legacy records call this per message)
+        return zlib.crc32(data, start)
+    except TypeError:
+        raise TypeError(
+            f"a bytes-like object is required, not {type(data).__name__!r}"
+        ) from None
+    except BufferError:
+        raise TypeError("a C-contiguous bytes-like object is required") from None
 
 
 def implementation() -> str:
