@@ -28,7 +28,6 @@ from kafkawire.headers import RequestHeader
 
 pytestmark = pytest.mark.timeout(60)
 
-ROOT = Path(__file__).resolve().parent.parent
 
 
 class Client:
@@ -588,7 +587,7 @@ def test_serve_command_runs_a_broker_until_its_time_is_up(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "kafkawire", "serve", "--port", "0",
                              "--log-dir", str(tmp_path / "d"), "--max-seconds", "20",
                              "--check-roundtrip"],
-                            stdout=subprocess.PIPE, text=True, cwd=str(ROOT))
+                            stdout=subprocess.PIPE, text=True, cwd=str(tmp_path))
     try:
         line = proc.stdout.readline()
         port = int(line.rsplit(":", 1)[1])

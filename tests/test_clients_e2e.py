@@ -33,7 +33,6 @@ from test_clients_driver import from_json, make_records, to_json
 pytestmark = pytest.mark.clients
 
 DRIVER = Path(__file__).with_name("test_clients_driver.py")
-ROOT = Path(__file__).resolve().parent.parent
 PARTITIONS = 2
 COMPRESSIONS = ("none", "gzip", "snappy", "lz4", "zstd")
 
@@ -41,7 +40,6 @@ COMPRESSIONS = ("none", "gzip", "snappy", "lz4", "zstd")
 def run_client(job: Dict[str, Any], timeout: float = 60) -> Dict[str, Any]:
     """Run a driver job in a subprocess, killed after ``timeout`` seconds."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
     try:
         proc = subprocess.run([sys.executable, str(DRIVER)], input=json.dumps(job),
                               capture_output=True, text=True, timeout=timeout, env=env)

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+    sys.path.append(ROOT)  # after site-packages: the installed kafkawire wins
 
 from fuzz import targets as T  # noqa: E402
 

@@ -16,6 +16,7 @@ import os
 import struct
 import subprocess
 import sys
+import tempfile
 import textwrap
 import tracemalloc
 
@@ -23,7 +24,7 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+    sys.path.append(ROOT)  # after site-packages: the installed kafkawire wins
 
 from fuzz import targets as T  # noqa: E402
 from kafkawire import _backend, compression, messages  # noqa: E402
@@ -64,7 +65,7 @@ def _peak(fn, *args, **kwargs):
 
 _LEAK_SCRIPT = textwrap.dedent("""
     import gc, glob, json, os, random, resource, sys
-    sys.path.insert(0, {root!r})
+    sys.path.append({root!r})
     from fuzz import targets as T
     from kafkawire import _backend
 
@@ -107,7 +108,7 @@ def _run_isolated(script: str, timeout: int = 120) -> dict:
     env = dict(os.environ)
     env.pop("PYTHONTRACEMALLOC", None)
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=timeout, env=env, cwd=ROOT)
+                          timeout=timeout, env=env, cwd=tempfile.gettempdir())
     assert proc.returncode == 0, proc.stderr[-4000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -130,7 +131,7 @@ def test_decoding_the_same_inputs_again_and_again_leaves_memory_flat():
 
 _BIG_SCRIPT = textwrap.dedent("""
     import gc, json, os, sys
-    sys.path.insert(0, {root!r})
+    sys.path.append({root!r})
     from kafkawire import _backend
     page = os.sysconf("SC_PAGE_SIZE")
 
