@@ -59,3 +59,15 @@ def _active_backend(backend):
 def impl(backend):
     """``impl("records")``: the active backend's implementation module of that name."""
     return lambda module: _backend.implementation(module, backend)
+
+
+def subprocess_env(**extra: str) -> dict:
+    """The environment for a child Python that must import the same kafkawire as this
+    process: an installed wheel, an editable install or an in-place build alike."""
+    import kafkawire
+
+    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(kafkawire.__file__)))
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_parent, env.get("PYTHONPATH")) if p)
+    env.update(extra)
+    return env

@@ -17,6 +17,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from conftest import subprocess_env
 
 import kafkawire
 from kafkawire import decodecmd
@@ -587,7 +588,8 @@ def test_serve_command_runs_a_broker_until_its_time_is_up(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "kafkawire", "serve", "--port", "0",
                              "--log-dir", str(tmp_path / "d"), "--max-seconds", "20",
                              "--check-roundtrip"],
-                            stdout=subprocess.PIPE, text=True, cwd=str(tmp_path))
+                            stdout=subprocess.PIPE, text=True, cwd=str(tmp_path),
+                            env=subprocess_env())
     try:
         line = proc.stdout.readline()
         port = int(line.rsplit(":", 1)[1])

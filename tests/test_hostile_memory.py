@@ -21,6 +21,7 @@ import textwrap
 import tracemalloc
 
 import pytest
+from conftest import subprocess_env
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
@@ -105,7 +106,7 @@ _LEAK_SCRIPT = textwrap.dedent("""
 
 
 def _run_isolated(script: str, timeout: int = 120) -> dict:
-    env = dict(os.environ)
+    env = subprocess_env()
     env.pop("PYTHONTRACEMALLOC", None)
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           timeout=timeout, env=env, cwd=tempfile.gettempdir())
