@@ -129,10 +129,10 @@ def report(fig: dict) -> str:
 
 
 def _session():
-    from kafkawire.demo import spark_session
+    from kafkawire.spark import local_session
 
     # the UDF route holds a whole segment's records as Python rows: give it room
-    return spark_session("local[2]", app="kafkawire-bench", **{"spark.driver.memory": "4g"})
+    return local_session("local[2]", app="kafkawire-bench", **{"spark.driver.memory": "4g"})
 
 
 def test_kafka_log_vs_binaryfile_udf(benchmark, tmp_path):

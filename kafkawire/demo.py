@@ -30,33 +30,6 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def spark_session(master: str = "local[2]", app: str = "kafkawire-demo", **conf: str):
-    """A local SparkSession whose Python workers run this interpreter and can import
-    kafkawire (installed or from a source tree), with ``kafka-log`` registered; ``conf``
-    adds Spark settings."""
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
-    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    path = os.environ.get("PYTHONPATH", "")
-    if root not in path.split(os.pathsep):
-        os.environ["PYTHONPATH"] = root + (os.pathsep + path if path else "")
-    from pyspark.sql import SparkSession
-
-    from kafkawire.spark import register
-
-    spark = (SparkSession.builder.master(master).appName(app)
-             .config("spark.ui.enabled", "false")
-             .config("spark.ui.showConsoleProgress", "false")
-             .config("spark.sql.session.timeZone", "UTC")
-             .config("spark.sql.shuffle.partitions", "4")
-             .config(map=conf)
-             .getOrCreate())
-    spark.sparkContext.setLogLevel("ERROR")
-    register(spark)
-    return spark
-
-
 def _table(title: str, header: List[str], rows: List[list]) -> None:
     print(f"\n{title}")
     cells = [header] + [["" if v is None else str(v) for v in r] for r in rows]
@@ -84,7 +57,9 @@ def run(directory: str, *, scale: int = 1, master: str = "local[2]", spark=None)
     t1 = time.monotonic()
     own = spark is None
     if own:
-        spark = spark_session(master)
+        from kafkawire.spark import local_session
+
+        spark = local_session(master, app="kafkawire-demo")
     else:
         from kafkawire.spark import register
 

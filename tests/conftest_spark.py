@@ -13,8 +13,6 @@ import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
 
 @pytest.fixture(scope="session")
 def spark():
@@ -23,25 +21,13 @@ def spark():
     pytest.importorskip("pyarrow")
     if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
         pytest.skip("Spark needs a Java runtime (java on PATH or JAVA_HOME)")
+    # set here too, before anything starts a JVM: the workers run this interpreter
     os.environ["PYSPARK_PYTHON"] = sys.executable
-    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
     os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
-    # the workers import kafkawire from this tree, installed or not
-    path = os.environ.get("PYTHONPATH")
-    os.environ["PYTHONPATH"] = ROOT + (os.pathsep + path if path else "")
-    from pyspark.sql import SparkSession
+    from kafkawire.spark import local_session
 
-    from kafkawire.spark import register
-
-    session = (SparkSession.builder.master("local[2]")
-               .appName("kafkawire-tests")
-               .config("spark.ui.enabled", "false")
-               .config("spark.sql.session.timeZone", "UTC")
-               .config("spark.sql.shuffle.partitions", "2")
-               .config("spark.ui.showConsoleProgress", "false")
-               .getOrCreate())
-    session.sparkContext.setLogLevel("ERROR")
-    register(session)
+    session = local_session("local[2]", app="kafkawire-tests",
+                            **{"spark.sql.shuffle.partitions": "2"})
     yield session
     session.stop()
 

@@ -1,5 +1,6 @@
 """kafkawire on PySpark (extra ``kafkawire[spark]``: pyspark 4, pyarrow).
 
+* :func:`local_session` starts a local SparkSession ready for kafkawire.
 * :func:`register` makes ``spark.read.format("kafka-log")`` and
   ``df.write.format("kafka-log")`` available (see :mod:`kafkawire.spark.datasource`).
 * :mod:`kafkawire.spark.functions`: column functions decoding record-batch bytes and
@@ -9,6 +10,9 @@
 """
 from __future__ import annotations
 
+import os
+import sys
+
 from kafkawire.spark.datasource import FORMAT, KafkaLogDataSource
 
 
@@ -17,4 +21,31 @@ def register(spark) -> None:
     spark.dataSource.register(KafkaLogDataSource)
 
 
-__all__ = ["FORMAT", "KafkaLogDataSource", "register"]
+def local_session(master: str = "local[2]", app: str = "kafkawire", **conf: str):
+    """A local SparkSession (UTC, no UI) with ``kafka-log`` registered, whose Python
+    workers run this interpreter and import the same kafkawire as this process
+    (installed or a source tree); ``conf`` adds Spark settings."""
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    import kafkawire
+
+    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(kafkawire.__file__)))
+    path = os.environ.get("PYTHONPATH", "")
+    if package_parent not in path.split(os.pathsep):
+        os.environ["PYTHONPATH"] = package_parent + (os.pathsep + path if path else "")
+    from pyspark.sql import SparkSession
+
+    spark = (SparkSession.builder.master(master).appName(app)
+             .config("spark.ui.enabled", "false")
+             .config("spark.ui.showConsoleProgress", "false")
+             .config("spark.sql.session.timeZone", "UTC")
+             .config("spark.sql.shuffle.partitions", "4")
+             .config(map=conf)
+             .getOrCreate())
+    spark.sparkContext.setLogLevel("ERROR")
+    register(spark)
+    return spark
+
+
+__all__ = ["FORMAT", "KafkaLogDataSource", "local_session", "register"]
