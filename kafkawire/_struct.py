@@ -9,7 +9,6 @@ versions until they are encoded.
 from __future__ import annotations
 
 import base64
-import functools
 import uuid as _uuid
 from typing import Any, Dict, Optional, Tuple
 
@@ -279,8 +278,34 @@ def make_classes(definition: DefinitionSpec, module: str) -> type:
         if spec.name not in top.__dict__:
             setattr(top, spec.name, nested)
     # Defaults need every class of the definition to exist (struct defaults are instances).
-    for spec in [definition.top] + definition.nested:
-        spec.default_factory = functools.partial(_new_default, spec.cls)
-    for spec in [definition.top] + definition.nested:
+    specs = [definition.top] + definition.nested
+    envs = []
+    for spec in specs:
+        maker, env = _default_maker(spec)
+        spec.default_factory = maker
+        envs.append(env)
+    for spec, env in zip(specs, envs):
         spec.cls._defaults = tuple((f.attr,) + f.default_value() for f in spec.fields)
+        for i, (_attr, value, factory) in enumerate(spec.cls._defaults):
+            env[f"D{i}"] = value
+            env[f"F{i}"] = factory
     return top
+
+
+def _default_maker(spec: StructSpec):
+    """A generated function making what ``spec.cls()`` makes (every default), without
+    the loop over ``_defaults``: decoders call it for each absent struct field.  Its
+    values and factories are filled into the returned namespace once they all exist."""
+    import keyword
+
+    env: Dict[str, Any] = {"new": object.__new__, "set": object.__setattr__, "cls": spec.cls}
+    lines = ["def make():", "    o = new(cls)"]
+    for i, f in enumerate(spec.fields):
+        value = f"F{i}()" if f.default_value()[1] is not None else f"D{i}"
+        if f.attr.isidentifier() and not keyword.iskeyword(f.attr):
+            lines.append(f"    o.{f.attr} = {value}")
+        else:
+            lines.append(f"    set(o, {f.attr!r}, {value})")
+    lines += ["    o._unknown_tagged = None", "    return o"]
+    exec(compile("\n".join(lines) + "\n", f"<kafkawire default {spec.name}>", "exec"), env)
+    return env["make"], env
