@@ -226,6 +226,8 @@ def _read_struct(plan: StructPlan, mv, pos: int, end: int) -> Tuple[Any, int]:
 
 
 def _view(buf) -> memoryview:
+    if type(buf) is bytes:  # always one-dimensional unsigned bytes
+        return memoryview(buf)
     try:
         mv = memoryview(buf)
     except TypeError:
@@ -253,16 +255,27 @@ def decode_from(plan: StructPlan, buf, offset: int = 0) -> Tuple[Any, int]:
             _gc.enable()
 
 
+# Buffers up to this size decode with the cyclic GC left as it is.
+_SMALL = 4096
+
+
 def decode(plan: StructPlan, buf) -> Any:
     """Decode a struct that fills ``buf`` exactly (trailing bytes raise DecodeError)."""
     mv = _view(buf)
-    was = _gc.isenabled()
-    _gc.disable()
-    try:
-        obj, pos = _read_struct(plan, mv, 0, len(mv))
-    finally:
-        if was:
-            _gc.enable()
+    compiled = plan.pure
+    if compiled is None:
+        compiled = _compile(plan)
+    end = len(mv)
+    if end <= _SMALL:  # too few objects to be worth pausing the cyclic GC for
+        obj, pos = compiled.read(mv, 0, end)
+    else:
+        was = _gc.isenabled()
+        _gc.disable()
+        try:
+            obj, pos = compiled.read(mv, 0, end)
+        finally:
+            if was:
+                _gc.enable()
     if pos != len(mv):
         raise DecodeError(
             f"{plan.spec.name} v{plan.version}: {len(mv) - pos} trailing bytes after byte {pos}")
@@ -657,7 +670,8 @@ def _compile(plan: StructPlan) -> _Compiled:
         "cls": plan.cls, "new": object.__new__, "set": _set, "PLAN": plan,
         "read_field": _read_field, "read_tags": _read_tags, "read_uvarint": _read_uvarint,
         "trunc": _truncated, "trunc_run": _trunc_run, "bad_count": _bad_count,
-        "I32": _I32.unpack_from, "I32P": _I32.pack_into, "I16P": _I16.pack_into,
+        "I32": _I32.unpack_from, "I16": _I16.unpack_from, "str": str,
+        "UnicodeDecodeError": UnicodeDecodeError, "I32P": _I32.pack_into, "I16P": _I16.pack_into,
         "array_fmt": _array_fmt, "size_value": _size_value, "size_tags": _size_tags,
         "is_default": _is_default, "absent_error": _absent_error, "not_flexible": _not_flexible,
         "not_list": _not_list, "write_value": _write_value, "write_tags": _write_tags,
@@ -691,8 +705,12 @@ def _compile(plan: StructPlan) -> _Compiled:
         env[f"P{k}"] = p
         if p.kind == ARRAY and (p.elem_kind in _ELEM or p.elem_kind == STRUCT):
             if p.compact:
-                r.append("    n, pos = read_uvarint(mv, pos, end)")
-                r.append("    n -= 1")
+                r.append("    if pos < end and mv[pos] < 0x80:")
+                r.append("        n = mv[pos] - 1")
+                r.append("        pos += 1")
+                r.append("    else:")
+                r.append("        n, pos = read_uvarint(mv, pos, end)")
+                r.append("        n -= 1")
             else:
                 r.append(f"    if end - pos < 4: raise trunc('{p.attr} array length', pos, 4, end)")
                 r.append("    n, = I32(mv, pos)")
@@ -709,9 +727,15 @@ def _compile(plan: StructPlan) -> _Compiled:
                 env[f"MIN{k}"] = p.sub.min_size
                 r.append(f"        if n > end - pos or n * MIN{k} > end - pos:")
                 r.append(f"            raise trunc('{p.attr} array of ' + str(n), pos, n * max(MIN{k}, 1), end)")
-                r.append(f"        sub = SUB{k}.pure")
-                r.append(f"        if sub is None: sub = compile_plan(SUB{k})")
-                r.append("        sub = sub.read")
+                sub_compiled = p.sub.pure if p.sub.pure is not None else _compile(p.sub)
+                sub_read = getattr(sub_compiled, "read", None)
+                if sub_read is not None:  # nested plans are compiled first, so bound here
+                    env[f"SUBR{k}"] = sub_read
+                    r.append(f"        sub = SUBR{k}")
+                else:
+                    r.append(f"        sub = SUB{k}.pure")
+                    r.append(f"        if sub is None: sub = compile_plan(SUB{k})")
+                    r.append("        sub = sub.read")
                 r.append("        lst = []")
                 r.append("        app = lst.append")
                 r.append("        for _ in range(n):")
@@ -725,20 +749,77 @@ def _compile(plan: StructPlan) -> _Compiled:
                 r.append("        " + attr_set(p, f"list(array_fmt({code!r}, n).unpack_from(mv, pos)) if n else []"))
                 r.append(f"        pos += n * {w}")
             continue
+        if p.kind == STRING:
+            # A non-null string whose length fits: inline; null, truncated or invalid
+            # UTF-8 go through read_field from the same position (same errors).
+            if p.compact:
+                r.append("    if pos < end and 0 < mv[pos] < 0x80 and mv[pos] <= end - pos:")
+                r.append("        q = pos + mv[pos]")
+                r.append("        try:")
+                r.append("            v = str(mv[pos + 1:q], 'utf-8')")
+            else:
+                r.append("    if end - pos >= 2 and 0 <= I16(mv, pos)[0] <= end - pos - 2:")
+                r.append("        q = pos + 2 + I16(mv, pos)[0]")
+                r.append("        try:")
+                r.append("            v = str(mv[pos + 2:q], 'utf-8')")
+            r.append("        except UnicodeDecodeError:")
+            r.append(f"            v, q = read_field(P{k}, mv, pos, end)")
+            r.append("        pos = q")
+            r.append("    else:")
+            r.append(f"        v, pos = read_field(P{k}, mv, pos, end)")
+            r.append("    " + attr_set(p, "v"))
+            continue
+        if p.kind == BYTES or p.kind == RECORDS:
+            take = "mv[q:q + n]" if p.kind == RECORDS else "bytes(mv[q:q + n])"
+            if p.compact:
+                r.append("    if pos < end and mv[pos] < 0x80:")
+                r.append("        n = mv[pos] - 1")
+                r.append("        q = pos + 1")
+                r.append("    elif end - pos >= 2 and mv[pos + 1] < 0x80:")  # two-byte varint
+                r.append("        n = ((mv[pos] & 0x7F) | (mv[pos + 1] << 7)) - 1")
+                r.append("        q = pos + 2")
+                r.append("    else:")
+                r.append("        n, q = read_uvarint(mv, pos, end)")
+                r.append("        n -= 1")
+            else:
+                r.append("    if end - pos >= 4:")
+                r.append("        n, = I32(mv, pos)")
+                r.append("        q = pos + 4")
+                r.append("    else:")
+                r.append("        n = -2")
+            r.append("    if 0 <= n <= end - q:")
+            r.append(f"        v = {take}")
+            r.append("        pos = q + n")
+            r.append("    else:")
+            r.append(f"        v, pos = read_field(P{k}, mv, pos, end)")
+            r.append("    " + attr_set(p, "v"))
+            continue
         r.append(f"    v, pos = read_field(P{k}, mv, pos, end)")
         r.append("    " + attr_set(p, "v"))
     for k, p in enumerate(plan.absent + plan.tagged):
         env[f"D{k}"] = p.default
         env[f"F{k}"] = p.factory
+        sub_defaults = p.sub.cls._defaults if p.kind == STRUCT and p.factory is not None else None
+        if sub_defaults and all(f is None and _attr_ok(a) for a, _, f in sub_defaults):
+            # A default struct of plain values (the usual absent tagged struct): built
+            # inline, as the class's default maker would build it.
+            env[f"DC{k}"] = p.sub.cls
+            r.append(f"    t = new(DC{k})")
+            for i, (a, value, _) in enumerate(sub_defaults):
+                env[f"DV{k}_{i}"] = value
+                r.append(f"    t.{a} = DV{k}_{i}")
+            r.append("    t._unknown_tagged = None")
+            r.append("    " + attr_set(p, "t"))
+            continue
         r.append("    " + attr_set(p, f"F{k}()" if p.factory is not None else f"D{k}"))
     if plan.flexible:
         r.append("    if pos < end and mv[pos] == 0:")
         r.append("        pos += 1")
-        r.append("        set(obj, UNKNOWN, None)")
+        r.append("        obj._unknown_tagged = None")
         r.append("    else:")
         r.append("        pos = read_tags(PLAN, obj, mv, pos, end)")
     else:
-        r.append("    set(obj, UNKNOWN, None)")
+        r.append("    obj._unknown_tagged = None")
     r.append("    return obj, pos")
 
     # ---- size ----
