@@ -205,7 +205,10 @@ def _lz4_blocks(lib, data, max_size: int) -> Optional[memoryview]:
         blocks.append((pos, n, bool(word & 0x80000000)))
         bound += n if word & 0x80000000 else block_max
         pos += n + extra
-    out = bytearray(min(bound, max_size))
+    # Block headers only bound each block by the frame's block size (up to 4 MiB): a few
+    # hundred bytes of one-byte blocks would claim the whole cap.  lz4 cannot expand a
+    # byte into more than 255, so the output is sized by what the input can hold.
+    out = bytearray(min(bound, max_size, size * 256 + 65536))
     mv = memoryview(out)
     view = memoryview(data)
     prefix = struct.pack("<I", block_max)

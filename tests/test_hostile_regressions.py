@@ -129,3 +129,31 @@ def test_offsets_past_int64_wrap_alike_on_both_backends(impl):
     assert [r.offset for r in legacy.records()] == [-(1 << 63)]
     T.records_target(b"\x0b" + buf)
     T.records_target(b"\x0b" + wrapper)
+
+
+def test_an_lz4_frame_of_tiny_blocks_does_not_claim_the_whole_cap():
+    # Found by the hostile memory tests' review of the lz4 block reader: its output
+    # buffer was sized from the block headers alone (each compressed block counted as
+    # the frame's block size, up to 4 MiB), so 511 bytes of one-byte blocks allocated
+    # and zero-filled the whole 256 MiB default cap (200 ms under the GIL) per batch.
+    import struct
+    import tracemalloc
+
+    from kafkawire import compression
+
+    head = b"\x04\x22\x4d\x18" + bytes([0x60, 0x70])  # independent blocks of 4 MiB
+    head += bytes([(compression.xxh32(head[4:6]) >> 8) & 0xFF])
+    frame = head + (struct.pack("<I", 1) + b"\x00") * 100 + b"\x00" * 4
+    tracemalloc.start()
+    try:
+        try:
+            compression.decompress(compression.LZ4, frame)
+        except compression.DecompressionError:
+            pass
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20, peak
+    big = bytes(range(256)) * 4096 + b"z" * (3 << 20)  # real data still decodes
+    packed = compression.compress("lz4", big)
+    assert bytes(compression.decompress(compression.LZ4, packed)) == big
