@@ -315,9 +315,16 @@ def _into(fn, name: str, data, hint: int, max_size: int) -> memoryview:
 
 def _snappy_raw_len(lib, block) -> int:
     try:
-        return lib.snappy.decompress_raw_len(block)
+        n = lib.snappy.decompress_raw_len(block)
     except Exception as exc:
         raise DecompressionError(f"snappy: corrupt compressed data: {exc}") from None
+    # A snappy element writes at most 64 bytes from 3 (about 21x): a length header
+    # promising more than that is corrupt, and is not allocated.
+    if n > 32 * len(block) + 1024:
+        raise DecompressionError(
+            f"snappy: a block of {len(block)} bytes declares {n} uncompressed bytes, "
+            f"more than it can hold")
+    return n
 
 
 def _snappy(lib, data, max_size: int) -> memoryview:

@@ -157,3 +157,33 @@ def test_an_lz4_frame_of_tiny_blocks_does_not_claim_the_whole_cap():
     big = bytes(range(256)) * 4096 + b"z" * (3 << 20)  # real data still decodes
     packed = compression.compress("lz4", big)
     assert bytes(compression.decompress(compression.LZ4, packed)) == big
+
+
+def test_a_snappy_length_header_beyond_what_the_block_can_hold_is_not_allocated():
+    # Found with the lz4 one: a raw snappy block's varint header was believed up to the
+    # cap, so 8 bytes declaring 192 MiB allocated and zero-filled 192 MiB (150 ms under
+    # the GIL) before failing; xerial blocks alike.
+    import struct
+    import tracemalloc
+
+    from kafkawire import compression
+
+    raw = b"\x80\x80\x80\x60" + b"\x00" * 4
+    xerial = b"\x82SNAPPY\x00" + struct.pack(">ii", 1, 1) + (
+        struct.pack(">I", 5) + b"\xfe\xff\xff\x07\x00") * 2
+    for data in (raw, xerial):
+        tracemalloc.start()
+        try:
+            with pytest.raises(compression.DecompressionError, match="snappy"):
+                compression.decompress(compression.SNAPPY, data)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert peak < 1 << 20, peak
+    for blob in (b"\x00" * (8 << 20), bytes(range(256)) * 5000, b""):  # real data decodes
+        packed = compression.compress("snappy", blob)
+        assert bytes(compression.decompress(compression.SNAPPY, packed)) == blob
+        import cramjam
+
+        assert bytes(compression.decompress(compression.SNAPPY,
+                                            bytes(cramjam.snappy.compress_raw(blob)))) == blob
