@@ -61,26 +61,38 @@ cdef inline int write_uvarint(uint8_t *out, uint64_t v) noexcept nogil:
     return n + 1
 
 
+cdef inline bint short_uvarint(const uint8_t *data, Py_ssize_t size, Py_ssize_t *pos,
+                               uint64_t *out) noexcept:
+    """The fast path of every varint reader: a one- or two-byte varint (most lengths,
+    deltas and counts) read inline; False leaves the rest to read_uvarint."""
+    cdef Py_ssize_t p = pos[0]
+    cdef uint64_t b0, b1
+    if p < size:
+        b0 = data[p]
+        if b0 < 0x80:
+            out[0] = b0
+            pos[0] = p + 1
+            return True
+        if p + 1 < size:
+            b1 = data[p + 1]
+            if b1 < 0x80:
+                out[0] = (b0 & 0x7F) | (b1 << 7)
+                pos[0] = p + 2
+                return True
+    return False
+
 cdef inline int read_uvarint32(const uint8_t *data, Py_ssize_t size, Py_ssize_t *pos,
                                uint32_t *out) except -1:
     cdef uint64_t v
-    cdef Py_ssize_t p = pos[0]
-    if p < size and data[p] < 0x80:  # one-byte fast path
-        out[0] = data[p]
-        pos[0] = p + 1
-        return 0
-    read_uvarint(data, size, pos, &v, 5, "unsigned varint")
+    if not short_uvarint(data, size, pos, &v):
+        read_uvarint(data, size, pos, &v, 5, "unsigned varint")
     out[0] = <uint32_t>v
     return 0
 
 cdef inline int read_varint32(const uint8_t *data, Py_ssize_t size, Py_ssize_t *pos,
                               int32_t *out) except -1:
     cdef uint64_t v
-    cdef Py_ssize_t p = pos[0]
-    if p < size and data[p] < 0x80:
-        v = data[p]
-        pos[0] = p + 1
-    else:
+    if not short_uvarint(data, size, pos, &v):
         read_uvarint(data, size, pos, &v, 5, "varint")
     out[0] = <int32_t>unzigzag64(v)
     return 0
@@ -88,11 +100,7 @@ cdef inline int read_varint32(const uint8_t *data, Py_ssize_t size, Py_ssize_t *
 cdef inline int read_varint64(const uint8_t *data, Py_ssize_t size, Py_ssize_t *pos,
                               int64_t *out) except -1:
     cdef uint64_t v
-    cdef Py_ssize_t p = pos[0]
-    if p < size and data[p] < 0x80:
-        v = data[p]
-        pos[0] = p + 1
-    else:
+    if not short_uvarint(data, size, pos, &v):
         read_uvarint(data, size, pos, &v, 10, "varlong")
     out[0] = unzigzag64(v)
     return 0

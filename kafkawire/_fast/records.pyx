@@ -89,46 +89,6 @@ cdef uint32_t _crc32(const uint8_t *p, Py_ssize_t n) noexcept nogil:
     return c ^ <uint32_t>0xFFFFFFFF
 
 
-cdef inline int _rv32(const uint8_t *d, Py_ssize_t end, Py_ssize_t *pos,
-                      int32_t *out) except -1:
-    """A zigzag varint (int32) with one- and two-byte fast paths."""
-    cdef Py_ssize_t p = pos[0]
-    cdef uint32_t b0, b1, v
-    if p + 1 < end:
-        b0 = d[p]
-        if b0 < 0x80:
-            pos[0] = p + 1
-            out[0] = <int32_t>(b0 >> 1) ^ -<int32_t>(b0 & 1)
-            return 0
-        b1 = d[p + 1]
-        if b1 < 0x80:
-            v = (b0 & 0x7F) | (b1 << 7)
-            pos[0] = p + 2
-            out[0] = <int32_t>(v >> 1) ^ -<int32_t>(v & 1)
-            return 0
-    return read_varint32(d, end, pos, out)
-
-
-cdef inline int _rv64(const uint8_t *d, Py_ssize_t end, Py_ssize_t *pos,
-                      int64_t *out) except -1:
-    """A zigzag varlong (int64) with one- and two-byte fast paths."""
-    cdef Py_ssize_t p = pos[0]
-    cdef uint64_t b0, b1, v
-    if p + 1 < end:
-        b0 = d[p]
-        if b0 < 0x80:
-            pos[0] = p + 1
-            out[0] = <int64_t>(b0 >> 1) ^ -<int64_t>(b0 & 1)
-            return 0
-        b1 = d[p + 1]
-        if b1 < 0x80:
-            v = (b0 & 0x7F) | (b1 << 7)
-            pos[0] = p + 2
-            out[0] = <int64_t>(v >> 1) ^ -<int64_t>(v & 1)
-            return 0
-    return read_varint64(d, end, pos, out)
-
-
 cdef inline int32_t _sequence(int32_t base_seq, int32_t off_delta) noexcept nogil:
     """The producer sequence of the record at ``off_delta``: -1 when the batch has none,
     wrapping past INT32_MAX as Kafka does (the pure backend's _next_sequence)."""
@@ -445,15 +405,15 @@ cdef int _v2_records(const uint8_t *d, Py_ssize_t end, BatchInfo *b, _Sink sink)
     if count < 0 or count > end // 7:
         _corrupt(f"record count {count} does not fit in {end} bytes of records")
     for i in range(count):
-        _rv32(d, end, &pos, &length)
+        read_varint32(d, end, &pos, &length)
         if length < 6 or length > end - pos:
             _corrupt(f"record length {length} at byte {pos} is invalid or beyond the "
                      f"{end - pos} bytes left")
         rend = pos + length
         pos += 1  # attributes
-        _rv64(d, rend, &pos, &ts_delta)
-        _rv32(d, rend, &pos, &off_delta)
-        _rv32(d, rend, &pos, &klen)
+        read_varint64(d, rend, &pos, &ts_delta)
+        read_varint32(d, rend, &pos, &off_delta)
+        read_varint32(d, rend, &pos, &klen)
         if klen < 0:
             if klen != -1:
                 _corrupt(f"negative key length {klen}")
@@ -463,7 +423,7 @@ cdef int _v2_records(const uint8_t *d, Py_ssize_t end, BatchInfo *b, _Sink sink)
                 _corrupt(f"key length {klen} goes beyond its record")
             kp = d + pos
             pos += klen
-        _rv32(d, rend, &pos, &vlen)
+        read_varint32(d, rend, &pos, &vlen)
         if vlen < 0:
             if vlen != -1:
                 _corrupt(f"negative value length {vlen}")
@@ -473,7 +433,7 @@ cdef int _v2_records(const uint8_t *d, Py_ssize_t end, BatchInfo *b, _Sink sink)
                 _corrupt(f"value length {vlen} goes beyond its record")
             vp = d + pos
             pos += vlen
-        _rv32(d, rend, &pos, &nh)
+        read_varint32(d, rend, &pos, &nh)
         if nh < 0 or nh > (rend - pos) // 2:
             _corrupt(f"header count {nh} is invalid for the bytes left in its record")
         if log_append:
@@ -483,12 +443,12 @@ cdef int _v2_records(const uint8_t *d, Py_ssize_t end, BatchInfo *b, _Sink sink)
         sink.record(<int64_t>(<uint64_t>b.base_offset + <uint64_t><int64_t>off_delta), ts,
                     log_append, kp, klen, vp, vlen, nh, off_delta)
         for h in range(nh):
-            _rv32(d, rend, &pos, &hklen)
+            read_varint32(d, rend, &pos, &hklen)
             if hklen < 0 or hklen > rend - pos:
                 _corrupt(f"header key length {hklen} is invalid")
             hkp = d + pos
             pos += hklen
-            _rv32(d, rend, &pos, &hvlen)
+            read_varint32(d, rend, &pos, &hvlen)
             if hvlen < 0:
                 if hvlen != -1:
                     _corrupt(f"negative header value length {hvlen}")
@@ -1342,15 +1302,15 @@ cdef class _ArrowSink(_Sink):
                 hvn + end > INT32_MAX or nheaders + end > INT32_MAX:
             return 1  # near the int32 offset limit: the checked path raises
         for i in range(count):
-            _rv32(d, end, &pos, &length)
+            read_varint32(d, end, &pos, &length)
             if length < 6 or length > end - pos:
                 _corrupt(f"record length {length} at byte {pos} is invalid or beyond the "
                          f"{end - pos} bytes left")
             rend = pos + length
             pos += 1
-            _rv64(d, rend, &pos, &ts_delta)
-            _rv32(d, rend, &pos, &off_delta)
-            _rv32(d, rend, &pos, &klen)
+            read_varint64(d, rend, &pos, &ts_delta)
+            read_varint32(d, rend, &pos, &off_delta)
+            read_varint32(d, rend, &pos, &klen)
             if klen < 0:
                 if klen != -1:
                     _corrupt(f"negative key length {klen}")
@@ -1364,7 +1324,7 @@ cdef class _ArrowSink(_Sink):
                 pos += klen
                 o_kf[i] = 1
             o_koff[i] = <int32_t>kn
-            _rv32(d, rend, &pos, &vlen)
+            read_varint32(d, rend, &pos, &vlen)
             if vlen < 0:
                 if vlen != -1:
                     _corrupt(f"negative value length {vlen}")
@@ -1378,11 +1338,11 @@ cdef class _ArrowSink(_Sink):
                 pos += vlen
                 o_vf[i] = 1
             o_voff[i] = <int32_t>vn
-            _rv32(d, rend, &pos, &nh)
+            read_varint32(d, rend, &pos, &nh)
             if nh < 0 or nh > (rend - pos) // 2:
                 _corrupt(f"header count {nh} is invalid for the bytes left in its record")
             for h in range(nh):
-                _rv32(d, rend, &pos, &hklen)
+                read_varint32(d, rend, &pos, &hklen)
                 if hklen < 0 or hklen > rend - pos:
                     _corrupt(f"header key length {hklen} is invalid")
                 if not _ascii(d + pos, hklen):
@@ -1394,7 +1354,7 @@ cdef class _ArrowSink(_Sink):
                 hkn += hklen
                 pos += hklen
                 o_hkoff[hcount] = <int32_t>hkn
-                _rv32(d, rend, &pos, &hvlen)
+                read_varint32(d, rend, &pos, &hvlen)
                 if hvlen < 0:
                     if hvlen != -1:
                         _corrupt(f"negative header value length {hvlen}")
