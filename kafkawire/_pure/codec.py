@@ -727,6 +727,42 @@ def _compile(plan: StructPlan) -> _Compiled:
                 env[f"MIN{k}"] = p.sub.min_size
                 r.append(f"        if n > end - pos or n * MIN{k} > end - pos:")
                 r.append(f"            raise trunc('{p.attr} array of ' + str(n), pos, n * max(MIN{k}, 1), end)")
+                sp = p.sub
+                if (all(st is not None for st, _ in sp.steps)
+                        and all(_attr_ok(q.attr) for _, run in sp.steps for q in run)
+                        and all(q.factory is None and _attr_ok(q.attr)
+                                for q in sp.absent + sp.tagged)):
+                    # Elements of fixed-width fields only (ApiVersion, say): read in the
+                    # loop, the statements of the element's own reader without the call.
+                    env[f"EC{k}"] = sp.cls
+                    env[f"ESUB{k}"] = sp
+                    r.append("        lst = []")
+                    r.append("        app = lst.append")
+                    r.append("        for _ in range(n):")
+                    r.append(f"            e = new(EC{k})")
+                    for j, (st, run) in enumerate(sp.steps):
+                        env[f"ES{k}_{j}"] = st.unpack_from
+                        env[f"ER{k}_{j}"] = run
+                        names = [f"x{i}" for i in range(len(run))]
+                        r.append(f"            if end - pos < {st.size}: raise trunc_run(ER{k}_{j}, pos, {st.size}, end)")
+                        r.append(f"            {', '.join(names)}, = ES{k}_{j}(mv, pos)")
+                        r.append(f"            pos += {st.size}")
+                        for q, name in zip(run, names):
+                            r.append(f"            e.{q.attr} = {name}")
+                    for i, q in enumerate(sp.absent + sp.tagged):
+                        env[f"ED{k}_{i}"] = q.default
+                        r.append(f"            e.{q.attr} = ED{k}_{i}")
+                    if sp.flexible:
+                        r.append("            if pos < end and mv[pos] == 0:")
+                        r.append("                pos += 1")
+                        r.append("                e._unknown_tagged = None")
+                        r.append("            else:")
+                        r.append(f"                pos = read_tags(ESUB{k}, e, mv, pos, end)")
+                    else:
+                        r.append("            e._unknown_tagged = None")
+                    r.append("            app(e)")
+                    r.append("        " + attr_set(p, "lst"))
+                    continue
                 sub_compiled = p.sub.pure if p.sub.pure is not None else _compile(p.sub)
                 sub_read = getattr(sub_compiled, "read", None)
                 if sub_read is not None:  # nested plans are compiled first, so bound here
