@@ -7,6 +7,10 @@ Groups (ratios are peer time / kafkawire time within a group):
   kafka-python.
 * ``fetch-decode-size``: FetchResponse v12 with 1 KB and with 1 MB of records in one
   partition: the decode time does not depend on the record bytes (zero-copy views).
+* ``small-<message>-decode`` / ``small-<message>-encode``: small everyday messages
+  (ProduceRequest v9 with one partition of 1 KB, FetchRequest v12 with one partition,
+  ApiVersionsResponse v3 with 60 APIs, FetchResponse v12 with 1 KB) on both backends and
+  kafka-python, where per-message overhead rather than per-field work dominates.
 """
 from __future__ import annotations
 
@@ -163,3 +167,69 @@ def test_fetch_decode_kafka_python(benchmark, size):
 
     wire = FETCH_SMALL if size == "1KB" else FETCH_LARGE
     benchmark(FetchResponse.decode, wire, version=VERSION)
+
+
+# -- small messages: per-message overhead -----------------------------------------------------
+
+def _small_messages():
+    P, F, A = m.ProduceRequest, m.FetchRequest, m.ApiVersionsResponse
+    produce = P(transactional_id=None, acks=-1, timeout_ms=30000, topic_data=[
+        P.TopicProduceData(name="orders", partition_data=[
+            P.PartitionProduceData(index=0, records=bytes(1024))])])
+    fetch = F(replica_id=-1, max_wait_ms=500, min_bytes=1, max_bytes=52428800, isolation_level=0,
+              session_id=0, session_epoch=-1, topics=[F.FetchTopic(topic="orders", partitions=[
+                  F.FetchPartition(partition=0, current_leader_epoch=5, fetch_offset=1234,
+                                   last_fetched_epoch=-1, log_start_offset=-1,
+                                   partition_max_bytes=1048576)])],
+              forgotten_topics_data=[], rack_id="")
+    api_versions = A(error_code=0, throttle_time_ms=0, api_keys=[
+        A.ApiVersion(api_key=k, min_version=0, max_version=k % 13 + 1) for k in range(60)])
+    return {
+        "produce-v9": (m.ProduceRequest, 9, produce, ("kafka.protocol.producer", "ProduceRequest")),
+        "fetch-request-v12": (m.FetchRequest, 12, fetch, ("kafka.protocol.consumer", "FetchRequest")),
+        "api-versions-v3": (m.ApiVersionsResponse, 3, api_versions,
+                            ("kafka.protocol.metadata", "ApiVersionsResponse")),
+        "fetch-response-v12": (m.FetchResponse, 12, m.FetchResponse.decode(FETCH_SMALL, 12),
+                               ("kafka.protocol.consumer", "FetchResponse")),
+    }
+
+
+SMALL = _small_messages()
+SMALL_NAMES = sorted(SMALL)
+IMPLS = ["kafkawire-cython", "kafkawire-python", "kafka-python"]
+
+
+def _kafka_python_class(name):
+    import importlib
+
+    module, cls = SMALL[name][3]
+    return getattr(importlib.import_module(module), cls)
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+@pytest.mark.parametrize("name", SMALL_NAMES)
+def test_small_decode(benchmark, name, impl):
+    cls, version, msg, _ = SMALL[name]
+    wire = msg.encode(version)
+    benchmark.group = f"small-{name}-decode"
+    if impl == "kafka-python":
+        benchmark(_kafka_python_class(name).decode, wire, version=version)
+        return
+    decode = _backend.implementation("codec", impl.split("-")[1]).decode
+    got = benchmark(decode, cls.plan(version), wire)
+    assert got == msg
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+@pytest.mark.parametrize("name", SMALL_NAMES)
+def test_small_encode(benchmark, name, impl):
+    cls, version, msg, _ = SMALL[name]
+    wire = msg.encode(version)
+    benchmark.group = f"small-{name}-encode"
+    if impl == "kafka-python":
+        obj = _kafka_python_class(name).decode(wire, version=version)
+        obj._header = None
+        assert benchmark(obj.encode, version=version) == wire
+        return
+    encode = _backend.implementation("codec", impl.split("-")[1]).encode
+    assert benchmark(encode, cls.plan(version), msg) == wire
