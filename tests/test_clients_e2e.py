@@ -115,7 +115,9 @@ def scenario(broker: Broker, client: str, topics: Dict[str, Dict[str, Any]], *,
     for topic, settings in topics.items():
         stored = broker.topic_batches(topic)
         comps = {b.compression for bs in stored.values() for b in bs}
-        assert comps == {settings.get("compression", "none")}, (topic, comps)
+        codec = settings.get("compression", "none")
+        # librdkafka sends a batch uncompressed when compressing would not make it smaller
+        assert codec in comps and comps <= {codec, "none"}, (topic, comps)
         if settings.get("idempotent"):
             assert all(b.producer_id >= 0 and b.base_sequence >= 0 for bs in stored.values() for b in bs)
         n = sum(len(v) for v in broker.topic_records(topic).values())
