@@ -507,9 +507,31 @@ cdef struct LegacyMsg:
     Py_ssize_t end
 
 
+cdef inline Py_ssize_t _legacy_part(const uint8_t *d, Py_ssize_t p, Py_ssize_t mend,
+                                    Py_ssize_t *part_pos, Py_ssize_t *part_len, str what,
+                                    Py_ssize_t pos, str part) except -1:
+    """Read a legacy message's int32-sized key or value at p (length -1 is null); the
+    part's position and length go to part_pos/part_len; returns the position after it."""
+    cdef int32_t n
+    if mend - p < 4:
+        _corrupt(f"{what} at byte {pos}: truncated {part} length")
+    n = <int32_t>load_be32(d + p)
+    p += 4
+    if n < 0:
+        if n != -1:
+            _corrupt(f"{what} at byte {pos}: negative {part} length {n}")
+        part_len[0] = -1
+    else:
+        if n > mend - p:
+            _corrupt(f"{what} at byte {pos}: {part} length {n} goes beyond the message")
+        part_len[0] = n
+    part_pos[0] = p
+    return p + n if n > 0 else p
+
+
 cdef int _legacy_msg(const uint8_t *d, Py_ssize_t pos, Py_ssize_t end, bint verify,
                      LegacyMsg *m, str what) except -1:
-    cdef int32_t size, n
+    cdef int32_t size
     cdef Py_ssize_t start, mend, p
     cdef uint32_t actual
     if end - pos < LOG_OVERHEAD + 14:
@@ -537,36 +559,8 @@ cdef int _legacy_msg(const uint8_t *d, Py_ssize_t pos, Py_ssize_t end, bint veri
     if m.magic == 1:
         m.ts = <int64_t>load_be64(d + p)
         p += 8
-    if mend - p < 4:
-        _corrupt(f"{what} at byte {pos}: truncated key length")
-    n = <int32_t>load_be32(d + p)
-    p += 4
-    if n < 0:
-        if n != -1:
-            _corrupt(f"{what} at byte {pos}: negative key length {n}")
-        m.klen = -1
-    else:
-        if n > mend - p:
-            _corrupt(f"{what} at byte {pos}: key length {n} goes beyond the message")
-        m.klen = n
-    m.kpos = p
-    if n > 0:
-        p += n
-    if mend - p < 4:
-        _corrupt(f"{what} at byte {pos}: truncated value length")
-    n = <int32_t>load_be32(d + p)
-    p += 4
-    if n < 0:
-        if n != -1:
-            _corrupt(f"{what} at byte {pos}: negative value length {n}")
-        m.vlen = -1
-    else:
-        if n > mend - p:
-            _corrupt(f"{what} at byte {pos}: value length {n} goes beyond the message")
-        m.vlen = n
-    m.vpos = p
-    if n > 0:
-        p += n
+    p = _legacy_part(d, p, mend, &m.kpos, &m.klen, what, pos, "key")
+    p = _legacy_part(d, p, mend, &m.vpos, &m.vlen, what, pos, "value")
     if p != mend:
         _corrupt(f"{what} at byte {pos}: {mend - p} bytes left over in the message")
     m.end = mend
