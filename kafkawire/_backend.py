@@ -27,13 +27,6 @@ def _load(package: str) -> Dict[str, ModuleType]:
     return {name: importlib.import_module(f"kafkawire.{package}.{name}") for name in MODULES}
 
 
-def _optional_modules(package: str, name: str) -> Optional[ModuleType]:
-    try:
-        return importlib.import_module(f"kafkawire.{package}.{name}")
-    except ImportError:
-        return None
-
-
 def fast_available() -> bool:
     """True when the compiled Cython backend imports on this machine."""
     return _fast is not None
