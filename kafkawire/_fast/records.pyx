@@ -1304,6 +1304,9 @@ cdef class _ArrowSink(_Sink):
             pos += 1
             read_varint64(d, rend, &pos, &ts_delta)
             read_varint32(d, rend, &pos, &off_delta)
+            # Key and value are written out twice on purpose: a shared helper would take
+            # the addresses of the cursors (kn, vn, the null counts) and keep them out of
+            # registers in the loop that sets to_arrow's speed.
             read_varint32(d, rend, &pos, &klen)
             if klen < 0:
                 if klen != -1:
