@@ -25,6 +25,9 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "spark: needs a local SparkSession (pyspark, Java 17)")
     config.addinivalue_line("markers", "clients: talks to real Kafka client libraries")
     config.addinivalue_line("markers", "slow: takes more than a few seconds")
+    config.addinivalue_line(
+        "markers", "kafka: needs Java and Apache Kafka's release jars (skips without them; "
+        "KAFKAWIRE_REQUIRE_KAFKA=1 makes that skip a failure)")
 
 
 def pytest_generate_tests(metafunc):
@@ -53,6 +56,15 @@ def backend(request):
 @pytest.fixture(autouse=True)
 def _active_backend(backend):
     yield backend
+
+
+@pytest.fixture(autouse=True)
+def _kafka_available(request):
+    """Tests marked ``kafka`` skip (or fail, under KAFKAWIRE_REQUIRE_KAFKA=1) without Kafka."""
+    if request.node.get_closest_marker("kafka"):
+        from kafka_support.jars import require_kafka
+
+        require_kafka()
 
 
 @pytest.fixture

@@ -1,0 +1,1 @@
+"""Test tooling around Apache Kafka's own release jars (the reference implementation)."""

@@ -1,0 +1,106 @@
+"""The Apache Kafka release jars, resolved with Maven into a cached classpath.
+
+``classpath()`` returns the jars of ``pom.xml`` beside this file (Kafka's broker, clients,
+metadata, raft, storage and coordinator modules with their dependencies).  Maven resolves
+them once into its local repository; the classpath itself is cached under
+``~/.cache/kafkawire`` keyed by the pom's hash, so later runs start no Maven at all.
+
+``require_kafka()`` is what a test calls before it needs Java: without Java or Maven (or
+when the jars cannot be resolved) it skips with one clear reason, and with
+``KAFKAWIRE_REQUIRE_KAFKA=1`` that skip becomes a failure.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+POM = Path(__file__).with_name("pom.xml")
+KAFKA_VERSION = "4.4.0"
+CACHE_DIR = Path(os.environ.get("KAFKAWIRE_CACHE_DIR", Path.home() / ".cache" / "kafkawire"))
+RESOLVE_TIMEOUT = 900  # seconds; a first resolution downloads about 60 MB
+
+
+class KafkaUnavailable(RuntimeError):
+    """Java, Maven or the Kafka jars cannot be had on this machine."""
+
+
+def java_executable() -> str:
+    home = os.environ.get("JAVA_HOME")
+    if home and (Path(home) / "bin" / "java").exists():
+        return str(Path(home) / "bin" / "java")
+    found = shutil.which("java")
+    if found is None:
+        raise KafkaUnavailable("no Java runtime (java on PATH or JAVA_HOME)")
+    return found
+
+
+def javac_executable() -> str:
+    java = Path(java_executable()).resolve()
+    javac = java.with_name("javac")
+    if javac.exists():
+        return str(javac)
+    found = shutil.which("javac")
+    if found is None:
+        raise KafkaUnavailable("no Java compiler (javac); install a JDK, not only a JRE")
+    return found
+
+
+def _pom_key() -> str:
+    return hashlib.sha256(POM.read_bytes()).hexdigest()[:16]
+
+
+@functools.lru_cache(maxsize=None)
+def classpath() -> tuple[Path, ...]:
+    """Every jar of the pom, resolved (and downloaded on first use) by Maven."""
+    cached = CACHE_DIR / f"kafka-{KAFKA_VERSION}-{_pom_key()}.classpath"
+    if cached.exists():
+        jars = tuple(Path(p) for p in cached.read_text().split(os.pathsep) if p)
+        if jars and all(j.exists() for j in jars):
+            return jars
+    mvn = shutil.which("mvn")
+    if mvn is None:
+        raise KafkaUnavailable("no Maven (mvn) to resolve the Kafka jars")
+    java_executable()
+    CACHE_DIR.mkdir(parents=True, exist_ok=True)
+    out = cached.with_suffix(".tmp")
+    cmd = [mvn, "-q", "-B", "-f", str(POM), "dependency:build-classpath",
+           f"-Dmdep.outputFile={out}"]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=RESOLVE_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise KafkaUnavailable(f"Maven did not resolve the Kafka jars in {RESOLVE_TIMEOUT} s")
+    if proc.returncode != 0 or not out.exists():
+        tail = (proc.stdout + proc.stderr).strip().splitlines()[-3:]
+        raise KafkaUnavailable("Maven could not resolve the Kafka jars: " + " | ".join(tail))
+    out.replace(cached)
+    return tuple(Path(p) for p in cached.read_text().split(os.pathsep) if p)
+
+
+def jar(artifact: str) -> Path:
+    """The resolved jar of one artifact, e.g. ``jar("kafka-clients")``."""
+    name = f"{artifact}-{KAFKA_VERSION}.jar"
+    for path in classpath():
+        if path.name == name:
+            return path
+    raise KafkaUnavailable(f"{name} is not on the resolved classpath")
+
+
+def classpath_string() -> str:
+    return os.pathsep.join(str(p) for p in classpath())
+
+
+def require_kafka() -> None:
+    """Skip the calling test (or fail it under KAFKAWIRE_REQUIRE_KAFKA=1) without Kafka."""
+    try:
+        classpath()
+    except KafkaUnavailable as exc:
+        reason = f"Apache Kafka {KAFKA_VERSION} is not available: {exc}"
+        if os.environ.get("KAFKAWIRE_REQUIRE_KAFKA") == "1":
+            pytest.fail(reason + " (KAFKAWIRE_REQUIRE_KAFKA=1)", pytrace=False)
+        pytest.skip(reason)

@@ -1,0 +1,24 @@
+"""The Kafka release jars the reference tests use resolve, and are the release we name."""
+from __future__ import annotations
+
+import zipfile
+
+import pytest
+
+from kafka_support import jars
+
+pytestmark = [pytest.mark.kafka, pytest.mark.backend_independent]
+
+
+def test_the_release_jars_resolve_at_the_pinned_version(backend):
+    names = {p.name for p in jars.classpath()}
+    for artifact in ("kafka_2.13", "kafka-clients", "kafka-metadata", "kafka-raft",
+                     "kafka-group-coordinator", "kafka-share-coordinator",
+                     "kafka-transaction-coordinator"):
+        assert f"{artifact}-{jars.KAFKA_VERSION}.jar" in names
+
+
+def test_kafka_clients_reports_its_own_version(backend):
+    with zipfile.ZipFile(jars.jar("kafka-clients")) as zf:
+        props = zf.read("kafka/kafka-version.properties").decode()
+    assert f"version={jars.KAFKA_VERSION}" in props
