@@ -188,7 +188,9 @@ def test_crc_is_checked_unless_disabled():
     legacy[-1] ^= 1
     with pytest.raises(CorruptRecordError):
         records.decode(bytes(legacy))
-    records.decode(bytes(legacy), verify_crc=False)
+    unchecked = records.decode(bytes(legacy), verify_crc=False)
+    assert [(r.key, r.value) for r in unchecked[:-1]] == [(r["key"], r["value"]) for r in LEGACY[:-1]]
+    assert unchecked[-1].key == LEGACY[-1]["key"] and unchecked[-1].value != LEGACY[-1]["value"]
 
 
 def test_input_buffers_of_any_kind_are_not_mutated():
@@ -236,21 +238,18 @@ def test_timestamps_default_to_now():
 
 
 @pytest.mark.backend_independent
-@pytest.mark.parametrize("codec", CODECS)
-@pytest.mark.parametrize("magic", [0, 1, 2])
+@pytest.mark.parametrize("magic,codec", [(m, c) for m in (0, 1, 2) for c in CODECS
+                                         if m == 2 or c != "zstd"])  # zstd needs magic 2
 def test_backends_give_the_same_bytes_records_and_tables(codec, magic):
     if not _backend.fast_available():
-        pytest.skip("no Cython backend")
-    if magic < 2 and codec == "zstd":
-        return
+        pytest.skip("the Cython backend did not load: nothing to compare the pure one with")
     fast = _backend.implementation("records", "cython")
     pure = _backend.implementation("records", "python")
     recs = RECS if magic == 2 else LEGACY
     kw = dict(magic=magic, compression=codec, base_offset=77, compression_level=1
               if codec in ("gzip", "zstd") else None)
     a, b = fast.encode_batch(recs, **kw), pure.encode_batch(recs, **kw)
-    if codec != "gzip":  # gzip stores no time here, but keep the check codec-neutral
-        assert a == b
+    assert a == b  # gzip included: its header carries no time, so the bytes are stable
     for buf in (a, b):
         assert _tuples(fast.decode(buf)) == _tuples(pure.decode(buf))
         pytest.importorskip("pyarrow")
