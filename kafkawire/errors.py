@@ -62,6 +62,45 @@ class UnsupportedVersionError(DecodeError, EncodeError):
     """A version outside the valid versions of a message or header."""
 
 
+class SaslError(KafkaWireError):
+    """A SASL exchange that cannot go on (see :mod:`kafkawire.sasl`)."""
+
+
+class SaslMalformedError(SaslError, DecodeError):
+    """A SASL message that does not parse: a bad SCRAM attribute list, a PLAIN token
+    without its three parts, an OAUTHBEARER response out of shape."""
+
+
+class SaslBase64Error(SaslMalformedError):
+    """A SASL attribute that must be base64 (a SCRAM salt, proof or signature) is not."""
+
+
+class SaslIterationCountError(SaslMalformedError):
+    """A SCRAM iteration count below the mechanism's minimum (4096) or over the bound
+    the caller accepts (PBKDF2 cost grows with it: an absurd count is a denial of service)."""
+
+
+class SaslTokenTooLarge(SaslMalformedError):
+    """A SASL token longer than the caller's ``max_token_size``."""
+
+
+class SaslAuthenticationError(SaslError):
+    """Credentials refused: a wrong password or unknown user, or the peer said the
+    authentication failed (SASL_AUTHENTICATION_FAILED and its message)."""
+
+
+class SaslServerSignatureError(SaslAuthenticationError):
+    """The SCRAM server's final signature does not prove it knows the credential."""
+
+
+class SaslMechanismError(SaslError):
+    """A SASL mechanism that is unknown or that the peer has not enabled."""
+
+
+class SaslStateError(SaslError):
+    """A SASL step taken out of order (a token after the exchange ended, say)."""
+
+
 @dataclass(frozen=True)
 class KafkaError:
     """One entry of Kafka's error-code table."""
