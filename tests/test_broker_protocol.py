@@ -245,24 +245,36 @@ def test_acks_0_gets_no_response_and_the_next_request_is_answered(client, broker
     assert [r.offset for r in broker.topic_records("a0")[0]] == [0, 1]
 
 
+def _until(condition, what, timeout=20):
+    """Wait for ``condition()`` to hold (the clock bounds the wait, nothing more)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.01)
+
+
 def test_fetch_waits_for_min_bytes_until_max_wait(client, broker):
     metadata(client, "w")
-    t0 = time.monotonic()
-    part = fetch(client, "w", 0, 0, max_wait_ms=300, min_bytes=1)
-    waited = time.monotonic() - t0
-    assert len(part.records) == 0 and 0.25 <= waited < 3
+    parked = broker.fetches_parked
+    part = fetch(client, "w", 0, 0, max_wait_ms=50, min_bytes=1)
+    assert len(part.records) == 0 and broker.fetches_parked == parked + 1  # it waited, then gave up
 
+    # The fetch is parked before the record exists, so only the produce can have ended it.
+    F = M.FetchRequest
+    req = F(max_wait_ms=50_000, min_bytes=1, max_bytes=1 << 20, topics=[F.FetchTopic(
+        topic="w", partitions=[F.FetchPartition(partition=0, fetch_offset=0,
+                                                partition_max_bytes=1 << 20)])])
+    cid = client.send(req, 11)
+    _until(lambda: broker.fetches_parked == parked + 2, "the fetch to wait")
     other = Client(broker)
     try:
-        timer = threading.Timer(0.2, lambda: produce(other, "w", 0, batch(1)))
-        timer.start()
-        t0 = time.monotonic()
-        part = fetch(client, "w", 0, 0, max_wait_ms=5000, min_bytes=1)
-        waited = time.monotonic() - t0
-        timer.join()
+        produce(other, "w", 0, batch(1))
     finally:
         other.close()
-    assert len(R.decode(part.records)) == 1 and waited < 3
+    header, resp = kafkawire.decode_response(client.recv_frame(), req.api_key, 11)
+    assert header.correlation_id == cid
+    (part,) = resp.responses[0].partitions
+    assert [r.value for r in R.decode(part.records)] == [b"v0"]
 
 
 def test_fetch_max_bytes_returns_whole_batches_and_at_least_one(client):
@@ -412,7 +424,8 @@ def test_a_second_member_triggers_a_rebalance_and_both_get_the_new_generation(br
         result = {}
         t = threading.Thread(target=lambda: result.setdefault("b", _join(b, "two", version=3)))
         t.start()
-        time.sleep(0.3)
+        _until(lambda: broker.groups.groups["two"].state == "PreparingRebalance",
+               "b's join to start a rebalance")
         hb = a.request(M.HeartbeatRequest(group_id="two", generation_id=ja.generation_id,
                                           member_id=ja.member_id), 3)
         assert hb.error_code == 27  # REBALANCE_IN_PROGRESS: a must rejoin

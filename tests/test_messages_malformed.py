@@ -4,7 +4,6 @@ backends; declared lengths and counts beyond the buffer are rejected before allo
 from __future__ import annotations
 
 import random
-import time
 import tracemalloc
 
 import pytest
@@ -78,16 +77,13 @@ HUGE = 2**31 - 1
     (b"\x00\x00\x00\x00" + b"\x00\x00\x00\x01" + b"\x00\x01t" + b"\x7f\xff\xff\xff", messages.ListOffsetsRequest, 1),
 ])
 def test_declared_lengths_beyond_the_buffer_fail_fast(buf, cls, version, backend):
-    cls.decode(cls().encode(version), version)  # compile the plans first: time the decode only
+    cls.decode(cls().encode(version), version)  # compile the plans first: measure the decode only
     tracemalloc.start()
-    start = time.perf_counter()
     with pytest.raises(TruncatedError):
         cls.decode(buf, version)
-    elapsed = time.perf_counter() - start
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    assert elapsed < 0.05
-    assert peak < 1_000_000
+    assert peak < 1_000_000  # nothing sized by the declared count was allocated
 
 
 def test_tagged_field_count_and_size_are_bounded(backend):

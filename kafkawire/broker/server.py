@@ -201,6 +201,7 @@ class Broker:
         self.handler_errors: List[str] = []  # exceptions raised while answering (bugs)
         self.versions_seen: Dict[int, set] = defaultdict(set)  # API key -> versions asked
         self.frames_checked = 0
+        self.fetches_parked = 0  # fetches that waited for data (min_bytes not yet met)
         self.closed_connections: List[Tuple[int, str]] = []  # (connection id, why)
         self.connections: Dict[int, Connection] = {}
         self._conn_ids = itertools.count(1)
@@ -723,12 +724,16 @@ class Broker:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + max(req.max_wait_ms, 0) / 1000.0
         min_bytes = max(req.min_bytes, 0)
+        parked = False
         while True:
             async with self._appended:
                 response, total, errors = self._fetch_once(req, version)
                 remaining = deadline - loop.time()
                 if total >= min_bytes or errors or remaining <= 0:
                     return response
+                if not parked:
+                    parked = True
+                    self.fetches_parked += 1
                 try:
                     await asyncio.wait_for(self._appended.wait(), remaining)
                 except asyncio.TimeoutError:
