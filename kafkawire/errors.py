@@ -101,6 +101,35 @@ class SaslStateError(SaslError):
     """A SASL step taken out of order (a token after the exchange ended, say)."""
 
 
+class UnsupportedByPeerError(UnsupportedVersionError):
+    """An API, or a version of one, that the other end of a connection did not advertise
+    in its ApiVersions answer."""
+
+
+class ConnectionStateError(KafkaWireError):
+    """A connection asked to do something its state does not allow: a request over the
+    in-flight limit, a send after the connection was lost, a response to a request that
+    was never received or was already answered."""
+
+
+class InFlightLimitError(ConnectionStateError):
+    """``max_in_flight`` requests are already waiting for their responses."""
+
+
+class ConnectionClosedError(ConnectionStateError):
+    """The connection was lost or broken; also the error of every request that was still
+    waiting for its response then."""
+
+
+class RequestTimedOutError(KafkaWireError):
+    """A request whose deadline passed before its response arrived."""
+
+
+class UnexpectedResponseError(DecodeError):
+    """A response whose correlation id matches no request waiting for one: never sent,
+    already answered, expired, or a Produce with ``acks=0``."""
+
+
 @dataclass(frozen=True)
 class KafkaError:
     """One entry of Kafka's error-code table."""

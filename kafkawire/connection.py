@@ -1,0 +1,610 @@
+"""One Kafka connection's bookkeeping, without I/O: both ends of it.
+
+The codec turns one message into bytes and back; a connection needs more.  A client
+numbers its requests with correlation ids, remembers what each one asked for (a
+response does not say which API or version it answers), bounds how many wait at once,
+negotiates versions with ApiVersions, and must account for every request when the
+connection drops.  A broker must answer in request order even when its handlers finish
+out of order, and must not answer a Produce with ``acks=0``.
+
+:class:`ClientConnection` and :class:`ServerConnection` do this as state machines in the
+style of h11: bytes in (``receive_data``), events out; messages in (``send``,
+``respond``), bytes out.  They never touch a socket or read a clock, so the same object
+serves a blocking client, an asyncio one, a proxy, a mock broker or a capture analyser.
+
+SASL: after a successful SaslHandshake v0, tokens travel as bare size-prefixed frames
+with no Kafka header until the mechanism finishes.  Both ends switch to that raw-token
+mode by themselves (the client when the handshake response says NONE, the server when
+it receives a v0 handshake); :meth:`ClientConnection.send_sasl_token`,
+:class:`SaslTokenReceived` and :meth:`ServerConnection.respond` carry the tokens, and
+``end_sasl_tokens()`` returns to Kafka messages once the mechanism says it is done.
+From SaslHandshake v1 on, tokens ride in SaslAuthenticate requests: ordinary messages.
+"""
+from __future__ import annotations
+
+import struct
+from collections import OrderedDict
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
+
+from kafkawire import __version__
+from kafkawire.errors import (
+    ConnectionClosedError, ConnectionStateError, DecodeError, EncodeError, InFlightLimitError,
+    InvalidFrame, KafkaWireError, RequestTimedOutError, TruncatedError, UnexpectedResponseError,
+    UnknownApiError, UnsupportedByPeerError, UnsupportedVersionError,
+)
+from kafkawire.framing import DEFAULT_MAX_FRAME_SIZE, FrameReader, frame
+from kafkawire.headers import API_VERSIONS_KEY, RequestHeader, ResponseHeader, peek_request_api
+from kafkawire.messages import (
+    ApiVersionsRequest, ApiVersionsResponse, Message, api_keys, negotiate_versions,
+    request_class, supported_versions,
+)
+from kafkawire.protocol import decode_request, decode_response, encode_request, encode_response
+from kafkawire.schema.versions import VersionRange
+
+__all__ = [
+    "ClientConnection", "ServerConnection", "ResponseEvent", "RequestFailed",
+    "UnexpectedResponse", "SaslTokenReceived", "RequestEvent", "InvalidRequest",
+    "next_correlation_id",
+]
+
+PRODUCE_KEY = 0
+SASL_HANDSHAKE_KEY = 17
+UNSUPPORTED_VERSION = 35  # Kafka error code
+INT32_MAX = 2**31 - 1
+INT32_MIN = -(2**31)
+_CORRELATION_ID = struct.Struct(">i")
+# How many finished correlation ids a client remembers, to tell a late or duplicate
+# response from one it never asked for.
+_REMEMBERED = 1024
+
+Versions = Mapping[int, Union[VersionRange, Tuple[int, int]]]
+
+
+def next_correlation_id(correlation_id: int) -> int:
+    """The id after ``correlation_id``: an int32 that wraps from 2**31-1 to -2**31, as
+    Kafka's Java client's counter does when it overflows."""
+    return INT32_MIN if correlation_id >= INT32_MAX else correlation_id + 1
+
+
+def _ranges(versions: Optional[Versions]) -> Dict[int, VersionRange]:
+    """Every API kafkawire knows at the versions it supports, narrowed by ``versions``."""
+    out = {key: supported_versions(key) for key in api_keys()}
+    for key, rng in (versions or {}).items():
+        if not isinstance(rng, VersionRange):
+            rng = VersionRange(*rng)
+        out[key] = rng
+    return out
+
+
+def _is_acks0_produce(api_key: int, message: Any) -> bool:
+    return api_key == PRODUCE_KEY and getattr(message, "acks", None) == 0
+
+
+class _Event:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__
+                           if name not in ("header", "message", "request", "payload"))
+        return f"{type(self).__name__}({fields})"
+
+
+# -- client events ---------------------------------------------------------------------
+
+
+class ResponseEvent(_Event):
+    """A response matched to the request it answers."""
+
+    __slots__ = ("correlation_id", "api_key", "version", "header", "message", "request")
+
+    def __init__(self, correlation_id: int, api_key: int, version: int, header: ResponseHeader,
+                 message: Message, request: Message) -> None:
+        self.correlation_id = correlation_id
+        self.api_key = api_key
+        self.version = version  # the version of the request (a KIP-511 answer is v0-shaped)
+        self.header = header
+        self.message = message
+        self.request = request
+
+
+class RequestFailed(_Event):
+    """A request that will get no usable response: ``error`` says why (the connection
+    was lost, its deadline passed, or its response did not decode)."""
+
+    __slots__ = ("correlation_id", "api_key", "version", "request", "error")
+
+    def __init__(self, correlation_id: int, api_key: int, version: int, request: Message,
+                 error: KafkaWireError) -> None:
+        self.correlation_id = correlation_id
+        self.api_key = api_key
+        self.version = version
+        self.request = request
+        self.error = error
+
+
+class UnexpectedResponse(_Event):
+    """A frame that answers no waiting request (``correlation_id`` is None when the
+    frame is too short to hold one); the stream stays usable."""
+
+    __slots__ = ("correlation_id", "payload", "error")
+
+    def __init__(self, correlation_id: Optional[int], payload: bytes, error: KafkaWireError) -> None:
+        self.correlation_id = correlation_id
+        self.payload = payload
+        self.error = error
+
+
+class SaslTokenReceived(_Event):
+    """A bare SASL token frame (the SaslHandshake v0 path); on a server, answer it with
+    ``respond(event, token)``."""
+
+    __slots__ = ("token", "sequence")
+
+    def __init__(self, token: bytes, sequence: Optional[int] = None) -> None:
+        self.token = token
+        self.sequence = sequence
+
+
+class _Pending:
+    __slots__ = ("api_key", "version", "request", "deadline")
+
+    def __init__(self, api_key: int, version: int, request: Message, deadline: Optional[float]) -> None:
+        self.api_key = api_key
+        self.version = version
+        self.request = request
+        self.deadline = deadline
+
+
+class ClientConnection:
+    """The client end of one connection.
+
+    ``client_id`` goes in every request header; ``max_in_flight`` bounds the requests
+    waiting for a response (Kafka's ``max.in.flight.requests.per.connection``; None for
+    no bound); ``versions`` narrows the versions this client uses per API key (API key
+    -> ``VersionRange`` or ``(lowest, highest)``), by default every version kafkawire
+    knows.  ``first_correlation_id`` is where numbering starts.
+    """
+
+    def __init__(self, client_id: Optional[str] = None, max_in_flight: Optional[int] = 5,
+                 versions: Optional[Versions] = None, *, first_correlation_id: int = 0,
+                 max_frame_size: int = DEFAULT_MAX_FRAME_SIZE) -> None:
+        if max_in_flight is not None and (not isinstance(max_in_flight, int) or max_in_flight < 1):
+            raise ValueError(f"max_in_flight must be a positive int or None, not {max_in_flight!r}")
+        if not INT32_MIN <= first_correlation_id <= INT32_MAX:
+            raise ValueError(f"first_correlation_id {first_correlation_id} is not an int32")
+        self.client_id = client_id
+        self.max_in_flight = max_in_flight
+        self.ours: Dict[int, VersionRange] = _ranges(versions)
+        #: What the peer advertised (API key -> VersionRange), once ApiVersions answered.
+        self.peer_versions: Optional[Dict[int, VersionRange]] = None
+        #: API key -> the version this connection uses, once ApiVersions answered.
+        self.negotiated: Optional[Dict[int, int]] = None
+        self._api_versions_version: Optional[int] = None  # set by a KIP-511 answer
+        self._next_id = first_correlation_id
+        self._pending: Dict[int, _Pending] = {}
+        self._finished: "OrderedDict[int, str]" = OrderedDict()  # id -> how it finished
+        self._frames = FrameReader(max_frame_size)
+        self._sasl_tokens = False
+        self._closed: Optional[ConnectionClosedError] = None
+
+    # -- state ---------------------------------------------------------------------
+    @property
+    def in_flight(self) -> int:
+        """Requests waiting for their response."""
+        return len(self._pending)
+
+    @property
+    def pending(self) -> Dict[int, Message]:
+        """The requests waiting for a response, by correlation id (a copy)."""
+        return {cid: p.request for cid, p in self._pending.items()}
+
+    @property
+    def state(self) -> str:
+        """``"closed"``, ``"sasl_tokens"`` (bare SASL frames), ``"negotiating"``
+        (no ApiVersions answer yet) or ``"ready"``."""
+        if self._closed is not None:
+            return "closed"
+        if self._sasl_tokens:
+            return "sasl_tokens"
+        return "negotiating" if self.negotiated is None else "ready"
+
+    @property
+    def next_correlation_id(self) -> int:
+        return self._next_id
+
+    # -- sending -------------------------------------------------------------------
+    def api_versions_request(self, software_name: str = "kafkawire",
+                             software_version: str = __version__,
+                             deadline: Optional[float] = None) -> Tuple[int, bytes]:
+        """Send the ApiVersions handshake at the best version known so far (after a
+        KIP-511 answer: the highest the broker supports)."""
+        return self.send(ApiVersionsRequest(client_software_name=software_name,
+                                            client_software_version=software_version),
+                         deadline=deadline)
+
+    def send(self, message: Message, *, version: Optional[int] = None,
+             deadline: Optional[float] = None) -> Tuple[int, bytes]:
+        """``(correlation_id, frame)`` for ``message``: write the frame to the peer.
+
+        The version is ``version`` if given, else the negotiated one once ApiVersions
+        was answered, else the highest this client supports.  A Produce with
+        ``acks=0`` gets no response and is not tracked.  ``deadline`` (any clock, the
+        one ``expire`` is given) bounds the wait for the response.
+        """
+        if self._closed is not None:
+            raise ConnectionClosedError(f"cannot send on a closed connection: {self._closed}")
+        if self._sasl_tokens:
+            raise ConnectionStateError(
+                "the connection carries bare SASL tokens (SaslHandshake v0): use "
+                "send_sasl_token() until end_sasl_tokens()")
+        if not isinstance(message, Message) or message.kind != "request":
+            raise EncodeError(f"send() takes a request message, not {type(message).__name__}")
+        api_key = message.api_key
+        version = self._version_for(type(message), version)
+        tracked = not _is_acks0_produce(api_key, message)
+        if tracked and self.max_in_flight is not None and len(self._pending) >= self.max_in_flight:
+            raise InFlightLimitError(
+                f"{len(self._pending)} requests are in flight, the limit is {self.max_in_flight}")
+        correlation_id = self._next_id
+        if correlation_id in self._pending:
+            raise InFlightLimitError(f"correlation id {correlation_id} is still in flight after wrapping")
+        data = encode_request(message, version, correlation_id, self.client_id)
+        self._next_id = next_correlation_id(correlation_id)
+        if tracked:
+            self._pending[correlation_id] = _Pending(api_key, version, message, deadline)
+        else:
+            self._remember(correlation_id, "was a Produce with acks=0, which gets no response")
+        return correlation_id, data
+
+    def _version_for(self, cls, version: Optional[int]) -> int:
+        api_key = cls.api_key
+        name = cls.__name__
+        if version is not None:
+            if version not in cls.valid_versions:
+                raise UnsupportedVersionError(f"{name} has no version {version} (valid: {cls.valid_versions})")
+            if self.peer_versions is not None:
+                peer = self.peer_versions.get(api_key)
+                if peer is None or version not in peer:
+                    raise UnsupportedByPeerError(
+                        f"the peer does not support {name} v{version} (it advertised "
+                        f"{peer if peer is not None else 'no version'})")
+            return version
+        if api_key == API_VERSIONS_KEY and self.negotiated is None and self._api_versions_version is not None:
+            return self._api_versions_version
+        if self.negotiated is not None:
+            try:
+                return self.negotiated[api_key]
+            except KeyError:
+                peer = self.peer_versions.get(api_key) if self.peer_versions else None
+                raise UnsupportedByPeerError(
+                    f"no version of {name} is supported by both sides (peer: "
+                    f"{peer if peer is not None else 'not advertised'}, ours: {self.ours.get(api_key)})"
+                ) from None
+        ours = self.ours.get(api_key)
+        if ours is None or ours.empty:
+            raise UnsupportedVersionError(f"this connection uses no version of {name}")
+        return ours.highest
+
+    def send_sasl_token(self, token: bytes) -> bytes:
+        """A bare SASL token frame (the SaslHandshake v0 path)."""
+        if self._closed is not None:
+            raise ConnectionClosedError(f"cannot send on a closed connection: {self._closed}")
+        if not self._sasl_tokens:
+            raise ConnectionStateError(
+                "bare SASL tokens travel only after a SaslHandshake v0 answered NONE "
+                "(or begin_sasl_tokens())")
+        return frame(token)
+
+    def begin_sasl_tokens(self) -> None:
+        """Switch to bare SASL token frames (done by itself after a SaslHandshake v0)."""
+        self._sasl_tokens = True
+
+    def end_sasl_tokens(self) -> None:
+        """Back to Kafka messages, once the SASL mechanism has finished."""
+        self._sasl_tokens = False
+
+    # -- receiving -----------------------------------------------------------------
+    def receive_data(self, data) -> List[_Event]:
+        """The events that ``data`` (any piece of the byte stream) completes.
+
+        A frame the stream cannot recover from (a negative or oversized size) closes
+        the connection: every waiting request then fails with an event.
+        """
+        if self._closed is not None:
+            raise ConnectionClosedError(f"cannot receive on a closed connection: {self._closed}")
+        try:
+            payloads = self._frames.feed(data)
+        except InvalidFrame as exc:
+            return self._close(ConnectionClosedError(f"the response stream is broken: {exc}"))
+        events: List[_Event] = []
+        for payload in payloads:
+            events.append(self._response(payload))
+        return events
+
+    def _response(self, payload: bytes) -> _Event:
+        if self._sasl_tokens:
+            return SaslTokenReceived(payload)
+        if len(payload) < 4:
+            return UnexpectedResponse(None, payload, TruncatedError(
+                f"a response of {len(payload)} bytes is too short for a correlation id"))
+        correlation_id = _CORRELATION_ID.unpack_from(payload)[0]
+        pending = self._pending.pop(correlation_id, None)
+        if pending is None:
+            how = self._finished.get(correlation_id, "was never sent")
+            return UnexpectedResponse(correlation_id, payload, UnexpectedResponseError(
+                f"a response with correlation id {correlation_id}, which {how}"))
+        api_key, version = pending.api_key, pending.version
+        try:
+            header, message = decode_response(payload, api_key, version)
+        except DecodeError as exc:
+            self._remember(correlation_id, "had a response that did not decode")
+            return RequestFailed(correlation_id, api_key, version, pending.request, exc)
+        self._remember(correlation_id, "was already answered")
+        if api_key == API_VERSIONS_KEY:
+            self._api_versions_answered(message)
+        elif api_key == SASL_HANDSHAKE_KEY and version == 0 and message.error_code == 0:
+            self._sasl_tokens = True
+        return ResponseEvent(correlation_id, api_key, version, header, message, pending.request)
+
+    def _api_versions_answered(self, message: ApiVersionsResponse) -> None:
+        advertised = {e.api_key: VersionRange(e.min_version, e.max_version) for e in message.api_keys}
+        if message.error_code == UNSUPPORTED_VERSION:
+            # KIP-511: the broker did not know our ApiVersions version and listed what it
+            # knows; the next ApiVersions goes at the highest version both sides have
+            # (v0 when the answer does not say).
+            theirs = advertised.get(API_VERSIONS_KEY, VersionRange(0, 0))
+            common = theirs.intersect(self.ours[API_VERSIONS_KEY])
+            self._api_versions_version = common.highest if not common.empty else 0
+            return
+        if message.error_code != 0:
+            return
+        self.peer_versions = advertised
+        self.negotiated = negotiate_versions(message, self.ours)
+
+    def _remember(self, correlation_id: int, how: str) -> None:
+        self._finished[correlation_id] = how
+        self._finished.move_to_end(correlation_id)
+        if len(self._finished) > _REMEMBERED:
+            self._finished.popitem(last=False)
+
+    # -- failures ------------------------------------------------------------------
+    def expire(self, now: float) -> List[RequestFailed]:
+        """Fail every request whose deadline is at or before ``now``.  A response that
+        arrives for one later is an :class:`UnexpectedResponse`."""
+        expired = [cid for cid, p in self._pending.items() if p.deadline is not None and p.deadline <= now]
+        events = []
+        for cid in expired:
+            p = self._pending.pop(cid)
+            self._remember(cid, "had expired")
+            events.append(RequestFailed(cid, p.api_key, p.version, p.request, RequestTimedOutError(
+                f"correlation id {cid} ({type(p.request).__name__} v{p.version}) passed its "
+                f"deadline {p.deadline} at {now}")))
+        return events
+
+    def connection_lost(self, why: str = "the connection was lost") -> List[RequestFailed]:
+        """The connection is gone: every waiting request fails with an event."""
+        if self._closed is not None:
+            return []
+        if not self._frames.at_boundary:
+            why += f" inside a response frame ({self._frames.buffered} bytes of it received)"
+        return self._close(ConnectionClosedError(why))
+
+    def _close(self, error: ConnectionClosedError) -> List[RequestFailed]:
+        self._closed = error
+        events = [RequestFailed(cid, p.api_key, p.version, p.request, error)
+                  for cid, p in self._pending.items()]
+        for cid in self._pending:
+            self._remember(cid, "failed when the connection closed")
+        self._pending.clear()
+        return events
+
+
+# -- server side -----------------------------------------------------------------------
+
+
+class RequestEvent(_Event):
+    """A request received.  ``expects_response`` is False for a Produce with
+    ``acks=0``.  ``unsupported_version`` marks an ApiVersions request at a version the
+    server does not support: its ``message`` is None and :meth:`ServerConnection.respond`
+    writes the answer v0-shaped (KIP-511; see
+    :meth:`ServerConnection.api_versions_response`)."""
+
+    __slots__ = ("correlation_id", "api_key", "version", "header", "message",
+                 "expects_response", "unsupported_version", "sequence")
+
+    def __init__(self, api_key: int, version: int, header: RequestHeader, message: Optional[Message],
+                 expects_response: bool, unsupported_version: bool, sequence: Optional[int]) -> None:
+        self.correlation_id = header.correlation_id
+        self.api_key = api_key
+        self.version = version
+        self.header = header
+        self.message = message
+        self.expects_response = expects_response
+        self.unsupported_version = unsupported_version
+        self.sequence = sequence
+
+
+class InvalidRequest(_Event):
+    """A request the server cannot serve (Kafka closes the connection): a broken frame,
+    bytes that do not decode, or an API or version the server does not support."""
+
+    __slots__ = ("error", "payload")
+
+    def __init__(self, error: KafkaWireError, payload: Optional[bytes]) -> None:
+        self.error = error
+        self.payload = payload
+
+
+class ServerConnection:
+    """The broker end of one connection.
+
+    ``supported`` is what the server serves (API key -> ``VersionRange`` or
+    ``(lowest, highest)``), by default every API and version kafkawire knows; it is
+    also what :meth:`api_versions_response` advertises.  Responses leave in request
+    order: :meth:`respond` returns the bytes that may be written now.
+    """
+
+    def __init__(self, supported: Optional[Versions] = None, *,
+                 max_frame_size: int = DEFAULT_MAX_FRAME_SIZE) -> None:
+        if supported is None:
+            self.supported = _ranges(None)
+        else:
+            self.supported = {k: v if isinstance(v, VersionRange) else VersionRange(*v)
+                              for k, v in supported.items()}
+        self.client_id: Optional[str] = None
+        #: ``(name, version)`` from an ApiVersions request v3+.
+        self.client_software: Optional[Tuple[str, str]] = None
+        self.requests_received = 0
+        self._frames = FrameReader(max_frame_size)
+        self._next_sequence = 0
+        self._next_out = 0  # sequence of the oldest unanswered request
+        self._unanswered: Dict[int, list] = {}  # sequence -> [event, frame or None]
+        self._sasl_tokens = False
+        self._closed: Optional[KafkaWireError] = None
+
+    @property
+    def unanswered(self) -> int:
+        """Requests received that still wait for their response."""
+        return len(self._unanswered)
+
+    @property
+    def at_frame_boundary(self) -> bool:
+        """False when the stream holds part of a frame (say so if the client closes now)."""
+        return self._frames.at_boundary
+
+    @property
+    def buffered(self) -> int:
+        return self._frames.buffered
+
+    def api_versions_response(self, error_code: int = 0, throttle_time_ms: int = 0) -> ApiVersionsResponse:
+        """An ApiVersionsResponse advertising ``supported`` (KIP-511 answers pass
+        ``error_code=35``, UNSUPPORTED_VERSION)."""
+        Entry = ApiVersionsResponse.ApiVersion
+        entries = [Entry(api_key=k, min_version=r.lowest, max_version=r.highest)
+                   for k, r in sorted(self.supported.items()) if not r.empty]
+        return ApiVersionsResponse(error_code=error_code, api_keys=entries,
+                                   throttle_time_ms=throttle_time_ms)
+
+    def begin_sasl_tokens(self) -> None:
+        """Read the next frames as bare SASL tokens (done by itself on SaslHandshake v0)."""
+        self._sasl_tokens = True
+
+    def end_sasl_tokens(self) -> None:
+        """Back to Kafka requests, once the SASL mechanism has finished."""
+        self._sasl_tokens = False
+
+    def receive_data(self, data) -> List[_Event]:
+        """The events that ``data`` completes.  After an :class:`InvalidRequest` (always
+        the last event) the connection is closed and takes no more data."""
+        if self._closed is not None:
+            raise ConnectionClosedError(f"cannot receive on a closed connection: {self._closed}")
+        try:
+            payloads = self._frames.feed(data)
+        except InvalidFrame as exc:
+            self._closed = exc
+            return [InvalidRequest(exc, None)]
+        events: List[_Event] = []
+        for payload in payloads:
+            event = self._request(payload)
+            events.append(event)
+            if isinstance(event, InvalidRequest):
+                self._closed = event.error
+                break
+        return events
+
+    def _enqueue(self, event) -> int:
+        sequence = self._next_sequence
+        self._next_sequence += 1
+        self._unanswered[sequence] = [event, None]
+        return sequence
+
+    def _request(self, payload: bytes) -> _Event:
+        if self._sasl_tokens:
+            event = SaslTokenReceived(payload)
+            event.sequence = self._enqueue(event)
+            return event
+        try:
+            api_key, version = peek_request_api(payload)
+            request_class(api_key)
+        except (TruncatedError, UnknownApiError) as exc:
+            return InvalidRequest(exc, payload)
+        served = self.supported.get(api_key)
+        if served is None or served.empty:
+            return InvalidRequest(UnknownApiError(
+                f"{request_class(api_key).__name__} (API key {api_key}) is not served here"), payload)
+        if version not in served:
+            if api_key == API_VERSIONS_KEY:
+                return self._unsupported_api_versions(payload, version)
+            return InvalidRequest(UnsupportedVersionError(
+                f"{request_class(api_key).__name__} v{version} is outside the served v{served}"), payload)
+        try:
+            header, message = decode_request(payload)
+        except DecodeError as exc:
+            return InvalidRequest(exc, payload)
+        self.requests_received += 1
+        self.client_id = header.client_id
+        if api_key == API_VERSIONS_KEY and version >= 3:
+            self.client_software = (message.client_software_name, message.client_software_version)
+        elif api_key == SASL_HANDSHAKE_KEY and version == 0:
+            self._sasl_tokens = True
+        if _is_acks0_produce(api_key, message):
+            return RequestEvent(api_key, version, header, message, False, False, None)
+        event = RequestEvent(api_key, version, header, message, True, False, None)
+        event.sequence = self._enqueue(event)
+        return event
+
+    def _unsupported_api_versions(self, payload: bytes, version: int) -> _Event:
+        if len(payload) < 8:
+            return InvalidRequest(TruncatedError(
+                f"an ApiVersions request of {len(payload)} bytes has no correlation id"), payload)
+        correlation_id = _CORRELATION_ID.unpack_from(payload, 4)[0]
+        try:  # a newer client's header is v2 (ApiVersions has been flexible since v3)
+            header, _ = RequestHeader.decode_from(payload, 2, 0)
+        except DecodeError:
+            header = RequestHeader(request_api_key=API_VERSIONS_KEY, request_api_version=version,
+                                   correlation_id=correlation_id, client_id=None)
+        self.requests_received += 1
+        event = RequestEvent(API_VERSIONS_KEY, version, header, None, True, True, None)
+        event.sequence = self._enqueue(event)
+        return event
+
+    def respond(self, event: Union[RequestEvent, SaslTokenReceived], message) -> bytes:
+        """Answer ``event`` with ``message`` (a response message; the token bytes for a
+        :class:`SaslTokenReceived`); returns what may be written now, possibly b"":
+        the responses, in request order, that no earlier unanswered request holds back."""
+        sequence = getattr(event, "sequence", None)
+        slot = self._unanswered.get(sequence) if sequence is not None else None
+        if slot is None or slot[0] is not event:
+            if isinstance(event, RequestEvent) and not event.expects_response:
+                raise ConnectionStateError("a Produce with acks=0 gets no response")
+            raise ConnectionStateError(
+                f"{event!r} is not a request of this connection waiting for its response")
+        if slot[1] is not None:
+            raise ConnectionStateError(f"{event!r} was already answered")
+        if isinstance(event, SaslTokenReceived):
+            slot[1] = frame(message)
+        else:
+            if not isinstance(message, Message) or message.kind != "response" or message.api_key != event.api_key:
+                raise EncodeError(
+                    f"a {type(message).__name__} cannot answer a request of API key {event.api_key}")
+            version = 0 if event.unsupported_version else event.version
+            slot[1] = encode_response(message, version, event.correlation_id)
+        return self._ready()
+
+    def _ready(self) -> bytes:
+        out = []
+        while True:
+            slot = self._unanswered.get(self._next_out)
+            if slot is None or slot[1] is None:
+                break
+            out.append(slot[1])
+            del self._unanswered[self._next_out]
+            self._next_out += 1
+        return b"".join(out)
+
+    def connection_lost(self) -> int:
+        """The connection is gone; returns how many requests were left unanswered."""
+        self._closed = self._closed or ConnectionClosedError("the connection was lost")
+        left = len(self._unanswered)
+        self._unanswered.clear()
+        return left
