@@ -7,7 +7,6 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from kafkawire import _backend, messages
-from kafkawire.schema import GROUPS
 
 from _message_strategies import message_strategy
 
@@ -33,15 +32,33 @@ def test_every_definition_has_a_class():
 @given(data=st.data())
 def test_generated_messages_round_trip_at_every_version(name, data, backend):
     cls = messages.CLASSES[name]
-    pure = _backend.implementation("codec", "python")
     for version in _versions(cls):
         msg = data.draw(message_strategy(cls, version), label=f"v{version}")
         wire = msg.encode(version)
         assert msg.size(version) == len(wire)
-        assert pure.encode(cls.plan(version), msg) == wire
         back = cls.decode(wire, version)
         assert back == msg
         assert back.encode(version) == wire
+
+
+@pytest.mark.backend_independent
+@pytest.mark.parametrize("name", [n for n, _ in ALL])
+@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck), database=None,
+          phases=(Phase.explicit, Phase.generate))
+@given(data=st.data())
+def test_both_backends_write_and_read_the_same_bytes(name, data):
+    """The Cython and the pure encoders are two implementations of the plans: each one
+    checks the other (the peers and Kafka check both in test_messages_oracles.py)."""
+    if not _backend.fast_available():
+        pytest.skip("the Cython backend did not load: no second encoder to compare with")
+    cls = messages.CLASSES[name]
+    fast, pure = _backend.implementation("codec", "cython"), _backend.implementation("codec", "python")
+    for version in _versions(cls):
+        msg = data.draw(message_strategy(cls, version), label=f"v{version}")
+        plan = cls.plan(version)
+        wire = fast.encode(plan, msg)
+        assert pure.encode(plan, msg) == wire
+        assert fast.decode(plan, wire) == pure.decode(plan, wire) == msg
 
 
 @pytest.mark.parametrize("name", [n for n, _ in ALL])
