@@ -1,12 +1,8 @@
 """kafkawire.errors: the exception hierarchy and Kafka's error-code table."""
-import json
-from pathlib import Path
-
 import pytest
 
 from kafkawire import errors
-
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "kafka-protocol" / "errors.json"
+from kafkawire.schema import load_json
 
 
 def test_known_codes():
@@ -22,15 +18,21 @@ def test_unknown_code_maps_to_unknown_server_error():
     assert errors.for_code(-2).code == -1
 
 
-def test_table_matches_the_protocol_data():
-    path = SHARED if SHARED.exists() else None
-    if path is None:
-        pytest.skip("the shared protocol folder is not beside this checkout")
-    data = json.loads(path.read_text())["errors"]
+def test_table_holds_every_entry_of_the_data_file():
+    data = load_json("errors.json")["errors"]
     assert len(errors.ERROR_CODES) == len(data)
     for entry in data:
         e = errors.for_code(entry["code"])
         assert (e.name, e.retriable, e.exception) == (entry["name"], entry["retriable"], entry["exception"])
+
+
+def test_names_and_retriability_agree_with_kio():
+    """kio's error table, generated from Kafka's own, is a second opinion on every code
+    kafkawire knows (kio knows a few newer ones too)."""
+    kio_errors = pytest.importorskip("kio.schema.errors", reason="kio (a peer) is not installed")
+    for code, e in errors.ERROR_CODES.items():
+        theirs = kio_errors.ErrorCode(code)
+        assert (theirs.name.upper(), theirs.retriable) == (e.name, e.retriable), code
 
 
 def test_hierarchy():
