@@ -6,16 +6,20 @@ tested here on both backends directly.
 from __future__ import annotations
 
 import os
-import shutil
 import struct
 
 import pytest
 
-pa = pytest.importorskip("pyarrow")
+from kafkawire import _backend, records, sample, segments
+from kafkawire.errors import CorruptRecordError, DecodeError
+from kafkawire.spark import logread
 
-from kafkawire import _backend, records, sample, segments  # noqa: E402
-from kafkawire.errors import CorruptRecordError, DecodeError  # noqa: E402
-from kafkawire.spark import logread  # noqa: E402
+
+@pytest.fixture
+def arrow():
+    """pyarrow, for the tests of the reader (it builds Arrow tables); the layout and
+    framing tests run without it."""
+    return pytest.importorskip("pyarrow", reason="pyarrow is not installed: the reader builds Arrow tables")
 
 
 @pytest.fixture(scope="module")
@@ -195,7 +199,7 @@ def test_iter_chunks_bounds_memory_and_reads_big_batches_whole(tmp_path):
     assert len(seen) > 3
 
 
-def test_read_split_ranges_give_the_same_rows_as_whole_segments(sample_log):
+def test_read_split_ranges_give_the_same_rows_as_whole_segments(sample_log, arrow):
     whole = logread.read_all(sample_log.directory)
     opts = logread.ReadOptions(max_partition_bytes=8000, chunk_bytes=3000)
     splits = logread.plan(sample_log.directory, opts)
@@ -207,21 +211,21 @@ def test_read_split_ranges_give_the_same_rows_as_whole_segments(sample_log):
 # -- records against what was written -----------------------------------------
 
 
-def test_every_sample_record_reads_back_as_written(sample_log):
+def test_every_sample_record_reads_back_as_written(sample_log, arrow):
     table = logread.read_all(sample_log.directory)
     assert table.schema == logread.arrow_schema()
     assert _rows(table) == _expected(sample_log)
     assert set(table.column("compression").to_pylist()) == set(sample.CODECS)
 
 
-def test_read_committed_drops_exactly_the_aborted_transactions(sample_log):
+def test_read_committed_drops_exactly_the_aborted_transactions(sample_log, arrow):
     opts = logread.ReadOptions(isolation_level="read_committed")
     table = logread.read_all(sample_log.directory, opts)
     assert sample_log.aborted
     assert _rows(table) == _expected(sample_log, committed=True)
 
 
-def test_include_control_keeps_the_markers(sample_log):
+def test_include_control_keeps_the_markers(sample_log, arrow):
     table = logread.read_all(sample_log.directory, logread.ReadOptions(include_control=True))
     ctl = [r for r in table.to_pylist() if r["is_control"]]
     assert len(ctl) == sample_log.control_batches
@@ -238,7 +242,7 @@ def test_transactions_come_from_markers_and_match_the_txnindex(sample_log):
         assert state.last_stable_offset is None
 
 
-def test_open_transaction_hides_everything_from_its_start_under_read_committed(tmp_path):
+def test_open_transaction_hides_everything_from_its_start_under_read_committed(tmp_path, arrow):
     data = _batches(2)  # offsets 0..39
     txn = [{"key": b"t", "value": b"pending", "timestamp": 1}] * 5
     data += records.encode_batch(txn, base_offset=40, producer_id=7, producer_epoch=0,
@@ -272,7 +276,7 @@ def test_segments_written_here_decode_in_kafka_python_record_for_record(sample_l
         assert got == want
 
 
-def test_read_split_decodes_with_the_backend_its_options_name(sample_log):
+def test_read_split_decodes_with_the_backend_its_options_name(sample_log, arrow):
     (split, *_rest) = logread.plan(sample_log.directory)
     for name in ("python", "cython"):
         if name == "cython" and not _backend.fast_available():
@@ -288,7 +292,7 @@ def test_read_split_decodes_with_the_backend_its_options_name(sample_log):
 # -- bad files ----------------------------------------------------------------
 
 
-def test_truncated_tail_names_the_file_and_position(tmp_path):
+def test_truncated_tail_names_the_file_and_position(tmp_path, arrow):
     data = _batches(4)
     cut = len(data) - 30
     path = _partition(tmp_path, data[:cut])
@@ -301,7 +305,7 @@ def test_truncated_tail_names_the_file_and_position(tmp_path):
     assert "truncated" in str(info.value)
 
 
-def test_corrupt_crc_names_the_file_and_batch_position(tmp_path):
+def test_corrupt_crc_names_the_file_and_batch_position(tmp_path, arrow):
     data = bytearray(_batches(5, codec="snappy"))
     starts = [h.position for h in segments.scan_headers(_partition(tmp_path, bytes(data)))]
     data[starts[2] + 70] ^= 0xFF
@@ -319,14 +323,14 @@ def test_corrupt_crc_names_the_file_and_batch_position(tmp_path):
         assert path in str(exc)
 
 
-def test_garbage_file_fails_with_a_clear_error(tmp_path):
+def test_garbage_file_fails_with_a_clear_error(tmp_path, arrow):
     path = _partition(tmp_path, os.urandom(5000) * 2)
     with pytest.raises(segments.SegmentError) as info:
         logread.read_all(str(tmp_path))
     assert info.value.path == path and info.value.position == 0
 
 
-def test_dropmalformed_and_permissive_skip_corrupt_batches(tmp_path):
+def test_dropmalformed_and_permissive_skip_corrupt_batches(tmp_path, arrow):
     data = bytearray(_batches(5))
     data[61 * 0 + 5 * 0 + 200] ^= 0x01  # inside the first batch's records
     _partition(tmp_path, bytes(data))
