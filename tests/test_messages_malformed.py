@@ -32,7 +32,9 @@ def _outcome(codec, plan, buf):
 def test_truncations_and_mutations_raise_decode_errors_only(name, data, backend):
     cls = messages.CLASSES[name]
     this = _backend.implementation("codec", backend)
-    other = _backend.implementation("codec", "python" if backend == "cython" else "cython")
+    other = None  # the other backend, to compare with when it loaded (not on a pure install)
+    if _backend.fast_available():
+        other = _backend.implementation("codec", "python" if backend == "cython" else "cython")
     rng = random.Random(name)
     for version in sorted({cls.valid_versions.lowest, cls.valid_versions.highest}):
         plan = cls.plan(version)
@@ -53,8 +55,9 @@ def test_truncations_and_mutations_raise_decode_errors_only(name, data, backend)
                 elif mutated and i < len(mutated):
                     del mutated[i]
             mutated = bytes(mutated)
-            got = _outcome(this, plan, mutated)
-            assert got == _outcome(other, plan, mutated)  # same values or same exception type
+            got = _outcome(this, plan, mutated)  # a value or a DecodeError, nothing else
+            if other is not None:
+                assert got == _outcome(other, plan, mutated)  # same values or same exception type
 
 
 HUGE = 2**31 - 1
