@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import struct
 from collections import OrderedDict
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from kafkawire import __version__
 from kafkawire.errors import (
@@ -410,10 +410,11 @@ class RequestEvent(_Event):
     :meth:`ServerConnection.api_versions_response`)."""
 
     __slots__ = ("correlation_id", "api_key", "version", "header", "message",
-                 "expects_response", "unsupported_version", "sequence")
+                 "expects_response", "unsupported_version", "sequence", "payload")
 
     def __init__(self, api_key: int, version: int, header: RequestHeader, message: Optional[Message],
-                 expects_response: bool, unsupported_version: bool, sequence: Optional[int]) -> None:
+                 expects_response: bool, unsupported_version: bool, sequence: Optional[int],
+                 payload: bytes) -> None:
         self.correlation_id = header.correlation_id
         self.api_key = api_key
         self.version = version
@@ -422,6 +423,7 @@ class RequestEvent(_Event):
         self.expects_response = expects_response
         self.unsupported_version = unsupported_version
         self.sequence = sequence
+        self.payload = payload  # the frame as received, without its size (for logs, proxies)
 
 
 class InvalidRequest(_Event):
@@ -548,8 +550,8 @@ class ServerConnection:
         elif api_key == SASL_HANDSHAKE_KEY and version == 0:
             self._sasl_tokens = True
         if _is_acks0_produce(api_key, message):
-            return RequestEvent(api_key, version, header, message, False, False, None)
-        event = RequestEvent(api_key, version, header, message, True, False, None)
+            return RequestEvent(api_key, version, header, message, False, False, None, payload)
+        event = RequestEvent(api_key, version, header, message, True, False, None, payload)
         event.sequence = self._enqueue(event)
         return event
 
@@ -564,7 +566,7 @@ class ServerConnection:
             header = RequestHeader(request_api_key=API_VERSIONS_KEY, request_api_version=version,
                                    correlation_id=correlation_id, client_id=None)
         self.requests_received += 1
-        event = RequestEvent(API_VERSIONS_KEY, version, header, None, True, True, None)
+        event = RequestEvent(API_VERSIONS_KEY, version, header, None, True, True, None, payload)
         event.sequence = self._enqueue(event)
         return event
 

@@ -7,12 +7,13 @@ every response encoded with :func:`kafkawire.encode_response`, so a conversation
 real client exercises the codec end to end; with ``check_roundtrip`` every frame is
 also re-encoded after decoding and compared with the bytes on the wire.
 
-Connections are handled as Kafka handles them: requests of one connection are answered
-in order, one at a time; a frame over ``max_frame_size``, a negative size, a request
-that does not decode, an unknown API key, or an API this broker does not implement
-closes that connection (the others keep working); an ApiVersions request at a version
-the broker does not know is answered in the v0 shape with UNSUPPORTED_VERSION and the
-broker's versions (KIP-511).
+Each connection's bookkeeping (framing, request decoding, response order, client id) is
+a :class:`kafkawire.connection.ServerConnection`.  Connections are handled as Kafka
+handles them: requests of one connection are answered in order, one at a time; a
+frame over ``max_frame_size``, a negative size, a request that does not decode, an
+unknown API key, or an API this broker does not implement closes that connection (the
+others keep working); an ApiVersions request at a version the broker does not serve is
+answered in the v0 shape with UNSUPPORTED_VERSION and the broker's versions (KIP-511).
 """
 from __future__ import annotations
 
@@ -21,7 +22,6 @@ import itertools
 import json
 import logging
 import os
-import struct
 import threading
 import time
 import uuid
@@ -32,7 +32,8 @@ import kafkawire
 from kafkawire import messages as M
 from kafkawire import records as R
 from kafkawire.errors import DecodeError, InvalidFrame, UnknownApiError, UnsupportedVersionError
-from kafkawire.framing import DEFAULT_MAX_FRAME_SIZE, FrameReader
+from kafkawire.connection import InvalidRequest, RequestEvent, ServerConnection
+from kafkawire.framing import DEFAULT_MAX_FRAME_SIZE
 from kafkawire.headers import (
     encode_request_header, encode_response_header,
     request_header_version, response_header_version,
@@ -101,17 +102,29 @@ class FrameLog:
 
 
 class Connection:
-    """What the broker knows of one client connection."""
+    """What the broker knows of one client connection: its socket and the state of its
+    protocol (correlation ids, response order, client id and software)."""
 
-    __slots__ = ("id", "peer", "client_id", "software", "requests", "writer")
+    __slots__ = ("id", "peer", "writer", "protocol")
 
-    def __init__(self, conn_id: int, peer: str, writer: asyncio.StreamWriter) -> None:
+    def __init__(self, conn_id: int, peer: str, writer: asyncio.StreamWriter,
+                 protocol: ServerConnection) -> None:
         self.id = conn_id
         self.peer = peer
-        self.client_id: Optional[str] = None
-        self.software: Optional[Tuple[str, str]] = None
-        self.requests = 0
         self.writer = writer
+        self.protocol = protocol
+
+    @property
+    def client_id(self) -> Optional[str]:
+        return self.protocol.client_id
+
+    @property
+    def software(self) -> Optional[Tuple[str, str]]:
+        return self.protocol.client_software
+
+    @property
+    def requests(self) -> int:
+        return self.protocol.requests_received
 
 
 class CodecStats:
@@ -329,26 +342,25 @@ class Broker:
         task = asyncio.current_task()
         self._tasks.add(task)
         peer = writer.get_extra_info("peername")
-        conn = Connection(next(self._conn_ids), f"{peer[0]}:{peer[1]}" if peer else "?", writer)
+        protocol = ServerConnection(self.api_versions, max_frame_size=self.max_frame_size)
+        conn = Connection(next(self._conn_ids), f"{peer[0]}:{peer[1]}" if peer else "?", writer, protocol)
         self.connections[conn.id] = conn
-        frames = FrameReader(self.max_frame_size)
         why = "client closed the connection"
         try:
             while True:
                 data = await reader.read(1 << 18)
                 if not data:
-                    if not frames.at_boundary:
-                        why = f"client closed the connection inside a frame ({frames.buffered} bytes buffered)"
+                    if not protocol.at_frame_boundary:
+                        why = f"client closed the connection inside a frame ({protocol.buffered} bytes buffered)"
                     break
-                try:
-                    payloads = frames.feed(data)
-                except InvalidFrame as exc:
-                    why = f"invalid frame: {exc}"
-                    break
+                t0 = time.perf_counter_ns()
+                events = protocol.receive_data(data)
+                # decode time of this read, shared by the requests it completed
+                decode_ns = (time.perf_counter_ns() - t0) // max(1, len(events))
                 close = None
-                for payload in payloads:
+                for event in events:
                     try:
-                        close = await self._handle_frame(conn, payload)
+                        close = await self._handle_event(conn, event, decode_ns)
                     except (ConnectionError, asyncio.CancelledError):
                         raise
                     except Exception as exc:  # a broker bug: keep it visible, drop the connection
@@ -365,6 +377,7 @@ class Broker:
         except asyncio.CancelledError:
             why = "broker stopping"
         finally:
+            protocol.connection_lost()
             self.connections.pop(conn.id, None)
             self.closed_connections.append((conn.id, why))
             log.debug("connection %d (%s) closed: %s", conn.id, conn.peer, why)
@@ -378,66 +391,63 @@ class Broker:
         conn.writer.write(frame)
         await conn.writer.drain()
 
-    async def _handle_frame(self, conn: Connection, payload: bytes) -> Optional[str]:
-        """Answer one request; returns why the connection must close, or None."""
-        conn.requests += 1
-        t0 = time.perf_counter_ns()
-        try:
-            header, request = kafkawire.decode_request(payload)
-        except UnknownApiError as exc:
-            return f"unknown API key: {exc}"
-        except UnsupportedVersionError as exc:
-            if len(payload) >= 8 and struct.unpack_from(">h", payload)[0] == API_VERSIONS:
-                self.versions_seen[API_VERSIONS].add(struct.unpack_from(">h", payload, 2)[0])
-                await self._unsupported_api_versions(conn, payload)
-                return None
-            return f"unsupported version: {exc}"
-        except DecodeError as exc:
-            return f"request does not decode: {exc}"
-        t1 = time.perf_counter_ns()
-        api_key = header.request_api_key
-        version = header.request_api_version
+    @staticmethod
+    def _why_invalid(error: Exception) -> str:
+        """Why a request the connection could not serve closes it, as Kafka closes it."""
+        if isinstance(error, InvalidFrame):
+            return f"invalid frame: {error}"
+        if isinstance(error, UnknownApiError):
+            return f"unknown or unimplemented API: {error}"
+        if isinstance(error, UnsupportedVersionError):
+            return f"unsupported version: {error}"
+        return f"request does not decode: {error}"
+
+    async def _handle_event(self, conn: Connection, event, decode_ns: int) -> Optional[str]:
+        """Answer one request; returns why the connection must close, or None.
+
+        Requests of one connection are handled one at a time, as Kafka does, so what
+        ``respond`` releases is exactly this request's response."""
+        if isinstance(event, InvalidRequest):
+            return self._why_invalid(event.error)
+        if not isinstance(event, RequestEvent):
+            return f"{type(event).__name__} is not served by this broker"
+        api_key, version = event.api_key, event.version
+        self.versions_seen[api_key].add(version)
+        if event.unsupported_version:
+            return await self._unsupported_api_versions(conn, event)
         handler_name = self.HANDLERS.get(api_key)
         if handler_name is None:
-            return f"API key {api_key} ({type(request).__name__}) is not implemented by this broker"
-        lo, hi = self.api_versions.get(api_key, (0, -1))
-        if not lo <= version <= hi and api_key != API_VERSIONS:
-            return f"{type(request).__name__} v{version} is outside the advertised v{lo}-v{hi}"
-        conn.client_id = header.client_id
-        self.versions_seen[api_key].add(version)
+            return f"API key {api_key} ({type(event.message).__name__}) is not implemented by this broker"
+        header, request = event.header, event.message
         if self.frame_log is not None or self.check_roundtrip:
-            self._log_request(conn, payload, header, request)
+            self._log_request(conn, event.payload, header, request)
         response = await getattr(self, handler_name)(conn, header, request, version)
-        if response is None:  # Produce with acks=0 has no response
-            self.stats.count[api_key] += 1
-            self.stats.decode_ns[api_key] += t1 - t0
+        self.stats.count[api_key] += 1
+        self.stats.decode_ns[api_key] += decode_ns
+        if not event.expects_response:  # Produce with acks=0 has no response
             return None
         t2 = time.perf_counter_ns()
-        frame = kafkawire.encode_response(response, version, header.correlation_id)
-        t3 = time.perf_counter_ns()
-        self.stats.count[api_key] += 1
-        self.stats.decode_ns[api_key] += t1 - t0
-        self.stats.encode_ns[api_key] += t3 - t2
+        frame = conn.protocol.respond(event, response)
+        self.stats.encode_ns[api_key] += time.perf_counter_ns() - t2
         if self.frame_log is not None or self.check_roundtrip:
             self._log_response(conn, frame, api_key, version, header.correlation_id)
         await self._send(conn, frame)
         return None
 
-    async def _unsupported_api_versions(self, conn: Connection, payload: bytes) -> None:
-        """KIP-511: an ApiVersions request at a version this broker does not know gets a
+    async def _unsupported_api_versions(self, conn: Connection, event: "RequestEvent") -> None:
+        """KIP-511: an ApiVersions request at a version this broker does not serve gets a
         v0-shaped response: UNSUPPORTED_VERSION plus the versions the broker supports."""
-        correlation_id = struct.unpack_from(">i", payload, 4)[0]
-        response = M.ApiVersionsResponse(error_code=UNSUPPORTED_VERSION,
-                                         api_keys=self._api_version_entries())
-        frame = kafkawire.encode_response(response, 0, correlation_id)
+        response = conn.protocol.api_versions_response(error_code=UNSUPPORTED_VERSION)
+        frame = conn.protocol.respond(event, response)
         if self.frame_log is not None:
             self.frame_log({"time": time.time(), "connection": conn.id, "direction": "request",
-                            "api_key": API_VERSIONS, "api_version": struct.unpack_from(">h", payload, 2)[0],
-                            "correlation_id": correlation_id, "hex": payload.hex(),
+                            "api_key": API_VERSIONS, "api_version": event.version,
+                            "correlation_id": event.correlation_id, "hex": event.payload.hex(),
                             "note": "version not supported: answered as KIP-511 asks"})
         if self.frame_log is not None or self.check_roundtrip:
-            self._log_response(conn, frame, API_VERSIONS, 0, correlation_id)
+            self._log_response(conn, frame, API_VERSIONS, 0, event.correlation_id)
         await self._send(conn, frame)
+        return None
 
     # -- frame log and round-trip check ----------------------------------------------
     def _roundtrip_failed(self, entry: dict, expected: bytes, got: bytes) -> None:
@@ -503,11 +513,6 @@ class Broker:
             self.frame_log(entry)
 
     # -- helpers ---------------------------------------------------------------------
-    def _api_version_entries(self) -> list:
-        Entry = M.ApiVersionsResponse.ApiVersion
-        return [Entry(api_key=k, min_version=lo, max_version=hi)
-                for k, (lo, hi) in sorted(self.api_versions.items())]
-
     def _resolve(self, name: Optional[str], topic_id: Optional[uuid.UUID], by_id: bool):
         """``(topic, error)`` for a topic named by name (old versions) or id (new)."""
         if by_id:
@@ -535,10 +540,7 @@ class Broker:
 
     # -- ApiVersions -----------------------------------------------------------------
     async def _api_versions(self, conn, header, req, version):
-        if version >= 3:
-            conn.software = (req.client_software_name, req.client_software_version)
-        return M.ApiVersionsResponse(error_code=NONE, api_keys=self._api_version_entries(),
-                                     throttle_time_ms=0)
+        return conn.protocol.api_versions_response()
 
     # -- Metadata --------------------------------------------------------------------
     async def _metadata(self, conn, header, req, version):
