@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 import socket
 import struct
-import uuid
 
 import pytest
 from hypothesis import HealthCheck, given, settings

@@ -1,0 +1,174 @@
+"""An asyncio client connection: :class:`kafkawire.connection.ClientConnection` on a socket.
+
+>>> conn = await open_connection("127.0.0.1", 9092, client_id="app")   # doctest: +SKIP
+>>> event = await conn.request(MetadataRequest(topics=None))           # doctest: +SKIP
+
+``open_connection`` connects and runs the ApiVersions handshake (falling back the KIP-511
+way when the broker does not know our ApiVersions version), so every later request goes
+at the highest version both sides support.  Requests may be pipelined: concurrent
+``request`` calls share the connection, ``max_in_flight`` of them on the wire at once,
+the rest waiting for a slot.  A request that fails raises the specific
+:mod:`kafkawire.errors` exception its :class:`~kafkawire.connection.RequestFailed` event
+carries (a timeout, a lost connection, a response that does not decode).
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Dict, Optional
+
+from kafkawire import __version__
+from kafkawire.connection import (
+    ClientConnection, RequestFailed, ResponseEvent, SaslTokenReceived, UnexpectedResponse, Versions,
+)
+from kafkawire.errors import ConnectionClosedError, ConnectionStateError, InFlightLimitError, KafkaWireError, RequestTimedOutError
+from kafkawire.messages import ApiVersionsRequest, Message
+
+__all__ = ["AsyncConnection", "open_connection"]
+
+log = logging.getLogger("kafkawire.aio")
+
+_UNSUPPORTED_VERSION = 35
+_READ_SIZE = 1 << 16
+
+
+class AsyncConnection:
+    """One client connection driven by asyncio; make it with :func:`open_connection`."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                 protocol: ClientConnection, timeout: float) -> None:
+        self.protocol = protocol
+        self.timeout = timeout
+        self._reader = reader
+        self._writer = writer
+        self._waiting: Dict[int, asyncio.Future] = {}
+        self._slot_freed = asyncio.Condition()
+        self._reading = asyncio.get_running_loop().create_task(self._read_loop())
+
+    @property
+    def negotiated(self) -> Optional[Dict[int, int]]:
+        """API key -> the version this connection uses."""
+        return self.protocol.negotiated
+
+    async def request(self, message: Message, *, version: Optional[int] = None,
+                      timeout: Optional[float] = None) -> ResponseEvent:
+        """Send ``message`` and wait for its response event (``.message`` is the response)."""
+        if message.api_key == 0 and getattr(message, "acks", None) == 0:
+            raise ConnectionStateError("a Produce with acks=0 gets no response: use send()")
+        loop = asyncio.get_running_loop()
+        timeout = self.timeout if timeout is None else timeout
+        deadline = loop.time() + timeout
+        while True:
+            try:
+                correlation_id, data = self.protocol.send(message, version=version, deadline=deadline)
+                break
+            except InFlightLimitError:
+                async with self._slot_freed:
+                    try:
+                        await asyncio.wait_for(self._slot_freed.wait_for(self._has_room),
+                                               max(0.0, deadline - loop.time()))
+                    except asyncio.TimeoutError:
+                        raise RequestTimedOutError(
+                            f"no in-flight slot freed within {timeout} s for {type(message).__name__}"
+                        ) from None
+        future = loop.create_future()
+        self._waiting[correlation_id] = future
+        self._writer.write(data)
+        await self._writer.drain()
+        try:
+            return await asyncio.wait_for(asyncio.shield(future), max(0.0, deadline - loop.time()))
+        except asyncio.TimeoutError:
+            await self._dispatch(self.protocol.expire(max(loop.time(), deadline)))
+            return await future
+
+    def _has_room(self) -> bool:
+        p = self.protocol
+        return p.state == "closed" or p.max_in_flight is None or p.in_flight < p.max_in_flight
+
+    async def send(self, message: Message, *, version: Optional[int] = None) -> int:
+        """Send a request whose response is not awaited (a Produce with ``acks=0``);
+        returns its correlation id."""
+        correlation_id, data = self.protocol.send(message, version=version)
+        self._writer.write(data)
+        await self._writer.drain()
+        return correlation_id
+
+    async def close(self) -> None:
+        """Close the socket; requests still waiting fail with ConnectionClosedError."""
+        self._writer.close()
+        try:
+            await self._writer.wait_closed()
+        except (ConnectionError, OSError):
+            pass
+        await self._reading
+
+    async def __aenter__(self) -> "AsyncConnection":
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.close()
+
+    async def _read_loop(self) -> None:
+        why = "the broker closed the connection"
+        try:
+            while True:
+                data = await self._reader.read(_READ_SIZE)
+                if not data:
+                    break
+                await self._dispatch(self.protocol.receive_data(data))
+                if self.protocol.state == "closed":
+                    return
+        except (ConnectionError, OSError) as exc:
+            why = f"the connection failed: {exc}"
+        except asyncio.CancelledError:
+            why = "the connection was cancelled"
+        except KafkaWireError as exc:  # receive after close: nothing left to fail
+            why = str(exc)
+        await self._dispatch(self.protocol.connection_lost(why))
+
+    async def _dispatch(self, events) -> None:
+        freed = False
+        for event in events:
+            if isinstance(event, (ResponseEvent, RequestFailed)):
+                freed = True
+                future = self._waiting.pop(event.correlation_id, None)
+                if future is None or future.done():
+                    continue
+                if isinstance(event, ResponseEvent):
+                    future.set_result(event)
+                else:
+                    future.set_exception(event.error)
+            elif isinstance(event, UnexpectedResponse):
+                log.warning("ignoring a response: %s", event.error)
+            elif isinstance(event, SaslTokenReceived):
+                log.warning("ignoring a bare SASL token frame: this helper does not authenticate")
+        if freed:
+            async with self._slot_freed:
+                self._slot_freed.notify_all()
+
+
+async def open_connection(host: str, port: int, *, client_id: Optional[str] = None,
+                          max_in_flight: Optional[int] = 5, versions: Optional[Versions] = None,
+                          timeout: float = 30.0, software_name: str = "kafkawire",
+                          software_version: Optional[str] = None) -> AsyncConnection:
+    """Connect to a Kafka broker and run the ApiVersions handshake.
+
+    ``timeout`` bounds the connect, the handshake, and by default every request.
+    """
+    reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+    protocol = ClientConnection(client_id, max_in_flight, versions)
+    conn = AsyncConnection(reader, writer, protocol, timeout)
+    hello = ApiVersionsRequest(client_software_name=software_name,
+                               client_software_version=software_version or __version__)
+    try:
+        for _ in range(2):  # the second try follows a KIP-511 answer, at the broker's version
+            answer = await conn.request(hello)
+            if answer.message.error_code != _UNSUPPORTED_VERSION:
+                break
+        if protocol.negotiated is None:
+            raise ConnectionClosedError(
+                f"the broker's ApiVersions answer carried error code {answer.message.error_code}")
+    except BaseException:
+        await conn.close()
+        raise
+    return conn

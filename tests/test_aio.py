@@ -1,0 +1,112 @@
+"""kafkawire.aio: the asyncio client connection against the test broker over real sockets."""
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from kafkawire import errors
+from kafkawire import messages as M
+from kafkawire import records as R
+from kafkawire.aio import open_connection
+from kafkawire.broker import Broker
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def topic_metadata(name: str):
+    return M.MetadataRequest(topics=[M.MetadataRequest.MetadataRequestTopic(name=name)])
+
+
+def produce(topic_id, value: bytes, acks: int):
+    P = M.ProduceRequest
+    return P(acks=acks, timeout_ms=5000, topic_data=[P.TopicProduceData(
+        topic_id=topic_id, partition_data=[P.PartitionProduceData(
+            index=0, records=R.encode_batch([{"key": None, "value": value, "timestamp": 1}]))])])
+
+
+@pytest.fixture
+def broker():
+    with Broker(num_partitions=1, check_roundtrip=True) as b:
+        yield b
+    assert b.roundtrip_failures == [] and b.handler_errors == []
+
+
+def test_handshake_then_more_pipelined_requests_than_the_in_flight_bound(broker):
+    async def main():
+        async with await open_connection("127.0.0.1", broker.port, client_id="aio", timeout=30) as conn:
+            assert conn.negotiated[3] == M.supported_versions(3).highest
+            names = [f"topic-{i}" for i in range(12)]
+            events = await asyncio.gather(*(conn.request(topic_metadata(n)) for n in names))
+            assert [e.message.topics[0].name for e in events] == names
+            assert len({e.correlation_id for e in events}) == 12
+            assert conn.protocol.in_flight == 0
+            # acks=0: written, never answered; the next request is answered as usual
+            topic_id = events[0].message.topics[0].topic_id
+            await conn.send(produce(topic_id, b"quiet", acks=0))
+            ack = await conn.request(produce(topic_id, b"loud", acks=-1))
+            assert ack.message.responses[0].partition_responses[0].base_offset == 1
+            with pytest.raises(errors.ConnectionStateError, match="acks=0"):
+                await conn.request(produce(topic_id, b"x", acks=0))
+    asyncio.run(main())
+    assert [r.value for r in broker.topic_records("topic-0")[0]] == [b"quiet", b"loud"]
+    assert broker.versions_seen[18] == {M.supported_versions(18).highest}
+
+
+def test_kip_511_fallback_to_the_brokers_api_versions_version():
+    versions = {k: (lo, hi) for k, (lo, hi) in Broker().api_versions.items()}
+    versions[18] = (0, 2)
+    with Broker(api_versions=versions) as broker:
+        async def main():
+            async with await open_connection("127.0.0.1", broker.port) as conn:
+                assert conn.negotiated[18] == 2
+                assert (await conn.request(topic_metadata("t"))).message.topics[0].name == "t"
+        asyncio.run(main())
+        assert broker.versions_seen[18] == {2, M.supported_versions(18).highest}
+
+
+def test_a_request_past_its_timeout_fails_and_the_late_answer_is_skipped(broker):
+    async def main():
+        async with await open_connection("127.0.0.1", broker.port) as conn:
+            await conn.request(topic_metadata("slow"))
+            F = M.FetchRequest
+            long_poll = F(max_wait_ms=1000, min_bytes=1 << 20, max_bytes=1 << 20, topics=[F.FetchTopic(
+                topic="slow", partitions=[F.FetchPartition(partition=0, fetch_offset=0,
+                                                           partition_max_bytes=1 << 20)])])
+            with pytest.raises(errors.RequestTimedOutError):
+                await conn.request(long_poll, version=12, timeout=0.05)
+            # the fetch's answer arrives later and is skipped; the connection goes on
+            assert (await conn.request(topic_metadata("after"))).message.topics[0].name == "after"
+    asyncio.run(main())
+
+
+def test_a_dropped_connection_fails_every_waiting_request():
+    broker = Broker(num_partitions=1).__enter__()
+    try:
+        async def main():
+            conn = await open_connection("127.0.0.1", broker.port, timeout=30)
+            F = M.FetchRequest
+            waits = [F(max_wait_ms=20000, min_bytes=1 << 20, max_bytes=1 << 20, topics=[F.FetchTopic(
+                topic="idle", partitions=[F.FetchPartition(partition=0, fetch_offset=0,
+                                                           partition_max_bytes=1 << 20)])])
+                     for _ in range(3)]
+            await conn.request(topic_metadata("idle"))
+            pending = [asyncio.ensure_future(conn.request(w, version=12)) for w in waits]
+            while conn.protocol.in_flight < 3:
+                await asyncio.sleep(0.01)
+            await asyncio.get_running_loop().run_in_executor(None, broker.shutdown)
+            results = await asyncio.gather(*pending, return_exceptions=True)
+            assert all(isinstance(r, errors.ConnectionClosedError) for r in results), results
+            with pytest.raises(errors.ConnectionClosedError):
+                await conn.request(topic_metadata("idle"))
+            await conn.close()
+        asyncio.run(main())
+    finally:
+        broker.shutdown()
+
+
+def test_connecting_to_a_closed_port_fails_within_the_timeout():
+    with Broker() as broker:
+        port = broker.port
+    with pytest.raises(OSError):
+        asyncio.run(open_connection("127.0.0.1", port, timeout=5))
