@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import asyncio
+import re
+from pathlib import Path
 
 import pytest
 
@@ -110,3 +112,16 @@ def test_connecting_to_a_closed_port_fails_within_the_timeout():
         port = broker.port
     with pytest.raises(OSError):
         asyncio.run(open_connection("127.0.0.1", port, timeout=5))
+
+
+def test_the_readme_connections_section_runs_as_written(capsys):
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### Connections"):]
+    section = section[:section.index("\n### ", 1)]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert len(blocks) == 2
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), {"__name__": "readme"})
+    out = capsys.readouterr().out.splitlines()
+    assert out[:3] == ["1 a", "2 b", "3 c"]
+    assert out[3].startswith("['t0', 't1', 't2', 't3', 't4', 't5', 't6', 't7'] Metadata v")
