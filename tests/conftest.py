@@ -16,7 +16,8 @@ from kafkawire import _backend
 
 BACKENDS = ("cython", "python")
 
-pytest_plugins = ["conftest_spark"]  # the session-scoped SparkSession fixture
+pytest_plugins = ["conftest_spark",  # the session-scoped SparkSession fixture
+                  "conftest_kafka"]  # the session-scoped real Kafka broker
 
 
 def pytest_configure(config):

@@ -1,0 +1,260 @@
+"""A real Apache Kafka 4.4 broker for the test suite, run from the Maven-resolved jars.
+
+:func:`start_broker` formats a temporary log directory (random cluster id, SCRAM users
+added at format time) and runs ``kafka.Kafka`` as one KRaft node that is broker and
+controller at once, on 127.0.0.1 ports picked free at start.  It listens for clients on
+PLAINTEXT and on SASL_PLAINTEXT (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512), has the consumer
+and share group protocols on, and is ready when it answers ApiVersions (asked with
+kafkawire's own codec).  :meth:`KafkaBroker.stop` terminates the JVM, then kills it after
+a bounded wait; an ``atexit`` hook does the same for a run that ends abnormally.
+"""
+from __future__ import annotations
+
+import atexit
+import base64
+import ctypes
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional
+
+from kafka_support.jars import KafkaUnavailable, classpath_string, java_executable
+
+START_TIMEOUT = 120.0  # seconds for the JVM to answer ApiVersions, on a busy 2-core machine
+STOP_TIMEOUT = 15.0    # seconds between SIGTERM and SIGKILL
+HEAP = "-Xmx384m"
+
+#: SASL users: name -> password.  PLAIN users live in the listener's JAAS config; SCRAM
+#: credentials are written into the metadata log by the storage tool at format time.
+USERS: Dict[str, str] = {"admin": "admin-secret", "alice": "alice-secret"}
+SCRAM_MECHANISMS = ("SCRAM-SHA-256", "SCRAM-SHA-512")
+
+
+class BrokerFailed(RuntimeError):
+    """The Kafka broker could not be formatted, started or reached."""
+
+
+@dataclass
+class KafkaBroker:
+    """A running broker: where it listens, who may log in, and how to stop it."""
+
+    host: str
+    port: int                       # PLAINTEXT listener
+    sasl_port: int                  # SASL_PLAINTEXT listener (PLAIN, SCRAM-SHA-256/512)
+    controller_port: int
+    cluster_id: str
+    node_id: int
+    log_dir: Path
+    users: Dict[str, str] = field(default_factory=lambda: dict(USERS))
+    sasl_mechanisms: tuple = ("PLAIN",) + SCRAM_MECHANISMS
+    process: Optional[subprocess.Popen] = None
+    start_seconds: float = 0.0
+
+    @property
+    def bootstrap_servers(self) -> str:
+        return f"{self.host}:{self.port}"
+
+    @property
+    def sasl_bootstrap_servers(self) -> str:
+        return f"{self.host}:{self.sasl_port}"
+
+    def output(self) -> str:
+        """The broker's console output so far (for failure messages)."""
+        path = self.log_dir.parent / "broker.out"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    def stop(self) -> None:
+        """Terminate the JVM, kill it if it outlives ``STOP_TIMEOUT``; remove its files."""
+        proc, self.process = self.process, None
+        if proc is not None and proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(STOP_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(STOP_TIMEOUT)
+        shutil.rmtree(self.log_dir.parent, ignore_errors=True)
+
+
+def _free_ports(count: int) -> List[int]:
+    """``count`` distinct ports the kernel just handed out on 127.0.0.1 (held open together
+    so they differ; Kafka binds them moments later)."""
+    socks = []
+    try:
+        for _ in range(count):
+            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            s.bind(("127.0.0.1", 0))
+            socks.append(s)
+        return [s.getsockname()[1] for s in socks]
+    finally:
+        for s in socks:
+            s.close()
+
+
+def _random_cluster_id() -> str:
+    # Kafka's Uuid.randomUuid().toString(): url-safe base64 of 16 bytes, no padding
+    return base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+
+
+def _jaas_string(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def server_properties(*, node_id: int, port: int, sasl_port: int, controller_port: int,
+                      log_dir: Path, users: Dict[str, str]) -> str:
+    """The ``server.properties`` of a one-node KRaft broker+controller."""
+    host = "127.0.0.1"
+    admin = next(iter(users))
+    plain_users = " ".join(f"user_{name}={_jaas_string(pw)}" for name, pw in users.items())
+    props = {
+        "process.roles": "broker,controller",
+        "node.id": node_id,
+        "controller.quorum.bootstrap.servers": f"{host}:{controller_port}",
+        "controller.listener.names": "CONTROLLER",
+        "listeners": (f"PLAINTEXT://{host}:{port},SASL_PLAINTEXT://{host}:{sasl_port},"
+                      f"CONTROLLER://{host}:{controller_port}"),
+        "advertised.listeners": f"PLAINTEXT://{host}:{port},SASL_PLAINTEXT://{host}:{sasl_port}",
+        "listener.security.protocol.map":
+            "PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT",
+        "inter.broker.listener.name": "PLAINTEXT",
+        "log.dirs": str(log_dir),
+        "num.partitions": 1,
+        "default.replication.factor": 1,
+        "auto.create.topics.enable": "false",
+        "offsets.topic.replication.factor": 1,
+        "offsets.topic.num.partitions": 1,
+        "transaction.state.log.replication.factor": 1,
+        "transaction.state.log.min.isr": 1,
+        "transaction.state.log.num.partitions": 1,
+        "share.coordinator.state.topic.replication.factor": 1,
+        "share.coordinator.state.topic.min.isr": 1,
+        "share.coordinator.state.topic.num.partitions": 1,
+        "group.initial.rebalance.delay.ms": 0,
+        "group.coordinator.rebalance.protocols": "classic,consumer,share",
+        "delete.topic.enable": "true",
+        # small and quick: one node, few threads, small buffers
+        "num.network.threads": 2,
+        "num.io.threads": 2,
+        "background.threads": 2,
+        "num.replica.fetchers": 1,
+        "log.segment.bytes": 16 * 1024 * 1024,
+        "sasl.enabled.mechanisms": "PLAIN," + ",".join(SCRAM_MECHANISMS),
+        "listener.name.sasl_plaintext.plain.sasl.jaas.config":
+            ("org.apache.kafka.common.security.plain.PlainLoginModule required "
+             f"username={_jaas_string(admin)} password={_jaas_string(users[admin])} "
+             f"{plain_users};"),
+    }
+    for mech in SCRAM_MECHANISMS:
+        props[f"listener.name.sasl_plaintext.{mech.lower()}.sasl.jaas.config"] = (
+            "org.apache.kafka.common.security.scram.ScramLoginModule required;")
+    return "".join(f"{k}={v}\n" for k, v in props.items())
+
+
+def _run_tool(args: List[str], cwd: Path, timeout: float) -> str:
+    proc = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    if proc.returncode != 0:
+        raise BrokerFailed(f"{' '.join(args[3:6])} failed ({proc.returncode}): "
+                           + (proc.stdout + proc.stderr).strip()[-2000:])
+    return proc.stdout
+
+
+def _answers_api_versions(host: str, port: int) -> bool:
+    """True once the broker answers an ApiVersions v3 request (kafkawire's codec)."""
+    import kafkawire
+    from kafkawire.framing import FrameReader
+    from kafkawire.messages import ApiVersionsRequest
+
+    frame = kafkawire.encode_request(
+        ApiVersionsRequest(client_software_name="kafkawire-tests",
+                           client_software_version="1"), 3, correlation_id=1,
+        client_id="readiness")
+    try:
+        with socket.create_connection((host, port), timeout=2.0) as sock:
+            sock.settimeout(5.0)
+            sock.sendall(frame)
+            reader = FrameReader()
+            while True:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    return False
+                for payload in reader.feed(chunk):
+                    _, resp = kafkawire.decode_response(payload, 18, 3)
+                    return resp.error_code == 0 and bool(resp.api_keys)
+    except OSError:
+        return False
+
+
+_RUNNING: List[KafkaBroker] = []
+
+
+def _die_with_parent() -> None:
+    """In the child before exec: Linux sends it SIGTERM when the test process dies, even by
+    SIGKILL, so no JVM outlives its run."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def _stop_all() -> None:
+    for broker in list(_RUNNING):
+        broker.stop()
+
+
+atexit.register(_stop_all)
+
+
+def start_broker(*, timeout: float = START_TIMEOUT) -> KafkaBroker:
+    """Format storage and start one broker; return it once it answers ApiVersions."""
+    java = java_executable()
+    cp = classpath_string()
+    work = Path(tempfile.mkdtemp(prefix="kafkawire-kafka-"))
+    port, sasl_port, controller_port = _free_ports(3)
+    broker = KafkaBroker(host="127.0.0.1", port=port, sasl_port=sasl_port,
+                         controller_port=controller_port, cluster_id=_random_cluster_id(),
+                         node_id=1, log_dir=work / "logs")
+    config = work / "server.properties"
+    config.write_text(server_properties(node_id=broker.node_id, port=port, sasl_port=sasl_port,
+                                        controller_port=controller_port,
+                                        log_dir=broker.log_dir, users=broker.users))
+    began = time.monotonic()
+    try:
+        scram = []
+        for mech in SCRAM_MECHANISMS:
+            for name, password in broker.users.items():
+                scram += ["--add-scram", f"{mech}=[name={name},password={password}]"]
+        _run_tool([java, "-cp", cp, "kafka.tools.StorageTool", "format", "--config", str(config),
+                   "--cluster-id", broker.cluster_id, "--standalone", *scram],
+                  cwd=work, timeout=timeout)
+        out = open(work / "broker.out", "wb")
+        broker.process = subprocess.Popen(
+            [java, HEAP, "-Xms64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+             "-Xshare:auto", "-Djava.awt.headless=true", "-cp", cp, "kafka.Kafka", str(config)],
+            cwd=work, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None)
+        out.close()
+        _RUNNING.append(broker)
+        deadline = began + timeout
+        while not _answers_api_versions(broker.host, port):
+            if broker.process.poll() is not None:
+                raise BrokerFailed(f"the Kafka broker exited with {broker.process.returncode}: "
+                                   + broker.output()[-2000:])
+            if time.monotonic() > deadline:
+                raise BrokerFailed(f"the Kafka broker did not answer ApiVersions within "
+                                   f"{timeout:.0f} s: " + broker.output()[-2000:])
+            time.sleep(0.2)
+    except BaseException:
+        broker.stop()
+        raise
+    broker.start_seconds = time.monotonic() - began
+    return broker
+
+
+__all__ = ["KafkaBroker", "BrokerFailed", "KafkaUnavailable", "start_broker", "USERS",
+           "SCRAM_MECHANISMS", "server_properties"]
