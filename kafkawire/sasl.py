@@ -849,7 +849,13 @@ class ServerSession:
 
     @property
     def mechanism(self) -> Optional[str]:
+        """The mechanism of the current (or last) exchange."""
         return self._server.mechanism if self._server is not None else None
+
+    @property
+    def exchange_complete(self) -> bool:
+        """Whether the current exchange has just succeeded (or is the one that did)."""
+        return self._server is not None and self._server.complete
 
     def handshake(self, request, version: int):
         """The SaslHandshakeResponse to ``request``; starts a (re-)authentication."""
@@ -884,8 +890,9 @@ class ServerSession:
                   session_lifetime_ms=lifetime if version >= 1 else 0)
 
     def raw_token(self, token: bytes) -> bytes:
-        """The bare reply (size-prefixed, ready to send) to a token sent after a v0
-        handshake; a refusal raises (Kafka just closes the connection)."""
+        """The reply to a token sent after a v0 handshake, to send back as a bare
+        size-prefixed frame (:func:`kafkawire.framing.frame`); a refusal raises (Kafka
+        just closes the connection)."""
         if not self.expects_raw_token or self._server is None:
             raise SaslStateError("no bare SASL token is expected on this connection")
         try:
@@ -894,7 +901,7 @@ class ServerSession:
         except SaslError as exc:
             self.failure = str(exc)
             raise
-        return frame(challenge)
+        return challenge
 
     def _on_step(self) -> int:
         if not self._server.complete:

@@ -19,7 +19,7 @@ from kafkawire.errors import (
     SaslMalformedError, SaslMechanismError, SaslServerSignatureError, SaslStateError,
     SaslTokenTooLarge,
 )
-from kafkawire.framing import FrameReader
+from kafkawire.framing import FrameReader, frame
 
 # RFC 7677 section 3: SCRAM-SHA-256, user "user", password "pencil"
 RFC7677 = {
@@ -386,7 +386,7 @@ def _serve(session: sasl.ServerSession, data: bytes, reader: FrameReader, wire: 
         if session.expects_raw_token:
             wire.append(("token", payload))
             try:
-                out += session.raw_token(payload)
+                out += frame(session.raw_token(payload))
             except SaslError:
                 raise ConnectionAbortedError(session.failure)
             continue

@@ -6,8 +6,9 @@ import asyncio
 import logging
 import signal
 import sys
-from typing import List, Optional
+from typing import Dict, List, Optional
 
+from kafkawire.broker.security import SASL_MECHANISMS, SECURITY_PROTOCOLS
 from kafkawire.broker.server import Broker
 
 
@@ -30,15 +31,49 @@ def _parser() -> argparse.ArgumentParser:
                    help="re-encode every decoded frame and report any that differ")
     p.add_argument("--max-seconds", type=float,
                    help="stop after this many seconds (default: run until interrupted)")
+    sec = p.add_argument_group("security")
+    sec.add_argument("--security-protocol", default="PLAINTEXT", choices=SECURITY_PROTOCOLS,
+                     help="the listener's protocol (default PLAINTEXT)")
+    sec.add_argument("--sasl-mechanisms", default=",".join(SASL_MECHANISMS),
+                     help="comma-separated SASL mechanisms (default: %(default)s)")
+    sec.add_argument("--user", action="append", default=[], metavar="NAME:PASSWORD",
+                     help="a SASL user (repeatable); SCRAM credentials are derived from it")
+    sec.add_argument("--ssl-certfile", help="the broker's certificate (PEM), for SSL and SASL_SSL")
+    sec.add_argument("--ssl-keyfile", help="the certificate's private key (PEM)")
+    sec.add_argument("--ssl-cafile", help="CA certificates (PEM): client certificates are then "
+                     "required, and their subject is the principal")
+    sec.add_argument("--super-user", action="append", default=[], metavar="NAME",
+                     help="a principal (User:NAME, or NAME) that every ACL check allows (repeatable)")
+    sec.add_argument("--acl-enforce", action="store_true",
+                     help="authorize every request with the ACLs (CreateAcls); without it every "
+                     "authenticated principal may do everything")
+    sec.add_argument("--session-lifetime-ms", type=int, default=0,
+                     help="SASL session lifetime (KIP-368, connections.max.reauth.ms); 0: none")
     p.add_argument("-v", "--verbose", action="store_true", help="log connections and errors")
     return p
+
+
+def _users(specs: List[str]) -> Dict[str, str]:
+    users = {}
+    for spec in specs:
+        name, sep, password = spec.partition(":")
+        if not sep or not name or not password:
+            raise SystemExit(f"kafkawire serve: --user {spec!r} is not NAME:PASSWORD")
+        users[name] = password
+    return users
 
 
 async def _serve(args: argparse.Namespace) -> int:
     broker = Broker(host=args.host, port=args.port, log_dir=args.log_dir,
                     num_partitions=args.partitions, auto_create_topics=not args.no_auto_create,
                     frame_log=args.frame_log,
-                    check_roundtrip=True if args.check_roundtrip else None)
+                    check_roundtrip=True if args.check_roundtrip else None,
+                    security_protocol=args.security_protocol,
+                    sasl_mechanisms=[m for m in args.sasl_mechanisms.split(",") if m],
+                    users=_users(args.user), ssl_certfile=args.ssl_certfile,
+                    ssl_keyfile=args.ssl_keyfile, ssl_cafile=args.ssl_cafile,
+                    super_users=args.super_user, acl_enforce=args.acl_enforce,
+                    session_lifetime_ms=args.session_lifetime_ms)
     await broker.start()
     print(f"kafkawire broker listening on {broker.bootstrap_servers}", flush=True)
     stop = asyncio.Event()
@@ -68,9 +103,13 @@ async def _serve(args: argparse.Namespace) -> int:
 def main(argv: Optional[List[str]] = None) -> int:
     """Entry point of ``kafkawire serve``."""
     args = _parser().parse_args(argv)
-    if args.host not in ("127.0.0.1", "localhost", "::1"):
+    if args.host not in ("127.0.0.1", "localhost", "::1") and args.security_protocol == "PLAINTEXT":
         print(f"kafkawire serve: listening on {args.host} exposes a broker with no "
               "authentication; use it only on a trusted network", file=sys.stderr)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    return asyncio.run(_serve(args))
+    try:
+        return asyncio.run(_serve(args))
+    except (ValueError, OSError) as exc:  # bad security settings, unreadable certificate files
+        print(f"kafkawire serve: {exc}", file=sys.stderr)
+        return 2

@@ -14,6 +14,14 @@ frame over ``max_frame_size``, a negative size, a request that does not decode, 
 unknown API key, or an API this broker does not implement closes that connection (the
 others keep working); an ApiVersions request at a version the broker does not serve is
 answered in the v0 shape with UNSUPPORTED_VERSION and the broker's versions (KIP-511).
+
+Security (:mod:`kafkawire.broker.security`, :mod:`kafkawire.broker.acls`): the listener
+speaks PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL.  On a SASL listener only ApiVersions,
+SaslHandshake and SaslAuthenticate are answered before authentication (anything else
+closes the connection), a refused authentication is answered with
+SASL_AUTHENTICATION_FAILED and closes it, and a session lifetime (KIP-368) ends
+connections that do not re-authenticate in time.  With ``acl_enforce`` every request is
+authorized against the ACLs of CreateAcls, as Kafka's StandardAuthorizer would.
 """
 from __future__ import annotations
 
@@ -26,19 +34,25 @@ import threading
 import time
 import uuid
 from collections import defaultdict
-from typing import Any, Callable, Dict, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import kafkawire
 from kafkawire import messages as M
 from kafkawire import records as R
 from kafkawire.errors import DecodeError, InvalidFrame, UnknownApiError, UnsupportedVersionError
-from kafkawire.connection import InvalidRequest, RequestEvent, ServerConnection
+from kafkawire.connection import InvalidRequest, RequestEvent, SaslTokenReceived, ServerConnection
 from kafkawire.framing import DEFAULT_MAX_FRAME_SIZE
 from kafkawire.headers import (
     encode_request_header, encode_response_header,
     request_header_version, response_header_version,
 )
+from kafkawire.broker import acls as A
+from kafkawire.broker.acls import AclBinding, AclError, AclFilter, AclStore
 from kafkawire.broker.groups import UNKNOWN_MEMBER_ID, GroupCoordinator
+from kafkawire.broker.security import (
+    ANONYMOUS, BEFORE_AUTHENTICATION, SASL_MECHANISMS, ListenerSecurity, certificate_principal,
+)
+from kafkawire.errors import SaslError
 from kafkawire.broker.storage import (
     Storage, StorageError, peek_magic, split_batches, topic_name_error,
 )
@@ -64,6 +78,11 @@ INVALID_REQUEST = 42
 UNSUPPORTED_FOR_MESSAGE_FORMAT = 43
 INVALID_RECORD = 87
 UNKNOWN_TOPIC_ID = 100
+TOPIC_AUTHORIZATION_FAILED = 29
+GROUP_AUTHORIZATION_FAILED = 30
+CLUSTER_AUTHORIZATION_FAILED = 31
+ILLEGAL_SASL_STATE = 34
+TRANSACTIONAL_ID_AUTHORIZATION_FAILED = 53
 
 API_VERSIONS = 18
 
@@ -105,7 +124,7 @@ class Connection:
     """What the broker knows of one client connection: its socket and the state of its
     protocol (correlation ids, response order, client id and software)."""
 
-    __slots__ = ("id", "peer", "writer", "protocol")
+    __slots__ = ("id", "peer", "writer", "protocol", "principal", "sasl", "session_expires")
 
     def __init__(self, conn_id: int, peer: str, writer: asyncio.StreamWriter,
                  protocol: ServerConnection) -> None:
@@ -125,6 +144,13 @@ class Connection:
     @property
     def requests(self) -> int:
         return self.protocol.requests_received
+        self.principal = ANONYMOUS
+        self.sasl = None  # kafkawire.sasl.ServerSession on a SASL listener
+        self.session_expires: Optional[float] = None  # loop time (KIP-368)
+
+    @property
+    def host(self) -> str:
+        return self.peer.rsplit(":", 1)[0]
 
 
 class CodecStats:
@@ -166,6 +192,11 @@ class Broker:
     ``check_roundtrip`` (default: on when ``frame_log`` is given) re-encodes every
     decoded frame and records any difference in :attr:`roundtrip_failures`;
     ``num_partitions`` is the partition count of auto-created topics.
+
+    Security: ``security_protocol`` (PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL);
+    ``sasl_mechanisms`` and ``users`` (name -> password; SCRAM credentials derived from
+    it); ``ssl_certfile``/``ssl_keyfile`` (and ``ssl_cafile`` to require client
+    certificates); ``super_users``; ``acl_enforce``; ``session_lifetime_ms``.
     """
 
     #: API key -> handler method name.  ApiVersions advertises exactly these.
@@ -181,10 +212,15 @@ class Broker:
         12: "_heartbeat",
         13: "_leave_group",
         14: "_sync_group",
+        17: "_sasl_handshake",
         18: "_api_versions",
         19: "_create_topics",
         20: "_delete_topics",
         22: "_init_producer_id",
+        29: "_describe_acls",
+        30: "_create_acls",
+        31: "_delete_acls",
+        36: "_sasl_authenticate",
     }
 
     def __init__(self, *, host: str = "127.0.0.1", port: int = 0, log_dir: Optional[str] = None,
@@ -193,7 +229,13 @@ class Broker:
                  check_roundtrip: Optional[bool] = None,
                  max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
                  cluster_id: str = "kafkawire-test-cluster",
-                 api_versions: Optional[Dict[int, Tuple[int, int]]] = None) -> None:
+                 api_versions: Optional[Dict[int, Tuple[int, int]]] = None,
+                 security_protocol: str = "PLAINTEXT",
+                 sasl_mechanisms: Sequence[str] = SASL_MECHANISMS,
+                 users: Optional[Mapping[str, str]] = None,
+                 ssl_certfile: Optional[str] = None, ssl_keyfile: Optional[str] = None,
+                 ssl_cafile: Optional[str] = None, super_users: Sequence[str] = (),
+                 acl_enforce: bool = False, session_lifetime_ms: int = 0) -> None:
         self.host = host
         self.port = port
         self.log_dir = log_dir
@@ -207,6 +249,14 @@ class Broker:
         self.check_roundtrip = (frame_log is not None) if check_roundtrip is None else check_roundtrip
         self.api_versions: Dict[int, Tuple[int, int]] = dict(
             api_versions if api_versions is not None else {k: _versions_of(k) for k in self.HANDLERS})
+        self.security = ListenerSecurity(
+            security_protocol, sasl_mechanisms=sasl_mechanisms, users=users,
+            ssl_certfile=ssl_certfile, ssl_keyfile=ssl_keyfile, ssl_cafile=ssl_cafile,
+            session_lifetime_ms=session_lifetime_ms)
+        self.super_users = tuple(super_users)
+        self.acl_enforce = acl_enforce
+        self.acls: Optional[AclStore] = None
+        self.authentications: List[Tuple[int, str, Optional[str]]] = []  # (conn, mechanism, principal or None)
         self.storage: Optional[Storage] = None
         self.groups = GroupCoordinator()
         self.stats = CodecStats()
@@ -237,12 +287,13 @@ class Broker:
         """Open the log, bind the listening socket and start serving."""
         self._loop = asyncio.get_running_loop()
         self.storage = Storage(self.log_dir)
+        self.acls = AclStore(self.log_dir, self.super_users)
         self._appended = asyncio.Condition()
         if self._frame_log_target is not None:
             self.frame_log = FrameLog(self._frame_log_target)
         self.groups.start()
         self._server = await asyncio.start_server(self._serve_connection, self.host, self.port,
-                                                  limit=1 << 20)
+                                                  limit=1 << 20, ssl=self.security.ssl_context())
         self.port = self._server.sockets[0].getsockname()[1]
         log.info("kafkawire broker listening on %s", self.bootstrap_servers)
         return self
@@ -344,6 +395,10 @@ class Broker:
         peer = writer.get_extra_info("peername")
         protocol = ServerConnection(self.api_versions, max_frame_size=self.max_frame_size)
         conn = Connection(next(self._conn_ids), f"{peer[0]}:{peer[1]}" if peer else "?", writer, protocol)
+        if self.security.uses_ssl:
+            tls = writer.get_extra_info("ssl_object")
+            conn.principal = certificate_principal(tls.getpeercert() if tls is not None else None)
+        conn.sasl = self.security.sasl_session()
         self.connections[conn.id] = conn
         why = "client closed the connection"
         try:
@@ -409,12 +464,17 @@ class Broker:
         ``respond`` releases is exactly this request's response."""
         if isinstance(event, InvalidRequest):
             return self._why_invalid(event.error)
+        if isinstance(event, SaslTokenReceived):
+            return await self._raw_sasl_token(conn, event)
         if not isinstance(event, RequestEvent):
             return f"{type(event).__name__} is not served by this broker"
         api_key, version = event.api_key, event.version
         self.versions_seen[api_key].add(version)
         if event.unsupported_version:
             return await self._unsupported_api_versions(conn, event)
+        refused = self._before_authentication(conn, api_key)
+        if refused:
+            return refused
         handler_name = self.HANDLERS.get(api_key)
         if handler_name is None:
             return f"API key {api_key} ({type(event.message).__name__}) is not implemented by this broker"
@@ -432,7 +492,63 @@ class Broker:
         if self.frame_log is not None or self.check_roundtrip:
             self._log_response(conn, frame, api_key, version, header.correlation_id)
         await self._send(conn, frame)
+        if conn.sasl is not None and conn.sasl.failure is not None:
+            return f"SASL authentication failed: {conn.sasl.failure}"
         return None
+
+    # -- authentication --------------------------------------------------------------
+    def _before_authentication(self, conn: Connection, api_key: int) -> Optional[str]:
+        """Why a request must close the connection: sent before SASL authentication, or
+        after the session lifetime ran out without re-authentication (KIP-368)."""
+        if conn.sasl is None or api_key in BEFORE_AUTHENTICATION:
+            return None
+        if not conn.sasl.authenticated:
+            return f"API key {api_key} sent before SASL authentication"
+        if conn.session_expires is not None and self._loop.time() > conn.session_expires:
+            return "the SASL session expired without re-authentication"
+        return None
+
+    def _authenticated(self, conn: Connection) -> None:
+        conn.principal = f"User:{conn.sasl.principal}"
+        lifetime = self.security.session_lifetime_ms
+        conn.session_expires = self._loop.time() + lifetime / 1000.0 if lifetime else None
+        self.authentications.append((conn.id, conn.sasl.mechanism, conn.sasl.principal))
+
+    async def _raw_sasl_token(self, conn: Connection, event: SaslTokenReceived) -> Optional[str]:
+        """A bare token after SaslHandshake v0: answered with a bare frame; a refusal
+        closes the connection (this framing has no way to say why)."""
+        if conn.sasl is None or not conn.sasl.expects_raw_token:
+            return "a bare SASL token where none is expected"
+        try:
+            reply = conn.sasl.raw_token(event.token)
+        except SaslError as exc:
+            self.authentications.append((conn.id, conn.sasl.mechanism, None))
+            return f"SASL authentication failed: {exc}"
+        if not conn.sasl.expects_raw_token:  # the mechanism finished: Kafka requests again
+            conn.protocol.end_sasl_tokens()
+            self._authenticated(conn)
+        await self._send(conn, conn.protocol.respond(event, reply))
+        return None
+
+    async def _sasl_handshake(self, conn, header, req, version):
+        if conn.sasl is None:  # Kafka answers so on listeners without SASL
+            conn.protocol.end_sasl_tokens()
+            return M.SaslHandshakeResponse(error_code=ILLEGAL_SASL_STATE, mechanisms=[])
+        response = conn.sasl.handshake(req, version)
+        if not conn.sasl.expects_raw_token:
+            conn.protocol.end_sasl_tokens()
+        return response
+
+    async def _sasl_authenticate(self, conn, header, req, version):
+        if conn.sasl is None:
+            return M.SaslAuthenticateResponse(error_code=ILLEGAL_SASL_STATE, auth_bytes=b"",
+                                              error_message="this listener has no SASL")
+        response = conn.sasl.authenticate(req, version)
+        if conn.sasl.failure is not None:
+            self.authentications.append((conn.id, conn.sasl.mechanism, None))
+        elif conn.sasl.exchange_complete:
+            self._authenticated(conn)
+        return response
 
     async def _unsupported_api_versions(self, conn: Connection, event: "RequestEvent") -> None:
         """KIP-511: an ApiVersions request at a version this broker does not serve gets a
@@ -513,6 +629,17 @@ class Broker:
             self.frame_log(entry)
 
     # -- helpers ---------------------------------------------------------------------
+    def _allowed(self, conn: Connection, operation: int, resource_type: int, name: str) -> bool:
+        """Whether the connection's principal may do ``operation`` on the resource
+        (always, without ``acl_enforce``)."""
+        if not self.acl_enforce:
+            return True
+        return self.acls.authorize(conn.principal, conn.host, operation, resource_type, name)
+
+    def _may_create_topic(self, conn: Connection, name: str) -> bool:
+        return (self._allowed(conn, A.CREATE, A.CLUSTER, A.CLUSTER_NAME)
+                or self._allowed(conn, A.CREATE, A.TOPIC, name))
+
     def _resolve(self, name: Optional[str], topic_id: Optional[uuid.UUID], by_id: bool):
         """``(topic, error)`` for a topic named by name (old versions) or id (new)."""
         if by_id:
@@ -531,6 +658,11 @@ class Broker:
             return None, UNKNOWN_TOPIC_OR_PARTITION
         return topic.partitions[index], NONE
 
+    def _topic_operations(self, conn: Connection, name: str) -> int:
+        if not self.acl_enforce:
+            return _ALL_TOPIC_OPERATIONS
+        return self.acls.operations(conn.principal, conn.host, A.TOPIC, name, _TOPIC_OPERATIONS)
+
     def _auto_create(self, name: str) -> int:
         err = topic_name_error(name)
         if err is not None:
@@ -548,7 +680,8 @@ class Broker:
         storage = self.storage
         wanted: List[Tuple[Optional[str], Optional[uuid.UUID]]]
         if req.topics is None or (version == 0 and not req.topics):
-            wanted = [(t.name, None) for t in storage.topics.values() if not t.name.startswith("__")]
+            wanted = [(t.name, None) for t in storage.topics.values() if not t.name.startswith("__")
+                      and self._allowed(conn, A.DESCRIBE, A.TOPIC, t.name)]
         else:
             wanted = [(t.name, t.topic_id if version >= 10 else None) for t in req.topics]
         auto = self.auto_create_topics and (version < 4 or req.allow_auto_topic_creation)
@@ -561,9 +694,13 @@ class Broker:
                 error = NONE if topic is not None else UNKNOWN_TOPIC_ID
             elif name is not None:
                 topic = storage.topics.get(name)
-                if topic is None:
+                if not self._allowed(conn, A.DESCRIBE, A.TOPIC, name):
+                    topic, error = None, TOPIC_AUTHORIZATION_FAILED
+                elif topic is None:
                     if topic_name_error(name) is not None:
                         error = INVALID_TOPIC_EXCEPTION
+                    elif auto and not self._may_create_topic(conn, name):
+                        error = UNKNOWN_TOPIC_OR_PARTITION
                     elif auto:
                         error = self._auto_create(name)
                         topic = storage.topics.get(name)
@@ -571,6 +708,8 @@ class Broker:
                         error = UNKNOWN_TOPIC_OR_PARTITION
             else:
                 error = INVALID_REQUEST
+            if topic is not None and name is None and not self._allowed(conn, A.DESCRIBE, A.TOPIC, topic.name):
+                topic, error = None, TOPIC_AUTHORIZATION_FAILED
             if topic is None:
                 topics.append(R_.MetadataResponseTopic(
                     error_code=error, name=name if name is not None or version >= 12 else "",
@@ -583,7 +722,7 @@ class Broker:
             topics.append(R_.MetadataResponseTopic(
                 error_code=NONE, name=topic.name, topic_id=topic.topic_id,
                 is_internal=topic.is_internal, partitions=parts,
-                topic_authorized_operations=_ALL_TOPIC_OPERATIONS
+                topic_authorized_operations=self._topic_operations(conn, topic.name)
                 if version >= 8 and req.include_topic_authorized_operations else -2147483648))
         brokers = [R_.MetadataResponseBroker(node_id=self.node_id, host=self.host, port=self.port, rack=None)]
         return R_(throttle_time_ms=0, brokers=brokers, cluster_id=self.cluster_id,
@@ -604,6 +743,8 @@ class Broker:
                 partitions = self.num_partitions
             if names.count(t.name) > 1:
                 error, message = INVALID_REQUEST, f"topic {t.name!r} appears more than once"
+            elif not self._may_create_topic(conn, t.name):
+                error, message = TOPIC_AUTHORIZATION_FAILED, "Authorization failed."
             elif topic_name_error(t.name):
                 error, message = INVALID_TOPIC_EXCEPTION, topic_name_error(t.name)
             elif t.name in self.storage.topics:
@@ -640,10 +781,15 @@ class Broker:
             if name is None:
                 topic = self.storage.by_id.get(topic_id)
                 error = NONE if topic is not None else UNKNOWN_TOPIC_ID
+                if topic is not None and not self._allowed(conn, A.DESCRIBE, A.TOPIC, topic.name):
+                    topic, error = None, UNKNOWN_TOPIC_ID  # by id, a hidden topic stays unknown
             else:
                 topic = self.storage.topics.get(name)
                 error = NONE if topic is not None else UNKNOWN_TOPIC_OR_PARTITION
-            if topic is not None:
+            if (topic is not None or name is not None) and not self._allowed(
+                    conn, A.DELETE, A.TOPIC, topic.name if topic is not None else name):
+                error = TOPIC_AUTHORIZATION_FAILED
+            elif topic is not None:
                 self.storage.delete_topic(topic.name)
             results.append(R_.DeletableTopicResult(
                 name=topic.name if topic is not None else name,
@@ -685,8 +831,14 @@ class Broker:
         by_id = version >= 13
         responses = []
         appended = False
+        txn_denied = req.transactional_id is not None and not self._allowed(
+            conn, A.WRITE, A.TRANSACTIONAL_ID, req.transactional_id)
         for td in req.topic_data:
             topic, terr = self._resolve(td.name, td.topic_id, by_id)
+            if txn_denied:
+                topic, terr = None, TRANSACTIONAL_ID_AUTHORIZATION_FAILED
+            elif not self._allowed(conn, A.WRITE, A.TOPIC, topic.name if topic else td.name or ""):
+                topic, terr = None, TOPIC_AUTHORIZATION_FAILED
             parts = []
             for pd in td.partition_data:
                 res = R_.PartitionProduceResponse(index=pd.index, error_code=NONE, base_offset=-1,
@@ -724,12 +876,13 @@ class Broker:
     # -- Fetch -----------------------------------------------------------------------
     async def _fetch(self, conn, header, req, version):
         loop = asyncio.get_running_loop()
+
         deadline = loop.time() + max(req.max_wait_ms, 0) / 1000.0
         min_bytes = max(req.min_bytes, 0)
         parked = False
         while True:
             async with self._appended:
-                response, total, errors = self._fetch_once(req, version)
+                response, total, errors = self._fetch_once(conn, req, version)
                 remaining = deadline - loop.time()
                 if total >= min_bytes or errors or remaining <= 0:
                     return response
@@ -741,7 +894,7 @@ class Broker:
                 except asyncio.TimeoutError:
                     pass
 
-    def _fetch_once(self, req, version):
+    def _fetch_once(self, conn, req, version):
         R_ = M.FetchResponse
         by_id = version >= 13
         budget = req.max_bytes if version >= 3 else 0x7FFFFFFF
@@ -751,6 +904,8 @@ class Broker:
         magic = 2 if version >= 4 else (1 if version >= 2 else 0)
         for ft in req.topics:
             topic, terr = self._resolve(ft.topic, ft.topic_id, by_id)
+            if not self._allowed(conn, A.READ, A.TOPIC, topic.name if topic else ft.topic or ""):
+                topic, terr = None, TOPIC_AUTHORIZATION_FAILED
             parts = []
             for fp in ft.partitions:
                 pd = R_.PartitionData(partition_index=fp.partition, error_code=NONE,
@@ -791,13 +946,15 @@ class Broker:
         topics = []
         for lt in req.topics:
             topic = self.storage.topics.get(lt.name)
+            terr = UNKNOWN_TOPIC_OR_PARTITION
+            if not self._allowed(conn, A.DESCRIBE, A.TOPIC, lt.name):
+                topic, terr = None, TOPIC_AUTHORIZATION_FAILED
             parts = []
             for lp in lt.partitions:
                 res = R_.ListOffsetsPartitionResponse(partition_index=lp.partition_index, error_code=NONE)
                 if version == 0:
                     res.old_style_offsets = []
-                plog, res.error_code = self._partition(topic, UNKNOWN_TOPIC_OR_PARTITION,
-                                                       lp.partition_index)
+                plog, res.error_code = self._partition(topic, terr, lp.partition_index)
                 if plog is None:
                     parts.append(res)
                     continue
@@ -826,6 +983,15 @@ class Broker:
     async def _init_producer_id(self, conn, header, req, version):
         R_ = M.InitProducerIdResponse
         if req.transactional_id is not None:
+            if not self._allowed(conn, A.WRITE, A.TRANSACTIONAL_ID, req.transactional_id):
+                return R_(throttle_time_ms=0, error_code=TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
+                          producer_id=-1, producer_epoch=-1)
+        elif self.acl_enforce and not (
+                self._allowed(conn, A.IDEMPOTENT_WRITE, A.CLUSTER, A.CLUSTER_NAME)
+                or self.acls.any_topic_allows(conn.principal, conn.host, A.WRITE)):
+            return R_(throttle_time_ms=0, error_code=CLUSTER_AUTHORIZATION_FAILED,
+                      producer_id=-1, producer_epoch=-1)
+        if req.transactional_id is not None:
             pid, epoch = self._transactional.get(req.transactional_id, (None, -1))
             if pid is None:
                 pid = next(self._producer_ids)
@@ -839,21 +1005,113 @@ class Broker:
         self._producer_epochs[pid] = epoch
         return R_(throttle_time_ms=0, error_code=NONE, producer_id=pid, producer_epoch=epoch)
 
+    # -- ACLs ------------------------------------------------------------------------
+    def _cluster_allowed(self, conn, operation: int) -> bool:
+        return self._allowed(conn, operation, A.CLUSTER, A.CLUSTER_NAME)
+
+    async def _create_acls(self, conn, header, req, version):
+        R_ = M.CreateAclsResponse
+        results, added = [], []
+        allowed = self._cluster_allowed(conn, A.ALTER)
+        for c in req.creations:
+            binding = AclBinding(c.resource_type, c.resource_name,
+                                 c.resource_pattern_type if version >= 1 else A.LITERAL,
+                                 c.principal, c.host, c.operation, c.permission_type)
+            error, message = NONE, None
+            if not allowed:
+                error, message = CLUSTER_AUTHORIZATION_FAILED, "Authorization failed."
+            else:
+                try:
+                    binding.validate()
+                    added.append(binding)
+                except AclError as exc:
+                    error, message = INVALID_REQUEST, str(exc)
+            results.append(R_.AclCreationResult(error_code=error, error_message=message))
+        self.acls.add(added)
+        return R_(throttle_time_ms=0, results=results)
+
+    @staticmethod
+    def _acl_filter(f, version: int) -> AclFilter:
+        return AclFilter(f.resource_type_filter, f.resource_name_filter,
+                         f.pattern_type_filter if version >= 1 else A.LITERAL,
+                         f.principal_filter, f.host_filter, f.operation, f.permission_type)
+
+    async def _describe_acls(self, conn, header, req, version):
+        R_ = M.DescribeAclsResponse
+        if not self._cluster_allowed(conn, A.DESCRIBE):
+            return R_(throttle_time_ms=0, error_code=CLUSTER_AUTHORIZATION_FAILED,
+                      error_message="Authorization failed.", resources=[])
+        flt = self._acl_filter(req, version)
+        try:
+            flt.validate()
+        except AclError as exc:
+            return R_(throttle_time_ms=0, error_code=INVALID_REQUEST, error_message=str(exc), resources=[])
+        by_resource: Dict[Tuple[int, str, int], list] = defaultdict(list)
+        for b in self.acls.describe(flt):
+            by_resource[(b.resource_type, b.resource_name, b.pattern_type)].append(
+                R_.AclDescription(principal=b.principal, host=b.host, operation=b.operation,
+                                  permission_type=b.permission_type))
+        return R_(throttle_time_ms=0, error_code=NONE, error_message=None, resources=[
+            R_.DescribeAclsResource(resource_type=t, resource_name=n, pattern_type=p, acls=acls)
+            for (t, n, p), acls in by_resource.items()])
+
+    async def _delete_acls(self, conn, header, req, version):
+        R_ = M.DeleteAclsResponse
+        allowed = self._cluster_allowed(conn, A.ALTER)
+        results = []
+        for f in req.filters:
+            if not allowed:
+                results.append(R_.DeleteAclsFilterResult(
+                    error_code=CLUSTER_AUTHORIZATION_FAILED, error_message="Authorization failed.",
+                    matching_acls=[]))
+                continue
+            flt = self._acl_filter(f, version)
+            try:
+                flt.validate()
+            except AclError as exc:
+                results.append(R_.DeleteAclsFilterResult(error_code=INVALID_REQUEST,
+                                                         error_message=str(exc), matching_acls=[]))
+                continue
+            results.append(R_.DeleteAclsFilterResult(error_code=NONE, error_message=None, matching_acls=[
+                R_.DeleteAclsMatchingAcl(error_code=NONE, error_message=None, resource_type=b.resource_type,
+                                         resource_name=b.resource_name, pattern_type=b.pattern_type,
+                                         principal=b.principal, host=b.host, operation=b.operation,
+                                         permission_type=b.permission_type)
+                for b in self.acls.delete(flt)]))
+        return R_(throttle_time_ms=0, filter_results=results)
+
     # -- groups ----------------------------------------------------------------------
     async def _find_coordinator(self, conn, header, req, version):
         R_ = M.FindCoordinatorResponse
+        key_type = req.key_type if version >= 1 else 0
+
+        def error_for(key: str) -> int:
+            if key_type == 1:
+                ok = self._allowed(conn, A.DESCRIBE, A.TRANSACTIONAL_ID, key)
+                return NONE if ok else TRANSACTIONAL_ID_AUTHORIZATION_FAILED
+            return NONE if self._allowed(conn, A.DESCRIBE, A.GROUP, key) else GROUP_AUTHORIZATION_FAILED
+
+        def coordinator(error: int):
+            if error:
+                return dict(error_code=error, error_message="Authorization failed.", node_id=-1,
+                            host="", port=-1)
+            return dict(error_code=NONE, error_message=None, node_id=self.node_id, host=self.host,
+                        port=self.port)
+
         if version >= 4:
-            coords = [R_.Coordinator(key=k, node_id=self.node_id, host=self.host, port=self.port,
-                                     error_code=NONE, error_message=None) for k in req.coordinator_keys]
+            coords = [R_.Coordinator(key=k, **coordinator(error_for(k))) for k in req.coordinator_keys]
             return R_(throttle_time_ms=0, coordinators=coords)
-        return R_(throttle_time_ms=0, error_code=NONE, error_message=None, node_id=self.node_id,
-                  host=self.host, port=self.port)
+        return R_(throttle_time_ms=0, **coordinator(error_for(req.key)))
 
     async def _join_group(self, conn, header, req, version):
         R_ = M.JoinGroupResponse
         if not req.group_id:
             result_error = INVALID_GROUP_ID
             return R_(error_code=result_error, generation_id=-1,
+                      protocol_name=None if version >= 7 else "", leader="", member_id=req.member_id,
+                      members=[])
+        if not self._allowed(conn, A.READ, A.GROUP, req.group_id):
+            return R_(error_code=GROUP_AUTHORIZATION_FAILED, generation_id=-1,
                       protocol_name=None if version >= 7 else "", leader="", member_id=req.member_id,
                       members=[])
         group = self.groups.get(req.group_id)
@@ -875,6 +1133,8 @@ class Broker:
 
     async def _sync_group(self, conn, header, req, version):
         R_ = M.SyncGroupResponse
+        if not self._allowed(conn, A.READ, A.GROUP, req.group_id):
+            return R_(throttle_time_ms=0, error_code=GROUP_AUTHORIZATION_FAILED, assignment=b"")
         group = self.groups.get(req.group_id, create=False)
         if group is None:
             return R_(throttle_time_ms=0, error_code=UNKNOWN_MEMBER_ID, assignment=b"")
@@ -887,12 +1147,16 @@ class Broker:
         return resp
 
     async def _heartbeat(self, conn, header, req, version):
+        if not self._allowed(conn, A.READ, A.GROUP, req.group_id):
+            return M.HeartbeatResponse(throttle_time_ms=0, error_code=GROUP_AUTHORIZATION_FAILED)
         group = self.groups.get(req.group_id, create=False)
         error = group.heartbeat(req.member_id, req.generation_id) if group else UNKNOWN_MEMBER_ID
         return M.HeartbeatResponse(throttle_time_ms=0, error_code=error)
 
     async def _leave_group(self, conn, header, req, version):
         R_ = M.LeaveGroupResponse
+        if not self._allowed(conn, A.READ, A.GROUP, req.group_id):
+            return R_(throttle_time_ms=0, error_code=GROUP_AUTHORIZATION_FAILED, members=[])
         group = self.groups.get(req.group_id, create=False)
         if version < 3:
             error = group.leave(req.member_id) if group else UNKNOWN_MEMBER_ID
@@ -909,14 +1173,19 @@ class Broker:
         by_id = version >= 10
         generation = req.generation_id_or_member_epoch if version >= 1 else -1
         member_id = req.member_id if version >= 1 else ""
-        group = self.groups.get(req.group_id) if req.group_id else None
-        group_error = INVALID_GROUP_ID if group is None else group.check_commit(member_id, generation)
+        if not self._allowed(conn, A.READ, A.GROUP, req.group_id):
+            group, group_error = None, GROUP_AUTHORIZATION_FAILED
+        else:
+            group = self.groups.get(req.group_id) if req.group_id else None
+            group_error = INVALID_GROUP_ID if group is None else group.check_commit(member_id, generation)
         topics = []
         for t in req.topics:
             topic, terr = self._resolve(t.name, t.topic_id, by_id)
             parts = []
             for p in t.partitions:
                 error = group_error
+                if error == NONE and not self._allowed(conn, A.READ, A.TOPIC, topic.name if topic else t.name or ""):
+                    error = TOPIC_AUTHORIZATION_FAILED
                 if error == NONE:
                     plog, error = self._partition(topic, terr, p.partition_index)
                     if plog is not None:
@@ -928,7 +1197,7 @@ class Broker:
             topics.append(R_.OffsetCommitResponseTopic(name=t.name, topic_id=t.topic_id, partitions=parts))
         return R_(throttle_time_ms=0, topics=topics)
 
-    def _offsets_of(self, group_id: str, requested, by_id: bool):
+    def _offsets_of(self, conn, group_id: str, requested, by_id: bool):
         """``[(name, topic_id, [(partition, offset, epoch, metadata, error)])]``."""
         group = self.groups.get(group_id, create=False)
         committed = group.offsets if group is not None else {}
@@ -936,6 +1205,8 @@ class Broker:
         if requested is None:
             by_topic: Dict[str, list] = defaultdict(list)
             for (topic, part), c in sorted(committed.items()):
+                if not self._allowed(conn, A.DESCRIBE, A.TOPIC, topic):
+                    continue  # topics the principal may not see are left out
                 by_topic[topic].append((part, c.offset, c.leader_epoch, c.metadata, NONE))
             for name, parts in by_topic.items():
                 t = self.storage.topics.get(name)
@@ -948,6 +1219,9 @@ class Broker:
                     out.append((name, topic_id, [(p, -1, -1, "", UNKNOWN_TOPIC_ID) for p in partitions]))
                     continue
                 name = t.name
+            if not self._allowed(conn, A.DESCRIBE, A.TOPIC, name):
+                out.append((name, topic_id, [(p, -1, -1, "", TOPIC_AUTHORIZATION_FAILED) for p in partitions]))
+                continue
             parts = []
             for p in partitions:
                 c = committed.get((name, p))
@@ -966,7 +1240,11 @@ class Broker:
                 requested = None if g.topics is None else [
                     (t.name, t.topic_id, list(t.partition_indexes)) for t in g.topics]
                 topics = []
-                for name, topic_id, parts in self._offsets_of(g.group_id, requested, version >= 10):
+                if not self._allowed(conn, A.DESCRIBE, A.GROUP, g.group_id):
+                    groups.append(R_.OffsetFetchResponseGroup(group_id=g.group_id, topics=[],
+                                                              error_code=GROUP_AUTHORIZATION_FAILED))
+                    continue
+                for name, topic_id, parts in self._offsets_of(conn, g.group_id, requested, version >= 10):
                     topics.append(R_.OffsetFetchResponseTopics(
                         name=name if version < 10 else "", topic_id=topic_id if version >= 10 else ZERO_UUID,
                         partitions=[R_.OffsetFetchResponsePartitions(
@@ -977,7 +1255,9 @@ class Broker:
         requested = None if req.topics is None else [(t.name, None, list(t.partition_indexes))
                                                      for t in req.topics]
         topics = []
-        for name, _tid, parts in self._offsets_of(req.group_id, requested, False):
+        if not self._allowed(conn, A.DESCRIBE, A.GROUP, req.group_id):
+            return R_(throttle_time_ms=0, topics=[], error_code=GROUP_AUTHORIZATION_FAILED)
+        for name, _tid, parts in self._offsets_of(conn, req.group_id, requested, False):
             topics.append(R_.OffsetFetchResponseTopic(name=name, partitions=[
                 R_.OffsetFetchResponsePartition(
                     partition_index=p, committed_offset=o,
@@ -986,9 +1266,10 @@ class Broker:
         return R_(throttle_time_ms=0, topics=topics, error_code=NONE)
 
 
-# Every topic operation bit Kafka defines (READ .. DESCRIBE_CONFIGS, ALTER_CONFIGS):
-# the single-node broker has no ACLs, so every operation is authorized.
-_ALL_TOPIC_OPERATIONS = sum(1 << b for b in (3, 4, 5, 6, 7, 8, 10, 11))
+# The operations a topic has (READ .. DESCRIBE_CONFIGS, ALTER_CONFIGS)
+_TOPIC_OPERATIONS = (A.READ, A.WRITE, A.CREATE, A.DELETE, A.ALTER, A.DESCRIBE,
+                     A.DESCRIBE_CONFIGS, A.ALTER_CONFIGS)
+_ALL_TOPIC_OPERATIONS = sum(1 << b for b in _TOPIC_OPERATIONS)
 
 
 def _down_convert(data: bytes, magic: int, fetch_offset: int) -> bytes:

@@ -1,0 +1,99 @@
+"""The test broker's listener security: which protocol (PLAINTEXT, SSL, SASL_PLAINTEXT,
+SASL_SSL), the TLS context, the SASL mechanisms and users, and who a connection is.
+
+A connection's principal is what Kafka's default principal builder names it:
+``User:ANONYMOUS`` on PLAINTEXT and on SSL without a client certificate, ``User:`` and
+the certificate subject's distinguished name (RFC 2253 order: ``CN=...,O=...``) with
+one, and ``User:`` and the SASL user name after SASL.
+"""
+from __future__ import annotations
+
+import ssl
+from typing import Dict, Mapping, Optional, Sequence
+
+from kafkawire import sasl
+
+SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
+SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
+ANONYMOUS = "User:ANONYMOUS"
+
+# The APIs a connection may use before it has authenticated (and while re-authenticating)
+API_VERSIONS, SASL_HANDSHAKE, SASL_AUTHENTICATE = 18, 17, 36
+BEFORE_AUTHENTICATION = frozenset((API_VERSIONS, SASL_HANDSHAKE, SASL_AUTHENTICATE))
+
+
+class ListenerSecurity:
+    """The security settings of the broker's one listener."""
+
+    def __init__(self, protocol: str = "PLAINTEXT", *,
+                 sasl_mechanisms: Sequence[str] = SASL_MECHANISMS,
+                 users: Optional[Mapping[str, str]] = None,
+                 ssl_certfile: Optional[str] = None, ssl_keyfile: Optional[str] = None,
+                 ssl_cafile: Optional[str] = None, session_lifetime_ms: int = 0) -> None:
+        if protocol not in SECURITY_PROTOCOLS:
+            raise ValueError(f"security protocol {protocol!r} is not one of {', '.join(SECURITY_PROTOCOLS)}")
+        unknown = [m for m in sasl_mechanisms if m not in SASL_MECHANISMS]
+        if unknown:
+            raise ValueError(f"SASL mechanisms {unknown} are not among {', '.join(SASL_MECHANISMS)}")
+        self.protocol = protocol
+        self.uses_sasl = protocol.startswith("SASL_")
+        self.uses_ssl = protocol.endswith("SSL")
+        if self.uses_ssl and not (ssl_certfile and ssl_keyfile):
+            raise ValueError(f"{protocol} needs a certificate and a key (ssl_certfile, ssl_keyfile)")
+        if self.uses_sasl and not sasl_mechanisms:
+            raise ValueError(f"{protocol} needs at least one SASL mechanism")
+        self.sasl_mechanisms = tuple(sasl_mechanisms)
+        self.users: Dict[str, str] = dict(users or {})
+        self.ssl_certfile, self.ssl_keyfile, self.ssl_cafile = ssl_certfile, ssl_keyfile, ssl_cafile
+        self.session_lifetime_ms = session_lifetime_ms
+        # SCRAM credentials derived once from the passwords, as a broker stores them
+        self._scram: Dict[str, Dict[str, sasl.ScramCredential]] = {
+            m: {u: sasl.scram_credential(m, p) for u, p in self.users.items()}
+            for m in self.sasl_mechanisms if m in sasl.SCRAM_MECHANISMS}
+
+    def ssl_context(self) -> Optional[ssl.SSLContext]:
+        """The server TLS context (client certificates required when there is a CA file)."""
+        if not self.uses_ssl:
+            return None
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.minimum_version = ssl.TLSVersion.TLSv1_2
+        ctx.load_cert_chain(self.ssl_certfile, self.ssl_keyfile)
+        if self.ssl_cafile:
+            ctx.load_verify_locations(self.ssl_cafile)
+            ctx.verify_mode = ssl.CERT_REQUIRED
+        return ctx
+
+    def sasl_session(self) -> Optional[sasl.ServerSession]:
+        """A new connection's SASL state (None when the listener has no SASL)."""
+        if not self.uses_sasl:
+            return None
+        servers = {}
+        for mech in self.sasl_mechanisms:
+            if mech == "PLAIN":
+                servers[mech] = lambda: sasl.PlainServer(self.users)
+            else:
+                servers[mech] = (lambda m=mech: sasl.ScramServer(m, self._scram[m]))
+        return sasl.ServerSession(servers, session_lifetime_ms=self.session_lifetime_ms)
+
+
+def certificate_principal(peercert: Optional[dict]) -> str:
+    """``User:`` and the subject DN of a verified client certificate (RFC 2253 order),
+    or ``User:ANONYMOUS`` without one."""
+    if not peercert or not peercert.get("subject"):
+        return ANONYMOUS
+    names = {"commonName": "CN", "organizationName": "O", "organizationalUnitName": "OU",
+             "countryName": "C", "stateOrProvinceName": "ST", "localityName": "L",
+             "domainComponent": "DC", "emailAddress": "EMAILADDRESS"}
+    rdns = []
+    for rdn in reversed(peercert["subject"]):
+        rdns.append("+".join(f"{names.get(k, k)}={_escape_dn(v)}" for k, v in rdn))
+    return "User:" + ",".join(rdns)
+
+
+def _escape_dn(value: str) -> str:
+    out = "".join("\\" + c if c in ',+"\\<>;' else c for c in value)
+    if out.startswith((" ", "#")):
+        out = "\\" + out
+    if out.endswith(" "):
+        out = out[:-1] + "\\ "
+    return out

@@ -1,0 +1,379 @@
+"""The test broker's security: SASL (PLAIN, SCRAM-SHA-256/512; SaslHandshake v0 and v1),
+TLS with and without client certificates, KIP-368 session lifetimes, and ACLs (CreateAcls,
+DescribeAcls, DeleteAcls, and the *_AUTHORIZATION_FAILED answers under ``acl_enforce``).
+
+The client side here is kafkawire.sasl on a plain socket; real clients (librdkafka,
+kafka-python, aiokafka) are in test_security_clients.py.
+"""
+from __future__ import annotations
+
+import socket
+import ssl
+import time
+
+import pytest
+
+import kafkawire
+from kafkawire import messages as M
+from kafkawire import records as R
+from kafkawire import sasl
+from kafkawire.broker import Broker
+from kafkawire.broker import acls as A
+from kafkawire.errors import SaslAuthenticationError, SaslMechanismError
+from kafkawire.framing import FrameReader
+from tls_certs import CLIENT_PRINCIPAL, make_pki
+
+USERS = {"alice": "alice-secret", "bob": "bob-secret", "admin": "admin-secret"}
+
+
+@pytest.fixture(scope="module")
+def pki(tmp_path_factory):
+    return make_pki(tmp_path_factory.mktemp("pki"))
+
+
+class Wire:
+    """A blocking connection that speaks kafkawire's codec, with a timeout on every read."""
+
+    def __init__(self, target, context: ssl.SSLContext = None) -> None:
+        """``target``: a Broker, or ``(host, port)``."""
+        address = (target.host, target.port) if isinstance(target, Broker) else target
+        sock = socket.create_connection(address, timeout=10)
+        self.sock = context.wrap_socket(sock, server_hostname="localhost") if context else sock
+        self.frames = FrameReader()
+        self.correlation_id = 100
+        self.pending = []
+
+    def _read(self) -> bytes:
+        while not self.pending:
+            data = self.sock.recv(65536)
+            if not data:
+                raise ConnectionResetError("the broker closed the connection")
+            self.pending.extend(self.frames.feed(data))
+        return self.pending.pop(0)
+
+    def authenticate(self, mechanism: str, user: str, password: str, handshake_version: int = 1):
+        session = sasl.ClientSession(sasl.client_for(mechanism, user, password),
+                                     handshake_version=handshake_version,
+                                     correlation_id=self.correlation_id)
+        self.correlation_id += 10
+        while not session.done:
+            out = session.data_to_send()
+            if out:
+                self.sock.sendall(out)
+            data = self.sock.recv(65536)
+            if not data:
+                session.connection_closed()
+            session.receive_data(data)
+        return session
+
+    def request(self, message, version: int):
+        self.correlation_id += 1
+        self.sock.sendall(kafkawire.encode_request(message, version, correlation_id=self.correlation_id,
+                                                   client_id="security-test"))
+        header, response = kafkawire.decode_response(self._read(), message.api_key, version)
+        assert header.correlation_id == self.correlation_id
+        return response
+
+    def closed_by_broker(self) -> bool:
+        try:
+            return self.sock.recv(1) == b""
+        except (ConnectionResetError, ssl.SSLError):
+            return True
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def metadata(wire: Wire, topics=None, version: int = 12):
+    req = M.MetadataRequest(topics=None if topics is None else [M.MetadataRequest.MetadataRequestTopic(name=t)
+                                                               for t in topics],
+                            allow_auto_topic_creation=True)
+    return wire.request(req, version)
+
+
+def produce(wire: Wire, topic: str, version: int = 9):
+    batch = R.encode_batch([{"key": b"k", "value": b"v", "timestamp": 1700000000000}])
+    PR = M.ProduceRequest
+    req = PR(acks=-1, timeout_ms=5000, topic_data=[PR.TopicProduceData(
+        name=topic, partition_data=[PR.PartitionProduceData(index=0, records=batch)])])
+    return wire.request(req, version).responses[0].partition_responses[0].error_code
+
+
+def fetch_error(wire: Wire, topic: str, version: int = 12):
+    FR = M.FetchRequest
+    req = FR(replica_id=-1, max_wait_ms=0, min_bytes=0, max_bytes=1 << 20, isolation_level=0,
+             topics=[FR.FetchTopic(topic=topic, partitions=[FR.FetchPartition(
+                 partition=0, fetch_offset=0, partition_max_bytes=1 << 20)])])
+    return wire.request(req, version).responses[0].partitions[0].error_code
+
+
+@pytest.fixture
+def sasl_broker():
+    with Broker(security_protocol="SASL_PLAINTEXT", users=USERS, check_roundtrip=True) as b:
+        yield b
+        assert b.handler_errors == [] and b.roundtrip_failures == []
+
+
+@pytest.mark.parametrize("handshake_version", [0, 1])
+@pytest.mark.parametrize("mechanism", ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"])
+def test_sasl_plaintext_authenticates_then_serves(sasl_broker, mechanism, handshake_version):
+    wire = Wire(sasl_broker)
+    session = wire.authenticate(mechanism, "alice", "alice-secret", handshake_version)
+    assert session.broker_mechanisms == ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"]
+    assert metadata(wire, ["t1"]).topics[0].error_code == 0
+    assert produce(wire, "t1") == 0
+    wire.close()
+    assert sasl_broker.authentications == [(1, mechanism, "alice")]
+
+
+@pytest.mark.parametrize("mechanism", ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"])
+def test_wrong_password_or_unknown_user_is_refused_and_closed(sasl_broker, mechanism):
+    for user, password in (("alice", "wrong"), ("mallory", "alice-secret")):
+        wire = Wire(sasl_broker)
+        with pytest.raises(SaslAuthenticationError, match="Authentication failed"):
+            wire.authenticate(mechanism, user, password)
+        assert wire.closed_by_broker()
+    wire = Wire(sasl_broker)
+    with pytest.raises(SaslAuthenticationError, match="closed the connection"):
+        wire.authenticate(mechanism, "alice", "wrong", handshake_version=0)
+    assert [a[2] for a in sasl_broker.authentications] == [None, None, None]
+
+
+def test_only_api_versions_and_sasl_before_authentication(sasl_broker):
+    wire = Wire(sasl_broker)
+    versions = wire.request(M.ApiVersionsRequest(client_software_name="t", client_software_version="1"), 3)
+    keys = {a.api_key for a in versions.api_keys}
+    assert {17, 36, 29, 30, 31} <= keys
+    with pytest.raises(ConnectionResetError):
+        metadata(wire)
+    assert "before SASL authentication" in sasl_broker.closed_connections[-1][1]
+
+
+def test_unsupported_mechanism_lists_the_enabled_ones():
+    with Broker(security_protocol="SASL_PLAINTEXT", users=USERS, sasl_mechanisms=["SCRAM-SHA-512"]) as b:
+        wire = Wire(b)
+        with pytest.raises(SaslMechanismError, match="offers SCRAM-SHA-512"):
+            wire.authenticate("PLAIN", "alice", "alice-secret")
+        assert wire.closed_by_broker()
+
+
+def test_session_lifetime_is_reported_and_expiry_closes_the_connection():
+    with Broker(security_protocol="SASL_PLAINTEXT", users=USERS, session_lifetime_ms=1) as b:
+        wire = Wire(b)
+        assert wire.authenticate("SCRAM-SHA-256", "alice", "alice-secret").session_lifetime_ms == 1
+        time.sleep(0.05)  # well past the 1 ms lifetime
+        with pytest.raises(ConnectionResetError):
+            metadata(wire)
+        assert "expired" in b.closed_connections[-1][1]
+
+
+def test_reauthentication_keeps_the_connection_and_the_principal():
+    with Broker(security_protocol="SASL_PLAINTEXT", users=USERS, session_lifetime_ms=600000) as b:
+        wire = Wire(b)
+        assert wire.authenticate("PLAIN", "alice", "alice-secret").session_lifetime_ms == 600000
+        wire.authenticate("SCRAM-SHA-512", "alice", "alice-secret")  # KIP-368 re-authentication
+        assert metadata(wire, ["after-reauthentication"]).topics[0].error_code == 0
+        with pytest.raises(SaslAuthenticationError, match="may not change the principal"):
+            wire.authenticate("PLAIN", "bob", "bob-secret")
+        assert wire.closed_by_broker()
+
+
+def test_sasl_on_a_plaintext_listener_is_an_illegal_state():
+    with Broker() as b:
+        wire = Wire(b)
+        resp = wire.request(M.SaslHandshakeRequest(mechanism="PLAIN"), 1)
+        assert resp.error_code == 34 and resp.mechanisms == []  # ILLEGAL_SASL_STATE
+
+
+# -- TLS -------------------------------------------------------------------------------------
+
+def _client_context(pki, with_certificate: bool) -> ssl.SSLContext:
+    ctx = ssl.create_default_context(cafile=pki.ca)
+    if with_certificate:
+        ctx.load_cert_chain(pki.client_cert, pki.client_key)
+    return ctx
+
+
+def _principal_of_last_connection(b: Broker, wire: Wire) -> str:
+    return b.call(lambda: next(iter(b.connections.values())).principal)
+
+
+def test_ssl_listener_without_client_certificates(pki):
+    with Broker(security_protocol="SSL", ssl_certfile=pki.server_cert, ssl_keyfile=pki.server_key) as b:
+        wire = Wire(b, _client_context(pki, False))
+        assert metadata(wire, ["tls"]).topics[0].error_code == 0
+        assert _principal_of_last_connection(b, wire) == "User:ANONYMOUS"
+        with pytest.raises((ConnectionResetError, OSError)):  # plaintext on a TLS port
+            plain = Wire(b)
+            metadata(plain)
+
+
+def test_ssl_client_certificate_is_required_and_names_the_principal(pki):
+    with Broker(security_protocol="SSL", ssl_certfile=pki.server_cert, ssl_keyfile=pki.server_key,
+                ssl_cafile=pki.ca) as b:
+        wire = Wire(b, _client_context(pki, True))
+        assert metadata(wire).brokers[0].port == b.port
+        assert _principal_of_last_connection(b, wire) == CLIENT_PRINCIPAL
+        with pytest.raises((ConnectionResetError, ssl.SSLError, OSError)):
+            metadata(Wire(b, _client_context(pki, False)))
+
+
+@pytest.mark.parametrize("mechanism", ["PLAIN", "SCRAM-SHA-512"])
+def test_sasl_ssl(pki, mechanism):
+    with Broker(security_protocol="SASL_SSL", users=USERS, ssl_certfile=pki.server_cert,
+                ssl_keyfile=pki.server_key) as b:
+        wire = Wire(b, _client_context(pki, False))
+        wire.authenticate(mechanism, "bob", "bob-secret")
+        assert metadata(wire, ["over-tls"]).topics[0].error_code == 0  # creates it
+        assert produce(wire, "over-tls") == 0
+        assert _principal_of_last_connection(b, wire) == "User:bob"
+
+
+# -- ACLs ------------------------------------------------------------------------------------
+
+def _creation(rtype, name, principal, op, perm=A.ALLOW, pattern=A.LITERAL):
+    return M.CreateAclsRequest.AclCreation(resource_type=rtype, resource_name=name,
+                                           resource_pattern_type=pattern, principal=principal,
+                                           host="*", operation=op, permission_type=perm)
+
+
+@pytest.fixture
+def acl_broker(tmp_path):
+    with Broker(security_protocol="SASL_PLAINTEXT", users=USERS, super_users=["admin"],
+                acl_enforce=True, log_dir=str(tmp_path / "logs"), check_roundtrip=True) as b:
+        admin = Wire(b)
+        admin.authenticate("SCRAM-SHA-256", "admin", "admin-secret")
+        for t in ("orders", "secret", "pre-a", "pre-b"):
+            b.call(lambda t=t: b.storage.create_topic(t, 1))
+        resp = admin.request(M.CreateAclsRequest(creations=[
+            _creation(A.TOPIC, "orders", "User:alice", A.WRITE),
+            _creation(A.TOPIC, "orders", "User:alice", A.READ),
+            _creation(A.TOPIC, "pre-", "User:alice", A.ALL, pattern=A.PREFIXED),
+            _creation(A.TOPIC, "pre-b", "User:alice", A.READ, perm=A.DENY),
+            _creation(A.GROUP, "g-ok", "User:alice", A.READ),
+            _creation(A.TOPIC, "*", "User:bob", A.DESCRIBE),
+        ]), 3)
+        assert [r.error_code for r in resp.results] == [0] * 6
+        yield b, admin
+        assert b.handler_errors == [] and b.roundtrip_failures == []
+
+
+def test_acls_allow_and_deny_produce_fetch_metadata(acl_broker):
+    b, _admin = acl_broker
+    alice = Wire(b)
+    alice.authenticate("PLAIN", "alice", "alice-secret")
+    assert produce(alice, "orders") == 0
+    assert produce(alice, "secret") == 29                 # TOPIC_AUTHORIZATION_FAILED
+    assert fetch_error(alice, "orders") == 0
+    assert fetch_error(alice, "secret") == 29
+    assert fetch_error(alice, "pre-a") == 0                # PREFIXED ALL
+    assert fetch_error(alice, "pre-b") == 29               # DENY wins over the prefixed ALLOW
+    assert produce(alice, "pre-b") == 0                    # ... for READ only
+    listed = {t.name for t in metadata(alice).topics}
+    assert listed == {"orders", "pre-a", "pre-b"}          # "secret" is hidden
+    named = {t.name: t.error_code for t in metadata(alice, ["secret", "orders"]).topics}
+    assert named == {"secret": 29, "orders": 0}
+    assert b.topic_records("secret") == {0: []}            # nothing was written
+    # DESCRIBE is implied by READ and WRITE
+    req = M.MetadataRequest(topics=[M.MetadataRequest.MetadataRequestTopic(name="orders")],
+                            include_topic_authorized_operations=True)
+    bits = alice.request(req, 12).topics[0].topic_authorized_operations
+    assert bits == (1 << A.READ) | (1 << A.WRITE) | (1 << A.DESCRIBE)
+
+
+def test_acls_groups_and_cluster(acl_broker):
+    b, admin = acl_broker
+    alice = Wire(b)
+    alice.authenticate("SCRAM-SHA-512", "alice", "alice-secret")
+    JG = M.JoinGroupRequest
+    join = lambda g: alice.request(JG(group_id=g, session_timeout_ms=6000, rebalance_timeout_ms=6000,  # noqa: E731
+                                      member_id="", protocol_type="consumer",
+                                      protocols=[JG.JoinGroupRequestProtocol(name="range", metadata=b"")]), 5)
+    assert join("g-no").error_code == 30                   # GROUP_AUTHORIZATION_FAILED
+    assert join("g-ok").error_code in (0, 79)              # allowed (79: MEMBER_ID_REQUIRED)
+    fc = alice.request(M.FindCoordinatorRequest(key_type=0, coordinator_keys=["g-no", "g-ok"]), 4)
+    assert [c.error_code for c in fc.coordinators] == [30, 0]
+    assert alice.request(M.InitProducerIdRequest(transactional_id="tx", transaction_timeout_ms=1000), 4
+                         ).error_code == 53           # TRANSACTIONAL_ID_AUTHORIZATION_FAILED
+    assert alice.request(M.InitProducerIdRequest(transactional_id=None, transaction_timeout_ms=1000), 4
+                         ).error_code == 0            # KIP-679: WRITE on a topic is enough
+    bob = Wire(b)
+    bob.authenticate("PLAIN", "bob", "bob-secret")
+    assert bob.request(M.InitProducerIdRequest(transactional_id=None, transaction_timeout_ms=1000), 4
+                       ).error_code == 31             # CLUSTER_AUTHORIZATION_FAILED
+    assert {t.name for t in metadata(bob).topics} == {"orders", "secret", "pre-a", "pre-b"}
+    assert produce(bob, "orders") == 29
+    assert bob.request(M.DescribeAclsRequest(resource_type_filter=A.ANY, pattern_type_filter=A.ANY,
+                                             operation=A.ANY, permission_type=A.ANY), 3).error_code == 31
+    CT = M.CreateTopicsRequest
+    created = bob.request(CT(topics=[CT.CreatableTopic(name="new", num_partitions=1, replication_factor=1)],
+                             timeout_ms=1000), 5).topics[0]
+    assert created.error_code == 29
+
+
+def test_describe_and_delete_acls_persist_in_the_log_dir(acl_broker, tmp_path):
+    b, admin = acl_broker
+    described = admin.request(M.DescribeAclsRequest(
+        resource_type_filter=A.TOPIC, resource_name_filter="pre-b", pattern_type_filter=A.MATCH,
+        principal_filter=None, host_filter=None, operation=A.ANY, permission_type=A.ANY), 3)
+    got = {(r.resource_name, r.pattern_type, a.operation, a.permission_type)
+           for r in described.resources for a in r.acls}
+    # MATCH: the bindings that apply to "pre-b": the literal one and the prefixed one, and "*"
+    assert got == {("pre-b", A.LITERAL, A.READ, A.DENY), ("pre-", A.PREFIXED, A.ALL, A.ALLOW),
+                   ("*", A.LITERAL, A.DESCRIBE, A.ALLOW)}
+    DF = M.DeleteAclsRequest.DeleteAclsFilter
+    deleted = admin.request(M.DeleteAclsRequest(filters=[DF(
+        resource_type_filter=A.TOPIC, resource_name_filter="orders", pattern_type_filter=A.LITERAL,
+        principal_filter="User:alice", host_filter=None, operation=A.ANY, permission_type=A.ANY)]), 3)
+    assert sorted(m.operation for m in deleted.filter_results[0].matching_acls) == [A.READ, A.WRITE]
+    log_dir = b.log_dir
+    b.shutdown()
+    with Broker(security_protocol="SASL_PLAINTEXT", users=USERS, acl_enforce=True, log_dir=log_dir) as again:
+        alice = Wire(again)
+        alice.authenticate("PLAIN", "alice", "alice-secret")
+        assert produce(alice, "orders") == 29              # its ACL was deleted
+        assert fetch_error(alice, "pre-a") == 0            # the others were reloaded
+
+
+def test_create_acls_rejects_invalid_bindings(acl_broker):
+    b, admin = acl_broker
+    resp = admin.request(M.CreateAclsRequest(creations=[
+        _creation(A.ANY, "x", "User:alice", A.READ),
+        _creation(A.TOPIC, "x", "alice", A.READ),
+        _creation(A.TOPIC, "x", "User:alice", A.ANY),
+        _creation(A.TOPIC, "x", "User:alice", A.READ, pattern=A.MATCH),
+    ]), 3)
+    assert [r.error_code for r in resp.results] == [42] * 4  # INVALID_REQUEST
+
+
+def test_without_acl_enforce_everyone_may_do_everything(sasl_broker):
+    wire = Wire(sasl_broker)
+    wire.authenticate("PLAIN", "bob", "bob-secret")
+    assert produce(wire, "anything") in (0, 3)  # 3 until Metadata creates it
+    metadata(wire, ["anything"])
+    assert produce(wire, "anything") == 0
+
+
+def test_kafkawire_serve_with_sasl_ssl_options(pki):
+    import subprocess
+    import sys
+
+    from conftest import subprocess_env
+
+    cmd = [sys.executable, "-m", "kafkawire", "serve", "--port", "0", "--max-seconds", "60",
+           "--security-protocol", "SASL_SSL", "--sasl-mechanisms", "SCRAM-SHA-256",
+           "--user", "alice:alice-secret", "--ssl-certfile", pki.server_cert,
+           "--ssl-keyfile", pki.server_key]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=subprocess_env())
+    try:
+        line = proc.stdout.readline()
+        assert "listening on" in line, line
+        host, port = line.rsplit(" ", 1)[1].strip().rsplit(":", 1)
+        with pytest.raises(SaslMechanismError):
+            Wire((host, int(port)), _client_context(pki, False)).authenticate("PLAIN", "alice", "alice-secret")
+        wire = Wire((host, int(port)), _client_context(pki, False))
+        wire.authenticate("SCRAM-SHA-256", "alice", "alice-secret")
+        assert metadata(wire, ["cli"]).topics[0].error_code == 0
+    finally:
+        proc.terminate()
+        proc.wait(10)
