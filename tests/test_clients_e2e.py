@@ -39,6 +39,10 @@ COMPRESSIONS = ("none", "gzip", "snappy", "lz4", "zstd")
 
 def run_client(job: Dict[str, Any], timeout: float = 60) -> Dict[str, Any]:
     """Run a driver job in a subprocess, killed after ``timeout`` seconds."""
+    if job["client"] == "java":  # Kafka's Java clients (tests/test_kafka_java_clients.py)
+        from kafka_support.java_clients import run_java
+
+        return run_java(job, timeout)
     env = dict(os.environ)
     try:
         proc = subprocess.run([sys.executable, str(DRIVER)], input=json.dumps(job),

@@ -1,0 +1,72 @@
+"""Apache Kafka's Java clients as a test driver: ``JavaClientDriver.java`` beside this
+file, compiled with ``javac`` against the resolved Kafka jars on first use and cached
+under the jars' cache directory, keyed by the source's and the jars' hashes.
+
+``run_java(job, timeout)`` runs one driver job (the JSON jobs of
+``tests/test_clients_driver.py``) in a JVM that is killed after ``timeout`` seconds.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any, Dict
+
+from kafka_support.jars import (
+    CACHE_DIR, KafkaUnavailable, classpath, classpath_string, java_executable, javac_executable,
+)
+
+SOURCE = Path(__file__).with_name("JavaClientDriver.java")
+MAIN_CLASS = "JavaClientDriver"
+COMPILE_TIMEOUT = 300  # seconds; javac on a busy 2-core machine
+RESULT_MARKER = "@@RESULT@@"
+
+
+def _build_key() -> str:
+    h = hashlib.sha256(SOURCE.read_bytes())
+    for jar in classpath():
+        h.update(jar.name.encode())
+        h.update(hashlib.sha256(jar.read_bytes()).digest())
+    return h.hexdigest()[:16]
+
+
+@functools.lru_cache(maxsize=None)
+def compiled() -> Path:
+    """The directory holding the compiled driver (compiling it if it is not cached)."""
+    out = CACHE_DIR / f"java-client-driver-{_build_key()}"
+    if (out / f"{MAIN_CLASS}.class").exists():
+        return out
+    tmp = out.with_suffix(".tmp")
+    tmp.mkdir(parents=True, exist_ok=True)
+    try:
+        proc = subprocess.run(
+            [javac_executable(), "-nowarn", "-cp", classpath_string(), "-d", str(tmp), str(SOURCE)],
+            capture_output=True, text=True, timeout=COMPILE_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise KafkaUnavailable(f"javac did not compile {SOURCE.name} in {COMPILE_TIMEOUT} s")
+    if proc.returncode != 0:
+        raise AssertionError(f"javac failed on {SOURCE.name}:\n{proc.stdout}{proc.stderr}")
+    if not out.exists():  # another run may have finished the same build first
+        os.replace(tmp, out)
+    return out
+
+
+def run_java(job: Dict[str, Any], timeout: float = 90) -> Dict[str, Any]:
+    """Run one driver job in a JVM; its JSON result."""
+    cp = os.pathsep.join([str(compiled()), classpath_string()])
+    cmd = [java_executable(), "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+           "-cp", cp, MAIN_CLASS]
+    try:
+        proc = subprocess.run(cmd, input=json.dumps(job), capture_output=True, text=True,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired as exc:
+        err = exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else (exc.stderr or "")
+        raise AssertionError(f"java {job.get('op')} timed out after {timeout}s; "
+                             f"stderr:\n{err[-3000:]}") from None
+    if proc.returncode != 0 or RESULT_MARKER not in proc.stdout:
+        raise AssertionError(f"java driver failed (rc {proc.returncode}):\n"
+                             f"{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}")
+    return json.loads(proc.stdout.rsplit(RESULT_MARKER, 1)[1])
