@@ -817,8 +817,10 @@ cdef long long _as_int(Op *op, int kind, object v) except? -1:
     cdef long long x
     try:
         x = PyLong_AsLongLong(v)
-    except (TypeError, OverflowError, ValueError):
-        raise EncodeError(f"{_attr(op)}: cannot encode {v!r:.80} as {_KIND_NAMES[kind]}: not an integer in range") from None
+    except OverflowError:
+        raise EncodeError(f"{_attr(op)}: {v} is out of range for {_KIND_NAMES[kind]}") from None
+    except (TypeError, ValueError):
+        raise EncodeError(f"{_attr(op)}: cannot encode {v!r:.80} as {_KIND_NAMES[kind]}: not an integer") from None
     if kind == INT32:
         if x < -2147483648 or x > 2147483647:
             raise EncodeError(f"{_attr(op)}: {x} is out of range for int32")

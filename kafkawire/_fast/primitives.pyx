@@ -77,8 +77,8 @@ cdef long long _as_int(object value, long long low, long long high, str name) ex
         raise EncodeError(f"{name}: cannot encode {value!r}: not an integer")
     try:
         v = value
-    except (OverflowError, TypeError) as exc:
-        raise EncodeError(f"{name}: cannot encode {value!r}: {exc}") from None
+    except OverflowError:  # beyond a C long long: out of every range
+        raise EncodeError(f"{name}: cannot encode {value!r}: out of range") from None
     if v < low or v > high:
         raise EncodeError(f"{name}: cannot encode {value!r}: out of range")
     return v
@@ -132,8 +132,8 @@ def encode_float64(value):
     cdef uint8_t b[8]
     try:
         d = value
-    except TypeError as exc:
-        raise EncodeError(f"float64: cannot encode {value!r}: {exc}") from None
+    except TypeError:
+        raise EncodeError(f"float64: cannot encode {value!r}: not a number") from None
     memcpy(&bits, &d, 8)
     store_be64(b, bits)
     return _new_bytes(b, 8)

@@ -1008,7 +1008,10 @@ def _sized(parts: Sequence[Tuple[StructPlan, Any]]):
         try:
             total += _size_struct(plan, obj, cache)
         except AttributeError as exc:
-            raise EncodeError(f"{type(obj).__name__}: a field is not set ({exc})") from None
+            if exc.name is None:
+                raise EncodeError(f"{type(obj).__name__}: a field is not set ({exc})") from None
+            owner = obj if exc.obj is None else exc.obj
+            raise EncodeError(f"{type(owner).__name__}.{exc.name} is not set") from None
         caches.append(cache)
     return total, caches
 

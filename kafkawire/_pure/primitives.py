@@ -34,14 +34,21 @@ def _check_offset(buf, offset: int) -> None:
         raise TruncatedError(f"offset {offset} is outside a buffer of {len(buf)} bytes")
 
 
+def _why_not(name: str, value) -> str:
+    """Why a fixed-width value does not pack, in the Cython backend's words."""
+    if name == "float64":
+        return "not a number"
+    return "out of range" if isinstance(value, int) else "not an integer"
+
+
 def _fixed(name: str, st: struct.Struct):
     size = st.size
 
     def encode(value) -> bytes:
         try:
             return st.pack(value)
-        except (struct.error, TypeError) as exc:
-            raise EncodeError(f"{name}: cannot encode {value!r}: {exc}") from None
+        except (struct.error, TypeError, OverflowError):
+            raise EncodeError(f"{name}: cannot encode {value!r}: {_why_not(name, value)}") from None
 
     def decode(buf, offset: int = 0):
         _check_offset(buf, offset)

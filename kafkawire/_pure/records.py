@@ -245,26 +245,28 @@ class RecordBatch:
                 f"is_transactional={self.is_transactional}, is_control={self.is_control})")
 
 
-def _parse_legacy_message(buf, pos: int, end: int, verify_crc: bool, what: str):
+def _parse_legacy_message(buf, pos: int, end: int, verify_crc: bool, what: str, shift: int = 0):
     """Parse one log entry at ``pos``; returns (offset, crc, magic, attributes,
-    timestamp, key, value, next_pos).  The entry must lie within ``end``."""
+    timestamp, key, value, next_pos).  The entry must lie within ``end``.  Errors give
+    its position as ``pos + shift`` (``buf`` may be a view starting at ``shift``)."""
+    at = pos + shift
     if end - pos < LOG_OVERHEAD + LEGACY_OVERHEAD[0]:
-        raise _corrupt(f"{what} at byte {pos} is shorter than a message")
+        raise _corrupt(f"{what} at byte {at} is shorter than a message")
     offset, size = _LOG.unpack_from(buf, pos)
     if size < LEGACY_OVERHEAD[0] or size > end - pos - LOG_OVERHEAD:
-        raise _corrupt(f"{what} at byte {pos} has an invalid size {size}")
+        raise _corrupt(f"{what} at byte {at} has an invalid size {size}")
     start = pos + LOG_OVERHEAD
     mend = start + size
     crc, magic, attrs = _LEGACY.unpack_from(buf, start)
     if magic not in (0, 1):
-        raise _corrupt(f"{what} at byte {pos} has magic {magic}, expected 0 or 1")
+        raise _corrupt(f"{what} at byte {at} has magic {magic}, expected 0 or 1")
     if size < LEGACY_OVERHEAD[magic]:
-        raise _corrupt(f"{what} at byte {pos} is shorter than a v{magic} message")
+        raise _corrupt(f"{what} at byte {at} is shorter than a v{magic} message")
     if verify_crc:
         actual = _crc32(buf[start + 4 : mend])
         if actual != crc:
             raise CorruptRecordError(
-                f"{what} at byte {pos}: CRC32 is {actual:#010x}, the message says {crc:#010x}")
+                f"{what} at byte {at}: CRC32 is {actual:#010x}, the message says {crc:#010x}")
     p = start + 6
     timestamp = NO_TIMESTAMP
     if magic == 1:
@@ -307,9 +309,10 @@ class LegacyRecordBatch:
     has_delete_horizon = False
     delete_horizon_ms = None
 
-    def __init__(self, buf: memoryview, verify_crc: bool, max_size: int):
+    def __init__(self, buf: memoryview, verify_crc: bool, max_size: int, position: int = 0):
         (self.offset, self.crc, self.magic, self.attributes, self.timestamp, self._key,
-         self._value, _end) = _parse_legacy_message(buf, 0, len(buf), verify_crc, "message")
+         self._value, _end) = _parse_legacy_message(buf, 0, len(buf), verify_crc, "message",
+                                                    position)
         self._buf = buf
         self._verify = verify_crc
         self._max_size = max_size
@@ -445,7 +448,7 @@ class BatchIterator:
                         f"record batch at byte {pos} (base offset {batch.base_offset}): CRC32C "
                         f"is {actual:#010x}, the batch says {batch.crc:#010x}")
         else:
-            batch = LegacyRecordBatch(view, self._verify, self._max_size)
+            batch = LegacyRecordBatch(view, self._verify, self._max_size, pos)
         self.position = end
         return batch
 
@@ -553,6 +556,8 @@ def _normalize(records, base_offset: int):
             offset = next_offset
         if not isinstance(offset, int):
             raise EncodeError(f"record offset must be an int, got {offset!r}")
+        if not -(2**63) <= offset < 2**63:
+            raise EncodeError(f"record offset {offset} does not fit in int64")
         if items and offset <= items[-1][0]:
             raise EncodeError(f"record offsets must increase: {offset} after {items[-1][0]}")
         if offset < base_offset:
@@ -564,6 +569,8 @@ def _normalize(records, base_offset: int):
             now = ts
         if not isinstance(ts, int):
             raise EncodeError(f"record timestamp must be an int (ms), got {ts!r}")
+        if not -(2**63) <= ts < 2**63:
+            raise EncodeError(f"record timestamp {ts} does not fit in int64")
         key = _bytes_or_none(_field(rec, "key"), "key")
         value = _bytes_or_none(_field(rec, "value"), "value")
         raw_headers = _field(rec, "headers") or ()
@@ -604,6 +611,8 @@ def _v2_batch(items, *, base_offset, codec, level, ts_bit, producer_id, producer
     _check_int("producer_epoch", producer_epoch, 16)
     _check_int("base_sequence", base_sequence, 32)
     _check_int("partition_leader_epoch", partition_leader_epoch, 32)
+    if delete_horizon_ms is not None:
+        _check_int("delete_horizon_ms", delete_horizon_ms, 64)
     if items:
         base_ts = items[0][1] if delete_horizon_ms is None else delete_horizon_ms
         max_ts = max(it[1] for it in items)
@@ -618,6 +627,8 @@ def _v2_batch(items, *, base_offset, codec, level, ts_bit, producer_id, producer
         delta = offset - base_offset
         if delta > INT32_MAX:
             raise EncodeError(f"offset {offset} is too far from base_offset {base_offset}")
+        if not -(2**63) <= ts - base_ts < 2**63:
+            raise EncodeError(f"timestamp {ts} is too far from the base timestamp {base_ts}")
         _v2_record(body, delta, ts - base_ts, key, value, headers)
     if codec:
         body = _comp.compress(codec, body, level)
@@ -690,6 +701,7 @@ def encode_batch(records: Iterable, *, magic: int = 2, base_offset: int = 0,
     wrapper message)."""
     codec = _comp.codec_id(compression)
     ts_bit = _timestamp_type_bit(timestamp_type)
+    _check_int("base_offset", base_offset, 64)
     items = _normalize(records, base_offset)
     if magic == 2:
         return _v2_batch(items, base_offset=base_offset, codec=codec, level=compression_level,
