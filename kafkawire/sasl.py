@@ -883,8 +883,11 @@ class ServerSession:
             lifetime = self._on_step()
         except SaslError as exc:
             self.failure = str(exc)
-            message = (f"Authentication failed during authentication due to invalid credentials "
-                       f"with SASL mechanism {self._server.mechanism}: {exc}")
+            # As Kafka answers: PLAIN's reason is told to the client, SCRAM's is not (it
+            # would tell an unknown user from a wrong password)
+            message = str(exc) if self._server.mechanism == "PLAIN" else (
+                "Authentication failed during authentication due to invalid credentials "
+                f"with SASL mechanism {self._server.mechanism}")
             return R_(error_code=_SASL_AUTHENTICATION_FAILED, error_message=message, auth_bytes=b"")
         return R_(error_code=0, error_message=None, auth_bytes=challenge,
                   session_lifetime_ms=lifetime if version >= 1 else 0)
