@@ -30,8 +30,12 @@ def _extensions():
     if sanitize:
         compile_args += [f"-fsanitize={sanitize}", "-fno-omit-frame-pointer", "-g"]
         link_args += [f"-fsanitize={sanitize}"]
+    sources = sorted(glob.glob("kafkawire/_fast/*.pyx"))
+    if not sources:  # an incomplete source tree must not quietly give a pure-Python build
+        sys.exit("kafkawire/_fast/*.pyx not found: this source tree lacks the Cython sources "
+                 "(set KAFKAWIRE_NO_EXTENSIONS=1 to build the pure-Python package on purpose)")
     exts = []
-    for pyx in sorted(glob.glob("kafkawire/_fast/*.pyx")):
+    for pyx in sources:
         stem = os.path.splitext(os.path.basename(pyx))[0]
         exts.append(
             Extension(

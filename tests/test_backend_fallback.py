@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -21,6 +22,7 @@ pytestmark = pytest.mark.backend_independent
 
 PACKAGE = os.path.dirname(os.path.abspath(kafkawire.__file__))
 SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
+CHECKOUT_FAST = Path(__file__).resolve().parent.parent / "kafkawire" / "_fast"
 PROBE = "import kafkawire; print(kafkawire.BACKEND)"
 
 
@@ -31,7 +33,11 @@ def _copy(root, *, sources=True):
     if not sources:
         skip += ["*.pyx", "*.pxd"]
     shutil.copytree(PACKAGE, root / "kafkawire", ignore=shutil.ignore_patterns(*skip))
-    return root / "kafkawire" / "_fast"
+    fast = root / "kafkawire" / "_fast"
+    if sources and not list(fast.glob("*.pyx")):  # an installed kafkawire: take the checkout's
+        for pyx in CHECKOUT_FAST.glob("*.pyx"):
+            shutil.copy2(pyx, fast / pyx.name)
+    return fast
 
 
 def _run(root, **env):
