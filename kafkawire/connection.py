@@ -256,6 +256,23 @@ class ClientConnection:
             self._remember(correlation_id, "was a Produce with acks=0, which gets no response")
         return correlation_id, data
 
+    def track(self, correlation_id: int, api_key: int, version: int, request: Optional[Message] = None,
+              *, deadline: Optional[float] = None) -> None:
+        """Expect the response to a request written by someone else: a proxy forwarding a
+        client's bytes, or a capture being read.  A Produce with ``acks=0`` is ignored,
+        as in :meth:`send`; a correlation id already waiting is refused."""
+        if self._closed is not None:
+            raise ConnectionClosedError(f"cannot track on a closed connection: {self._closed}")
+        if _is_acks0_produce(api_key, request):
+            self._remember(correlation_id, "was a Produce with acks=0, which gets no response")
+            return
+        if correlation_id in self._pending:
+            raise ConnectionStateError(f"correlation id {correlation_id} is already waiting for a response")
+        if self.max_in_flight is not None and len(self._pending) >= self.max_in_flight:
+            raise InFlightLimitError(
+                f"{len(self._pending)} requests are in flight, the limit is {self.max_in_flight}")
+        self._pending[correlation_id] = _Pending(api_key, version, request, deadline)
+
     def _version_for(self, cls, version: Optional[int]) -> int:
         api_key = cls.api_key
         name = cls.__name__

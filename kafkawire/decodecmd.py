@@ -11,6 +11,17 @@ Input, from a file or stdin (``-``, the default), or ``--hex`` on the command li
 Requests say what they are in their header.  Responses do not: give ``--response``
 with ``--api-key`` and ``--version`` of the request they answer.
 
+A whole conversation pairs each request with its response (a response does not say what
+it answers: the pairing is :mod:`kafkawire.conversation`'s bookkeeping):
+
+* ``--pcap FILE``: every Kafka connection of a classic pcap capture (``tcpdump -w``);
+  the broker is the side that received the SYN, else the side on ``--port`` (9092);
+* ``--streams CLIENT SERVER``: the two byte streams of one connection, each a file of
+  raw bytes or hex (the client's requests, the server's responses).
+
+Each line then also has ``direction`` and ``correlation_id`` (and ``connection`` for a
+capture); a request that never got its response is listed with an ``error``.
+
 Output: one JSON object per frame with ``api_key``, ``api_name``, ``api_version``,
 ``header`` and ``body`` (bytes as base64, as ``to_dict()`` gives them).  ``--records``
 also decodes the ``records`` fields (Produce, Fetch, ...) into record lists.
@@ -51,6 +62,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--no-size-prefix", action="store_true",
                    help="the input is one frame payload without its 4-byte size "
                         "(by default a matching size prefix is detected)")
+    p.add_argument("--pcap", metavar="FILE", help="pair the requests and responses of a pcap capture")
+    p.add_argument("--port", type=int, action="append",
+                   help="with --pcap: a broker port, for connections whose SYN is not in the "
+                        "capture (repeatable; default 9092)")
+    p.add_argument("--streams", nargs=2, metavar=("CLIENT", "SERVER"),
+                   help="pair the two byte streams of one connection (files of raw bytes or hex)")
     p.add_argument("--records", action="store_true",
                    help="decode records fields into lists of records")
     p.add_argument("--compact", action="store_true", help="one JSON object per line")
@@ -160,6 +177,8 @@ def _from_frame_log(data: bytes, records: bool) -> Iterator[Dict[str, Any]]:
 def main(argv: Optional[List[str]] = None) -> int:
     """Entry point of ``kafkawire decode``."""
     args = _parser().parse_args(argv)
+    if args.pcap or args.streams:
+        return _conversation_main(args)
     try:
         data = _read_input(args)
     except OSError as exc:
@@ -178,6 +197,38 @@ def main(argv: Optional[List[str]] = None) -> int:
             print(json.dumps(decode_frame(payload, response=args.response, api_key=args.api_key,
                                           version=args.version, records=args.records),
                              indent=indent))
+    except (KafkaWireError, ValueError, binascii.Error) as exc:
+        print(f"kafkawire decode: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _stream_bytes(path: str) -> bytes:
+    with open(path, "rb") as fh:
+        data = fh.read()
+    if data.strip() and _HEX.match(data.strip()):
+        return _unhex(data)
+    return data
+
+
+def _conversation_main(args: argparse.Namespace) -> int:
+    from kafkawire.conversation import Conversation, event_json, pcap_conversations
+
+    indent = None if args.compact else 2
+    try:
+        if args.pcap:
+            with open(args.pcap, "rb") as fh:
+                for item in pcap_conversations(fh, tuple(args.port or (9092,)), records=args.records):
+                    print(json.dumps(item, indent=indent))
+            return 0
+        client, server = (_stream_bytes(path) for path in args.streams)
+        conv = Conversation()
+        events = conv.client_data(client) + conv.server_data(server) + conv.end()
+        for event in events:
+            print(json.dumps(event_json(event, records=args.records), indent=indent))
+    except OSError as exc:
+        print(f"kafkawire decode: {exc}", file=sys.stderr)
+        return 2
     except (KafkaWireError, ValueError, binascii.Error) as exc:
         print(f"kafkawire decode: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1

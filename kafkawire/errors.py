@@ -130,6 +130,11 @@ class UnexpectedResponseError(DecodeError):
     already answered, expired, or a Produce with ``acks=0``."""
 
 
+class InvalidCaptureError(DecodeError):
+    """A packet capture that cannot be read: not a classic pcap file, a truncated
+    record, or a link type this reader does not know."""
+
+
 @dataclass(frozen=True)
 class KafkaError:
     """One entry of Kafka's error-code table."""

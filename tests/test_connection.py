@@ -555,3 +555,17 @@ def test_client_end_drives_the_test_broker_over_a_socket():
         finally:
             sock.close()
         assert broker.roundtrip_failures == []
+
+
+def test_track_expects_responses_to_requests_written_elsewhere():
+    """A proxy forwards a client's request bytes unchanged and reads the answer itself."""
+    writer, server = ClientConnection(first_correlation_id=40), ServerConnection()
+    proxy = ClientConnection(max_in_flight=2)
+    (event,) = server.receive_data(writer.send(metadata_request(), version=11)[1])
+    proxy.track(event.correlation_id, event.api_key, event.version, event.message)
+    with pytest.raises(errors.ConnectionStateError, match="already waiting"):
+        proxy.track(event.correlation_id, event.api_key, event.version)
+    proxy.track(41, 0, 9, produce_request(acks=0))  # no response comes: not tracked
+    assert proxy.in_flight == 1
+    (answer,) = proxy.receive_data(server.respond(event, metadata_response("via proxy")))
+    assert (answer.correlation_id, answer.version, answer.message.cluster_id) == (40, 11, "via proxy")
