@@ -395,6 +395,13 @@ def _check_boundary(f: BinaryIO, path: str, position: int, offset: int, size: in
     return h.base_offset <= offset <= h.last_offset if h.magic >= 2 else h.base_offset == offset
 
 
+def check_boundary(path: str, position: int, offset: int, size: int) -> bool:
+    """True when the batch at ``position`` of segment ``path`` (``size`` bytes) holds
+    ``offset``: an index entry that points where it says."""
+    with open(path, "rb") as f:
+        return _check_boundary(f, path, position, offset, size)
+
+
 def split_segment(segment: Segment, target_bytes: int) -> List[Tuple[int, int]]:
     """Byte ranges ``(start, end)`` covering ``segment`` with about ``target_bytes`` each.
 
@@ -554,6 +561,7 @@ class PartitionWriter:
         self._since_index = 0
         self._max_ts = -1
         self._max_ts_offset = -1
+        self._indexed_ts = -1  # the last timestamp written to the time index
         self.segments: List[str] = []
         existing = _partition_segments(directory)
         if existing:
@@ -571,10 +579,16 @@ class PartitionWriter:
         self._base = base_offset
         self._size = self._log.tell()
         self._since_index = 0
-        self._max_ts = self._max_ts_offset = -1
+        self._max_ts = self._max_ts_offset = self._indexed_ts = -1
         self.segments.append(stem + LOG_SUFFIX)
 
     def _close_segment(self) -> None:
+        # as Kafka does when a segment is closed or rolled: the time index ends with the
+        # segment's largest timestamp, so it tells how new the whole segment is
+        if self._timeindex is not None and self._max_ts > self._indexed_ts:
+            self._timeindex.write(_TIME_INDEX_ENTRY.pack(self._max_ts,
+                                                         self._max_ts_offset - self._base))
+            self._indexed_ts = self._max_ts
         for fh in (self._log, self._index, self._timeindex):
             if fh is not None:
                 fh.close()
@@ -595,9 +609,10 @@ class PartitionWriter:
                 self._open(h.base_offset)
             if self._since_index > self.index_interval_bytes:
                 self._index.write(_INDEX_ENTRY.pack(h.last_offset - self._base, self._size))
-                if self._max_ts_offset >= 0:
+                if self._max_ts_offset >= 0 and self._max_ts > self._indexed_ts:
                     self._timeindex.write(_TIME_INDEX_ENTRY.pack(
                         self._max_ts, self._max_ts_offset - self._base))
+                    self._indexed_ts = self._max_ts
                 self._since_index = 0
             self._log.write(mv[off:off + h.size])
             if h.magic >= 2 and h.max_timestamp > self._max_ts:

@@ -174,3 +174,33 @@ def test_truncated_and_garbage_segments_name_the_file(kafka_log, tmp_path):
     with pytest.raises(Exception) as info:
         kafka_log().load(str(tmp_path)).collect()
     assert f"{path}: at byte 0" in str(info.value)
+
+
+@pytest.mark.parametrize("condition, unpushable", [
+    ("topic = 'orders' and partition in (0, 2)", "concat(topic, '') = 'orders' and "
+     "partition + 0 in (0, 2)"),
+    ("partition = 1 and offset between 300 and 700", "partition + 0 = 1 and "
+     "offset + 0 between 300 and 700"),
+    ("offset > 1500 or offset < 10", "offset + 0 > 1500 or offset + 0 < 10"),
+    ("timestamp >= timestamp_millis({late})", "unix_millis(timestamp) >= {late}"),
+    ("timestamp < timestamp_millis({early}) and topic = 'payments'",
+     "unix_millis(timestamp) < {early} and concat(topic, '') = 'payments'"),
+])
+def test_pushed_down_filters_give_the_rows_spark_alone_gives(kafka_log, sample_log,
+                                                              condition, unpushable):
+    """The same predicate once in a form the source can use and once in a form only
+    Spark evaluates (an expression on the column is never pushed down)."""
+    late = sample.BASE_TIMESTAMP + 35_000
+    early = sample.BASE_TIMESTAMP + 70_000
+    for isolation in ("read_uncommitted", "read_committed"):
+        df = kafka_log(isolationLevel=isolation).load(sample_log.directory)
+        pushed = _collect(df.where(condition.format(late=late, early=early)))
+        alone = _collect(df.where(unpushable.format(late=late, early=early)))
+        assert pushed == alone
+        assert pushed  # the predicates select something
+
+
+def test_small_segments_are_packed_into_few_spark_partitions(kafka_log, sample_log):
+    df = kafka_log(minPartitions=2).load(sample_log.directory)
+    assert df.rdd.getNumPartitions() <= 4
+    assert df.count() == len(sample_log.records)

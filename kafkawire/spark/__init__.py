@@ -17,7 +17,12 @@ from kafkawire.spark.datasource import FORMAT, KafkaLogDataSource
 
 
 def register(spark) -> None:
-    """Register the ``kafka-log`` data source with ``spark`` (a SparkSession)."""
+    """Register the ``kafka-log`` data source with ``spark`` (a SparkSession), and turn
+    on Python data source filter pushdown, which ``kafka-log`` uses to read only the
+    partitions, segments and batches a query's ``topic``/``partition``/``offset``/
+    ``timestamp`` filters can match (Spark refuses to plan a reader that pushes filters
+    while ``spark.sql.python.filterPushdown.enabled`` is false)."""
+    spark.conf.set("spark.sql.python.filterPushdown.enabled", "true")
     spark.dataSource.register(KafkaLogDataSource)
 
 

@@ -50,6 +50,7 @@ the rows were spread over tasks.
 """
 from __future__ import annotations
 
+import datetime as _dt
 import json
 import os
 import shutil
@@ -62,7 +63,14 @@ from pyspark.sql.datasource import (
     DataSource,
     DataSourceArrowWriter,
     DataSourceReader,
+    EqualTo,
+    Filter,
+    GreaterThan,
+    GreaterThanOrEqual,
+    In,
     InputPartition,
+    LessThan,
+    LessThanOrEqual,
     WriterCommitMessage,
 )
 
@@ -89,28 +97,104 @@ def _paths(options) -> List[str]:
 
 
 class SplitPartition(InputPartition):
-    """A Spark input partition holding one :class:`~kafkawire.spark.logread.Split`."""
+    """A Spark input partition: the :class:`~kafkawire.spark.logread.Split` list one
+    task reads (small segments packed together, as Spark packs small files)."""
 
-    def __init__(self, split: Optional[logread.Split]) -> None:
-        super().__init__(split)
+    def __init__(self, splits: List[logread.Split]) -> None:
+        super().__init__(splits)
 
 
 class KafkaLogReader(DataSourceReader):
-    """Plans splits on the driver side and reads each in a task."""
+    """Plans splits on the driver side and reads each group in a task."""
 
     def __init__(self, options) -> None:
         self.paths = _paths(options)
         self.options = logread.ReadOptions.parse(options)
+        self.row_filter = logread.NO_FILTER
+
+    def pushFilters(self, filters: List[Filter]) -> Iterator[Filter]:
+        """Takes the filters on ``topic``, ``partition``, ``offset`` and ``timestamp``
+        that the log's layout can answer; every filter still goes back to Spark, which
+        re-checks the rows (the pushed ones then cost it almost nothing)."""
+        self.row_filter = row_filter_of(filters)
+        yield from filters
 
     def partitions(self) -> Sequence[InputPartition]:
-        splits = logread.plan(self.paths, self.options)
-        return [SplitPartition(s) for s in splits] or [SplitPartition(None)]
+        splits = logread.plan(self.paths, self.options, self.row_filter)
+        groups = logread.pack(splits, self.options)
+        return [SplitPartition(g) for g in groups] or [SplitPartition([])]
 
     def read(self, partition: InputPartition) -> Iterator["pyarrow.RecordBatch"]:
-        split = partition.value
-        if split is None:
-            return iter(())
-        return logread.read_split(split, self.options)
+        return logread.read_splits(partition.value, self.options,
+                                   row_filter=self.row_filter)
+
+
+_EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
+
+
+def _epoch_ms(value) -> Optional[int]:
+    """A pushed-down timestamp literal as epoch milliseconds (None if not one)."""
+    if isinstance(value, _dt.datetime):
+        if value.tzinfo is None:  # Spark hands naive datetimes in the worker's zone
+            value = value.astimezone()
+        return (value - _EPOCH) // _dt.timedelta(milliseconds=1)  # floor: a superset
+    return None
+
+
+def row_filter_of(filters: Sequence[Filter]) -> logread.RowFilter:
+    """The :class:`~kafkawire.spark.logread.RowFilter` implied by the AND of
+    ``filters`` (those it cannot use are left to Spark alone)."""
+    topics = partitions = None
+    lo_off = hi_off = lo_ts = hi_ts = None
+
+    def tighter(old, new, pick):
+        return new if old is None else pick(old, new)
+
+    for f in filters:
+        column = getattr(f, "attribute", ())  # Not(...) has none: left to Spark
+        name = column[0] if len(column) == 1 else None
+        if name in ("topic", "partition"):
+            if isinstance(f, EqualTo):
+                values = frozenset([f.value])
+            elif isinstance(f, In):
+                values = frozenset(f.value)
+            else:
+                continue
+            if name == "topic":
+                topics = values if topics is None else topics & values
+            else:
+                partitions = values if partitions is None else partitions & values
+            continue
+        if name not in ("offset", "timestamp"):
+            continue
+        raw = getattr(f, "value", None)
+        if name == "offset":
+            value = raw if isinstance(raw, int) and not isinstance(raw, bool) else None
+        else:
+            value = _epoch_ms(raw)  # whole milliseconds, rounded down
+        if value is None:
+            continue
+        # strict bounds tighten by one only for offsets; a millisecond bound rounded
+        # down keeps every row that may match, and Spark drops the rest
+        strict = 1 if name == "offset" else 0
+        lo = hi = None
+        if isinstance(f, EqualTo):
+            lo = hi = value
+        elif isinstance(f, GreaterThan):
+            lo = value + strict
+        elif isinstance(f, GreaterThanOrEqual):
+            lo = value
+        elif isinstance(f, LessThan):
+            hi = value - strict
+        elif isinstance(f, LessThanOrEqual):
+            hi = value
+        if name == "offset":
+            lo_off = tighter(lo_off, lo, max) if lo is not None else lo_off
+            hi_off = tighter(hi_off, hi, min) if hi is not None else hi_off
+        else:
+            lo_ts = tighter(lo_ts, lo, max) if lo is not None else lo_ts
+            hi_ts = tighter(hi_ts, hi, min) if hi is not None else hi_ts
+    return logread.RowFilter(topics, partitions, lo_off, hi_off, lo_ts, hi_ts)
 
 
 # ---------------------------------------------------------------------------

@@ -20,8 +20,10 @@ from kafkawire import _backend, segments
 from kafkawire.errors import DecodeError
 from kafkawire.segments import SegmentCorruptRecordError, SegmentError
 
-#: Spark's own default for ``spark.sql.files.maxPartitionBytes``.
+#: Spark's own defaults for ``spark.sql.files.maxPartitionBytes`` and
+#: ``spark.sql.files.openCostInBytes``.
 DEFAULT_MAX_PARTITION_BYTES = 128 << 20
+DEFAULT_OPEN_COST_BYTES = 4 << 20
 DEFAULT_CHUNK_BYTES = 4 << 20
 MODES = ("FAILFAST", "PERMISSIVE", "DROPMALFORMED")
 ISOLATION_LEVELS = ("read_uncommitted", "read_committed")
@@ -52,6 +54,18 @@ def _size(value, name: str) -> int:
                          f"not {value!r}") from None
 
 
+def _positive(value, name: str) -> Optional[int]:
+    if value is None:
+        return None
+    try:
+        n = int(value)
+    except (TypeError, ValueError):
+        n = 0
+    if n < 1:
+        raise ValueError(f"option {name} must be a positive integer, not {value!r}")
+    return n
+
+
 @dataclass(frozen=True)
 class ReadOptions:
     """The ``kafka-log`` read options, parsed and checked once on the driver."""
@@ -62,6 +76,8 @@ class ReadOptions:
     mode: str = "FAILFAST"
     corrupt_column: str = DEFAULT_CORRUPT_COLUMN
     max_partition_bytes: int = DEFAULT_MAX_PARTITION_BYTES
+    open_cost_bytes: int = DEFAULT_OPEN_COST_BYTES
+    min_partitions: Optional[int] = None  # None: the planning machine's core count
     chunk_bytes: int = DEFAULT_CHUNK_BYTES
     backend: Optional[str] = None
 
@@ -88,6 +104,9 @@ class ReadOptions:
             max_partition_bytes=_size(opts.get("maxpartitionbytes",
                                                DEFAULT_MAX_PARTITION_BYTES),
                                       "maxPartitionBytes"),
+            open_cost_bytes=_size(opts.get("opencostinbytes", DEFAULT_OPEN_COST_BYTES),
+                                  "openCostInBytes"),
+            min_partitions=_positive(opts.get("minpartitions"), "minPartitions"),
             chunk_bytes=_size(opts.get("chunkbytes", DEFAULT_CHUNK_BYTES), "chunkBytes"),
             backend=backend,
         )
@@ -227,52 +246,241 @@ def transactions(plog: segments.PartitionLog, *, strict: bool = True) -> TxnStat
     return state
 
 
-def plan(paths, options: ReadOptions = ReadOptions()) -> List[Split]:
-    """The splits that read ``paths`` (see :func:`kafkawire.segments.discover`).
+@dataclass(frozen=True)
+class RowFilter:
+    """What a query keeps, as far as the log's own structure can tell (all bounds
+    inclusive; None: no bound).  Timestamps are epoch milliseconds.
 
-    Each segment larger than ``max_partition_bytes`` is cut at batch boundaries, found
-    from its ``.index`` when there is one, else by scanning batch headers.
+    :func:`plan` uses it to skip partitions, whole segments and the start of segments
+    (through the ``.index`` and ``.timeindex``); :func:`read_split` skips batches by their
+    header, without decompressing them, and drops the rows outside it.
     """
-    out: List[Split] = []
-    strict = options.mode == "FAILFAST"
-    for plog in segments.discover(paths):
-        aborted: Tuple[Tuple[int, int, int], ...] = ()
-        lso = None
-        if options.isolation_level == "read_committed":
-            state = transactions(plog, strict=strict)
-            aborted = tuple(state.aborted)
-            lso = state.last_stable_offset
-        for seg in plog.segments:
+
+    topics: Optional[frozenset] = None
+    partitions: Optional[frozenset] = None
+    min_offset: Optional[int] = None
+    max_offset: Optional[int] = None
+    min_timestamp: Optional[int] = None
+    max_timestamp: Optional[int] = None
+
+    @property
+    def empty(self) -> bool:
+        """True when nothing can match (contradictory bounds, an empty IN list)."""
+        return (self.topics is not None and not self.topics
+                or self.partitions is not None and not self.partitions
+                or None not in (self.min_offset, self.max_offset)
+                and self.min_offset > self.max_offset
+                or None not in (self.min_timestamp, self.max_timestamp)
+                and self.min_timestamp > self.max_timestamp)
+
+    @property
+    def bounds_rows(self) -> bool:
+        return any(v is not None for v in (self.min_offset, self.max_offset,
+                                           self.min_timestamp, self.max_timestamp))
+
+    def keeps_partition(self, topic: Optional[str], partition: Optional[int]) -> bool:
+        return ((self.topics is None or topic in self.topics)
+                and (self.partitions is None or partition in self.partitions))
+
+    def keeps_batch(self, h: segments.BatchHeader) -> bool:
+        """False only when no record of the batch can match."""
+        if self.min_offset is not None and h.last_offset < self.min_offset:
+            return False  # a legacy wrapper's offset is its last inner one
+        if h.magic < 2:
+            return True  # inner offsets and timestamps are not in the header
+        if self.max_offset is not None and h.base_offset > self.max_offset:
+            return False
+        # the header has the largest timestamp, not the smallest (deltas may be negative)
+        return self.min_timestamp is None or h.max_timestamp >= self.min_timestamp
+
+    def past_end(self, h: segments.BatchHeader) -> bool:
+        """True when this batch and every later one of its partition are past the
+        offsets the filter wants (offsets only grow along a partition)."""
+        return (self.max_offset is not None and h.magic >= 2
+                and h.base_offset > self.max_offset)
+
+
+NO_FILTER = RowFilter()
+
+
+def _index_start(seg: segments.Segment, offset: int) -> int:
+    """A batch boundary at or before the first batch that can hold ``offset``, from
+    the segment's ``.index`` (0 without one, or when its entry does not check out)."""
+    if not seg.index_path or offset <= seg.base_offset:
+        return 0
+    try:
+        entries = segments.read_offset_index(seg.index_path, seg.base_offset)
+    except OSError:
+        return 0
+    best = 0
+    best_offset = seg.base_offset
+    for entry_offset, position in entries:
+        # the entry names the last offset of the batch at that position
+        if entry_offset >= offset:
+            break
+        best, best_offset = position, entry_offset
+    if best and not segments.check_boundary(seg.path, best, best_offset, seg.size):
+        return 0
+    return best
+
+
+def _time_start_offset(seg: segments.Segment, min_timestamp: int) -> Optional[int]:
+    """The first offset that can hold a timestamp >= ``min_timestamp``, from the
+    segment's ``.timeindex``: each entry says the largest timestamp up to its offset."""
+    path = seg.path[: -len(segments.LOG_SUFFIX)] + segments.TIME_INDEX_SUFFIX
+    if not os.path.isfile(path):
+        return None
+    try:
+        entries = segments.read_time_index(path, seg.base_offset)
+    except OSError:
+        return None
+    after = None
+    for ts, entry_offset in entries:
+        if ts >= min_timestamp:
+            break
+        after = entry_offset + 1
+    return after
+
+
+def _segment_bounds(plog: segments.PartitionLog) -> List[Tuple[segments.Segment, Optional[int]]]:
+    """Each segment with the last offset it can hold (None for the last segment)."""
+    segs = [s for s in plog.segments]
+    return [(seg, segs[i + 1].base_offset - 1 if i + 1 < len(segs) else None)
+            for i, seg in enumerate(segs)]
+
+
+def plan(paths, options: ReadOptions = ReadOptions(),
+         row_filter: RowFilter = NO_FILTER) -> List[Split]:
+    """The splits that read ``paths`` (see :func:`kafkawire.segments.discover`), in
+    topic, partition and offset order.
+
+    Each segment larger than the target split size (``max_partition_bytes``, or less
+    so that every core gets work: see :func:`split_bytes`) is cut at batch boundaries,
+    found from its ``.index`` when there is one, else by scanning batch headers.
+    ``row_filter`` skips partitions, segments and segment starts that cannot match.
+    """
+    if row_filter.empty:
+        return []
+    logs = [pl for pl in segments.discover(paths)
+            if row_filter.keeps_partition(pl.topic, pl.partition)]
+    pieces: List[Tuple[segments.PartitionLog, segments.Segment, int]] = []
+    for plog in logs:
+        for seg, seg_last in _segment_bounds(plog):
             if seg.size == 0:
                 continue
-            try:
-                ranges = segments.split_segment(seg, options.max_partition_bytes)
-            except SegmentError:
-                if strict:
-                    raise
-                ranges = [(0, seg.size)]  # the read reports the bad batch
-            for start, end in ranges:
-                out.append(Split(plog.topic, plog.partition, seg.path, start, end,
-                                 aborted, lso))
+            if row_filter.max_offset is not None and seg.base_offset > row_filter.max_offset:
+                continue
+            if (row_filter.min_offset is not None and seg_last is not None
+                    and seg_last < row_filter.min_offset):
+                continue
+            start_offset = row_filter.min_offset
+            if row_filter.min_timestamp is not None:
+                # where the time index says older records end; a segment whose every
+                # entry is older is skipped up to its last indexed batch
+                after = _time_start_offset(seg, row_filter.min_timestamp)
+                if after is not None:
+                    start_offset = after if start_offset is None else max(start_offset, after)
+            start = _index_start(seg, start_offset) if start_offset is not None else 0
+            pieces.append((plog, seg, start))
+    target = split_bytes(sum(seg.size - start for _p, seg, start in pieces), len(pieces),
+                         options)
+    out: List[Split] = []
+    strict = options.mode == "FAILFAST"
+    txn: Dict[str, Tuple[Tuple[Tuple[int, int, int], ...], Optional[int]]] = {}
+    for plog, seg, start in pieces:
+        if options.isolation_level == "read_committed" and plog.directory not in txn:
+            state = transactions(plog, strict=strict)
+            txn[plog.directory] = (tuple(state.aborted), state.last_stable_offset)
+        aborted, lso = txn.get(plog.directory, ((), None))
+        try:
+            ranges = segments.split_segment(seg, target)
+        except SegmentError:
+            if strict:
+                raise
+            ranges = [(0, seg.size)]  # the read reports the bad batch
+        for a, b in ranges:
+            if b <= start:
+                continue
+            out.append(Split(plog.topic, plog.partition, seg.path, max(a, start), b,
+                             aborted, lso))
     return out
+
+
+def split_bytes(total: int, files: int, options: ReadOptions) -> int:
+    """The target bytes of one Spark partition, as Spark's file sources choose it:
+    ``maxPartitionBytes``, lowered so that the log spreads over ``minPartitions`` tasks
+    (by default the planning machine's cores), never below ``openCostInBytes``."""
+    cores = options.min_partitions or os.cpu_count() or 1
+    per_core = (total + files * options.open_cost_bytes) // cores
+    return max(1, min(options.max_partition_bytes, max(options.open_cost_bytes, per_core)))
+
+
+def pack(splits: Sequence[Split], options: ReadOptions = ReadOptions()) -> List[List[Split]]:
+    """Splits grouped into Spark partitions, as Spark packs small files: largest first,
+    each group filled up to the target size, counting ``openCostInBytes`` per split.
+    Within a group splits keep topic, partition and offset order."""
+    if not splits:
+        return []
+    target = split_bytes(sum(s.end - s.start for s in splits), len(splits), options)
+    order = sorted(range(len(splits)), key=lambda i: splits[i].end - splits[i].start,
+                   reverse=True)
+    groups: List[List[int]] = []
+    current: List[int] = []
+    size = 0
+    for i in order:
+        length = splits[i].end - splits[i].start
+        if current and size + length > target:
+            groups.append(current)
+            current, size = [], 0
+        current.append(i)
+        size += length + options.open_cost_bytes
+    if current:
+        groups.append(current)
+    return [[splits[i] for i in sorted(g)] for g in groups]
 
 
 # ---------------------------------------------------------------------------
 # reading
 
 
-def _record_filter(table, split: Split, options: ReadOptions):
-    """The mask of rows to keep (None: keep all) for control records and isolation."""
+def _bounds_mask(table, row_filter: RowFilter):
+    """The mask of rows inside the filter's offset and timestamp bounds (None: all)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    mask = None
+
+    def both(m):
+        nonlocal mask
+        mask = m if mask is None else pc.and_(mask, m)
+
+    offsets = table.column("offset")
+    if row_filter.min_offset is not None:
+        both(pc.greater_equal(offsets, pa.scalar(row_filter.min_offset, pa.int64())))
+    if row_filter.max_offset is not None:
+        both(pc.less_equal(offsets, pa.scalar(row_filter.max_offset, pa.int64())))
+    stamps = table.column("timestamp")
+    for bound, cmp in ((row_filter.min_timestamp, pc.greater_equal),
+                       (row_filter.max_timestamp, pc.less_equal)):
+        if bound is not None:
+            both(pc.fill_null(cmp(stamps, pa.scalar(bound * 1000, stamps.type)), False))
+    return mask
+
+
+def _record_filter(table, split: Split, options: ReadOptions,
+                   row_filter: RowFilter = NO_FILTER):
+    """The mask of rows to keep (None: keep all) for control records, isolation and
+    the pushed-down filter's bounds."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     if table.num_rows == 0:
         return None
-    mask = None
+    mask = _bounds_mask(table, row_filter) if row_filter.bounds_rows else None
     if not options.include_control:
         ctl = table.column("is_control")
         if pc.any(ctl).as_py():
-            mask = pc.invert(ctl)
+            mask = pc.invert(ctl) if mask is None else pc.and_(mask, pc.invert(ctl))
     if options.isolation_level == "read_committed":
         offsets = table.column("offset")
         drop = None
@@ -297,11 +505,12 @@ def _record_filter(table, split: Split, options: ReadOptions):
     return mask
 
 
-def _finish(table, split: Split, options: ReadOptions, schema):
+def _finish(table, split: Split, options: ReadOptions, schema,
+            row_filter: RowFilter = NO_FILTER):
     """Filter a decoded table and give it the split's topic/partition columns."""
     import pyarrow as pa
 
-    mask = _record_filter(table, split, options)
+    mask = _record_filter(table, split, options, row_filter)
     if mask is not None:
         table = table.filter(mask)
     n = table.num_rows
@@ -337,16 +546,21 @@ def _corrupt_row(split: Split, options: ReadOptions, schema, offset: Optional[in
 
 
 class ReadStats:
-    """What one :func:`read_split` call met: records yielded, batches skipped."""
+    """What one :func:`read_split` call met: records yielded, corrupt batches skipped,
+    and batches a row filter ruled out by their header alone (never decoded)."""
 
     def __init__(self) -> None:
         self.rows = 0
         self.corrupt: List[str] = []
+        self.batches_read = 0
+        self.batches_skipped = 0
 
 
 def read_split(split: Split, options: ReadOptions = ReadOptions(), *,
-               stats: Optional[ReadStats] = None) -> Iterator["pyarrow.RecordBatch"]:
-    """Arrow record batches of the records in ``split``, filtered per ``options``.
+               stats: Optional[ReadStats] = None,
+               row_filter: RowFilter = NO_FILTER) -> Iterator["pyarrow.RecordBatch"]:
+    """Arrow record batches of the records in ``split``, filtered per ``options`` and
+    ``row_filter`` (batches it rules out are skipped by their header, undecoded).
 
     In FAILFAST mode a corrupt batch raises :class:`~kafkawire.segments.SegmentError`
     naming the file and byte position; DROPMALFORMED skips it; PERMISSIVE skips it and
@@ -354,12 +568,43 @@ def read_split(split: Split, options: ReadOptions = ReadOptions(), *,
     error (a length or magic that cannot be) ends the split, since nothing after it can
     be located.
     """
+    return read_splits([split], options, stats=stats, row_filter=row_filter)
+
+
+def read_splits(splits: Sequence[Split], options: ReadOptions = ReadOptions(), *,
+                stats: Optional[ReadStats] = None,
+                row_filter: RowFilter = NO_FILTER) -> Iterator["pyarrow.RecordBatch"]:
+    """:func:`read_split` of each split in turn: what one Spark task reads."""
     ctx = _backend.use(options.backend) if options.backend else nullcontext()
+    stats = stats if stats is not None else ReadStats()
     with ctx:
-        yield from _read_split(split, options, stats if stats is not None else ReadStats())
+        for split in splits:
+            yield from _read_split(split, options, stats, row_filter)
 
 
-def _read_split(split: Split, options: ReadOptions, stats: ReadStats):
+def _runs(headers: List[segments.BatchHeader], row_filter: RowFilter):
+    """Runs of consecutive batches the filter may want, as (first, last) header
+    indexes; ``done`` is True when the partition has nothing more to give."""
+    runs: List[Tuple[int, int]] = []
+    first = None
+    for i, h in enumerate(headers):
+        if row_filter.past_end(h):
+            if first is not None:
+                runs.append((first, i - 1))
+            return runs, True
+        if row_filter.keeps_batch(h):
+            if first is None:
+                first = i
+        elif first is not None:
+            runs.append((first, i - 1))
+            first = None
+    if first is not None:
+        runs.append((first, len(headers) - 1))
+    return runs, False
+
+
+def _read_split(split: Split, options: ReadOptions, stats: ReadStats,
+                row_filter: RowFilter):
     from kafkawire import records
 
     schema = arrow_schema(options)
@@ -381,6 +626,28 @@ def _read_split(split: Split, options: ReadOptions, stats: ReadStats):
                 stats.rows += b.num_rows
                 yield b
 
+    def decode(view, base: int, headers: List[segments.BatchHeader]):
+        stats.batches_read += len(headers)
+        try:
+            table = records.to_arrow(view, verify_crc=verify)
+        except DecodeError:
+            table = None
+        if table is not None:
+            yield from emit(_finish(table, split, options, schema, row_filter))
+            return
+        # something in the run is bad: decode batch by batch to say which
+        for h in headers:
+            rel = h.position - base
+            try:
+                part = records.to_arrow(view[rel:rel + h.size], verify_crc=verify)
+            except DecodeError as exc:
+                row = bad(h.position, h.base_offset, exc)
+                if row is not None:
+                    yield from emit(row)
+                continue
+            yield from emit(_finish(part, split, options, schema, row_filter))
+
+    filtering = row_filter.bounds_rows
     chunks = segments.iter_chunks(split.path, split.start, split.end,
                                   chunk_size=options.chunk_bytes)
     while True:
@@ -393,30 +660,24 @@ def _read_split(split: Split, options: ReadOptions, stats: ReadStats):
             if row is not None:
                 yield from emit(row)
             return
-        try:
-            table = records.to_arrow(view, verify_crc=verify)
-        except DecodeError:
-            table = None
-        if table is not None:
-            yield from emit(_finish(table, split, options, schema))
+        if not filtering:
+            yield from decode(view, position, headers)
             continue
-        # something in the chunk is bad: decode batch by batch to say which
-        base = position
-        for h in headers:
-            rel = h.position - base
-            try:
-                part = records.to_arrow(view[rel:rel + h.size], verify_crc=verify)
-            except DecodeError as exc:
-                row = bad(h.position, h.base_offset, exc)
-                if row is not None:
-                    yield from emit(row)
-                continue
-            yield from emit(_finish(part, split, options, schema))
+        runs, done = _runs(headers, row_filter)
+        stats.batches_skipped += len(headers) - sum(b - a + 1 for a, b in runs)
+        for first, last in runs:
+            a = headers[first].position - position
+            b = headers[last].end - position
+            yield from decode(view[a:b], headers[first].position, headers[first:last + 1])
+        if done:
+            return
 
 
-def read_all(paths, options: ReadOptions = ReadOptions()):
+def read_all(paths, options: ReadOptions = ReadOptions(),
+             row_filter: RowFilter = NO_FILTER):
     """Every split of ``paths`` read into one ``pyarrow.Table`` (for small logs, tests)."""
     import pyarrow as pa
 
-    batches = [b for s in plan(paths, options) for b in read_split(s, options)]
+    batches = list(read_splits(plan(paths, options, row_filter), options,
+                               row_filter=row_filter))
     return pa.Table.from_batches(batches, schema=arrow_schema(options))
