@@ -21,6 +21,7 @@ from kafkawire import messages as M
 from kafkawire.errors import UnknownApiError, for_name
 
 from kafka_support import scenarios as S
+from kafka_support.wire import KafkaConnection
 
 pytestmark = pytest.mark.kafka
 
@@ -106,3 +107,82 @@ def test_api_versions_fallback(kafka_session, backend, version):
     assert body.error_code == for_name("UNSUPPORTED_VERSION").code
     assert {e.api_key: (e.min_version, e.max_version) for e in body.api_keys}[18] == ADVERTISED[18]
     assert kafkawire.encode_response(body, 0, 7)[4:] == payload
+
+
+# -- kafkawire's test broker answers the admin client's describe requests as Kafka does ----
+DESCRIBE_REQUESTS = [
+    (M.DescribeClusterRequest, 0, {"include_cluster_authorized_operations": True}),
+    (M.DescribeClusterRequest, 1, {"include_cluster_authorized_operations": False,
+                                   "endpoint_type": 1}),
+    (M.DescribeClusterRequest, 2, {"include_cluster_authorized_operations": True,
+                                   "endpoint_type": 2, "include_fenced_brokers": True}),
+    (M.DescribeClusterRequest, 2, {"include_cluster_authorized_operations": True,
+                                   "endpoint_type": 1, "include_fenced_brokers": True}),
+    (M.DescribeTopicPartitionsRequest, 0, {"topics": [{"name": "describe-b"}, {"name": "describe-a"},
+                                                      {"name": "no-such-topic"}],
+                                           "response_partition_limit": 2000}),
+    (M.DescribeTopicPartitionsRequest, 0, {"topics": [{"name": "describe-a"}, {"name": "describe-b"}],
+                                           "response_partition_limit": 2}),
+    (M.DescribeTopicPartitionsRequest, 0, {"topics": [{"name": "describe-a"}, {"name": "describe-b"}],
+                                           "response_partition_limit": 2,
+                                           "cursor": {"topic_name": "describe-a", "partition_index": 2}}),
+    (M.DescribeTopicPartitionsRequest, 0, {"topics": [{"name": "describe-a"}, {"name": "describe-b"}],
+                                           "response_partition_limit": 5}),
+    (M.DescribeTopicPartitionsRequest, 0, {"topics": [{"name": "describe-a"}, {"name": "describe-b"}],
+                                           "response_partition_limit": 3}),
+    (M.DescribeTopicPartitionsRequest, 0, {"topics": [{"name": "describe-a"}, {"name": "describe-b"},
+                                                      {"name": "describe-c"}],
+                                           "response_partition_limit": 5}),
+    (M.DescribeTopicPartitionsRequest, 0, {"topics": [{"name": "describe-a"}, {"name": "describe-b"}],
+                                           "response_partition_limit": 9,
+                                           "cursor": {"topic_name": "describe-a", "partition_index": 7}}),
+    (M.DescribeTopicPartitionsRequest, 0, {"topics": [{"name": "describe-0"}, {"name": "describe-a"}],
+                                           "response_partition_limit": 9,
+                                           "cursor": {"topic_name": "describe-a", "partition_index": 1}}),
+]
+
+
+def _comparable(body, cluster_id: str, port: int, topic_ids: dict) -> dict:
+    """The response as a dict with what differs between two brokers by nature (cluster
+    id, port, topic ids) replaced by what it stands for."""
+    names = {str(v): k for k, v in topic_ids.items()}
+
+    def walk(value):
+        if isinstance(value, dict):
+            out = {}
+            for k, v in value.items():
+                if k == "cluster_id" and v == cluster_id:
+                    v = "<cluster id>"
+                elif k == "port" and v == port:
+                    v = "<port>"
+                elif k == "topic_id":
+                    v = names.get(v, v)
+                out[k] = walk(v)
+            return out
+        if isinstance(value, list):
+            return [walk(v) for v in value]
+        return value
+
+    return walk(body.to_dict())
+
+
+@pytest.mark.backend_independent
+def test_test_broker_describes_cluster_and_topics_as_kafka_does(kafka_session, tmp_path):
+    from kafkawire.broker import Broker
+
+    s = kafka_session
+    real_ids = {}
+    for name, partitions in (("describe-a", 3), ("describe-b", 2)):
+        real_ids[name] = s.create_topic(name, partitions)
+    with Broker(node_id=s.node_id, log_dir=str(tmp_path), check_roundtrip=True) as ours:
+        ours_ids = {name: ours.call(lambda n=name, p=p: ours.storage.create_topic(n, p).topic_id)
+                    for name, p in (("describe-a", 3), ("describe-b", 2))}
+        for cls, version, fields in DESCRIBE_REQUESTS:
+            request = S.build(cls, fields)
+            with KafkaConnection(s.host, s.port) as conn:
+                kafka = conn.call(request, version).body
+            with KafkaConnection(ours.host, ours.port) as conn:
+                mine = conn.call(request, version).body
+            assert (_comparable(mine, ours.cluster_id, ours.port, ours_ids)
+                    == _comparable(kafka, s.cluster_id, s.port, real_ids)), (cls.__name__, version, fields)
+        assert ours.roundtrip_failures == [] and ours.handler_errors == []

@@ -73,4 +73,5 @@ def test_java_admin_client(backend):
     assert result["described"]["admin-a"]["partitions"] == 3
     assert result["described"]["admin-b"]["partitions"] == 1
     assert result["cluster_id"] == b.cluster_id and result["nodes"] == [b.node_id]
-    assert used
+    # the admin client asks the describe APIs the broker offers, not Metadata, for these
+    assert {19, 60, 75} <= set(used)

@@ -83,6 +83,7 @@ GROUP_AUTHORIZATION_FAILED = 30
 CLUSTER_AUTHORIZATION_FAILED = 31
 ILLEGAL_SASL_STATE = 34
 TRANSACTIONAL_ID_AUTHORIZATION_FAILED = 53
+MISMATCHED_ENDPOINT_TYPE = 114
 
 API_VERSIONS = 18
 
@@ -221,6 +222,8 @@ class Broker:
         30: "_create_acls",
         31: "_delete_acls",
         36: "_sasl_authenticate",
+        60: "_describe_cluster",
+        75: "_describe_topic_partitions",
     }
 
     def __init__(self, *, host: str = "127.0.0.1", port: int = 0, log_dir: Optional[str] = None,
@@ -727,6 +730,72 @@ class Broker:
         brokers = [R_.MetadataResponseBroker(node_id=self.node_id, host=self.host, port=self.port, rack=None)]
         return R_(throttle_time_ms=0, brokers=brokers, cluster_id=self.cluster_id,
                   controller_id=self.node_id, topics=topics)
+
+    # -- DescribeCluster / DescribeTopicPartitions (what Kafka's admin client asks) -------
+    async def _describe_cluster(self, conn, header, req, version):
+        R_ = M.DescribeClusterResponse
+        if version >= 1 and req.endpoint_type != _BROKER_ENDPOINT:
+            # as Kafka's brokers answer: controllers are not reachable through a broker
+            return R_(throttle_time_ms=0, error_code=MISMATCHED_ENDPOINT_TYPE,
+                      error_message="The request was sent to an endpoint of type BROKER, "
+                                    "but we wanted an endpoint of type CONTROLLER",
+                      cluster_id="", brokers=[])
+        operations = -2147483648  # Kafka's "not requested"
+        if req.include_cluster_authorized_operations:
+            operations = (_ALL_CLUSTER_OPERATIONS if not self.acl_enforce else self.acls.operations(
+                conn.principal, conn.host, A.CLUSTER, A.CLUSTER_NAME, _CLUSTER_OPERATIONS))
+        broker = R_.DescribeClusterBroker(broker_id=self.node_id, host=self.host, port=self.port,
+                                          rack=None, is_fenced=False)
+        return R_(throttle_time_ms=0, error_code=NONE, error_message=None, cluster_id=self.cluster_id,
+                  controller_id=self.node_id, brokers=[broker],
+                  cluster_authorized_operations=operations)
+
+    async def _describe_topic_partitions(self, conn, header, req, version):
+        """Topics in name order from the cursor on, at most ``response_partition_limit``
+        partitions in all; the next cursor names the first partition left out (as Kafka
+        4.4 does: a topic is left out whole once the limit is reached before it)."""
+        R_ = M.DescribeTopicPartitionsResponse
+        storage = self.storage
+        if req.topics:
+            names = sorted({t.name for t in req.topics})
+        else:
+            names = sorted(n for n in storage.topics if not n.startswith("__")
+                           and self._allowed(conn, A.DESCRIBE, A.TOPIC, n))
+        cursor = req.cursor
+        if cursor is not None:
+            names = [n for n in names if n >= cursor.topic_name]
+        budget = max(req.response_partition_limit, 0)
+        topics, next_cursor = [], None
+        for name in names:
+            first = cursor.partition_index if cursor is not None and name == cursor.topic_name else 0
+            if budget == 0:
+                next_cursor = R_.Cursor(topic_name=name, partition_index=first)
+                break
+            topic = storage.topics.get(name)
+            error = NONE
+            if not self._allowed(conn, A.DESCRIBE, A.TOPIC, name):
+                topic, error = None, TOPIC_AUTHORIZATION_FAILED
+            elif topic is None:
+                error = UNKNOWN_TOPIC_OR_PARTITION
+            if topic is None:
+                topics.append(R_.DescribeTopicPartitionsResponseTopic(
+                    error_code=error, name=name, topic_id=ZERO_UUID, partitions=[],
+                    topic_authorized_operations=self._topic_operations(conn, name)))
+                continue
+            taken = topic.partitions[first:first + budget]
+            budget -= len(taken)
+            topics.append(R_.DescribeTopicPartitionsResponseTopic(
+                error_code=NONE, name=name, topic_id=topic.topic_id, is_internal=topic.is_internal,
+                partitions=[R_.DescribeTopicPartitionsResponsePartition(
+                    error_code=NONE, partition_index=p.partition, leader_id=self.node_id,
+                    leader_epoch=p.leader_epoch, replica_nodes=[self.node_id],
+                    isr_nodes=[self.node_id], eligible_leader_replicas=[], last_known_elr=[],
+                    offline_replicas=[]) for p in taken],
+                topic_authorized_operations=self._topic_operations(conn, name)))
+            if first + len(taken) < len(topic.partitions):
+                next_cursor = R_.Cursor(topic_name=name, partition_index=first + len(taken))
+                break
+        return R_(throttle_time_ms=0, topics=topics, next_cursor=next_cursor)
 
     # -- CreateTopics / DeleteTopics -------------------------------------------------------
     async def _create_topics(self, conn, header, req, version):
@@ -1270,6 +1339,11 @@ class Broker:
 _TOPIC_OPERATIONS = (A.READ, A.WRITE, A.CREATE, A.DELETE, A.ALTER, A.DESCRIBE,
                      A.DESCRIBE_CONFIGS, A.ALTER_CONFIGS)
 _ALL_TOPIC_OPERATIONS = sum(1 << b for b in _TOPIC_OPERATIONS)
+# The operations the cluster has (what Kafka 4.4 reports without an authorizer)
+_CLUSTER_OPERATIONS = (A.CREATE, A.ALTER, A.DESCRIBE, A.CLUSTER_ACTION, A.DESCRIBE_CONFIGS,
+                       A.ALTER_CONFIGS, A.IDEMPOTENT_WRITE)
+_ALL_CLUSTER_OPERATIONS = sum(1 << b for b in _CLUSTER_OPERATIONS)
+_BROKER_ENDPOINT = 1  # DescribeCluster's endpoint type of brokers (2: controllers)
 
 
 def _down_convert(data: bytes, magic: int, fetch_offset: int) -> bytes:
