@@ -85,6 +85,8 @@ class Struct:
     _plans: Dict[int, Any]
     _attrs: Tuple[str, ...] = ()
     _defaults: Tuple[Tuple[str, Any, Any], ...] = ()
+    # (attr, struct class, is an array) of every field holding structs
+    _nested: Tuple[Tuple[str, type, bool], ...] = ()
     #: The versions this struct's definition may be written at.
     valid_versions: VersionRange
     #: The versions at which this struct's definition uses the compact, tagged encoding.
@@ -104,6 +106,9 @@ class Struct:
             if attr in kwargs:
                 raise TypeError(f"{type(self).__name__}: {attr} given twice")
             kwargs[attr] = value
+        for attr, cls, many in self._nested:
+            if attr in kwargs:
+                kwargs[attr] = _nested_value(type(self), attr, cls, many, kwargs[attr])
         setter = object.__setattr__
         for attr, value, factory in self._defaults:
             if attr in kwargs:
@@ -215,6 +220,35 @@ class Struct:
         return _codec["decode_from"](cls.plan(version), buf, offset)
 
 
+def _nested_value(owner: type, attr: str, cls: type, many: bool, value: Any) -> Any:
+    """A struct field's value as given to the constructor, with each dict made into the
+    struct it describes (``topics=[{"name": "t"}]``); any other non-struct value is an
+    error now rather than when the message is encoded."""
+    if value is None:
+        return None
+    if not many:
+        if isinstance(value, cls):
+            return value
+        if isinstance(value, dict):
+            return cls(**value)
+        raise EncodeError(f"{owner.__qualname__}.{attr}: expected {cls.__qualname__} or a dict "
+                          f"of its fields, got {type(value).__name__}")
+    if not isinstance(value, (list, tuple)):
+        raise EncodeError(f"{owner.__qualname__}.{attr}: expected a list of {cls.__qualname__}, "
+                          f"got {type(value).__name__}")
+    if all(type(item) is cls for item in value):
+        return value  # the common case: kept as given, not copied
+    out = []
+    for i, item in enumerate(value):
+        if isinstance(item, dict):
+            item = cls(**item)
+        elif not isinstance(item, cls):
+            raise EncodeError(f"{owner.__qualname__}.{attr}[{i}]: expected {cls.__qualname__} "
+                              f"or a dict of its fields, got {type(item).__name__}")
+        out.append(item)
+    return out
+
+
 def _new_default(cls) -> Struct:
     """A new object of ``cls`` holding every default (what ``cls()`` makes, faster)."""
     obj = object.__new__(cls)
@@ -286,6 +320,9 @@ def make_classes(definition: DefinitionSpec, module: str) -> type:
         envs.append(env)
     for spec, env in zip(specs, envs):
         spec.cls._defaults = tuple((f.attr,) + f.default_value() for f in spec.fields)
+        spec.cls._nested = tuple(
+            (f.attr, f.struct.cls, f.kind == _p.ARRAY) for f in spec.fields
+            if f.kind == _p.STRUCT or (f.kind == _p.ARRAY and f.elem_kind == _p.STRUCT))
         for i, (_attr, value, factory) in enumerate(spec.cls._defaults):
             env[f"D{i}"] = value
             env[f"F{i}"] = factory

@@ -192,3 +192,23 @@ def test_size_is_exact_and_encode_parts_frames(backend):
     frame = _struct._codec["encode_parts"](((m.ResponseHeader.plan(1), h), (m.MetadataResponse.plan(12), msg)), True)
     assert frame[4:] == h.encode(1) + msg.encode(12)
     assert int.from_bytes(frame[:4], "big") == len(frame) - 4
+
+
+def test_nested_structs_may_be_given_as_dicts_and_other_values_fail_at_construction(backend):
+    R = m.MetadataRequest
+    as_dicts = R(topics=[{"name": "events"}])
+    assert as_dicts == R(topics=[R.MetadataRequestTopic(name="events")])
+    assert as_dicts.encode(12) == R(topics=[R.MetadataRequestTopic(name="events")]).encode(12)
+    F = m.FetchRequest  # dicts inside dicts, and a mix with objects
+    fetch = F(topics=[{"topic": "t", "partitions": [{"partition": 1, "fetch_offset": 5},
+                                                    F.FetchPartition(partition=2)]}])
+    assert [(p.partition, p.fetch_offset) for p in fetch.topics[0].partitions] == [(1, 5), (2, 0)]
+    objects = [R.MetadataRequestTopic(name="kept")]
+    assert R(topics=objects).topics is objects  # struct lists are kept as given
+    with pytest.raises(EncodeError, match=r"MetadataRequest\.topics\[0\]: expected "
+                                          r"MetadataRequest\.MetadataRequestTopic or a dict"):
+        R(topics=["events"])
+    with pytest.raises(EncodeError, match=r"MetadataRequest\.topics: expected a list"):
+        R(topics={"name": "events"})
+    with pytest.raises(TypeError, match="MetadataRequestTopic has no field 'nme'"):
+        R(topics=[{"nme": "events"}])
