@@ -44,7 +44,7 @@ from kafkawire.schema.versions import VersionRange
 __all__ = [
     "ClientConnection", "ServerConnection", "ResponseEvent", "RequestFailed",
     "UnexpectedResponse", "SaslTokenReceived", "RequestEvent", "InvalidRequest",
-    "next_correlation_id",
+    "next_correlation_id", "SASL_RESERVED_MIN",
 ]
 
 PRODUCE_KEY = 0
@@ -52,6 +52,9 @@ SASL_HANDSHAKE_KEY = 17
 UNSUPPORTED_VERSION = 35  # Kafka error code
 INT32_MAX = 2**31 - 1
 INT32_MIN = -(2**31)
+#: The lowest of the ids Kafka's client keeps for its SASL re-authentication requests
+#: (KIP-368); a SASL layer may use them through :meth:`ClientConnection.track`.
+SASL_RESERVED_MIN = INT32_MAX - 7
 _CORRELATION_ID = struct.Struct(">i")
 # How many finished correlation ids a client remembers, to tell a late or duplicate
 # response from one it never asked for.
@@ -61,9 +64,11 @@ Versions = Mapping[int, Union[VersionRange, Tuple[int, int]]]
 
 
 def next_correlation_id(correlation_id: int) -> int:
-    """The id after ``correlation_id``: an int32 that wraps from 2**31-1 to -2**31, as
-    Kafka's Java client's counter does when it overflows."""
-    return INT32_MIN if correlation_id >= INT32_MAX else correlation_id + 1
+    """The id after ``correlation_id``, an int32 counter as Kafka's Java client keeps it:
+    the top eight ids (``SASL_RESERVED_MIN`` to 2**31-1) are left to SASL
+    re-authentication requests, so the counter goes from 2**31-9 to -2**31."""
+    following = correlation_id + 1
+    return INT32_MIN if following >= SASL_RESERVED_MIN else following
 
 
 def _ranges(versions: Optional[Versions]) -> Dict[int, VersionRange]:
@@ -162,7 +167,8 @@ class ClientConnection:
     waiting for a response (Kafka's ``max.in.flight.requests.per.connection``; None for
     no bound); ``versions`` narrows the versions this client uses per API key (API key
     -> ``VersionRange`` or ``(lowest, highest)``), by default every version kafkawire
-    knows.  ``first_correlation_id`` is where numbering starts.
+    knows.  ``first_correlation_id`` is where numbering starts (see
+    :func:`next_correlation_id` for how it wraps).
     """
 
     def __init__(self, client_id: Optional[str] = None, max_in_flight: Optional[int] = 5,
@@ -180,7 +186,7 @@ class ClientConnection:
         #: API key -> the version this connection uses, once ApiVersions answered.
         self.negotiated: Optional[Dict[int, int]] = None
         self._api_versions_version: Optional[int] = None  # set by a KIP-511 answer
-        self._next_id = first_correlation_id
+        self._next_id = INT32_MIN if first_correlation_id >= SASL_RESERVED_MIN else first_correlation_id
         self._pending: Dict[int, _Pending] = {}
         self._finished: "OrderedDict[int, str]" = OrderedDict()  # id -> how it finished
         self._frames = FrameReader(max_frame_size)

@@ -19,7 +19,7 @@ from kafkawire import errors
 from kafkawire import messages as M
 from kafkawire import records as R
 from kafkawire.connection import (
-    INT32_MAX, INT32_MIN, ClientConnection, InvalidRequest, RequestEvent, RequestFailed,
+    INT32_MAX, INT32_MIN, SASL_RESERVED_MIN, ClientConnection, InvalidRequest, RequestEvent, RequestFailed,
     ResponseEvent, SaslTokenReceived, ServerConnection, UnexpectedResponse, next_correlation_id,
 )
 from kafkawire.schema.versions import VersionRange
@@ -136,13 +136,18 @@ def test_kip_511_answer_written_by_kafka_python_is_read_by_the_client():
 # -- correlation ids, pipelining, in-flight bound ----------------------------------------------
 
 
-def test_correlation_ids_wrap_from_int32_max_to_int32_min():
-    assert next_correlation_id(INT32_MAX) == INT32_MIN
+def test_correlation_ids_wrap_to_int32_min_before_the_ids_kept_for_sasl():
+    # Kafka's NetworkClient.nextCorrelationId: ids 2**31-8 .. 2**31-1 belong to SASL
+    # re-authentication, the counter jumps from 2**31-9 to -2**31
+    assert SASL_RESERVED_MIN == 2**31 - 8
+    assert next_correlation_id(2**31 - 10) == 2**31 - 9
+    assert next_correlation_id(2**31 - 9) == INT32_MIN
     assert next_correlation_id(-1) == 0
-    client = ClientConnection(first_correlation_id=INT32_MAX - 2, max_in_flight=None)
+    assert ClientConnection(first_correlation_id=INT32_MAX).next_correlation_id == INT32_MIN
+    client = ClientConnection(first_correlation_id=INT32_MAX - 10, max_in_flight=None)
     server = ServerConnection()
     sent = [client.send(metadata_request(), version=12) for _ in range(5)]
-    assert [cid for cid, _ in sent] == [INT32_MAX - 2, INT32_MAX - 1, INT32_MAX, INT32_MIN, INT32_MIN + 1]
+    assert [cid for cid, _ in sent] == [INT32_MAX - 10, INT32_MAX - 9, INT32_MAX - 8, INT32_MIN, INT32_MIN + 1]
     events = server.receive_data(b"".join(data for _, data in sent))
     assert [e.correlation_id for e in events] == [cid for cid, _ in sent]
     out = b"".join(server.respond(e, metadata_response(str(e.correlation_id))) for e in events)
