@@ -24,6 +24,7 @@ from kafkawire import messages, primitives
 from kafkawire._struct import Message
 from kafkawire.errors import (DecodeError, EncodeError, InvalidVarintError, TruncatedError,
                               UnknownApiError)
+from kafkawire.schema.catalog import CATALOG
 
 __all__ = [
     "CONSUMER_OFFSETS", "TRANSACTION_STATE", "SHARE_GROUP_STATE", "CLUSTER_METADATA",
@@ -53,13 +54,13 @@ def _topic_of(name: str) -> str:
 def _key_table() -> Dict[str, Dict[int, Tuple[Type[Message], Type[Message]]]]:
     table: Dict[str, Dict[int, Tuple[Type[Message], Type[Message]]]] = {
         CONSUMER_OFFSETS: {}, TRANSACTION_STATE: {}, SHARE_GROUP_STATE: {}}
-    for name, spec in messages.SPECS.items():
-        if spec.group != "coordinator" or not name.endswith("Key"):
+    for name, (group, *_rest) in CATALOG.items():
+        if group != "coordinator" or not name.endswith("Key"):
             continue
         key_cls = messages.CLASSES[name]
         value_cls = messages.CLASSES[name[:-3] + "Value"]
         topic = _topic_of(name)
-        vr = spec.valid_versions
+        vr = key_cls.valid_versions
         for record_type in range(vr.lowest, vr.highest + 1):
             if record_type in table[topic]:
                 raise AssertionError(f"{topic}: record type {record_type} defined twice")

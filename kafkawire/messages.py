@@ -1,4 +1,4 @@
-"""A class for every Kafka definition, generated from the schema at import.
+"""A class for every Kafka definition, generated from the schema on first use.
 
 Every request and response (API keys 0-87), the two headers, the embedded payloads of
 ``data/``, the ``__consumer_offsets``/``__transaction_state``/``__share_group_state``
@@ -6,6 +6,10 @@ records of ``coordinator/`` and the KRaft records of ``metadata/`` and ``raft/``
 module attribute by its Kafka name (``kafkawire.messages.MetadataRequest``).  Nested
 structs hang off their message class by their schema names
 (``MetadataResponse.MetadataResponseTopic``).
+
+A class is made from its JSON definition the first time it is asked for (an attribute
+of this module, ``CLASSES``, ``request_class`` ...), so an import reads no definition
+but the headers'; the generated ``schema/catalog.py`` names them all beforehand.
 
 >>> from kafkawire.messages import MetadataRequest
 >>> req = MetadataRequest(topics=None)
@@ -18,58 +22,115 @@ arrays, nested struct objects; ``records`` fields decode as memoryviews into the
 """
 from __future__ import annotations
 
-from typing import Dict, Iterable, Mapping, Optional, Tuple, Type
+import threading
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple, Type, TypeVar
 
 from kafkawire._struct import Message, Struct, make_classes
 from kafkawire.errors import UnknownApiError, UnsupportedVersionError
-from kafkawire.schema import definitions as _raw_definitions
-from kafkawire.schema.plan import DefinitionSpec, load_definitions
+from kafkawire.schema import load_definition
+from kafkawire.schema.catalog import CATALOG
+from kafkawire.schema.plan import DefinitionSpec
 from kafkawire.schema.versions import VersionRange
 
-#: Every parsed definition by Kafka name.
-SPECS: Dict[str, DefinitionSpec] = load_definitions(_raw_definitions())
+_built: Dict[str, Type[Message]] = {}
+# Two threads asking for the same class first must get the same class object.
+_build_lock = threading.Lock()
 
-#: Every generated top-level class by Kafka name.
-CLASSES: Dict[str, Type[Message]] = {}
-_REQUESTS: Dict[int, Type[Message]] = {}
-_RESPONSES: Dict[int, Type[Message]] = {}
-_METADATA_RECORDS: Dict[int, Type[Message]] = {}
 
-for _name, _spec in SPECS.items():
-    _cls = make_classes(_spec, __name__)
-    CLASSES[_name] = _cls
-    globals()[_name] = _cls
-    if _spec.type == "request":
-        _REQUESTS[_spec.api_key] = _cls
-    elif _spec.type == "response":
-        _RESPONSES[_spec.api_key] = _cls
-    elif _spec.type == "metadata":
-        _METADATA_RECORDS[_spec.api_key] = _cls
-del _name, _spec, _cls
+def _class(name: str) -> Type[Message]:
+    """The class of definition ``name``, made from its JSON file on first use."""
+    try:
+        return _built[name]
+    except KeyError:
+        pass
+    if name not in CATALOG:
+        raise KeyError(name)
+    with _build_lock:
+        cls = _built.get(name)
+        if cls is None:
+            cls = make_classes(DefinitionSpec(load_definition(name)), __name__)
+            globals()[name] = cls  # later lookups skip __getattr__
+            _built[name] = cls
+    return cls
+
+
+V = TypeVar("V")
+
+
+class _LazyByName(Mapping[str, V]):
+    """A read-only mapping over every definition name whose values are made on first use."""
+
+    def __init__(self, value: Callable[[str], V]) -> None:
+        self._value = value
+
+    def __getitem__(self, name: str) -> V:
+        if not isinstance(name, str) or name not in CATALOG:
+            raise KeyError(name)
+        return self._value(name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in CATALOG
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(CATALOG)
+
+    def __len__(self) -> int:
+        return len(CATALOG)
+
+    def __repr__(self) -> str:
+        return f"<{len(CATALOG)} Kafka definitions, {len(_built)} built>"
+
+
+#: Every top-level class by Kafka name (each made on first access).
+CLASSES: Mapping[str, Type[Message]] = _LazyByName(_class)
+#: Every parsed definition by Kafka name (each made on first access).
+SPECS: Mapping[str, DefinitionSpec] = _LazyByName(lambda name: _class(name)._spec.definition)
+
+
+def _names_by_key(kind: str) -> Dict[int, str]:
+    return {entry[3]: name for name, entry in CATALOG.items() if entry[2] == kind}
+
+
+_REQUESTS = _names_by_key("request")
+_RESPONSES = _names_by_key("response")
+_METADATA_RECORDS = _names_by_key("metadata")
+
+
+def __getattr__(name: str) -> Any:
+    if name in CATALOG:
+        return _class(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> List[str]:
+    return sorted(set(globals()) | set(CATALOG))
 
 
 def request_class(api_key: int) -> Type[Message]:
     """The request class of ``api_key`` (``request_class(3) is MetadataRequest``)."""
     try:
-        return _REQUESTS[api_key]
+        name = _REQUESTS[api_key]
     except (KeyError, TypeError):
         raise UnknownApiError(f"no request is defined for API key {api_key!r}") from None
+    return _class(name)
 
 
 def response_class(api_key: int) -> Type[Message]:
     """The response class of ``api_key``."""
     try:
-        return _RESPONSES[api_key]
+        name = _RESPONSES[api_key]
     except (KeyError, TypeError):
         raise UnknownApiError(f"no response is defined for API key {api_key!r}") from None
+    return _class(name)
 
 
 def metadata_record_class(record_type: int) -> Type[Message]:
     """The KRaft ``__cluster_metadata`` record class of ``record_type`` (its apiKey)."""
     try:
-        return _METADATA_RECORDS[record_type]
+        name = _METADATA_RECORDS[record_type]
     except (KeyError, TypeError):
         raise UnknownApiError(f"no metadata record has type {record_type!r}") from None
+    return _class(name)
 
 
 def api_keys() -> Tuple[int, ...]:
@@ -120,7 +181,7 @@ def negotiate_version(api_versions: "Message | Iterable", api_key: int,
     return found[api_key]
 
 
-__all__ = sorted(CLASSES) + [
+__all__ = sorted(CATALOG) + [
     "CLASSES", "SPECS", "Message", "Struct", "api_keys", "metadata_record_class",
     "negotiate_version", "negotiate_versions", "request_class", "response_class",
     "supported_versions",

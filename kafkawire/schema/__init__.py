@@ -2,15 +2,18 @@
 
 ``data/`` is a verbatim copy of the project's protocol definitions (one JSON file per
 Kafka message definition, plus ``errors.json``); nothing in kafkawire hand-writes what
-those files say.
+those files say.  ``catalog.py`` indexes them (generated from them by
+``tools/build_schema_catalog.py``), so that each file is read only when its definition
+is first used.
 """
 from __future__ import annotations
 
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any, Dict, Tuple
 
+from kafkawire.schema.catalog import CATALOG
 from kafkawire.schema.versions import VersionRange
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -23,36 +26,35 @@ def load_json(relative: str) -> Any:
         return json.load(fh)
 
 
+def load_definition(name: str) -> Dict[str, Any]:
+    """The JSON definition called ``name`` (``"ProduceRequest"``), with ``"group"`` added."""
+    group, filename = CATALOG[name][:2]
+    spec = load_json(f"{group}/{filename}")
+    spec["group"] = group
+    return spec
+
+
 @lru_cache(maxsize=None)
 def definitions() -> Dict[str, Dict[str, Any]]:
     """Every message definition by name (``"ProduceRequest"``), with ``"group"`` added."""
-    out: Dict[str, Dict[str, Any]] = {}
-    for group in GROUPS:
-        for path in sorted((DATA_DIR / group).glob("*.json")):
-            with open(path, "rb") as fh:
-                spec = json.load(fh)
-            spec["group"] = group
-            out[spec["name"]] = spec
-    return out
+    return {name: load_definition(name) for name in CATALOG}
 
 
 @lru_cache(maxsize=None)
+def _versions(api_key: int, kind: str) -> Tuple[VersionRange, VersionRange]:
+    for _group, _file, type_, key, valid, flexible in CATALOG.values():
+        if key == api_key and type_ == kind:
+            return VersionRange.parse(valid), VersionRange.parse(flexible)
+    from kafkawire.errors import UnknownApiError
+
+    raise UnknownApiError(f"no {kind} is defined for API key {api_key}")
+
+
 def flexible_versions(api_key: int, kind: str) -> VersionRange:
     """The flexible versions of the ``kind`` ("request" or "response") of ``api_key``."""
-    for spec in definitions().values():
-        if spec.get("apiKey") == api_key and spec["type"] == kind:
-            return VersionRange.parse(spec["flexibleVersions"])
-    from kafkawire.errors import UnknownApiError
-
-    raise UnknownApiError(f"no {kind} is defined for API key {api_key}")
+    return _versions(api_key, kind)[1]
 
 
-@lru_cache(maxsize=None)
 def valid_versions(api_key: int, kind: str) -> VersionRange:
     """The valid versions of the ``kind`` ("request" or "response") of ``api_key``."""
-    for spec in definitions().values():
-        if spec.get("apiKey") == api_key and spec["type"] == kind:
-            return VersionRange.parse(spec["validVersions"])
-    from kafkawire.errors import UnknownApiError
-
-    raise UnknownApiError(f"no {kind} is defined for API key {api_key}")
+    return _versions(api_key, kind)[0]

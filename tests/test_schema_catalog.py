@@ -1,0 +1,100 @@
+"""The generated schema catalog, and message classes made on first use.
+
+``kafkawire/schema/catalog.py`` is generated from ``schema/data`` by
+``tools/build_schema_catalog.py``; these tests fail when it no longer matches the JSON,
+and check that an import builds no message class but the two headers.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import subprocess_env
+from kafkawire import messages
+from kafkawire.schema import DATA_DIR, catalog
+
+TOOL = Path(__file__).resolve().parent.parent / "tools" / "build_schema_catalog.py"
+
+
+def _tool():
+    spec = importlib.util.spec_from_file_location("build_schema_catalog", TOOL)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.backend_independent
+def test_catalog_is_regenerated_from_the_json(backend):
+    expected = _tool().render(DATA_DIR)
+    actual = Path(catalog.__file__).read_text(encoding="utf-8")
+    assert actual == expected, "schema/catalog.py is stale: run python tools/build_schema_catalog.py"
+
+
+@pytest.mark.backend_independent
+def test_catalog_entries_match_each_definition_file(backend):
+    files = {p.relative_to(DATA_DIR).as_posix() for p in DATA_DIR.glob("*/*.json")}
+    listed = set()
+    for name, (group, filename, kind, api_key, valid, flexible) in catalog.CATALOG.items():
+        raw = json.loads((DATA_DIR / group / filename).read_text(encoding="utf-8"))
+        assert (raw["name"], raw["type"], raw.get("apiKey"), raw["validVersions"]) == (
+            name, kind, api_key, valid)
+        assert raw.get("flexibleVersions", "none") == flexible
+        listed.add(f"{group}/{filename}")
+    assert listed == files
+
+
+def test_every_class_agrees_with_its_catalog_entry(backend):
+    for name, (group, _file, kind, api_key, valid, flexible) in catalog.CATALOG.items():
+        cls = messages.CLASSES[name]
+        assert cls is getattr(messages, name)
+        assert (cls.__name__, cls.kind, cls.api_key) == (name, kind, api_key)
+        assert (str(cls.valid_versions), str(cls.flexible_versions)) == (
+            valid.replace(" ", ""), flexible.replace(" ", ""))
+        assert messages.SPECS[name].group == group
+
+
+def _child(code: str, backend: str) -> str:
+    env = subprocess_env(KAFKAWIRE_NO_EXTENSIONS="1" if backend == "python" else "0")
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_import_builds_only_the_header_classes(backend):
+    out = _child("import kafkawire, kafkawire.messages as m; print(kafkawire.BACKEND, sorted(m._built))",
+                 backend)
+    assert out == f"{backend} ['RequestHeader', 'ResponseHeader']"
+
+
+def test_a_class_is_built_once_when_threads_ask_for_it_together(backend):
+    code = """
+import threading
+import kafkawire.messages as m
+names = ["MetadataResponse", "FetchResponse", "OffsetCommitValue", "TopicRecord"]
+barrier = threading.Barrier(8)
+seen = []
+def ask():
+    barrier.wait()
+    seen.append(tuple(id(getattr(m, n)) for n in names))
+threads = [threading.Thread(target=ask) for _ in range(8)]
+for t in threads: t.start()
+for t in threads: t.join(60)
+print(len(seen), len(set(seen)))
+"""
+    assert _child(code, backend) == "8 1"
+
+
+def test_unknown_names_raise_the_usual_errors(backend):
+    with pytest.raises(AttributeError):
+        messages.NoSuchRequest  # noqa: B018
+    with pytest.raises(KeyError):
+        messages.CLASSES["NoSuchRequest"]
+    assert "NoSuchRequest" not in messages.CLASSES
+    assert "MetadataRequest" in dir(messages)
+    assert sorted(messages.CLASSES) == sorted(catalog.CATALOG)
