@@ -7,7 +7,6 @@ wrong and where.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Dict, Optional
 
 from kafkawire.schema import load_json
@@ -135,14 +134,42 @@ class InvalidCaptureError(DecodeError):
     record, or a link type this reader does not know."""
 
 
-@dataclass(frozen=True)
 class KafkaError:
-    """One entry of Kafka's error-code table."""
+    """One entry of Kafka's error-code table (immutable, compared by value)."""
 
+    __slots__ = ("code", "name", "retriable", "exception")
     code: int
     name: str
     retriable: bool
     exception: Optional[str]
+
+    def __init__(self, code: int, name: str, retriable: bool, exception: Optional[str]) -> None:
+        for slot, value in zip(self.__slots__, (code, name, retriable, exception)):
+            object.__setattr__(self, slot, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"KafkaError is immutable: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"KafkaError is immutable: cannot delete {name!r}")
+
+    def _fields(self) -> tuple:
+        return (self.code, self.name, self.retriable, self.exception)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not KafkaError:
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (f"KafkaError(code={self.code!r}, name={self.name!r}, "
+                f"retriable={self.retriable!r}, exception={self.exception!r})")
+
+    def __reduce__(self):
+        return (KafkaError, self._fields())
 
     def __bool__(self) -> bool:  # NONE (code 0) is falsy, every real error truthy
         return self.code != 0
@@ -175,4 +202,4 @@ def for_name(name: str) -> KafkaError:
         raise KeyError(f"no Kafka error is named {name!r}") from None
 
 
-__all__ = [n for n in dir() if not n.startswith("_") and n not in ("json", "dataclass", "annotations")]
+__all__ = [n for n in dir() if not n.startswith("_") and n not in ("json", "annotations")]

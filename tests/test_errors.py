@@ -1,8 +1,12 @@
 """kafkawire.errors: the exception hierarchy and Kafka's error-code table."""
+import copy
+import pickle
+
 import pytest
 
 from kafkawire import errors
 from kafkawire.schema import load_json
+from kafkawire.schema.versions import VersionRange
 
 
 def test_known_codes():
@@ -42,3 +46,23 @@ def test_hierarchy():
                 errors.DecompressionLimitError, errors.UnknownApiError, errors.UnsupportedVersionError):
         assert issubclass(cls, errors.DecodeError)
     assert issubclass(errors.UnsupportedVersionError, errors.EncodeError)
+
+
+@pytest.mark.parametrize("value, same, other", [
+    (errors.for_name("NOT_LEADER_OR_FOLLOWER"),
+     errors.KafkaError(6, "NOT_LEADER_OR_FOLLOWER", True, "NotLeaderOrFollowerException"),
+     errors.NONE),
+    (VersionRange(0, 4), VersionRange.parse("0-4"), VersionRange.parse("0+")),
+])
+def test_table_entries_and_version_ranges_are_immutable_values(value, same, other):
+    assert value == same and hash(value) == hash(same) and value != other
+    assert {value: 1}[same] == 1
+    assert pickle.loads(pickle.dumps(value)) == value
+    assert copy.deepcopy(value) == value
+    assert repr(value).startswith(type(value).__name__ + "(")
+    first = type(value).__slots__[0]
+    with pytest.raises(AttributeError):
+        setattr(value, first, 1)
+    with pytest.raises(AttributeError):
+        delattr(value, first)
+    assert getattr(value, first) == getattr(same, first)
