@@ -12,7 +12,7 @@ from setuptools import Extension, setup
 
 # C sources compiled into the extension of the same stem.
 C_HELPERS = {
-    "crc": ["kafkawire/_fast/crc32c_impl.c"],
+    "crc": ["kafkawire/_fast/crc32c_impl.c", "kafkawire/_fast/crc32_impl.c"],
 }
 
 

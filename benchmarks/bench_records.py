@@ -9,7 +9,8 @@ Workloads (one benchmark group each; the ratio is aiokafka's time over kafkawire
 * W1's records compressed with gzip, snappy, lz4 and zstd.
 * encode: building W1 uncompressed from the same 1000 (key, value, headers, timestamp).
 * to_arrow: W1 into a pyarrow.Table against aiokafka decoding W1's records.
-* legacy: W1's records (no headers) as a v1 message set, 1000 uncompressed messages.
+* legacy: W1's records (no headers) as a v1 message set, 1000 uncompressed messages;
+  decoded, and encoded against aiokafka's (and kafka-python's) legacy builders.
 
 Both sides decode to the same objects: every record with offset, timestamp, key, value
 and headers, the checksum verified (aiokafka: ``validate_crc()`` on each batch, as its
@@ -169,3 +170,45 @@ def test_to_arrow_aiokafka(benchmark):
     benchmark.group = "to_arrow W1"
     _ratio_info(benchmark, "aiokafka (cython) decode")
     assert len(benchmark(aio_decode, BUFS["W1"])) == N
+
+
+LEGACY_W1 = [dict(r, headers=[]) for r in W1]
+
+
+def _kw_legacy_builder(recs):
+    b = kw.BatchBuilder(magic=1, max_bytes=1 << 30)
+    for r in recs:
+        b.append(r["key"], r["value"], None, r["timestamp"])
+    return b.build()
+
+
+def test_encode_legacy_kafkawire(benchmark):
+    benchmark.group = "encode legacy-v1"
+    _ratio_info(benchmark, KW_LABEL)
+    assert benchmark(kw.encode_batch, LEGACY_W1, magic=1) == BUFS["legacy-v1"]
+
+
+def test_encode_legacy_kafkawire_builder(benchmark):
+    benchmark.group = "encode legacy-v1"
+    _ratio_info(benchmark, KW_LABEL + " BatchBuilder")
+    assert benchmark(_kw_legacy_builder, LEGACY_W1) == BUFS["legacy-v1"]
+
+
+def test_encode_legacy_aiokafka(benchmark):
+    benchmark.group = "encode legacy-v1"
+    _ratio_info(benchmark, "aiokafka (cython) LegacyRecordBatchBuilder")
+    assert benchmark(_aio_legacy_build, LEGACY_W1) == BUFS["legacy-v1"]
+
+
+def test_encode_legacy_kafka_python(benchmark):
+    kp_legacy = pytest.importorskip("kafka.record.legacy_records")
+    benchmark.group = "encode legacy-v1"
+    _ratio_info(benchmark, "kafka-python LegacyRecordBatchBuilder")
+
+    def build():
+        b = kp_legacy.LegacyRecordBatchBuilder(magic=1, compression_type=0, batch_size=1 << 30)
+        for i, r in enumerate(LEGACY_W1):
+            b.append(i, timestamp=r["timestamp"], key=r["key"], value=r["value"])
+        return bytes(b.build())
+
+    assert benchmark(build) == BUFS["legacy-v1"]

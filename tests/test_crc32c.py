@@ -161,6 +161,18 @@ def test_portable_table_code(crc):
 
 
 @pytest.mark.backends("cython")
+def test_legacy_crc32_tables_match_zlib(crc):
+    # The C CRC-32 the compiled legacy-message encoder uses, against zlib.
+    buf = _random_bytes(30000, seed=8)
+    view = memoryview(buf)
+    for offset in range(9):
+        for n in list(range(0, 40)) + [255, 4097, 29000]:
+            piece = view[offset : offset + n]
+            assert crc._crc32_table(piece) == zlib.crc32(piece), (offset, n)
+    assert crc._crc32_table(b"3456789", crc._crc32_table(b"12")) == 0xCBF43926
+
+
+@pytest.mark.backends("cython")
 def test_pure_and_fast_agree(crc):
     pure = _backend.implementation("crc", "python")
     rng = random.Random(6)

@@ -32,3 +32,6 @@ def implementation() -> Literal["sse4.2", "armv8", "table"]:
 
 def _crc32c_portable(data: _BytesLike, crc: SupportsIndex = 0) -> int:
     """:func:`crc32c` computed by the portable table code whatever the CPU (for tests)."""
+
+def _crc32_table(data: _BytesLike, crc: SupportsIndex = 0) -> int:
+    """:func:`crc32` computed by the C tables the compiled legacy encoder uses (for tests)."""

@@ -3,7 +3,8 @@
 ``crc32c`` (Castagnoli) guards record batches (magic 2); ``crc32`` (IEEE, as in
 zlib) guards the legacy message sets (magic 0 and 1).  The CRC-32C work is done
 in ``crc32c_impl.c``, which picks the SSE4.2 or ARMv8 CRC instructions when the
-CPU has them and slicing-by-8 tables otherwise.
+CPU has them and slicing-by-8 tables otherwise; ``crc32_impl.c`` gives the compiled
+legacy encoder a C CRC-32.
 """
 from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
 from cpython.number cimport PyNumber_Index
@@ -16,16 +17,26 @@ cdef extern from "crc32c_impl.h" nogil:
     uint32_t kw_crc32c_portable(uint32_t crc, const void *data, size_t len)
     const char *kw_crc32c_implementation()
     void kw_crc32c_init()
+kw_crc32_init()
+
+cdef extern from "crc32_impl.h" nogil:
+    uint32_t kw_crc32(uint32_t crc, const void *data, size_t len)
+    void kw_crc32_init()
 
 # Inputs at least this long are checksummed with the GIL released.
 cdef Py_ssize_t _NOGIL_MIN = 64 * 1024
 
 # Build the tables and detect the CPU now, while the import lock serialises us.
 kw_crc32c_init()
+kw_crc32_init()
 
 
 cdef uint32_t crc32c_update(uint32_t crc, const unsigned char *data, size_t n) noexcept nogil:
     return kw_crc32c(crc, data, n)
+
+
+cdef uint32_t crc32_update(uint32_t crc, const unsigned char *data, size_t n) noexcept nogil:
+    return kw_crc32(crc, data, n)
 
 
 cdef int _start_value(object crc, uint32_t *out) except -1:
@@ -105,6 +116,20 @@ def crc32(data, crc=0):
         return _zlib_crc32(data, start)
     except (TypeError, BufferError) as exc:
         raise _not_bytes_like(data, exc) from None
+
+
+def _crc32_table(data, crc=0):
+    """``crc32`` computed by the C tables legacy encoding uses (for tests against zlib)."""
+    cdef uint32_t start, result
+    cdef Py_buffer view
+    _start_value(crc, &start)
+    _get_buffer(data, &view)
+    try:
+        with nogil:
+            result = kw_crc32(start, view.buf, <size_t>view.len)
+    finally:
+        PyBuffer_Release(&view)
+    return result
 
 
 def implementation():

@@ -17,7 +17,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, u
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
 
-from kafkawire._fast.crc cimport crc32c_update
+from kafkawire._fast.crc cimport crc32_update, crc32c_update
 from kafkawire._fast.primitives cimport (
     load_be16, load_be32, load_be64, read_varint32, read_varint64, store_be16, store_be32,
     store_be64, uvarint_size, write_uvarint, zigzag32, zigzag64,
@@ -1606,7 +1606,8 @@ cdef struct HRef:
 
 
 cdef class _Encoder:
-    """Normalised records for one v2 batch: C arrays plus the objects they point into."""
+    """Normalised records for one batch (v2) or message set (v0/v1): C arrays plus the
+    objects they point into."""
     cdef Item *items
     cdef Py_ssize_t n, cap
     cdef HRef *hrefs
@@ -1614,11 +1615,13 @@ cdef class _Encoder:
     cdef list keep
     cdef int64_t now
     cdef bint has_now
+    cdef int magic
 
     def __cinit__(self):
         self.items = NULL
         self.hrefs = NULL
         self.keep = []
+        self.magic = 2
 
     def __dealloc__(self):
         free(self.items)
@@ -1723,7 +1726,7 @@ cdef class _Encoder:
                                   f"{self.items[self.n - 1].offset}")
             if it.offset < base_offset:
                 raise EncodeError(f"record offset {offset} is below base_offset {base_offset}")
-        if it.offset - base_offset > INT32_MAX:
+        if self.magic == 2 and it.offset - base_offset > INT32_MAX:
             raise EncodeError(f"offset {it.offset} is too far from base_offset {base_offset}")
         if ts is None:
             if not self.has_now:
@@ -1733,10 +1736,13 @@ cdef class _Encoder:
         else:
             if not isinstance(ts, int):
                 raise EncodeError(f"record timestamp must be an int (ms), got {ts!r}")
-            try:
-                it.ts = ts
-            except OverflowError:
-                raise EncodeError(f"record timestamp {ts} does not fit in int64") from None
+            if self.magic == 0:
+                it.ts = -1  # a v0 message has no timestamp: any int is accepted and dropped
+            else:
+                try:
+                    it.ts = ts
+                except OverflowError:
+                    raise EncodeError(f"record timestamp {ts} does not fit in int64") from None
         it.key = self._data(key, &it.klen, "key")
         it.val = self._data(value, &it.vlen, "value")
         it.h0 = self.nh
@@ -1755,6 +1761,9 @@ cdef class _Encoder:
                 h.v = self._data(hv, &h.vl, "header value")
                 self.nh += 1
                 it.nh += 1
+        if it.nh and self.magic != 2:
+            self.nh = it.h0
+            raise EncodeError(f"magic {self.magic} messages cannot carry headers")
         self.n += 1
         return 0
 
@@ -1889,14 +1898,114 @@ cdef bytes _encode_v2(_Encoder enc, int64_t base_offset, int codec, object level
     return out
 
 
-cdef _Encoder _normalize_v2(object records, int64_t base_offset):
+cdef _Encoder _normalize(object records, int64_t base_offset, int magic):
     cdef _Encoder enc = _Encoder.__new__(_Encoder)
+    enc.magic = magic
     if type(records) is not list and type(records) is not tuple:
         records = list(records)
     enc.keep.append(records)
     for rec in records:
         enc.add(rec, base_offset)
     return enc
+
+
+# -- legacy message sets (magic 0 and 1) --------------------------------------
+
+# crc .. value length of one legacy message, magic 0 and 1 (the pure LEGACY_OVERHEAD).
+cdef Py_ssize_t[2] LEGACY_OVERHEAD = [14, 22]
+
+
+cdef inline Py_ssize_t _legacy_entry_size(int magic, Py_ssize_t klen, Py_ssize_t vlen) noexcept:
+    """One log entry: offset, size, then the message (absent key/value: length -1)."""
+    return LOG_OVERHEAD + LEGACY_OVERHEAD[magic] + (klen if klen > 0 else 0) + \
+        (vlen if vlen > 0 else 0)
+
+
+cdef Py_ssize_t _write_legacy(uint8_t *o, int64_t offset, int magic, uint8_t attrs, int64_t ts,
+                              const char *key, Py_ssize_t klen, const char *val,
+                              Py_ssize_t vlen) noexcept nogil:
+    """Writes one log entry at ``o``; returns its size.  The CRC-32 covers magic to end."""
+    cdef Py_ssize_t p = 18
+    store_be64(o, <uint64_t>offset)
+    o[16] = <uint8_t>magic
+    o[17] = attrs
+    if magic == 1:
+        store_be64(o + 18, <uint64_t>ts)
+        p = 26
+    store_be32(o + p, <uint32_t><int32_t>klen)  # -1 (absent) is 0xFFFFFFFF
+    p += 4
+    if klen > 0:
+        memcpy(o + p, key, klen)
+        p += klen
+    store_be32(o + p, <uint32_t><int32_t>vlen)
+    p += 4
+    if vlen > 0:
+        memcpy(o + p, val, vlen)
+        p += vlen
+    store_be32(o + 8, <uint32_t>(p - LOG_OVERHEAD))
+    store_be32(o + 12, crc32_update(0, o + 16, p - 16))
+    return p
+
+
+cdef bytes _write_legacy_set(_Encoder enc, int64_t base_offset, bint relative, uint8_t attrs):
+    """Every record of ``enc`` as one message each (inner offsets relative to
+    ``base_offset`` when ``relative``, as in a compressed v1 wrapper)."""
+    cdef Py_ssize_t i, p = 0, total = 0
+    cdef Item *it
+    cdef bytes out
+    cdef uint8_t *o
+    for i in range(enc.n):
+        it = &enc.items[i]
+        total += _legacy_entry_size(enc.magic, it.klen, it.vlen)
+        if it.klen > INT32_MAX or it.vlen > INT32_MAX or total > INT32_MAX:
+            raise EncodeError("a message set is larger than 2 GiB")
+    out = PyBytes_FromStringAndSize(NULL, total)
+    o = <uint8_t *>PyBytes_AS_STRING(out)
+    with nogil:
+        for i in range(enc.n):
+            it = &enc.items[i]
+            p += _write_legacy(o + p, it.offset - base_offset if relative else it.offset,
+                               enc.magic, attrs, it.ts, it.key, it.klen, it.val, it.vlen)
+    return out
+
+
+cdef bytes _encode_legacy(_Encoder enc, int64_t base_offset, int codec, object level,
+                          int ts_bit):
+    """A legacy message set: one message per record, or with a codec one wrapper message
+    (offset: the last record's; v1 timestamp: the highest) whose value is the compressed
+    inner set (v1 inner offsets relative to the base offset, as Kafka writes them)."""
+    cdef int magic = enc.magic
+    cdef int64_t wrapper_ts = -1
+    cdef Py_ssize_t i, n
+    cdef bytes payload, out
+    if codec == _comp.ZSTD:
+        raise EncodeError("zstd compression needs magic 2")
+    if codec == 0:
+        return _write_legacy_set(enc, base_offset, False, (ts_bit << 3) if magic == 1 else 0)
+    if enc.n == 0:
+        return b""
+    payload = _comp.compress(codec, _write_legacy_set(enc, base_offset, magic == 1, 0), level,
+                             magic=magic)
+    if magic == 1:
+        wrapper_ts = enc.items[0].ts
+        for i in range(1, enc.n):
+            if enc.items[i].ts > wrapper_ts:
+                wrapper_ts = enc.items[i].ts
+    n = PyBytes_GET_SIZE(payload)
+    if n > INT32_MAX - LOG_OVERHEAD - LEGACY_OVERHEAD[magic]:
+        raise EncodeError("a message set is larger than 2 GiB")
+    out = PyBytes_FromStringAndSize(NULL, _legacy_entry_size(magic, -1, n))
+    _write_legacy(<uint8_t *>PyBytes_AS_STRING(out), enc.items[enc.n - 1].offset, magic,
+                  <uint8_t>(codec | ((ts_bit << 3) if magic == 1 else 0)), wrapper_ts, NULL, -1,
+                  PyBytes_AS_STRING(payload), n)
+    return out
+
+
+cdef int _check_legacy_options(int magic, bint is_transactional, bint is_control,
+                               object producer_id, object delete_horizon_ms) except -1:
+    if is_transactional or is_control or producer_id != -1 or delete_horizon_ms is not None:
+        raise EncodeError(f"magic {magic} messages have no producer or transaction fields")
+    return 0
 
 
 def encode_batch(records, *, magic=2, base_offset=0, compression="none",
@@ -1910,22 +2019,21 @@ def encode_batch(records, *, magic=2, base_offset=0, compression="none",
     cdef int codec = _comp.codec_id(compression)
     cdef int ts_bit = _pure._timestamp_type_bit(timestamp_type)
     cdef _Encoder enc
-    if magic != 2:
-        return _pure.encode_batch(
-            records, magic=magic, base_offset=base_offset, compression=compression,
-            compression_level=compression_level, timestamp_type=timestamp_type,
-            producer_id=producer_id, producer_epoch=producer_epoch,
-            base_sequence=base_sequence, is_transactional=is_transactional,
-            partition_leader_epoch=partition_leader_epoch, is_control=is_control,
-            delete_horizon_ms=delete_horizon_ms)
+    if magic not in (0, 1, 2):
+        raise EncodeError(f"unknown magic {magic!r}; expected 0, 1 or 2")
     _pure._check_int("base_offset", base_offset, 64)
+    if magic != 2:
+        enc = _normalize(records, base_offset, magic)
+        _check_legacy_options(magic, is_transactional, is_control, producer_id,
+                              delete_horizon_ms)
+        return _encode_legacy(enc, base_offset, codec, compression_level, ts_bit)
     _pure._check_int("producer_id", producer_id, 64)
     _pure._check_int("producer_epoch", producer_epoch, 16)
     _pure._check_int("base_sequence", base_sequence, 32)
     _pure._check_int("partition_leader_epoch", partition_leader_epoch, 32)
     if delete_horizon_ms is not None:
         _pure._check_int("delete_horizon_ms", delete_horizon_ms, 64)
-    enc = _normalize_v2(records, base_offset)
+    enc = _normalize(records, base_offset, 2)
     return _encode_v2(enc, base_offset, codec, compression_level, ts_bit, producer_id,
                       producer_epoch, base_sequence, is_transactional, is_control,
                       partition_leader_epoch, delete_horizon_ms)
@@ -1958,52 +2066,54 @@ cdef class BatchBuilder:
     encoded batch.
     """
     cdef _Encoder enc
-    cdef object legacy
     cdef dict opts
     cdef readonly int magic
     cdef readonly int64_t base_offset
     cdef public Py_ssize_t max_bytes
     cdef Py_ssize_t size
+    cdef int codec
 
     def __init__(self, *, magic=2, base_offset=0, compression="none", compression_level=None,
                  timestamp_type="create", producer_id=-1, producer_epoch=-1, base_sequence=-1,
                  is_transactional=False, partition_leader_epoch=-1, max_bytes=1024 * 1024):
+        if magic not in (0, 1, 2):
+            raise EncodeError(f"unknown magic {magic!r}; expected 0, 1 or 2")
         self.opts = dict(magic=magic, base_offset=base_offset, compression=compression,
                          compression_level=compression_level, timestamp_type=timestamp_type,
                          producer_id=producer_id, producer_epoch=producer_epoch,
                          base_sequence=base_sequence, is_transactional=is_transactional,
                          partition_leader_epoch=partition_leader_epoch)
-        if magic != 2:
-            self.legacy = _pure.BatchBuilder(max_bytes=max_bytes, **self.opts)
-        else:
-            _pure._check_int("base_offset", base_offset, 64)
+        _pure._check_int("base_offset", base_offset, 64)
+        if magic == 2:
             _pure._check_int("producer_id", producer_id, 64)
             _pure._check_int("producer_epoch", producer_epoch, 16)
             _pure._check_int("base_sequence", base_sequence, 32)
             _pure._check_int("partition_leader_epoch", partition_leader_epoch, 32)
-        _comp.codec_id(compression)
+        self.codec = _comp.codec_id(compression)
         _pure._timestamp_type_bit(timestamp_type)
         self.magic = magic
         self.base_offset = base_offset
         self.max_bytes = max_bytes
         self.enc = _Encoder.__new__(_Encoder)
-        self.size = V2_HEADER_SIZE
+        self.enc.magic = magic
+        if magic == 2:
+            self.size = V2_HEADER_SIZE
+        else:  # a compressed set is one wrapper message around the others
+            self.size = LOG_OVERHEAD + LEGACY_OVERHEAD[magic] if self.codec else 0
 
     @property
     def record_count(self):
-        return self.legacy.record_count if self.legacy is not None else self.enc.n
+        return self.enc.n
 
     @property
     def size_in_bytes(self):
         """The batch's size so far, uncompressed."""
-        return self.legacy.size_in_bytes if self.legacy is not None else self.size
+        return self.size
 
     def append(self, key=None, value=None, headers=None, timestamp=None):
         """Add a record; False (nothing added) if it would pass ``max_bytes``."""
         cdef Py_ssize_t body, nh_before
         cdef Item *it
-        if self.legacy is not None:
-            return self.legacy.append(key, value, headers, timestamp)
         rec = {"key": key, "value": value, "headers": headers, "timestamp": timestamp,
                "offset": self.base_offset + self.enc.n}
         nh_before = self.enc.nh
@@ -2014,13 +2124,16 @@ cdef class BatchBuilder:
             self.enc.nh = nh_before
             raise
         it = &self.enc.items[self.enc.n - 1]
-        try:
-            body = _body_size(it, self.enc.hrefs, self.base_offset, self.enc.items[0].ts)
-        except BaseException:
-            self.enc.n -= 1
-            self.enc.nh = nh_before
-            raise
-        body += uvarint_size(zigzag32(<int32_t>body))
+        if self.magic != 2:
+            body = _legacy_entry_size(self.magic, it.klen, it.vlen)
+        else:
+            try:
+                body = _body_size(it, self.enc.hrefs, self.base_offset, self.enc.items[0].ts)
+            except BaseException:
+                self.enc.n -= 1
+                self.enc.nh = nh_before
+                raise
+            body += uvarint_size(zigzag32(<int32_t>body))
         if self.enc.n > 1 and self.size + body > self.max_bytes:
             self.enc.n -= 1
             self.enc.nh = nh_before
@@ -2033,11 +2146,12 @@ cdef class BatchBuilder:
 
     def build(self):
         """The encoded batch."""
-        if self.legacy is not None:
-            return self.legacy.build()
         o = self.opts
-        return _encode_v2(self.enc, self.base_offset, _comp.codec_id(o["compression"]),
-                          o["compression_level"], _pure._timestamp_type_bit(o["timestamp_type"]),
+        cdef int ts_bit = _pure._timestamp_type_bit(o["timestamp_type"])
+        if self.magic != 2:
+            _check_legacy_options(self.magic, o["is_transactional"], False, o["producer_id"], None)
+            return _encode_legacy(self.enc, self.base_offset, self.codec,
+                                  o["compression_level"], ts_bit)
+        return _encode_v2(self.enc, self.base_offset, self.codec, o["compression_level"], ts_bit,
                           o["producer_id"], o["producer_epoch"], o["base_sequence"],
                           o["is_transactional"], False, o["partition_leader_epoch"], None)
-

@@ -662,14 +662,21 @@ def _legacy_message(out: bytearray, offset: int, magic: int, attrs: int, ts: int
     _U32.pack_into(out, start + 12, _crc32(memoryview(out)[start + 16 :]))
 
 
+def _check_legacy_item(item, magic: int) -> None:
+    """What a v0/v1 message can hold: no headers, an int64 offset (and timestamp, v1)."""
+    offset, ts, _key, _value, headers = item
+    if headers:
+        raise EncodeError(f"magic {magic} messages cannot carry headers")
+    _check_int("offset", offset, 64)
+    if magic == 1:
+        _check_int("timestamp", ts, 64)
+
+
 def _legacy_batch(items, *, magic, base_offset, codec, level, ts_bit) -> bytes:
     if codec == _comp.ZSTD:
         raise EncodeError("zstd compression needs magic 2")
     for it in items:
-        if it[4]:
-            raise EncodeError(f"magic {magic} messages cannot carry headers")
-        if magic == 1:
-            _check_int("timestamp", it[1], 64)
+        _check_legacy_item(it, magic)
     out = bytearray()
     if not codec:
         attrs = ts_bit << 3 if magic == 1 else 0
@@ -790,6 +797,8 @@ class BatchBuilder:
         offset = self.base_offset + len(self._items)
         (item,) = _normalize([{"key": key, "value": value, "headers": headers,
                                "timestamp": timestamp, "offset": offset}], self.base_offset)
+        if self.magic != 2:
+            _check_legacy_item(item, self.magic)
         size = self._record_size(*item)
         if self._items and self._size + size > self.max_bytes:
             return False
