@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import socket
 import struct
+import time
 import uuid
 
 import pytest
@@ -64,11 +65,16 @@ def _topic(client, name: str, partitions: int = 1) -> uuid.UUID:
     created = client.call(T(topics=[T.CreatableTopic(name=name, num_partitions=partitions,
                                                      replication_factor=1)], timeout_ms=30000))
     assert created.message.topics[0].error_code in (0, 36), created.message  # 36: already exists
-    meta = client.call(M.MetadataRequest(topics=[M.MetadataRequest.MetadataRequestTopic(name=name)],
-                                         allow_auto_topic_creation=False))
-    (topic,) = meta.message.topics
-    assert topic.error_code == 0 and len(topic.partitions) == partitions
-    return topic.topic_id
+    # a new topic reaches the broker's metadata cache a moment after CreateTopics answers
+    for _ in range(150):
+        meta = client.call(M.MetadataRequest(topics=[M.MetadataRequest.MetadataRequestTopic(name=name)],
+                                             allow_auto_topic_creation=False))
+        (topic,) = meta.message.topics
+        if topic.error_code == 0 and len(topic.partitions) == partitions and all(
+                p.leader_id >= 0 for p in topic.partitions):
+            return topic.topic_id
+        time.sleep(0.2)
+    raise AssertionError(f"topic {name} did not appear in the metadata: {topic}")
 
 
 def _produce(client, name, topic_id, value: bytes, acks: int):
