@@ -109,7 +109,7 @@ class ResponseEvent(_Event):
         self.version = version  # the version of the request (a KIP-511 answer is v0-shaped)
         self.header = header
         self.message = message
-        self.request = request
+        self.request = request  # None for a request tracked without its message
 
 
 class RequestFailed(_Event):
@@ -607,6 +607,8 @@ class ServerConnection:
         if slot[1] is not None:
             raise ConnectionStateError(f"{event!r} was already answered")
         if isinstance(event, SaslTokenReceived):
+            if not isinstance(message, (bytes, bytearray, memoryview)):
+                raise EncodeError(f"a SASL token is bytes, not {type(message).__name__}")
             slot[1] = frame(message)
         else:
             if not isinstance(message, Message) or message.kind != "response" or message.api_key != event.api_key:

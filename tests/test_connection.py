@@ -369,6 +369,8 @@ def test_sasl_handshake_v0_switches_both_ends_to_bare_tokens_and_back():
         client.send(metadata_request())
     (token,) = server.receive_data(token_frame)
     assert isinstance(token, SaslTokenReceived) and token.token == b"\x00user\x00secret"
+    with pytest.raises(errors.EncodeError, match="SASL token is bytes"):
+        server.respond(token, M.SaslAuthenticateResponse())
     (reply,) = client.receive_data(server.respond(token, b""))
     assert isinstance(reply, SaslTokenReceived) and reply.token == b""
     client.end_sasl_tokens()
