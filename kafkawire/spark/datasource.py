@@ -8,6 +8,13 @@ Read::
 
 Columns: ``topic``, ``partition``, then those of :func:`kafkawire.records.to_arrow`.
 
+Filters on ``topic`` and ``partition`` (``=``, ``IN``) and on ``offset`` and
+``timestamp`` (ranges) are pushed down (:func:`kafkawire.spark.register` turns on
+``spark.sql.python.filterPushdown.enabled``): partitions and segments that cannot match
+are not opened, a segment is entered at the batch its ``.index`` or ``.timeindex`` points
+to, and batches outside the range are skipped by their header without being decompressed.
+Spark still checks every filter on the rows it gets.
+
 Read options (all optional):
 
 ``verifyCrc`` (true)
@@ -23,9 +30,13 @@ Read options (all optional):
     DROPMALFORMED skips it; PERMISSIVE skips it and adds one row for it whose
     ``columnNameOfCorruptRecord`` (``_corrupt_record``) column holds the error, so
     ``df.where("_corrupt_record IS NOT NULL").count()`` counts them.
-``maxPartitionBytes`` (128m)
-    Segments bigger than this are split into several Spark partitions at batch
-    boundaries (from the ``.index`` file when present, else by scanning batch headers).
+``maxPartitionBytes`` (128m), ``openCostInBytes`` (4m), ``minPartitions`` (cores)
+    How segments become Spark partitions, as Spark's own file sources do it: the
+    target size is ``maxPartitionBytes``, lowered so the log spreads over at least
+    ``minPartitions`` tasks (default: the planning machine's core count; set it to the
+    cluster's on a cluster) but never below ``openCostInBytes``.  Bigger segments are cut
+    at batch boundaries (from the ``.index`` file when present, else by scanning batch
+    headers); smaller ones are packed together, each counting ``openCostInBytes`` extra.
 ``chunkBytes`` (4m)
     How much of a segment a task decodes at a time: memory is bounded by this plus the
     largest batch.
