@@ -137,7 +137,7 @@ def server_properties(*, node_id: int, port: int, sasl_port: int, controller_por
         "share.coordinator.state.topic.min.isr": 1,
         "share.coordinator.state.topic.num.partitions": 1,
         "group.initial.rebalance.delay.ms": 0,
-        "group.coordinator.rebalance.protocols": "classic,consumer,share",
+        "group.coordinator.rebalance.protocols": "classic,consumer,share,streams",
         "delete.topic.enable": "true",
         # small and quick: one node, few threads, small buffers
         "num.network.threads": 2,
