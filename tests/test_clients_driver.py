@@ -86,6 +86,8 @@ def confluent_produce(job: Dict[str, Any]) -> Dict[str, Any]:
                  "enable.idempotence": bool(job.get("idempotent")), "acks": job.get("acks", -1)})
     if job.get("idempotent"):
         conf.pop("acks")
+    errors: List[str] = []
+    conf["error_cb"] = lambda err: errors.append(str(err))  # authentication and transport errors
     producer = confluent_kafka.Producer(conf)
     failures: List[str] = []
     delivered = []
@@ -101,7 +103,7 @@ def confluent_produce(job: Dict[str, Any]) -> Dict[str, Any]:
                          headers=r["headers"] or None, timestamp=r["timestamp"], on_delivery=report)
         producer.poll(0)
     left = producer.flush(job.get("timeout", 30))
-    return {"unflushed": left, "failures": failures, "delivered": len(delivered)}
+    return {"unflushed": left, "failures": failures, "delivered": len(delivered), "errors": errors}
 
 
 def confluent_consume(job: Dict[str, Any]) -> Dict[str, Any]:
@@ -244,6 +246,20 @@ def kafka_python_consume(job: Dict[str, Any]) -> Dict[str, Any]:
 # -- aiokafka ------------------------------------------------------------------------------
 
 
+def _aiokafka_config(job: Dict[str, Any]) -> Dict[str, Any]:
+    """The job's ``config`` as aiokafka keyword arguments; ``ssl_cafile``,
+    ``ssl_certfile`` and ``ssl_keyfile`` become the ``ssl_context`` aiokafka takes."""
+    conf = dict(job.get("config", {}))
+    files = {k: conf.pop(k) for k in ("ssl_cafile", "ssl_certfile", "ssl_keyfile") if k in conf}
+    if files:
+        from aiokafka.helpers import create_ssl_context
+
+        conf["ssl_context"] = create_ssl_context(cafile=files.get("ssl_cafile"),
+                                                 certfile=files.get("ssl_certfile"),
+                                                 keyfile=files.get("ssl_keyfile"))
+    return conf
+
+
 def aiokafka_produce(job: Dict[str, Any]) -> Dict[str, Any]:
     import asyncio
 
@@ -255,7 +271,7 @@ def aiokafka_produce(job: Dict[str, Any]) -> Dict[str, Any]:
             bootstrap_servers=job["bootstrap"], client_id=job.get("client_id", "kw-test"),
             compression_type=None if compression == "none" else compression, linger_ms=20,
             enable_idempotence=bool(job.get("idempotent")),
-            acks="all" if job.get("acks", -1) == -1 else job.get("acks", -1))
+            acks="all" if job.get("acks", -1) == -1 else job.get("acks", -1), **_aiokafka_config(job))
         await producer.start()
         failures = []
         try:
@@ -286,7 +302,7 @@ def aiokafka_consume(job: Dict[str, Any]) -> Dict[str, Any]:
             *job["topics"], bootstrap_servers=job["bootstrap"],
             client_id=job.get("client_id", "kw-test"), group_id=job["group"],
             auto_offset_reset="earliest", enable_auto_commit=False, session_timeout_ms=6000,
-            heartbeat_interval_ms=500, fetch_max_wait_ms=100)
+            heartbeat_interval_ms=500, fetch_max_wait_ms=100, **_aiokafka_config(job))
         await consumer.start()
         got: List[Dict[str, Any]] = []
         try:
@@ -324,16 +340,48 @@ DRIVERS = {
 
 
 def run_job(job: Dict[str, Any]) -> Dict[str, Any]:
-    """Run one job; a job with ``"jobs"`` runs each of them in turn (one process)."""
+    """Run one job; a job with ``"jobs"`` runs each of them in turn (one process).  With
+    ``"expect_failure"``, an exception the client raises is the result
+    (``{"exception": "module.Class: message"}``)."""
     if "jobs" in job:
         common = {k: v for k, v in job.items() if k != "jobs"}
         return {"results": [run_job({**common, **j}) for j in job["jobs"]]}
+    if job.get("expect_failure"):
+        try:
+            return DRIVERS[(job["client"], job["op"])](job)
+        except BaseException as exc:  # the client's own error is what the test checks
+            return {"exception": f"{type(exc).__module__}.{type(exc).__name__}: {exc}"}
     return DRIVERS[(job["client"], job["op"])](job)
+
+
+class _LogTail:
+    """The clients' own warnings and errors (how kafka-python and aiokafka report an
+    authentication refusal before they give up bootstrapping), last ones kept."""
+
+    def __init__(self, keep: int = 200) -> None:
+        import logging
+
+        self.lines: List[str] = []
+        self.keep = keep
+        handler = logging.Handler(logging.WARNING)
+        handler.emit = self._emit
+        logging.getLogger().addHandler(handler)
+
+    def _emit(self, record) -> None:
+        line = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            exc = record.exc_info[1]
+            line += f" [{type(exc).__name__}: {exc}]"
+        if line not in self.lines:
+            self.lines = (self.lines + [line])[-self.keep:]
 
 
 def main() -> int:
     job = json.load(sys.stdin)
+    logs = _LogTail() if job.get("expect_failure") else None
     result = run_job(job)
+    if logs is not None:
+        result["log"] = logs.lines
     sys.stdout.write("\n@@RESULT@@" + json.dumps(result) + "\n")
     sys.stdout.flush()
     return 0
