@@ -377,3 +377,23 @@ def test_kafkawire_serve_with_sasl_ssl_options(pki):
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_the_readme_security_section_runs_as_written(capsys):
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### Security"):]
+    section = section[:section.index("\n### ", 1)]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert len(blocks) == 2
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), {"__name__": "readme"})
+    out = capsys.readouterr().out.splitlines()
+    assert out == ["True user", "authenticated: [(1, 'SCRAM-SHA-512', 'alice')]"]
+    # the command line's flags are the ones the broker takes
+    flags = set(re.findall(r"--[a-z-]+", section))
+    from kafkawire.broker.cli import _parser
+    known = {o for a in _parser()._actions for o in a.option_strings}
+    assert flags <= known, flags - known
