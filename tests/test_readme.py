@@ -1,0 +1,54 @@
+"""The README runs as written: every ```python block in README.md is executed, as its
+text stands, in a fresh namespace (Spark blocks once, with the session's SparkSession
+already running; temporary files go to the test's own directory)."""
+from __future__ import annotations
+
+import re
+import tempfile
+from pathlib import Path
+
+import pytest
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+_BLOCK = re.compile(r"^```python\n(.*?)^```$", re.S | re.M)
+
+
+def _blocks():
+    text = README.read_text(encoding="utf-8")
+    out = []
+    for match in _BLOCK.finditer(text):
+        line = text.count("\n", 0, match.start(1)) + 1
+        heading = re.findall(r"^#+ (.+)$", text[: match.start()], re.M)[-1]
+        out.append((f"{heading} (line {line})", line, match.group(1)))
+    return out
+
+
+BLOCKS = _blocks()
+SPARK = [b for b in BLOCKS if "spark" in b[2]]
+PLAIN = [b for b in BLOCKS if "spark" not in b[2]]
+
+
+def _run(block, tmp_path, monkeypatch):
+    _name, line, code = block
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the block's mkdtemp() lands here
+    monkeypatch.chdir(tmp_path)
+    # Blank lines first, so tracebacks point at the README's own line numbers.
+    exec(compile("\n" * (line - 1) + code, str(README), "exec"), {"__name__": "__readme__"})
+
+
+def test_the_readme_has_the_blocks_it_is_expected_to_have():
+    names = " ".join(name for name, _, _ in BLOCKS)
+    for section in ("Requests and responses", "Records", "Internal topics", "Spark"):
+        assert section in names
+
+
+@pytest.mark.parametrize("block", PLAIN, ids=[b[0] for b in PLAIN])
+def test_readme_block_runs(block, tmp_path, monkeypatch):
+    _run(block, tmp_path, monkeypatch)
+
+
+@pytest.mark.spark
+@pytest.mark.backend_independent
+@pytest.mark.parametrize("block", SPARK, ids=[b[0] for b in SPARK])
+def test_readme_spark_block_runs(block, spark, tmp_path, monkeypatch):
+    _run(block, tmp_path, monkeypatch)
