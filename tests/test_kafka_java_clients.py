@@ -75,3 +75,39 @@ def test_java_admin_client(backend):
     assert result["cluster_id"] == b.cluster_id and result["nodes"] == [b.node_id]
     # the admin client asks the describe APIs the broker offers, not Metadata, for these
     assert {19, 60, 75} <= set(used)
+
+
+# -- the real broker's SASL listener, as Kafka's own client sees it --------------------------
+_LOGIN_MODULES = {"PLAIN": "org.apache.kafka.common.security.plain.PlainLoginModule",
+                  "SCRAM-SHA-256": "org.apache.kafka.common.security.scram.ScramLoginModule",
+                  "SCRAM-SHA-512": "org.apache.kafka.common.security.scram.ScramLoginModule"}
+
+
+def _sasl_job(kafka_broker, mechanism: str, user: str, password: str, topic: str) -> dict:
+    jaas = f'{_LOGIN_MODULES[mechanism]} required username="{user}" password="{password}";'
+    return {"client": "java", "op": "admin", "bootstrap": kafka_broker.sasl_bootstrap_servers,
+            "create": [{"name": topic, "partitions": 1}],
+            "config": {"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": mechanism,
+                       "sasl.jaas.config": jaas}}
+
+
+@pytest.mark.backend_independent
+def test_kafka_broker_fixture_sasl_listener(kafka_broker):
+    """The fixture's SASL_PLAINTEXT listener takes its users with each mechanism (PLAIN
+    users from the listener's JAAS config, SCRAM credentials written at format time);
+    one JVM logs in with each in turn."""
+    assert set(kafka_broker.sasl_mechanisms) == set(_LOGIN_MODULES)
+    user = "alice"
+    jobs = [_sasl_job(kafka_broker, m, user, kafka_broker.users[user], f"sasl-{m.lower()}")
+            for m in sorted(_LOGIN_MODULES)]
+    result = run_java({"client": "java", "jobs": jobs}, timeout=120)
+    for job, answer in zip(jobs, result["results"]):
+        assert job["create"][0]["name"] in answer["listed"], job["config"]["sasl.mechanism"]
+        assert answer["cluster_id"] == kafka_broker.cluster_id
+
+
+@pytest.mark.backend_independent
+def test_kafka_broker_fixture_sasl_listener_refuses_a_wrong_password(kafka_broker):
+    with pytest.raises(AssertionError, match="SaslAuthenticationException"):
+        run_java(_sasl_job(kafka_broker, "SCRAM-SHA-256", "alice", "wrong", "sasl-refused"),
+                 timeout=60)
