@@ -108,8 +108,10 @@ def _jaas_string(value: str) -> str:
 
 
 def server_properties(*, node_id: int, port: int, sasl_port: int, controller_port: int,
-                      log_dir: Path, users: Dict[str, str]) -> str:
-    """The ``server.properties`` of a one-node KRaft broker+controller."""
+                      log_dir: Path, users: Dict[str, str],
+                      extra: Optional[Dict[str, object]] = None) -> str:
+    """The ``server.properties`` of a one-node KRaft broker+controller (``extra``
+    settings added or overriding)."""
     host = "127.0.0.1"
     admin = next(iter(users))
     plain_users = " ".join(f"user_{name}={_jaas_string(pw)}" for name, pw in users.items())
@@ -154,6 +156,7 @@ def server_properties(*, node_id: int, port: int, sasl_port: int, controller_por
     for mech in SCRAM_MECHANISMS:
         props[f"listener.name.sasl_plaintext.{mech.lower()}.sasl.jaas.config"] = (
             "org.apache.kafka.common.security.scram.ScramLoginModule required;")
+    props.update(extra or {})
     return "".join(f"{k}={v}\n" for k, v in props.items())
 
 
@@ -209,8 +212,10 @@ def _stop_all() -> None:
 atexit.register(_stop_all)
 
 
-def start_broker(*, timeout: float = START_TIMEOUT) -> KafkaBroker:
-    """Format storage and start one broker; return it once it answers ApiVersions."""
+def start_broker(*, timeout: float = START_TIMEOUT,
+                 extra_properties: Optional[Dict[str, object]] = None) -> KafkaBroker:
+    """Format storage and start one broker; return it once it answers ApiVersions.
+    ``extra_properties`` are added to its ``server.properties`` (an authorizer, say)."""
     java = java_executable()
     cp = classpath_string()
     work = Path(tempfile.mkdtemp(prefix="kafkawire-kafka-"))
@@ -221,7 +226,8 @@ def start_broker(*, timeout: float = START_TIMEOUT) -> KafkaBroker:
     config = work / "server.properties"
     config.write_text(server_properties(node_id=broker.node_id, port=port, sasl_port=sasl_port,
                                         controller_port=controller_port,
-                                        log_dir=broker.log_dir, users=broker.users))
+                                        log_dir=broker.log_dir, users=broker.users,
+                                        extra=extra_properties))
     began = time.monotonic()
     try:
         scram = []
