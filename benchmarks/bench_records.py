@@ -8,6 +8,10 @@ Workloads (one benchmark group each; the ratio is aiokafka's time over kafkawire
   header, CRC checked.  W2: the same with 1 KiB values.
 * W1's records compressed with gzip, snappy, lz4 and zstd.
 * encode: building W1 uncompressed from the same 1000 (key, value, headers, timestamp).
+* build: W1 record by record (BatchBuilder.append in a loop, as a producer does) against
+  aiokafka's DefaultRecordBatchBuilder, uncompressed and with each codec.  Floors in the
+  same group: the loop calling an append that does nothing, and each codec alone on W1's
+  uncompressed records (ours, and the codec call aiokafka's builder makes).
 * to_arrow: W1 into a pyarrow.Table against aiokafka decoding W1's records.
 * legacy: W1's records (no headers) as a v1 message set, 1000 uncompressed messages;
   decoded, and encoded against aiokafka's (and kafka-python's) legacy builders.
@@ -212,3 +216,66 @@ def test_encode_legacy_kafka_python(benchmark):
         return bytes(b.build())
 
     assert benchmark(build) == BUFS["legacy-v1"]
+
+
+BUILD_CODECS = ["none", "gzip", "snappy", "lz4", "zstd"]
+W1_RECORDS = BUFS["W1"][61:]  # the records of W1 as they are compressed
+
+
+def _kw_build(recs, codec):
+    b = kw.BatchBuilder(max_bytes=1 << 30, compression=codec)
+    append = b.append
+    for r in recs:
+        append(r["key"], r["value"], r["headers"], r["timestamp"])
+    return b.build()
+
+
+class _NoAppend:
+    def append(self, key=None, value=None, headers=None, timestamp=None):
+        return True
+
+
+@pytest.mark.parametrize("codec", BUILD_CODECS)
+def test_build_kafkawire(benchmark, codec):
+    benchmark.group = f"build W1 {codec}"
+    _ratio_info(benchmark, KW_LABEL + " BatchBuilder")
+    out = benchmark(_kw_build, W1, codec)
+    assert out == BUFS["W1" if codec == "none" else f"W1-{codec}"]
+
+
+@pytest.mark.parametrize("codec", BUILD_CODECS)
+def test_build_aiokafka(benchmark, codec):
+    benchmark.group = f"build W1 {codec}"
+    _ratio_info(benchmark, "aiokafka (cython) DefaultRecordBatchBuilder")
+    out = benchmark(_aio_build, W1, CODECS[codec])
+    assert kw.decode(out) == kw.decode(BUFS["W1"])
+
+
+def test_build_floor_loop(benchmark):
+    benchmark.group = "build W1 none"
+    _ratio_info(benchmark, "floor: the same loop, an append that does nothing")
+
+    def loop():
+        append = _NoAppend().append
+        for r in W1:
+            append(r["key"], r["value"], r["headers"], r["timestamp"])
+
+    benchmark(loop)
+
+
+@pytest.mark.parametrize("codec", BUILD_CODECS[1:])
+def test_build_floor_codec(benchmark, codec):
+    from kafkawire import compression
+
+    benchmark.group = f"build W1 {codec}"
+    _ratio_info(benchmark, f"floor: kafkawire's {codec} alone on W1's records")
+    benchmark(compression.compress, codec, W1_RECORDS)
+
+
+@pytest.mark.parametrize("codec", BUILD_CODECS[1:])
+def test_build_floor_aiokafka_codec(benchmark, codec):
+    from aiokafka import codec as aio_codec
+
+    benchmark.group = f"build W1 {codec}"
+    _ratio_info(benchmark, f"floor: aiokafka's {codec} alone on W1's records")
+    benchmark(getattr(aio_codec, f"{codec}_encode"), W1_RECORDS)

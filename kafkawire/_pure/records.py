@@ -624,6 +624,7 @@ def _v2_batch(items, *, base_offset, codec, level, ts_bit, producer_id, producer
     _check_int("base timestamp", base_ts, 64)
     body = bytearray()
     for offset, ts, key, value, headers in items:
+        _check_int("timestamp", ts, 64)
         delta = offset - base_offset
         if delta > INT32_MAX:
             raise EncodeError(f"offset {offset} is too far from base_offset {base_offset}")
@@ -794,11 +795,14 @@ class BatchBuilder:
     def append(self, key=None, value=None, headers=None, timestamp: Optional[int] = None
                ) -> bool:
         """Add a record; False (nothing added) if it would pass ``max_bytes``."""
-        offset = self.base_offset + len(self._items)
         (item,) = _normalize([{"key": key, "value": value, "headers": headers,
-                               "timestamp": timestamp, "offset": offset}], self.base_offset)
+                               "timestamp": timestamp}], self.base_offset)
+        # the offset after normalising: reading the headers may have run code that appended
+        item = (self.base_offset + len(self._items),) + item[1:]
         if self.magic != 2:
             _check_legacy_item(item, self.magic)
+        else:
+            _check_int("timestamp", item[1], 64)
         size = self._record_size(*item)
         if self._items and self._size + size > self.max_bytes:
             return False
