@@ -11,8 +11,14 @@ from __future__ import annotations
 import os
 
 import pytest
+from hypothesis import settings
 
 from kafkawire import _backend
+
+# No deadline for hypothesis examples: its default (200 ms per example) is a timing
+# assertion, and the suite must pass on a machine whose cores are busy.
+settings.register_profile("kafkawire", deadline=None)
+settings.load_profile("kafkawire")
 
 BACKENDS = ("cython", "python")
 
