@@ -2,7 +2,8 @@
 
 Every ``kafkawire/_fast/*.pyx`` becomes an extension module.  ``KAFKAWIRE_NO_EXTENSIONS=1``
 builds none (the pure-Python backend then runs); ``KAFKAWIRE_DEBUG=1`` builds with
-bounds checks and assertions on.
+bounds checks and assertions on; ``KAFKAWIRE_COVERAGE=1`` builds with line tracing, for
+coverage.py's ``Cython.Coverage`` plugin (slow: for coverage runs only).
 """
 import glob
 import os
@@ -34,6 +35,9 @@ def _extensions():
     if not sources:  # an incomplete source tree must not quietly give a pure-Python build
         sys.exit("kafkawire/_fast/*.pyx not found: this source tree lacks the Cython sources "
                  "(set KAFKAWIRE_NO_EXTENSIONS=1 to build the pure-Python package on purpose)")
+    coverage = os.environ.get("KAFKAWIRE_COVERAGE") == "1"
+    # line events for coverage.py, also from the code that runs without the GIL
+    macros = [("CYTHON_TRACE", "1"), ("CYTHON_TRACE_NOGIL", "1")] if coverage else []
     exts = []
     for pyx in sources:
         stem = os.path.splitext(os.path.basename(pyx))[0]
@@ -44,6 +48,7 @@ def _extensions():
                 include_dirs=["kafkawire/_fast"],
                 extra_compile_args=compile_args,
                 extra_link_args=link_args,
+                define_macros=macros,
             )
         )
     directives = {
@@ -53,8 +58,10 @@ def _extensions():
         "cdivision": True,
         "initializedcheck": debug,
         "embedsignature": True,
+        "linetrace": coverage,
     }
-    return cythonize(exts, compiler_directives=directives, quiet=True)
+    # a coverage build regenerates the C files: those of a normal build have no trace calls
+    return cythonize(exts, compiler_directives=directives, quiet=True, force=coverage)
 
 
 setup(ext_modules=_extensions())
