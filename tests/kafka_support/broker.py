@@ -23,9 +23,10 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Callable, Dict, List, Optional
 
 from kafka_support.jars import KafkaUnavailable, classpath_string, java_executable
+from kafka_support.jvm import start_options
 
 START_TIMEOUT = 120.0  # seconds for the JVM to answer ApiVersions, on a busy 2-core machine
 STOP_TIMEOUT = 15.0    # seconds between SIGTERM and SIGKILL
@@ -55,6 +56,7 @@ class KafkaBroker:
     users: Dict[str, str] = field(default_factory=lambda: dict(USERS))
     sasl_mechanisms: tuple = ("PLAIN",) + SCRAM_MECHANISMS
     process: Optional[subprocess.Popen] = None
+    after_exit: Callable[[], None] = lambda: None  # run once the JVM has exited
     start_seconds: float = 0.0
 
     @property
@@ -80,6 +82,7 @@ class KafkaBroker:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(STOP_TIMEOUT)
+            self.after_exit()
         shutil.rmtree(self.log_dir.parent, ignore_errors=True)
 
 
@@ -163,7 +166,7 @@ def server_properties(*, node_id: int, port: int, sasl_port: int, controller_por
 def _run_tool(args: List[str], cwd: Path, timeout: float) -> str:
     proc = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=timeout)
     if proc.returncode != 0:
-        raise BrokerFailed(f"{' '.join(args[3:6])} failed ({proc.returncode}): "
+        raise BrokerFailed(f"the Kafka storage tool failed ({proc.returncode}): "
                            + (proc.stdout + proc.stderr).strip()[-2000:])
     return proc.stdout
 
@@ -234,13 +237,15 @@ def start_broker(*, timeout: float = START_TIMEOUT,
         for mech in SCRAM_MECHANISMS:
             for name, password in broker.users.items():
                 scram += ["--add-scram", f"{mech}=[name={name},password={password}]"]
-        _run_tool([java, "-cp", cp, "kafka.tools.StorageTool", "format", "--config", str(config),
-                   "--cluster-id", broker.cluster_id, "--standalone", *scram],
-                  cwd=work, timeout=timeout)
+        options, dumped = start_options("kafka-storage-tool")
+        _run_tool([java, *options, "-cp", cp, "kafka.tools.StorageTool", "format",
+                   "--config", str(config), "--cluster-id", broker.cluster_id, "--standalone",
+                   *scram], cwd=work, timeout=timeout)
+        dumped()
         out = open(work / "broker.out", "wb")
+        options, broker.after_exit = start_options("kafka-broker")
         broker.process = subprocess.Popen(
-            [java, HEAP, "-Xms64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-             "-Xshare:auto", "-Djava.awt.headless=true", "-cp", cp, "kafka.Kafka", str(config)],
+            [java, HEAP, "-Xms64m", *options, "-cp", cp, "kafka.Kafka", str(config)],
             cwd=work, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
             start_new_session=True,
             preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None)

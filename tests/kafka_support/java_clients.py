@@ -12,12 +12,15 @@ import hashlib
 import json
 import os
 import subprocess
+import tempfile
+import zipfile
 from pathlib import Path
 from typing import Any, Dict
 
 from kafka_support.jars import (
     CACHE_DIR, KafkaUnavailable, classpath, classpath_string, java_executable, javac_executable,
 )
+from kafka_support.jvm import start_options
 
 SOURCE = Path(__file__).with_name("JavaClientDriver.java")
 MAIN_CLASS = "JavaClientDriver"
@@ -35,33 +38,37 @@ def _build_key() -> str:
 
 @functools.lru_cache(maxsize=None)
 def compiled() -> Path:
-    """The directory holding the compiled driver (compiling it if it is not cached)."""
-    out = CACHE_DIR / f"java-client-driver-{_build_key()}"
-    if (out / f"{MAIN_CLASS}.class").exists():
-        return out
-    tmp = out.with_suffix(".tmp")
-    tmp.mkdir(parents=True, exist_ok=True)
-    try:
-        proc = subprocess.run(
-            [javac_executable(), "-nowarn", "-cp", classpath_string(), "-d", str(tmp), str(SOURCE)],
-            capture_output=True, text=True, timeout=COMPILE_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        raise KafkaUnavailable(f"javac did not compile {SOURCE.name} in {COMPILE_TIMEOUT} s")
-    if proc.returncode != 0:
-        raise AssertionError(f"javac failed on {SOURCE.name}:\n{proc.stdout}{proc.stderr}")
-    if not out.exists():  # another run may have finished the same build first
-        os.replace(tmp, out)
-    return out
+    """The compiled driver as a jar (a jar, not a class directory: class-data sharing
+    takes only jars), compiling it if it is not cached."""
+    built = CACHE_DIR / f"java-client-driver-{_build_key()}.jar"
+    if built.exists():
+        return built
+    with tempfile.TemporaryDirectory(dir=CACHE_DIR if CACHE_DIR.exists() else None) as tmp:
+        try:
+            proc = subprocess.run(
+                [javac_executable(), "-nowarn", "-cp", classpath_string(), "-d", tmp, str(SOURCE)],
+                capture_output=True, text=True, timeout=COMPILE_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            raise KafkaUnavailable(f"javac did not compile {SOURCE.name} in {COMPILE_TIMEOUT} s")
+        if proc.returncode != 0:
+            raise AssertionError(f"javac failed on {SOURCE.name}:\n{proc.stdout}{proc.stderr}")
+        partial = Path(tmp) / built.name
+        with zipfile.ZipFile(partial, "w") as jar:
+            for cls in sorted(Path(tmp).glob("*.class")):
+                jar.write(cls, cls.name)
+        os.replace(partial, built)  # whole or not at all, should two runs build at once
+    return built
 
 
 def run_java(job: Dict[str, Any], timeout: float = 90) -> Dict[str, Any]:
     """Run one driver job in a JVM; its JSON result."""
     cp = os.pathsep.join([str(compiled()), classpath_string()])
-    cmd = [java_executable(), "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-           "-cp", cp, MAIN_CLASS]
+    options, dumped = start_options("java-client-driver", cp)
+    cmd = [java_executable(), "-Xmx256m", *options, "-cp", cp, MAIN_CLASS]
     try:
         proc = subprocess.run(cmd, input=json.dumps(job), capture_output=True, text=True,
                               timeout=timeout)
+        dumped()
     except subprocess.TimeoutExpired as exc:
         err = exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else (exc.stderr or "")
         raise AssertionError(f"java {job.get('op')} timed out after {timeout}s; "
@@ -69,4 +76,4 @@ def run_java(job: Dict[str, Any], timeout: float = 90) -> Dict[str, Any]:
     if proc.returncode != 0 or RESULT_MARKER not in proc.stdout:
         raise AssertionError(f"java driver failed (rc {proc.returncode}):\n"
                              f"{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}")
-    return json.loads(proc.stdout.rsplit(RESULT_MARKER, 1)[1])
+    return json.loads(proc.stdout.rsplit(RESULT_MARKER, 1)[1].splitlines()[0])
