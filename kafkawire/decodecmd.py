@@ -24,21 +24,26 @@ capture); a request that never got its response is listed with an ``error``.
 
 Output: one JSON object per frame with ``api_key``, ``api_name``, ``api_version``,
 ``header`` and ``body`` (bytes as base64, as ``to_dict()`` gives them).  ``--records``
-also decodes the ``records`` fields (Produce, Fetch, ...) into record lists.
+also decodes the ``records`` fields (Produce, Fetch, ...) into record lists, whose keys
+and values are printed as ``--bytes-as`` says (:func:`kafkawire.cli.render_bytes`).
+
+Input that ends inside a frame is reported as truncated, with the frames before it
+decoded.
 """
 from __future__ import annotations
 
 import argparse
-import base64
 import binascii
 import json
 import re
 import struct
 import sys
-from typing import Any, Dict, Iterator, List, Optional
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import kafkawire
-from kafkawire.errors import KafkaWireError
+from kafkawire.cli import (USAGE_ERROR, CommandError, CommandParser, add_bytes_as,
+                           render_bytes, run_command)
+from kafkawire.errors import DecodeError, KafkaWireError, TruncatedError
 from kafkawire.headers import peek_request_api
 from kafkawire.schema.plan import ARRAY, RECORDS, STRUCT
 
@@ -46,9 +51,9 @@ _HEX = re.compile(rb"^(?:0x)?[0-9a-fA-F\s]+$")
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="kafkawire decode",
-        description="Decode captured Kafka request or response frames and print them as JSON.")
+    p = CommandParser(
+        "kafkawire decode",
+        "Decode captured Kafka request or response frames and print them as JSON.")
     p.add_argument("input", nargs="?", default="-",
                    help="file holding the frame(s): hex text, binary, or frame-log JSON lines "
                         "(default: stdin)")
@@ -62,21 +67,30 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--no-size-prefix", action="store_true",
                    help="the input is one frame payload without its 4-byte size "
                         "(by default a matching size prefix is detected)")
-    p.add_argument("--pcap", metavar="FILE", help="pair the requests and responses of a pcap capture")
+    p.add_argument("--pcap", metavar="FILE",
+                   help="pair the requests and responses of a pcap capture")
     p.add_argument("--port", type=int, action="append",
                    help="with --pcap: a broker port, for connections whose SYN is not in the "
                         "capture (repeatable; default 9092)")
     p.add_argument("--streams", nargs=2, metavar=("CLIENT", "SERVER"),
-                   help="pair the two byte streams of one connection (files of raw bytes or hex)")
+                   help="pair the two byte streams of one connection (files of raw bytes or "
+                        "hex)")
     p.add_argument("--records", action="store_true",
                    help="decode records fields into lists of records")
+    add_bytes_as(p)
     p.add_argument("--compact", action="store_true", help="one JSON object per line")
     return p
 
 
 def _read_input(args: argparse.Namespace) -> bytes:
     if args.hex_text is not None:
-        return args.hex_text.encode()
+        text = args.hex_text.encode()
+        if not _HEX.match(text):
+            raise CommandError(f"--hex: not hexadecimal: {args.hex_text[:40]!r}", USAGE_ERROR)
+        try:
+            return _unhex(text)
+        except binascii.Error:
+            raise CommandError("--hex: an odd number of hex digits", USAGE_ERROR) from None
     if args.input == "-":
         return sys.stdin.buffer.read()
     with open(args.input, "rb") as fh:
@@ -90,11 +104,8 @@ def _unhex(data: bytes) -> bytes:
     return binascii.unhexlify(text)
 
 
-def split_frames(data: bytes, size_prefix: Optional[bool] = None) -> List[bytes]:
-    """The frame payloads of ``data``: size-prefixed frames back to back, or (when the
-    prefix does not fit, or ``size_prefix`` is False) one bare payload."""
-    if size_prefix is False:
-        return [data]
+def _prefixed(data: bytes) -> Tuple[List[bytes], int]:
+    """The whole size-prefixed frames at the start of ``data`` and where they end."""
     frames = []
     pos = 0
     while pos + 4 <= len(data):
@@ -103,14 +114,10 @@ def split_frames(data: bytes, size_prefix: Optional[bool] = None) -> List[bytes]
             break
         frames.append(data[pos + 4 : pos + 4 + size])
         pos += 4 + size
-    if frames and pos == len(data):
-        return frames
-    if size_prefix:
-        raise KafkaWireError("the input is not a sequence of whole size-prefixed frames")
-    return [data]
+    return frames, pos
 
 
-def _records_json(obj: Any, out: Dict[str, Any]) -> None:
+def _records_json(obj: Any, out: Dict[str, Any], bytes_as: str = "auto") -> None:
     """Replace the base64 of every ``records`` field in ``out`` by the decoded records."""
     from kafkawire import records as R
 
@@ -126,19 +133,20 @@ def _records_json(obj: Any, out: Dict[str, Any]) -> None:
                 continue
             out[f.attr] = [{
                 "offset": r.offset, "timestamp": r.timestamp,
-                "key": None if r.key is None else base64.b64encode(r.key).decode(),
-                "value": None if r.value is None else base64.b64encode(r.value).decode(),
-                "headers": [[k, None if v is None else base64.b64encode(v).decode()]
-                            for k, v in r.headers]} for r in recs]
+                "key": render_bytes(r.key, bytes_as),
+                "value": render_bytes(r.value, bytes_as),
+                "headers": [[k, render_bytes(v, bytes_as)] for k, v in r.headers]}
+                for r in recs]
         elif f.kind == STRUCT:
-            _records_json(value, out[f.attr])
+            _records_json(value, out[f.attr], bytes_as)
         elif f.kind == ARRAY and f.elem_kind == STRUCT:
             for item, d in zip(value, out[f.attr]):
-                _records_json(item, d)
+                _records_json(item, d, bytes_as)
 
 
 def decode_frame(payload: bytes, *, response: bool = False, api_key: Optional[int] = None,
-                 version: Optional[int] = None, records: bool = False) -> Dict[str, Any]:
+                 version: Optional[int] = None, records: bool = False,
+                 bytes_as: str = "auto") -> Dict[str, Any]:
     """One frame payload (no size prefix) as a JSON-safe dict."""
     if response:
         if api_key is None or version is None:
@@ -150,57 +158,81 @@ def decode_frame(payload: bytes, *, response: bool = False, api_key: Optional[in
     out = {"api_key": api_key, "api_name": type(body).__name__, "api_version": version,
            "header": header.to_dict(), "body": body.to_dict()}
     if records:
-        _records_json(body, out["body"])
+        _records_json(body, out["body"], bytes_as)
     return out
 
 
-def _from_frame_log(data: bytes, records: bool) -> Iterator[Dict[str, Any]]:
+def _cut_short(payload: bytes, decode) -> bool:
+    """Whether ``payload`` reads as the start of a frame that ran out of bytes."""
+    try:
+        decode(payload)
+    except TruncatedError:
+        return True
+    except KafkaWireError:
+        return False
+    return False
+
+
+def decode_input(data: bytes, decode, *, size_prefix: Optional[bool] = None
+                 ) -> Iterator[Dict[str, Any]]:
+    """``decode(payload)`` of every frame in ``data``: size-prefixed frames back to
+    back, or (when the prefixes do not fit, or ``size_prefix`` is False) one bare payload.
+
+    When the input is neither whole size-prefixed frames nor one bare payload that
+    decodes, but ends inside a size-prefixed frame, the frames before it are decoded
+    and a :class:`~kafkawire.errors.TruncatedError` says where the input was cut."""
+    if size_prefix is False:
+        yield decode(data)
+        return
+    frames, pos = _prefixed(data)
+    if frames and pos == len(data):
+        for payload in frames:
+            yield decode(payload)
+        return
+    try:
+        whole = decode(data)
+    except KafkaWireError:
+        rest = len(data) - pos
+        if rest >= 4:
+            size = struct.unpack_from(">i", data, pos)[0]
+            if size > rest - 4 and _cut_short(data[pos + 4:], decode):
+                for payload in frames:
+                    yield decode(payload)
+                raise TruncatedError(
+                    f"truncated input: the frame at byte {pos} is {size} bytes long "
+                    f"(its size prefix says), only {rest - 4} follow") from None
+        elif frames:
+            for payload in frames:
+                yield decode(payload)
+            raise TruncatedError(
+                f"truncated input: {rest} bytes after the last whole frame (at byte {pos}), "
+                "too few for a size prefix") from None
+        raise
+    yield whole
+
+
+def _from_frame_log(data: bytes, records: bool, bytes_as: str = "auto"
+                    ) -> Iterator[Dict[str, Any]]:
     for n, line in enumerate(data.splitlines(), 1):
         if not line.strip():
             continue
-        entry = json.loads(line)
-        if "hex" not in entry:
+        try:
+            entry = json.loads(line)
+            payload = bytes.fromhex(entry["hex"]) if "hex" in entry else None
+        except (ValueError, TypeError) as exc:
+            raise DecodeError(f"frame log line {n} is not a frame-log entry: {exc}") from None
+        if payload is None:
             continue
-        payload = bytes.fromhex(entry["hex"])
         try:
             decoded = decode_frame(payload, response=entry.get("direction") == "response",
                                    api_key=entry.get("api_key"), version=entry.get("api_version"),
-                                   records=records)
+                                   records=records, bytes_as=bytes_as)
         except KafkaWireError as exc:
             decoded = {"api_key": entry.get("api_key"), "api_version": entry.get("api_version"),
                        "error": f"{type(exc).__name__}: {exc}"}
         decoded = {"line": n, "direction": entry.get("direction"),
                    "connection": entry.get("connection"), **decoded}
         yield decoded
-
-
-def main(argv: Optional[List[str]] = None) -> int:
-    """Entry point of ``kafkawire decode``."""
-    args = _parser().parse_args(argv)
-    if args.pcap or args.streams:
-        return _conversation_main(args)
-    try:
-        data = _read_input(args)
-    except OSError as exc:
-        print(f"kafkawire decode: {exc}", file=sys.stderr)
-        return 2
-    indent = None if args.compact else 2
-    try:
-        if data.lstrip()[:1] == b"{":
-            for item in _from_frame_log(data, args.records):
-                print(json.dumps(item, indent=indent))
-            return 0
-        if data.strip() and _HEX.match(data.strip()):
-            data = _unhex(data)
-        frames = split_frames(data, False if args.no_size_prefix else None)
-        for payload in frames:
-            print(json.dumps(decode_frame(payload, response=args.response, api_key=args.api_key,
-                                          version=args.version, records=args.records),
-                             indent=indent))
-    except (KafkaWireError, ValueError, binascii.Error) as exc:
-        print(f"kafkawire decode: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return 1
-    return 0
 
 
 def _stream_bytes(path: str) -> bytes:
@@ -211,25 +243,52 @@ def _stream_bytes(path: str) -> bytes:
     return data
 
 
-def _conversation_main(args: argparse.Namespace) -> int:
+def _conversation(args: argparse.Namespace, indent: Optional[int]) -> int:
     from kafkawire.conversation import Conversation, event_json, pcap_conversations
 
-    indent = None if args.compact else 2
-    try:
-        if args.pcap:
-            with open(args.pcap, "rb") as fh:
-                for item in pcap_conversations(fh, tuple(args.port or (9092,)), records=args.records):
-                    print(json.dumps(item, indent=indent))
-            return 0
-        client, server = (_stream_bytes(path) for path in args.streams)
-        conv = Conversation()
-        events = conv.client_data(client) + conv.server_data(server) + conv.end()
-        for event in events:
-            print(json.dumps(event_json(event, records=args.records), indent=indent))
-    except OSError as exc:
-        print(f"kafkawire decode: {exc}", file=sys.stderr)
-        return 2
-    except (KafkaWireError, ValueError, binascii.Error) as exc:
-        print(f"kafkawire decode: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return 1
+    if args.pcap:
+        with open(args.pcap, "rb") as fh:
+            for item in pcap_conversations(fh, tuple(args.port or (9092,)),
+                                           records=args.records):
+                print(json.dumps(item, indent=indent))
+        return 0
+    client, server = (_stream_bytes(path) for path in args.streams)
+    conv = Conversation()
+    events = conv.client_data(client) + conv.server_data(server) + conv.end()
+    for event in events:
+        print(json.dumps(event_json(event, records=args.records), indent=indent))
     return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    indent = None if args.compact else 2
+    if args.pcap or args.streams:
+        return _conversation(args, indent)
+    if args.response and (args.api_key is None or args.version is None):
+        raise CommandError("--response needs --api-key and --version of the request it "
+                           "answers", USAGE_ERROR)
+    data = _read_input(args)
+    if args.hex_text is None and data.lstrip()[:1] == b"{":
+        for item in _from_frame_log(data, args.records, args.bytes_as):
+            print(json.dumps(item, indent=indent))
+        return 0
+    if args.hex_text is None and data.strip() and _HEX.match(data.strip()):
+        try:
+            data = _unhex(data)
+        except binascii.Error:
+            raise DecodeError("the input reads as hex text with an odd number of "
+                              "digits") from None
+
+    def decode(payload: bytes) -> Dict[str, Any]:
+        return decode_frame(payload, response=args.response, api_key=args.api_key,
+                            version=args.version, records=args.records,
+                            bytes_as=args.bytes_as)
+
+    for item in decode_input(data, decode, size_prefix=False if args.no_size_prefix else None):
+        print(json.dumps(item, indent=indent))
+    return 0
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """Entry point of ``kafkawire decode``."""
+    return run_command(_parser(), _run, argv)

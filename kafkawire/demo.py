@@ -12,22 +12,69 @@ source, and prints a few aggregates: records per topic and compression, bytes, w
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import sys
 import tempfile
 import time
-from typing import List, Optional
+from typing import Iterator, List, Optional
+
+from kafkawire.cli import CommandError, CommandParser, run_command
+
+DESCRIPTION = (
+    "Write a sample Kafka log directory (three topics, six partitions, every compression "
+    "codec, headers, committed and aborted transactions, a compacted-looking key set), "
+    "read it with a local Spark through the kafka-log data source, and print a few "
+    "aggregates: records per topic and compression, bytes, what read_committed removed, "
+    "and the compacted topic's latest values.")
+
+
+def _scale(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {value}")
+    return value
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="kafkawire demo", description=__doc__.split("\n\n")[1])
-    p.add_argument("--dir", help="write the sample log here (kept); default: a temporary "
-                                 "directory, removed at the end")
-    p.add_argument("--scale", type=int, default=1,
+    p = CommandParser("kafkawire demo", DESCRIPTION)
+    p.add_argument("--dir", help="write the sample log into this directory and keep it; "
+                                 "without --dir a temporary directory is used and removed "
+                                 "at exit")
+    p.add_argument("--scale", type=_scale, default=1,
                    help="multiply the sample's record counts (default 1: about 8,000)")
     p.add_argument("--master", default="local[2]", help="Spark master (default local[2])")
     return p
+
+
+def check_dir(keep: str) -> None:
+    """``--dir`` must be a new or empty directory: the sample's partitions would be
+    appended to any that are there."""
+    if os.path.exists(keep) and not os.path.isdir(keep):
+        raise CommandError(f"--dir {keep}: not a directory")
+    if os.path.isdir(keep) and os.listdir(keep):
+        raise CommandError(f"--dir {keep}: not empty (the sample needs a new or empty "
+                           "directory)")
+
+
+@contextlib.contextmanager
+def log_dir(keep: Optional[str]) -> Iterator[str]:
+    """The directory the sample is written to: ``keep`` (kept), or a temporary one that
+    is removed at exit.  Says which on stdout."""
+    if keep is not None:
+        check_dir(keep)
+        print(f"writing the sample log to {keep} (kept afterwards)", flush=True)
+        yield keep
+        return
+    tmp = tempfile.mkdtemp(prefix="kafkawire-demo-")
+    print(f"writing the sample log to a temporary directory, removed at exit: {tmp} "
+          "(--dir DIR keeps it)", flush=True)
+    try:
+        yield os.path.join(tmp, "kafka-logs")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+        print(f"removed {tmp}", flush=True)
 
 
 def _table(title: str, header: List[str], rows: List[list]) -> None:
@@ -127,20 +174,18 @@ def run(directory: str, *, scale: int = 1, master: str = "local[2]", spark=None)
     return figures
 
 
-def main(argv: Optional[List[str]] = None) -> int:
-    """Entry point of ``kafkawire demo``."""
-    args = _parser().parse_args(argv)
+def _run(args: argparse.Namespace) -> int:
+    if args.dir is not None:
+        check_dir(args.dir)
     try:
         import pyspark  # noqa: F401
     except ImportError:
-        print("kafkawire demo needs pyspark: pip install 'kafkawire[spark]'", file=sys.stderr)
-        return 2
-    if args.dir:
-        run(args.dir, scale=args.scale, master=args.master)
-        return 0
-    tmp = tempfile.mkdtemp(prefix="kafkawire-demo-")
-    try:
-        run(os.path.join(tmp, "kafka-logs"), scale=args.scale, master=args.master)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        raise CommandError("needs pyspark: pip install 'kafkawire[spark]'") from None
+    with log_dir(args.dir) as directory:
+        run(directory, scale=args.scale, master=args.master)
     return 0
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """Entry point of ``kafkawire demo``."""
+    return run_command(_parser(), _run, argv)

@@ -14,46 +14,61 @@ For each file, a first line ``{"dumping": PATH, "logStartingOffset": N}``, then:
   "offset"}``; ``.txnindex``: ``{"producerId", "firstOffset", "lastOffset",
   "lastStableOffset"}``.
 
+A directory stands for the segment and index files in it, in name order (what
+``kafka-dump-log.sh --files DIR/*`` is given).  Keys and payloads are printed as
+``--bytes-as`` says (:func:`kafkawire.cli.render_bytes`: text when UTF-8, else base64).
+
 A batch whose CRC does not match is printed with ``"isvalid": false`` (as Kafka's tool
-does) and its records are not decoded; a file that stops framing into batches ends with
-``{"error": ..., "position": ...}`` and the exit status is 1.  The segment is read in
-bounded memory.  With stderr on a terminal, a progress bar shows there for big files.
+does, its records not decoded), reported on stderr, and the dump of that file stops
+there unless ``--skip-corrupt``; a file that stops framing into batches ends with
+``{"error": ..., "position": ...}``.  Either makes the exit status 1.  The segment is
+read in bounded memory.  With stderr on a terminal, a progress bar shows there for big
+files.
 """
 from __future__ import annotations
 
 import argparse
-import base64
 import json
 import os
 import sys
 import time
 import zlib
-from typing import Any, Callable, Dict, Iterator, List, Optional, TextIO
+from typing import Any, Dict, Iterator, List, Optional, TextIO
 
 from kafkawire import segments
+from kafkawire.cli import (CommandError, CommandParser, add_bytes_as, render_bytes,
+                           run_command)
 from kafkawire.errors import DecodeError
 
-_RENDER: Dict[str, Callable[[bytes], str]] = {
-    "text": lambda b: b.decode("utf-8", "backslashreplace"),
-    "base64": lambda b: base64.b64encode(b).decode("ascii"),
-    "hex": lambda b: b.hex(),
-}
+# the files a directory given on the command line stands for
+_DUMPABLE = (segments.LOG_SUFFIX, segments.INDEX_SUFFIX, segments.TIME_INDEX_SUFFIX,
+             segments.TXN_INDEX_SUFFIX)
+
+
+def _byte_count(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative: {value}")
+    return value
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="kafkawire dump-log",
-        description="Print the batches and records of Kafka log segments (and the entries "
-                    "of .index, .timeindex and .txnindex files) as JSON lines, like "
-                    "kafka-dump-log.sh --print-data-log.")
-    p.add_argument("files", nargs="+", metavar="FILE", help="segment or index files")
+    p = CommandParser(
+        "kafkawire dump-log",
+        "Print the batches and records of Kafka log segments (and the entries of .index, "
+        ".timeindex and .txnindex files) as JSON lines, like kafka-dump-log.sh "
+        "--print-data-log.")
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="segment or index files, or directories holding them")
     p.add_argument("--no-data", action="store_true",
                    help="print batches only, not their records (kafka-dump-log.sh without "
                         "--print-data-log)")
-    p.add_argument("--encoding", choices=sorted(_RENDER), default="text",
-                   help="how keys and payloads are printed (default: text, UTF-8 with "
-                        "\\x escapes for bytes that are not)")
-    p.add_argument("--max-bytes", type=int, default=None,
+    add_bytes_as(p)
+    p.add_argument("--skip-corrupt", action="store_true",
+                   help="after a corrupt batch (bad CRC, records that do not decode), report "
+                        "it and carry on with the rest of the file; the exit status is 1 "
+                        "either way")
+    p.add_argument("--max-bytes", type=_byte_count, default=None,
                    help="stop after this many bytes of each segment")
     p.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
                    help="progress bar on stderr (auto: when stderr is a terminal)")
@@ -81,13 +96,14 @@ class _Progress:
         self.stream.flush()
 
 
-def _crc_ok(batch) -> bool:
+def _crc_of(batch) -> int:
+    """The CRC of the batch's bytes, to compare with the one it stores."""
     raw = batch.raw
     if batch.magic >= 2:
         from kafkawire import crc32c
 
-        return crc32c(raw[21:]) == batch.crc
-    return zlib.crc32(raw[16:]) & 0xFFFFFFFF == batch.crc
+        return crc32c(raw[21:])
+    return zlib.crc32(raw[16:]) & 0xFFFFFFFF
 
 
 def _ts_name(timestamp_type: Optional[str]) -> str:
@@ -98,7 +114,7 @@ def _ts_name(timestamp_type: Optional[str]) -> str:
     return "NoTimestamp"
 
 
-def batch_json(batch, position: int, *, data: bool = True, render=_RENDER["text"]
+def batch_json(batch, position: int, *, data: bool = True, bytes_as: str = "auto"
                ) -> Dict[str, Any]:
     """The dump of one batch (a :mod:`kafkawire.records` batch object) as a dict."""
     from kafkawire import records
@@ -124,8 +140,10 @@ def batch_json(batch, position: int, *, data: bool = True, render=_RENDER["text"
         "magic": batch.magic,
         "compresscodec": batch.compression,
         "crc": batch.crc,
-        "isvalid": _crc_ok(batch),
+        "isvalid": _crc_of(batch) == batch.crc,
     }
+    if not out["isvalid"]:
+        out["computedCrc"] = _crc_of(batch)
     if not data:
         return out
     if not out["isvalid"]:
@@ -152,8 +170,8 @@ def batch_json(batch, position: int, *, data: bool = True, render=_RENDER["text"
                 except DecodeError as exc:
                     rec["error"] = str(exc)
             else:
-                rec["key"] = None if r.key is None else render(bytes(r.key))
-                rec["payload"] = None if r.value is None else render(bytes(r.value))
+                rec["key"] = render_bytes(r.key, bytes_as)
+                rec["payload"] = render_bytes(r.value, bytes_as)
             recs.append(rec)
     except DecodeError as exc:
         out["recordsError"] = str(exc)
@@ -161,7 +179,7 @@ def batch_json(batch, position: int, *, data: bool = True, render=_RENDER["text"
     return out
 
 
-def dump_segment(path: str, *, data: bool = True, render=_RENDER["text"],
+def dump_segment(path: str, *, data: bool = True, bytes_as: str = "auto",
                  max_bytes: Optional[int] = None,
                  progress: Optional[_Progress] = None) -> Iterator[Dict[str, Any]]:
     """The JSON-able lines of one ``.log`` segment (see the module docstring)."""
@@ -181,7 +199,7 @@ def dump_segment(path: str, *, data: bool = True, render=_RENDER["text"],
                 except (DecodeError, ValueError) as exc:
                     yield {"position": h.position, "error": str(exc)}
                     continue
-                yield batch_json(batch, h.position, data=data, render=render)
+                yield batch_json(batch, h.position, data=data, bytes_as=bytes_as)
             if progress is not None:
                 progress.update(pos + len(view))
     except segments.SegmentError as exc:
@@ -207,38 +225,79 @@ def dump_index(path: str) -> Iterator[Dict[str, Any]]:
             yield {"offset": off, "position": pos}
 
 
-def main(argv: Optional[List[str]] = None) -> int:
-    """Entry point of ``kafkawire dump-log``."""
-    args = _parser().parse_args(argv)
-    out = sys.stdout
-    err = sys.stderr
-    render = _RENDER[args.encoding]
+def _files_of(path: str) -> List[str]:
+    """The files a command-line argument stands for: itself, or a directory's segment
+    and index files in name order."""
+    if os.path.isdir(path):
+        names = sorted(n for n in os.listdir(path)
+                       if n.endswith(_DUMPABLE) and os.path.isfile(os.path.join(path, n)))
+        if not names:
+            raise CommandError(f"{path}: a directory with no .log, .index, .timeindex or "
+                               ".txnindex files")
+        return [os.path.join(path, n) for n in names]
+    if not os.path.exists(path):
+        raise CommandError(f"{path}: no such file or directory")
+    return [path]
+
+
+def _problem(path: str, line: Dict[str, Any]) -> Optional[str]:
+    """What is wrong with the file at this dumped line, if anything."""
+    if line.get("isvalid") is False:
+        return (f"{path}: corrupt batch at byte {line['position']}: its CRC is "
+                f"{line['crc']}, its bytes give {line['computedCrc']}")
+    if "recordsError" in line:
+        return f"{path}: corrupt batch at byte {line['position']}: {line['recordsError']}"
+    if "error" in line and "dumping" not in line and "baseOffset" not in line:
+        error = line["error"]
+        return error if error.startswith(path) else (
+            f"{path}: at byte {line['position']}: {error}")
+    return None
+
+
+def _dump_file(path: str, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    show = args.progress == "always" or (args.progress == "auto" and err.isatty()
+                                         and os.path.getsize(path) > (4 << 20))
+    progress = None
+    if path.endswith((segments.INDEX_SUFFIX, segments.TIME_INDEX_SUFFIX,
+                      segments.TXN_INDEX_SUFFIX)):
+        lines = dump_index(path)
+    else:
+        progress = _Progress(path, os.path.getsize(path), err) if show else None
+        lines = dump_segment(path, data=not args.no_data, bytes_as=args.bytes_as,
+                             max_bytes=args.max_bytes, progress=progress)
     status = 0
-    for path in args.files:
-        if not os.path.isfile(path):
-            print(f"kafkawire dump-log: {path}: no such file", file=err)
+    for line in lines:
+        out.write(json.dumps(line, separators=(",", ":")) + "\n")
+        problem = _problem(path, line)
+        if problem is None:
+            continue
+        status = 1
+        if args.skip_corrupt or "baseOffset" not in line:
+            print(f"kafkawire dump-log: {problem}", file=err)
+            continue
+        print(f"kafkawire dump-log: {problem}; stopped there (--skip-corrupt carries on)",
+              file=err)
+        lines.close()
+        return status
+    if progress is not None:
+        progress.update(os.path.getsize(path), final=True)
+    return status
+
+
+def _run(args: argparse.Namespace) -> int:
+    status = 0
+    for arg in args.files:
+        try:
+            files = _files_of(arg)
+        except CommandError as exc:
+            print(f"kafkawire dump-log: {exc}", file=sys.stderr)
             status = 1
             continue
-        show = args.progress == "always" or (args.progress == "auto" and err.isatty()
-                                             and os.path.getsize(path) > (4 << 20))
-        if path.endswith((segments.INDEX_SUFFIX, segments.TIME_INDEX_SUFFIX,
-                          segments.TXN_INDEX_SUFFIX)):
-            lines = dump_index(path)
-            progress = None
-        else:
-            progress = _Progress(path, os.path.getsize(path), err) if show else None
-            lines = dump_segment(path, data=not args.no_data, render=render,
-                                 max_bytes=args.max_bytes, progress=progress)
-        try:
-            for line in lines:
-                if "error" in line and "dumping" not in line and "baseOffset" not in line:
-                    status = 1
-                    print(f"kafkawire dump-log: {line['error']}", file=err)
-                out.write(json.dumps(line, separators=(",", ":")) + "\n")
-        except BrokenPipeError:  # `| head`: stop quietly
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, out.fileno())
-            return status
-        if progress is not None:
-            progress.update(os.path.getsize(path), final=True)
+        for path in files:
+            status = max(status, _dump_file(path, args, sys.stdout, sys.stderr))
     return status
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """Entry point of ``kafkawire dump-log``."""
+    return run_command(_parser(), _run, argv)

@@ -59,9 +59,11 @@ def test_no_data_prints_batches_only_and_binary_encodings(capsys, tmp_path):
     p.write_bytes(data)
     _s, lines, _e = _run(capsys, "--no-data", str(p))
     assert "records" not in lines[1] and lines[1]["compresscodec"] == "gzip"
-    _s, lines, _e = _run(capsys, "--encoding", "base64", str(p))
+    _s, lines, _e = _run(capsys, "--bytes-as", "base64", str(p))
     assert base64.b64decode(lines[1]["records"][0]["key"]) == b"\xff\x00k"
-    _s, lines, _e = _run(capsys, str(p))
+    _s, lines, _e = _run(capsys, str(p))  # auto: not UTF-8, so base64
+    assert base64.b64decode(lines[1]["records"][0]["payload"]) == b"\x80v"
+    _s, lines, _e = _run(capsys, "--bytes-as", "text", str(p))
     assert lines[1]["records"][0]["payload"] == "\\x80v"
 
 
@@ -71,11 +73,12 @@ def test_bad_crc_is_reported_invalid_and_truncation_is_an_error(capsys, tmp_path
     bad[70] ^= 1
     p = tmp_path / segments.segment_name(0)
     p.write_bytes(good + bytes(bad) + good[:30])
-    status, lines, err = _run(capsys, str(p))
+    status, lines, err = _run(capsys, "--skip-corrupt", str(p))
     assert status == 1
     assert [b.get("isvalid") for b in lines[1:3]] == [True, False]
     assert lines[2]["records"] == []
     assert lines[3]["position"] == 2 * len(good) and "truncated" in lines[3]["error"]
+    assert f"{p}: corrupt batch at byte {len(good)}" in err
     assert f"{p}: at byte {2 * len(good)}" in err
 
 
