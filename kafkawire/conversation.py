@@ -63,8 +63,9 @@ def _error(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-def event_json(event: Any, *, records: bool = False) -> Dict[str, Any]:
-    """One event of a :class:`Conversation` as a JSON-safe dict."""
+def event_json(event: Any, *, records: bool = False, bytes_as: str = "auto") -> Dict[str, Any]:
+    """One event of a :class:`Conversation` as a JSON-safe dict (record keys and values
+    printed as :func:`kafkawire.cli.render_bytes` does with ``bytes_as``)."""
     from kafkawire.decodecmd import _records_json
 
     if isinstance(event, RequestEvent):
@@ -77,7 +78,7 @@ def event_json(event: Any, *, records: bool = False) -> Dict[str, Any]:
             out["api_name"] = type(event.message).__name__
             out["body"] = event.message.to_dict()
             if records:
-                _records_json(event.message, out["body"])
+                _records_json(event.message, out["body"], bytes_as)
         if not event.expects_response:
             out["note"] = "acks=0: no response"
         return out
@@ -87,7 +88,7 @@ def event_json(event: Any, *, records: bool = False) -> Dict[str, Any]:
                "api_version": event.version, "header": event.header.to_dict(),
                "body": event.message.to_dict()}
         if records:
-            _records_json(event.message, out["body"])
+            _records_json(event.message, out["body"], bytes_as)
         return out
     if isinstance(event, RequestFailed):
         return {"direction": "response", "correlation_id": event.correlation_id,
@@ -103,7 +104,7 @@ def event_json(event: Any, *, records: bool = False) -> Dict[str, Any]:
 
 
 def pcap_conversations(fh: BinaryIO, server_ports=(9092,), *, records: bool = False,
-                       max_frame_size: int = DEFAULT_MAX_FRAME_SIZE) -> Iterator[Dict[str, Any]]:
+                       bytes_as: str = "auto", max_frame_size: int = DEFAULT_MAX_FRAME_SIZE) -> Iterator[Dict[str, Any]]:
     """Every request and response of every Kafka connection in a pcap capture, in
     capture order, as JSON-safe dicts with a ``connection`` ("client -> server")."""
     conversations: Dict[tuple, Conversation] = {}
@@ -120,4 +121,4 @@ def pcap_conversations(fh: BinaryIO, server_ports=(9092,), *, records: bool = Fa
                 conv = conversations[key] = Conversation(max_frame_size)
             events = conv.client_data(item.data) if item.from_client else conv.server_data(item.data)
         for event in events:
-            yield {"connection": name, **event_json(event, records=records)}
+            yield {"connection": name, **event_json(event, records=records, bytes_as=bytes_as)}

@@ -249,14 +249,15 @@ def _conversation(args: argparse.Namespace, indent: Optional[int]) -> int:
     if args.pcap:
         with open(args.pcap, "rb") as fh:
             for item in pcap_conversations(fh, tuple(args.port or (9092,)),
-                                           records=args.records):
+                                           records=args.records, bytes_as=args.bytes_as):
                 print(json.dumps(item, indent=indent))
         return 0
     client, server = (_stream_bytes(path) for path in args.streams)
     conv = Conversation()
     events = conv.client_data(client) + conv.server_data(server) + conv.end()
     for event in events:
-        print(json.dumps(event_json(event, records=args.records), indent=indent))
+        print(json.dumps(event_json(event, records=args.records, bytes_as=args.bytes_as),
+                         indent=indent))
     return 0
 
 

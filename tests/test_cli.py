@@ -97,6 +97,7 @@ def test_every_help_is_plain_text(capsys, argv):
     ["dump-log", "--bytes-as", "utf16", "x.log"],
     ["serve", "--port", "70000"],
     ["serve", "--partitions", "0"],
+    ["serve", "--port", "0", "--max-seconds", "0", "--user", "no-password"],
     ["demo", "--scale", "0"],
     ["demo", "--dir"],
     ["no-such-command"],
@@ -174,6 +175,11 @@ def test_serve_with_a_bad_log_dir_says_so_in_one_line(capsys, tmp_path):
         line = _one_line(err, "kafkawire serve")
         assert line.startswith(f"kafkawire serve: --log-dir {log_dir}: ")
         assert "directory" in line.lower()
+    status, out, err = _main(capsys, "serve", "--port", "0", "--max-seconds", "0",
+                             "--security-protocol", "SSL",
+                             "--ssl-certfile", str(tmp_path / "missing.pem"))
+    assert (status, out) == (1, "")
+    assert "--ssl-certfile" in _one_line(err, "kafkawire serve")
 
 
 @pytest.mark.backend_independent
