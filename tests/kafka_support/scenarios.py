@@ -47,6 +47,7 @@ VOTER_NOT_FOUND = _code("VOTER_NOT_FOUND")
 ZERO_UUID = uuid.UUID(int=0)
 TOPIC = "kafkawire-data"       # 1 partition, RECORDS_PER_PRODUCE records per produce
 TXN_TOPIC = "kafkawire-txn"    # the partitions transactions add
+MARKER_TOPIC = "kafkawire-markers"  # where WriteTxnMarkers writes (no transaction races it)
 RECORDS_PER_PRODUCE = 3
 
 
@@ -268,6 +269,12 @@ def list_offsets(s: Session, v: int):
     latest = part.old_style_offsets[0] if v == 0 else part.offset
     assert latest >= RECORDS_PER_PRODUCE, part
     return reply, {NONE}
+
+
+def latest_offset(s: Session, topic: str) -> int:
+    reply = s.once(build(M.ListOffsetsRequest, {"replica_id": -1, "topics": [
+        {"name": topic, "partitions": [{"partition_index": 0, "timestamp": -1}]}]}), 9)
+    return reply.body.topics[0].partitions[0].offset
 
 
 @scenario(3)
@@ -744,8 +751,17 @@ def txn_offset_commit(s: Session, v: int):
 
 @scenario(27)
 def write_txn_markers(s: Session, v: int):
-    # an inter-broker API clients may call; with no markers there is nothing to write
-    return s.once(build(M.WriteTxnMarkersRequest, {"markers": []}), v), set()
+    # what a transaction coordinator sends a partition leader: an abort marker for a
+    # producer id, written as a control batch at the partition's end
+    pid = s.once(build(M.InitProducerIdRequest, {
+        "transactional_id": None, "transaction_timeout_ms": 60000}), 5).body.producer_id
+    before = latest_offset(s, MARKER_TOPIC)
+    reply = s.once(build(M.WriteTxnMarkersRequest, {"markers": [{
+        "producer_id": pid, "producer_epoch": 0, "transaction_result": False,
+        "topics": [{"name": MARKER_TOPIC, "partition_indexes": [0]}], "coordinator_epoch": 0,
+        "transaction_version": 1}]}), v)
+    assert latest_offset(s, MARKER_TOPIC) == before + 1  # the marker takes one offset
+    return reply, {NONE}
 
 
 @scenario(65)
@@ -930,41 +946,65 @@ def remove_raft_voter(s: Session, v: int):
         "voter_directory_id": uuid.uuid4()}), v), {VOTER_NOT_FOUND}
 
 
-# -- share group state (the share coordinator's API) ----------------------------------------
+# -- share group state (the share coordinator's API; brokers call it, clients may) --------------
 def share_state_topics(s: Session, **partition: Any) -> list:
     return [{"topic_id": s.topic_id, "partitions": [dict(partition=0, **partition)]}]
+
+
+def initialized_share_state(s: Session, conn: KafkaConnection, group: str) -> None:
+    reply = s.call(conn, build(M.InitializeShareGroupStateRequest, {
+        "group_id": group, "topics": share_state_topics(s, state_epoch=0, start_offset=0)}), 0)
+    assert error_codes(reply.body) == {NONE}, reply.body
 
 
 @scenario(83)
 def initialize_share_group_state(s: Session, v: int):
     return s.once(build(M.InitializeShareGroupStateRequest, {
-        "group_id": s.name("state"), "topics": share_state_topics(
-            s, state_epoch=0, start_offset=0)}), v), None
+        "group_id": s.name("state-init"), "topics": share_state_topics(
+            s, state_epoch=0, start_offset=0)}), v), {NONE}
 
 
 @scenario(84)
 def read_share_group_state(s: Session, v: int):
-    return s.once(build(M.ReadShareGroupStateRequest, {
-        "group_id": s.name("state"), "topics": share_state_topics(s, leader_epoch=0)}), v), None
+    group = s.name("state-read")
+    with s.connect() as conn:
+        initialized_share_state(s, conn, group)
+        reply = s.call(conn, build(M.ReadShareGroupStateRequest, {
+            "group_id": group, "topics": share_state_topics(s, leader_epoch=0)}), v)
+    assert reply.body.results[0].partitions[0].start_offset == 0, reply.body
+    return reply, {NONE}
 
 
 @scenario(85)
 def write_share_group_state(s: Session, v: int):
-    return s.once(build(M.WriteShareGroupStateRequest, {
-        "group_id": s.name("state"), "topics": share_state_topics(
-            s, state_epoch=0, leader_epoch=0, start_offset=0, state_batches=[])}), v), None
+    group = s.name("state-write")
+    with s.connect() as conn:
+        initialized_share_state(s, conn, group)
+        return s.call(conn, build(M.WriteShareGroupStateRequest, {
+            "group_id": group, "topics": share_state_topics(
+                s, state_epoch=0, leader_epoch=0, start_offset=1, state_batches=[
+                    {"first_offset": 1, "last_offset": 2, "delivery_state": 2,
+                     "delivery_count": 1}])}), v), {NONE}
 
 
 @scenario(86)
 def delete_share_group_state(s: Session, v: int):
-    return s.once(build(M.DeleteShareGroupStateRequest, {
-        "group_id": s.name("state"), "topics": share_state_topics(s)}), v), None
+    group = s.name("state-delete")
+    with s.connect() as conn:
+        initialized_share_state(s, conn, group)
+        return s.call(conn, build(M.DeleteShareGroupStateRequest, {
+            "group_id": group, "topics": share_state_topics(s)}), v), {NONE}
 
 
 @scenario(87)
 def read_share_group_state_summary(s: Session, v: int):
-    return s.once(build(M.ReadShareGroupStateSummaryRequest, {
-        "group_id": s.name("state"), "topics": share_state_topics(s, leader_epoch=0)}), v), None
+    group = s.name("state-summary")
+    with s.connect() as conn:
+        initialized_share_state(s, conn, group)
+        reply = s.call(conn, build(M.ReadShareGroupStateSummaryRequest, {
+            "group_id": group, "topics": share_state_topics(s, leader_epoch=0)}), v)
+    assert reply.body.results[0].partitions[0].start_offset == 0, reply.body
+    return reply, {NONE}
 
 
 def wait_for_coordinators(s: Session, timeout: float = 60.0) -> None:
@@ -1006,6 +1046,7 @@ def prepare(s: Session) -> Session:
     its coordinators."""
     s.topic_id = s.create_topic(TOPIC)
     s.txn_topic_id = s.create_topic(TXN_TOPIC)
+    s.create_topic(MARKER_TOPIC)
     with s.connect() as conn:
         produced = s.produce(conn, 9)
     assert error_codes(produced.body) == {NONE}, produced.body
