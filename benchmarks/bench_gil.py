@@ -18,7 +18,7 @@ import pytest
 
 from kafkawire import compression, crc32c
 
-CALLS = 16  # per round, split evenly over the threads
+CALLS = 200  # per round, split evenly over the threads: rounds long beside thread start-up
 
 # 4 MiB stays near the caches: a buffer far bigger would measure the memory bandwidth
 # the two threads share.
