@@ -173,15 +173,14 @@ def _cut_short(payload: bytes, decode) -> bool:
     return False
 
 
-def decode_input(data: bytes, decode, *, size_prefix: Optional[bool] = None
-                 ) -> Iterator[Dict[str, Any]]:
+def decode_input(data: bytes, decode, *, bare: bool = False) -> Iterator[Dict[str, Any]]:
     """``decode(payload)`` of every frame in ``data``: size-prefixed frames back to
-    back, or (when the prefixes do not fit, or ``size_prefix`` is False) one bare payload.
+    back, or (when the prefixes do not fit, or ``bare`` says so) one bare payload.
 
     When the input is neither whole size-prefixed frames nor one bare payload that
     decodes, but ends inside a size-prefixed frame, the frames before it are decoded
     and a :class:`~kafkawire.errors.TruncatedError` says where the input was cut."""
-    if size_prefix is False:
+    if bare:
         yield decode(data)
         return
     frames, pos = _prefixed(data)
@@ -285,7 +284,7 @@ def _run(args: argparse.Namespace) -> int:
                             version=args.version, records=args.records,
                             bytes_as=args.bytes_as)
 
-    for item in decode_input(data, decode, size_prefix=False if args.no_size_prefix else None):
+    for item in decode_input(data, decode, bare=args.no_size_prefix):
         print(json.dumps(item, indent=indent))
     return 0
 

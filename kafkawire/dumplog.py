@@ -14,8 +14,8 @@ For each file, a first line ``{"dumping": PATH, "logStartingOffset": N}``, then:
   "offset"}``; ``.txnindex``: ``{"producerId", "firstOffset", "lastOffset",
   "lastStableOffset"}``.
 
-A directory stands for the segment and index files in it, in name order (what
-``kafka-dump-log.sh --files DIR/*`` is given).  Keys and payloads are printed as
+A directory stands for the segment and index files in it, in name order, as if they
+had been listed one by one (kafka-dump-log.sh takes such a list in ``--files``).  Keys and payloads are printed as
 ``--bytes-as`` says (:func:`kafkawire.cli.render_bytes`: text when UTF-8, else base64).
 
 A batch whose CRC does not match is printed with ``"isvalid": false`` (as Kafka's tool
