@@ -4,6 +4,10 @@ with SCRAM-SHA-256 and -512, and SSL with client certificates; each is refused, 
 own authentication error, for a wrong password, an unknown user and no credentials, and
 gets its own authorization error for a topic an ACL does not grant (nothing is written).
 
+Kafka's Java clients (kafka-clients 4.4) do the same where Java and the Kafka jars are
+there (marker ``kafka``), and librdkafka's view of a refusal from the test broker is
+compared with its view of the same refusal from a real Kafka 4.4 broker.
+
 The machinery is test_clients_e2e's: each client runs in a subprocess
 (test_clients_driver.py) with a hard timeout; the broker runs in this process.
 """
@@ -124,7 +128,7 @@ def test_ssl_client_certificate_subject_is_the_acl_principal(pki):
                          "topic": "cert-ok", "records": to_json(make_records("cert-ok", 0, 2, 1, headers=False)),
                          "config": config}, timeout=60)
         assert ok["delivered"] == 2 and ok["failures"] == []
-        said = _refused_produce(broker, "confluent", config, "cert-other")
+        said = _refused_produce(broker.bootstrap_servers, "confluent", config, "cert-other")
         assert AUTHZ_ERROR["confluent"] in said
 
 
@@ -138,12 +142,12 @@ AUTHZ_ERROR = {"confluent": "TOPIC_AUTHORIZATION_FAILED", "kafka-python": "Topic
                "aiokafka": "TopicAuthorizationFailedError"}
 
 
-def _refused_produce(broker: Broker, client: str, config: Dict[str, Any], topic: str) -> str:
-    """Try to produce to ``topic``; return everything the client said, as text."""
+def _refused_produce(bootstrap: str, client: str, config: Dict[str, Any], topic: str) -> str:
+    """Try to produce to ``topic`` at ``bootstrap``; return everything the client said, as text."""
     records = to_json(make_records(topic, 0, 3, 1, headers=False))
     if client == "kafka-python":
         config = dict(config, max_block_ms=8000)  # a producer setting: give up bootstrapping sooner
-    result = run_client({"client": client, "op": "produce", "bootstrap": broker.bootstrap_servers,
+    result = run_client({"client": client, "op": "produce", "bootstrap": bootstrap,
                          "topic": topic, "records": records, "config": config, "timeout": 12,
                          "expect_failure": True}, timeout=90)
     assert result.get("delivered", 0) == 0, result
@@ -159,12 +163,12 @@ def _nothing_written(broker: Broker, topic: str) -> bool:
 @pytest.mark.parametrize("client", CLIENTS)
 def test_wrong_password_and_unknown_user_are_refused(pki, client):
     with _broker("SASL_SSL", pki) as broker:
-        said = _refused_produce(broker, client, client_config(
+        said = _refused_produce(broker.bootstrap_servers, client, client_config(
             client, "SASL_SSL", pki, mechanism="SCRAM-SHA-512", user="alice", password="wrong"), "t-wrong")
         assert AUTH_ERROR[client] in said and "SASL mechanism SCRAM-SHA-512" in said
         assert _nothing_written(broker, "t-wrong")
     with _broker("SASL_PLAINTEXT", pki) as broker:
-        said = _refused_produce(broker, client, client_config(
+        said = _refused_produce(broker.bootstrap_servers, client, client_config(
             client, "SASL_PLAINTEXT", pki, mechanism="PLAIN", user="mallory", password="x"), "t-unknown")
         assert AUTH_ERROR[client] in said and "Invalid username or password" in said
         assert {p for _c, _m, p in broker.authentications} == {None}
@@ -178,7 +182,7 @@ def test_no_credentials_is_refused(pki, client):
     with _broker("SASL_PLAINTEXT", pki) as broker:
         broker.call(lambda: broker.storage.create_topic("t-anon", 1))
         config = client_config(client, "PLAINTEXT", pki)
-        said = _refused_produce(broker, client, config, "t-anon")
+        said = _refused_produce(broker.bootstrap_servers, client, config, "t-anon")
         assert "delivered\": 0" in said or "exception" in said
         reasons = [why for _id, why in broker.closed_connections]
         assert reasons and all("before SASL authentication" in r for r in reasons if "client closed" not in r)
@@ -197,7 +201,7 @@ def test_acl_denial_is_the_client_authorization_error(pki, client):
             A.AclBinding(A.TOPIC, "granted", A.LITERAL, "User:alice", "*", A.WRITE, A.ALLOW)]))
         config = client_config(client, "SASL_PLAINTEXT", pki, mechanism="SCRAM-SHA-256", user="alice",
                                password=USERS["alice"])
-        said = _refused_produce(broker, client, config, "denied")
+        said = _refused_produce(broker.bootstrap_servers, client, config, "denied")
         assert AUTHZ_ERROR[client] in said
         assert _nothing_written(broker, "denied")
         # the same principal may write where the ACL allows it
@@ -205,3 +209,80 @@ def test_acl_denial_is_the_client_authorization_error(pki, client):
                          "topic": "granted", "records": to_json(make_records("granted", 0, 3, 1, headers=False)),
                          "config": config}, timeout=90)
         assert ok["delivered"] == 3 and ok["failures"] == []
+
+
+# -- Kafka's Java clients (kafka-clients 4.4; need Java and the Kafka jars) ------------------
+
+def java_config(protocol: str, pki, *, mechanism: Optional[str] = None, user: str = "alice",
+                password: str = "alice-secret", certificate: bool = False,
+                tmp_path=None) -> Dict[str, Any]:
+    """The Java client's names: a JAAS line for SASL, PEM trust and key stores for TLS."""
+    conf: Dict[str, Any] = {"security.protocol": protocol}
+    if mechanism:
+        module = ("org.apache.kafka.common.security.plain.PlainLoginModule" if mechanism == "PLAIN"
+                  else "org.apache.kafka.common.security.scram.ScramLoginModule")
+        conf.update({"sasl.mechanism": mechanism,
+                     "sasl.jaas.config": f'{module} required username="{user}" password="{password}";'})
+    if protocol.endswith("SSL"):
+        conf.update({"ssl.truststore.type": "PEM", "ssl.truststore.location": pki.ca})
+    if certificate:
+        # a PEM key store is one file: the private key, then the certificate
+        combined = tmp_path / "client-keystore.pem"
+        combined.write_text(open(pki.client_key).read() + open(pki.client_cert).read())
+        conf.update({"ssl.keystore.type": "PEM", "ssl.keystore.location": str(combined)})
+    return conf
+
+
+@pytest.mark.kafka
+@pytest.mark.backends("cython")
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("setting", sorted(SETTINGS))
+def test_java_client_produces_and_consumes_securely(pki, tmp_path, setting):
+    s = SETTINGS[setting]
+    with _broker(s["protocol"], pki) as broker:
+        config = java_config(s["protocol"], pki, mechanism=s["mechanism"],
+                             certificate=s["protocol"] == "SSL", tmp_path=tmp_path)
+        _produce_and_consume(broker, "java", config, f"java-{setting}".lower())
+        if s["mechanism"]:
+            assert {(m, p) for _c, m, p in broker.authentications} == {(s["mechanism"], "alice")}
+
+
+@pytest.mark.kafka
+@pytest.mark.backends("cython")
+@pytest.mark.timeout(300)
+def test_java_client_refusals(pki, tmp_path):
+    with _broker("SASL_SSL", pki) as broker:
+        said = _refused_produce(broker.bootstrap_servers, "java", java_config(
+            "SASL_SSL", pki, mechanism="SCRAM-SHA-512", password="wrong"), "java-wrong")
+        assert "SaslAuthenticationException" in said and "SASL mechanism SCRAM-SHA-512" in said
+        said = _refused_produce(broker.bootstrap_servers, "java", java_config(
+            "SASL_SSL", pki, mechanism="PLAIN", user="mallory", password="x"), "java-unknown")
+        assert "SaslAuthenticationException" in said and "Invalid username or password" in said
+        assert _nothing_written(broker, "java-wrong") and _nothing_written(broker, "java-unknown")
+    with _broker("SASL_PLAINTEXT", pki, acl_enforce=True) as broker:
+        broker.call(lambda: broker.storage.create_topic("java-denied", 1))
+        said = _refused_produce(broker.bootstrap_servers, "java", java_config(
+            "SASL_PLAINTEXT", pki, mechanism="SCRAM-SHA-256"), "java-denied")
+        assert "TopicAuthorizationException" in said
+        assert _nothing_written(broker, "java-denied")
+
+
+def _librdkafka_auth_errors(said: str):
+    """librdkafka's authentication error texts, without the broker address and timing."""
+    import re
+    return sorted({m.group(1) for m in re.finditer(r"SASL authentication error: (.*?)(?: \(after \d+ms|\")", said)})
+
+
+@pytest.mark.kafka
+@pytest.mark.backends("cython")
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("mechanism", ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"])
+def test_librdkafka_refusal_is_the_same_from_kafka_and_the_test_broker(kafka_broker, pki, mechanism):
+    """The real broker is the reference for what a refusal looks like to librdkafka."""
+    config = client_config("confluent", "SASL_PLAINTEXT", pki, mechanism=mechanism, user="alice",
+                           password="wrong")
+    with _broker("SASL_PLAINTEXT", pki) as ours:
+        from_ours = _librdkafka_auth_errors(_refused_produce(ours.bootstrap_servers, "confluent", config, "refused"))
+    from_kafka = _librdkafka_auth_errors(
+        _refused_produce(kafka_broker.sasl_bootstrap_servers, "confluent", config, "refused"))
+    assert from_kafka and from_ours == from_kafka

@@ -86,6 +86,10 @@ TRANSACTIONAL_ID_AUTHORIZATION_FAILED = 53
 MISMATCHED_ENDPOINT_TYPE = 114
 
 API_VERSIONS = 18
+# Kafka's connection.failed.authentication.delay.ms: a refused client gets time to read
+# the refusal before the connection closes (clients that see the close first report a
+# lost connection instead of the reason)
+FAILED_AUTHENTICATION_DELAY = 0.1
 
 ZERO_UUID = uuid.UUID(int=0)
 
@@ -496,6 +500,7 @@ class Broker:
             self._log_response(conn, frame, api_key, version, header.correlation_id)
         await self._send(conn, frame)
         if conn.sasl is not None and conn.sasl.failure is not None:
+            await asyncio.sleep(FAILED_AUTHENTICATION_DELAY)
             return f"SASL authentication failed: {conn.sasl.failure}"
         return None
 
@@ -526,6 +531,7 @@ class Broker:
             reply = conn.sasl.raw_token(event.token)
         except SaslError as exc:
             self.authentications.append((conn.id, conn.sasl.mechanism, None))
+            await asyncio.sleep(FAILED_AUTHENTICATION_DELAY)
             return f"SASL authentication failed: {exc}"
         if not conn.sasl.expects_raw_token:  # the mechanism finished: Kafka requests again
             conn.protocol.end_sasl_tokens()
