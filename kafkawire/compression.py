@@ -208,36 +208,40 @@ def _lz4_blocks(lib, data, max_size: int) -> Optional[memoryview]:
     # Block headers only bound each block by the frame's block size (up to 4 MiB): a few
     # hundred bytes of one-byte blocks would claim the whole cap.  lz4 cannot expand a
     # byte into more than 255, so the output is sized by what the input can hold.
-    out = bytearray(min(bound, max_size, size * 256 + 65536))
-    mv = memoryview(out)
-    view = memoryview(data)
-    prefix = struct.pack("<I", block_max)
+    out = _output_buffer(min(bound, max_size, size * 256 + 65536))
+    capacity = len(out)
+    # cramjam reads a block from behind a 4-byte size prefix: each compressed block is
+    # copied behind one in this scratch buffer (sized by the largest, reused for all).
+    block_in = bytearray(4 + max((n for _start, n, stored in blocks if not stored), default=0))
+    struct.pack_into("<I", block_in, 0, block_max)
     at = 0
-    for start, n, stored in blocks:
-        room = len(out) - at
-        if stored:
-            if n > room:
-                raise _limit("lz4", max_size)
-            mv[at : at + n] = view[start : start + n]
-            at += n
-            continue
-        if room < block_max and len(out) == max_size:
-            # the block may not fit under the cap: decompress it alone to know
+    with memoryview(out) as mv, memoryview(data) as view, memoryview(block_in) as scratch:
+        for start, n, stored in blocks:
+            room = capacity - at
+            if stored:
+                if n > room:
+                    raise _limit("lz4", max_size)
+                mv[at : at + n] = view[start : start + n]
+                at += n
+                continue
+            if room < block_max and capacity == max_size:
+                # the block may not fit under the cap: decompress it alone to know
+                try:
+                    piece = lib.lz4.decompress_block(view[start : start + n],
+                                                     output_len=block_max)
+                except Exception as exc:
+                    raise DecompressionError(f"lz4: corrupt compressed data: {exc}") from None
+                if len(piece) > room:
+                    raise _limit("lz4", max_size)
+                mv[at : at + len(piece)] = piece
+                at += len(piece)
+                continue
+            scratch[4 : 4 + n] = view[start : start + n]
             try:
-                piece = lib.lz4.decompress_block(view[start : start + n], output_len=block_max)
+                at += lib.lz4.decompress_block_into(scratch[: 4 + n], mv[at : at + block_max])
             except Exception as exc:
                 raise DecompressionError(f"lz4: corrupt compressed data: {exc}") from None
-            if len(piece) > room:
-                raise _limit("lz4", max_size)
-            mv[at : at + len(piece)] = piece
-            at += len(piece)
-            continue
-        try:
-            at += lib.lz4.decompress_block_into(prefix + view[start : start + n],
-                                                mv[at : at + block_max])
-        except Exception as exc:
-            raise DecompressionError(f"lz4: corrupt compressed data: {exc}") from None
-    return mv[:at]
+    return _written(out, at)
 
 
 # -- compression ----------------------------------------------------------------
@@ -283,6 +287,41 @@ def compress(codec: Union[str, int], data, level: Optional[int] = None, *, magic
 
 # -- decompression --------------------------------------------------------------
 
+# Output buffers at least this big are not zero-filled before a decompressor overwrites
+# them: zeroing runs under the GIL, at memory speed, for bytes nobody reads.
+_NO_ZERO_MIN = 64 * 1024
+_new_bytearray = None  # CPython's PyByteArray_FromStringAndSize, looked up on first use
+
+
+def _output_buffer(size: int) -> bytearray:
+    """A bytearray of ``size`` bytes for a decompressor to fill.  Large ones come
+    uninitialised (CPython's ``PyByteArray_FromStringAndSize(NULL, size)``, through a
+    ctypes prototype of our own); callers cut the buffer to what was written
+    (:func:`_written`) before anyone else sees it."""
+    global _new_bytearray
+    if size < _NO_ZERO_MIN:
+        return bytearray(size)
+    if _new_bytearray is None:
+        try:
+            import ctypes
+
+            proto = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.c_char_p, ctypes.c_ssize_t)
+            _new_bytearray = proto(("PyByteArray_FromStringAndSize", ctypes.pythonapi))
+        except (ImportError, AttributeError):  # not CPython: zero-filled it is
+            _new_bytearray = False
+    if _new_bytearray is False:
+        return bytearray(size)
+    return _new_bytearray(None, size)
+
+
+def _written(out: bytearray, n: int) -> memoryview:
+    """The first ``n`` bytes of ``out``; the rest (never written, perhaps uninitialised)
+    is cut off, so no view of the result can reach it."""
+    if n < len(out):
+        del out[n:]
+    return memoryview(out)
+
+
 
 def _is_full(exc: BaseException) -> bool:
     text = str(exc)
@@ -300,7 +339,7 @@ def _into(fn, name: str, data, hint: int, max_size: int) -> memoryview:
     (at most to ``max_size``) while the output does not fit."""
     size = min(max(hint, 64), max_size)
     while True:
-        out = bytearray(size)
+        out = _output_buffer(size)
         try:
             n = fn(data, out)
         except Exception as exc:
@@ -310,7 +349,7 @@ def _into(fn, name: str, data, hint: int, max_size: int) -> memoryview:
                 raise _limit(name, max_size) from None
             size = min(size * 4, max_size)
             continue
-        return memoryview(out)[:n]
+        return _written(out, n)
 
 
 def _snappy_raw_len(lib, block) -> int:
@@ -347,15 +386,15 @@ def _snappy(lib, data, max_size: int) -> memoryview:
             total += _snappy_raw_len(lib, block)
             if total > max_size:
                 raise _limit("snappy", max_size)
-        out = bytearray(total)
-        mv = memoryview(out)
+        out = _output_buffer(total)
         at = 0
-        for block in blocks:
-            try:
-                at += lib.snappy.decompress_raw_into(block, mv[at:])
-            except Exception as exc:
-                raise DecompressionError(f"snappy: corrupt compressed data: {exc}") from None
-        return mv[:at]
+        with memoryview(out) as mv:
+            for block in blocks:
+                try:
+                    at += lib.snappy.decompress_raw_into(block, mv[at:])
+                except Exception as exc:
+                    raise DecompressionError(f"snappy: corrupt compressed data: {exc}") from None
+        return _written(out, at)
     if bytes(view[:10]) == _SNAPPY_FRAMED_MAGIC:
         return _into(lib.snappy.decompress_into, "snappy", view, len(view) * 4, max_size)
     n = _snappy_raw_len(lib, view)

@@ -142,6 +142,14 @@ def test_python_runs_during_a_long_crc32c(impl):
     assert python_ran_during(lambda: crc32c(big)), "crc32c held the GIL"
 
 
+@pytest.mark.backends("cython")
+def test_python_runs_during_the_crc_of_a_long_legacy_message(impl):
+    R = impl("records")
+    buf = R.encode_batch([{"value": os.urandom(4 << 20), "timestamp": 1}], magic=1)
+    assert python_ran_during(lambda: R.decode(buf, verify_crc=True), rounds=200), \
+        "the CRC-32 of a legacy message held the GIL"
+
+
 # 800 KB, each piece different: repeating one piece would let zstd's long matches reach
 # ratios no Kafka batch has.
 _DATA = b"".join(b"kafka record value with some repetition " * 200 + os.urandom(2000)

@@ -41,54 +41,14 @@ cdef extern from "Python.h":
 cdef Py_ssize_t V2_HEADER_SIZE = 61
 cdef Py_ssize_t LOG_OVERHEAD = 12
 cdef int32_t INT32_MAX = 0x7FFFFFFF
+# Legacy messages at least this long are checksummed with the GIL released (as crc32c).
+cdef Py_ssize_t _NOGIL_CRC_MIN = 64 * 1024
 cdef object _DEFAULT_MAX = _comp.DEFAULT_MAX_DECOMPRESSED_SIZE
 cdef str _CREATE = "create"
 cdef str _LOG_APPEND = "log_append"
 cdef tuple _TS_NAMES = (_CREATE, _LOG_APPEND)
 cdef tuple _CODEC_NAMES = tuple(_comp.CODEC_NAMES)
 _decompress = _comp.decompress
-
-
-# -- CRC32 (IEEE) for legacy messages: slicing-by-8 ----------------------------
-
-cdef uint32_t _T[8][256]
-
-
-cdef void _init_crc32() noexcept:
-    cdef uint32_t c
-    cdef int i, k
-    for i in range(256):
-        c = i
-        for k in range(8):
-            c = (c >> 1) ^ (<uint32_t>0xEDB88320 if c & 1 else <uint32_t>0)
-        _T[0][i] = c
-    for i in range(256):
-        c = _T[0][i]
-        for k in range(1, 8):
-            c = _T[0][c & 0xFF] ^ (c >> 8)
-            _T[k][i] = c
-
-
-_init_crc32()
-
-
-cdef uint32_t _crc32(const uint8_t *p, Py_ssize_t n) noexcept nogil:
-    cdef uint32_t c = <uint32_t>0xFFFFFFFF
-    cdef uint32_t lo, hi
-    while n >= 8:
-        lo = c ^ (<uint32_t>p[0] | (<uint32_t>p[1] << 8) | (<uint32_t>p[2] << 16)
-                  | (<uint32_t>p[3] << 24))
-        hi = <uint32_t>p[4] | (<uint32_t>p[5] << 8) | (<uint32_t>p[6] << 16) | (<uint32_t>p[7] << 24)
-        c = (_T[7][lo & 0xFF] ^ _T[6][(lo >> 8) & 0xFF] ^ _T[5][(lo >> 16) & 0xFF]
-             ^ _T[4][lo >> 24] ^ _T[3][hi & 0xFF] ^ _T[2][(hi >> 8) & 0xFF]
-             ^ _T[1][(hi >> 16) & 0xFF] ^ _T[0][hi >> 24])
-        p += 8
-        n -= 8
-    while n > 0:
-        c = _T[0][(c ^ p[0]) & 0xFF] ^ (c >> 8)
-        p += 1
-        n -= 1
-    return c ^ <uint32_t>0xFFFFFFFF
 
 
 cdef inline int32_t _sequence(int32_t base_seq, int32_t off_delta) noexcept nogil:
@@ -552,7 +512,11 @@ cdef int _legacy_msg(const uint8_t *d, Py_ssize_t pos, Py_ssize_t end, bint veri
     if m.magic == 1 and size < 22:
         _corrupt(f"{what} at byte {pos} is shorter than a v1 message")
     if verify:
-        actual = _crc32(d + start + 4, size - 4)
+        if size >= _NOGIL_CRC_MIN:  # a compressed wrapper can be megabytes
+            with nogil:
+                actual = crc32_update(0, d + start + 4, size - 4)
+        else:
+            actual = crc32_update(0, d + start + 4, size - 4)
         if actual != m.crc:
             _corrupt(f"{what} at byte {pos}: CRC32 is {actual:#010x}, the message says "
                      f"{m.crc:#010x}")
