@@ -38,6 +38,14 @@ def _unset(obj, attr):
     return obj
 
 
+def _set(obj, **values):
+    """``obj`` with attributes set after construction (which checks them itself), so
+    that the encoder meets the values."""
+    for name, value in values.items():
+        setattr(obj, name, value)
+    return obj
+
+
 def _builder_with_headers_at_magic_1():
     builder = R.BatchBuilder(magic=1)
     builder.append(b"k", b"v", [("h", b"")], 1)
@@ -167,11 +175,16 @@ ENCODE_ERRORS = [
      r"topics: None is not allowed at this version"),
     ("message null bytes", lambda: M.SaslAuthenticateRequest(auth_bytes=None).encode(0),
      r"auth_bytes: None is not allowed at this version"),
-    ("message array type", lambda: Meta(topics=5).encode(1), r"topics: expected a list, got int"),
-    ("message struct item type", lambda: Meta(topics=["x"]).encode(1),
+    ("message array type", lambda: _set(Meta(), topics=5).encode(1), r"topics: expected a list, got int"),
+    ("message struct item type", lambda: _set(Meta(), topics=["x"]).encode(1),
      r"topics: expected MetadataRequestTopic items, got str"),
-    ("message struct item type, flexible", lambda: Meta(topics=["x"]).encode(12),
+    ("message struct item type, flexible", lambda: _set(Meta(), topics=["x"]).encode(12),
      r"topics: expected MetadataRequestTopic items, got str"),
+    ("message array type at construction", lambda: Meta(topics=5),
+     r"MetadataRequest\.topics: expected a list of MetadataRequest\.MetadataRequestTopic, got int"),
+    ("message struct item type at construction", lambda: Meta(topics=["x"]),
+     r"MetadataRequest\.topics\[0\]: expected MetadataRequest\.MetadataRequestTopic or a dict of its "
+     r"fields, got str"),
     ("message string array None", lambda: M.DescribeGroupsRequest(groups=[None]).encode(0),
      r"groups: None in an array of strings"),
     ("message string array None, flexible", lambda: M.DescribeGroupsRequest(groups=[None]).encode(5),
