@@ -186,3 +186,58 @@ def test_test_broker_describes_cluster_and_topics_as_kafka_does(kafka_session, t
             assert (_comparable(mine, ours.cluster_id, ours.port, ours_ids)
                     == _comparable(kafka, s.cluster_id, s.port, real_ids)), (cls.__name__, version, fields)
         assert ours.roundtrip_failures == [] and ours.handler_errors == []
+
+
+# -- the broker never outlives its test process ----------------------------------------------
+_STARTER = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+from kafka_support.broker import start_broker
+broker = start_broker()
+print(broker.process.pid, flush=True)
+time.sleep(600)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.backend_independent
+def test_broker_dies_with_a_killed_test_process(tmp_path):
+    """A test run killed outright (SIGKILL: no finaliser, no atexit) leaves no JVM."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    from conftest import subprocess_env
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the parent-death signal that stops the JVM is Linux's")
+    # its files go under tmp_path: the killed process cannot remove them
+    errors = tmp_path / "starter.err"
+    with open(errors, "wb") as err:
+        starter = subprocess.Popen([sys.executable, "-c", _STARTER, str(Path(__file__).parent)],
+                                   stdout=subprocess.PIPE, stderr=err, text=True,
+                                   env=subprocess_env(TMPDIR=str(tmp_path)))
+    try:
+        line = starter.stdout.readline()  # the JVM's pid, once the broker answers
+        assert line.strip().isdigit(), f"the broker did not start: {errors.read_text()[-3000:]}"
+        jvm = int(line)
+        os.kill(jvm, 0)  # it runs
+    finally:
+        starter.kill()
+        starter.wait(30)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            os.kill(jvm, 0)
+        except ProcessLookupError:
+            break
+        # an exited child of a dead parent is reaped by init; until then it is a zombie
+        try:
+            with open(f"/proc/{jvm}/stat") as stat:
+                if stat.read().split(")")[-1].split()[0] == "Z":
+                    break
+        except FileNotFoundError:
+            break
+        assert time.monotonic() < deadline, "the broker JVM outlived its killed test process"
+        time.sleep(0.2)

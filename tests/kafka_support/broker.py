@@ -3,10 +3,12 @@
 :func:`start_broker` formats a temporary log directory (random cluster id, SCRAM users
 added at format time) and runs ``kafka.Kafka`` as one KRaft node that is broker and
 controller at once, on 127.0.0.1 ports picked free at start.  It listens for clients on
-PLAINTEXT and on SASL_PLAINTEXT (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512), has the consumer
-and share group protocols on, and is ready when it answers ApiVersions (asked with
-kafkawire's own codec).  :meth:`KafkaBroker.stop` terminates the JVM, then kills it after
-a bounded wait; an ``atexit`` hook does the same for a run that ends abnormally.
+PLAINTEXT and on SASL_PLAINTEXT (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512), runs the consumer,
+share and streams group protocols (4.4's defaults), and is ready when it answers
+ApiVersions (asked with kafkawire's own codec).  :meth:`KafkaBroker.stop` terminates the
+JVM, then kills it after a bounded wait; an ``atexit`` hook does the same for a run that
+ends abnormally, and on Linux the JVM gets SIGTERM when the test process dies, however it
+dies.  Kafka's warnings and errors are in ``broker.output()``.
 """
 from __future__ import annotations
 
@@ -142,7 +144,9 @@ def server_properties(*, node_id: int, port: int, sasl_port: int, controller_por
         "share.coordinator.state.topic.min.isr": 1,
         "share.coordinator.state.topic.num.partitions": 1,
         "group.initial.rebalance.delay.ms": 0,
-        "group.coordinator.rebalance.protocols": "classic,consumer,share,streams",
+        # no group.coordinator.rebalance.protocols: 4.4 deprecates it and runs the classic,
+        # consumer, share and streams protocols by default (share.version=2 and
+        # streams.version=1, the storage tool's defaults for 4.4-IV2)
         "delete.topic.enable": "true",
         # small and quick: one node, few threads, small buffers
         "num.network.threads": 2,

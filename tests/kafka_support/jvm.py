@@ -14,7 +14,10 @@ from kafka_support.jars import CACHE_DIR, classpath_string, java_executable
 
 # the JVM's own messages (an archive dump says so at exit) go to stderr, never stdout
 BASE_OPTIONS = ["-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Djava.awt.headless=true",
-                "-Xlog:disable", "-Xlog:all=warning:stderr"]
+                "-Xlog:disable", "-Xlog:all=warning:stderr",
+                # Kafka's own log lines (slf4j-simple): warnings and errors, to stderr
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-Dorg.slf4j.simpleLogger.logFile=System.err"]
 
 
 def _archive(program: str, classpath: str) -> Path:
