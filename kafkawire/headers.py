@@ -2,8 +2,8 @@
 
 The header version is never on the wire: it follows from the API key and version.
 
-* Request header v2 for flexible API versions, else v1; v0 only for
-  ControlledShutdown v0.  ``ClientId`` stays an int16-length (non-compact) string even
+* Request header v2 for flexible API versions, else v1 (v0 served only ControlledShutdown
+  v0, an API Kafka 4 retired).  ``ClientId`` stays an int16-length (non-compact) string even
   in v2, so that any broker can read the header of any request.
 * Response header v1 for flexible API versions, else v0; ApiVersions responses always
   use v0 (KIP-511), so a client that guessed a version too high can still read the
@@ -25,14 +25,11 @@ __all__ = [
 ]
 
 API_VERSIONS_KEY = 18
-CONTROLLED_SHUTDOWN_KEY = 7
 _PEEK = struct.Struct(">hh")
 
 
 def request_header_version(api_key: int, api_version: int) -> int:
-    """The request header version for ``api_key`` at ``api_version`` (0, 1 or 2)."""
-    if api_key == CONTROLLED_SHUTDOWN_KEY and api_version == 0:
-        return 0
+    """The request header version for ``api_key`` at ``api_version`` (1 or 2)."""
     return 2 if api_version in flexible_versions(api_key, "request") else 1
 
 

@@ -1,12 +1,13 @@
 """Records of Kafka's internal topics, decoded and encoded through the schema.
 
 * ``__consumer_offsets``, ``__transaction_state``, ``__share_group_state``: a record's
-  key starts with an int16 that selects the record type (the key definition whose
-  ``validVersions`` holds it: 0/1 OffsetCommit, 2 GroupMetadata, 3-8 consumer groups,
-  9-15 share groups on ``__consumer_offsets``; 0 TransactionLog on
-  ``__transaction_state``; 0 ShareSnapshot, 1 ShareUpdate on ``__share_group_state``),
-  then the key struct at that version.  The value starts with an int16 version, then
-  the matching ``...Value`` struct at that version; a null value is a tombstone.
+  key starts with an int16 that selects the record type (the ``apiKey`` of a
+  ``coordinator-key`` definition: 0 LegacyOffsetCommit, 1 OffsetCommit, 2 GroupMetadata,
+  then consumer, share and streams groups on ``__consumer_offsets``; 0 TransactionLog
+  on ``__transaction_state``; 0 ShareSnapshot, 1 ShareUpdate on
+  ``__share_group_state``), then the key struct at version 0.  The value starts with an
+  int16 version, then the matching ``...Value`` struct at that version; a null value is
+  a tombstone.
 * ``__cluster_metadata``: a record value is an unsigned varint frame version (1), an
   unsigned varint record type (the ``apiKey`` of a ``metadata/`` definition), an
   unsigned varint version, then the record struct.
@@ -41,6 +42,7 @@ CLUSTER_METADATA = "__cluster_metadata"
 METADATA_FRAME_VERSION = 1
 
 _I16 = struct.Struct(">h")
+KEY_VERSION = 0  # every coordinator key struct has this one version; the prefix is its type
 
 
 def _topic_of(name: str) -> str:
@@ -54,17 +56,16 @@ def _topic_of(name: str) -> str:
 def _key_table() -> Dict[str, Dict[int, Tuple[Type[Message], Type[Message]]]]:
     table: Dict[str, Dict[int, Tuple[Type[Message], Type[Message]]]] = {
         CONSUMER_OFFSETS: {}, TRANSACTION_STATE: {}, SHARE_GROUP_STATE: {}}
-    for name, (group, *_rest) in CATALOG.items():
-        if group != "coordinator" or not name.endswith("Key"):
+    for name, (_group, _file, type_, api_key, *_rest) in CATALOG.items():
+        if type_ != "coordinator-key":
             continue
         key_cls = messages.CLASSES[name]
         value_cls = messages.CLASSES[name[:-3] + "Value"]
         topic = _topic_of(name)
-        vr = key_cls.valid_versions
-        for record_type in range(vr.lowest, vr.highest + 1):
-            if record_type in table[topic]:
-                raise AssertionError(f"{topic}: record type {record_type} defined twice")
-            table[topic][record_type] = (key_cls, value_cls)
+        record_type = api_key
+        if record_type in table[topic]:
+            raise AssertionError(f"{topic}: record type {record_type} defined twice")
+        table[topic][record_type] = (key_cls, value_cls)
     return table
 
 
@@ -145,7 +146,7 @@ def decode_key(topic: str, data: Any) -> Tuple[int, Message]:
     """``(record_type, key)`` of a coordinator-topic record key."""
     record_type = _prefix(data, "key")
     cls = key_class(topic, record_type)
-    return record_type, _decode_rest(cls, data, record_type, 2)
+    return record_type, _decode_rest(cls, data, KEY_VERSION, 2)
 
 
 def decode_value(topic: str, record_type: int, data: Any) -> Tuple[Optional[int], Optional[Message]]:
@@ -168,8 +169,7 @@ def decode_record(topic: str, key: Any, value: Any) -> CoordinatorRecord:
 def encode_key(topic: str, key: Message, record_type: Optional[int] = None) -> bytes:
     """The bytes of a coordinator-topic key: int16 record type, then the key struct.
 
-    ``record_type`` is needed only where one key class serves two types
-    (OffsetCommitKey: 0 or 1); by default the highest type of the key class.
+    ``record_type``, if given, must be the key class's own type.
     """
     table = _table(topic)
     types = [t for t, (k, _) in table.items() if k is type(key)]
@@ -179,7 +179,7 @@ def encode_key(topic: str, key: Message, record_type: Optional[int] = None) -> b
         record_type = max(types)
     elif record_type not in types:
         raise EncodeError(f"{type(key).__name__} is not record type {record_type} of {topic}")
-    return _I16.pack(record_type) + key.encode(record_type)
+    return _I16.pack(record_type) + key.encode(KEY_VERSION)
 
 
 def encode_value(value: Optional[Message], version: int) -> Optional[bytes]:

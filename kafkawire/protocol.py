@@ -34,8 +34,7 @@ def encode_request(msg: Message, version: int, correlation_id: int,
     """A size-prefixed request frame: size, request header, ``msg`` at ``version``.
 
     The header version follows from the API and version (v2 for flexible versions, v1
-    otherwise, v0 for ControlledShutdown v0, which has no client id: ``client_id`` is
-    then left out).
+    otherwise).
     """
     _check(msg, "request")
     cls = type(msg)
@@ -43,7 +42,7 @@ def encode_request(msg: Message, version: int, correlation_id: int,
     hv = request_header_version(cls.api_key, version)
     header = RequestHeader(request_api_key=cls.api_key, request_api_version=version,
                            correlation_id=correlation_id,
-                           client_id=client_id if hv > 0 else "")
+                           client_id=client_id)
     return _codec["encode_parts"](((RequestHeader.plan(hv), header), (body_plan, msg)), True)
 
 

@@ -288,7 +288,7 @@ def test_fetch_max_bytes_returns_whole_batches_and_at_least_one(client):
     assert len(part.records) == sizes[0]  # KIP-74: the first batch even if over the limits
 
 
-@pytest.mark.parametrize("version", [0, 1, 4, 7, 11])
+@pytest.mark.parametrize("version", [1, 4, 7, 11])
 def test_list_offsets_earliest_latest_and_by_timestamp(client, version):
     metadata(client, "lo")
     produce(client, "lo", 0, batch(3))
@@ -297,38 +297,29 @@ def test_list_offsets_earliest_latest_and_by_timestamp(client, version):
 
     def ask(ts):
         req = L(replica_id=-1, topics=[L.ListOffsetsTopic(name="lo", partitions=[
-            L.ListOffsetsPartition(partition_index=0, timestamp=ts, max_num_offsets=1)])])
+            L.ListOffsetsPartition(partition_index=0, timestamp=ts)])])
         p = client.request(req, version).topics[0].partitions[0]
         assert p.error_code == 0
-        return p.old_style_offsets[0] if version == 0 else p.offset
+        return p.offset
 
     assert ask(-2) == 0 and ask(-1) == 6
-    if version >= 1:
-        assert ask(1050) == 3  # first batch whose timestamps reach 1050
-        assert ask(10 ** 9) == -1
+    assert ask(1050) == 3  # first batch whose timestamps reach 1050
+    assert ask(10 ** 9) == -1
 
 
 # -- legacy message formats ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("magic,produce_version,compression", [
-    (0, 0, "none"), (0, 1, "gzip"), (1, 2, "none"), (1, 2, "snappy"), (1, 2, "lz4")])
-def test_legacy_message_sets_are_converted_and_down_converted(client, broker, magic, produce_version,
-                                                              compression):
+# Kafka 4 removed Produce v0-v2, so a legacy message set (magic 0/1) is refused as Kafka
+# refuses it in Produce v3+.
+@pytest.mark.parametrize("magic,compression", [(0, "none"), (0, "gzip"), (1, "snappy"), (1, "lz4")])
+def test_legacy_message_sets_are_refused(client, broker, magic, compression):
     metadata(client, "legacy", version=1)
     data = R.encode_batch([{"key": b"k%d" % i, "value": b"v%d" % i, "timestamp": 5000 + i}
                            for i in range(4)], magic=magic, compression=compression)
-    r = produce(client, "legacy", 0, data, version=produce_version)
-    assert (r.error_code, r.base_offset) == (0, 0)
-    (stored,) = broker.topic_batches("legacy")[0]
-    assert stored.magic == 2 and stored.compression == compression
-    for fetch_version, want_magic in ((0, 0), (3, 1), (4, 2), (12, 2)):
-        part = fetch(client, "legacy", 0, 1, version=fetch_version)
-        batches = list(R.iter_batches(part.records))
-        assert {b.magic for b in batches} == {want_magic}
-        recs = R.decode(part.records)
-        assert [r.value for r in recs if r.offset >= 1] == [b"v1", b"v2", b"v3"]
-        assert [r.offset for r in recs if r.offset >= 1] == [1, 2, 3]
+    r = produce(client, "legacy", 0, data, version=3)
+    assert (r.error_code, r.base_offset) == (43, -1)  # UNSUPPORTED_FOR_MESSAGE_FORMAT
+    assert broker.topic_batches("legacy")[0] == []
 
 
 # -- idempotent producers ------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """Real Kafka clients against kafkawire's test broker: librdkafka (confluent-kafka),
-kafka-python and aiokafka, at their newest protocol versions and pinned to old ones.
+kafka-python and aiokafka, at their newest protocol versions.
 
 Each scenario produces records (keys, null keys, null and empty values, headers,
 explicit timestamps and partitions) to one topic per setting (every compression, an
@@ -206,36 +206,8 @@ def test_aiokafka_every_compression_idempotent_group_resume(broker):
     assert used["Produce"] == [7] and used["Fetch"] == [11]
 
 
-@pytest.mark.backends("cython")
-@pytest.mark.timeout(120)
-def test_librdkafka_pinned_to_broker_0_9_without_api_versions(broker):
-    # api.version.request=false with broker.version.fallback=0.9.0: librdkafka never asks
-    # ApiVersions and uses 0.9's versions (Metadata v0, Produce v1, Fetch v1, message
-    # format v0: no timestamps, no headers).  A fallback of 0.10 or more would still
-    # ask ApiVersions and use the newest versions.
-    topics = {f"rdk09-{c}": {"compression": c} for c in ("none", "gzip", "snappy", "lz4")}
-    used = scenario(broker, "confluent", topics, headers=False, timestamps=False,
-                    extra={"pinned": True, "fallback": "0.9.0"})
-    assert "ApiVersions" not in used
-    assert used["Produce"] == [1] and used["Fetch"] == [1] and used["Metadata"] == [0]
-
-
-@pytest.mark.backends("cython")
-@pytest.mark.timeout(120)
-def test_kafka_python_pinned_to_api_version_0_10_1(broker):
-    topics = {f"kp0101-{c}": {"compression": c} for c in ("none", "gzip", "snappy", "lz4")}
-    used = scenario(broker, "kafka-python", topics, headers=False, extra={"api_version": [0, 10, 1]})
-    assert used["Produce"] == [2] and used["Fetch"] == [3] and used["JoinGroup"] == [1]
-
-
-@pytest.mark.backends("cython")
-@pytest.mark.timeout(120)
-def test_kafka_python_pinned_to_api_version_0_9_message_format_v0(broker):
-    # (0, 9): Produce v1 / Fetch v1, magic 0 messages: no timestamps at all
-    topics = {f"kp09-{c}": {"compression": c} for c in ("none", "gzip")}
-    used = scenario(broker, "kafka-python", topics, headers=False, timestamps=False,
-                    extra={"api_version": [0, 9]})
-    assert used["Produce"] == [1] and used["Fetch"] == [1]
+# Clients pinned to pre-0.11 brokers (Produce v0-v2, Fetch v0-v3, message format v0/v1)
+# are out: Kafka 4 removed those versions (KIP-896), and so does kafkawire's schema.
 
 
 @pytest.mark.timeout(120)

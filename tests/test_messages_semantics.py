@@ -17,16 +17,19 @@ from kafkawire.schema.plan import snake_case
 @pytest.mark.backend_independent
 def test_package_schema_holds_exactly_the_files_its_manifest_lists(backend):
     """MANIFEST.json records where each definition came from: every file is listed, with
-    its group, a source and the valid versions the file itself declares."""
+    its Kafka jar, release, jar entry and sha256, and the valid versions the file itself
+    declares."""
     manifest = json.loads((DATA_DIR / "MANIFEST.json").read_text())
-    for group in GROUPS:
-        names = sorted(p.name for p in (DATA_DIR / group).glob("*.json"))
-        assert names == sorted(n for n, e in manifest.items() if e["group"] == group), group
-        for name in names:
-            definition = json.loads((DATA_DIR / group / name).read_text())
-            assert manifest[name]["validVersions"] == definition["validVersions"], name
-            assert manifest[name]["source"], name
-    assert {e["group"] for e in manifest.values()} == set(GROUPS)
+    files = manifest["files"]
+    listed = sorted(n for n in files if "/" in n)
+    assert listed == sorted(f"{g}/{p.name}" for g in GROUPS for p in (DATA_DIR / g).glob("*.json"))
+    for name in listed:
+        entry = files[name]
+        definition = json.loads((DATA_DIR / name).read_text())
+        assert entry["validVersions"] == definition["validVersions"], name
+        assert entry["version"] == manifest["kafka"] and entry["jar"].endswith(f"-{manifest['kafka']}.jar")
+        assert len(entry["sha256"]) == 64 and entry["entry"].endswith(".json"), name
+    assert "errors.json" in files
 
 
 def test_names_defaults_and_class_attributes(backend):

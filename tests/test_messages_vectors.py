@@ -13,7 +13,8 @@ import pytest
 
 import kafkawire
 from kafkawire import messages as m
-from kafkawire.errors import DecodeError
+from kafkawire.errors import DecodeError, UnsupportedVersionError
+from kafkawire.headers import decode_request_header
 
 VECTORS = pathlib.Path(__file__).parent / "vectors" / "messages"
 
@@ -29,24 +30,19 @@ def test_every_vector_has_a_sidecar():
     assert bins and bins == sorted(p.stem for p in VECTORS.glob("*.json"))
 
 
-def test_produce_v0_request_frame_byte_for_byte(backend):
+def test_produce_v0_request_frame_is_refused_as_kafka_4_refuses_it(backend):
     frame, meta = _vector("produce_v0_request")
     assert len(frame) == 4 + 78 and struct.unpack(">i", frame[:4])[0] == 78
     message_set = frame[-37:]
     # The legacy message inside: CRC32 (IEEE) over magic..end is 0x73ACF77C.
     assert message_set[12:16] == bytes.fromhex("73ACF77C")
     assert zlib.crc32(message_set[16:]) == 0x73ACF77C
-    msg = m.ProduceRequest(acks=1, timeout_ms=1500, topic_data=[
-        m.ProduceRequest.TopicProduceData(name="test", partition_data=[
-            m.ProduceRequest.PartitionProduceData(index=0, records=message_set)])])
-    assert kafkawire.encode_request(msg, 0, correlation_id=1, client_id="foo") == frame
-    header, got = kafkawire.decode_request(frame[4:])
+    # Kafka 4 removed Produce v0-v2 (KIP-896): the header reads, the body version does not.
+    header, _ = decode_request_header(frame[4:])
     assert (header.request_api_key, header.request_api_version, header.correlation_id,
             header.client_id) == (0, 0, 1, "foo")
-    assert got == msg
-    records = got.topic_data[0].partition_data[0].records
-    assert isinstance(records, memoryview) and records.obj is not None
-    assert bytes(records) == message_set
+    with pytest.raises(UnsupportedVersionError):
+        kafkawire.decode_request(frame[4:])
 
 
 def test_metadata_v0_request_seed_uses_a_null_that_v0_does_not_allow(backend):

@@ -21,14 +21,14 @@ def _prefixed(version: int, body: bytes) -> bytes:
 
 def _offset_commit(group, topic, partition, offset, *, version=3, epoch=7, ts=1_700_000_000_000):
     key = _prefixed(1, messages.OffsetCommitKey(group=group, topic=topic,
-                                                partition=partition).encode(1))
+                                                partition=partition).encode(0))
     value = _prefixed(version, messages.OffsetCommitValue(
         offset=offset, leader_epoch=epoch, metadata="meta", commit_timestamp=ts).encode(version))
     return key, value
 
 
 def _group_metadata(group):
-    key = _prefixed(2, messages.GroupMetadataKey(group=group).encode(2))
+    key = _prefixed(2, messages.GroupMetadataKey(group=group).encode(0))
     member = messages.GroupMetadataValue.MemberMetadata(
         member_id="m-1", group_instance_id=None, client_id="app", client_host="/10.0.0.1",
         rebalance_timeout=30000, session_timeout=10000, subscription=b"\x00\x01",

@@ -874,32 +874,19 @@ class Broker:
 
     # -- Produce ---------------------------------------------------------------------
     def _to_batches(self, buf, produce_version: int):
-        """The magic-2 batches of a produce request's records; legacy message sets (magic
-        0/1, from old clients) are converted to one batch, as Kafka does on append."""
+        """The magic-2 batches of a produce request's records.  Produce v3+ (the only
+        versions since Kafka 4) must carry record batches, never legacy message sets."""
         if buf is None or len(buf) == 0:
             raise StorageError(INVALID_RECORD, "no records")
         magic = peek_magic(buf)
-        if magic == 2:
-            batches = split_batches(buf)
-            for b in R.iter_batches(buf):  # CRC check of every batch (records stay packed)
-                pass
-            return batches
-        if magic not in (0, 1):
-            raise StorageError(CORRUPT_MESSAGE, f"unknown magic {magic}")
-        if produce_version >= 3:
+        if magic in (0, 1):
             raise StorageError(UNSUPPORTED_FOR_MESSAGE_FORMAT, "Produce v3+ must carry record batches (magic 2)")
-        legacy = list(R.iter_batches(buf))
-        if not legacy:
-            raise StorageError(CORRUPT_MESSAGE, "no whole message in the message set")
-        compression = next((b.compression for b in legacy if b.compression != "none"), "none")
-        now = int(time.time() * 1000)
-        recs = []
-        for b in legacy:
-            for r in b.records():
-                recs.append({"key": r.key, "value": r.value, "headers": [],
-                             "timestamp": r.timestamp if r.timestamp is not None and r.timestamp >= 0 else now})
-        data = R.encode_batch(recs, magic=2, compression=compression)
-        return split_batches(data)
+        if magic != 2:
+            raise StorageError(CORRUPT_MESSAGE, f"unknown magic {magic}")
+        batches = split_batches(buf)
+        for b in R.iter_batches(buf):  # CRC check of every batch (records stay packed)
+            pass
+        return batches
 
     async def _produce(self, conn, header, req, version):
         R_ = M.ProduceResponse
@@ -976,7 +963,6 @@ class Broker:
         total = 0
         errors = False
         topics = []
-        magic = 2 if version >= 4 else (1 if version >= 2 else 0)
         for ft in req.topics:
             topic, terr = self._resolve(ft.topic, ft.topic_id, by_id)
             if not self._allowed(conn, A.READ, A.TOPIC, topic.name if topic else ft.topic or ""):
@@ -1006,8 +992,6 @@ class Broker:
                     continue
                 if chunks:
                     data = b"".join(chunks)
-                    if magic < 2:
-                        data = _down_convert(data, magic, fp.fetch_offset)
                     pd.records = data
                     total += len(data)
                 parts.append(pd)
@@ -1350,21 +1334,3 @@ _CLUSTER_OPERATIONS = (A.CREATE, A.ALTER, A.DESCRIBE, A.CLUSTER_ACTION, A.DESCRI
                        A.ALTER_CONFIGS, A.IDEMPOTENT_WRITE)
 _ALL_CLUSTER_OPERATIONS = sum(1 << b for b in _CLUSTER_OPERATIONS)
 _BROKER_ENDPOINT = 1  # DescribeCluster's endpoint type of brokers (2: controllers)
-
-
-def _down_convert(data: bytes, magic: int, fetch_offset: int) -> bytes:
-    """Batches (magic 2) as legacy messages of ``magic`` for fetchers older than v4, as
-    Kafka does: records keep their offsets, keys, values and timestamps (v1); headers,
-    which legacy messages cannot carry, are dropped; control batches are left out."""
-    out = []
-    for batch in R.iter_batches(data):
-        if batch.is_control:
-            continue
-        recs = [{"key": r.key, "value": r.value, "offset": r.offset, "headers": [],
-                 "timestamp": r.timestamp if r.timestamp is not None else -1}
-                for r in batch.records() if r.offset >= fetch_offset]
-        if not recs:
-            continue
-        out.append(R.encode_batch(recs, magic=magic, base_offset=recs[0]["offset"],
-                                  compression=batch.compression))
-    return b"".join(out)

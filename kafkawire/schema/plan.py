@@ -206,7 +206,7 @@ class DefinitionSpec:
         self.nested: List[StructSpec] = []  # every struct but the top one, in schema order
         commons = {c["name"]: c for c in raw.get("commonStructs", [])}
         self.top = StructSpec(self.name, self)
-        self._fill(self.top, raw["fields"], commons)
+        self._fill(self.top, raw.get("fields", []), commons)  # no fields: an API retired ("none")
         for name, common in commons.items():  # declared but perhaps unreferenced
             if name not in self.structs:
                 self._declare(name, common["fields"], commons)

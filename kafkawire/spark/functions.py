@@ -148,7 +148,7 @@ def consumer_offsets_record(key: Optional[bytes], value: Optional[bytes]) -> Dic
         record_type = _version_prefix(key)
         out["key_version"] = record_type
         key_cls = _key_class_or_none(topic, record_type)
-        if key_cls is messages.OffsetCommitKey:
+        if key_cls in (messages.LegacyOffsetCommitKey, messages.OffsetCommitKey):
             out["record_type"] = "offset_commit"
             _, k = internal.decode_key(topic, key)
             out.update(group=k.group, topic=k.topic, partition=k.partition)
