@@ -215,3 +215,24 @@ def test_nested_structs_may_be_given_as_dicts_and_other_values_fail_at_construct
         R(topics={"name": "events"})
     with pytest.raises(TypeError, match="MetadataRequestTopic has no field 'nme'"):
         R(topics=[{"nme": "events"}])
+
+
+def test_tagged_nullable_struct_and_json_null_defaults_as_kafka_writes_them(backend):
+    # Bytes written by Kafka 4.4's generated ConsumerGroupMemberMetadataValue (v0):
+    # "default": null (a JSON null, not "null") is no default, so the tagged struct
+    # defaults to an empty struct and a null one is written; inside a tagged field a
+    # nullable struct's marker is an unsigned varint (0 null, 1 present), not the
+    # int8 -1/1 of an untagged one.
+    V = m.ConsumerGroupMemberMetadataValue
+    assert V().classic_member_metadata == V.ClassicMemberMetadata()
+    assert m.ConsumerGroupCurrentMemberAssignmentValue.TopicPartitions().assignment_epochs == []
+    head = bytes.fromhex("0100" "0263" "0268" "01" "00" "00000005" "00")
+    msg = V(instance_id="", rack_id=None, client_id="c", client_host="h", subscribed_topic_names=[],
+            subscribed_topic_regex=None, rebalance_timeout_ms=5, server_assignor=None)
+    assert msg.encode(0) == head + b"\x00"
+    msg.classic_member_metadata = None
+    assert msg.encode(0) == head + bytes.fromhex("01" "00" "01" "00")
+    assert V.decode(head + bytes.fromhex("01" "00" "01" "00"), 0) == msg
+    msg.classic_member_metadata = V.ClassicMemberMetadata(session_timeout_ms=1)
+    present = head + bytes.fromhex("01" "00" "07" "01" "00000001" "01" "00")
+    assert msg.encode(0) == present and V.decode(present, 0) == msg

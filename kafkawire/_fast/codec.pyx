@@ -447,6 +447,7 @@ cdef object _read_value(Op *op, const uint8_t *d, Py_ssize_t end, Py_ssize_t *po
     cdef int kind = op.kind
     cdef Py_ssize_t p = pos[0]
     cdef Py_ssize_t n
+    cdef uint32_t marker
     if op.width:
         _need(op, p, op.width, end)
         pos[0] = p + op.width
@@ -475,6 +476,11 @@ cdef object _read_value(Op *op, const uint8_t *d, Py_ssize_t end, Py_ssize_t *po
         return _read_array(op, d, end, pos, src)
     if kind == STRUCT:
         if op.nullable:
+            if op.tag >= 0:  # a tagged struct's marker is an unsigned varint: 0 null
+                read_uvarint32(d, end, pos, &marker)
+                if marker == 0:
+                    return None
+                return _read_struct(<CPlan>op.sub, d, end, pos, src)
             if p >= end:
                 _trunc(_attr(op) + " marker", p, 1, end)
             pos[0] = p + 1
@@ -916,9 +922,9 @@ cdef int _put_value(W *w, Op *op, object v, list cache) except -1:
     if v is None:
         if not op.nullable:
             raise EncodeError(f"{_attr(op)}: None is not allowed at this version")
-        if kind == STRUCT:
+        if kind == STRUCT:  # the int8 marker -1, or (tagged) the unsigned varint 0
             _room(w, 1)
-            w.buf[w.pos] = 0xFF
+            w.buf[w.pos] = 0xFF if op.tag < 0 else 0
             w.pos += 1
             return 0
         return _put_len(w, op.compact, kind == STRING, -1)

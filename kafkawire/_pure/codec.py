@@ -167,6 +167,11 @@ def _read_field(p, mv, pos: int, end: int) -> Tuple[Any, int]:
         raise AssertionError(ek)
     if kind == STRUCT:
         if p.nullable:
+            if p.tag >= 0:  # a tagged struct's marker is an unsigned varint: 0 null
+                marker, pos = _read_uvarint(mv, pos, end)
+                if marker == 0:
+                    return None, pos
+                return _read_struct(p.sub, mv, pos, end)
             if pos >= end:
                 raise _truncated(f"{p.attr} marker", pos, 1, end)
             marker = mv[pos]
@@ -332,7 +337,7 @@ def _len_size(compact: bool, short: bool, n: int) -> int:
 def _null_value(p) -> int:
     if not p.nullable:
         raise EncodeError(f"{p.attr}: None is not allowed at this version")
-    if p.kind == STRUCT:  # a null struct is the int8 marker -1
+    if p.kind == STRUCT:  # a null struct is a one-byte marker
         return 1
     return 1 if p.compact else (2 if p.kind == STRING else 4)
 
@@ -536,8 +541,8 @@ def _write_value(p, v, out: bytearray, pos: int, nxt) -> int:
     if p.width:
         return _write_fixed(p, kind, v, out, pos)
     if v is None:
-        if kind == STRUCT:
-            out[pos] = 0xFF
+        if kind == STRUCT:  # the int8 marker -1, or (tagged) the unsigned varint 0
+            out[pos] = 0xFF if p.tag < 0 else 0
             return pos + 1
         return _write_len(out, pos, p.compact, kind == STRING, -1)
     if kind == STRING:

@@ -95,7 +95,9 @@ class FieldSpec:
         fv = raw.get("flexibleVersions")
         self.flexible_override = VersionRange.parse(fv) if fv is not None else None
         self.raw_default = raw.get("default")
-        self.default_null = self.raw_default is None and "default" in raw or self.raw_default == "null"
+        # Only the string "null" makes null the default; a JSON null is no default at all
+        # (Kafka's generator reads it so: an empty array or struct, 0, "").
+        self.default_null = self.raw_default == "null"
         self.doc = raw.get("about", "")
         base = self.type[2:] if self.type.startswith("[]") else self.type
         self.struct: Optional[StructSpec] = None
