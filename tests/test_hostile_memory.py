@@ -289,7 +289,7 @@ def test_an_array_count_beyond_the_input_is_rejected_before_allocation(impl):
         ("MetadataRequest", 0, struct.pack(">i", HUGE32) + b"\x00\x01a"),  # array of structs
         ("MetadataRequest", 12, b"\xff\xff\xff\xff\x07\x00"),  # compact array of structs
         ("FetchResponse", 4, b"\x00\x00\x00\x00" + struct.pack(">i", HUGE32)),
-        ("OffsetForLeaderEpochRequest", 0, struct.pack(">i", HUGE32)),
+        ("OffsetForLeaderEpochRequest", 2, struct.pack(">i", HUGE32)),
         ("DescribeClusterResponse", 0, b"\x00" * 4 + b"\x00\x00" + b"\xff\xff\xff\xff\x07"),
     ]
     for name, version, payload in cases:
@@ -305,6 +305,8 @@ def test_int32_arrays_and_string_arrays_with_huge_counts_are_rejected(impl):
 
     found = 0
     for name, cls in sorted(messages.CLASSES.items()):
+        if cls.valid_versions.empty:  # an API Kafka 4 retired
+            continue
         plan = cls.plan(cls.valid_versions.lowest)
         first = plan.fields[0] if plan.fields else None
         if first is None or first.kind != P.ARRAY or first.elem_kind == P.STRUCT:
