@@ -846,6 +846,7 @@ class ServerSession:
         self.failure: Optional[str] = None
         self._server: Optional[SaslServer] = None
         self._handshake_version: Optional[int] = None
+        self._bad_mechanism: Optional[str] = None  # why a re-authentication must fail
 
     @property
     def mechanism(self) -> Optional[str]:
@@ -867,6 +868,10 @@ class ServerSession:
         if factory is None:
             self.failure = f"mechanism {request.mechanism!r} is not enabled"
             return M.SaslHandshakeResponse(error_code=_UNSUPPORTED_SASL_MECHANISM, mechanisms=enabled)
+        if self.authenticated and request.mechanism != self._server.mechanism:
+            # KIP-368: Kafka answers the handshake, then fails the SaslAuthenticate after it
+            self._bad_mechanism = (f"SASL mechanism '{request.mechanism}' requested by client is not "
+                                   f"supported for re-authentication of mechanism '{self._server.mechanism}'")
         self._server = factory()
         self._handshake_version = version
         self.expects_raw_token = version == 0
@@ -878,9 +883,11 @@ class ServerSession:
         if self._server is None or self._handshake_version != 1 or self._server.complete:
             self.failure = "SaslAuthenticate without a SaslHandshake v1 before it"
             return R_(error_code=_ILLEGAL_SASL_STATE, error_message=self.failure, auth_bytes=b"")
+        if self._bad_mechanism is not None:
+            self.failure = self._bad_mechanism
+            return R_(error_code=_SASL_AUTHENTICATION_FAILED, error_message=self.failure, auth_bytes=b"")
         try:
             challenge = self._server.receive(bytes(request.auth_bytes))
-            lifetime = self._on_step()
         except SaslError as exc:
             self.failure = str(exc)
             # As Kafka answers: PLAIN's reason is told to the client, SCRAM's is not (it
@@ -889,6 +896,11 @@ class ServerSession:
                 "Authentication failed during authentication due to invalid credentials "
                 f"with SASL mechanism {self._server.mechanism}")
             return R_(error_code=_SASL_AUTHENTICATION_FAILED, error_message=message, auth_bytes=b"")
+        try:
+            lifetime = self._on_step()
+        except SaslAuthenticationError as exc:  # a re-authentication as someone else
+            self.failure = str(exc)
+            return R_(error_code=_SASL_AUTHENTICATION_FAILED, error_message=self.failure, auth_bytes=b"")
         return R_(error_code=0, error_message=None, auth_bytes=challenge,
                   session_lifetime_ms=lifetime if version >= 1 else 0)
 
@@ -912,8 +924,8 @@ class ServerSession:
         if self.authenticated and self._server.principal != self.principal:
             # KIP-368: re-authentication may not change who the connection belongs to
             self.authenticated = False
-            raise SaslAuthenticationError("re-authentication may not change the principal "
-                                          f"({self.principal!r} to {self._server.principal!r})")
+            raise SaslAuthenticationError("Cannot change principals during re-authentication from "
+                                          f"User.{self.principal}: User.{self._server.principal}")
         self.principal = self._server.principal
         self.authenticated = True
         self.expects_raw_token = False

@@ -171,10 +171,17 @@ def test_reauthentication_keeps_the_connection_and_the_principal():
     with Broker(security_protocol="SASL_PLAINTEXT", users=USERS, session_lifetime_ms=600000) as b:
         wire = Wire(b)
         assert wire.authenticate("PLAIN", "alice", "alice-secret").session_lifetime_ms == 600000
-        wire.authenticate("SCRAM-SHA-512", "alice", "alice-secret")  # KIP-368 re-authentication
+        wire.authenticate("PLAIN", "alice", "alice-secret")  # KIP-368 re-authentication
         assert metadata(wire, ["after-reauthentication"]).topics[0].error_code == 0
-        with pytest.raises(SaslAuthenticationError, match="may not change the principal"):
+        with pytest.raises(SaslAuthenticationError, match="Cannot change principals during "
+                           "re-authentication from User.alice: User.bob"):
             wire.authenticate("PLAIN", "bob", "bob-secret")
+        assert wire.closed_by_broker()
+        wire = Wire(b)
+        wire.authenticate("PLAIN", "alice", "alice-secret")
+        with pytest.raises(SaslAuthenticationError, match="SASL mechanism 'SCRAM-SHA-256' requested "
+                           "by client is not supported for re-authentication of mechanism 'PLAIN'"):
+            wire.authenticate("SCRAM-SHA-256", "alice", "alice-secret")
         assert wire.closed_by_broker()
 
 
