@@ -215,7 +215,10 @@ def _lz4_blocks(lib, data, max_size: int) -> Optional[memoryview]:
     block_in = bytearray(4 + max((n for _start, n, stored in blocks if not stored), default=0))
     struct.pack_into("<I", block_in, 0, block_max)
     at = 0
-    with memoryview(out) as mv, memoryview(data) as view, memoryview(block_in) as scratch:
+    # bytes, whatever the input's item format (pyarrow's buffers say "b"): slices of it
+    # are assigned into the output and scratch buffers, which need the same format
+    with memoryview(out) as mv, memoryview(data).cast("B") as view, \
+            memoryview(block_in) as scratch:
         for start, n, stored in blocks:
             room = capacity - at
             if stored:
