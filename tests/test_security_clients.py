@@ -292,9 +292,10 @@ def test_librdkafka_refusal_is_the_same_from_kafka_and_the_test_broker(kafka_bro
 @pytest.mark.timeout(240)
 @pytest.mark.parametrize("mechanism", ["PLAIN", "SCRAM-SHA-256"])
 def test_legacy_client_sends_bare_sasl_tokens(pki, mechanism):
-    """kafka-python pinned to a broker older than 1.0 uses SaslHandshake v0 and then bare,
-    size-prefixed tokens: the test broker reads them without a Kafka header.  (librdkafka
-    asks ApiVersions on a SASL connection even when pinned, and so uses v1.)"""
+    """kafka-python pinned to a broker older than 1.0 (0.11: Kafka 4 has no older Produce)
+    uses SaslHandshake v0 and then bare, size-prefixed tokens: the test broker reads them
+    without a Kafka header.  (librdkafka asks ApiVersions on a SASL connection even when
+    pinned, and so uses v1.)"""
     with _broker("SASL_PLAINTEXT", pki) as broker:
         topic = f"legacy-{mechanism}".lower()
         broker.call(lambda: broker.storage.create_topic(topic, 1))
@@ -303,7 +304,7 @@ def test_legacy_client_sends_bare_sasl_tokens(pki, mechanism):
         records = make_records(topic, 0, 4, 1, headers=False)
         result = run_client({"client": "kafka-python", "op": "produce", "bootstrap": broker.bootstrap_servers,
                              "topic": topic, "records": to_json(records), "config": config,
-                             "api_version": [0, 10, 2]}, timeout=90)
+                             "api_version": [0, 11]}, timeout=90)
         assert result["delivered"] == 4 and result["failures"] == []
         assert broker.versions_seen[17] == {0}                  # SaslHandshake v0 only
         assert 36 not in broker.versions_seen                   # no SaslAuthenticate
