@@ -1,4 +1,5 @@
-"""Thread scaling of the calls that release the GIL: CRC-32C and decompression.
+"""Thread scaling of the calls that release the GIL: CRC-32C, decompression, and the
+CRC-32 of a long legacy message.
 
 Each group holds a fixed amount of work done by one thread and the same work split over
 two threads; the speed-up is the one-thread time divided by the two-thread time of the
@@ -16,7 +17,7 @@ import threading
 
 import pytest
 
-from kafkawire import compression, crc32c
+from kafkawire import compression, crc32c, records
 
 CALLS = 200  # per round, split evenly over the threads: rounds long beside thread start-up
 
@@ -55,6 +56,9 @@ def _work():
         cid = compression.CODEC_IDS[codec]
         jobs[f"{codec}-decompress-800KB"] = (
             lambda cid=cid, packed=packed: compression.decompress(cid, packed))
+    # one uncompressed v1 message of 4 MiB: reading it is its CRC-32
+    legacy = records.encode_batch([{"value": _CRC_BUF, "timestamp": 1}], magic=1)
+    jobs["legacy-message-crc32-4MiB"] = lambda: records.decode(legacy, verify_crc=True)
     return jobs
 
 
