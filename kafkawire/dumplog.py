@@ -9,7 +9,9 @@ For each file, a first line ``{"dumping": PATH, "logStartingOffset": N}``, then:
   ``magic``, ``compresscodec``, ``crc``, ``isvalid``) and, unless ``--no-data``, its
   records under ``records``: ``offset``, ``CreateTime``/``LogAppendTime``, ``keySize``,
   ``valueSize``, ``sequence``, ``headerKeys``, ``key``, ``payload`` (control records:
-  ``endTxnMarker`` and ``coordinatorEpoch`` instead of key and payload).
+  ``endTxnMarker`` and ``coordinatorEpoch`` instead of key and payload; the KRaft control
+  records of the metadata log as ``LeaderChange``, ``SnapshotHeader``, ``SnapshotFooter``,
+  ``KRaftVersion`` or ``KRaftVoters``: the record's fields and its ``version``).
 * ``.index``: ``{"offset", "position"}`` per entry; ``.timeindex``: ``{"timestamp",
   "offset"}``; ``.txnindex``: ``{"producerId", "firstOffset", "lastOffset",
   "lastStableOffset"}``.
@@ -38,7 +40,7 @@ from typing import Any, Dict, Iterator, List, Optional, TextIO
 from kafkawire import segments
 from kafkawire.cli import (CommandError, CommandParser, add_bytes_as, render_bytes,
                            run_command)
-from kafkawire.errors import DecodeError
+from kafkawire.errors import DecodeError, UnknownApiError
 
 # the files a directory given on the command line stands for
 _DUMPABLE = (segments.LOG_SUFFIX, segments.INDEX_SUFFIX, segments.TIME_INDEX_SUFFIX,
@@ -114,6 +116,31 @@ def _ts_name(timestamp_type: Optional[str]) -> str:
     return "NoTimestamp"
 
 
+# KRaft control record types as DumpLogSegments names them
+_KRAFT_CONTROL_NAMES = {2: "LeaderChange", 3: "SnapshotHeader", 4: "SnapshotFooter",
+                        5: "KRaftVersion", 6: "KRaftVoters"}
+
+
+def _control_fields(record) -> Dict[str, Any]:
+    """A control record's fields: a transaction marker's type and coordinator epoch, or
+    a KRaft control record (metadata log) under its type's name, with its version."""
+    from kafkawire import internal, records
+
+    key = record.key
+    ctype = int.from_bytes(bytes(key[2:4]), "big", signed=True) if key and len(key) >= 4 \
+        else None
+    if ctype not in _KRAFT_CONTROL_NAMES:
+        marker = records.parse_control_record(record)
+        return {"endTxnMarker": marker.type.upper(), "coordinatorEpoch": marker.coordinator_epoch}
+    try:
+        decoded = internal.decode_control_record(key, record.value)
+    except UnknownApiError as exc:
+        raise DecodeError(str(exc)) from None
+    body: Dict[str, Any] = {"version": decoded.value_version}
+    body.update(decoded.message.to_dict() if decoded.message is not None else {})
+    return {_KRAFT_CONTROL_NAMES[ctype]: body}
+
+
 def batch_json(batch, position: int, *, data: bool = True, bytes_as: str = "auto"
                ) -> Dict[str, Any]:
     """The dump of one batch (a :mod:`kafkawire.records` batch object) as a dict."""
@@ -164,9 +191,7 @@ def batch_json(batch, position: int, *, data: bool = True, bytes_as: str = "auto
             }
             if batch.is_control:
                 try:
-                    marker = records.parse_control_record(r)
-                    rec["endTxnMarker"] = marker.type.upper()
-                    rec["coordinatorEpoch"] = marker.coordinator_epoch
+                    rec.update(_control_fields(r))
                 except DecodeError as exc:
                     rec["error"] = str(exc)
             else:

@@ -12,7 +12,8 @@
   unsigned varint record type (the ``apiKey`` of a ``metadata/`` definition), an
   unsigned varint version, then the record struct.
 * KRaft control records (in control batches of the metadata log): the key is an int16
-  version and an int16 type; the value an int16 version then the struct
+  version and an int16 type; the value is the struct, whose first field (``Version``,
+  int16) gives the version the rest is in
   (LeaderChangeMessage, SnapshotHeaderRecord, SnapshotFooterRecord, KRaftVersionRecord,
   VotersRecord).
 """
@@ -254,14 +255,18 @@ def decode_control_record(key: Any, value: Any) -> ControlRecord:
         return ControlRecord(version, ctype, None, None, None if value is None else bytes(value))
     value_version = _prefix(value, "control record value")
     cls = messages.CLASSES[name]
+    # the int16 that starts the value is the struct's own first field, Version
     return ControlRecord(version, ctype, value_version,
-                         _decode_rest(cls, value, value_version, 2), None)
+                         _decode_rest(cls, value, value_version, 0), None)
 
 
 def encode_control_record(message: Message, value_version: int, key_version: int = 0) -> Tuple[bytes, bytes]:
     """``(key, value)`` bytes of a KRaft control record holding ``message``."""
     for ctype, name in CONTROL_TYPES.items():
         if name is not None and name == type(message).__name__:
-            return (_CONTROL_KEY.pack(key_version, ctype),
-                    _I16.pack(value_version) + message.encode(value_version))
+            if getattr(message, "version", value_version) != value_version:
+                raise EncodeError(f"{type(message).__name__}: its version field is "
+                                  f"{message.version}, not {value_version}")
+            # the struct's own first field, Version, is the value's version prefix
+            return (_CONTROL_KEY.pack(key_version, ctype), message.encode(value_version))
     raise EncodeError(f"{type(message).__name__} is not a control record")

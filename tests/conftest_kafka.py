@@ -23,3 +23,15 @@ def kafka_broker():
         yield broker
     finally:
         broker.stop()
+
+
+@pytest.fixture(scope="session")
+def kafka_workload(tmp_path_factory):
+    """A data directory a broker of its own wrote under a real client workload, and what
+    Kafka's consumer read from it (:class:`kafka_support.workload.Workload`)."""
+    from kafka_support.jars import require_kafka
+
+    require_kafka()
+    from kafka_support.workload import run_workload
+
+    return run_workload(tmp_path_factory.mktemp("kafka-workload"))

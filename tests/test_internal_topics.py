@@ -134,5 +134,14 @@ def test_control_records():
     assert key == b"\x00\x00\x00\x02"
     got = internal.decode_control_record(key, value)
     assert got.type == 2 and got.message == msg
+    # Kafka's bytes (a 4.4 broker's first metadata-log record): the value is the struct,
+    # its Version field first, with no second version prefix
+    kafka = internal.decode_control_record(
+        bytes.fromhex("00000002"), bytes.fromhex("00000000000102000000010002000000010000"))
+    assert kafka.value_version == 0 and kafka.message == m.LeaderChangeMessage(
+        version=0, leader_id=1, voters=[m.LeaderChangeMessage.Voter(voter_id=1)],
+        granting_voters=[m.LeaderChangeMessage.Voter(voter_id=1)])
+    assert internal.encode_control_record(kafka.message, 0)[1] == bytes.fromhex(
+        "00000000000102000000010002000000010000")
     commit = internal.decode_control_record(b"\x00\x00\x00\x01", b"\x00\x00\x00\x00\x00\x05")
     assert commit.message is None and commit.raw == b"\x00\x00\x00\x00\x00\x05"

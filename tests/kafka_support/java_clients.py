@@ -28,8 +28,8 @@ COMPILE_TIMEOUT = 300  # seconds; javac on a busy 2-core machine
 RESULT_MARKER = "@@RESULT@@"
 
 
-def _build_key() -> str:
-    h = hashlib.sha256(SOURCE.read_bytes())
+def _build_key(source: Path) -> str:
+    h = hashlib.sha256(source.read_bytes())
     for jar in classpath():
         h.update(jar.name.encode())
         h.update(hashlib.sha256(jar.read_bytes()).digest())
@@ -37,21 +37,23 @@ def _build_key() -> str:
 
 
 @functools.lru_cache(maxsize=None)
-def compiled() -> Path:
-    """The compiled driver as a jar (a jar, not a class directory: class-data sharing
-    takes only jars), compiling it if it is not cached."""
-    built = CACHE_DIR / f"java-client-driver-{_build_key()}.jar"
+def compiled(source: Path = SOURCE) -> Path:
+    """A Java program beside this file compiled against the Kafka jars, as a jar (a jar,
+    not a class directory: class-data sharing takes only jars), compiling it if it is
+    not cached."""
+    prefix = "java-client-driver" if source == SOURCE else source.stem
+    built = CACHE_DIR / f"{prefix}-{_build_key(source)}.jar"
     if built.exists():
         return built
     with tempfile.TemporaryDirectory(dir=CACHE_DIR if CACHE_DIR.exists() else None) as tmp:
         try:
             proc = subprocess.run(
-                [javac_executable(), "-nowarn", "-cp", classpath_string(), "-d", tmp, str(SOURCE)],
+                [javac_executable(), "-nowarn", "-cp", classpath_string(), "-d", tmp, str(source)],
                 capture_output=True, text=True, timeout=COMPILE_TIMEOUT)
         except subprocess.TimeoutExpired:
-            raise KafkaUnavailable(f"javac did not compile {SOURCE.name} in {COMPILE_TIMEOUT} s")
+            raise KafkaUnavailable(f"javac did not compile {source.name} in {COMPILE_TIMEOUT} s")
         if proc.returncode != 0:
-            raise AssertionError(f"javac failed on {SOURCE.name}:\n{proc.stdout}{proc.stderr}")
+            raise AssertionError(f"javac failed on {source.name}:\n{proc.stdout}{proc.stderr}")
         partial = Path(tmp) / built.name
         with zipfile.ZipFile(partial, "w") as jar:
             for cls in sorted(Path(tmp).glob("*.class")):

@@ -1,0 +1,238 @@
+"""A log directory a real Kafka 4.4 broker wrote, read by kafkawire.
+
+The ``kafka_workload`` fixture (``kafka_support.workload``) drives a broker of its own
+with Kafka's Java clients, records what Kafka's consumer read from it live, stops it
+cleanly and keeps its data directory.  The oracles are Kafka itself: its consumer's
+records (both isolation levels) for ``kafka-log``, and its ``DumpLogSegments`` tool for
+``kafkawire dump-log`` and for the internal-topic decoders.
+"""
+from __future__ import annotations
+
+import base64
+import json
+import os
+import re
+import uuid
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from kafkawire import dumplog, internal, segments
+from kafkawire.spark import logread
+
+pytestmark = pytest.mark.kafka
+
+ISOLATION_LEVELS = ("read_uncommitted", "read_committed")
+INTERNAL_TOPICS = ("__consumer_offsets", "__transaction_state", "__share_group_state")
+
+
+def _java_rows(records):
+    return sorted((r["topic"], r["partition"], r["offset"], r["timestamp"],
+                   None if r["key"] is None else bytes.fromhex(r["key"]),
+                   None if r["value"] is None else bytes.fromhex(r["value"]),
+                   [(k, None if v is None else bytes.fromhex(v)) for k, v in r["headers"]])
+                  for r in records)
+
+
+def _spark_rows(df, topics):
+    from pyspark.sql import functions as F
+
+    rows = (df.where(F.col("topic").isin(topics))
+            .select("topic", "partition", "offset", F.unix_millis("timestamp").alias("ts"),
+                    "key", "value", "headers").collect())
+    return sorted((r.topic, r.partition, r.offset, r.ts,
+                   None if r.key is None else bytes(r.key),
+                   None if r.value is None else bytes(r.value),
+                   [(h.key, None if h.value is None else bytes(h.value)) for h in r.headers])
+                  for r in rows)
+
+
+def _partition_dirs(log_dir: Path):
+    return sorted(p for p in log_dir.iterdir() if p.is_dir())
+
+
+# -- kafka-log against Kafka's consumer ------------------------------------------------
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("isolation", ISOLATION_LEVELS)
+def test_kafka_log_reads_what_kafkas_consumer_read(kafka_log, kafka_workload, isolation):
+    df = kafka_log(isolationLevel=isolation).load(str(kafka_workload.log_dir))
+    got = _spark_rows(df, kafka_workload.topics)
+    want = _java_rows(kafka_workload.records[isolation])
+    assert len(got) == len(want)
+    assert got == want
+
+
+@pytest.mark.backend_independent
+def test_read_committed_ends_at_the_open_transactions_last_stable_offset(kafka_workload):
+    committed_end = kafka_workload.end_offsets("read_committed")
+    uncommitted_end = kafka_workload.end_offsets("read_uncommitted")
+    for plog in segments.discover(str(kafka_workload.log_dir)):
+        if plog.topic != "txn":
+            continue
+        name = f"{plog.topic}-{plog.partition}"
+        lso = logread.transactions(plog).last_stable_offset
+        assert lso == committed_end[name] < uncommitted_end[name]
+
+
+@pytest.mark.spark
+def test_control_records_only_with_include_control(kafka_log, kafka_workload):
+    """The transaction markers are the offsets Kafka's consumer skipped: with them, the
+    transactional topic's offsets run without a gap up to the log end."""
+    from pyspark.sql import functions as F
+
+    log_dir = str(kafka_workload.log_dir)
+    plain = kafka_log().load(log_dir).where(F.col("topic") == "txn")
+    assert plain.where("is_control").count() == 0
+    with_control = kafka_log(includeControl="true").load(log_dir).where(F.col("topic") == "txn")
+    control = with_control.where("is_control").select("partition", "offset").collect()
+    ended = [s for s in kafka_workload.summary["transactions"].values() if s != "open"]
+    assert len(control) == len(ended) * 2  # every transaction wrote to both partitions
+    java = Counter()
+    for r in kafka_workload.records["read_uncommitted"]:
+        if r["topic"] == "txn":
+            java[r["partition"]] += 1
+    ends = kafka_workload.end_offsets("read_uncommitted")
+    for partition in (0, 1):
+        offsets = sorted([r["offset"] for r in kafka_workload.records["read_uncommitted"]
+                          if r["topic"] == "txn" and r["partition"] == partition]
+                         + [c.offset for c in control if c.partition == partition])
+        assert offsets == list(range(ends[f"txn-{partition}"]))
+
+
+@pytest.mark.spark
+def test_the_whole_data_directory_reads_without_error(kafka_log, kafka_workload):
+    """Checkpoints, producer snapshots, leader-epoch checkpoints, partition.metadata,
+    files the cleaner left as .deleted, the deleted topic's -delete folder and the
+    metadata log's snapshot and quorum files are not segments: they are skipped."""
+    log_dir = kafka_workload.log_dir
+    names = {p.name for p in _partition_dirs(log_dir)}
+    assert any(n.endswith("-delete") for n in names)
+    assert "__cluster_metadata-0" in names
+    assert any(p.name.endswith(".deleted") for p in (log_dir / "compacted-0").iterdir())
+    df = kafka_log(includeControl="true").load(str(log_dir))
+    seen = {(r.topic, r.partition) for r in df.select("topic", "partition").distinct().collect()}
+    partitions = {segments.parse_partition_dir(n) for n in names if not n.endswith("-delete")}
+    assert seen == partitions
+    assert "deleted" not in {t for t, _ in seen}
+
+
+# -- dump-log against DumpLogSegments ---------------------------------------------------
+
+
+def _text(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _ours(path: str, capsys):
+    """kafkawire dump-log's entries of one file (keys and payloads as hex)."""
+    status = dumplog.main([path, "--bytes-as", "hex"])
+    out = capsys.readouterr().out
+    assert status == 0, out[-2000:]
+    return [json.loads(line) for line in out.splitlines()][1:]
+
+
+def _as_kafka_prints(entry):
+    """One of our dumped batches or index entries with its values as Kafka prints them."""
+    out = {}
+    for k, v in entry.items():
+        if k == "records":
+            continue
+        if k == "deleteHorizonMs":
+            v = "OptionalLong.empty" if v is None else f"OptionalLong[{v}]"
+        out[k] = _text(v)
+    return out
+
+
+_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+
+
+def _norm(value):
+    """A decoded struct as JSON, comparable across Kafka's and kafkawire's spelling:
+    field names without case or underscores, UUIDs in Kafka's base64 form."""
+    if isinstance(value, dict):
+        return {k.replace("_", "").lower(): _norm(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_norm(v) for v in value]
+    if isinstance(value, str) and _UUID.match(value):
+        return base64.urlsafe_b64encode(uuid.UUID(value).bytes).decode().rstrip("=")
+    return value
+
+
+_DEFAULTS = (None, 0, "", [], False, "AAAAAAAAAAAAAAAAAAAAAA")
+
+
+def _without_absent(ours, theirs):
+    """``ours`` without the fields Kafka's JSON leaves out because the record's version
+    has none (they hold their defaults in ours)."""
+    if isinstance(ours, dict) and isinstance(theirs, dict):
+        return {k: _without_absent(v, theirs.get(k)) for k, v in ours.items()
+                if k in theirs or v not in _DEFAULTS}
+    if isinstance(ours, list) and isinstance(theirs, list) and len(ours) == len(theirs):
+        return [_without_absent(a, b) for a, b in zip(ours, theirs)]
+    return ours
+
+
+def _record_as_kafka_prints(rec):
+    out = {}
+    for k, v in rec.items():
+        if isinstance(v, dict):
+            out[k] = _norm(v)
+        elif k in ("key", "payload"):
+            if v is None:
+                continue  # Kafka prints no key (or payload) for a null one
+            try:
+                out[k] = bytes.fromhex(v).decode("utf-8")
+            except UnicodeDecodeError:
+                out[k] = None  # Kafka prints undecodable bytes its own way: not compared
+        elif k == "headerKeys":
+            out[k] = list(v)
+        else:
+            out[k] = _text(v)
+    return out
+
+
+def _compare_file(path, theirs, ours):
+    assert len(ours) == len(theirs), path
+    for mine, kafka in zip(ours, theirs):
+        assert _as_kafka_prints(mine) == {k: v for k, v in kafka.items() if k != "records"}, path
+        if "records" not in kafka:
+            continue
+        assert len(mine["records"]) == len(kafka["records"]), (path, mine["baseOffset"])
+        for rec, krec in zip(mine["records"], kafka["records"]):
+            rec = _record_as_kafka_prints(rec)
+            krec = {k: _norm(v) if isinstance(v, dict) else v for k, v in krec.items()}
+            rec = {k: _without_absent(v, krec.get(k)) for k, v in rec.items()}
+            for k in ("key", "payload"):
+                if rec.get(k, "") is None:
+                    del rec[k]
+                    krec = {kk: vv for kk, vv in krec.items() if kk != k}
+            assert rec == krec, (path, rec["offset"])
+
+
+@pytest.fixture(scope="module")
+def dumped_by_kafka(kafka_workload):
+    from kafka_support.dump_log_segments import dump
+
+    files = []
+    for pdir in _partition_dirs(kafka_workload.log_dir):
+        for name in sorted(os.listdir(pdir)):
+            # .txnindex: kafka-tools 4.3's dumper needs a class 4.4 moved (compared
+            # with Kafka's consumer instead, through read_committed)
+            if name.endswith((".log", ".index", ".timeindex")):
+                files.append(str(pdir / name))
+    return dump(files, ["--deep-iteration", "--print-data-log"])
+
+
+def test_dump_log_prints_what_dump_log_segments_prints(kafka_workload, dumped_by_kafka,
+                                                       capsys):
+    assert len(dumped_by_kafka) > 40
+    kinds = Counter(Path(p).suffix for p in dumped_by_kafka)
+    assert kinds[".log"] > 20 and kinds[".index"] > 20 and kinds[".timeindex"] > 20
+    for path, theirs in sorted(dumped_by_kafka.items()):
+        theirs = [e for e in theirs if e]  # an empty index prints no entry
+        _compare_file(path, theirs, _ours(path, capsys))
