@@ -27,8 +27,12 @@ from kafkawire import cli, demo, records, sample, segments
 from kafkawire import messages as M
 
 VECTORS = Path(__file__).parent / "vectors"
-# Produce v0, size-prefixed, from the protocol guide's worked example (see its sidecar)
-PRODUCE_V0 = (VECTORS / "messages" / "produce_v0_request.bin").read_bytes()
+# The message set of the protocol guide's worked Produce v0 example (see its sidecar) in a
+# size-prefixed Produce v3 frame, the oldest version Kafka 4.4 has
+_GUIDE = (VECTORS / "messages" / "produce_v0_request.bin").read_bytes()
+PRODUCE = kafkawire.encode_request(M.ProduceRequest(acks=1, timeout_ms=1500, topic_data=[
+    M.ProduceRequest.TopicProduceData(name="test", partition_data=[
+        M.ProduceRequest.PartitionProduceData(index=0, records=_GUIDE[-37:])])]), 3, 1, "foo")
 # a v2 batch written by kafka-python: UTF-8, empty, null and binary keys, values, headers
 KP_BATCH = VECTORS / "records" / "v2-none-kafka-python"
 
@@ -117,7 +121,7 @@ def test_no_command_prints_the_usage_with_status_2(capsys):
 
 @pytest.mark.backend_independent
 def test_verbose_adds_the_traceback_to_the_line(capsys):
-    cut = PRODUCE_V0[:40].hex()
+    cut = PRODUCE[:40].hex()
     status, _out, err = _main(capsys, "decode", "--hex", cut)
     assert status == 1 and "truncated" in _one_line(err, "kafkawire decode")
     status, _out, err = _main(capsys, "decode", "-v", "--hex", cut)
@@ -228,22 +232,22 @@ def test_serve_stops_cleanly_on_ctrl_c(capsys):
 
 
 def test_decode_of_a_truncated_frame_says_truncated(capsys, tmp_path):
-    status, out, err = _main(capsys, "decode", "--hex", PRODUCE_V0[:40].hex())
+    status, out, err = _main(capsys, "decode", "--hex", PRODUCE[:40].hex())
     line = _one_line(err, "kafkawire decode")
     assert (status, out) == (1, "")
     assert "truncated" in line and "version" not in line
-    assert "78 bytes" in line and "36 follow" in line  # what the size prefix promised
+    assert f"{len(PRODUCE) - 4} bytes" in line and "36 follow" in line  # the size prefix promised
     # a captured stream cut inside its second frame: the first decodes, then the error
     stream = tmp_path / "stream.bin"
-    stream.write_bytes(PRODUCE_V0 + PRODUCE_V0[:50])
+    stream.write_bytes(PRODUCE + PRODUCE[:50])
     status, out, err = _main(capsys, "decode", "--compact", str(stream))
     assert status == 1
     (first,) = [json.loads(line) for line in out.splitlines()]
     assert first["api_name"] == "ProduceRequest" and first["header"]["client_id"] == "foo"
-    assert f"the frame at byte {len(PRODUCE_V0)}" in _one_line(err, "kafkawire decode")
+    assert f"the frame at byte {len(PRODUCE)}" in _one_line(err, "kafkawire decode")
     # a bare payload that ends early says truncated too
     status, _out, err = _main(capsys, "decode", "--no-size-prefix", "--hex",
-                              PRODUCE_V0[4:30].hex())
+                              PRODUCE[4:30].hex())
     assert status == 1 and "truncated" in _one_line(err, "kafkawire decode")
     status, _out, err = _main(capsys, "decode", "--hex", "00ff")
     assert status == 1 and "truncated" in _one_line(err, "kafkawire decode")
@@ -379,7 +383,7 @@ def test_dump_log_stops_at_a_corrupt_batch_unless_skip_corrupt(capsys, tmp_path)
 @pytest.mark.skipif(sys.platform == "win32", reason="a closed pipe is EINVAL on Windows")
 @pytest.mark.parametrize("argv", [
     ["--help"], ["--version"], ["decode", "--help"], ["dump-log", "--help"],
-    ["decode", "--hex", PRODUCE_V0.hex()], ["dump-log", "SEGMENT"]])
+    ["decode", "--hex", PRODUCE.hex()], ["dump-log", "SEGMENT"]])
 def test_output_into_a_closed_pipe_ends_quietly(backend, tmp_path, argv):
     if argv == ["dump-log", "SEGMENT"]:
         segment = tmp_path / segments.segment_name(0)
@@ -398,7 +402,7 @@ def test_output_into_a_closed_pipe_ends_quietly(backend, tmp_path, argv):
 @pytest.mark.backend_independent
 @pytest.mark.skipif(sys.platform == "win32", reason="a closed pipe is EINVAL on Windows")
 @pytest.mark.parametrize("argv", [["--help"], ["--version"], ["decode", "--help"],
-                                  ["decode", "--hex", PRODUCE_V0.hex()]])
+                                  ["decode", "--hex", PRODUCE.hex()]])
 def test_output_into_a_closed_pipe_ends_quietly_in_process(monkeypatch, capsys, argv):
     read_end, write_end = os.pipe()
     os.close(read_end)
