@@ -16,12 +16,10 @@ target names used by ``fuzz/run.py`` and ``fuzz/corpus/<name>/`` to the function
 """
 from __future__ import annotations
 
-import io
 import math
 import os
 import struct
 import tempfile
-import uuid
 import zlib
 from typing import Any, Callable, Dict, List, Tuple
 

@@ -4,10 +4,15 @@
 ``"python"`` (the pure-Python twin, selected by ``KAFKAWIRE_NO_EXTENSIONS=1`` or used
 where no compiled extension is available).
 """
+from typing import TYPE_CHECKING
+
 from kafkawire import _backend
 from kafkawire._backend import BACKEND
 
-_backend.bind(globals(), "crc", ("crc32c",))
+if TYPE_CHECKING:  # what a type checker sees; at run time the active backend's function
+    from kafkawire._fast.crc import crc32c
+else:
+    _backend.bind(globals(), "crc", ("crc32c",))
 
 from kafkawire.protocol import decode_request, decode_response, encode_request, encode_response  # noqa: E402
 

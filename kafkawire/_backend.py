@@ -21,7 +21,7 @@ import os
 import warnings
 from contextlib import contextmanager
 from types import ModuleType
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 # Modules every backend provides.
 MODULES = ("primitives", "crc", "codec", "records")
@@ -86,14 +86,14 @@ if os.environ.get("KAFKAWIRE_NO_EXTENSIONS") != "1":
                 "KAFKAWIRE_REQUIRE_EXTENSIONS=1 but the Cython backend did not import: "
                 + fallback_reason(exc)) from exc
         # This module runs once per process, so the warning is given once.
-        warnings.warn(f"kafkawire is running its pure-Python backend, several times slower: "
+        warnings.warn(f"kafkawire is running its pure-Python backend, several times slower: "  # noqa: B028
                       f"{fallback_reason(exc)}. Set KAFKAWIRE_NO_EXTENSIONS=1 to choose the "
                       f"pure backend without this warning.", RuntimeWarning)
 
 BACKEND = "cython" if _fast is not None else "python"
 
 # (module globals, backend module name, names) of every public binding.
-_bindings: List[Tuple[dict, str, Tuple[str, ...]]] = []
+_bindings: List[Tuple[Dict[str, Any], str, Tuple[str, ...]]] = []
 
 
 def implementation(module: str, backend: Optional[str] = None) -> ModuleType:
@@ -108,7 +108,7 @@ def implementation(module: str, backend: Optional[str] = None) -> ModuleType:
     raise ValueError(f"unknown backend {backend!r}; expected 'cython' or 'python'")
 
 
-def bind(namespace: dict, module: str, names: Tuple[str, ...]) -> None:
+def bind(namespace: Dict[str, Any], module: str, names: Tuple[str, ...]) -> None:
     """Copy ``names`` from the active backend's ``module`` into a public namespace."""
     _bindings.append((namespace, module, names))
     impl = implementation(module)

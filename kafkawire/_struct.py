@@ -10,16 +10,28 @@ from __future__ import annotations
 
 import base64
 import uuid as _uuid
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Callable, ClassVar, Dict, Optional, Self, Tuple, TypedDict, cast
 
 from kafkawire import _backend
 from kafkawire.errors import EncodeError, UnsupportedVersionError
 from kafkawire.schema import plan as _p
-from kafkawire.schema.plan import DefinitionSpec, FieldSpec, StructSpec
+from kafkawire.schema.plan import DefinitionSpec, FieldSpec, StructPlan, StructSpec
 from kafkawire.schema.versions import VersionRange
 
-_codec: Dict[str, Any] = {}
-_backend.bind(_codec, "codec", ("encode", "size", "decode", "decode_from", "encode_parts"))
+
+
+class _Codec(TypedDict):
+    """The active backend's plan executor (kafkawire._fast.codec or _pure.codec)."""
+
+    encode: Callable[[StructPlan, Any], bytes]
+    size: Callable[[StructPlan, Any], int]
+    decode: Callable[[StructPlan, Any], Any]
+    decode_from: Callable[[StructPlan, Any, int], Tuple[Any, int]]
+    encode_parts: Callable[..., bytes]
+
+
+_codec = cast(_Codec, {})
+_backend.bind(cast(Dict[str, Any], _codec), "codec", ("encode", "size", "decode", "decode_from", "encode_parts"))
 
 
 def _repr_value(v: Any) -> str:
@@ -62,12 +74,14 @@ def _value_from_json(f: FieldSpec, v: Any) -> Any:
     if kind == _p.ARRAY:
         ek = f.elem_kind
         if ek == _p.STRUCT:
+            assert f.struct is not None  # a struct field always has its struct
             cls = f.struct.cls
             return [cls.from_dict(item) for item in v]
         if ek == _p.UUID:
             return [_uuid.UUID(u) for u in v]
         return list(v)
     if kind == _p.STRUCT:
+        assert f.struct is not None
         return f.struct.cls.from_dict(v)
     if kind == _p.UUID:
         return _uuid.UUID(v)
@@ -80,17 +94,18 @@ class Struct:
     """A Kafka struct: a message, a header, or a struct nested in one."""
 
     __slots__ = ("_unknown_tagged",)
+    _unknown_tagged: Optional[Tuple[Tuple[int, bytes], ...]]
 
     _spec: StructSpec
-    _plans: Dict[int, Any]
+    _plans: Dict[int, StructPlan]
     _attrs: Tuple[str, ...] = ()
     _defaults: Tuple[Tuple[str, Any, Any], ...] = ()
     # (attr, struct class, is an array) of every field holding structs
     _nested: Tuple[Tuple[str, type, bool], ...] = ()
     #: The versions this struct's definition may be written at.
-    valid_versions: VersionRange
+    valid_versions: ClassVar[VersionRange]
     #: The versions at which this struct's definition uses the compact, tagged encoding.
-    flexible_versions: VersionRange
+    flexible_versions: ClassVar[VersionRange]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if not args and not kwargs:
@@ -148,13 +163,13 @@ class Struct:
             parts.append(f"_unknown_tagged={self._unknown_tagged!r}")
         return f"{type(self).__qualname__}({', '.join(parts)})"
 
-    def __copy__(self) -> "Struct":
+    def __copy__(self) -> Self:
         new = type(self).__new__(type(self))
         for attr in self._attrs + ("_unknown_tagged",):
             object.__setattr__(new, attr, object.__getattribute__(self, attr))
         return new
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[Any, ...]:
         return (_rebuild, (type(self), tuple(object.__getattribute__(self, a) for a in self._attrs),
                            self._unknown_tagged))
 
@@ -170,7 +185,7 @@ class Struct:
         return out
 
     @classmethod
-    def from_dict(cls, data: Dict[str, Any]) -> "Struct":
+    def from_dict(cls, data: Dict[str, Any]) -> Self:
         """The inverse of :meth:`to_dict`; missing fields take their defaults."""
         kwargs: Dict[str, Any] = {}
         by_attr = {f.attr: f for f in cls._spec.fields}
@@ -187,7 +202,7 @@ class Struct:
 
     # -- wire -----------------------------------------------------------------------
     @classmethod
-    def plan(cls, version: int):
+    def plan(cls, version: int) -> StructPlan:
         """The compiled plan of this struct at ``version`` (cached)."""
         try:
             return cls._plans[version]
@@ -207,17 +222,19 @@ class Struct:
         return _codec["size"](type(self).plan(version), self)
 
     @classmethod
-    def decode(cls, buf: Any, version: int) -> "Struct":
+    def decode(cls, buf: Any, version: int) -> Self:
         """Decode ``buf`` (any bytes-like object, filled exactly) at ``version``.
 
         ``records`` fields are memoryviews into ``buf`` (zero copy).
         """
-        return _codec["decode"](cls.plan(version), buf)
+        obj: Self = _codec["decode"](cls.plan(version), buf)
+        return obj
 
     @classmethod
-    def decode_from(cls, buf: Any, version: int, offset: int = 0) -> Tuple["Struct", int]:
+    def decode_from(cls, buf: Any, version: int, offset: int = 0) -> Tuple[Self, int]:
         """Decode one struct at ``offset``; returns ``(object, offset after it)``."""
-        return _codec["decode_from"](cls.plan(version), buf, offset)
+        found: Tuple[Self, int] = _codec["decode_from"](cls.plan(version), buf, offset)
+        return found
 
 
 def _nested_value(owner: type, attr: str, cls: type, many: bool, value: Any) -> Any:
@@ -249,7 +266,7 @@ def _nested_value(owner: type, attr: str, cls: type, many: bool, value: Any) -> 
     return out
 
 
-def _new_default(cls) -> Struct:
+def _new_default(cls: type[Struct]) -> Struct:
     """A new object of ``cls`` holding every default (what ``cls()`` makes, faster)."""
     obj = object.__new__(cls)
     setter = object.__setattr__
@@ -259,7 +276,8 @@ def _new_default(cls) -> Struct:
     return obj
 
 
-def _rebuild(cls, values, unknown):
+def _rebuild(cls: type[Struct], values: Tuple[Any, ...],
+             unknown: Optional[Tuple[Tuple[int, bytes], ...]]) -> Struct:
     obj = cls.__new__(cls)
     for attr, value in zip(cls._attrs, values):
         object.__setattr__(obj, attr, value)
@@ -272,9 +290,9 @@ class Message(Struct):
 
     __slots__ = ()
     #: The API key (requests/responses) or record type (KRaft metadata records), else None.
-    api_key: Optional[int] = None
+    api_key: ClassVar[Optional[int]] = None
     #: "request", "response", "header", "data" or "metadata", as the definition says.
-    kind: str = ""
+    kind: ClassVar[str] = ""
 
 
 def make_classes(definition: DefinitionSpec, module: str) -> type:
@@ -316,12 +334,12 @@ def make_classes(definition: DefinitionSpec, module: str) -> type:
     envs = []
     for spec in specs:
         maker, env = _default_maker(spec)
-        spec.default_factory = maker
+        spec.default_factory = maker  # type: ignore[method-assign]  # the faster maker
         envs.append(env)
     for spec, env in zip(specs, envs):
         spec.cls._defaults = tuple((f.attr,) + f.default_value() for f in spec.fields)
         spec.cls._nested = tuple(
-            (f.attr, f.struct.cls, f.kind == _p.ARRAY) for f in spec.fields
+            (f.attr, f.struct.cls, f.kind == _p.ARRAY) for f in spec.fields  # type: ignore[union-attr]
             if f.kind == _p.STRUCT or (f.kind == _p.ARRAY and f.elem_kind == _p.STRUCT))
         for i, (_attr, value, factory) in enumerate(spec.cls._defaults):
             env[f"D{i}"] = value
@@ -329,7 +347,7 @@ def make_classes(definition: DefinitionSpec, module: str) -> type:
     return top
 
 
-def _default_maker(spec: StructSpec):
+def _default_maker(spec: StructSpec) -> Tuple[Callable[[], Any], Dict[str, Any]]:
     """A generated function making what ``spec.cls()`` makes (every default), without
     the loop over ``_defaults``: decoders call it for each absent struct field.  Its
     values and factories are filled into the returned namespace once they all exist."""

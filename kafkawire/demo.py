@@ -15,7 +15,6 @@ import argparse
 import contextlib
 import os
 import shutil
-import sys
 import tempfile
 import time
 from typing import Iterator, List, Optional

@@ -9,15 +9,16 @@ so one implementation serves both backends.
 from __future__ import annotations
 
 import struct
-from typing import List, Optional
+from typing import List, Optional, Union
 
 from kafkawire.errors import FrameTooLarge, InvalidFrame
 
 DEFAULT_MAX_FRAME_SIZE = 104857600  # Kafka's socket.request.max.bytes default, 100 MiB
 _SIZE = struct.Struct(">i")
+BytesLike = Union[bytes, bytearray, memoryview]
 
 
-def frame(payload) -> bytes:
+def frame(payload: BytesLike) -> bytes:
     """``payload`` with its 4-byte size prefix, ready for ``socket.sendall``."""
     return _SIZE.pack(len(payload)) + bytes(payload)
 
@@ -52,7 +53,7 @@ class FrameReader:
         """True when no partial frame is buffered (a clean place for the stream to end)."""
         return not self._buf and self._need is None
 
-    def feed(self, data) -> List[bytes]:
+    def feed(self, data: BytesLike) -> List[bytes]:
         """Add ``data`` (any bytes-like) to the stream; return the frames it completes."""
         if self._error is not None:
             raise self._error

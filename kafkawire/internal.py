@@ -77,9 +77,9 @@ class CoordinatorRecord(NamedTuple):
     """A decoded record of a coordinator topic; ``value`` is None for a tombstone."""
 
     record_type: int
-    key: Message
+    key: Any  # the key class of record_type (chosen at run time)
     value_version: Optional[int]
-    value: Optional[Message]
+    value: Any  # its value class, or None
 
 
 class MetadataRecord(NamedTuple):

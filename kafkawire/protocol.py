@@ -7,10 +7,10 @@ size); ``decode_request``/``decode_response`` take a frame's payload (what a
 """
 from __future__ import annotations
 
-from typing import Any, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple, cast
 
 from kafkawire import _backend
-from kafkawire._struct import Message
+from kafkawire._struct import Message, _Codec
 from kafkawire.errors import DecodeError, EncodeError, UnsupportedVersionError
 from kafkawire.headers import (
     API_VERSIONS_KEY, RequestHeader, ResponseHeader, peek_request_api, request_header_version,
@@ -20,13 +20,15 @@ from kafkawire.messages import request_class, response_class
 
 __all__ = ["encode_request", "decode_request", "encode_response", "decode_response"]
 
-_codec: dict = {}
-_backend.bind(_codec, "codec", ("encode_parts", "decode_from"))
+_codec = cast(_Codec, {})
+_backend.bind(cast(Dict[str, Any], _codec), "codec", ("encode_parts", "decode_from"))
 
 
-def _check(msg: Any, kind: str) -> None:
+def _check(msg: Any, kind: str) -> int:
+    """The API key of ``msg``, once it is known to be a ``kind`` message."""
     if not isinstance(msg, Message) or msg.kind != kind:
         raise EncodeError(f"expected a {kind} message, got {type(msg).__name__}")
+    return cast(int, msg.api_key)  # every request and response has one
 
 
 def encode_request(msg: Message, version: int, correlation_id: int,
@@ -36,17 +38,16 @@ def encode_request(msg: Message, version: int, correlation_id: int,
     The header version follows from the API and version (v2 for flexible versions, v1
     otherwise).
     """
-    _check(msg, "request")
-    cls = type(msg)
-    body_plan = cls.plan(version)
-    hv = request_header_version(cls.api_key, version)
-    header = RequestHeader(request_api_key=cls.api_key, request_api_version=version,
+    api_key = _check(msg, "request")
+    body_plan = type(msg).plan(version)
+    hv = request_header_version(api_key, version)
+    header = RequestHeader(request_api_key=api_key, request_api_version=version,
                            correlation_id=correlation_id,
                            client_id=client_id)
     return _codec["encode_parts"](((RequestHeader.plan(hv), header), (body_plan, msg)), True)
 
 
-def _body(cls, payload: Any, version: int, offset: int) -> Any:
+def _body(cls: type[Message], payload: Any, version: int, offset: int) -> Any:
     msg, end = _codec["decode_from"](cls.plan(version), payload, offset)
     size = memoryview(payload).nbytes
     if end != size:
@@ -55,7 +56,7 @@ def _body(cls, payload: Any, version: int, offset: int) -> Any:
     return msg
 
 
-def decode_request(payload: Any) -> Tuple[RequestHeader, Message]:
+def decode_request(payload: Any) -> Tuple[RequestHeader, Any]:
     """``(header, request)`` of a request frame's payload (no size prefix).
 
     The API key and version come from the header.  An unknown API key raises
@@ -74,15 +75,14 @@ def decode_request(payload: Any) -> Tuple[RequestHeader, Message]:
 
 def encode_response(msg: Message, version: int, correlation_id: int) -> bytes:
     """A size-prefixed response frame: size, response header, ``msg`` at ``version``."""
-    _check(msg, "response")
-    cls = type(msg)
-    body_plan = cls.plan(version)
-    hv = response_header_version(cls.api_key, version)
+    api_key = _check(msg, "response")
+    body_plan = type(msg).plan(version)
+    hv = response_header_version(api_key, version)
     header = ResponseHeader(correlation_id=correlation_id)
     return _codec["encode_parts"](((ResponseHeader.plan(hv), header), (body_plan, msg)), True)
 
 
-def decode_response(payload: Any, api_key: int, version: int) -> Tuple[ResponseHeader, Message]:
+def decode_response(payload: Any, api_key: int, version: int) -> Tuple[ResponseHeader, Any]:
     """``(header, response)`` of a response frame's payload to a request of ``api_key``
     at ``version`` (responses do not say what they answer: the caller knows).
 
@@ -93,7 +93,7 @@ def decode_response(payload: Any, api_key: int, version: int) -> Tuple[ResponseH
     """
     cls = response_class(api_key)
     hv = response_header_version(api_key, version)
-    plan = cls.plan(version)
+    cls.plan(version)  # an UnsupportedVersionError before anything is read
     header, offset = _codec["decode_from"](ResponseHeader.plan(hv), payload, 0)
     try:
         return header, _body(cls, payload, version, offset)

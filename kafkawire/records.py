@@ -57,17 +57,32 @@ Arrow
 from __future__ import annotations
 
 import struct
-from typing import NamedTuple, Optional
+from typing import TYPE_CHECKING, NamedTuple, Optional
 
 from kafkawire import _backend
 from kafkawire.compression import DEFAULT_MAX_DECOMPRESSED_SIZE
 from kafkawire.errors import CorruptRecordError
 
-_backend.bind(globals(), "records", (
-    "Record", "RecordBatch", "LegacyRecordBatch", "BatchIterator", "BatchBuilder",
-    "iter_batches", "decode", "encode_batch", "encode_control_batch", "to_arrow",
-    "arrow_schema",
-))
+if TYPE_CHECKING:  # what a type checker sees; at run time the active backend's objects
+    from kafkawire._fast.records import (
+        BatchBuilder,
+        BatchIterator,
+        LegacyRecordBatch,
+        Record,
+        RecordBatch,
+        arrow_schema,
+        decode,
+        encode_batch,
+        encode_control_batch,
+        iter_batches,
+        to_arrow,
+    )
+else:
+    _backend.bind(globals(), "records", (
+        "Record", "RecordBatch", "LegacyRecordBatch", "BatchIterator", "BatchBuilder",
+        "iter_batches", "decode", "encode_batch", "encode_control_batch", "to_arrow",
+        "arrow_schema",
+    ))
 
 
 class ControlRecord(NamedTuple):
@@ -81,7 +96,7 @@ class ControlRecord(NamedTuple):
 _CONTROL_NAMES = {0: "abort", 1: "commit"}
 
 
-def parse_control_record(record) -> ControlRecord:
+def parse_control_record(record: Record) -> ControlRecord:
     """The marker a control batch's record holds (key: int16 version, int16 type;
     value: int16 version, int32 coordinator epoch)."""
     key = record.key

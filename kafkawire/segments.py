@@ -16,7 +16,6 @@ Decoding the batches themselves is :mod:`kafkawire.records`' work.
 from __future__ import annotations
 
 import glob as _glob
-import io
 import os
 import re
 import struct

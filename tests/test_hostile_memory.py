@@ -28,7 +28,7 @@ if ROOT not in sys.path:
     sys.path.append(ROOT)  # after site-packages: the installed kafkawire wins
 
 from fuzz import targets as T  # noqa: E402
-from kafkawire import _backend, compression, messages  # noqa: E402
+from kafkawire import compression, messages  # noqa: E402
 from kafkawire.errors import DecompressionLimitError, KafkaWireError  # noqa: E402
 
 #: Bytes allocated per input byte a decoder may use at most (a decoded struct or record

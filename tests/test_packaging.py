@@ -5,7 +5,6 @@ isolation so no network is needed) from the files git tracks (and new files it d
 """
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess

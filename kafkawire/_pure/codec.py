@@ -15,7 +15,7 @@ from __future__ import annotations
 import gc as _gc
 import struct as _struct
 import uuid as _uuid
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, List, Sequence, Tuple
 
 from kafkawire._pure.primitives import read_uvarint, size_of_unsigned_varint as _uvarint_size
 from kafkawire.errors import DecodeError, EncodeError, TruncatedError

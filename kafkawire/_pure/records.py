@@ -13,7 +13,7 @@ from kafkawire import compression as _comp
 from kafkawire._pure.crc import crc32 as _crc32
 from kafkawire._pure.crc import crc32c as _crc32c
 from kafkawire._pure.primitives import read_uvarint
-from kafkawire.errors import CorruptRecordError, DecodeError, EncodeError
+from kafkawire.errors import CorruptRecordError, EncodeError
 
 _HDR = struct.Struct(">qiibIhiqqqhii")  # the 61-byte v2 batch header
 _LOG = struct.Struct(">qi")  # offset, size: the 12-byte log entry header

@@ -85,7 +85,7 @@ class FieldSpec:
         self.type: str = raw["type"]
         self.index = index
         tagged = raw.get("taggedVersions")
-        versions = raw.get("versions", tagged)  # a tagged field may state only taggedVersions
+        versions: Any = raw.get("versions", tagged)  # a tagged field may state only taggedVersions
         self.versions = VersionRange.parse(versions)
         self.nullable_versions = VersionRange.parse(raw.get("nullableVersions", "none"))
         self.tagged_versions = VersionRange.parse(tagged) if tagged is not None else VersionRange(1, 0)
@@ -123,6 +123,7 @@ class FieldSpec:
         if kind == STRUCT:
             if self.default_null:
                 return None, None
+            assert self.struct is not None  # a struct field always has its struct
             return None, self.struct.default_factory
         if self.default_null and kind in (STRING, BYTES, RECORDS):
             return None, None
@@ -213,14 +214,16 @@ class DefinitionSpec:
             if name not in self.structs:
                 self._declare(name, common["fields"], commons)
 
-    def _declare(self, name: str, fields: List[Dict[str, Any]], commons) -> StructSpec:
+    def _declare(self, name: str, fields: List[Dict[str, Any]],
+                 commons: Dict[str, Dict[str, Any]]) -> StructSpec:
         spec = StructSpec(name, self)
         self.structs[name] = spec
         self.nested.append(spec)
         self._fill(spec, fields, commons)
         return spec
 
-    def _fill(self, spec: StructSpec, fields: List[Dict[str, Any]], commons) -> None:
+    def _fill(self, spec: StructSpec, fields: List[Dict[str, Any]],
+              commons: Dict[str, Dict[str, Any]]) -> None:
         for i, raw in enumerate(fields):
             f = FieldSpec(raw, i)
             sname = f.struct_name
@@ -259,7 +262,7 @@ class FieldPlan:
             self.compact = flexible
         self.nullable = version in spec.nullable_versions
         self.sub: Optional[StructPlan] = spec.struct.plan(version) if spec.struct is not None else None
-        self.tag = spec.tag if tagged else -1
+        self.tag: int = spec.tag if tagged and spec.tag is not None else -1
         self.default, self.factory = spec.default_value()
         self.defkind = spec.default_kind()
         self.ignorable = spec.ignorable
@@ -276,8 +279,9 @@ class FieldPlan:
         if dk == DEF_EMPTY:
             return value is not None and len(value) == 0
         if self.kind == STRUCT:
-            return value == self.sub.spec.default_instance()
-        return value == self.default
+            assert self.sub is not None
+            return bool(value == self.sub.spec.default_instance())
+        return bool(value == self.default)
 
     def __repr__(self) -> str:
         kind = KIND_NAMES[self.kind]
@@ -337,17 +341,18 @@ def _min_size(p: FieldPlan) -> int:
     if p.kind in (BYTES, RECORDS, ARRAY):
         return 1 if p.compact else 4
     if p.kind == STRUCT:
+        assert p.sub is not None
         return 1 if p.nullable else p.sub.min_size
     raise AssertionError(p.kind)
 
 
-def _group_steps(fields: Tuple[FieldPlan, ...]) -> tuple:
+def _group_steps(fields: Tuple[FieldPlan, ...]) -> Tuple[Any, ...]:
     """Runs of fixed-width fields as one ``struct.Struct`` each (for the pure executor).
 
     Each step is ``(struct.Struct, (FieldPlan, ...))`` for a run of fixed-width numbers
     or ``(None, FieldPlan)`` for anything else.
     """
-    steps: list = []
+    steps: List[Any] = []
     run: List[FieldPlan] = []
 
     def flush() -> None:

@@ -37,7 +37,7 @@ class VersionRange:
     def __repr__(self) -> str:
         return f"VersionRange(lowest={self.lowest!r}, highest={self.highest!r})"
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type, tuple[int, int]]:
         return (VersionRange, (self.lowest, self.highest))
 
     @classmethod

@@ -68,7 +68,7 @@ import shutil
 import time
 import uuid
 from dataclasses import dataclass
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from pyspark.sql.datasource import (
     DataSource,
@@ -87,6 +87,9 @@ from pyspark.sql.datasource import (
 
 from kafkawire import segments
 from kafkawire.spark import logread
+
+if TYPE_CHECKING:
+    import pyarrow
 
 FORMAT = "kafka-log"
 _STAGING_PREFIX = "_kafkawire_staging-"

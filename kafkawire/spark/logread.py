@@ -14,11 +14,14 @@ from __future__ import annotations
 import os
 from contextlib import nullcontext
 from dataclasses import dataclass, field
-from typing import Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from kafkawire import _backend, segments
 from kafkawire.errors import DecodeError
 from kafkawire.segments import SegmentCorruptRecordError, SegmentError
+
+if TYPE_CHECKING:
+    import pyarrow
 
 #: Spark's own defaults for ``spark.sql.files.maxPartitionBytes`` and
 #: ``spark.sql.files.openCostInBytes``.
