@@ -18,6 +18,7 @@ import logging
 from typing import Dict, Optional
 
 from kafkawire import __version__
+from kafkawire.error_codes import ErrorCode
 from kafkawire.connection import (
     ClientConnection, RequestFailed, ResponseEvent, SaslTokenReceived, UnexpectedResponse, Versions,
 )
@@ -28,7 +29,7 @@ __all__ = ["AsyncConnection", "open_connection"]
 
 log = logging.getLogger("kafkawire.aio")
 
-_UNSUPPORTED_VERSION = 35
+_UNSUPPORTED_VERSION = ErrorCode.UNSUPPORTED_VERSION.value
 _READ_SIZE = 1 << 16
 
 

@@ -27,6 +27,7 @@ from collections import OrderedDict
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from kafkawire import __version__
+from kafkawire.error_codes import ErrorCode
 from kafkawire.errors import (
     ConnectionClosedError, ConnectionStateError, DecodeError, EncodeError, InFlightLimitError,
     InvalidFrame, KafkaWireError, RequestTimedOutError, TruncatedError, UnexpectedResponseError,
@@ -49,7 +50,7 @@ __all__ = [
 
 PRODUCE_KEY = 0
 SASL_HANDSHAKE_KEY = 17
-UNSUPPORTED_VERSION = 35  # Kafka error code
+UNSUPPORTED_VERSION = ErrorCode.UNSUPPORTED_VERSION.value  # Kafka error code
 INT32_MAX = 2**31 - 1
 INT32_MIN = -(2**31)
 #: The lowest of the ids Kafka's client keeps for its SASL re-authentication requests
@@ -103,7 +104,7 @@ class ResponseEvent(_Event):
     __slots__ = ("correlation_id", "api_key", "version", "header", "message", "request")
 
     def __init__(self, correlation_id: int, api_key: int, version: int, header: ResponseHeader,
-                 message: Message, request: Message) -> None:
+                 message: Any, request: Message) -> None:
         self.correlation_id = correlation_id
         self.api_key = api_key
         self.version = version  # the version of the request (a KIP-511 answer is v0-shaped)
@@ -327,8 +328,10 @@ class ClientConnection:
         self._sasl_tokens = False
 
     # -- receiving -----------------------------------------------------------------
-    def receive_data(self, data) -> List[_Event]:
-        """The events that ``data`` (any piece of the byte stream) completes.
+    def receive_data(self, data) -> List[Any]:
+        """The events that ``data`` (any piece of the byte stream) completes
+        (:class:`ResponseEvent`, :class:`RequestFailed`, :class:`UnexpectedResponse`,
+        :class:`SaslTokenReceived`; typed ``Any``, as the caller knows which it expects).
 
         A frame the stream cannot recover from (a negative or oversized size) closes
         the connection: every waiting request then fails with an event.
@@ -435,7 +438,7 @@ class RequestEvent(_Event):
     __slots__ = ("correlation_id", "api_key", "version", "header", "message",
                  "expects_response", "unsupported_version", "sequence", "payload")
 
-    def __init__(self, api_key: int, version: int, header: RequestHeader, message: Optional[Message],
+    def __init__(self, api_key: int, version: int, header: RequestHeader, message: Any,
                  expects_response: bool, unsupported_version: bool, sequence: Optional[int],
                  payload: bytes) -> None:
         self.correlation_id = header.correlation_id
@@ -518,8 +521,9 @@ class ServerConnection:
         """Back to Kafka requests, once the SASL mechanism has finished."""
         self._sasl_tokens = False
 
-    def receive_data(self, data) -> List[_Event]:
-        """The events that ``data`` completes.  After an :class:`InvalidRequest` (always
+    def receive_data(self, data) -> List[Any]:
+        """The events that ``data`` completes (:class:`RequestEvent`,
+        :class:`InvalidRequest`, :class:`SaslTokenReceived`; typed ``Any``).  After an :class:`InvalidRequest` (always
         the last event) the connection is closed and takes no more data."""
         if self._closed is not None:
             raise ConnectionClosedError(f"cannot receive on a closed connection: {self._closed}")

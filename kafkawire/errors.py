@@ -6,10 +6,12 @@ wrong and where.
 """
 from __future__ import annotations
 
-import json
-from typing import Dict, Optional
+from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple
 
 from kafkawire.schema import load_json
+
+if TYPE_CHECKING:
+    from kafkawire.error_codes import ErrorCode as ErrorCode
 
 
 class KafkaWireError(ValueError):
@@ -153,7 +155,7 @@ class KafkaError:
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"KafkaError is immutable: cannot delete {name!r}")
 
-    def _fields(self) -> tuple:
+    def _fields(self) -> Tuple[int, str, bool, Optional[str]]:
         return (self.code, self.name, self.retriable, self.exception)
 
     def __eq__(self, other: object) -> bool:
@@ -168,7 +170,7 @@ class KafkaError:
         return (f"KafkaError(code={self.code!r}, name={self.name!r}, "
                 f"retriable={self.retriable!r}, exception={self.exception!r})")
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[type, Tuple[int, str, bool, Optional[str]]]:
         return (KafkaError, self._fields())
 
     def __bool__(self) -> bool:  # NONE (code 0) is falsy, every real error truthy
@@ -202,4 +204,16 @@ def for_name(name: str) -> KafkaError:
         raise KeyError(f"no Kafka error is named {name!r}") from None
 
 
-__all__ = [n for n in dir() if not n.startswith("_") and n not in ("json", "annotations")]
+def __getattr__(name: str) -> Any:
+    # ErrorCode (an IntEnum of every code) is imported when first asked for: building it
+    # costs more than the rest of this module.
+    if name == "ErrorCode":
+        from kafkawire.error_codes import ErrorCode
+
+        return ErrorCode
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = [n for n in dir() if not n.startswith("_")
+           and n not in ("annotations", "TYPE_CHECKING", "Any", "Tuple")]
+__all__.append("ErrorCode")

@@ -12,20 +12,32 @@ The header version is never on the wire: it follows from the API key and version
 from __future__ import annotations
 
 import struct
+from functools import lru_cache
 from typing import Any, Optional, Tuple
 
 from kafkawire.errors import TruncatedError, UnknownApiError
 from kafkawire.messages import RequestHeader, ResponseHeader
-from kafkawire.schema import flexible_versions
+from kafkawire.schema.catalog import CATALOG
+from kafkawire.schema.versions import VersionRange
 
 __all__ = [
     "RequestHeader", "ResponseHeader", "request_header_version", "response_header_version",
     "encode_request_header", "decode_request_header", "encode_response_header",
-    "decode_response_header", "peek_request_api",
+    "decode_response_header", "peek_request_api", "flexible_versions",
 ]
 
 API_VERSIONS_KEY = 18
 _PEEK = struct.Struct(">hh")
+
+
+@lru_cache(maxsize=None)
+def flexible_versions(api_key: int, kind: str) -> VersionRange:
+    """The flexible versions of the ``kind`` ("request" or "response") of ``api_key``, from
+    the catalog (without building the message class)."""
+    for _group, _file, type_, key, _valid, flexible in CATALOG.values():
+        if key == api_key and type_ == kind:
+            return VersionRange.parse(flexible)
+    raise UnknownApiError(f"no {kind} is defined for API key {api_key}")
 
 
 def request_header_version(api_key: int, api_version: int) -> int:

@@ -1,6 +1,8 @@
 """kafkawire.errors: the exception hierarchy and Kafka's error-code table."""
 import copy
+import importlib.util
 import pickle
+from pathlib import Path
 
 import pytest
 
@@ -78,3 +80,24 @@ def test_table_entries_and_version_ranges_are_immutable_values(value, same, othe
     with pytest.raises(AttributeError):
         delattr(value, first)
     assert getattr(value, first) == getattr(same, first)
+
+
+TOOL = Path(__file__).resolve().parent.parent / "tools" / "gen_error_codes.py"
+
+
+@pytest.mark.backend_independent
+def test_error_code_enum_is_regenerated_from_the_error_table(backend):
+    spec = importlib.util.spec_from_file_location("gen_error_codes", TOOL)
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    module = Path(errors.__file__).parent / "error_codes.py"
+    assert module.read_text(encoding="utf-8") == tool.render(), (
+        "kafkawire/error_codes.py is stale: run python tools/gen_error_codes.py")
+
+
+@pytest.mark.backend_independent
+def test_error_code_enum_agrees_with_the_table(backend):
+    from kafkawire.errors import ERROR_CODES, ErrorCode
+
+    assert {c.value: c.name for c in ErrorCode} == {e.code: e.name for e in ERROR_CODES.values()}
+    assert ErrorCode.UNSUPPORTED_VERSION == 35 and errors.ErrorCode is ErrorCode

@@ -6,7 +6,7 @@ import pytest
 import kafkawire
 from kafkawire import headers, messages as m
 from kafkawire.errors import DecodeError, TruncatedError, UnknownApiError, UnsupportedVersionError
-from kafkawire.schema import flexible_versions
+from kafkawire.headers import flexible_versions
 
 
 def test_request_header_version_follows_flexible_versions():

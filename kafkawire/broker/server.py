@@ -39,6 +39,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 import kafkawire
 from kafkawire import messages as M
 from kafkawire import records as R
+from kafkawire.error_codes import ErrorCode
 from kafkawire.errors import DecodeError, InvalidFrame, UnknownApiError, UnsupportedVersionError
 from kafkawire.connection import InvalidRequest, RequestEvent, SaslTokenReceived, ServerConnection
 from kafkawire.framing import DEFAULT_MAX_FRAME_SIZE
@@ -60,30 +61,30 @@ from kafkawire.broker.storage import (
 log = logging.getLogger("kafkawire.broker")
 
 # Kafka error codes the broker answers with.
-NONE = 0
-OFFSET_OUT_OF_RANGE = 1
-CORRUPT_MESSAGE = 2
-UNKNOWN_TOPIC_OR_PARTITION = 3
-LEADER_NOT_AVAILABLE = 5
-MESSAGE_TOO_LARGE = 10
-COORDINATOR_NOT_AVAILABLE = 15
-INVALID_TOPIC_EXCEPTION = 17
-INVALID_REQUIRED_ACKS = 21
-INVALID_GROUP_ID = 24
-UNSUPPORTED_VERSION = 35
-TOPIC_ALREADY_EXISTS = 36
-INVALID_PARTITIONS = 37
-INVALID_REPLICATION_FACTOR = 38
-INVALID_REQUEST = 42
-UNSUPPORTED_FOR_MESSAGE_FORMAT = 43
-INVALID_RECORD = 87
-UNKNOWN_TOPIC_ID = 100
-TOPIC_AUTHORIZATION_FAILED = 29
-GROUP_AUTHORIZATION_FAILED = 30
-CLUSTER_AUTHORIZATION_FAILED = 31
-ILLEGAL_SASL_STATE = 34
-TRANSACTIONAL_ID_AUTHORIZATION_FAILED = 53
-MISMATCHED_ENDPOINT_TYPE = 114
+NONE = ErrorCode.NONE.value
+OFFSET_OUT_OF_RANGE = ErrorCode.OFFSET_OUT_OF_RANGE.value
+CORRUPT_MESSAGE = ErrorCode.CORRUPT_MESSAGE.value
+UNKNOWN_TOPIC_OR_PARTITION = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION.value
+LEADER_NOT_AVAILABLE = ErrorCode.LEADER_NOT_AVAILABLE.value
+MESSAGE_TOO_LARGE = ErrorCode.MESSAGE_TOO_LARGE.value
+COORDINATOR_NOT_AVAILABLE = ErrorCode.COORDINATOR_NOT_AVAILABLE.value
+INVALID_TOPIC_EXCEPTION = ErrorCode.INVALID_TOPIC_EXCEPTION.value
+INVALID_REQUIRED_ACKS = ErrorCode.INVALID_REQUIRED_ACKS.value
+INVALID_GROUP_ID = ErrorCode.INVALID_GROUP_ID.value
+UNSUPPORTED_VERSION = ErrorCode.UNSUPPORTED_VERSION.value
+TOPIC_ALREADY_EXISTS = ErrorCode.TOPIC_ALREADY_EXISTS.value
+INVALID_PARTITIONS = ErrorCode.INVALID_PARTITIONS.value
+INVALID_REPLICATION_FACTOR = ErrorCode.INVALID_REPLICATION_FACTOR.value
+INVALID_REQUEST = ErrorCode.INVALID_REQUEST.value
+UNSUPPORTED_FOR_MESSAGE_FORMAT = ErrorCode.UNSUPPORTED_FOR_MESSAGE_FORMAT.value
+INVALID_RECORD = ErrorCode.INVALID_RECORD.value
+UNKNOWN_TOPIC_ID = ErrorCode.UNKNOWN_TOPIC_ID.value
+TOPIC_AUTHORIZATION_FAILED = ErrorCode.TOPIC_AUTHORIZATION_FAILED.value
+GROUP_AUTHORIZATION_FAILED = ErrorCode.GROUP_AUTHORIZATION_FAILED.value
+CLUSTER_AUTHORIZATION_FAILED = ErrorCode.CLUSTER_AUTHORIZATION_FAILED.value
+ILLEGAL_SASL_STATE = ErrorCode.ILLEGAL_SASL_STATE.value
+TRANSACTIONAL_ID_AUTHORIZATION_FAILED = ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.value
+MISMATCHED_ENDPOINT_TYPE = ErrorCode.MISMATCHED_ENDPOINT_TYPE.value
 
 API_VERSIONS = 18
 # Kafka's connection.failed.authentication.delay.ms: a refused client gets time to read
@@ -884,7 +885,7 @@ class Broker:
         if magic != 2:
             raise StorageError(CORRUPT_MESSAGE, f"unknown magic {magic}")
         batches = split_batches(buf)
-        for b in R.iter_batches(buf):  # CRC check of every batch (records stay packed)
+        for _batch in R.iter_batches(buf):  # CRC check of every batch (records stay packed)
             pass
         return batches
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from kafkawire import segments
+from kafkawire.error_codes import ErrorCode
 
 # Batch header of magic 2: the fields the broker needs, with their offsets.
 BATCH_HEADER_SIZE = 61
@@ -98,13 +99,13 @@ def read_header(buf, pos: int = 0) -> BatchHeader:
     """The header of the magic-2 batch at ``pos`` of ``buf``; raises StorageError(2)
     (CORRUPT_MESSAGE) when it is not a whole batch."""
     if len(buf) - pos < BATCH_HEADER_SIZE:
-        raise StorageError(2, "record batch shorter than its header")
+        raise StorageError(CORRUPT_MESSAGE, "record batch shorter than its header")
     f = _HEADER.unpack_from(buf, pos)
     length = f[1] + LOG_OVERHEAD
     if f[3] != 2:
-        raise StorageError(2, f"unexpected magic {f[3]}")
+        raise StorageError(CORRUPT_MESSAGE, f"unexpected magic {f[3]}")
     if f[1] < BATCH_HEADER_SIZE - LOG_OVERHEAD or len(buf) - pos < length:
-        raise StorageError(2, "record batch length does not match its bytes")
+        raise StorageError(CORRUPT_MESSAGE, "record batch length does not match its bytes")
     return BatchHeader(f[0], length, f[2], f[3], f[5], f[6], f[7], f[8], f[9], f[10], f[11], f[12])
 
 
@@ -142,11 +143,11 @@ class ProducerEntry:
 
 
 # Kafka's error codes used by the log.
-CORRUPT_MESSAGE = 2
-OUT_OF_ORDER_SEQUENCE_NUMBER = 45
-INVALID_PRODUCER_EPOCH = 47
-UNKNOWN_PRODUCER_ID = 59
-OFFSET_OUT_OF_RANGE = 1
+CORRUPT_MESSAGE = ErrorCode.CORRUPT_MESSAGE.value
+OUT_OF_ORDER_SEQUENCE_NUMBER = ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER.value
+INVALID_PRODUCER_EPOCH = ErrorCode.INVALID_PRODUCER_EPOCH.value
+UNKNOWN_PRODUCER_ID = ErrorCode.UNKNOWN_PRODUCER_ID.value
+OFFSET_OUT_OF_RANGE = ErrorCode.OFFSET_OUT_OF_RANGE.value
 
 
 class PartitionLog:

@@ -11,10 +11,9 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Dict, Tuple
+from typing import Any, Dict
 
 from kafkawire.schema.catalog import CATALOG
-from kafkawire.schema.versions import VersionRange
 
 DATA_DIR = Path(__file__).parent / "data"
 GROUPS = ("messages", "data", "coordinator", "metadata", "raft")
@@ -29,7 +28,7 @@ def load_json(relative: str) -> Any:
 def load_definition(name: str) -> Dict[str, Any]:
     """The JSON definition called ``name`` (``"ProduceRequest"``), with ``"group"`` added."""
     group, filename = CATALOG[name][:2]
-    spec = load_json(f"{group}/{filename}")
+    spec: Dict[str, Any] = load_json(f"{group}/{filename}")
     spec["group"] = group
     return spec
 
@@ -39,22 +38,3 @@ def definitions() -> Dict[str, Dict[str, Any]]:
     """Every message definition by name (``"ProduceRequest"``), with ``"group"`` added."""
     return {name: load_definition(name) for name in CATALOG}
 
-
-@lru_cache(maxsize=None)
-def _versions(api_key: int, kind: str) -> Tuple[VersionRange, VersionRange]:
-    for _group, _file, type_, key, valid, flexible in CATALOG.values():
-        if key == api_key and type_ == kind:
-            return VersionRange.parse(valid), VersionRange.parse(flexible)
-    from kafkawire.errors import UnknownApiError
-
-    raise UnknownApiError(f"no {kind} is defined for API key {api_key}")
-
-
-def flexible_versions(api_key: int, kind: str) -> VersionRange:
-    """The flexible versions of the ``kind`` ("request" or "response") of ``api_key``."""
-    return _versions(api_key, kind)[1]
-
-
-def valid_versions(api_key: int, kind: str) -> VersionRange:
-    """The valid versions of the ``kind`` ("request" or "response") of ``api_key``."""
-    return _versions(api_key, kind)[0]

@@ -1,0 +1,58 @@
+"""Write kafkawire/error_codes.py: Kafka's error codes as an IntEnum, from errors.json.
+
+The enum is written out, not built at import, so that type checkers and editors know
+its members.  Run this after any change to ``kafkawire/schema/data/errors.json``:
+
+    python tools/gen_error_codes.py          # rewrite the module
+    python tools/gen_error_codes.py --check  # exit 1 if it is stale (the test suite does this)
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE = ROOT / "kafkawire" / "schema" / "data" / "errors.json"
+TARGET = ROOT / "kafkawire" / "error_codes.py"
+
+HEADER = '''\
+"""Kafka's protocol error codes by name (generated, do not edit).
+
+Written by tools/gen_error_codes.py from kafkawire/schema/data/errors.json; the test
+suite fails when it no longer matches.  :mod:`kafkawire.errors` has each code's
+retriability and Java exception (``for_code``).
+"""
+
+from enum import IntEnum
+
+
+class ErrorCode(IntEnum):
+    """The ``error_code`` values of Kafka's responses and records."""
+
+'''
+
+
+def render(source: Path = SOURCE) -> str:
+    """The text of error_codes.py for the error table in ``source``."""
+    with open(source, "rb") as fh:
+        table = json.load(fh)["errors"]
+    lines = [f"    {entry['name']} = {entry['code']}" for entry in table]
+    return HEADER + "\n".join(lines) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    text = render()
+    if "--check" in argv:
+        current = TARGET.read_text(encoding="utf-8") if TARGET.exists() else ""
+        if current != text:
+            print(f"{TARGET} is stale: run python tools/gen_error_codes.py", file=sys.stderr)
+            return 1
+        return 0
+    TARGET.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
