@@ -144,7 +144,6 @@ def _control_fields(record) -> Dict[str, Any]:
 def batch_json(batch, position: int, *, data: bool = True, bytes_as: str = "auto"
                ) -> Dict[str, Any]:
     """The dump of one batch (a :mod:`kafkawire.records` batch object) as a dict."""
-    from kafkawire import records
 
     base_seq = batch.base_sequence
     last_seq = -1 if base_seq < 0 else (base_seq + batch.last_offset - batch.base_offset) % (

@@ -151,7 +151,7 @@ class AddPartitionsToTxnResponse(Message):
         ) -> None: ...
 
 class AddRaftVoterRequest(Message):
-    """Kafka's AddRaftVoterRequest (request 80, versions 0)."""
+    """Kafka's AddRaftVoterRequest (request 80, versions 0-1)."""
     api_key: ClassVar[Literal[80]]
     kind: ClassVar[Literal['request']]
     cluster_id: str | None
@@ -159,6 +159,7 @@ class AddRaftVoterRequest(Message):
     voter_id: int
     voter_directory_id: uuid.UUID
     listeners: list[AddRaftVoterRequest.Listener]
+    ack_when_committed: bool
     def __init__(
         self,
         cluster_id: str | None = ...,
@@ -166,6 +167,7 @@ class AddRaftVoterRequest(Message):
         voter_id: int = ...,
         voter_directory_id: uuid.UUID = ...,
         listeners: Sequence[AddRaftVoterRequest.Listener | dict[str, Any]] = ...,
+        ack_when_committed: bool = ...,
         _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
     ) -> None: ...
     class Listener(Struct):
@@ -182,7 +184,7 @@ class AddRaftVoterRequest(Message):
         ) -> None: ...
 
 class AddRaftVoterResponse(Message):
-    """Kafka's AddRaftVoterResponse (response 80, versions 0)."""
+    """Kafka's AddRaftVoterResponse (response 80, versions 0-1)."""
     api_key: ClassVar[Literal[80]]
     kind: ClassVar[Literal['response']]
     throttle_time_ms: int
@@ -445,7 +447,7 @@ class AlterPartitionReassignmentsResponse(Message):
         ) -> None: ...
 
 class AlterPartitionRequest(Message):
-    """Kafka's AlterPartitionRequest (request 56, versions 0-3)."""
+    """Kafka's AlterPartitionRequest (request 56, versions 2-3)."""
     api_key: ClassVar[Literal[56]]
     kind: ClassVar[Literal['request']]
     broker_id: int
@@ -460,12 +462,10 @@ class AlterPartitionRequest(Message):
     ) -> None: ...
     class TopicData(Struct):
         """A struct of Kafka's AlterPartitionRequest."""
-        topic_name: str
         topic_id: uuid.UUID
         partitions: list[AlterPartitionRequest.PartitionData]
         def __init__(
             self,
-            topic_name: str = ...,
             topic_id: uuid.UUID = ...,
             partitions: Sequence[AlterPartitionRequest.PartitionData | dict[str, Any]] = ...,
             _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
@@ -500,7 +500,7 @@ class AlterPartitionRequest(Message):
         ) -> None: ...
 
 class AlterPartitionResponse(Message):
-    """Kafka's AlterPartitionResponse (response 56, versions 0-3)."""
+    """Kafka's AlterPartitionResponse (response 56, versions 2-3)."""
     api_key: ClassVar[Literal[56]]
     kind: ClassVar[Literal['response']]
     throttle_time_ms: int
@@ -515,12 +515,10 @@ class AlterPartitionResponse(Message):
     ) -> None: ...
     class TopicData(Struct):
         """A struct of Kafka's AlterPartitionResponse."""
-        topic_name: str
         topic_id: uuid.UUID
         partitions: list[AlterPartitionResponse.PartitionData]
         def __init__(
             self,
-            topic_name: str = ...,
             topic_id: uuid.UUID = ...,
             partitions: Sequence[AlterPartitionResponse.PartitionData | dict[str, Any]] = ...,
             _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
@@ -547,7 +545,7 @@ class AlterPartitionResponse(Message):
         ) -> None: ...
 
 class AlterReplicaLogDirsRequest(Message):
-    """Kafka's AlterReplicaLogDirsRequest (request 34, versions 0-2)."""
+    """Kafka's AlterReplicaLogDirsRequest (request 34, versions 1-2)."""
     api_key: ClassVar[Literal[34]]
     kind: ClassVar[Literal['request']]
     dirs: list[AlterReplicaLogDirsRequest.AlterReplicaLogDir]
@@ -578,7 +576,7 @@ class AlterReplicaLogDirsRequest(Message):
         ) -> None: ...
 
 class AlterReplicaLogDirsResponse(Message):
-    """Kafka's AlterReplicaLogDirsResponse (response 34, versions 0-2)."""
+    """Kafka's AlterReplicaLogDirsResponse (response 34, versions 1-2)."""
     api_key: ClassVar[Literal[34]]
     kind: ClassVar[Literal['response']]
     throttle_time_ms: int
@@ -607,6 +605,80 @@ class AlterReplicaLogDirsResponse(Message):
             self,
             partition_index: int = ...,
             error_code: int = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+
+class AlterShareGroupOffsetsRequest(Message):
+    """Kafka's AlterShareGroupOffsetsRequest (request 91, versions 0)."""
+    api_key: ClassVar[Literal[91]]
+    kind: ClassVar[Literal['request']]
+    group_id: str
+    topics: list[AlterShareGroupOffsetsRequest.AlterShareGroupOffsetsRequestTopic]
+    def __init__(
+        self,
+        group_id: str = ...,
+        topics: Sequence[AlterShareGroupOffsetsRequest.AlterShareGroupOffsetsRequestTopic | dict[str, Any]] = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+    class AlterShareGroupOffsetsRequestTopic(Struct):
+        """A struct of Kafka's AlterShareGroupOffsetsRequest."""
+        topic_name: str
+        partitions: list[AlterShareGroupOffsetsRequest.AlterShareGroupOffsetsRequestPartition]
+        def __init__(
+            self,
+            topic_name: str = ...,
+            partitions: Sequence[AlterShareGroupOffsetsRequest.AlterShareGroupOffsetsRequestPartition | dict[str, Any]] = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class AlterShareGroupOffsetsRequestPartition(Struct):
+        """A struct of Kafka's AlterShareGroupOffsetsRequest."""
+        partition_index: int
+        start_offset: int
+        def __init__(
+            self,
+            partition_index: int = ...,
+            start_offset: int = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+
+class AlterShareGroupOffsetsResponse(Message):
+    """Kafka's AlterShareGroupOffsetsResponse (response 91, versions 0)."""
+    api_key: ClassVar[Literal[91]]
+    kind: ClassVar[Literal['response']]
+    throttle_time_ms: int
+    error_code: int
+    error_message: str | None
+    responses: list[AlterShareGroupOffsetsResponse.AlterShareGroupOffsetsResponseTopic]
+    def __init__(
+        self,
+        throttle_time_ms: int = ...,
+        error_code: int = ...,
+        error_message: str | None = ...,
+        responses: Sequence[AlterShareGroupOffsetsResponse.AlterShareGroupOffsetsResponseTopic | dict[str, Any]] = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+    class AlterShareGroupOffsetsResponseTopic(Struct):
+        """A struct of Kafka's AlterShareGroupOffsetsResponse."""
+        topic_name: str
+        topic_id: uuid.UUID
+        partitions: list[AlterShareGroupOffsetsResponse.AlterShareGroupOffsetsResponsePartition]
+        def __init__(
+            self,
+            topic_name: str = ...,
+            topic_id: uuid.UUID = ...,
+            partitions: Sequence[AlterShareGroupOffsetsResponse.AlterShareGroupOffsetsResponsePartition | dict[str, Any]] = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class AlterShareGroupOffsetsResponsePartition(Struct):
+        """A struct of Kafka's AlterShareGroupOffsetsResponse."""
+        partition_index: int
+        error_code: int
+        error_message: str | None
+        def __init__(
+            self,
+            partition_index: int = ...,
+            error_code: int = ...,
+            error_message: str | None = ...,
             _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
         ) -> None: ...
 
@@ -675,20 +747,24 @@ class AlterUserScramCredentialsResponse(Message):
         ) -> None: ...
 
 class ApiVersionsRequest(Message):
-    """Kafka's ApiVersionsRequest (request 18, versions 0-4)."""
+    """Kafka's ApiVersionsRequest (request 18, versions 0-5)."""
     api_key: ClassVar[Literal[18]]
     kind: ClassVar[Literal['request']]
     client_software_name: str
     client_software_version: str
+    cluster_id: str | None
+    node_id: int
     def __init__(
         self,
         client_software_name: str = ...,
         client_software_version: str = ...,
+        cluster_id: str | None = ...,
+        node_id: int = ...,
         _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
     ) -> None: ...
 
 class ApiVersionsResponse(Message):
-    """Kafka's ApiVersionsResponse (response 18, versions 0-4)."""
+    """Kafka's ApiVersionsResponse (response 18, versions 0-5)."""
     api_key: ClassVar[Literal[18]]
     kind: ClassVar[Literal['response']]
     error_code: int
@@ -939,7 +1015,7 @@ class BeginQuorumEpochResponse(Message):
         ) -> None: ...
 
 class BrokerHeartbeatRequest(Message):
-    """Kafka's BrokerHeartbeatRequest (request 63, versions 0-1)."""
+    """Kafka's BrokerHeartbeatRequest (request 63, versions 0-2)."""
     api_key: ClassVar[Literal[63]]
     kind: ClassVar[Literal['request']]
     broker_id: int
@@ -948,6 +1024,7 @@ class BrokerHeartbeatRequest(Message):
     want_fence: bool
     want_shut_down: bool
     offline_log_dirs: list[uuid.UUID]
+    cordoned_log_dirs: list[uuid.UUID] | None
     def __init__(
         self,
         broker_id: int = ...,
@@ -956,11 +1033,12 @@ class BrokerHeartbeatRequest(Message):
         want_fence: bool = ...,
         want_shut_down: bool = ...,
         offline_log_dirs: Sequence[uuid.UUID] = ...,
+        cordoned_log_dirs: Sequence[uuid.UUID] | None = ...,
         _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
     ) -> None: ...
 
 class BrokerHeartbeatResponse(Message):
-    """Kafka's BrokerHeartbeatResponse (response 63, versions 0-1)."""
+    """Kafka's BrokerHeartbeatResponse (response 63, versions 0-2)."""
     api_key: ClassVar[Literal[63]]
     kind: ClassVar[Literal['response']]
     throttle_time_ms: int
@@ -1047,7 +1125,7 @@ class BrokerRegistrationResponse(Message):
     ) -> None: ...
 
 class ConsumerGroupDescribeRequest(Message):
-    """Kafka's ConsumerGroupDescribeRequest (request 69, versions 0)."""
+    """Kafka's ConsumerGroupDescribeRequest (request 69, versions 0-1)."""
     api_key: ClassVar[Literal[69]]
     kind: ClassVar[Literal['request']]
     group_ids: list[str]
@@ -1060,7 +1138,7 @@ class ConsumerGroupDescribeRequest(Message):
     ) -> None: ...
 
 class ConsumerGroupDescribeResponse(Message):
-    """Kafka's ConsumerGroupDescribeResponse (response 69, versions 0)."""
+    """Kafka's ConsumerGroupDescribeResponse (response 69, versions 0-1)."""
     api_key: ClassVar[Literal[69]]
     kind: ClassVar[Literal['response']]
     throttle_time_ms: int
@@ -1107,6 +1185,7 @@ class ConsumerGroupDescribeResponse(Message):
         subscribed_topic_regex: str | None
         assignment: ConsumerGroupDescribeResponse.Assignment
         target_assignment: ConsumerGroupDescribeResponse.Assignment
+        member_type: int
         def __init__(
             self,
             member_id: str = ...,
@@ -1119,6 +1198,7 @@ class ConsumerGroupDescribeResponse(Message):
             subscribed_topic_regex: str | None = ...,
             assignment: ConsumerGroupDescribeResponse.Assignment | dict[str, Any] = ...,
             target_assignment: ConsumerGroupDescribeResponse.Assignment | dict[str, Any] = ...,
+            member_type: int = ...,
             _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
         ) -> None: ...
     class Assignment(Struct):
@@ -1223,40 +1303,22 @@ class ConsumerGroupHeartbeatResponse(Message):
         ) -> None: ...
 
 class ControlledShutdownRequest(Message):
-    """Kafka's ControlledShutdownRequest (request 7, versions 0-3)."""
+    """Kafka's ControlledShutdownRequest (request 7, versions none)."""
     api_key: ClassVar[Literal[7]]
     kind: ClassVar[Literal['request']]
-    broker_id: int
-    broker_epoch: int
     def __init__(
         self,
-        broker_id: int = ...,
-        broker_epoch: int = ...,
         _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
     ) -> None: ...
 
 class ControlledShutdownResponse(Message):
-    """Kafka's ControlledShutdownResponse (response 7, versions 0-3)."""
+    """Kafka's ControlledShutdownResponse (response 7, versions none)."""
     api_key: ClassVar[Literal[7]]
     kind: ClassVar[Literal['response']]
-    error_code: int
-    remaining_partitions: list[ControlledShutdownResponse.RemainingPartition]
     def __init__(
         self,
-        error_code: int = ...,
-        remaining_partitions: Sequence[ControlledShutdownResponse.RemainingPartition | dict[str, Any]] = ...,
         _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
     ) -> None: ...
-    class RemainingPartition(Struct):
-        """A struct of Kafka's ControlledShutdownResponse."""
-        topic_name: str
-        partition_index: int
-        def __init__(
-            self,
-            topic_name: str = ...,
-            partition_index: int = ...,
-            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
-        ) -> None: ...
 
 class ControllerRegistrationRequest(Message):
     """Kafka's ControllerRegistrationRequest (request 70, versions 0)."""
@@ -1319,7 +1381,7 @@ class ControllerRegistrationResponse(Message):
     ) -> None: ...
 
 class CreateAclsRequest(Message):
-    """Kafka's CreateAclsRequest (request 30, versions 0-3)."""
+    """Kafka's CreateAclsRequest (request 30, versions 1-3)."""
     api_key: ClassVar[Literal[30]]
     kind: ClassVar[Literal['request']]
     creations: list[CreateAclsRequest.AclCreation]
@@ -1350,7 +1412,7 @@ class CreateAclsRequest(Message):
         ) -> None: ...
 
 class CreateAclsResponse(Message):
-    """Kafka's CreateAclsResponse (response 30, versions 0-3)."""
+    """Kafka's CreateAclsResponse (response 30, versions 1-3)."""
     api_key: ClassVar[Literal[30]]
     kind: ClassVar[Literal['response']]
     throttle_time_ms: int
@@ -1373,7 +1435,7 @@ class CreateAclsResponse(Message):
         ) -> None: ...
 
 class CreateDelegationTokenRequest(Message):
-    """Kafka's CreateDelegationTokenRequest (request 38, versions 0-3)."""
+    """Kafka's CreateDelegationTokenRequest (request 38, versions 1-3)."""
     api_key: ClassVar[Literal[38]]
     kind: ClassVar[Literal['request']]
     owner_principal_type: str | None
@@ -1400,7 +1462,7 @@ class CreateDelegationTokenRequest(Message):
         ) -> None: ...
 
 class CreateDelegationTokenResponse(Message):
-    """Kafka's CreateDelegationTokenResponse (response 38, versions 0-3)."""
+    """Kafka's CreateDelegationTokenResponse (response 38, versions 1-3)."""
     api_key: ClassVar[Literal[38]]
     kind: ClassVar[Literal['response']]
     error_code: int
@@ -1491,7 +1553,7 @@ class CreatePartitionsResponse(Message):
         ) -> None: ...
 
 class CreateTopicsRequest(Message):
-    """Kafka's CreateTopicsRequest (request 19, versions 0-7)."""
+    """Kafka's CreateTopicsRequest (request 19, versions 2-7)."""
     api_key: ClassVar[Literal[19]]
     kind: ClassVar[Literal['request']]
     topics: list[CreateTopicsRequest.CreatableTopic]
@@ -1542,7 +1604,7 @@ class CreateTopicsRequest(Message):
         ) -> None: ...
 
 class CreateTopicsResponse(Message):
-    """Kafka's CreateTopicsResponse (response 19, versions 0-7)."""
+    """Kafka's CreateTopicsResponse (response 19, versions 2-7)."""
     api_key: ClassVar[Literal[19]]
     kind: ClassVar[Literal['response']]
     throttle_time_ms: int
@@ -1593,7 +1655,7 @@ class CreateTopicsResponse(Message):
         ) -> None: ...
 
 class DeleteAclsRequest(Message):
-    """Kafka's DeleteAclsRequest (request 31, versions 0-3)."""
+    """Kafka's DeleteAclsRequest (request 31, versions 1-3)."""
     api_key: ClassVar[Literal[31]]
     kind: ClassVar[Literal['request']]
     filters: list[DeleteAclsRequest.DeleteAclsFilter]
@@ -1624,7 +1686,7 @@ class DeleteAclsRequest(Message):
         ) -> None: ...
 
 class DeleteAclsResponse(Message):
-    """Kafka's DeleteAclsResponse (response 31, versions 0-3)."""
+    """Kafka's DeleteAclsResponse (response 31, versions 1-3)."""
     api_key: ClassVar[Literal[31]]
     kind: ClassVar[Literal['response']]
     throttle_time_ms: int
@@ -1673,7 +1735,7 @@ class DeleteAclsResponse(Message):
         ) -> None: ...
 
 class DeleteGroupsRequest(Message):
-    """Kafka's DeleteGroupsRequest (request 42, versions 0-2)."""
+    """Kafka's DeleteGroupsRequest (request 42, versions 0-3)."""
     api_key: ClassVar[Literal[42]]
     kind: ClassVar[Literal['request']]
     groups_names: list[str]
@@ -1684,7 +1746,7 @@ class DeleteGroupsRequest(Message):
     ) -> None: ...
 
 class DeleteGroupsResponse(Message):
-    """Kafka's DeleteGroupsResponse (response 42, versions 0-2)."""
+    """Kafka's DeleteGroupsResponse (response 42, versions 0-3)."""
     api_key: ClassVar[Literal[42]]
     kind: ClassVar[Literal['response']]
     throttle_time_ms: int
@@ -1699,10 +1761,12 @@ class DeleteGroupsResponse(Message):
         """A struct of Kafka's DeleteGroupsResponse."""
         group_id: str
         error_code: int
+        error_message: str | None
         def __init__(
             self,
             group_id: str = ...,
             error_code: int = ...,
+            error_message: str | None = ...,
             _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
         ) -> None: ...
 
@@ -1774,6 +1838,58 @@ class DeleteRecordsResponse(Message):
             _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
         ) -> None: ...
 
+class DeleteShareGroupOffsetsRequest(Message):
+    """Kafka's DeleteShareGroupOffsetsRequest (request 92, versions 0)."""
+    api_key: ClassVar[Literal[92]]
+    kind: ClassVar[Literal['request']]
+    group_id: str
+    topics: list[DeleteShareGroupOffsetsRequest.DeleteShareGroupOffsetsRequestTopic]
+    def __init__(
+        self,
+        group_id: str = ...,
+        topics: Sequence[DeleteShareGroupOffsetsRequest.DeleteShareGroupOffsetsRequestTopic | dict[str, Any]] = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+    class DeleteShareGroupOffsetsRequestTopic(Struct):
+        """A struct of Kafka's DeleteShareGroupOffsetsRequest."""
+        topic_name: str
+        def __init__(
+            self,
+            topic_name: str = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+
+class DeleteShareGroupOffsetsResponse(Message):
+    """Kafka's DeleteShareGroupOffsetsResponse (response 92, versions 0)."""
+    api_key: ClassVar[Literal[92]]
+    kind: ClassVar[Literal['response']]
+    throttle_time_ms: int
+    error_code: int
+    error_message: str | None
+    responses: list[DeleteShareGroupOffsetsResponse.DeleteShareGroupOffsetsResponseTopic]
+    def __init__(
+        self,
+        throttle_time_ms: int = ...,
+        error_code: int = ...,
+        error_message: str | None = ...,
+        responses: Sequence[DeleteShareGroupOffsetsResponse.DeleteShareGroupOffsetsResponseTopic | dict[str, Any]] = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+    class DeleteShareGroupOffsetsResponseTopic(Struct):
+        """A struct of Kafka's DeleteShareGroupOffsetsResponse."""
+        topic_name: str
+        topic_id: uuid.UUID
+        error_code: int
+        error_message: str | None
+        def __init__(
+            self,
+            topic_name: str = ...,
+            topic_id: uuid.UUID = ...,
+            error_code: int = ...,
+            error_message: str | None = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+
 class DeleteShareGroupStateRequest(Message):
     """Kafka's DeleteShareGroupStateRequest (request 86, versions 0)."""
     api_key: ClassVar[Literal[86]]
@@ -1839,7 +1955,7 @@ class DeleteShareGroupStateResponse(Message):
         ) -> None: ...
 
 class DeleteTopicsRequest(Message):
-    """Kafka's DeleteTopicsRequest (request 20, versions 0-6)."""
+    """Kafka's DeleteTopicsRequest (request 20, versions 1-6)."""
     api_key: ClassVar[Literal[20]]
     kind: ClassVar[Literal['request']]
     topics: list[DeleteTopicsRequest.DeleteTopicState]
@@ -1864,7 +1980,7 @@ class DeleteTopicsRequest(Message):
         ) -> None: ...
 
 class DeleteTopicsResponse(Message):
-    """Kafka's DeleteTopicsResponse (response 20, versions 0-6)."""
+    """Kafka's DeleteTopicsResponse (response 20, versions 1-6)."""
     api_key: ClassVar[Literal[20]]
     kind: ClassVar[Literal['response']]
     throttle_time_ms: int
@@ -1891,7 +2007,7 @@ class DeleteTopicsResponse(Message):
         ) -> None: ...
 
 class DescribeAclsRequest(Message):
-    """Kafka's DescribeAclsRequest (request 29, versions 0-3)."""
+    """Kafka's DescribeAclsRequest (request 29, versions 1-3)."""
     api_key: ClassVar[Literal[29]]
     kind: ClassVar[Literal['request']]
     resource_type_filter: int
@@ -1914,7 +2030,7 @@ class DescribeAclsRequest(Message):
     ) -> None: ...
 
 class DescribeAclsResponse(Message):
-    """Kafka's DescribeAclsResponse (response 29, versions 0-3)."""
+    """Kafka's DescribeAclsResponse (response 29, versions 1-3)."""
     api_key: ClassVar[Literal[29]]
     kind: ClassVar[Literal['response']]
     throttle_time_ms: int
@@ -2087,7 +2203,7 @@ class DescribeClusterResponse(Message):
         ) -> None: ...
 
 class DescribeConfigsRequest(Message):
-    """Kafka's DescribeConfigsRequest (request 32, versions 0-4)."""
+    """Kafka's DescribeConfigsRequest (request 32, versions 1-4)."""
     api_key: ClassVar[Literal[32]]
     kind: ClassVar[Literal['request']]
     resources: list[DescribeConfigsRequest.DescribeConfigsResource]
@@ -2114,7 +2230,7 @@ class DescribeConfigsRequest(Message):
         ) -> None: ...
 
 class DescribeConfigsResponse(Message):
-    """Kafka's DescribeConfigsResponse (response 32, versions 0-4)."""
+    """Kafka's DescribeConfigsResponse (response 32, versions 1-4)."""
     api_key: ClassVar[Literal[32]]
     kind: ClassVar[Literal['response']]
     throttle_time_ms: int
@@ -2147,7 +2263,6 @@ class DescribeConfigsResponse(Message):
         value: str | None
         read_only: bool
         config_source: int
-        is_default: bool
         is_sensitive: bool
         synonyms: list[DescribeConfigsResponse.DescribeConfigsSynonym]
         config_type: int
@@ -2158,7 +2273,6 @@ class DescribeConfigsResponse(Message):
             value: str | None = ...,
             read_only: bool = ...,
             config_source: int = ...,
-            is_default: bool = ...,
             is_sensitive: bool = ...,
             synonyms: Sequence[DescribeConfigsResponse.DescribeConfigsSynonym | dict[str, Any]] = ...,
             config_type: int = ...,
@@ -2179,7 +2293,7 @@ class DescribeConfigsResponse(Message):
         ) -> None: ...
 
 class DescribeDelegationTokenRequest(Message):
-    """Kafka's DescribeDelegationTokenRequest (request 41, versions 0-3)."""
+    """Kafka's DescribeDelegationTokenRequest (request 41, versions 1-3)."""
     api_key: ClassVar[Literal[41]]
     kind: ClassVar[Literal['request']]
     owners: list[DescribeDelegationTokenRequest.DescribeDelegationTokenOwner] | None
@@ -2200,7 +2314,7 @@ class DescribeDelegationTokenRequest(Message):
         ) -> None: ...
 
 class DescribeDelegationTokenResponse(Message):
-    """Kafka's DescribeDelegationTokenResponse (response 41, versions 0-3)."""
+    """Kafka's DescribeDelegationTokenResponse (response 41, versions 1-3)."""
     api_key: ClassVar[Literal[41]]
     kind: ClassVar[Literal['response']]
     error_code: int
@@ -2317,7 +2431,7 @@ class DescribeGroupsResponse(Message):
         ) -> None: ...
 
 class DescribeLogDirsRequest(Message):
-    """Kafka's DescribeLogDirsRequest (request 35, versions 0-5)."""
+    """Kafka's DescribeLogDirsRequest (request 35, versions 1-5)."""
     api_key: ClassVar[Literal[35]]
     kind: ClassVar[Literal['request']]
     topics: list[DescribeLogDirsRequest.DescribableLogDirTopic] | None
@@ -2338,7 +2452,7 @@ class DescribeLogDirsRequest(Message):
         ) -> None: ...
 
 class DescribeLogDirsResponse(Message):
-    """Kafka's DescribeLogDirsResponse (response 35, versions 0-5)."""
+    """Kafka's DescribeLogDirsResponse (response 35, versions 1-5)."""
     api_key: ClassVar[Literal[35]]
     kind: ClassVar[Literal['response']]
     throttle_time_ms: int
@@ -2583,6 +2697,94 @@ class DescribeQuorumResponse(Message):
             name: str = ...,
             host: str = ...,
             port: int = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+
+class DescribeShareGroupOffsetsRequest(Message):
+    """Kafka's DescribeShareGroupOffsetsRequest (request 90, versions 0-1)."""
+    api_key: ClassVar[Literal[90]]
+    kind: ClassVar[Literal['request']]
+    groups: list[DescribeShareGroupOffsetsRequest.DescribeShareGroupOffsetsRequestGroup]
+    def __init__(
+        self,
+        groups: Sequence[DescribeShareGroupOffsetsRequest.DescribeShareGroupOffsetsRequestGroup | dict[str, Any]] = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+    class DescribeShareGroupOffsetsRequestGroup(Struct):
+        """A struct of Kafka's DescribeShareGroupOffsetsRequest."""
+        group_id: str
+        topics: list[DescribeShareGroupOffsetsRequest.DescribeShareGroupOffsetsRequestTopic] | None
+        def __init__(
+            self,
+            group_id: str = ...,
+            topics: Sequence[DescribeShareGroupOffsetsRequest.DescribeShareGroupOffsetsRequestTopic | dict[str, Any]] | None = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class DescribeShareGroupOffsetsRequestTopic(Struct):
+        """A struct of Kafka's DescribeShareGroupOffsetsRequest."""
+        topic_name: str
+        partitions: list[int]
+        def __init__(
+            self,
+            topic_name: str = ...,
+            partitions: Sequence[int] = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+
+class DescribeShareGroupOffsetsResponse(Message):
+    """Kafka's DescribeShareGroupOffsetsResponse (response 90, versions 0-1)."""
+    api_key: ClassVar[Literal[90]]
+    kind: ClassVar[Literal['response']]
+    throttle_time_ms: int
+    groups: list[DescribeShareGroupOffsetsResponse.DescribeShareGroupOffsetsResponseGroup]
+    def __init__(
+        self,
+        throttle_time_ms: int = ...,
+        groups: Sequence[DescribeShareGroupOffsetsResponse.DescribeShareGroupOffsetsResponseGroup | dict[str, Any]] = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+    class DescribeShareGroupOffsetsResponseGroup(Struct):
+        """A struct of Kafka's DescribeShareGroupOffsetsResponse."""
+        group_id: str
+        topics: list[DescribeShareGroupOffsetsResponse.DescribeShareGroupOffsetsResponseTopic]
+        error_code: int
+        error_message: str | None
+        def __init__(
+            self,
+            group_id: str = ...,
+            topics: Sequence[DescribeShareGroupOffsetsResponse.DescribeShareGroupOffsetsResponseTopic | dict[str, Any]] = ...,
+            error_code: int = ...,
+            error_message: str | None = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class DescribeShareGroupOffsetsResponseTopic(Struct):
+        """A struct of Kafka's DescribeShareGroupOffsetsResponse."""
+        topic_name: str
+        topic_id: uuid.UUID
+        partitions: list[DescribeShareGroupOffsetsResponse.DescribeShareGroupOffsetsResponsePartition]
+        def __init__(
+            self,
+            topic_name: str = ...,
+            topic_id: uuid.UUID = ...,
+            partitions: Sequence[DescribeShareGroupOffsetsResponse.DescribeShareGroupOffsetsResponsePartition | dict[str, Any]] = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class DescribeShareGroupOffsetsResponsePartition(Struct):
+        """A struct of Kafka's DescribeShareGroupOffsetsResponse."""
+        partition_index: int
+        start_offset: int
+        leader_epoch: int
+        lag: int
+        error_code: int
+        error_message: str | None
+        def __init__(
+            self,
+            partition_index: int = ...,
+            start_offset: int = ...,
+            leader_epoch: int = ...,
+            lag: int = ...,
+            error_code: int = ...,
+            error_message: str | None = ...,
             _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
         ) -> None: ...
 
@@ -3041,7 +3243,7 @@ class EnvelopeResponse(Message):
     ) -> None: ...
 
 class ExpireDelegationTokenRequest(Message):
-    """Kafka's ExpireDelegationTokenRequest (request 40, versions 0-2)."""
+    """Kafka's ExpireDelegationTokenRequest (request 40, versions 1-2)."""
     api_key: ClassVar[Literal[40]]
     kind: ClassVar[Literal['request']]
     hmac: bytes
@@ -3054,7 +3256,7 @@ class ExpireDelegationTokenRequest(Message):
     ) -> None: ...
 
 class ExpireDelegationTokenResponse(Message):
-    """Kafka's ExpireDelegationTokenResponse (response 40, versions 0-2)."""
+    """Kafka's ExpireDelegationTokenResponse (response 40, versions 1-2)."""
     api_key: ClassVar[Literal[40]]
     kind: ClassVar[Literal['response']]
     error_code: int
@@ -3069,7 +3271,7 @@ class ExpireDelegationTokenResponse(Message):
     ) -> None: ...
 
 class FetchRequest(Message):
-    """Kafka's FetchRequest (request 1, versions 0-18)."""
+    """Kafka's FetchRequest (request 1, versions 4-18)."""
     api_key: ClassVar[Literal[1]]
     kind: ClassVar[Literal['request']]
     cluster_id: str | None
@@ -3158,7 +3360,7 @@ class FetchRequest(Message):
         ) -> None: ...
 
 class FetchResponse(Message):
-    """Kafka's FetchResponse (response 1, versions 0-18)."""
+    """Kafka's FetchResponse (response 1, versions 4-18)."""
     api_key: ClassVar[Literal[1]]
     kind: ClassVar[Literal['response']]
     throttle_time_ms: int
@@ -3775,120 +3977,22 @@ class JoinGroupResponse(Message):
         ) -> None: ...
 
 class LeaderAndIsrRequest(Message):
-    """Kafka's LeaderAndIsrRequest (request 4, versions 0-7)."""
+    """Kafka's LeaderAndIsrRequest (request 4, versions none)."""
     api_key: ClassVar[Literal[4]]
     kind: ClassVar[Literal['request']]
-    controller_id: int
-    is_k_raft_controller: bool
-    controller_epoch: int
-    broker_epoch: int
-    type: int
-    ungrouped_partition_states: list[LeaderAndIsrRequest.LeaderAndIsrPartitionState]
-    topic_states: list[LeaderAndIsrRequest.LeaderAndIsrTopicState]
-    live_leaders: list[LeaderAndIsrRequest.LeaderAndIsrLiveLeader]
     def __init__(
         self,
-        controller_id: int = ...,
-        is_k_raft_controller: bool = ...,
-        controller_epoch: int = ...,
-        broker_epoch: int = ...,
-        type: int = ...,
-        ungrouped_partition_states: Sequence[LeaderAndIsrRequest.LeaderAndIsrPartitionState | dict[str, Any]] = ...,
-        topic_states: Sequence[LeaderAndIsrRequest.LeaderAndIsrTopicState | dict[str, Any]] = ...,
-        live_leaders: Sequence[LeaderAndIsrRequest.LeaderAndIsrLiveLeader | dict[str, Any]] = ...,
         _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
     ) -> None: ...
-    class LeaderAndIsrPartitionState(Struct):
-        """A struct of Kafka's LeaderAndIsrRequest."""
-        topic_name: str
-        partition_index: int
-        controller_epoch: int
-        leader: int
-        leader_epoch: int
-        isr: list[int]
-        partition_epoch: int
-        replicas: list[int]
-        adding_replicas: list[int]
-        removing_replicas: list[int]
-        is_new: bool
-        leader_recovery_state: int
-        def __init__(
-            self,
-            topic_name: str = ...,
-            partition_index: int = ...,
-            controller_epoch: int = ...,
-            leader: int = ...,
-            leader_epoch: int = ...,
-            isr: Sequence[int] = ...,
-            partition_epoch: int = ...,
-            replicas: Sequence[int] = ...,
-            adding_replicas: Sequence[int] = ...,
-            removing_replicas: Sequence[int] = ...,
-            is_new: bool = ...,
-            leader_recovery_state: int = ...,
-            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
-        ) -> None: ...
-    class LeaderAndIsrTopicState(Struct):
-        """A struct of Kafka's LeaderAndIsrRequest."""
-        topic_name: str
-        topic_id: uuid.UUID
-        partition_states: list[LeaderAndIsrRequest.LeaderAndIsrPartitionState]
-        def __init__(
-            self,
-            topic_name: str = ...,
-            topic_id: uuid.UUID = ...,
-            partition_states: Sequence[LeaderAndIsrRequest.LeaderAndIsrPartitionState | dict[str, Any]] = ...,
-            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
-        ) -> None: ...
-    class LeaderAndIsrLiveLeader(Struct):
-        """A struct of Kafka's LeaderAndIsrRequest."""
-        broker_id: int
-        host_name: str
-        port: int
-        def __init__(
-            self,
-            broker_id: int = ...,
-            host_name: str = ...,
-            port: int = ...,
-            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
-        ) -> None: ...
 
 class LeaderAndIsrResponse(Message):
-    """Kafka's LeaderAndIsrResponse (response 4, versions 0-7)."""
+    """Kafka's LeaderAndIsrResponse (response 4, versions none)."""
     api_key: ClassVar[Literal[4]]
     kind: ClassVar[Literal['response']]
-    error_code: int
-    partition_errors: list[LeaderAndIsrResponse.LeaderAndIsrPartitionError]
-    topics: list[LeaderAndIsrResponse.LeaderAndIsrTopicError]
     def __init__(
         self,
-        error_code: int = ...,
-        partition_errors: Sequence[LeaderAndIsrResponse.LeaderAndIsrPartitionError | dict[str, Any]] = ...,
-        topics: Sequence[LeaderAndIsrResponse.LeaderAndIsrTopicError | dict[str, Any]] = ...,
         _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
     ) -> None: ...
-    class LeaderAndIsrPartitionError(Struct):
-        """A struct of Kafka's LeaderAndIsrResponse."""
-        topic_name: str
-        partition_index: int
-        error_code: int
-        def __init__(
-            self,
-            topic_name: str = ...,
-            partition_index: int = ...,
-            error_code: int = ...,
-            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
-        ) -> None: ...
-    class LeaderAndIsrTopicError(Struct):
-        """A struct of Kafka's LeaderAndIsrResponse."""
-        topic_id: uuid.UUID
-        partition_errors: list[LeaderAndIsrResponse.LeaderAndIsrPartitionError]
-        def __init__(
-            self,
-            topic_id: uuid.UUID = ...,
-            partition_errors: Sequence[LeaderAndIsrResponse.LeaderAndIsrPartitionError | dict[str, Any]] = ...,
-            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
-        ) -> None: ...
 
 class LeaveGroupRequest(Message):
     """Kafka's LeaveGroupRequest (request 13, versions 0-5)."""
@@ -4023,7 +4127,7 @@ class ListGroupsResponse(Message):
         ) -> None: ...
 
 class ListOffsetsRequest(Message):
-    """Kafka's ListOffsetsRequest (request 2, versions 0-11)."""
+    """Kafka's ListOffsetsRequest (request 2, versions 1-11)."""
     api_key: ClassVar[Literal[2]]
     kind: ClassVar[Literal['request']]
     replica_id: int
@@ -4053,18 +4157,16 @@ class ListOffsetsRequest(Message):
         partition_index: int
         current_leader_epoch: int
         timestamp: int
-        max_num_offsets: int
         def __init__(
             self,
             partition_index: int = ...,
             current_leader_epoch: int = ...,
             timestamp: int = ...,
-            max_num_offsets: int = ...,
             _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
         ) -> None: ...
 
 class ListOffsetsResponse(Message):
-    """Kafka's ListOffsetsResponse (response 2, versions 0-11)."""
+    """Kafka's ListOffsetsResponse (response 2, versions 1-11)."""
     api_key: ClassVar[Literal[2]]
     kind: ClassVar[Literal['response']]
     throttle_time_ms: int
@@ -4089,7 +4191,6 @@ class ListOffsetsResponse(Message):
         """A struct of Kafka's ListOffsetsResponse."""
         partition_index: int
         error_code: int
-        old_style_offsets: list[int]
         timestamp: int
         offset: int
         leader_epoch: int
@@ -4097,7 +4198,6 @@ class ListOffsetsResponse(Message):
             self,
             partition_index: int = ...,
             error_code: int = ...,
-            old_style_offsets: Sequence[int] = ...,
             timestamp: int = ...,
             offset: int = ...,
             leader_epoch: int = ...,
@@ -4317,7 +4417,7 @@ class MetadataResponse(Message):
         ) -> None: ...
 
 class OffsetCommitRequest(Message):
-    """Kafka's OffsetCommitRequest (request 8, versions 0-10)."""
+    """Kafka's OffsetCommitRequest (request 8, versions 2-10)."""
     api_key: ClassVar[Literal[8]]
     kind: ClassVar[Literal['request']]
     group_id: str
@@ -4353,20 +4453,18 @@ class OffsetCommitRequest(Message):
         partition_index: int
         committed_offset: int
         committed_leader_epoch: int
-        commit_timestamp: int
         committed_metadata: str | None
         def __init__(
             self,
             partition_index: int = ...,
             committed_offset: int = ...,
             committed_leader_epoch: int = ...,
-            commit_timestamp: int = ...,
             committed_metadata: str | None = ...,
             _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
         ) -> None: ...
 
 class OffsetCommitResponse(Message):
-    """Kafka's OffsetCommitResponse (response 8, versions 0-10)."""
+    """Kafka's OffsetCommitResponse (response 8, versions 2-10)."""
     api_key: ClassVar[Literal[8]]
     kind: ClassVar[Literal['response']]
     throttle_time_ms: int
@@ -4467,7 +4565,7 @@ class OffsetDeleteResponse(Message):
         ) -> None: ...
 
 class OffsetFetchRequest(Message):
-    """Kafka's OffsetFetchRequest (request 9, versions 0-10)."""
+    """Kafka's OffsetFetchRequest (request 9, versions 1-10)."""
     api_key: ClassVar[Literal[9]]
     kind: ClassVar[Literal['request']]
     group_id: str
@@ -4520,7 +4618,7 @@ class OffsetFetchRequest(Message):
         ) -> None: ...
 
 class OffsetFetchResponse(Message):
-    """Kafka's OffsetFetchResponse (response 9, versions 0-10)."""
+    """Kafka's OffsetFetchResponse (response 9, versions 1-10)."""
     api_key: ClassVar[Literal[9]]
     kind: ClassVar[Literal['response']]
     throttle_time_ms: int
@@ -4603,7 +4701,7 @@ class OffsetFetchResponse(Message):
         ) -> None: ...
 
 class OffsetForLeaderEpochRequest(Message):
-    """Kafka's OffsetForLeaderEpochRequest (request 23, versions 0-4)."""
+    """Kafka's OffsetForLeaderEpochRequest (request 23, versions 2-4)."""
     api_key: ClassVar[Literal[23]]
     kind: ClassVar[Literal['request']]
     replica_id: int
@@ -4638,7 +4736,7 @@ class OffsetForLeaderEpochRequest(Message):
         ) -> None: ...
 
 class OffsetForLeaderEpochResponse(Message):
-    """Kafka's OffsetForLeaderEpochResponse (response 23, versions 0-4)."""
+    """Kafka's OffsetForLeaderEpochResponse (response 23, versions 2-4)."""
     api_key: ClassVar[Literal[23]]
     kind: ClassVar[Literal['response']]
     throttle_time_ms: int
@@ -4675,7 +4773,7 @@ class OffsetForLeaderEpochResponse(Message):
         ) -> None: ...
 
 class ProduceRequest(Message):
-    """Kafka's ProduceRequest (request 0, versions 0-13)."""
+    """Kafka's ProduceRequest (request 0, versions 3-13)."""
     api_key: ClassVar[Literal[0]]
     kind: ClassVar[Literal['request']]
     transactional_id: str | None
@@ -4714,7 +4812,7 @@ class ProduceRequest(Message):
         ) -> None: ...
 
 class ProduceResponse(Message):
-    """Kafka's ProduceResponse (response 0, versions 0-13)."""
+    """Kafka's ProduceResponse (response 0, versions 3-13)."""
     api_key: ClassVar[Literal[0]]
     kind: ClassVar[Literal['response']]
     responses: list[ProduceResponse.TopicProduceResponse]
@@ -4915,7 +5013,7 @@ class ReadShareGroupStateResponse(Message):
         ) -> None: ...
 
 class ReadShareGroupStateSummaryRequest(Message):
-    """Kafka's ReadShareGroupStateSummaryRequest (request 87, versions 0)."""
+    """Kafka's ReadShareGroupStateSummaryRequest (request 87, versions 0-1)."""
     api_key: ClassVar[Literal[87]]
     kind: ClassVar[Literal['request']]
     group_id: str
@@ -4948,7 +5046,7 @@ class ReadShareGroupStateSummaryRequest(Message):
         ) -> None: ...
 
 class ReadShareGroupStateSummaryResponse(Message):
-    """Kafka's ReadShareGroupStateSummaryResponse (response 87, versions 0)."""
+    """Kafka's ReadShareGroupStateSummaryResponse (response 87, versions 0-1)."""
     api_key: ClassVar[Literal[87]]
     kind: ClassVar[Literal['response']]
     results: list[ReadShareGroupStateSummaryResponse.ReadStateSummaryResult]
@@ -4973,14 +5071,18 @@ class ReadShareGroupStateSummaryResponse(Message):
         error_code: int
         error_message: str | None
         state_epoch: int
+        leader_epoch: int
         start_offset: int
+        delivery_complete_count: int
         def __init__(
             self,
             partition: int = ...,
             error_code: int = ...,
             error_message: str | None = ...,
             state_epoch: int = ...,
+            leader_epoch: int = ...,
             start_offset: int = ...,
+            delivery_complete_count: int = ...,
             _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
         ) -> None: ...
 
@@ -5015,7 +5117,7 @@ class RemoveRaftVoterResponse(Message):
     ) -> None: ...
 
 class RenewDelegationTokenRequest(Message):
-    """Kafka's RenewDelegationTokenRequest (request 39, versions 0-2)."""
+    """Kafka's RenewDelegationTokenRequest (request 39, versions 1-2)."""
     api_key: ClassVar[Literal[39]]
     kind: ClassVar[Literal['request']]
     hmac: bytes
@@ -5028,7 +5130,7 @@ class RenewDelegationTokenRequest(Message):
     ) -> None: ...
 
 class RenewDelegationTokenResponse(Message):
-    """Kafka's RenewDelegationTokenResponse (response 39, versions 0-2)."""
+    """Kafka's RenewDelegationTokenResponse (response 39, versions 1-2)."""
     api_key: ClassVar[Literal[39]]
     kind: ClassVar[Literal['response']]
     error_code: int
@@ -5043,7 +5145,7 @@ class RenewDelegationTokenResponse(Message):
     ) -> None: ...
 
 class RequestHeader(Message):
-    """Kafka's RequestHeader (header, versions 0-2)."""
+    """Kafka's RequestHeader (header, versions 1-2)."""
     api_key: ClassVar[None]
     kind: ClassVar[Literal['header']]
     request_api_key: int
@@ -5123,18 +5225,20 @@ class SaslHandshakeResponse(Message):
     ) -> None: ...
 
 class ShareAcknowledgeRequest(Message):
-    """Kafka's ShareAcknowledgeRequest (request 79, versions 0)."""
+    """Kafka's ShareAcknowledgeRequest (request 79, versions 1-2)."""
     api_key: ClassVar[Literal[79]]
     kind: ClassVar[Literal['request']]
     group_id: str | None
     member_id: str | None
     share_session_epoch: int
+    is_renew_ack: bool
     topics: list[ShareAcknowledgeRequest.AcknowledgeTopic]
     def __init__(
         self,
         group_id: str | None = ...,
         member_id: str | None = ...,
         share_session_epoch: int = ...,
+        is_renew_ack: bool = ...,
         topics: Sequence[ShareAcknowledgeRequest.AcknowledgeTopic | dict[str, Any]] = ...,
         _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
     ) -> None: ...
@@ -5172,12 +5276,13 @@ class ShareAcknowledgeRequest(Message):
         ) -> None: ...
 
 class ShareAcknowledgeResponse(Message):
-    """Kafka's ShareAcknowledgeResponse (response 79, versions 0)."""
+    """Kafka's ShareAcknowledgeResponse (response 79, versions 1-2)."""
     api_key: ClassVar[Literal[79]]
     kind: ClassVar[Literal['response']]
     throttle_time_ms: int
     error_code: int
     error_message: str | None
+    acquisition_lock_timeout_ms: int
     responses: list[ShareAcknowledgeResponse.ShareAcknowledgeTopicResponse]
     node_endpoints: list[ShareAcknowledgeResponse.NodeEndpoint]
     def __init__(
@@ -5185,6 +5290,7 @@ class ShareAcknowledgeResponse(Message):
         throttle_time_ms: int = ...,
         error_code: int = ...,
         error_message: str | None = ...,
+        acquisition_lock_timeout_ms: int = ...,
         responses: Sequence[ShareAcknowledgeResponse.ShareAcknowledgeTopicResponse | dict[str, Any]] = ...,
         node_endpoints: Sequence[ShareAcknowledgeResponse.NodeEndpoint | dict[str, Any]] = ...,
         _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
@@ -5239,7 +5345,7 @@ class ShareAcknowledgeResponse(Message):
         ) -> None: ...
 
 class ShareFetchRequest(Message):
-    """Kafka's ShareFetchRequest (request 78, versions 0)."""
+    """Kafka's ShareFetchRequest (request 78, versions 1-2)."""
     api_key: ClassVar[Literal[78]]
     kind: ClassVar[Literal['request']]
     group_id: str | None
@@ -5248,6 +5354,10 @@ class ShareFetchRequest(Message):
     max_wait_ms: int
     min_bytes: int
     max_bytes: int
+    max_records: int
+    batch_size: int
+    share_acquire_mode: int
+    is_renew_ack: bool
     topics: list[ShareFetchRequest.FetchTopic]
     forgotten_topics_data: list[ShareFetchRequest.ForgottenTopic]
     def __init__(
@@ -5258,6 +5368,10 @@ class ShareFetchRequest(Message):
         max_wait_ms: int = ...,
         min_bytes: int = ...,
         max_bytes: int = ...,
+        max_records: int = ...,
+        batch_size: int = ...,
+        share_acquire_mode: int = ...,
+        is_renew_ack: bool = ...,
         topics: Sequence[ShareFetchRequest.FetchTopic | dict[str, Any]] = ...,
         forgotten_topics_data: Sequence[ShareFetchRequest.ForgottenTopic | dict[str, Any]] = ...,
         _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
@@ -5308,12 +5422,13 @@ class ShareFetchRequest(Message):
         ) -> None: ...
 
 class ShareFetchResponse(Message):
-    """Kafka's ShareFetchResponse (response 78, versions 0)."""
+    """Kafka's ShareFetchResponse (response 78, versions 1-2)."""
     api_key: ClassVar[Literal[78]]
     kind: ClassVar[Literal['response']]
     throttle_time_ms: int
     error_code: int
     error_message: str | None
+    acquisition_lock_timeout_ms: int
     responses: list[ShareFetchResponse.ShareFetchableTopicResponse]
     node_endpoints: list[ShareFetchResponse.NodeEndpoint]
     def __init__(
@@ -5321,6 +5436,7 @@ class ShareFetchResponse(Message):
         throttle_time_ms: int = ...,
         error_code: int = ...,
         error_message: str | None = ...,
+        acquisition_lock_timeout_ms: int = ...,
         responses: Sequence[ShareFetchResponse.ShareFetchableTopicResponse | dict[str, Any]] = ...,
         node_endpoints: Sequence[ShareFetchResponse.NodeEndpoint | dict[str, Any]] = ...,
         _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
@@ -5395,7 +5511,7 @@ class ShareFetchResponse(Message):
         ) -> None: ...
 
 class ShareGroupDescribeRequest(Message):
-    """Kafka's ShareGroupDescribeRequest (request 77, versions 0)."""
+    """Kafka's ShareGroupDescribeRequest (request 77, versions 1)."""
     api_key: ClassVar[Literal[77]]
     kind: ClassVar[Literal['request']]
     group_ids: list[str]
@@ -5408,7 +5524,7 @@ class ShareGroupDescribeRequest(Message):
     ) -> None: ...
 
 class ShareGroupDescribeResponse(Message):
-    """Kafka's ShareGroupDescribeResponse (response 77, versions 0)."""
+    """Kafka's ShareGroupDescribeResponse (response 77, versions 1)."""
     api_key: ClassVar[Literal[77]]
     kind: ClassVar[Literal['response']]
     throttle_time_ms: int
@@ -5485,7 +5601,7 @@ class ShareGroupDescribeResponse(Message):
         ) -> None: ...
 
 class ShareGroupHeartbeatRequest(Message):
-    """Kafka's ShareGroupHeartbeatRequest (request 76, versions 0)."""
+    """Kafka's ShareGroupHeartbeatRequest (request 76, versions 1)."""
     api_key: ClassVar[Literal[76]]
     kind: ClassVar[Literal['request']]
     group_id: str
@@ -5504,7 +5620,7 @@ class ShareGroupHeartbeatRequest(Message):
     ) -> None: ...
 
 class ShareGroupHeartbeatResponse(Message):
-    """Kafka's ShareGroupHeartbeatResponse (response 76, versions 0)."""
+    """Kafka's ShareGroupHeartbeatResponse (response 76, versions 1)."""
     api_key: ClassVar[Literal[76]]
     kind: ClassVar[Literal['response']]
     throttle_time_ms: int
@@ -5545,96 +5661,572 @@ class ShareGroupHeartbeatResponse(Message):
         ) -> None: ...
 
 class StopReplicaRequest(Message):
-    """Kafka's StopReplicaRequest (request 5, versions 0-4)."""
+    """Kafka's StopReplicaRequest (request 5, versions none)."""
     api_key: ClassVar[Literal[5]]
     kind: ClassVar[Literal['request']]
-    controller_id: int
-    is_k_raft_controller: bool
-    controller_epoch: int
-    broker_epoch: int
-    delete_partitions: bool
-    ungrouped_partitions: list[StopReplicaRequest.StopReplicaPartitionV0]
-    topics: list[StopReplicaRequest.StopReplicaTopicV1]
-    topic_states: list[StopReplicaRequest.StopReplicaTopicState]
     def __init__(
         self,
-        controller_id: int = ...,
-        is_k_raft_controller: bool = ...,
-        controller_epoch: int = ...,
-        broker_epoch: int = ...,
-        delete_partitions: bool = ...,
-        ungrouped_partitions: Sequence[StopReplicaRequest.StopReplicaPartitionV0 | dict[str, Any]] = ...,
-        topics: Sequence[StopReplicaRequest.StopReplicaTopicV1 | dict[str, Any]] = ...,
-        topic_states: Sequence[StopReplicaRequest.StopReplicaTopicState | dict[str, Any]] = ...,
         _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
     ) -> None: ...
-    class StopReplicaPartitionV0(Struct):
-        """A struct of Kafka's StopReplicaRequest."""
-        topic_name: str
-        partition_index: int
+
+class StopReplicaResponse(Message):
+    """Kafka's StopReplicaResponse (response 5, versions none)."""
+    api_key: ClassVar[Literal[5]]
+    kind: ClassVar[Literal['response']]
+    def __init__(
+        self,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+
+class StreamsGroupDescribeRequest(Message):
+    """Kafka's StreamsGroupDescribeRequest (request 89, versions 0-1)."""
+    api_key: ClassVar[Literal[89]]
+    kind: ClassVar[Literal['request']]
+    group_ids: list[str]
+    include_authorized_operations: bool
+    include_topology_description: bool
+    def __init__(
+        self,
+        group_ids: Sequence[str] = ...,
+        include_authorized_operations: bool = ...,
+        include_topology_description: bool = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+
+class StreamsGroupDescribeResponse(Message):
+    """Kafka's StreamsGroupDescribeResponse (response 89, versions 0-1)."""
+    api_key: ClassVar[Literal[89]]
+    kind: ClassVar[Literal['response']]
+    throttle_time_ms: int
+    groups: list[StreamsGroupDescribeResponse.DescribedGroup]
+    def __init__(
+        self,
+        throttle_time_ms: int = ...,
+        groups: Sequence[StreamsGroupDescribeResponse.DescribedGroup | dict[str, Any]] = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+    class DescribedGroup(Struct):
+        """A struct of Kafka's StreamsGroupDescribeResponse."""
+        error_code: int
+        error_message: str | None
+        group_id: str
+        group_state: str
+        group_epoch: int
+        assignment_epoch: int
+        topology: StreamsGroupDescribeResponse.Topology | None
+        members: list[StreamsGroupDescribeResponse.Member]
+        authorized_operations: int
+        topology_description: StreamsGroupDescribeResponse.TopologyDescription | None
+        topology_description_status: int
+        assignor_name: str | None
         def __init__(
             self,
-            topic_name: str = ...,
-            partition_index: int = ...,
+            error_code: int = ...,
+            error_message: str | None = ...,
+            group_id: str = ...,
+            group_state: str = ...,
+            group_epoch: int = ...,
+            assignment_epoch: int = ...,
+            topology: StreamsGroupDescribeResponse.Topology | dict[str, Any] | None = ...,
+            members: Sequence[StreamsGroupDescribeResponse.Member | dict[str, Any]] = ...,
+            authorized_operations: int = ...,
+            topology_description: StreamsGroupDescribeResponse.TopologyDescription | dict[str, Any] | None = ...,
+            topology_description_status: int = ...,
+            assignor_name: str | None = ...,
             _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
         ) -> None: ...
-    class StopReplicaTopicV1(Struct):
-        """A struct of Kafka's StopReplicaRequest."""
+    class Topology(Struct):
+        """A struct of Kafka's StreamsGroupDescribeResponse."""
+        epoch: int
+        subtopologies: list[StreamsGroupDescribeResponse.Subtopology] | None
+        def __init__(
+            self,
+            epoch: int = ...,
+            subtopologies: Sequence[StreamsGroupDescribeResponse.Subtopology | dict[str, Any]] | None = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class Subtopology(Struct):
+        """A struct of Kafka's StreamsGroupDescribeResponse."""
+        subtopology_id: str
+        source_topics: list[str]
+        repartition_sink_topics: list[str]
+        state_changelog_topics: list[StreamsGroupDescribeResponse.TopicInfo]
+        repartition_source_topics: list[StreamsGroupDescribeResponse.TopicInfo]
+        def __init__(
+            self,
+            subtopology_id: str = ...,
+            source_topics: Sequence[str] = ...,
+            repartition_sink_topics: Sequence[str] = ...,
+            state_changelog_topics: Sequence[StreamsGroupDescribeResponse.TopicInfo | dict[str, Any]] = ...,
+            repartition_source_topics: Sequence[StreamsGroupDescribeResponse.TopicInfo | dict[str, Any]] = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class TopicInfo(Struct):
+        """A struct of Kafka's StreamsGroupDescribeResponse."""
         name: str
-        partition_indexes: list[int]
+        partitions: int
+        replication_factor: int
+        topic_configs: list[StreamsGroupDescribeResponse.KeyValue]
         def __init__(
             self,
             name: str = ...,
-            partition_indexes: Sequence[int] = ...,
+            partitions: int = ...,
+            replication_factor: int = ...,
+            topic_configs: Sequence[StreamsGroupDescribeResponse.KeyValue | dict[str, Any]] = ...,
             _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
         ) -> None: ...
-    class StopReplicaTopicState(Struct):
-        """A struct of Kafka's StopReplicaRequest."""
-        topic_name: str
-        partition_states: list[StopReplicaRequest.StopReplicaPartitionState]
+    class KeyValue(Struct):
+        """A struct of Kafka's StreamsGroupDescribeResponse."""
+        key: str
+        value: str
         def __init__(
             self,
-            topic_name: str = ...,
-            partition_states: Sequence[StopReplicaRequest.StopReplicaPartitionState | dict[str, Any]] = ...,
+            key: str = ...,
+            value: str = ...,
             _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
         ) -> None: ...
-    class StopReplicaPartitionState(Struct):
-        """A struct of Kafka's StopReplicaRequest."""
-        partition_index: int
-        leader_epoch: int
-        delete_partition: bool
+    class Member(Struct):
+        """A struct of Kafka's StreamsGroupDescribeResponse."""
+        member_id: str
+        member_epoch: int
+        instance_id: str | None
+        rack_id: str | None
+        client_id: str
+        client_host: str
+        topology_epoch: int
+        process_id: str
+        user_endpoint: StreamsGroupDescribeResponse.Endpoint | None
+        client_tags: list[StreamsGroupDescribeResponse.KeyValue]
+        task_offsets: list[StreamsGroupDescribeResponse.TaskOffset]
+        task_end_offsets: list[StreamsGroupDescribeResponse.TaskOffset]
+        assignment: StreamsGroupDescribeResponse.Assignment
+        target_assignment: StreamsGroupDescribeResponse.Assignment
+        is_classic: bool
         def __init__(
             self,
-            partition_index: int = ...,
-            leader_epoch: int = ...,
-            delete_partition: bool = ...,
+            member_id: str = ...,
+            member_epoch: int = ...,
+            instance_id: str | None = ...,
+            rack_id: str | None = ...,
+            client_id: str = ...,
+            client_host: str = ...,
+            topology_epoch: int = ...,
+            process_id: str = ...,
+            user_endpoint: StreamsGroupDescribeResponse.Endpoint | dict[str, Any] | None = ...,
+            client_tags: Sequence[StreamsGroupDescribeResponse.KeyValue | dict[str, Any]] = ...,
+            task_offsets: Sequence[StreamsGroupDescribeResponse.TaskOffset | dict[str, Any]] = ...,
+            task_end_offsets: Sequence[StreamsGroupDescribeResponse.TaskOffset | dict[str, Any]] = ...,
+            assignment: StreamsGroupDescribeResponse.Assignment | dict[str, Any] = ...,
+            target_assignment: StreamsGroupDescribeResponse.Assignment | dict[str, Any] = ...,
+            is_classic: bool = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class Endpoint(Struct):
+        """A struct of Kafka's StreamsGroupDescribeResponse."""
+        host: str
+        port: int
+        def __init__(
+            self,
+            host: str = ...,
+            port: int = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class TaskOffset(Struct):
+        """A struct of Kafka's StreamsGroupDescribeResponse."""
+        subtopology_id: str
+        partition: int
+        offset: int
+        def __init__(
+            self,
+            subtopology_id: str = ...,
+            partition: int = ...,
+            offset: int = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class Assignment(Struct):
+        """A struct of Kafka's StreamsGroupDescribeResponse."""
+        active_tasks: list[StreamsGroupDescribeResponse.TaskIds]
+        standby_tasks: list[StreamsGroupDescribeResponse.TaskIds]
+        warmup_tasks: list[StreamsGroupDescribeResponse.TaskIds]
+        def __init__(
+            self,
+            active_tasks: Sequence[StreamsGroupDescribeResponse.TaskIds | dict[str, Any]] = ...,
+            standby_tasks: Sequence[StreamsGroupDescribeResponse.TaskIds | dict[str, Any]] = ...,
+            warmup_tasks: Sequence[StreamsGroupDescribeResponse.TaskIds | dict[str, Any]] = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class TaskIds(Struct):
+        """A struct of Kafka's StreamsGroupDescribeResponse."""
+        subtopology_id: str
+        partitions: list[int]
+        def __init__(
+            self,
+            subtopology_id: str = ...,
+            partitions: Sequence[int] = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class TopologyDescription(Struct):
+        """A struct of Kafka's StreamsGroupDescribeResponse."""
+        subtopologies: list[StreamsGroupDescribeResponse.TopologyDescriptionSubtopology]
+        global_stores: list[StreamsGroupDescribeResponse.TopologyDescriptionGlobalStore]
+        def __init__(
+            self,
+            subtopologies: Sequence[StreamsGroupDescribeResponse.TopologyDescriptionSubtopology | dict[str, Any]] = ...,
+            global_stores: Sequence[StreamsGroupDescribeResponse.TopologyDescriptionGlobalStore | dict[str, Any]] = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class TopologyDescriptionSubtopology(Struct):
+        """A struct of Kafka's StreamsGroupDescribeResponse."""
+        subtopology_id: str
+        nodes: list[StreamsGroupDescribeResponse.TopologyDescriptionNode]
+        def __init__(
+            self,
+            subtopology_id: str = ...,
+            nodes: Sequence[StreamsGroupDescribeResponse.TopologyDescriptionNode | dict[str, Any]] = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class TopologyDescriptionNode(Struct):
+        """A struct of Kafka's StreamsGroupDescribeResponse."""
+        name: str
+        node_type: int
+        source_topics: list[str]
+        sink_topic: str | None
+        stores: list[str]
+        successors: list[str]
+        def __init__(
+            self,
+            name: str = ...,
+            node_type: int = ...,
+            source_topics: Sequence[str] = ...,
+            sink_topic: str | None = ...,
+            stores: Sequence[str] = ...,
+            successors: Sequence[str] = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class TopologyDescriptionGlobalStore(Struct):
+        """A struct of Kafka's StreamsGroupDescribeResponse."""
+        source: StreamsGroupDescribeResponse.TopologyDescriptionNode
+        processor: StreamsGroupDescribeResponse.TopologyDescriptionNode
+        def __init__(
+            self,
+            source: StreamsGroupDescribeResponse.TopologyDescriptionNode | dict[str, Any] = ...,
+            processor: StreamsGroupDescribeResponse.TopologyDescriptionNode | dict[str, Any] = ...,
             _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
         ) -> None: ...
 
-class StopReplicaResponse(Message):
-    """Kafka's StopReplicaResponse (response 5, versions 0-4)."""
-    api_key: ClassVar[Literal[5]]
-    kind: ClassVar[Literal['response']]
-    error_code: int
-    partition_errors: list[StopReplicaResponse.StopReplicaPartitionError]
+class StreamsGroupHeartbeatRequest(Message):
+    """Kafka's StreamsGroupHeartbeatRequest (request 88, versions 0-1)."""
+    api_key: ClassVar[Literal[88]]
+    kind: ClassVar[Literal['request']]
+    group_id: str
+    member_id: str
+    member_epoch: int
+    endpoint_information_epoch: int
+    instance_id: str | None
+    rack_id: str | None
+    rebalance_timeout_ms: int
+    topology: StreamsGroupHeartbeatRequest.Topology | None
+    active_tasks: list[StreamsGroupHeartbeatRequest.TaskIds] | None
+    standby_tasks: list[StreamsGroupHeartbeatRequest.TaskIds] | None
+    warmup_tasks: list[StreamsGroupHeartbeatRequest.TaskIds] | None
+    process_id: str | None
+    user_endpoint: StreamsGroupHeartbeatRequest.Endpoint | None
+    client_tags: list[StreamsGroupHeartbeatRequest.KeyValue] | None
+    task_offsets: list[StreamsGroupHeartbeatRequest.TaskOffset] | None
+    task_end_offsets: list[StreamsGroupHeartbeatRequest.TaskOffset] | None
+    shutdown_application: bool
     def __init__(
         self,
-        error_code: int = ...,
-        partition_errors: Sequence[StopReplicaResponse.StopReplicaPartitionError | dict[str, Any]] = ...,
+        group_id: str = ...,
+        member_id: str = ...,
+        member_epoch: int = ...,
+        endpoint_information_epoch: int = ...,
+        instance_id: str | None = ...,
+        rack_id: str | None = ...,
+        rebalance_timeout_ms: int = ...,
+        topology: StreamsGroupHeartbeatRequest.Topology | dict[str, Any] | None = ...,
+        active_tasks: Sequence[StreamsGroupHeartbeatRequest.TaskIds | dict[str, Any]] | None = ...,
+        standby_tasks: Sequence[StreamsGroupHeartbeatRequest.TaskIds | dict[str, Any]] | None = ...,
+        warmup_tasks: Sequence[StreamsGroupHeartbeatRequest.TaskIds | dict[str, Any]] | None = ...,
+        process_id: str | None = ...,
+        user_endpoint: StreamsGroupHeartbeatRequest.Endpoint | dict[str, Any] | None = ...,
+        client_tags: Sequence[StreamsGroupHeartbeatRequest.KeyValue | dict[str, Any]] | None = ...,
+        task_offsets: Sequence[StreamsGroupHeartbeatRequest.TaskOffset | dict[str, Any]] | None = ...,
+        task_end_offsets: Sequence[StreamsGroupHeartbeatRequest.TaskOffset | dict[str, Any]] | None = ...,
+        shutdown_application: bool = ...,
         _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
     ) -> None: ...
-    class StopReplicaPartitionError(Struct):
-        """A struct of Kafka's StopReplicaResponse."""
-        topic_name: str
-        partition_index: int
-        error_code: int
+    class Topology(Struct):
+        """A struct of Kafka's StreamsGroupHeartbeatRequest."""
+        epoch: int
+        subtopologies: list[StreamsGroupHeartbeatRequest.Subtopology]
         def __init__(
             self,
-            topic_name: str = ...,
-            partition_index: int = ...,
-            error_code: int = ...,
+            epoch: int = ...,
+            subtopologies: Sequence[StreamsGroupHeartbeatRequest.Subtopology | dict[str, Any]] = ...,
             _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
         ) -> None: ...
+    class Subtopology(Struct):
+        """A struct of Kafka's StreamsGroupHeartbeatRequest."""
+        subtopology_id: str
+        source_topics: list[str]
+        source_topic_regex: list[str]
+        state_changelog_topics: list[StreamsGroupHeartbeatRequest.TopicInfo]
+        repartition_sink_topics: list[str]
+        repartition_source_topics: list[StreamsGroupHeartbeatRequest.TopicInfo]
+        copartition_groups: list[StreamsGroupHeartbeatRequest.CopartitionGroup]
+        def __init__(
+            self,
+            subtopology_id: str = ...,
+            source_topics: Sequence[str] = ...,
+            source_topic_regex: Sequence[str] = ...,
+            state_changelog_topics: Sequence[StreamsGroupHeartbeatRequest.TopicInfo | dict[str, Any]] = ...,
+            repartition_sink_topics: Sequence[str] = ...,
+            repartition_source_topics: Sequence[StreamsGroupHeartbeatRequest.TopicInfo | dict[str, Any]] = ...,
+            copartition_groups: Sequence[StreamsGroupHeartbeatRequest.CopartitionGroup | dict[str, Any]] = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class TopicInfo(Struct):
+        """A struct of Kafka's StreamsGroupHeartbeatRequest."""
+        name: str
+        partitions: int
+        replication_factor: int
+        topic_configs: list[StreamsGroupHeartbeatRequest.KeyValue]
+        def __init__(
+            self,
+            name: str = ...,
+            partitions: int = ...,
+            replication_factor: int = ...,
+            topic_configs: Sequence[StreamsGroupHeartbeatRequest.KeyValue | dict[str, Any]] = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class KeyValue(Struct):
+        """A struct of Kafka's StreamsGroupHeartbeatRequest."""
+        key: str
+        value: str
+        def __init__(
+            self,
+            key: str = ...,
+            value: str = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class CopartitionGroup(Struct):
+        """A struct of Kafka's StreamsGroupHeartbeatRequest."""
+        source_topics: list[int]
+        source_topic_regex: list[int]
+        repartition_source_topics: list[int]
+        def __init__(
+            self,
+            source_topics: Sequence[int] = ...,
+            source_topic_regex: Sequence[int] = ...,
+            repartition_source_topics: Sequence[int] = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class TaskIds(Struct):
+        """A struct of Kafka's StreamsGroupHeartbeatRequest."""
+        subtopology_id: str
+        partitions: list[int]
+        def __init__(
+            self,
+            subtopology_id: str = ...,
+            partitions: Sequence[int] = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class Endpoint(Struct):
+        """A struct of Kafka's StreamsGroupHeartbeatRequest."""
+        host: str
+        port: int
+        def __init__(
+            self,
+            host: str = ...,
+            port: int = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class TaskOffset(Struct):
+        """A struct of Kafka's StreamsGroupHeartbeatRequest."""
+        subtopology_id: str
+        partition: int
+        offset: int
+        def __init__(
+            self,
+            subtopology_id: str = ...,
+            partition: int = ...,
+            offset: int = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+
+class StreamsGroupHeartbeatResponse(Message):
+    """Kafka's StreamsGroupHeartbeatResponse (response 88, versions 0-1)."""
+    api_key: ClassVar[Literal[88]]
+    kind: ClassVar[Literal['response']]
+    throttle_time_ms: int
+    error_code: int
+    error_message: str | None
+    member_id: str
+    member_epoch: int
+    heartbeat_interval_ms: int
+    acceptable_recovery_lag_legacy: int
+    task_offset_interval_ms: int
+    acceptable_recovery_lag: int
+    status: list[StreamsGroupHeartbeatResponse.Status] | None
+    active_tasks: list[StreamsGroupHeartbeatResponse.TaskIds] | None
+    standby_tasks: list[StreamsGroupHeartbeatResponse.TaskIds] | None
+    warmup_tasks: list[StreamsGroupHeartbeatResponse.TaskIds] | None
+    topology_description_required: bool
+    endpoint_information_epoch: int
+    partitions_by_user_endpoint: list[StreamsGroupHeartbeatResponse.EndpointToPartitions] | None
+    def __init__(
+        self,
+        throttle_time_ms: int = ...,
+        error_code: int = ...,
+        error_message: str | None = ...,
+        member_id: str = ...,
+        member_epoch: int = ...,
+        heartbeat_interval_ms: int = ...,
+        acceptable_recovery_lag_legacy: int = ...,
+        task_offset_interval_ms: int = ...,
+        acceptable_recovery_lag: int = ...,
+        status: Sequence[StreamsGroupHeartbeatResponse.Status | dict[str, Any]] | None = ...,
+        active_tasks: Sequence[StreamsGroupHeartbeatResponse.TaskIds | dict[str, Any]] | None = ...,
+        standby_tasks: Sequence[StreamsGroupHeartbeatResponse.TaskIds | dict[str, Any]] | None = ...,
+        warmup_tasks: Sequence[StreamsGroupHeartbeatResponse.TaskIds | dict[str, Any]] | None = ...,
+        topology_description_required: bool = ...,
+        endpoint_information_epoch: int = ...,
+        partitions_by_user_endpoint: Sequence[StreamsGroupHeartbeatResponse.EndpointToPartitions | dict[str, Any]] | None = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+    class Status(Struct):
+        """A struct of Kafka's StreamsGroupHeartbeatResponse."""
+        status_code: int
+        status_detail: str
+        def __init__(
+            self,
+            status_code: int = ...,
+            status_detail: str = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class TaskIds(Struct):
+        """A struct of Kafka's StreamsGroupHeartbeatResponse."""
+        subtopology_id: str
+        partitions: list[int]
+        def __init__(
+            self,
+            subtopology_id: str = ...,
+            partitions: Sequence[int] = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class EndpointToPartitions(Struct):
+        """A struct of Kafka's StreamsGroupHeartbeatResponse."""
+        user_endpoint: StreamsGroupHeartbeatResponse.Endpoint
+        active_partitions: list[StreamsGroupHeartbeatResponse.TopicPartition]
+        standby_partitions: list[StreamsGroupHeartbeatResponse.TopicPartition]
+        def __init__(
+            self,
+            user_endpoint: StreamsGroupHeartbeatResponse.Endpoint | dict[str, Any] = ...,
+            active_partitions: Sequence[StreamsGroupHeartbeatResponse.TopicPartition | dict[str, Any]] = ...,
+            standby_partitions: Sequence[StreamsGroupHeartbeatResponse.TopicPartition | dict[str, Any]] = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class Endpoint(Struct):
+        """A struct of Kafka's StreamsGroupHeartbeatResponse."""
+        host: str
+        port: int
+        def __init__(
+            self,
+            host: str = ...,
+            port: int = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class TopicPartition(Struct):
+        """A struct of Kafka's StreamsGroupHeartbeatResponse."""
+        topic: str
+        partitions: list[int]
+        def __init__(
+            self,
+            topic: str = ...,
+            partitions: Sequence[int] = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+
+class StreamsGroupTopologyDescriptionUpdateRequest(Message):
+    """Kafka's StreamsGroupTopologyDescriptionUpdateRequest (request 93, versions 0)."""
+    api_key: ClassVar[Literal[93]]
+    kind: ClassVar[Literal['request']]
+    group_id: str
+    member_id: str
+    topology_epoch: int
+    topology_description: StreamsGroupTopologyDescriptionUpdateRequest.TopologyDescription
+    def __init__(
+        self,
+        group_id: str = ...,
+        member_id: str = ...,
+        topology_epoch: int = ...,
+        topology_description: StreamsGroupTopologyDescriptionUpdateRequest.TopologyDescription | dict[str, Any] = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+    class TopologyDescription(Struct):
+        """A struct of Kafka's StreamsGroupTopologyDescriptionUpdateRequest."""
+        subtopologies: list[StreamsGroupTopologyDescriptionUpdateRequest.TopologyDescriptionSubtopology]
+        global_stores: list[StreamsGroupTopologyDescriptionUpdateRequest.TopologyDescriptionGlobalStore]
+        def __init__(
+            self,
+            subtopologies: Sequence[StreamsGroupTopologyDescriptionUpdateRequest.TopologyDescriptionSubtopology | dict[str, Any]] = ...,
+            global_stores: Sequence[StreamsGroupTopologyDescriptionUpdateRequest.TopologyDescriptionGlobalStore | dict[str, Any]] = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class TopologyDescriptionSubtopology(Struct):
+        """A struct of Kafka's StreamsGroupTopologyDescriptionUpdateRequest."""
+        subtopology_id: str
+        nodes: list[StreamsGroupTopologyDescriptionUpdateRequest.TopologyDescriptionNode]
+        def __init__(
+            self,
+            subtopology_id: str = ...,
+            nodes: Sequence[StreamsGroupTopologyDescriptionUpdateRequest.TopologyDescriptionNode | dict[str, Any]] = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class TopologyDescriptionNode(Struct):
+        """A struct of Kafka's StreamsGroupTopologyDescriptionUpdateRequest."""
+        name: str
+        node_type: int
+        source_topics: list[str]
+        sink_topic: str | None
+        stores: list[str]
+        successors: list[str]
+        def __init__(
+            self,
+            name: str = ...,
+            node_type: int = ...,
+            source_topics: Sequence[str] = ...,
+            sink_topic: str | None = ...,
+            stores: Sequence[str] = ...,
+            successors: Sequence[str] = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class TopologyDescriptionGlobalStore(Struct):
+        """A struct of Kafka's StreamsGroupTopologyDescriptionUpdateRequest."""
+        source: StreamsGroupTopologyDescriptionUpdateRequest.TopologyDescriptionNode
+        processor: StreamsGroupTopologyDescriptionUpdateRequest.TopologyDescriptionNode
+        def __init__(
+            self,
+            source: StreamsGroupTopologyDescriptionUpdateRequest.TopologyDescriptionNode | dict[str, Any] = ...,
+            processor: StreamsGroupTopologyDescriptionUpdateRequest.TopologyDescriptionNode | dict[str, Any] = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+
+class StreamsGroupTopologyDescriptionUpdateResponse(Message):
+    """Kafka's StreamsGroupTopologyDescriptionUpdateResponse (response 93, versions 0)."""
+    api_key: ClassVar[Literal[93]]
+    kind: ClassVar[Literal['response']]
+    throttle_time_ms: int
+    error_code: int
+    error_message: str | None
+    def __init__(
+        self,
+        throttle_time_ms: int = ...,
+        error_code: int = ...,
+        error_message: str | None = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
 
 class SyncGroupRequest(Message):
     """Kafka's SyncGroupRequest (request 14, versions 0-5)."""
@@ -5689,14 +6281,14 @@ class SyncGroupResponse(Message):
     ) -> None: ...
 
 class TxnOffsetCommitRequest(Message):
-    """Kafka's TxnOffsetCommitRequest (request 28, versions 0-5)."""
+    """Kafka's TxnOffsetCommitRequest (request 28, versions 0-6)."""
     api_key: ClassVar[Literal[28]]
     kind: ClassVar[Literal['request']]
     transactional_id: str
     group_id: str
     producer_id: int
     producer_epoch: int
-    generation_id: int
+    generation_id_or_member_epoch: int
     member_id: str
     group_instance_id: str | None
     topics: list[TxnOffsetCommitRequest.TxnOffsetCommitRequestTopic]
@@ -5706,7 +6298,7 @@ class TxnOffsetCommitRequest(Message):
         group_id: str = ...,
         producer_id: int = ...,
         producer_epoch: int = ...,
-        generation_id: int = ...,
+        generation_id_or_member_epoch: int = ...,
         member_id: str = ...,
         group_instance_id: str | None = ...,
         topics: Sequence[TxnOffsetCommitRequest.TxnOffsetCommitRequestTopic | dict[str, Any]] = ...,
@@ -5715,10 +6307,12 @@ class TxnOffsetCommitRequest(Message):
     class TxnOffsetCommitRequestTopic(Struct):
         """A struct of Kafka's TxnOffsetCommitRequest."""
         name: str
+        topic_id: uuid.UUID
         partitions: list[TxnOffsetCommitRequest.TxnOffsetCommitRequestPartition]
         def __init__(
             self,
             name: str = ...,
+            topic_id: uuid.UUID = ...,
             partitions: Sequence[TxnOffsetCommitRequest.TxnOffsetCommitRequestPartition | dict[str, Any]] = ...,
             _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
         ) -> None: ...
@@ -5738,7 +6332,7 @@ class TxnOffsetCommitRequest(Message):
         ) -> None: ...
 
 class TxnOffsetCommitResponse(Message):
-    """Kafka's TxnOffsetCommitResponse (response 28, versions 0-5)."""
+    """Kafka's TxnOffsetCommitResponse (response 28, versions 0-6)."""
     api_key: ClassVar[Literal[28]]
     kind: ClassVar[Literal['response']]
     throttle_time_ms: int
@@ -5752,10 +6346,12 @@ class TxnOffsetCommitResponse(Message):
     class TxnOffsetCommitResponseTopic(Struct):
         """A struct of Kafka's TxnOffsetCommitResponse."""
         name: str
+        topic_id: uuid.UUID
         partitions: list[TxnOffsetCommitResponse.TxnOffsetCommitResponsePartition]
         def __init__(
             self,
             name: str = ...,
+            topic_id: uuid.UUID = ...,
             partitions: Sequence[TxnOffsetCommitResponse.TxnOffsetCommitResponsePartition | dict[str, Any]] = ...,
             _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
         ) -> None: ...
@@ -5784,6 +6380,32 @@ class UnregisterBrokerRequest(Message):
 class UnregisterBrokerResponse(Message):
     """Kafka's UnregisterBrokerResponse (response 64, versions 0)."""
     api_key: ClassVar[Literal[64]]
+    kind: ClassVar[Literal['response']]
+    throttle_time_ms: int
+    error_code: int
+    error_message: str | None
+    def __init__(
+        self,
+        throttle_time_ms: int = ...,
+        error_code: int = ...,
+        error_message: str | None = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+
+class UnregisterControllerRequest(Message):
+    """Kafka's UnregisterControllerRequest (request 94, versions 0)."""
+    api_key: ClassVar[Literal[94]]
+    kind: ClassVar[Literal['request']]
+    controller_id: int
+    def __init__(
+        self,
+        controller_id: int = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+
+class UnregisterControllerResponse(Message):
+    """Kafka's UnregisterControllerResponse (response 94, versions 0)."""
+    api_key: ClassVar[Literal[94]]
     kind: ClassVar[Literal['response']]
     throttle_time_ms: int
     error_code: int
@@ -5855,104 +6477,20 @@ class UpdateFeaturesResponse(Message):
         ) -> None: ...
 
 class UpdateMetadataRequest(Message):
-    """Kafka's UpdateMetadataRequest (request 6, versions 0-8)."""
+    """Kafka's UpdateMetadataRequest (request 6, versions none)."""
     api_key: ClassVar[Literal[6]]
     kind: ClassVar[Literal['request']]
-    controller_id: int
-    is_k_raft_controller: bool
-    type: int
-    controller_epoch: int
-    broker_epoch: int
-    ungrouped_partition_states: list[UpdateMetadataRequest.UpdateMetadataPartitionState]
-    topic_states: list[UpdateMetadataRequest.UpdateMetadataTopicState]
-    live_brokers: list[UpdateMetadataRequest.UpdateMetadataBroker]
     def __init__(
         self,
-        controller_id: int = ...,
-        is_k_raft_controller: bool = ...,
-        type: int = ...,
-        controller_epoch: int = ...,
-        broker_epoch: int = ...,
-        ungrouped_partition_states: Sequence[UpdateMetadataRequest.UpdateMetadataPartitionState | dict[str, Any]] = ...,
-        topic_states: Sequence[UpdateMetadataRequest.UpdateMetadataTopicState | dict[str, Any]] = ...,
-        live_brokers: Sequence[UpdateMetadataRequest.UpdateMetadataBroker | dict[str, Any]] = ...,
         _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
     ) -> None: ...
-    class UpdateMetadataPartitionState(Struct):
-        """A struct of Kafka's UpdateMetadataRequest."""
-        topic_name: str
-        partition_index: int
-        controller_epoch: int
-        leader: int
-        leader_epoch: int
-        isr: list[int]
-        zk_version: int
-        replicas: list[int]
-        offline_replicas: list[int]
-        def __init__(
-            self,
-            topic_name: str = ...,
-            partition_index: int = ...,
-            controller_epoch: int = ...,
-            leader: int = ...,
-            leader_epoch: int = ...,
-            isr: Sequence[int] = ...,
-            zk_version: int = ...,
-            replicas: Sequence[int] = ...,
-            offline_replicas: Sequence[int] = ...,
-            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
-        ) -> None: ...
-    class UpdateMetadataTopicState(Struct):
-        """A struct of Kafka's UpdateMetadataRequest."""
-        topic_name: str
-        topic_id: uuid.UUID
-        partition_states: list[UpdateMetadataRequest.UpdateMetadataPartitionState]
-        def __init__(
-            self,
-            topic_name: str = ...,
-            topic_id: uuid.UUID = ...,
-            partition_states: Sequence[UpdateMetadataRequest.UpdateMetadataPartitionState | dict[str, Any]] = ...,
-            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
-        ) -> None: ...
-    class UpdateMetadataBroker(Struct):
-        """A struct of Kafka's UpdateMetadataRequest."""
-        id: int
-        v0_host: str
-        v0_port: int
-        endpoints: list[UpdateMetadataRequest.UpdateMetadataEndpoint]
-        rack: str | None
-        def __init__(
-            self,
-            id: int = ...,
-            v0_host: str = ...,
-            v0_port: int = ...,
-            endpoints: Sequence[UpdateMetadataRequest.UpdateMetadataEndpoint | dict[str, Any]] = ...,
-            rack: str | None = ...,
-            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
-        ) -> None: ...
-    class UpdateMetadataEndpoint(Struct):
-        """A struct of Kafka's UpdateMetadataRequest."""
-        port: int
-        host: str
-        listener: str
-        security_protocol: int
-        def __init__(
-            self,
-            port: int = ...,
-            host: str = ...,
-            listener: str = ...,
-            security_protocol: int = ...,
-            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
-        ) -> None: ...
 
 class UpdateMetadataResponse(Message):
-    """Kafka's UpdateMetadataResponse (response 6, versions 0-8)."""
+    """Kafka's UpdateMetadataResponse (response 6, versions none)."""
     api_key: ClassVar[Literal[6]]
     kind: ClassVar[Literal['response']]
-    error_code: int
     def __init__(
         self,
-        error_code: int = ...,
         _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
     ) -> None: ...
 
@@ -6029,7 +6567,7 @@ class UpdateRaftVoterResponse(Message):
         ) -> None: ...
 
 class VoteRequest(Message):
-    """Kafka's VoteRequest (request 52, versions 0-1)."""
+    """Kafka's VoteRequest (request 52, versions 0-2)."""
     api_key: ClassVar[Literal[52]]
     kind: ClassVar[Literal['request']]
     cluster_id: str | None
@@ -6055,26 +6593,28 @@ class VoteRequest(Message):
     class PartitionData(Struct):
         """A struct of Kafka's VoteRequest."""
         partition_index: int
-        candidate_epoch: int
-        candidate_id: int
-        candidate_directory_id: uuid.UUID
+        replica_epoch: int
+        replica_id: int
+        replica_directory_id: uuid.UUID
         voter_directory_id: uuid.UUID
         last_offset_epoch: int
         last_offset: int
+        pre_vote: bool
         def __init__(
             self,
             partition_index: int = ...,
-            candidate_epoch: int = ...,
-            candidate_id: int = ...,
-            candidate_directory_id: uuid.UUID = ...,
+            replica_epoch: int = ...,
+            replica_id: int = ...,
+            replica_directory_id: uuid.UUID = ...,
             voter_directory_id: uuid.UUID = ...,
             last_offset_epoch: int = ...,
             last_offset: int = ...,
+            pre_vote: bool = ...,
             _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
         ) -> None: ...
 
 class VoteResponse(Message):
-    """Kafka's VoteResponse (response 52, versions 0-1)."""
+    """Kafka's VoteResponse (response 52, versions 0-2)."""
     api_key: ClassVar[Literal[52]]
     kind: ClassVar[Literal['response']]
     error_code: int
@@ -6127,7 +6667,7 @@ class VoteResponse(Message):
         ) -> None: ...
 
 class WriteShareGroupStateRequest(Message):
-    """Kafka's WriteShareGroupStateRequest (request 85, versions 0)."""
+    """Kafka's WriteShareGroupStateRequest (request 85, versions 0-1)."""
     api_key: ClassVar[Literal[85]]
     kind: ClassVar[Literal['request']]
     group_id: str
@@ -6154,6 +6694,7 @@ class WriteShareGroupStateRequest(Message):
         state_epoch: int
         leader_epoch: int
         start_offset: int
+        delivery_complete_count: int
         state_batches: list[WriteShareGroupStateRequest.StateBatch]
         def __init__(
             self,
@@ -6161,6 +6702,7 @@ class WriteShareGroupStateRequest(Message):
             state_epoch: int = ...,
             leader_epoch: int = ...,
             start_offset: int = ...,
+            delivery_complete_count: int = ...,
             state_batches: Sequence[WriteShareGroupStateRequest.StateBatch | dict[str, Any]] = ...,
             _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
         ) -> None: ...
@@ -6180,7 +6722,7 @@ class WriteShareGroupStateRequest(Message):
         ) -> None: ...
 
 class WriteShareGroupStateResponse(Message):
-    """Kafka's WriteShareGroupStateResponse (response 85, versions 0)."""
+    """Kafka's WriteShareGroupStateResponse (response 85, versions 0-1)."""
     api_key: ClassVar[Literal[85]]
     kind: ClassVar[Literal['response']]
     results: list[WriteShareGroupStateResponse.WriteStateResult]
@@ -6213,7 +6755,7 @@ class WriteShareGroupStateResponse(Message):
         ) -> None: ...
 
 class WriteTxnMarkersRequest(Message):
-    """Kafka's WriteTxnMarkersRequest (request 27, versions 0-2)."""
+    """Kafka's WriteTxnMarkersRequest (request 27, versions 1-2)."""
     api_key: ClassVar[Literal[27]]
     kind: ClassVar[Literal['request']]
     markers: list[WriteTxnMarkersRequest.WritableTxnMarker]
@@ -6252,7 +6794,7 @@ class WriteTxnMarkersRequest(Message):
         ) -> None: ...
 
 class WriteTxnMarkersResponse(Message):
-    """Kafka's WriteTxnMarkersResponse (response 27, versions 0-2)."""
+    """Kafka's WriteTxnMarkersResponse (response 27, versions 1-2)."""
     api_key: ClassVar[Literal[27]]
     kind: ClassVar[Literal['response']]
     markers: list[WriteTxnMarkersResponse.WritableTxnMarkerResult]
@@ -6291,6 +6833,23 @@ class WriteTxnMarkersResponse(Message):
             error_code: int = ...,
             _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
         ) -> None: ...
+
+class AbortedTxn(Message):
+    """Kafka's AbortedTxn (data, versions 0)."""
+    api_key: ClassVar[None]
+    kind: ClassVar[Literal['data']]
+    producer_id: int
+    first_offset: int
+    last_offset: int
+    last_stable_offset: int
+    def __init__(
+        self,
+        producer_id: int = ...,
+        first_offset: int = ...,
+        last_offset: int = ...,
+        last_stable_offset: int = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
 
 class ConsumerProtocolAssignment(Message):
     """Kafka's ConsumerProtocolAssignment (data, versions 0-3)."""
@@ -6344,6 +6903,17 @@ class ConsumerProtocolSubscription(Message):
             _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
         ) -> None: ...
 
+class ControlRecordTypeSchema(Message):
+    """Kafka's ControlRecordTypeSchema (data, versions 0)."""
+    api_key: ClassVar[None]
+    kind: ClassVar[Literal['data']]
+    type: int
+    def __init__(
+        self,
+        type: int = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+
 class DefaultPrincipalData(Message):
     """Kafka's DefaultPrincipalData (data, versions 0)."""
     api_key: ClassVar[None]
@@ -6359,10 +6929,21 @@ class DefaultPrincipalData(Message):
         _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
     ) -> None: ...
 
-class ConsumerGroupCurrentMemberAssignmentKey(Message):
-    """Kafka's ConsumerGroupCurrentMemberAssignmentKey (data, versions 8)."""
+class EndTxnMarker(Message):
+    """Kafka's EndTxnMarker (data, versions 0)."""
     api_key: ClassVar[None]
     kind: ClassVar[Literal['data']]
+    coordinator_epoch: int
+    def __init__(
+        self,
+        coordinator_epoch: int = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+
+class ConsumerGroupCurrentMemberAssignmentKey(Message):
+    """Kafka's ConsumerGroupCurrentMemberAssignmentKey (coordinator-key 8, versions 0)."""
+    api_key: ClassVar[Literal[8]]
+    kind: ClassVar[Literal['coordinator-key']]
     group_id: str
     member_id: str
     def __init__(
@@ -6373,9 +6954,9 @@ class ConsumerGroupCurrentMemberAssignmentKey(Message):
     ) -> None: ...
 
 class ConsumerGroupCurrentMemberAssignmentValue(Message):
-    """Kafka's ConsumerGroupCurrentMemberAssignmentValue (data, versions 0)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's ConsumerGroupCurrentMemberAssignmentValue (coordinator-value 8, versions 0)."""
+    api_key: ClassVar[Literal[8]]
+    kind: ClassVar[Literal['coordinator-value']]
     member_epoch: int
     previous_member_epoch: int
     state: int
@@ -6394,17 +6975,19 @@ class ConsumerGroupCurrentMemberAssignmentValue(Message):
         """A struct of Kafka's ConsumerGroupCurrentMemberAssignmentValue."""
         topic_id: uuid.UUID
         partitions: list[int]
+        assignment_epochs: list[int] | None
         def __init__(
             self,
             topic_id: uuid.UUID = ...,
             partitions: Sequence[int] = ...,
+            assignment_epochs: Sequence[int] | None = ...,
             _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
         ) -> None: ...
 
 class ConsumerGroupMemberMetadataKey(Message):
-    """Kafka's ConsumerGroupMemberMetadataKey (data, versions 5)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's ConsumerGroupMemberMetadataKey (coordinator-key 5, versions 0)."""
+    api_key: ClassVar[Literal[5]]
+    kind: ClassVar[Literal['coordinator-key']]
     group_id: str
     member_id: str
     def __init__(
@@ -6415,9 +6998,9 @@ class ConsumerGroupMemberMetadataKey(Message):
     ) -> None: ...
 
 class ConsumerGroupMemberMetadataValue(Message):
-    """Kafka's ConsumerGroupMemberMetadataValue (data, versions 0)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's ConsumerGroupMemberMetadataValue (coordinator-value 5, versions 0)."""
+    api_key: ClassVar[Literal[5]]
+    kind: ClassVar[Literal['coordinator-value']]
     instance_id: str | None
     rack_id: str | None
     client_id: str
@@ -6462,9 +7045,9 @@ class ConsumerGroupMemberMetadataValue(Message):
         ) -> None: ...
 
 class ConsumerGroupMetadataKey(Message):
-    """Kafka's ConsumerGroupMetadataKey (data, versions 3)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's ConsumerGroupMetadataKey (coordinator-key 3, versions 0)."""
+    api_key: ClassVar[Literal[3]]
+    kind: ClassVar[Literal['coordinator-key']]
     group_id: str
     def __init__(
         self,
@@ -6473,20 +7056,22 @@ class ConsumerGroupMetadataKey(Message):
     ) -> None: ...
 
 class ConsumerGroupMetadataValue(Message):
-    """Kafka's ConsumerGroupMetadataValue (data, versions 0)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's ConsumerGroupMetadataValue (coordinator-value 3, versions 0)."""
+    api_key: ClassVar[Literal[3]]
+    kind: ClassVar[Literal['coordinator-value']]
     epoch: int
+    metadata_hash: int
     def __init__(
         self,
         epoch: int = ...,
+        metadata_hash: int = ...,
         _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
     ) -> None: ...
 
 class ConsumerGroupPartitionMetadataKey(Message):
-    """Kafka's ConsumerGroupPartitionMetadataKey (data, versions 4)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's ConsumerGroupPartitionMetadataKey (coordinator-key 4, versions 0)."""
+    api_key: ClassVar[Literal[4]]
+    kind: ClassVar[Literal['coordinator-key']]
     group_id: str
     def __init__(
         self,
@@ -6495,9 +7080,9 @@ class ConsumerGroupPartitionMetadataKey(Message):
     ) -> None: ...
 
 class ConsumerGroupPartitionMetadataValue(Message):
-    """Kafka's ConsumerGroupPartitionMetadataValue (data, versions 0)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's ConsumerGroupPartitionMetadataValue (coordinator-value 4, versions 0)."""
+    api_key: ClassVar[Literal[4]]
+    kind: ClassVar[Literal['coordinator-value']]
     topics: list[ConsumerGroupPartitionMetadataValue.TopicMetadata]
     def __init__(
         self,
@@ -6529,10 +7114,38 @@ class ConsumerGroupPartitionMetadataValue(Message):
             _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
         ) -> None: ...
 
+class ConsumerGroupRegularExpressionKey(Message):
+    """Kafka's ConsumerGroupRegularExpressionKey (coordinator-key 16, versions 0)."""
+    api_key: ClassVar[Literal[16]]
+    kind: ClassVar[Literal['coordinator-key']]
+    group_id: str
+    regular_expression: str
+    def __init__(
+        self,
+        group_id: str = ...,
+        regular_expression: str = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+
+class ConsumerGroupRegularExpressionValue(Message):
+    """Kafka's ConsumerGroupRegularExpressionValue (coordinator-value 16, versions 0)."""
+    api_key: ClassVar[Literal[16]]
+    kind: ClassVar[Literal['coordinator-value']]
+    topics: list[str]
+    version: int
+    timestamp: int
+    def __init__(
+        self,
+        topics: Sequence[str] = ...,
+        version: int = ...,
+        timestamp: int = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+
 class ConsumerGroupTargetAssignmentMemberKey(Message):
-    """Kafka's ConsumerGroupTargetAssignmentMemberKey (data, versions 7)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's ConsumerGroupTargetAssignmentMemberKey (coordinator-key 7, versions 0)."""
+    api_key: ClassVar[Literal[7]]
+    kind: ClassVar[Literal['coordinator-key']]
     group_id: str
     member_id: str
     def __init__(
@@ -6543,9 +7156,9 @@ class ConsumerGroupTargetAssignmentMemberKey(Message):
     ) -> None: ...
 
 class ConsumerGroupTargetAssignmentMemberValue(Message):
-    """Kafka's ConsumerGroupTargetAssignmentMemberValue (data, versions 0)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's ConsumerGroupTargetAssignmentMemberValue (coordinator-value 7, versions 0)."""
+    api_key: ClassVar[Literal[7]]
+    kind: ClassVar[Literal['coordinator-value']]
     topic_partitions: list[ConsumerGroupTargetAssignmentMemberValue.TopicPartition]
     def __init__(
         self,
@@ -6564,9 +7177,9 @@ class ConsumerGroupTargetAssignmentMemberValue(Message):
         ) -> None: ...
 
 class ConsumerGroupTargetAssignmentMetadataKey(Message):
-    """Kafka's ConsumerGroupTargetAssignmentMetadataKey (data, versions 6)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's ConsumerGroupTargetAssignmentMetadataKey (coordinator-key 6, versions 0)."""
+    api_key: ClassVar[Literal[6]]
+    kind: ClassVar[Literal['coordinator-key']]
     group_id: str
     def __init__(
         self,
@@ -6575,20 +7188,22 @@ class ConsumerGroupTargetAssignmentMetadataKey(Message):
     ) -> None: ...
 
 class ConsumerGroupTargetAssignmentMetadataValue(Message):
-    """Kafka's ConsumerGroupTargetAssignmentMetadataValue (data, versions 0)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's ConsumerGroupTargetAssignmentMetadataValue (coordinator-value 6, versions 0)."""
+    api_key: ClassVar[Literal[6]]
+    kind: ClassVar[Literal['coordinator-value']]
     assignment_epoch: int
+    assignment_timestamp: int
     def __init__(
         self,
         assignment_epoch: int = ...,
+        assignment_timestamp: int = ...,
         _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
     ) -> None: ...
 
 class GroupMetadataKey(Message):
-    """Kafka's GroupMetadataKey (data, versions 2)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's GroupMetadataKey (coordinator-key 2, versions 0)."""
+    api_key: ClassVar[Literal[2]]
+    kind: ClassVar[Literal['coordinator-key']]
     group: str
     def __init__(
         self,
@@ -6597,9 +7212,9 @@ class GroupMetadataKey(Message):
     ) -> None: ...
 
 class GroupMetadataValue(Message):
-    """Kafka's GroupMetadataValue (data, versions 0-4)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's GroupMetadataValue (coordinator-value 2, versions 0-4)."""
+    api_key: ClassVar[Literal[2]]
+    kind: ClassVar[Literal['coordinator-value']]
     protocol_type: str
     generation: int
     protocol: str | None
@@ -6639,10 +7254,40 @@ class GroupMetadataValue(Message):
             _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
         ) -> None: ...
 
+class LegacyOffsetCommitKey(Message):
+    """Kafka's LegacyOffsetCommitKey (coordinator-key 0, versions 0)."""
+    api_key: ClassVar[Literal[0]]
+    kind: ClassVar[Literal['coordinator-key']]
+    group: str
+    topic: str
+    partition: int
+    def __init__(
+        self,
+        group: str = ...,
+        topic: str = ...,
+        partition: int = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+
+class LegacyOffsetCommitValue(Message):
+    """Kafka's LegacyOffsetCommitValue (coordinator-value 0, versions 0)."""
+    api_key: ClassVar[Literal[0]]
+    kind: ClassVar[Literal['coordinator-value']]
+    offset: int
+    metadata: str
+    commit_timestamp: int
+    def __init__(
+        self,
+        offset: int = ...,
+        metadata: str = ...,
+        commit_timestamp: int = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+
 class OffsetCommitKey(Message):
-    """Kafka's OffsetCommitKey (data, versions 0-1)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's OffsetCommitKey (coordinator-key 1, versions 0)."""
+    api_key: ClassVar[Literal[1]]
+    kind: ClassVar[Literal['coordinator-key']]
     group: str
     topic: str
     partition: int
@@ -6655,14 +7300,15 @@ class OffsetCommitKey(Message):
     ) -> None: ...
 
 class OffsetCommitValue(Message):
-    """Kafka's OffsetCommitValue (data, versions 0-4)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's OffsetCommitValue (coordinator-value 1, versions 0-4)."""
+    api_key: ClassVar[Literal[1]]
+    kind: ClassVar[Literal['coordinator-value']]
     offset: int
     leader_epoch: int
     metadata: str
     commit_timestamp: int
     expire_timestamp: int
+    topic_id: uuid.UUID
     def __init__(
         self,
         offset: int = ...,
@@ -6670,13 +7316,14 @@ class OffsetCommitValue(Message):
         metadata: str = ...,
         commit_timestamp: int = ...,
         expire_timestamp: int = ...,
+        topic_id: uuid.UUID = ...,
         _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
     ) -> None: ...
 
 class ShareGroupCurrentMemberAssignmentKey(Message):
-    """Kafka's ShareGroupCurrentMemberAssignmentKey (data, versions 14)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's ShareGroupCurrentMemberAssignmentKey (coordinator-key 14, versions 0)."""
+    api_key: ClassVar[Literal[14]]
+    kind: ClassVar[Literal['coordinator-key']]
     group_id: str
     member_id: str
     def __init__(
@@ -6687,9 +7334,9 @@ class ShareGroupCurrentMemberAssignmentKey(Message):
     ) -> None: ...
 
 class ShareGroupCurrentMemberAssignmentValue(Message):
-    """Kafka's ShareGroupCurrentMemberAssignmentValue (data, versions 0)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's ShareGroupCurrentMemberAssignmentValue (coordinator-value 14, versions 0)."""
+    api_key: ClassVar[Literal[14]]
+    kind: ClassVar[Literal['coordinator-value']]
     member_epoch: int
     previous_member_epoch: int
     state: int
@@ -6714,9 +7361,9 @@ class ShareGroupCurrentMemberAssignmentValue(Message):
         ) -> None: ...
 
 class ShareGroupMemberMetadataKey(Message):
-    """Kafka's ShareGroupMemberMetadataKey (data, versions 10)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's ShareGroupMemberMetadataKey (coordinator-key 10, versions 0)."""
+    api_key: ClassVar[Literal[10]]
+    kind: ClassVar[Literal['coordinator-key']]
     group_id: str
     member_id: str
     def __init__(
@@ -6727,9 +7374,9 @@ class ShareGroupMemberMetadataKey(Message):
     ) -> None: ...
 
 class ShareGroupMemberMetadataValue(Message):
-    """Kafka's ShareGroupMemberMetadataValue (data, versions 0)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's ShareGroupMemberMetadataValue (coordinator-value 10, versions 0)."""
+    api_key: ClassVar[Literal[10]]
+    kind: ClassVar[Literal['coordinator-value']]
     rack_id: str | None
     client_id: str
     client_host: str
@@ -6744,9 +7391,9 @@ class ShareGroupMemberMetadataValue(Message):
     ) -> None: ...
 
 class ShareGroupMetadataKey(Message):
-    """Kafka's ShareGroupMetadataKey (data, versions 11)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's ShareGroupMetadataKey (coordinator-key 11, versions 0)."""
+    api_key: ClassVar[Literal[11]]
+    kind: ClassVar[Literal['coordinator-key']]
     group_id: str
     def __init__(
         self,
@@ -6755,66 +7402,22 @@ class ShareGroupMetadataKey(Message):
     ) -> None: ...
 
 class ShareGroupMetadataValue(Message):
-    """Kafka's ShareGroupMetadataValue (data, versions 0)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's ShareGroupMetadataValue (coordinator-value 11, versions 0)."""
+    api_key: ClassVar[Literal[11]]
+    kind: ClassVar[Literal['coordinator-value']]
     epoch: int
+    metadata_hash: int
     def __init__(
         self,
         epoch: int = ...,
+        metadata_hash: int = ...,
         _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
     ) -> None: ...
-
-class ShareGroupPartitionMetadataKey(Message):
-    """Kafka's ShareGroupPartitionMetadataKey (data, versions 9)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
-    group_id: str
-    def __init__(
-        self,
-        group_id: str = ...,
-        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
-    ) -> None: ...
-
-class ShareGroupPartitionMetadataValue(Message):
-    """Kafka's ShareGroupPartitionMetadataValue (data, versions 0)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
-    topics: list[ShareGroupPartitionMetadataValue.TopicMetadata]
-    def __init__(
-        self,
-        topics: Sequence[ShareGroupPartitionMetadataValue.TopicMetadata | dict[str, Any]] = ...,
-        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
-    ) -> None: ...
-    class TopicMetadata(Struct):
-        """A struct of Kafka's ShareGroupPartitionMetadataValue."""
-        topic_id: uuid.UUID
-        topic_name: str
-        num_partitions: int
-        partition_metadata: list[ShareGroupPartitionMetadataValue.PartitionMetadata]
-        def __init__(
-            self,
-            topic_id: uuid.UUID = ...,
-            topic_name: str = ...,
-            num_partitions: int = ...,
-            partition_metadata: Sequence[ShareGroupPartitionMetadataValue.PartitionMetadata | dict[str, Any]] = ...,
-            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
-        ) -> None: ...
-    class PartitionMetadata(Struct):
-        """A struct of Kafka's ShareGroupPartitionMetadataValue."""
-        partition: int
-        racks: list[str]
-        def __init__(
-            self,
-            partition: int = ...,
-            racks: Sequence[str] = ...,
-            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
-        ) -> None: ...
 
 class ShareGroupStatePartitionMetadataKey(Message):
-    """Kafka's ShareGroupStatePartitionMetadataKey (data, versions 15)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's ShareGroupStatePartitionMetadataKey (coordinator-key 15, versions 0)."""
+    api_key: ClassVar[Literal[15]]
+    kind: ClassVar[Literal['coordinator-key']]
     group_id: str
     def __init__(
         self,
@@ -6823,13 +7426,15 @@ class ShareGroupStatePartitionMetadataKey(Message):
     ) -> None: ...
 
 class ShareGroupStatePartitionMetadataValue(Message):
-    """Kafka's ShareGroupStatePartitionMetadataValue (data, versions 0)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's ShareGroupStatePartitionMetadataValue (coordinator-value 15, versions 0)."""
+    api_key: ClassVar[Literal[15]]
+    kind: ClassVar[Literal['coordinator-value']]
+    initializing_topics: list[ShareGroupStatePartitionMetadataValue.TopicPartitionsInfo]
     initialized_topics: list[ShareGroupStatePartitionMetadataValue.TopicPartitionsInfo]
     deleting_topics: list[ShareGroupStatePartitionMetadataValue.TopicInfo]
     def __init__(
         self,
+        initializing_topics: Sequence[ShareGroupStatePartitionMetadataValue.TopicPartitionsInfo | dict[str, Any]] = ...,
         initialized_topics: Sequence[ShareGroupStatePartitionMetadataValue.TopicPartitionsInfo | dict[str, Any]] = ...,
         deleting_topics: Sequence[ShareGroupStatePartitionMetadataValue.TopicInfo | dict[str, Any]] = ...,
         _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
@@ -6858,9 +7463,9 @@ class ShareGroupStatePartitionMetadataValue(Message):
         ) -> None: ...
 
 class ShareGroupTargetAssignmentMemberKey(Message):
-    """Kafka's ShareGroupTargetAssignmentMemberKey (data, versions 13)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's ShareGroupTargetAssignmentMemberKey (coordinator-key 13, versions 0)."""
+    api_key: ClassVar[Literal[13]]
+    kind: ClassVar[Literal['coordinator-key']]
     group_id: str
     member_id: str
     def __init__(
@@ -6871,9 +7476,9 @@ class ShareGroupTargetAssignmentMemberKey(Message):
     ) -> None: ...
 
 class ShareGroupTargetAssignmentMemberValue(Message):
-    """Kafka's ShareGroupTargetAssignmentMemberValue (data, versions 0)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's ShareGroupTargetAssignmentMemberValue (coordinator-value 13, versions 0)."""
+    api_key: ClassVar[Literal[13]]
+    kind: ClassVar[Literal['coordinator-value']]
     topic_partitions: list[ShareGroupTargetAssignmentMemberValue.TopicPartition]
     def __init__(
         self,
@@ -6892,9 +7497,9 @@ class ShareGroupTargetAssignmentMemberValue(Message):
         ) -> None: ...
 
 class ShareGroupTargetAssignmentMetadataKey(Message):
-    """Kafka's ShareGroupTargetAssignmentMetadataKey (data, versions 12)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's ShareGroupTargetAssignmentMetadataKey (coordinator-key 12, versions 0)."""
+    api_key: ClassVar[Literal[12]]
+    kind: ClassVar[Literal['coordinator-key']]
     group_id: str
     def __init__(
         self,
@@ -6903,20 +7508,22 @@ class ShareGroupTargetAssignmentMetadataKey(Message):
     ) -> None: ...
 
 class ShareGroupTargetAssignmentMetadataValue(Message):
-    """Kafka's ShareGroupTargetAssignmentMetadataValue (data, versions 0)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's ShareGroupTargetAssignmentMetadataValue (coordinator-value 12, versions 0)."""
+    api_key: ClassVar[Literal[12]]
+    kind: ClassVar[Literal['coordinator-value']]
     assignment_epoch: int
+    assignment_timestamp: int
     def __init__(
         self,
         assignment_epoch: int = ...,
+        assignment_timestamp: int = ...,
         _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
     ) -> None: ...
 
 class ShareSnapshotKey(Message):
-    """Kafka's ShareSnapshotKey (data, versions 0)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's ShareSnapshotKey (coordinator-key 0, versions 0)."""
+    api_key: ClassVar[Literal[0]]
+    kind: ClassVar[Literal['coordinator-key']]
     group_id: str
     topic_id: uuid.UUID
     partition: int
@@ -6929,13 +7536,16 @@ class ShareSnapshotKey(Message):
     ) -> None: ...
 
 class ShareSnapshotValue(Message):
-    """Kafka's ShareSnapshotValue (data, versions 0)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's ShareSnapshotValue (coordinator-value 0, versions 0)."""
+    api_key: ClassVar[Literal[0]]
+    kind: ClassVar[Literal['coordinator-value']]
     snapshot_epoch: int
     state_epoch: int
     leader_epoch: int
     start_offset: int
+    delivery_complete_count: int
+    create_timestamp: int
+    write_timestamp: int
     state_batches: list[ShareSnapshotValue.StateBatch]
     def __init__(
         self,
@@ -6943,6 +7553,9 @@ class ShareSnapshotValue(Message):
         state_epoch: int = ...,
         leader_epoch: int = ...,
         start_offset: int = ...,
+        delivery_complete_count: int = ...,
+        create_timestamp: int = ...,
+        write_timestamp: int = ...,
         state_batches: Sequence[ShareSnapshotValue.StateBatch | dict[str, Any]] = ...,
         _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
     ) -> None: ...
@@ -6962,9 +7575,9 @@ class ShareSnapshotValue(Message):
         ) -> None: ...
 
 class ShareUpdateKey(Message):
-    """Kafka's ShareUpdateKey (data, versions 1)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's ShareUpdateKey (coordinator-key 1, versions 0)."""
+    api_key: ClassVar[Literal[1]]
+    kind: ClassVar[Literal['coordinator-key']]
     group_id: str
     topic_id: uuid.UUID
     partition: int
@@ -6977,18 +7590,20 @@ class ShareUpdateKey(Message):
     ) -> None: ...
 
 class ShareUpdateValue(Message):
-    """Kafka's ShareUpdateValue (data, versions 0)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's ShareUpdateValue (coordinator-value 1, versions 0)."""
+    api_key: ClassVar[Literal[1]]
+    kind: ClassVar[Literal['coordinator-value']]
     snapshot_epoch: int
     leader_epoch: int
     start_offset: int
+    delivery_complete_count: int
     state_batches: list[ShareUpdateValue.StateBatch]
     def __init__(
         self,
         snapshot_epoch: int = ...,
         leader_epoch: int = ...,
         start_offset: int = ...,
+        delivery_complete_count: int = ...,
         state_batches: Sequence[ShareUpdateValue.StateBatch | dict[str, Any]] = ...,
         _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
     ) -> None: ...
@@ -7007,10 +7622,306 @@ class ShareUpdateValue(Message):
             _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
         ) -> None: ...
 
+class StreamsGroupCurrentMemberAssignmentKey(Message):
+    """Kafka's StreamsGroupCurrentMemberAssignmentKey (coordinator-key 22, versions 0)."""
+    api_key: ClassVar[Literal[22]]
+    kind: ClassVar[Literal['coordinator-key']]
+    group_id: str
+    member_id: str
+    def __init__(
+        self,
+        group_id: str = ...,
+        member_id: str = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+
+class StreamsGroupCurrentMemberAssignmentValue(Message):
+    """Kafka's StreamsGroupCurrentMemberAssignmentValue (coordinator-value 22, versions 0)."""
+    api_key: ClassVar[Literal[22]]
+    kind: ClassVar[Literal['coordinator-value']]
+    member_epoch: int
+    previous_member_epoch: int
+    state: int
+    active_tasks: list[StreamsGroupCurrentMemberAssignmentValue.TaskIds]
+    standby_tasks: list[StreamsGroupCurrentMemberAssignmentValue.TaskIds]
+    warmup_tasks: list[StreamsGroupCurrentMemberAssignmentValue.TaskIds]
+    active_tasks_pending_revocation: list[StreamsGroupCurrentMemberAssignmentValue.TaskIds]
+    standby_tasks_pending_revocation: list[StreamsGroupCurrentMemberAssignmentValue.TaskIds]
+    warmup_tasks_pending_revocation: list[StreamsGroupCurrentMemberAssignmentValue.TaskIds]
+    def __init__(
+        self,
+        member_epoch: int = ...,
+        previous_member_epoch: int = ...,
+        state: int = ...,
+        active_tasks: Sequence[StreamsGroupCurrentMemberAssignmentValue.TaskIds | dict[str, Any]] = ...,
+        standby_tasks: Sequence[StreamsGroupCurrentMemberAssignmentValue.TaskIds | dict[str, Any]] = ...,
+        warmup_tasks: Sequence[StreamsGroupCurrentMemberAssignmentValue.TaskIds | dict[str, Any]] = ...,
+        active_tasks_pending_revocation: Sequence[StreamsGroupCurrentMemberAssignmentValue.TaskIds | dict[str, Any]] = ...,
+        standby_tasks_pending_revocation: Sequence[StreamsGroupCurrentMemberAssignmentValue.TaskIds | dict[str, Any]] = ...,
+        warmup_tasks_pending_revocation: Sequence[StreamsGroupCurrentMemberAssignmentValue.TaskIds | dict[str, Any]] = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+    class TaskIds(Struct):
+        """A struct of Kafka's StreamsGroupCurrentMemberAssignmentValue."""
+        subtopology_id: str
+        partitions: list[int]
+        assignment_epochs: list[int] | None
+        def __init__(
+            self,
+            subtopology_id: str = ...,
+            partitions: Sequence[int] = ...,
+            assignment_epochs: Sequence[int] | None = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+
+class StreamsGroupMemberMetadataKey(Message):
+    """Kafka's StreamsGroupMemberMetadataKey (coordinator-key 19, versions 0)."""
+    api_key: ClassVar[Literal[19]]
+    kind: ClassVar[Literal['coordinator-key']]
+    group_id: str
+    member_id: str
+    def __init__(
+        self,
+        group_id: str = ...,
+        member_id: str = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+
+class StreamsGroupMemberMetadataValue(Message):
+    """Kafka's StreamsGroupMemberMetadataValue (coordinator-value 19, versions 0)."""
+    api_key: ClassVar[Literal[19]]
+    kind: ClassVar[Literal['coordinator-value']]
+    instance_id: str | None
+    rack_id: str | None
+    client_id: str
+    client_host: str
+    rebalance_timeout_ms: int
+    topology_epoch: int
+    process_id: str
+    user_endpoint: StreamsGroupMemberMetadataValue.Endpoint | None
+    client_tags: list[StreamsGroupMemberMetadataValue.KeyValue]
+    def __init__(
+        self,
+        instance_id: str | None = ...,
+        rack_id: str | None = ...,
+        client_id: str = ...,
+        client_host: str = ...,
+        rebalance_timeout_ms: int = ...,
+        topology_epoch: int = ...,
+        process_id: str = ...,
+        user_endpoint: StreamsGroupMemberMetadataValue.Endpoint | dict[str, Any] | None = ...,
+        client_tags: Sequence[StreamsGroupMemberMetadataValue.KeyValue | dict[str, Any]] = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+    class Endpoint(Struct):
+        """A struct of Kafka's StreamsGroupMemberMetadataValue."""
+        host: str
+        port: int
+        def __init__(
+            self,
+            host: str = ...,
+            port: int = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class KeyValue(Struct):
+        """A struct of Kafka's StreamsGroupMemberMetadataValue."""
+        key: str
+        value: str
+        def __init__(
+            self,
+            key: str = ...,
+            value: str = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+
+class StreamsGroupMetadataKey(Message):
+    """Kafka's StreamsGroupMetadataKey (coordinator-key 17, versions 0)."""
+    api_key: ClassVar[Literal[17]]
+    kind: ClassVar[Literal['coordinator-key']]
+    group_id: str
+    def __init__(
+        self,
+        group_id: str = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+
+class StreamsGroupMetadataValue(Message):
+    """Kafka's StreamsGroupMetadataValue (coordinator-value 17, versions 0)."""
+    api_key: ClassVar[Literal[17]]
+    kind: ClassVar[Literal['coordinator-value']]
+    epoch: int
+    metadata_hash: int
+    validated_topology_epoch: int
+    last_assignment_configs: list[StreamsGroupMetadataValue.LastAssignmentConfig] | None
+    stored_description_topology_epoch: int
+    failed_description_topology_epoch: int
+    def __init__(
+        self,
+        epoch: int = ...,
+        metadata_hash: int = ...,
+        validated_topology_epoch: int = ...,
+        last_assignment_configs: Sequence[StreamsGroupMetadataValue.LastAssignmentConfig | dict[str, Any]] | None = ...,
+        stored_description_topology_epoch: int = ...,
+        failed_description_topology_epoch: int = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+    class LastAssignmentConfig(Struct):
+        """A struct of Kafka's StreamsGroupMetadataValue."""
+        key: str
+        value: str
+        def __init__(
+            self,
+            key: str = ...,
+            value: str = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+
+class StreamsGroupTargetAssignmentMemberKey(Message):
+    """Kafka's StreamsGroupTargetAssignmentMemberKey (coordinator-key 21, versions 0)."""
+    api_key: ClassVar[Literal[21]]
+    kind: ClassVar[Literal['coordinator-key']]
+    group_id: str
+    member_id: str
+    def __init__(
+        self,
+        group_id: str = ...,
+        member_id: str = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+
+class StreamsGroupTargetAssignmentMemberValue(Message):
+    """Kafka's StreamsGroupTargetAssignmentMemberValue (coordinator-value 21, versions 0)."""
+    api_key: ClassVar[Literal[21]]
+    kind: ClassVar[Literal['coordinator-value']]
+    active_tasks: list[StreamsGroupTargetAssignmentMemberValue.TaskIds]
+    standby_tasks: list[StreamsGroupTargetAssignmentMemberValue.TaskIds]
+    warmup_tasks: list[StreamsGroupTargetAssignmentMemberValue.TaskIds]
+    def __init__(
+        self,
+        active_tasks: Sequence[StreamsGroupTargetAssignmentMemberValue.TaskIds | dict[str, Any]] = ...,
+        standby_tasks: Sequence[StreamsGroupTargetAssignmentMemberValue.TaskIds | dict[str, Any]] = ...,
+        warmup_tasks: Sequence[StreamsGroupTargetAssignmentMemberValue.TaskIds | dict[str, Any]] = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+    class TaskIds(Struct):
+        """A struct of Kafka's StreamsGroupTargetAssignmentMemberValue."""
+        subtopology_id: str
+        partitions: list[int]
+        def __init__(
+            self,
+            subtopology_id: str = ...,
+            partitions: Sequence[int] = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+
+class StreamsGroupTargetAssignmentMetadataKey(Message):
+    """Kafka's StreamsGroupTargetAssignmentMetadataKey (coordinator-key 20, versions 0)."""
+    api_key: ClassVar[Literal[20]]
+    kind: ClassVar[Literal['coordinator-key']]
+    group_id: str
+    def __init__(
+        self,
+        group_id: str = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+
+class StreamsGroupTargetAssignmentMetadataValue(Message):
+    """Kafka's StreamsGroupTargetAssignmentMetadataValue (coordinator-value 20, versions 0)."""
+    api_key: ClassVar[Literal[20]]
+    kind: ClassVar[Literal['coordinator-value']]
+    assignment_epoch: int
+    assignment_timestamp: int
+    def __init__(
+        self,
+        assignment_epoch: int = ...,
+        assignment_timestamp: int = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+
+class StreamsGroupTopologyKey(Message):
+    """Kafka's StreamsGroupTopologyKey (coordinator-key 23, versions 0)."""
+    api_key: ClassVar[Literal[23]]
+    kind: ClassVar[Literal['coordinator-key']]
+    group_id: str
+    def __init__(
+        self,
+        group_id: str = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+
+class StreamsGroupTopologyValue(Message):
+    """Kafka's StreamsGroupTopologyValue (coordinator-value 23, versions 0)."""
+    api_key: ClassVar[Literal[23]]
+    kind: ClassVar[Literal['coordinator-value']]
+    epoch: int
+    subtopologies: list[StreamsGroupTopologyValue.Subtopology]
+    def __init__(
+        self,
+        epoch: int = ...,
+        subtopologies: Sequence[StreamsGroupTopologyValue.Subtopology | dict[str, Any]] = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+    class Subtopology(Struct):
+        """A struct of Kafka's StreamsGroupTopologyValue."""
+        subtopology_id: str
+        source_topics: list[str]
+        source_topic_regex: list[str]
+        state_changelog_topics: list[StreamsGroupTopologyValue.TopicInfo]
+        repartition_sink_topics: list[str]
+        repartition_source_topics: list[StreamsGroupTopologyValue.TopicInfo]
+        copartition_groups: list[StreamsGroupTopologyValue.CopartitionGroup]
+        def __init__(
+            self,
+            subtopology_id: str = ...,
+            source_topics: Sequence[str] = ...,
+            source_topic_regex: Sequence[str] = ...,
+            state_changelog_topics: Sequence[StreamsGroupTopologyValue.TopicInfo | dict[str, Any]] = ...,
+            repartition_sink_topics: Sequence[str] = ...,
+            repartition_source_topics: Sequence[StreamsGroupTopologyValue.TopicInfo | dict[str, Any]] = ...,
+            copartition_groups: Sequence[StreamsGroupTopologyValue.CopartitionGroup | dict[str, Any]] = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class TopicInfo(Struct):
+        """A struct of Kafka's StreamsGroupTopologyValue."""
+        name: str
+        partitions: int
+        replication_factor: int
+        topic_configs: list[StreamsGroupTopologyValue.TopicConfig]
+        def __init__(
+            self,
+            name: str = ...,
+            partitions: int = ...,
+            replication_factor: int = ...,
+            topic_configs: Sequence[StreamsGroupTopologyValue.TopicConfig | dict[str, Any]] = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class TopicConfig(Struct):
+        """A struct of Kafka's StreamsGroupTopologyValue."""
+        key: str
+        value: str
+        def __init__(
+            self,
+            key: str = ...,
+            value: str = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class CopartitionGroup(Struct):
+        """A struct of Kafka's StreamsGroupTopologyValue."""
+        source_topics: list[int]
+        source_topic_regex: list[int]
+        repartition_source_topics: list[int]
+        def __init__(
+            self,
+            source_topics: Sequence[int] = ...,
+            source_topic_regex: Sequence[int] = ...,
+            repartition_source_topics: Sequence[int] = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+
 class TransactionLogKey(Message):
-    """Kafka's TransactionLogKey (data, versions 0)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's TransactionLogKey (coordinator-key 0, versions 0)."""
+    api_key: ClassVar[Literal[0]]
+    kind: ClassVar[Literal['coordinator-key']]
     transactional_id: str
     def __init__(
         self,
@@ -7019,13 +7930,14 @@ class TransactionLogKey(Message):
     ) -> None: ...
 
 class TransactionLogValue(Message):
-    """Kafka's TransactionLogValue (data, versions 0-1)."""
-    api_key: ClassVar[None]
-    kind: ClassVar[Literal['data']]
+    """Kafka's TransactionLogValue (coordinator-value 0, versions 0-1)."""
+    api_key: ClassVar[Literal[0]]
+    kind: ClassVar[Literal['coordinator-value']]
     producer_id: int
     previous_producer_id: int
     next_producer_id: int
     producer_epoch: int
+    next_producer_epoch: int
     transaction_timeout_ms: int
     transaction_status: int
     transaction_partitions: list[TransactionLogValue.PartitionsSchema] | None
@@ -7038,6 +7950,7 @@ class TransactionLogValue(Message):
         previous_producer_id: int = ...,
         next_producer_id: int = ...,
         producer_epoch: int = ...,
+        next_producer_epoch: int = ...,
         transaction_timeout_ms: int = ...,
         transaction_status: int = ...,
         transaction_partitions: Sequence[TransactionLogValue.PartitionsSchema | dict[str, Any]] | None = ...,
@@ -7105,7 +8018,7 @@ class BeginTransactionRecord(Message):
     ) -> None: ...
 
 class BrokerRegistrationChangeRecord(Message):
-    """Kafka's BrokerRegistrationChangeRecord (metadata 17, versions 0-2)."""
+    """Kafka's BrokerRegistrationChangeRecord (metadata 17, versions 0-3)."""
     api_key: ClassVar[Literal[17]]
     kind: ClassVar[Literal['metadata']]
     broker_id: int
@@ -7113,6 +8026,7 @@ class BrokerRegistrationChangeRecord(Message):
     fenced: int
     in_controlled_shutdown: int
     log_dirs: list[uuid.UUID]
+    cordoned_log_dirs: list[uuid.UUID] | None
     def __init__(
         self,
         broker_id: int = ...,
@@ -7120,6 +8034,18 @@ class BrokerRegistrationChangeRecord(Message):
         fenced: int = ...,
         in_controlled_shutdown: int = ...,
         log_dirs: Sequence[uuid.UUID] = ...,
+        cordoned_log_dirs: Sequence[uuid.UUID] | None = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+
+class ClearElrRecord(Message):
+    """Kafka's ClearElrRecord (metadata 28, versions 0)."""
+    api_key: ClassVar[Literal[28]]
+    kind: ClassVar[Literal['metadata']]
+    topic_name: str
+    def __init__(
+        self,
+        topic_name: str = ...,
         _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
     ) -> None: ...
 
@@ -7316,7 +8242,7 @@ class ProducerIdsRecord(Message):
     ) -> None: ...
 
 class RegisterBrokerRecord(Message):
-    """Kafka's RegisterBrokerRecord (metadata 0, versions 0-3)."""
+    """Kafka's RegisterBrokerRecord (metadata 0, versions 0-4)."""
     api_key: ClassVar[Literal[0]]
     kind: ClassVar[Literal['metadata']]
     broker_id: int
@@ -7329,6 +8255,7 @@ class RegisterBrokerRecord(Message):
     fenced: bool
     in_controlled_shutdown: bool
     log_dirs: list[uuid.UUID]
+    cordoned_log_dirs: list[uuid.UUID] | None
     def __init__(
         self,
         broker_id: int = ...,
@@ -7341,6 +8268,7 @@ class RegisterBrokerRecord(Message):
         fenced: bool = ...,
         in_controlled_shutdown: bool = ...,
         log_dirs: Sequence[uuid.UUID] = ...,
+        cordoned_log_dirs: Sequence[uuid.UUID] | None = ...,
         _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
     ) -> None: ...
     class BrokerEndpoint(Struct):
@@ -7497,6 +8425,17 @@ class UnregisterBrokerRecord(Message):
         self,
         broker_id: int = ...,
         broker_epoch: int = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+
+class UnregisterControllerRecord(Message):
+    """Kafka's UnregisterControllerRecord (metadata 29, versions 0)."""
+    api_key: ClassVar[Literal[29]]
+    kind: ClassVar[Literal['metadata']]
+    controller_id: int
+    def __init__(
+        self,
+        controller_id: int = ...,
         _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
     ) -> None: ...
 
@@ -7853,6 +8792,20 @@ def request_class(api_key: Literal[86]) -> type[DeleteShareGroupStateRequest]: .
 @overload
 def request_class(api_key: Literal[87]) -> type[ReadShareGroupStateSummaryRequest]: ...
 @overload
+def request_class(api_key: Literal[88]) -> type[StreamsGroupHeartbeatRequest]: ...
+@overload
+def request_class(api_key: Literal[89]) -> type[StreamsGroupDescribeRequest]: ...
+@overload
+def request_class(api_key: Literal[90]) -> type[DescribeShareGroupOffsetsRequest]: ...
+@overload
+def request_class(api_key: Literal[91]) -> type[AlterShareGroupOffsetsRequest]: ...
+@overload
+def request_class(api_key: Literal[92]) -> type[DeleteShareGroupOffsetsRequest]: ...
+@overload
+def request_class(api_key: Literal[93]) -> type[StreamsGroupTopologyDescriptionUpdateRequest]: ...
+@overload
+def request_class(api_key: Literal[94]) -> type[UnregisterControllerRequest]: ...
+@overload
 def request_class(api_key: int) -> type[Message]: ...
 
 @overload
@@ -8032,10 +8985,25 @@ def response_class(api_key: Literal[86]) -> type[DeleteShareGroupStateResponse]:
 @overload
 def response_class(api_key: Literal[87]) -> type[ReadShareGroupStateSummaryResponse]: ...
 @overload
+def response_class(api_key: Literal[88]) -> type[StreamsGroupHeartbeatResponse]: ...
+@overload
+def response_class(api_key: Literal[89]) -> type[StreamsGroupDescribeResponse]: ...
+@overload
+def response_class(api_key: Literal[90]) -> type[DescribeShareGroupOffsetsResponse]: ...
+@overload
+def response_class(api_key: Literal[91]) -> type[AlterShareGroupOffsetsResponse]: ...
+@overload
+def response_class(api_key: Literal[92]) -> type[DeleteShareGroupOffsetsResponse]: ...
+@overload
+def response_class(api_key: Literal[93]) -> type[StreamsGroupTopologyDescriptionUpdateResponse]: ...
+@overload
+def response_class(api_key: Literal[94]) -> type[UnregisterControllerResponse]: ...
+@overload
 def response_class(api_key: int) -> type[Message]: ...
 
 __all__ = [
     'AbortTransactionRecord',
+    'AbortedTxn',
     'AccessControlEntryRecord',
     'AddOffsetsToTxnRequest',
     'AddOffsetsToTxnResponse',
@@ -8055,6 +9023,8 @@ __all__ = [
     'AlterPartitionResponse',
     'AlterReplicaLogDirsRequest',
     'AlterReplicaLogDirsResponse',
+    'AlterShareGroupOffsetsRequest',
+    'AlterShareGroupOffsetsResponse',
     'AlterUserScramCredentialsRequest',
     'AlterUserScramCredentialsResponse',
     'ApiVersionsRequest',
@@ -8069,6 +9039,7 @@ __all__ = [
     'BrokerRegistrationChangeRecord',
     'BrokerRegistrationRequest',
     'BrokerRegistrationResponse',
+    'ClearElrRecord',
     'ClientQuotaRecord',
     'ConfigRecord',
     'ConsumerGroupCurrentMemberAssignmentKey',
@@ -8083,12 +9054,15 @@ __all__ = [
     'ConsumerGroupMetadataValue',
     'ConsumerGroupPartitionMetadataKey',
     'ConsumerGroupPartitionMetadataValue',
+    'ConsumerGroupRegularExpressionKey',
+    'ConsumerGroupRegularExpressionValue',
     'ConsumerGroupTargetAssignmentMemberKey',
     'ConsumerGroupTargetAssignmentMemberValue',
     'ConsumerGroupTargetAssignmentMetadataKey',
     'ConsumerGroupTargetAssignmentMetadataValue',
     'ConsumerProtocolAssignment',
     'ConsumerProtocolSubscription',
+    'ControlRecordTypeSchema',
     'ControlledShutdownRequest',
     'ControlledShutdownResponse',
     'ControllerRegistrationRequest',
@@ -8109,6 +9083,8 @@ __all__ = [
     'DeleteGroupsResponse',
     'DeleteRecordsRequest',
     'DeleteRecordsResponse',
+    'DeleteShareGroupOffsetsRequest',
+    'DeleteShareGroupOffsetsResponse',
     'DeleteShareGroupStateRequest',
     'DeleteShareGroupStateResponse',
     'DeleteTopicsRequest',
@@ -8131,6 +9107,8 @@ __all__ = [
     'DescribeProducersResponse',
     'DescribeQuorumRequest',
     'DescribeQuorumResponse',
+    'DescribeShareGroupOffsetsRequest',
+    'DescribeShareGroupOffsetsResponse',
     'DescribeTopicPartitionsRequest',
     'DescribeTopicPartitionsResponse',
     'DescribeTransactionsRequest',
@@ -8142,6 +9120,7 @@ __all__ = [
     'EndQuorumEpochRequest',
     'EndQuorumEpochResponse',
     'EndTransactionRecord',
+    'EndTxnMarker',
     'EndTxnRequest',
     'EndTxnResponse',
     'EnvelopeRequest',
@@ -8176,6 +9155,8 @@ __all__ = [
     'LeaderChangeMessage',
     'LeaveGroupRequest',
     'LeaveGroupResponse',
+    'LegacyOffsetCommitKey',
+    'LegacyOffsetCommitValue',
     'ListConfigResourcesRequest',
     'ListConfigResourcesResponse',
     'ListGroupsRequest',
@@ -8241,8 +9222,6 @@ __all__ = [
     'ShareGroupMemberMetadataValue',
     'ShareGroupMetadataKey',
     'ShareGroupMetadataValue',
-    'ShareGroupPartitionMetadataKey',
-    'ShareGroupPartitionMetadataValue',
     'ShareGroupStatePartitionMetadataKey',
     'ShareGroupStatePartitionMetadataValue',
     'ShareGroupTargetAssignmentMemberKey',
@@ -8257,6 +9236,24 @@ __all__ = [
     'SnapshotHeaderRecord',
     'StopReplicaRequest',
     'StopReplicaResponse',
+    'StreamsGroupCurrentMemberAssignmentKey',
+    'StreamsGroupCurrentMemberAssignmentValue',
+    'StreamsGroupDescribeRequest',
+    'StreamsGroupDescribeResponse',
+    'StreamsGroupHeartbeatRequest',
+    'StreamsGroupHeartbeatResponse',
+    'StreamsGroupMemberMetadataKey',
+    'StreamsGroupMemberMetadataValue',
+    'StreamsGroupMetadataKey',
+    'StreamsGroupMetadataValue',
+    'StreamsGroupTargetAssignmentMemberKey',
+    'StreamsGroupTargetAssignmentMemberValue',
+    'StreamsGroupTargetAssignmentMetadataKey',
+    'StreamsGroupTargetAssignmentMetadataValue',
+    'StreamsGroupTopologyDescriptionUpdateRequest',
+    'StreamsGroupTopologyDescriptionUpdateResponse',
+    'StreamsGroupTopologyKey',
+    'StreamsGroupTopologyValue',
     'SyncGroupRequest',
     'SyncGroupResponse',
     'TopicRecord',
@@ -8268,6 +9265,9 @@ __all__ = [
     'UnregisterBrokerRecord',
     'UnregisterBrokerRequest',
     'UnregisterBrokerResponse',
+    'UnregisterControllerRecord',
+    'UnregisterControllerRequest',
+    'UnregisterControllerResponse',
     'UpdateFeaturesRequest',
     'UpdateFeaturesResponse',
     'UpdateMetadataRequest',

@@ -25,7 +25,7 @@ import sys
 import tempfile
 import zipfile
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Dict, List
 
 TOOLS = Path(__file__).resolve().parent
 DATA_DIR = TOOLS.parent / "kafkawire" / "schema" / "data"
