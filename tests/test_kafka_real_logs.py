@@ -163,12 +163,12 @@ def _norm(value):
     return value
 
 
-_DEFAULTS = (None, 0, "", [], False, "AAAAAAAAAAAAAAAAAAAAAA")
+_DEFAULTS = (None, 0, -1, "", [], False, "AAAAAAAAAAAAAAAAAAAAAA")
 
 
 def _without_absent(ours, theirs):
-    """``ours`` without the fields Kafka's JSON leaves out because the record's version
-    has none (they hold their defaults in ours)."""
+    """``ours`` without the fields Kafka's JSON leaves out: those the record's version
+    has not, and tagged fields at their default (ours hold the defaults)."""
     if isinstance(ours, dict) and isinstance(theirs, dict):
         return {k: _without_absent(v, theirs.get(k)) for k, v in ours.items()
                 if k in theirs or v not in _DEFAULTS}
@@ -236,3 +236,134 @@ def test_dump_log_prints_what_dump_log_segments_prints(kafka_workload, dumped_by
     for path, theirs in sorted(dumped_by_kafka.items()):
         theirs = [e for e in theirs if e]  # an empty index prints no entry
         _compare_file(path, theirs, _ours(path, capsys))
+
+
+# -- the internal topics against DumpLogSegments' decoders -----------------------------
+
+DECODERS = {"__consumer_offsets": "--offsets-decoder",
+            "__transaction_state": "--transaction-log-decoder",
+            "__share_group_state": "--share-group-state-decoder",
+            "__cluster_metadata": "--cluster-metadata-decoder"}
+
+
+def _records_by_offset(path):
+    from kafkawire import records
+
+    out = {}
+    with open(path, "rb") as f:
+        for batch in records.iter_batches(f.read()):
+            for r in batch:
+                out[r.offset] = (batch.is_control, None if r.key is None else bytes(r.key),
+                                 None if r.value is None else bytes(r.value))
+    return out
+
+
+def _embedded_protocol(value):
+    """A GroupMetadataValue's members' subscription and assignment bytes decoded as the
+    consumer protocol (Kafka's decoder prints them so, for protocol type "consumer")."""
+    from kafkawire import messages
+
+    out = value.to_dict()
+    if type(value).__name__ != "GroupMetadataValue" or value.protocol_type != "consumer":
+        return out
+    for member, raw in zip(out["members"], value.members):
+        for attr, cls in (("subscription", messages.ConsumerProtocolSubscription),
+                          ("assignment", messages.ConsumerProtocolAssignment)):
+            data = bytes(getattr(raw, attr))
+            version = int.from_bytes(data[:2], "big", signed=True)
+            member[attr] = cls.decode_from(data, version, 2)[0].to_dict()
+    return out
+
+
+def _snake_upper(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).upper()
+
+
+@pytest.fixture(scope="module")
+def decoded_by_kafka(kafka_workload):
+    from kafka_support.dump_log_segments import dump
+
+    out = {}
+    for topic, option in DECODERS.items():
+        files = [str(p) for p in sorted((kafka_workload.log_dir / f"{topic}-0").glob("*.log"))]
+        out.update(dump(files, [option]))
+    return out
+
+
+def test_internal_topics_decode_as_kafkas_decoders_print(kafka_workload, decoded_by_kafka):
+    seen = Counter()
+    for path, entries in sorted(decoded_by_kafka.items()):
+        topic = segments.parse_partition_dir(Path(path).parent.name)[0]
+        raw = _records_by_offset(path)
+        for batch in entries:
+            for krec in batch["records"]:
+                control, key, value = raw[int(krec["offset"])]
+                if control:
+                    continue  # transaction markers and KRaft control records: dump-log's test
+                if topic == internal.CLUSTER_METADATA:
+                    want = json.loads(krec["payload"])
+                    rec = internal.decode_metadata_record(value)
+                    got = {"type": _snake_upper(type(rec.message).__name__),
+                           "version": rec.version, "data": _norm(rec.message.to_dict())}
+                    want["data"] = _norm(want["data"])
+                    got["data"] = _without_absent(got["data"], want["data"])
+                    assert got == want, (path, krec["offset"])
+                    seen[(topic, want["type"])] += 1
+                    continue
+                rec = internal.decode_record(topic, key, value)
+                want_key = json.loads(krec["key"])
+                assert int(want_key["type"]) == rec.record_type, (path, krec["offset"])
+                want = _norm(want_key["data"])
+                assert _without_absent(_norm(rec.key.to_dict()), want) == want
+                if krec["payload"] == "<DELETE>":
+                    assert rec.value is None
+                else:
+                    want_value = json.loads(krec["payload"])
+                    assert int(want_value["version"]) == rec.value_version
+                    want = _norm(want_value["data"])
+                    assert _without_absent(_norm(_embedded_protocol(rec.value)), want) == want, (
+                        path, krec["offset"])
+                seen[(topic, type(rec.key).__name__)] += 1
+    # what the workload wrote: classic, consumer-protocol and share groups, transactions,
+    # share-group state, and the metadata log
+    kinds = {k for _, k in seen}
+    assert {"OffsetCommitKey", "GroupMetadataKey", "ConsumerGroupMemberMetadataKey",
+            "ConsumerGroupCurrentMemberAssignmentKey", "ShareGroupMetadataKey",
+            "ShareGroupStatePartitionMetadataKey", "TransactionLogKey", "ShareSnapshotKey",
+            "TOPIC_RECORD", "PARTITION_RECORD"} <= kinds, sorted(kinds)
+
+
+@pytest.mark.spark
+def test_spark_functions_decode_every_internal_record_with_no_unknown_type(kafka_log,
+                                                                          kafka_workload):
+    from pyspark.sql import functions as F
+
+    from kafkawire.spark.functions import (decode_cluster_metadata, decode_consumer_offsets,
+                                           decode_transaction_state)
+
+    df = kafka_log().load(str(kafka_workload.log_dir))
+    offsets = (df.where(F.col("topic") == "__consumer_offsets")
+               .select(decode_consumer_offsets("key", "value").alias("r")).select("r.*")
+               .collect())
+    assert offsets and not [r for r in offsets if r.error or r.record_type.startswith("unknown")]
+    kinds = Counter(r.record_type for r in offsets)
+    assert {"offset_commit", "group_metadata", "consumer_group_metadata",
+            "consumer_group_member_metadata", "consumer_group_current_member_assignment",
+            "share_group_metadata", "share_group_member_metadata",
+            "share_group_state_partition_metadata"} <= set(kinds), kinds
+    members = [r for r in offsets if r.record_type == "consumer_group_member_metadata"
+               and r.fields is not None]
+    assert members and all(r.group == "group-consumer" and r.member_id for r in members)
+    assert json.loads(members[0].fields)["subscribed_topic_names"] == ["codec-none",
+                                                                        "codec-zstd"]
+    commits = {(r.group, r.topic, r.partition): r.offset for r in offsets
+               if r.record_type == "offset_commit" and r.offset is not None}
+    # the last commit of each group is the end of what it read
+    assert commits[("group-consumer", "codec-zstd", 0)] == kafka_workload.end_offsets(
+        "read_uncommitted")["codec-zstd-0"]
+    for topic, fn in (("__transaction_state", decode_transaction_state),
+                      ("__cluster_metadata", None)):
+        part = df.where((F.col("topic") == topic) & ~F.col("is_control"))
+        col = fn("key", "value") if fn else decode_cluster_metadata("value")
+        rows = part.select(col.alias("r")).select("r.*").collect()
+        assert rows and not [r for r in rows if r.error or r.record_type is None], topic

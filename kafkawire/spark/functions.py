@@ -7,11 +7,15 @@
     per record.
 ``decode_consumer_offsets(key, value)``
     ``__consumer_offsets`` keys and values to one struct: ``record_type``
-    (``offset_commit``, ``group_metadata``, or ``unknown(N)`` for the record types of the
-    new group protocols), ``key_version``, ``value_version``, ``group``, ``topic``,
-    ``partition``, ``offset``, ``leader_epoch``, ``metadata``, ``commit_timestamp``,
-    ``expire_timestamp``, ``protocol_type``, ``generation``, ``protocol``, ``leader``,
-    ``members``; a null value (tombstone) gives the key's fields only.
+    (``offset_commit``, ``group_metadata``, the record types of the consumer, share and
+    streams group protocols by name, such as ``consumer_group_member_metadata`` or
+    ``share_group_target_assignment_member``, or ``unknown(N)``), ``key_version``,
+    ``value_version``, ``group``, ``topic``, ``partition``, ``offset``, ``leader_epoch``,
+    ``metadata``, ``commit_timestamp``, ``expire_timestamp``, ``protocol_type``,
+    ``generation``, ``protocol``, ``leader``, ``members``; for the new protocols'
+    records ``member_id``, ``epoch`` (the group, member or assignment epoch) and
+    ``fields`` (the whole value as JSON); a null value (tombstone) gives the key's
+    fields only.
 ``decode_transaction_state(key, value)`` and ``decode_cluster_metadata(value)``
     To ``record_type``, ``version`` and ``fields`` (the record as JSON, Kafka's field
     names in snake_case).
@@ -25,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import struct
 from typing import Any, Dict, List, Optional
 
@@ -59,7 +64,8 @@ def _arrow_types() -> Dict[str, Any]:
         ("metadata", pa.string()), ("commit_timestamp", pa.int64()),
         ("expire_timestamp", pa.int64()), ("protocol_type", pa.string()),
         ("generation", pa.int32()), ("protocol", pa.string()), ("leader", pa.string()),
-        ("members", pa.list_(member)), ("error", pa.string())])
+        ("members", pa.list_(member)), ("member_id", pa.string()), ("epoch", pa.int32()),
+        ("fields", pa.string()), ("error", pa.string())])
     typed_json = pa.struct([
         ("record_type", pa.string()), ("version", pa.int16()), ("fields", pa.string()),
         ("error", pa.string())])
@@ -140,6 +146,29 @@ def _key_class_or_none(topic: str, record_type: int):
         return None
 
 
+# the value field that holds each new-protocol record's epoch, by preference
+_EPOCH_FIELDS = ("epoch", "member_epoch", "assignment_epoch")
+
+
+def _record_type_name(key_cls) -> str:
+    """``ConsumerGroupMemberMetadataKey`` -> ``consumer_group_member_metadata``."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", key_cls.__name__[:-3]).lower()
+
+
+def _group_protocol_record(topic: str, record_type: int, key: bytes,
+                           value: Optional[bytes]) -> Dict[str, Any]:
+    """A record of the consumer (KIP-848), share (KIP-932) or streams group protocols:
+    its type, group, member and epoch as columns, the whole value as JSON ``fields``."""
+    _, k = internal.decode_key(topic, key)
+    out: Dict[str, Any] = {"record_type": _record_type_name(type(k)),
+                           "group": k.group_id, "member_id": getattr(k, "member_id", None)}
+    if value is not None:
+        out["value_version"], v = internal.decode_value(topic, record_type, value)
+        out["epoch"] = next((getattr(v, f) for f in _EPOCH_FIELDS if hasattr(v, f)), None)
+        out["fields"] = json.dumps(v.to_dict(), default=_json_default, sort_keys=True)
+    return out
+
+
 def consumer_offsets_record(key: Optional[bytes], value: Optional[bytes]) -> Dict[str, Any]:
     """One ``__consumer_offsets`` record as a dict of ``decode_consumer_offsets`` fields."""
     topic = internal.CONSUMER_OFFSETS
@@ -184,7 +213,9 @@ def consumer_offsets_record(key: Optional[bytes], value: Optional[bytes]) -> Dic
                     "subscription": None if m.subscription is None else bytes(m.subscription),
                     "assignment": None if m.assignment is None else bytes(m.assignment),
                 } for m in v.members]
-        else:  # the record types of the new group protocols, or none defined
+        elif key_cls is not None:  # the consumer, share and streams group protocols
+            out.update(_group_protocol_record(topic, record_type, key, value))
+        else:
             out["record_type"] = f"unknown({record_type})"
     except (DecodeError, UnknownApiError) as exc:
         out["error"] = str(exc)
