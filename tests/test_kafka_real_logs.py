@@ -367,3 +367,89 @@ def test_spark_functions_decode_every_internal_record_with_no_unknown_type(kafka
         col = fn("key", "value") if fn else decode_cluster_metadata("value")
         rows = part.select(col.alias("r")).select("r.*").collect()
         assert rows and not [r for r in rows if r.error or r.record_type is None], topic
+
+
+# -- damaged copies of the real log -----------------------------------------------------
+
+DAMAGED = "codec-zstd-0"
+
+
+def _damaged_copy(kafka_workload, tmp_path):
+    import shutil
+
+    dst = tmp_path / "logs" / DAMAGED
+    shutil.copytree(kafka_workload.log_dir / DAMAGED, dst)
+    return dst, sorted(dst.glob("*.log"))
+
+
+def _kafka_rows(kafka_workload, keep=lambda offset: True):
+    topic, partition = segments.parse_partition_dir(DAMAGED)
+    return _java_rows(r for r in kafka_workload.records["read_uncommitted"]
+                      if r["topic"] == topic and r["partition"] == partition
+                      and keep(r["offset"]))
+
+
+def _modes_keep_the_good_batches(kafka_log, root, kafka_workload, bad_path, bad_batch):
+    with pytest.raises(Exception) as info:
+        kafka_log().load(str(root)).collect()
+    assert f"{bad_path}: at byte {bad_batch.position}" in str(info.value)
+    want = _kafka_rows(kafka_workload,
+                       lambda o: not bad_batch.base_offset <= o <= bad_batch.last_offset)
+    topics = [DAMAGED.rsplit("-", 1)[0]]
+    assert _spark_rows(kafka_log(mode="DROPMALFORMED").load(str(root)), topics) == want
+    permissive = kafka_log(mode="PERMISSIVE").load(str(root))
+    assert _spark_rows(permissive.where("_corrupt_record IS NULL"), topics) == want
+    (bad,) = permissive.where("_corrupt_record IS NOT NULL").collect()
+    assert str(bad_path) in bad._corrupt_record
+
+
+@pytest.mark.spark
+def test_a_truncated_last_segment(kafka_log, kafka_workload, tmp_path):
+    """A broker killed mid-write: the last batch of the last segment is cut short."""
+    pdir, logs = _damaged_copy(kafka_workload, tmp_path)
+    last = list(segments.scan_headers(str(logs[-1])))[-1]
+    with open(logs[-1], "r+b") as f:
+        f.truncate(last.position + last.size // 2)
+    _modes_keep_the_good_batches(kafka_log, tmp_path / "logs", kafka_workload, logs[-1], last)
+
+
+@pytest.mark.spark
+def test_a_corrupt_batch_in_the_middle(kafka_log, kafka_workload, tmp_path):
+    pdir, logs = _damaged_copy(kafka_workload, tmp_path)
+    assert len(logs) >= 3
+    middle = logs[len(logs) // 2]
+    headers = list(segments.scan_headers(str(middle)))
+    bad = headers[len(headers) // 2]
+    with open(middle, "r+b") as f:  # a flipped bit in the compressed records: CRC mismatch
+        f.seek(bad.position + bad.size - 5)
+        byte = f.read(1)[0]
+        f.seek(bad.position + bad.size - 5)
+        f.write(bytes([byte ^ 0x10]))
+    _modes_keep_the_good_batches(kafka_log, tmp_path / "logs", kafka_workload, middle, bad)
+
+
+@pytest.mark.spark
+def test_an_index_pointing_past_the_end(kafka_log, kafka_workload, tmp_path):
+    """An .index entry beyond its segment's end is not trusted: the segment is read from
+    its start, and an offset filter still gets exactly its rows."""
+    import struct
+
+    from pyspark.sql import functions as F
+
+    pdir, logs = _damaged_copy(kafka_workload, tmp_path)
+    seg = logs[len(logs) // 2]
+    index = seg.with_suffix(".index")
+    entries = segments.read_offset_index(str(index), segments.base_offset_of(str(seg)))
+    assert entries, "the segment has index entries"
+    size = seg.stat().st_size
+    base = segments.base_offset_of(str(seg))
+    with open(index, "r+b") as f:  # every entry: relative offset kept, position past the end
+        for i, (offset, _position) in enumerate(entries):
+            f.seek(8 * i)
+            f.write(struct.pack(">ii", offset - base, size + 4096 * (i + 1)))
+    first = entries[-1][0] + 1
+    df = kafka_log().load(str(tmp_path / "logs")).where(F.col("offset") >= first)
+    topics = [DAMAGED.rsplit("-", 1)[0]]
+    assert _spark_rows(df, topics) == _kafka_rows(kafka_workload, lambda o: o >= first)
+    small = kafka_log(maxPartitionBytes=4096, openCostInBytes=0).load(str(tmp_path / "logs"))
+    assert _spark_rows(small, topics) == _kafka_rows(kafka_workload)
