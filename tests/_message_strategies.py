@@ -104,7 +104,7 @@ def struct_strategy(plan, unknown=True):
     richer types can hold, for the oracle tests)."""
     fields = {fp.attr: st.deferred(lambda fp=fp: _field(fp, unknown)) for fp in plan.fields + plan.tagged}
     if plan.flexible and unknown:
-        fields["_unknown_tagged"] = st.one_of(st.none(), st.none(), _unknown_strategy(plan.tags))
+        fields["_unknown_tagged"] = st.one_of(st.none(), st.none(), _unknown_strategy(plan.reserved_tags))
     return st.fixed_dictionaries(fields).map(lambda kw: plan.cls(**kw))
 
 

@@ -10,7 +10,7 @@ import uuid
 import pytest
 
 from kafkawire import messages as m
-from kafkawire.errors import EncodeError, UnknownApiError, UnsupportedVersionError
+from kafkawire.errors import DecodeError, EncodeError, UnknownApiError, UnsupportedVersionError
 from kafkawire.schema import DATA_DIR, GROUPS
 from kafkawire.schema.plan import snake_case
 
@@ -153,6 +153,18 @@ def test_unknown_tagged_fields_round_trip_in_ascending_order(backend):
     bad = m.ApiVersionsResponse(_unknown_tagged=((1, b"x"),))
     with pytest.raises(EncodeError):
         bad.encode(3)
+
+
+def test_a_tag_of_a_field_from_another_version_is_not_an_unknown_field(backend):
+    # FetchRequest tags ReplicaState as 1 from v15: at v12 Kafka refuses tag 1 ("Tag 1 is
+    # not valid for version 12"), so kafkawire neither reads nor writes it as unknown.
+    wire = m.FetchRequest().encode(12)
+    assert wire.endswith(b"\x00")
+    with pytest.raises(DecodeError, match="tagged field 1"):
+        m.FetchRequest.decode(wire[:-1] + b"\x01\x01\x01\x00", 12)
+    assert m.FetchRequest.decode(wire[:-1] + b"\x01\x02\x01\x00", 12)._unknown_tagged == ((2, b"\x00"),)
+    with pytest.raises(EncodeError, match="tag 1 is a field of FetchRequest"):
+        m.FetchRequest(_unknown_tagged=((1, b"\x00"),)).encode(12)
 
 
 def test_records_fields_are_zero_copy_views_and_accept_any_bytes_like(backend):

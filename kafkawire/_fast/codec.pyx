@@ -167,6 +167,7 @@ cdef class CPlan:
     cdef Py_ssize_t unk_off
     cdef object plan
     cdef object tags
+    cdef object reserved_tags
     cdef list keep
 
     def __cinit__(self):
@@ -218,6 +219,7 @@ cdef class CPlan:
         self.flexible = plan.flexible
         self.min_size = plan.min_size
         self.tags = plan.tags
+        self.reserved_tags = plan.reserved_tags
         self.keep = []
         unk = None
         for klass in self.cls.__mro__:
@@ -531,6 +533,9 @@ cdef object _read_struct(CPlan plan, const uint8_t *d, Py_ssize_t end, Py_ssize_
                             f"bytes but its value takes {pos[0] - start}")
                     break
             else:
+                if tag in plan.reserved_tags:
+                    raise DecodeError(f"tagged field {tag} at byte {start} is not valid at "
+                                      f"v{plan.plan.version} of {plan.plan.spec.name}")
                 if unknown is None:
                     unknown = []
                 unknown.append((tag, PyBytes_FromStringAndSize(<const char *>(d + start), size)))
@@ -721,6 +726,9 @@ cdef int _check_unknown(object unknown, CPlan plan) except -1:
             raise EncodeError(f"{UNKNOWN_TAGGED}: tag {tag!r} is not an unsigned 32-bit int")
         if tag in plan.tags:
             raise EncodeError(f"{UNKNOWN_TAGGED}: tag {tag} is a known field at v{plan.plan.version}")
+        if tag in plan.reserved_tags:
+            raise EncodeError(f"{UNKNOWN_TAGGED}: tag {tag} is a field of {plan.plan.spec.name} at "
+                              f"other versions, not an unknown one at v{plan.plan.version}")
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise EncodeError(f"{UNKNOWN_TAGGED}: tag {tag} data is not bytes-like")
     return 0

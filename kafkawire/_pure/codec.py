@@ -212,6 +212,9 @@ def _read_tags(plan: StructPlan, obj, mv, pos: int, end: int) -> int:
                 _set(obj, p.attr, v)
                 break
         else:
+            if tag in plan.reserved_tags:
+                raise DecodeError(f"tagged field {tag} at byte {pos} is not valid at "
+                                  f"v{plan.version} of {plan.spec.name}")
             if unknown is None:
                 unknown = []
             unknown.append((tag, bytes(mv[pos:pos + n])))
@@ -421,6 +424,9 @@ def _check_unknown(unknown, plan: StructPlan) -> None:
             raise EncodeError(f"{UNKNOWN_TAGGED}: tag {tag!r} is not an unsigned 32-bit int")
         if tag in plan.tags:
             raise EncodeError(f"{UNKNOWN_TAGGED}: tag {tag} is a known field at v{plan.version}")
+        if tag in plan.reserved_tags:
+            raise EncodeError(f"{UNKNOWN_TAGGED}: tag {tag} is a field of {plan.spec.name} at "
+                              f"other versions, not an unknown one at v{plan.version}")
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise EncodeError(f"{UNKNOWN_TAGGED}: tag {tag} data is not bytes-like")
 

@@ -296,7 +296,7 @@ class StructPlan:
     """Everything an executor needs to read or write one struct at one version."""
 
     __slots__ = ("spec", "cls", "version", "flexible", "fields", "tagged", "absent",
-                 "tags", "nslots", "min_size", "steps", "fast", "pure", "__weakref__")
+                 "tags", "reserved_tags", "nslots", "min_size", "steps", "fast", "pure", "__weakref__")
 
     def __init__(self, spec: StructSpec, version: int) -> None:
         self.spec = spec
@@ -325,6 +325,9 @@ class StructPlan:
         self.tagged = tuple(tagged)
         self.absent = tuple(absent)
         self.tags = frozenset(p.tag for p in tagged)
+        # Every tag the struct defines at any version: Kafka refuses one at a version
+        # where its field is not tagged, so such a tag is never an unknown field.
+        self.reserved_tags = frozenset(f.tag for f in spec.fields if f.tag is not None)
         self.nslots = len(spec.fields)
         self.min_size = sum(_min_size(p) for p in fields) + (1 if flexible else 0)
         self.steps = _group_steps(self.fields)
