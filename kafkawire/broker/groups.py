@@ -22,6 +22,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
+from kafkawire import messages
 from kafkawire.error_codes import ErrorCode
 
 # Kafka's error codes used here.
@@ -176,6 +177,7 @@ class Group:
             self.generation_id += 1
             self.protocol_name = None
             self.leader = None
+            self._settled()
             return
         self.generation_id += 1
         self.protocol_name = self._select_protocol()
@@ -209,6 +211,7 @@ class Group:
                 self.state = EMPTY
                 self.generation_id += 1
                 self.protocol_name = None
+                self._settled()
         elif self.state == PREPARING_REBALANCE:
             self._maybe_complete_join()
 
@@ -285,6 +288,7 @@ class Group:
             for mid, member in self.members.items():
                 member.assignment = given.get(mid, b"")
             self.state = STABLE
+            self._settled()
             for member in self.members.values():
                 f, member.sync_future = member.sync_future, None
                 member.last_heartbeat = _now()
@@ -338,9 +342,17 @@ class Group:
         return NONE
 
     def commit(self, topic: str, partition: int, offset: int, leader_epoch: int,
-               metadata: Optional[str]) -> None:
-        self.offsets[(topic, partition)] = CommittedOffset(
+               metadata: Optional[str], topic_id: Optional[uuid.UUID] = None) -> None:
+        committed = self.offsets[(topic, partition)] = CommittedOffset(
             offset, leader_epoch, metadata, int(time.time() * 1000))
+        if self.coordinator.log is not None:
+            self.coordinator.log.offset_committed(self.group_id, topic, partition, committed,
+                                                  topic_id)
+
+    def _settled(self) -> None:
+        """The group reached Stable or Empty: record it (with a log directory)."""
+        if self.coordinator.log is not None:
+            self.coordinator.log.group_settled(self)
 
 
 class GroupCoordinator:
@@ -349,6 +361,30 @@ class GroupCoordinator:
     def __init__(self) -> None:
         self.groups: Dict[str, Group] = {}
         self._task: Optional[asyncio.Task] = None
+        self.log = None  # a kafkawire.broker.group_log.GroupLog, with a log directory
+
+    def attach_log(self, log) -> None:
+        """Keep groups in ``log`` from now on, after loading what it holds: committed
+        offsets, and each group's generation and protocol type (its members are gone,
+        as after their sessions expired)."""
+        for rec in log.replay():
+            key = rec.key
+            if isinstance(key, messages.GroupMetadataKey):
+                if rec.value is not None:
+                    g = self.get(key.group)
+                    g.generation_id = rec.value.generation
+                    g.protocol_type = rec.value.protocol_type or None
+                continue
+            if not isinstance(key, (messages.OffsetCommitKey, messages.LegacyOffsetCommitKey)):
+                continue
+            g = self.get(key.group)
+            if rec.value is None:
+                g.offsets.pop((key.topic, key.partition), None)
+                continue
+            v = rec.value
+            g.offsets[(key.topic, key.partition)] = CommittedOffset(
+                v.offset, getattr(v, "leader_epoch", -1), v.metadata, v.commit_timestamp)
+        self.log = log
 
     def get(self, group_id: str, create: bool = True) -> Optional[Group]:
         g = self.groups.get(group_id)

@@ -49,6 +49,7 @@ from kafkawire.headers import (
 )
 from kafkawire.broker import acls as A
 from kafkawire.broker.acls import AclBinding, AclError, AclFilter, AclStore
+from kafkawire.broker.group_log import GroupLog
 from kafkawire.broker.groups import UNKNOWN_MEMBER_ID, GroupCoordinator
 from kafkawire.broker.security import (
     ANONYMOUS, BEFORE_AUTHENTICATION, SASL_MECHANISMS, ListenerSecurity, certificate_principal,
@@ -193,7 +194,8 @@ class Broker:
     ``async with Broker() as b:`` on the running loop); ``b.bootstrap_servers`` is what
     clients connect to.
 
-    ``log_dir`` keeps partitions as Kafka segment files (and reloads them on start);
+    ``log_dir`` keeps partitions as Kafka segment files, and consumer groups as records of
+    ``__consumer_offsets`` (:mod:`kafkawire.broker.group_log`), and reloads both on start;
     ``frame_log`` (a path or a callable taking a dict) records every frame;
     ``check_roundtrip`` (default: on when ``frame_log`` is given) re-encodes every
     decoded frame and records any difference in :attr:`roundtrip_failures`;
@@ -296,6 +298,8 @@ class Broker:
         self._loop = asyncio.get_running_loop()
         self.storage = Storage(self.log_dir)
         self.acls = AclStore(self.log_dir, self.super_users)
+        if self.log_dir is not None:
+            self.groups.attach_log(GroupLog(self.log_dir))
         self._appended = asyncio.Condition()
         if self._frame_log_target is not None:
             self.frame_log = FrameLog(self._frame_log_target)
@@ -318,6 +322,9 @@ class Broker:
         if self._tasks:
             await asyncio.wait(list(self._tasks), timeout=5)
         await self.groups.stop()
+        if self.groups.log is not None:
+            self.groups.log.close()
+            self.groups.log = None
         if self.storage is not None:
             self.storage.close()
         if self.frame_log is not None:
@@ -1251,7 +1258,7 @@ class Broker:
                     if plog is not None:
                         group.commit(topic.name, p.partition_index, p.committed_offset,
                                      p.committed_leader_epoch if version >= 6 else -1,
-                                     p.committed_metadata)
+                                     p.committed_metadata, topic.topic_id)
                 parts.append(R_.OffsetCommitResponsePartition(partition_index=p.partition_index,
                                                               error_code=error))
             topics.append(R_.OffsetCommitResponseTopic(name=t.name, topic_id=t.topic_id, partitions=parts))

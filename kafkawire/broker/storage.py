@@ -393,6 +393,8 @@ class Storage:
             topic, sep, part = entry.rpartition("-")
             if not sep or not part.isdigit() or topic_name_error(topic):
                 continue
+            if topic == "__consumer_offsets":
+                continue  # the group coordinator's own (kafkawire.broker.group_log)
             if not os.path.isdir(os.path.join(self.log_dir, entry)):
                 continue
             found.setdefault(topic, []).append(int(part))
