@@ -1,0 +1,147 @@
+"""Kafka's generated Java message classes, asked from Python through one long-lived JVM.
+
+``MessageOracle.java`` (beside this file) is compiled with ``javac`` against the Kafka
+jars on first use; the classes are cached under ``~/.cache/kafkawire`` keyed by the
+hash of the source and of the Kafka jars.  :class:`JavaMessages` starts one JVM and
+sends it framed cases on stdin: Java parses a message from wire bytes or from its JSON
+form, re-serializes it, and answers with its bytes and its JSON (the generated
+``*JsonConverter``).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import select
+import struct
+import subprocess
+import zipfile
+from pathlib import Path
+from typing import Any, Dict, Optional, Tuple
+
+from kafka_support import jars
+
+SOURCE = Path(__file__).with_name("MessageOracle.java")
+ANSWER_TIMEOUT = 60.0  # seconds for one answer; a first answer includes JIT warm-up
+COMPILE_TIMEOUT = 300
+WIRE, JSON = 1, 2
+_GENERATED_PACKAGES = ("org/apache/kafka/common/message/", "org/apache/kafka/raft/generated/")
+# The jar a coordinator definition comes from names the record-type enum Java uses.
+COORDINATOR_TOPICS = {"kafka-group-coordinator": "group", "kafka-share-coordinator": "share",
+                      "kafka-transaction-coordinator": "transaction"}
+
+
+class JavaError(Exception):
+    """Java refused a case; the text is Java's exception."""
+
+
+def _kafka_jars_hash() -> str:
+    digest = hashlib.sha256(SOURCE.read_bytes())
+    for path in sorted(jars.classpath()):
+        if path.name.startswith("kafka"):
+            digest.update(path.name.encode())
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()[:16]
+
+
+def compiled_classes() -> Path:
+    """The directory holding MessageOracle.class, compiled on first use."""
+    out = jars.CACHE_DIR / f"message-oracle-{_kafka_jars_hash()}"
+    if (out / "MessageOracle.class").exists():
+        return out
+    tmp = out.with_suffix(".tmp")
+    tmp.mkdir(parents=True, exist_ok=True)
+    proc = subprocess.run([jars.javac_executable(), "-nowarn", "-cp", jars.classpath_string(),
+                           "-d", str(tmp), str(SOURCE)],
+                          capture_output=True, text=True, timeout=COMPILE_TIMEOUT)
+    if proc.returncode != 0:
+        raise jars.KafkaUnavailable("javac failed on MessageOracle.java: " + proc.stderr[-2000:])
+    tmp.replace(out)
+    return out
+
+
+def generated_class_names() -> Dict[str, str]:
+    """Kafka's generated class (dotted name) of each header, data and raft definition,
+    by simple name, from the jars' listings."""
+    found: Dict[str, str] = {}
+    for artifact in ("kafka-clients", "kafka-raft"):
+        with zipfile.ZipFile(jars.jar(artifact)) as zf:
+            for entry in zf.namelist():
+                if entry.endswith(".class") and entry.startswith(_GENERATED_PACKAGES) and "$" not in entry:
+                    found[entry.rsplit("/", 1)[1][:-6]] = entry[:-6].replace("/", ".")
+    return found
+
+
+class JavaMessages:
+    """One JVM running MessageOracle; :meth:`ask` sends a case and reads its answer."""
+
+    def __init__(self) -> None:
+        self.class_names = generated_class_names()
+        classes = compiled_classes()
+        classpath = os.pathsep.join([str(classes), jars.classpath_string()])
+        self._proc = subprocess.Popen(
+            [jars.java_executable(), "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+             "-Xshare:auto", "-cp", classpath, "MessageOracle"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+
+    def ask(self, source: int, kind: str, name: str, ident: int, version: int,
+            data: bytes) -> Tuple[bytes, Any]:
+        """``(bytes, json)`` as Java re-serializes the message it read from ``data``."""
+        case = (struct.pack(">b", source) + _utf(kind) + _utf(name)
+                + struct.pack(">hhi", ident, version, len(data)) + data)
+        self._proc.stdin.write(struct.pack(">i", len(case)) + case)
+        self._proc.stdin.flush()
+        status = self._read(1)[0]
+        if status == 1:
+            raise JavaError(self._part().decode("utf-8", "replace"))
+        wire = self._part()
+        return wire, json.loads(self._part())
+
+    def _part(self) -> bytes:
+        (size,) = struct.unpack(">i", self._read(4))
+        return self._read(size)
+
+    def _read(self, n: int) -> bytes:
+        out = bytearray()
+        fd = self._proc.stdout.fileno()
+        while len(out) < n:
+            ready, _, _ = select.select([fd], [], [], ANSWER_TIMEOUT)
+            if not ready:
+                raise TimeoutError(f"the Java oracle gave no answer in {ANSWER_TIMEOUT} s")
+            chunk = os.read(fd, n - len(out))
+            if not chunk:
+                raise EOFError(f"the Java oracle exited (status {self._proc.poll()})")
+            out += chunk
+        return bytes(out)
+
+    def __repr__(self) -> str:
+        return f"<JavaMessages pid={self._proc.pid}>"
+
+    def close(self) -> None:
+        if self._proc.poll() is None:
+            self._proc.stdin.close()
+            try:
+                self._proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self._proc.kill()
+                self._proc.wait(timeout=10)
+        self._proc.stdout.close()
+
+
+def _utf(text: str) -> bytes:
+    raw = text.encode("ascii")
+    return struct.pack(">H", len(raw)) + raw
+
+
+def java_target(spec: Any, manifest: Dict[str, Any],
+                class_names: Dict[str, str]) -> Optional[Tuple[str, str, int]]:
+    """``(kind, name, id)`` that MessageOracle instantiates for a kafkawire definition."""
+    if spec.type in ("request", "response", "metadata"):
+        return spec.type, "", spec.api_key
+    if spec.type in ("coordinator-key", "coordinator-value"):
+        artifact = manifest[f"coordinator/{spec.name}.json"]["artifact"]
+        return spec.type, COORDINATOR_TOPICS[artifact], spec.api_key
+    for candidate in (spec.name + "Data", spec.name):
+        if candidate in class_names:
+            return "class", class_names[candidate], -1
+    return None
