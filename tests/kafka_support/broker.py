@@ -77,14 +77,16 @@ class KafkaBroker:
     def stop(self) -> None:
         """Terminate the JVM, kill it if it outlives ``STOP_TIMEOUT``; remove its files."""
         proc, self.process = self.process, None
-        if proc is not None and proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(STOP_TIMEOUT)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(STOP_TIMEOUT)
+        if proc is not None:
+            if proc.poll() is None:
+                proc.terminate()
+                try:
+                    proc.wait(STOP_TIMEOUT)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait(STOP_TIMEOUT)
             self.after_exit()
+        _RUNNING[:] = [b for b in _RUNNING if b is not self]
         shutil.rmtree(self.log_dir.parent, ignore_errors=True)
 
 

@@ -8,8 +8,9 @@ field, at any depth).  Every reply, set-up ones included, is checked by the sess
 it decodes, and re-encodes to the bytes the broker sent.
 
 The scenarios are written from Kafka's documented semantics: a single node broker
-without an authorizer (so ACL APIs answer SECURITY_DISABLED), without delegation
-tokens, with the consumer and share group protocols on.
+without an authorizer (so ACL APIs answer SECURITY_DISABLED), asked for delegation
+tokens on a PLAINTEXT connection (DELEGATION_TOKEN_REQUEST_NOT_ALLOWED), running the
+classic, consumer, share and streams group protocols.
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from kafkawire import records as R
 from kafkawire.errors import for_name
 
 from kafka_support.wire import KafkaConnection, Reply
+
 
 def _code(name: str) -> int:
     return for_name(name).code
