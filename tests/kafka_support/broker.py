@@ -146,6 +146,8 @@ def server_properties(*, node_id: int, port: int, sasl_port: int, controller_por
         "share.coordinator.state.topic.min.isr": 1,
         "share.coordinator.state.topic.num.partitions": 1,
         "group.initial.rebalance.delay.ms": 0,
+        # a busy machine can stall the JVM for seconds: the node must not fence itself
+        "broker.session.timeout.ms": 60000,
         # no group.coordinator.rebalance.protocols: 4.4 deprecates it and runs the classic,
         # consumer, share and streams protocols by default (share.version=2 and
         # streams.version=1, the storage tool's defaults for 4.4-IV2)
