@@ -501,7 +501,7 @@ cdef inline int _set_default(object obj, Op *op) except -1:
 
 
 cdef object _read_struct(CPlan plan, const uint8_t *d, Py_ssize_t end, Py_ssize_t *pos, _Src src):
-    cdef Py_ssize_t i, j, n, after, start
+    cdef Py_ssize_t i, _j, start
     cdef uint32_t count, tag, size
     cdef Op *op
     cdef list unknown = None
@@ -517,7 +517,7 @@ cdef object _read_struct(CPlan plan, const uint8_t *d, Py_ssize_t end, Py_ssize_
         read_uvarint32(d, end, pos, &count)
         if <Py_ssize_t>count > end - pos[0]:
             _trunc("tagged fields", pos[0], count, end)
-        for j in range(count):
+        for _j in range(count):
             read_uvarint32(d, end, pos, &tag)
             read_uvarint32(d, end, pos, &size)
             start = pos[0]

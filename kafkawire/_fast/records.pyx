@@ -8,13 +8,12 @@ and count is checked against the bytes present before it is used.
 """
 cimport cython
 from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
-from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_Resize
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport (
-    INT64_MAX, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t,
+    INT64_MAX, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t,
 )
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
@@ -28,8 +27,8 @@ from kafkawire._fast.primitives cimport (
 import time as _time
 
 from kafkawire import compression as _comp
-from kafkawire._pure import records as _pure
-from kafkawire._pure.records import arrow_schema
+from kafkawire import _records_common as _common
+from kafkawire._records_common import arrow_schema
 from kafkawire.errors import CorruptRecordError, EncodeError
 
 cdef extern from "Python.h":
@@ -357,7 +356,7 @@ cdef int _v2_records(const uint8_t *d, Py_ssize_t end, BatchInfo *b, _Sink sink)
     cdef int32_t count = b.count
     cdef Py_ssize_t pos = 0
     cdef Py_ssize_t rend
-    cdef int32_t length, off_delta, klen, vlen, nh, hklen, hvlen, i, h
+    cdef int32_t length, off_delta, klen, vlen, nh, hklen, hvlen, _i, _h
     cdef int64_t ts_delta, ts
     cdef const uint8_t *kp
     cdef const uint8_t *vp
@@ -366,7 +365,7 @@ cdef int _v2_records(const uint8_t *d, Py_ssize_t end, BatchInfo *b, _Sink sink)
     cdef bint log_append = (b.attrs >> 3) & 1
     if count < 0 or count > end // 7:
         _corrupt(f"record count {count} does not fit in {end} bytes of records")
-    for i in range(count):
+    for _i in range(count):
         read_varint32(d, end, &pos, &length)
         if length < 6 or length > end - pos:
             _corrupt(f"record length {length} at byte {pos} is invalid or beyond the "
@@ -404,7 +403,7 @@ cdef int _v2_records(const uint8_t *d, Py_ssize_t end, BatchInfo *b, _Sink sink)
             ts = <int64_t>(<uint64_t>b.base_ts + <uint64_t>ts_delta)
         sink.record(<int64_t>(<uint64_t>b.base_offset + <uint64_t><int64_t>off_delta), ts,
                     log_append, kp, klen, vp, vlen, nh, off_delta)
-        for h in range(nh):
+        for _h in range(nh):
             read_varint32(d, rend, &pos, &hklen)
             if hklen < 0 or hklen > rend - pos:
                 _corrupt(f"header key length {hklen} is invalid")
@@ -701,7 +700,7 @@ cdef class RecordBatch:
 
     def sequence_of(self, offset_delta):
         """The producer sequence of the record at ``offset_delta`` (-1 if none)."""
-        return _pure._next_sequence(self.b.base_seq, offset_delta)
+        return _common.next_sequence(self.b.base_seq, offset_delta)
 
     def records(self):
         """The batch's records (decoded once, on first use)."""
@@ -1230,7 +1229,7 @@ cdef class _ArrowSink(_Sink):
         valid UTF-8: the generic path then handles the batch."""
         cdef CBuf *B = self.b
         cdef int32_t count = bi.count
-        cdef Py_ssize_t pos = 0, rend, i, h
+        cdef Py_ssize_t pos = 0, rend, i, _h
         cdef int32_t length, off_delta, klen, vlen, nh, hklen, hvlen
         cdef int64_t ts_delta, ts
         cdef bint log_append = (bi.attrs >> 3) & 1
@@ -1304,7 +1303,7 @@ cdef class _ArrowSink(_Sink):
             read_varint32(d, rend, &pos, &nh)
             if nh < 0 or nh > (rend - pos) // 2:
                 _corrupt(f"header count {nh} is invalid for the bytes left in its record")
-            for h in range(nh):
+            for _h in range(nh):
                 read_varint32(d, rend, &pos, &hklen)
                 if hklen < 0 or hklen > rend - pos:
                     _corrupt(f"header key length {hklen} is invalid")
@@ -1631,7 +1630,6 @@ cdef class _Encoder:
         return PyBytes_AS_STRING(value)
 
     cdef const char *_hkey(self, object key, Py_ssize_t *size) except NULL:
-        cdef const char *p
         if type(key) is str:
             try:
                 return PyUnicode_AsUTF8AndSize(key, size)
@@ -1653,7 +1651,6 @@ cdef class _Encoder:
         cdef Item *it
         cdef Record r
         cdef HRef *h
-        cdef Py_ssize_t hi
         cdef object key, value, headers, ts, offset
         if self.n == self.cap:
             self._grow()
@@ -1803,7 +1800,6 @@ cdef bytes _encode_v2(_Encoder enc, int64_t base_offset, int codec, object level
     cdef bytes out
     cdef uint8_t *o
     cdef int16_t attrs
-    cdef const uint8_t *cp
     cdef Py_ssize_t clen
     if enc.n:
         base_ts = enc.items[0].ts if delete_horizon_ms is None else delete_horizon_ms
@@ -1989,22 +1985,22 @@ def encode_batch(records, *, magic=2, base_offset=0, compression="none",
     record batch (magic 2) or a legacy message set (magic 0/1; compressed as one
     wrapper message)."""
     cdef int codec = _comp.codec_id(compression)
-    cdef int ts_bit = _pure._timestamp_type_bit(timestamp_type)
+    cdef int ts_bit = _common.timestamp_type_bit(timestamp_type)
     cdef _Encoder enc
     if magic not in (0, 1, 2):
         raise EncodeError(f"unknown magic {magic!r}; expected 0, 1 or 2")
-    _pure._check_int("base_offset", base_offset, 64)
+    _common.check_int("base_offset", base_offset, 64)
     if magic != 2:
         enc = _normalize(records, base_offset, magic)
         _check_legacy_options(magic, is_transactional, is_control, producer_id,
                               delete_horizon_ms)
         return _encode_legacy(enc, base_offset, codec, compression_level, ts_bit)
-    _pure._check_int("producer_id", producer_id, 64)
-    _pure._check_int("producer_epoch", producer_epoch, 16)
-    _pure._check_int("base_sequence", base_sequence, 32)
-    _pure._check_int("partition_leader_epoch", partition_leader_epoch, 32)
+    _common.check_int("producer_id", producer_id, 64)
+    _common.check_int("producer_epoch", producer_epoch, 16)
+    _common.check_int("base_sequence", base_sequence, 32)
+    _common.check_int("partition_leader_epoch", partition_leader_epoch, 32)
     if delete_horizon_ms is not None:
-        _pure._check_int("delete_horizon_ms", delete_horizon_ms, 64)
+        _common.check_int("delete_horizon_ms", delete_horizon_ms, 64)
     enc = _normalize(records, base_offset, 2)
     return _encode_v2(enc, base_offset, codec, compression_level, ts_bit, producer_id,
                       producer_epoch, base_sequence, is_transactional, is_control,
@@ -2016,12 +2012,12 @@ def encode_control_batch(control_type, *, base_offset=0, producer_id, producer_e
     """A transaction marker batch: one control record of type ``"commit"`` or
     ``"abort"`` (key: version 0 + type; value: version 0 + coordinator epoch)."""
     try:
-        ctype = _pure._CONTROL_TYPES[control_type]
+        ctype = _common.CONTROL_TYPES[control_type]
     except (KeyError, TypeError):
         raise EncodeError(f"control_type must be 'commit' or 'abort', not {control_type!r}") \
             from None
     key = bytes((0, 0, 0, ctype))
-    epoch = _pure._check_int("coordinator_epoch", coordinator_epoch, 32)
+    epoch = _common.check_int("coordinator_epoch", coordinator_epoch, 32)
     value = b"\x00\x00" + (epoch & 0xFFFFFFFF).to_bytes(4, "big")
     return encode_batch([{"key": key, "value": value, "timestamp": timestamp}],
                         base_offset=base_offset, producer_id=producer_id,
@@ -2103,14 +2099,14 @@ cdef class BatchBuilder:
                          producer_id=producer_id, producer_epoch=producer_epoch,
                          base_sequence=base_sequence, is_transactional=is_transactional,
                          partition_leader_epoch=partition_leader_epoch)
-        _pure._check_int("base_offset", base_offset, 64)
+        _common.check_int("base_offset", base_offset, 64)
         if magic == 2:
-            _pure._check_int("producer_id", producer_id, 64)
-            _pure._check_int("producer_epoch", producer_epoch, 16)
-            _pure._check_int("base_sequence", base_sequence, 32)
-            _pure._check_int("partition_leader_epoch", partition_leader_epoch, 32)
+            _common.check_int("producer_id", producer_id, 64)
+            _common.check_int("producer_epoch", producer_epoch, 16)
+            _common.check_int("base_sequence", base_sequence, 32)
+            _common.check_int("partition_leader_epoch", partition_leader_epoch, 32)
         self.codec = _comp.codec_id(compression)
-        ts_bit = _pure._timestamp_type_bit(timestamp_type)
+        ts_bit = _common.timestamp_type_bit(timestamp_type)
         self.magic = magic
         self.base_offset = base_offset
         self.max_bytes = max_bytes
@@ -2267,7 +2263,7 @@ cdef class BatchBuilder:
     def build(self):
         """The encoded batch."""
         o = self.opts
-        cdef int ts_bit = _pure._timestamp_type_bit(o["timestamp_type"])
+        cdef int ts_bit = _common.timestamp_type_bit(o["timestamp_type"])
         cdef bytes out, payload
         cdef uint8_t *p
         cdef Py_ssize_t body

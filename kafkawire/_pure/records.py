@@ -13,6 +13,11 @@ from kafkawire import compression as _comp
 from kafkawire._pure.crc import crc32 as _crc32
 from kafkawire._pure.crc import crc32c as _crc32c
 from kafkawire._pure.primitives import read_uvarint
+from kafkawire._records_common import CONTROL_TYPES as _CONTROL_TYPES
+from kafkawire._records_common import arrow_schema
+from kafkawire._records_common import check_int as _check_int
+from kafkawire._records_common import next_sequence as _next_sequence
+from kafkawire._records_common import timestamp_type_bit as _timestamp_type_bit
 from kafkawire.errors import CorruptRecordError, EncodeError
 
 _HDR = struct.Struct(">qiibIhiqqqhii")  # the 61-byte v2 batch header
@@ -31,7 +36,6 @@ NO_TIMESTAMP = -1
 INT32_MAX = 0x7FFFFFFF
 
 TIMESTAMP_TYPES = ("create", "log_append")
-_CONTROL_TYPES = {"abort": 0, "commit": 1}
 _TS_US_LIMIT = (2**63 - 1) // 1000  # ms timestamps beyond this are null in Arrow
 
 
@@ -98,14 +102,6 @@ def _i64(v: int) -> int:
     if -0x8000000000000000 <= v <= 0x7FFFFFFFFFFFFFFF:
         return v
     return ((v + 0x8000000000000000) & 0xFFFFFFFFFFFFFFFF) - 0x8000000000000000
-
-
-def _next_sequence(base: int, delta: int) -> int:
-    if base < 0:
-        return -1
-    if base > INT32_MAX - delta:
-        return delta - (INT32_MAX - base) - 1
-    return base + delta
 
 
 def _parse_v2_records(data, count: int, base_offset: int, base_ts: int, log_append: bool,
@@ -585,24 +581,6 @@ def _normalize(records, base_offset: int):
     return items
 
 
-def _timestamp_type_bit(timestamp_type) -> int:
-    if timestamp_type in ("create", 0, None):
-        return 0
-    if timestamp_type in ("log_append", 1):
-        return 1
-    raise EncodeError(f"unknown timestamp_type {timestamp_type!r}; expected 'create' or "
-                      "'log_append'")
-
-
-def _check_int(name: str, value, bits: int) -> int:
-    if not isinstance(value, int):
-        raise EncodeError(f"{name} must be an int, got {value!r}")
-    lim = 1 << (bits - 1)
-    if not -lim <= value < lim:
-        raise EncodeError(f"{name}={value} does not fit in int{bits}")
-    return value
-
-
 def _v2_batch(items, *, base_offset, codec, level, ts_bit, producer_id, producer_epoch,
               base_sequence, is_transactional, is_control, partition_leader_epoch,
               delete_horizon_ms=None) -> bytes:
@@ -820,29 +798,6 @@ class BatchBuilder:
 
 
 # -- Arrow -------------------------------------------------------------------
-
-
-def arrow_schema():
-    """The schema of :func:`to_arrow` tables."""
-    import pyarrow as pa
-
-    return pa.schema([
-        pa.field("offset", pa.int64(), nullable=False),
-        pa.field("timestamp", pa.timestamp("us", tz="UTC")),
-        pa.field("timestamp_type", pa.int8()),
-        pa.field("key", pa.binary()),
-        pa.field("value", pa.binary()),
-        pa.field("headers", pa.list_(pa.field("item", pa.struct([
-            pa.field("key", pa.string(), nullable=False),
-            pa.field("value", pa.binary())]), nullable=False)), nullable=False),
-        pa.field("partition_leader_epoch", pa.int32(), nullable=False),
-        pa.field("producer_id", pa.int64(), nullable=False),
-        pa.field("producer_epoch", pa.int16(), nullable=False),
-        pa.field("sequence", pa.int32(), nullable=False),
-        pa.field("is_transactional", pa.bool_(), nullable=False),
-        pa.field("is_control", pa.bool_(), nullable=False),
-        pa.field("compression", pa.string(), nullable=False),
-    ])
 
 
 def _arrow_key(key: str) -> str:
