@@ -298,20 +298,15 @@ class KafkaLogWriter(DataSourceArrowWriter):
     # -- in the tasks ------------------------------------------------------
 
     def write(self, iterator: Iterator["pyarrow.RecordBatch"]) -> StagedTask:
-        from contextlib import nullcontext
-
         from kafkawire import _backend
 
-        ctx = _backend.use(self.backend) if self.backend else nullcontext()
-        with ctx:
-            return self._write(iterator)
+        # the records implementation the 'backend' option names, else the active one
+        return self._write(iterator, _backend.implementation("records", self.backend or None))
 
-    def _write(self, iterator) -> StagedTask:
+    def _write(self, iterator, records) -> StagedTask:
         import pyarrow as pa
         import pyarrow.compute as pc
         from pyspark import TaskContext
-
-        from kafkawire import records
 
         ctx = TaskContext.get()
         task = ctx.partitionId() if ctx is not None else 0

@@ -12,7 +12,6 @@ into Arrow columns with no Python object per record.
 from __future__ import annotations
 
 import os
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
@@ -578,11 +577,9 @@ def read_splits(splits: Sequence[Split], options: ReadOptions = ReadOptions(), *
                 stats: Optional[ReadStats] = None,
                 row_filter: RowFilter = NO_FILTER) -> Iterator["pyarrow.RecordBatch"]:
     """:func:`read_split` of each split in turn: what one Spark task reads."""
-    ctx = _backend.use(options.backend) if options.backend else nullcontext()
     stats = stats if stats is not None else ReadStats()
-    with ctx:
-        for split in splits:
-            yield from _read_split(split, options, stats, row_filter)
+    for split in splits:
+        yield from _read_split(split, options, stats, row_filter)
 
 
 def _runs(headers: List[segments.BatchHeader], row_filter: RowFilter):
@@ -608,8 +605,8 @@ def _runs(headers: List[segments.BatchHeader], row_filter: RowFilter):
 
 def _read_split(split: Split, options: ReadOptions, stats: ReadStats,
                 row_filter: RowFilter):
-    from kafkawire import records
-
+    # the records implementation the 'backend' option names, else the active one
+    records = _backend.implementation("records", options.backend or None)
     schema = arrow_schema(options)
     verify = options.verify_crc
 
