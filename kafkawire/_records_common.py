@@ -1,11 +1,32 @@
-"""What both record backends share: argument checks, their error messages, and the Arrow
-schema (``kafkawire._pure.records`` and ``kafkawire._fast.records`` import these, so the
-two give the same answers and the same errors)."""
+"""What both record backends share: the record batch layout, argument checks, their error
+messages, and the Arrow schema (``kafkawire._pure.records`` and ``kafkawire._fast.records``
+import these, so the two give the same answers and the same errors; ``kafkawire.segments``
+and the broker's storage read batch headers with the same layout)."""
 from __future__ import annotations
 
+import struct
 from typing import Any
 
 from kafkawire.errors import EncodeError
+
+# -- the record batch (magic 2) header ---------------------------------------------------
+# baseOffset, batchLength, partitionLeaderEpoch, magic, crc, attributes, lastOffsetDelta,
+# baseTimestamp, maxTimestamp, producerId, producerEpoch, baseSequence, recordsCount
+V2_HEADER = struct.Struct(">qiibIhiqqqhii")
+V2_HEADER_SIZE = 61
+LOG_OVERHEAD = 12  # baseOffset and batchLength precede what batchLength counts
+MAGIC_OFFSET = 16
+CRC_OFFSET = 17  # the CRC-32C covers the bytes from attributes (21) to the end
+ATTRIBUTES_OFFSET = 21
+# legacy messages (magic 0 and 1): crc .. value length, after the 12-byte log entry head
+LEGACY_OVERHEAD = (14, 22)
+
+# attribute bits
+COMPRESSION_MASK = 0x07
+TIMESTAMP_TYPE_BIT = 0x08  # log append time (magic 1 and 2)
+TRANSACTIONAL_BIT = 0x10
+CONTROL_BIT = 0x20
+DELETE_HORIZON_BIT = 0x40
 
 INT32_MAX = 0x7FFFFFFF
 CONTROL_TYPES = {"abort": 0, "commit": 1}  # a control record's type, by name

@@ -22,6 +22,15 @@ import struct
 from dataclasses import dataclass, field
 from typing import BinaryIO, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
+from kafkawire._records_common import (
+    COMPRESSION_MASK,
+    CONTROL_BIT,
+    CRC_OFFSET,
+    LEGACY_OVERHEAD,
+    LOG_OVERHEAD,
+    TRANSACTIONAL_BIT,
+    V2_HEADER_SIZE,
+)
 from kafkawire.errors import CorruptRecordError, DecodeError
 
 LOG_SUFFIX = ".log"
@@ -29,12 +38,10 @@ INDEX_SUFFIX = ".index"
 TIME_INDEX_SUFFIX = ".timeindex"
 TXN_INDEX_SUFFIX = ".txnindex"
 
-#: ``base offset int64, length int32``: what precedes every log entry.
-LOG_OVERHEAD = 12
-#: Bytes of a batch v2 header, ``baseOffset`` to ``recordsCount`` inclusive.
-V2_HEADER_SIZE = 61
+# LOG_OVERHEAD (``base offset int64, length int32``: what precedes every log entry) and
+# V2_HEADER_SIZE (``baseOffset`` to ``recordsCount``) come from the batch layout.
 #: Smallest value of the length field for each magic (the bytes after it).
-MIN_ENTRY_LENGTH = {0: 14, 1: 22, 2: V2_HEADER_SIZE - LOG_OVERHEAD}
+MIN_ENTRY_LENGTH = {0: LEGACY_OVERHEAD[0], 1: LEGACY_OVERHEAD[1], 2: V2_HEADER_SIZE - LOG_OVERHEAD}
 #: Kafka's default ``index.interval.bytes`` and ``segment.bytes``.
 DEFAULT_INDEX_INTERVAL_BYTES = 4096
 DEFAULT_SEGMENT_BYTES = 1 << 30
@@ -233,15 +240,15 @@ class BatchHeader:
 
     @property
     def compression(self) -> int:
-        return self.attributes & 0x07
+        return self.attributes & COMPRESSION_MASK
 
     @property
     def is_transactional(self) -> bool:
-        return self.magic >= 2 and bool(self.attributes & 0x10)
+        return self.magic >= 2 and bool(self.attributes & TRANSACTIONAL_BIT)
 
     @property
     def is_control(self) -> bool:
-        return self.magic >= 2 and bool(self.attributes & 0x20)
+        return self.magic >= 2 and bool(self.attributes & CONTROL_BIT)
 
     @property
     def end(self) -> int:
@@ -283,7 +290,7 @@ def parse_header(buf, position: int = 0, *, path: str = "<buffer>",
     if have < V2_HEADER_SIZE:
         raise SegmentError(path, where, "buffer too short for a batch v2 header")
     (crc, attributes, last_delta, base_ts, max_ts, producer_id, producer_epoch, base_seq,
-     count) = _V2_TAIL.unpack_from(buf, position + 17)
+     count) = _V2_TAIL.unpack_from(buf, position + CRC_OFFSET)
     if last_delta < 0:
         raise SegmentError(path, where, f"negative lastOffsetDelta {last_delta}")
     return BatchHeader(where, base_offset, size, magic, attributes, last_delta, crc,

@@ -37,8 +37,12 @@ cdef extern from "Python.h":
     int PyList_Append(object lst, object item) except -1
     void PyObject_GC_UnTrack(void *op)
 
-cdef Py_ssize_t V2_HEADER_SIZE = 61
-cdef Py_ssize_t LOG_OVERHEAD = 12
+# The batch layout of kafkawire._records_common, as C values.
+cdef Py_ssize_t V2_HEADER_SIZE = _common.V2_HEADER_SIZE
+cdef Py_ssize_t LOG_OVERHEAD = _common.LOG_OVERHEAD
+cdef int TRANSACTIONAL_BIT = _common.TRANSACTIONAL_BIT
+cdef int CONTROL_BIT = _common.CONTROL_BIT
+cdef int DELETE_HORIZON_BIT = _common.DELETE_HORIZON_BIT
 cdef int32_t INT32_MAX = 0x7FFFFFFF
 # Legacy messages at least this long are checksummed with the GIL released (as crc32c).
 cdef Py_ssize_t _NOGIL_CRC_MIN = 64 * 1024
@@ -679,13 +683,14 @@ cdef class RecordBatch:
     @property
     def timestamp_type(self): return _TS_NAMES[(self.b.attrs >> 3) & 1]
     @property
-    def is_transactional(self): return bool(self.b.attrs & 0x10)
+    def is_transactional(self): return bool(self.b.attrs & TRANSACTIONAL_BIT)
     @property
-    def is_control(self): return bool(self.b.attrs & 0x20)
+    def is_control(self): return bool(self.b.attrs & CONTROL_BIT)
     @property
-    def has_delete_horizon(self): return bool(self.b.attrs & 0x40)
+    def has_delete_horizon(self): return bool(self.b.attrs & DELETE_HORIZON_BIT)
     @property
-    def delete_horizon_ms(self): return self.b.base_ts if self.b.attrs & 0x40 else None
+    def delete_horizon_ms(self):
+        return self.b.base_ts if self.b.attrs & DELETE_HORIZON_BIT else None
     @property
     def last_offset(self):  # wrapped like Java's long (no C signed overflow)
         return <int64_t>(<uint64_t>self.b.base_offset + <uint64_t><int64_t>self.b.last_offset_delta)
@@ -1816,8 +1821,8 @@ cdef bytes _encode_v2(_Encoder enc, int64_t base_offset, int codec, object level
         it = &enc.items[i]
         it.body = _body_size(it, enc.hrefs, base_offset, base_ts)
         total += uvarint_size(zigzag32(<int32_t>it.body)) + it.body
-    attrs = codec | (ts_bit << 3) | (0x10 if is_transactional else 0) | \
-        (0x20 if is_control else 0) | (0x40 if delete_horizon_ms is not None else 0)
+    attrs = codec | (ts_bit << 3) | (TRANSACTIONAL_BIT if is_transactional else 0) | \
+        (CONTROL_BIT if is_control else 0) | (DELETE_HORIZON_BIT if delete_horizon_ms is not None else 0)
     if codec == 0:
         if total > INT32_MAX - V2_HEADER_SIZE:
             raise EncodeError("a batch is larger than 2 GiB")
@@ -2271,7 +2276,7 @@ cdef class BatchBuilder:
         if self.magic != 2:
             _check_legacy_options(self.magic, o["is_transactional"], False, o["producer_id"], None)
             return self._build_legacy(o["compression_level"], ts_bit)
-        attrs = self.codec | (ts_bit << 3) | (0x10 if o["is_transactional"] else 0)
+        attrs = self.codec | (ts_bit << 3) | (TRANSACTIONAL_BIT if o["is_transactional"] else 0)
         if self.codec:
             payload = _comp.compress(self.codec, self._records(), o["compression_level"])
             body = PyBytes_GET_SIZE(payload)

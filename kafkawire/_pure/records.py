@@ -13,14 +13,23 @@ from kafkawire import compression as _comp
 from kafkawire._pure.crc import crc32 as _crc32
 from kafkawire._pure.crc import crc32c as _crc32c
 from kafkawire._pure.primitives import read_uvarint
+from kafkawire._records_common import (
+    CONTROL_BIT,
+    DELETE_HORIZON_BIT,
+    LEGACY_OVERHEAD,
+    LOG_OVERHEAD,
+    TIMESTAMP_TYPE_BIT,
+    TRANSACTIONAL_BIT,
+    V2_HEADER_SIZE,
+)
 from kafkawire._records_common import CONTROL_TYPES as _CONTROL_TYPES
+from kafkawire._records_common import V2_HEADER as _HDR
 from kafkawire._records_common import arrow_schema
 from kafkawire._records_common import check_int as _check_int
 from kafkawire._records_common import next_sequence as _next_sequence
 from kafkawire._records_common import timestamp_type_bit as _timestamp_type_bit
 from kafkawire.errors import CorruptRecordError, EncodeError
 
-_HDR = struct.Struct(">qiibIhiqqqhii")  # the 61-byte v2 batch header
 _LOG = struct.Struct(">qi")  # offset, size: the 12-byte log entry header
 _LEGACY = struct.Struct(">IbB")  # crc, magic, attributes (unsigned, as the Cython backend)
 _I32 = struct.Struct(">i")
@@ -28,9 +37,6 @@ _I64 = struct.Struct(">q")
 _U32 = struct.Struct(">I")
 _I16 = struct.Struct(">h")
 
-V2_HEADER_SIZE = 61
-LOG_OVERHEAD = 12
-LEGACY_OVERHEAD = (14, 22)  # crc .. value length, for magic 0 and 1
 MIN_RECORD_SIZE = 7  # length, attributes, ts delta, offset delta, key, value, headers
 NO_TIMESTAMP = -1
 INT32_MAX = 0x7FFFFFFF
@@ -201,11 +207,11 @@ class RecordBatch:
                            doc='Codec name: "none", "gzip", "snappy", "lz4" or "zstd".')
     timestamp_type = property(lambda self: TIMESTAMP_TYPES[(self.attributes >> 3) & 1],
                               doc='"create" or "log_append".')
-    is_transactional = property(lambda self: bool(self.attributes & 0x10))
-    is_control = property(lambda self: bool(self.attributes & 0x20))
-    has_delete_horizon = property(lambda self: bool(self.attributes & 0x40))
+    is_transactional = property(lambda self: bool(self.attributes & TRANSACTIONAL_BIT))
+    is_control = property(lambda self: bool(self.attributes & CONTROL_BIT))
+    has_delete_horizon = property(lambda self: bool(self.attributes & DELETE_HORIZON_BIT))
     delete_horizon_ms = property(
-        lambda self: self.base_timestamp if self.attributes & 0x40 else None,
+        lambda self: self.base_timestamp if self.attributes & DELETE_HORIZON_BIT else None,
         doc="The delete horizon (KIP-534) when the batch has one, else None.")
     last_offset = property(lambda self: _i64(self.base_offset + self.last_offset_delta))
     next_offset = property(lambda self: _i64(self.base_offset + self.last_offset_delta + 1))
@@ -225,7 +231,7 @@ class RecordBatch:
                 data = _comp.decompress(codec, data, max_size=self._max_size)
             out: list = []
             _parse_v2_records(data, self.record_count, self.base_offset, self.base_timestamp,
-                              bool(self.attributes & 0x08), self.max_timestamp, out)
+                              bool(self.attributes & TIMESTAMP_TYPE_BIT), self.max_timestamp, out)
             self._records = out
         return self._records
 
@@ -361,7 +367,7 @@ class LegacyRecordBatch:
             msgs.append((off, ts, key, value))
         out = []
         if msgs:
-            log_append = self.magic == 1 and self.attributes & 0x08
+            log_append = self.magic == 1 and self.attributes & TIMESTAMP_TYPE_BIT
             shift = _i64(self.offset - msgs[-1][0]) if self.magic == 1 else 0
             if shift < 0:
                 # A producer-side wrapper (offset 0, as kafka-python writes) before the
@@ -611,8 +617,8 @@ def _v2_batch(items, *, base_offset, codec, level, ts_bit, producer_id, producer
         _v2_record(body, delta, ts - base_ts, key, value, headers)
     if codec:
         body = _comp.compress(codec, body, level)
-    attrs = codec | (ts_bit << 3) | (0x10 if is_transactional else 0) | \
-        (0x20 if is_control else 0) | (0x40 if delete_horizon_ms is not None else 0)
+    attrs = codec | (ts_bit << 3) | (TRANSACTIONAL_BIT if is_transactional else 0) | \
+        (CONTROL_BIT if is_control else 0) | (DELETE_HORIZON_BIT if delete_horizon_ms is not None else 0)
     out = bytearray(V2_HEADER_SIZE)
     _HDR.pack_into(out, 0, base_offset, V2_HEADER_SIZE - LOG_OVERHEAD + len(body),
                    partition_leader_epoch, 2, 0, attrs, last_delta, base_ts, max_ts,

@@ -28,16 +28,21 @@ from dataclasses import dataclass, field
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from kafkawire import segments
+from kafkawire._records_common import (
+    COMPRESSION_MASK,
+    CONTROL_BIT,
+    LOG_OVERHEAD,
+    TRANSACTIONAL_BIT,
+    V2_HEADER,
+    V2_HEADER_SIZE,
+)
 from kafkawire.error_codes import ErrorCode
 
-# Batch header of magic 2: the fields the broker needs, with their offsets.
-BATCH_HEADER_SIZE = 61
-_HEADER = struct.Struct(">qiibIhiqqqhii")
-# baseOffset, batchLength, partitionLeaderEpoch, magic, crc, attributes, lastOffsetDelta,
-# baseTimestamp, maxTimestamp, producerId, producerEpoch, baseSequence, recordsCount
+# The batch header of magic 2 (kafkawire._records_common has its layout).
+BATCH_HEADER_SIZE = V2_HEADER_SIZE
+_HEADER = V2_HEADER
 _OFFSET = struct.Struct(">q")
 _EPOCH = struct.Struct(">i")
-LOG_OVERHEAD = 12  # baseOffset + batchLength precede what batchLength counts
 
 NO_TIMESTAMP = -1
 
@@ -73,15 +78,15 @@ class BatchHeader:
 
     @property
     def is_transactional(self) -> bool:
-        return bool(self.attributes & 0x10)
+        return bool(self.attributes & TRANSACTIONAL_BIT)
 
     @property
     def is_control(self) -> bool:
-        return bool(self.attributes & 0x20)
+        return bool(self.attributes & CONTROL_BIT)
 
     @property
     def compression(self) -> int:
-        return self.attributes & 0x07
+        return self.attributes & COMPRESSION_MASK
 
     @property
     def last_sequence(self) -> int:
