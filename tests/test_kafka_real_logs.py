@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from kafkawire import dumplog, segments
+from kafkawire import dumplog, internal, segments
 from kafkawire.spark import logread
 
 pytestmark = pytest.mark.kafka
