@@ -222,7 +222,7 @@ def dumped_by_kafka(kafka_workload):
     for pdir in _partition_dirs(kafka_workload.log_dir):
         for name in sorted(os.listdir(pdir)):
             # .txnindex: kafka-tools 4.3's dumper needs a class 4.4 moved (compared
-            # with Kafka's consumer instead, through read_committed)
+            # with 4.4's own TransactionIndex below)
             if name.endswith((".log", ".index", ".timeindex")):
                 files.append(str(pdir / name))
     return dump(files, ["--deep-iteration", "--print-data-log"])
@@ -453,3 +453,13 @@ def test_an_index_pointing_past_the_end(kafka_log, kafka_workload, tmp_path):
     assert _spark_rows(df, topics) == _kafka_rows(kafka_workload, lambda o: o >= first)
     small = kafka_log(maxPartitionBytes=4096, openCostInBytes=0).load(str(tmp_path / "logs"))
     assert _spark_rows(small, topics) == _kafka_rows(kafka_workload)
+
+
+def test_dump_log_prints_transaction_indexes_as_kafka_reads_them(kafka_workload, capsys):
+    from kafka_support.dump_log_segments import dump_txn_indexes
+
+    files = sorted(str(p) for p in kafka_workload.log_dir.glob("*/*.txnindex"))
+    theirs = dump_txn_indexes(files)
+    assert sum(len(v) for v in theirs.values()) >= 2  # both aborted transactions
+    for path in files:
+        _compare_file(path, theirs[path], _ours(path, capsys))

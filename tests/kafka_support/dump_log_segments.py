@@ -7,7 +7,8 @@ the 4.4 jars by ``DumpLogRunner.java``, which dumps each file in turn in one JVM
 :func:`dump` returns, per file, its entries as dicts of the tool's own field names with
 values as the tool printed them (text): batches (``baseOffset`` ...) with their records
 (``offset`` ... ``key``, ``payload`` or ``endTxnMarker``) under ``records``; index,
-time index and transaction index entries.
+time index entries; :func:`dump_txn_indexes` the aborted transactions of ``.txnindex``
+files, read by Kafka 4.4's own ``TransactionIndex``.
 """
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from kafka_support.jvm import start_options
 
 TOOLS_VERSION = "4.3.0"
 RUNNER = Path(__file__).with_name("DumpLogRunner.java")
+TXN_INDEX_READER = Path(__file__).with_name("TxnIndexReader.java")
 FILE_MARK = "@@FILE@@ "
 RUN_TIMEOUT = 300
 
@@ -129,3 +131,16 @@ def dump(files: List[str], options: List[str] = ()) -> Dict[str, List[Dict[str, 
         raise AssertionError(f"DumpLogSegments failed ({proc.returncode}): "
                              f"{proc.stderr.decode(errors='replace')[-3000:]}")
     return parse(proc.stdout.decode("utf-8", errors="replace"))
+
+
+def dump_txn_indexes(files: List[str]) -> Dict[str, List[Dict[str, object]]]:
+    """The aborted transactions of ``.txnindex`` files, as Kafka 4.4's TransactionIndex
+    reads them (4.3's DumpLogSegments cannot open them on the 4.4 jars)."""
+    jar = compiled(TXN_INDEX_READER)
+    cp = os.pathsep.join([str(jar), classpath_string()])
+    proc = subprocess.run([java_executable(), "-Xmx128m", "-cp", cp, "TxnIndexReader", *files],
+                          capture_output=True, timeout=RUN_TIMEOUT)
+    if proc.returncode != 0:
+        raise AssertionError(f"TransactionIndex failed ({proc.returncode}): "
+                             f"{proc.stderr.decode(errors='replace')[-3000:]}")
+    return parse(proc.stdout.decode())
