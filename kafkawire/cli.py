@@ -13,7 +13,7 @@ import importlib
 import os
 import sys
 import traceback
-from typing import Any, Callable, List, NoReturn, Optional
+from typing import Any, Callable, List, NoReturn, Optional, TextIO
 
 # subcommand -> (module, one-line help).  Each module has ``main(argv) -> int``.
 COMMANDS = {
@@ -164,7 +164,7 @@ def _usage() -> str:
     return "\n".join(lines)
 
 
-def _print(text: str, stream) -> int:
+def _print(text: str, stream: TextIO) -> int:
     try:
         print(text, file=stream)
         stream.flush()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ipaddress
 import struct
-from typing import BinaryIO, Dict, Iterator, NamedTuple, Optional, Tuple
+from typing import BinaryIO, Dict, Iterable, Iterator, NamedTuple, Optional, Tuple
 
 from kafkawire.errors import InvalidCaptureError
 
@@ -141,7 +141,7 @@ def _ip_payload(link_type: int, packet: bytes) -> Optional[bytes]:
     raise InvalidCaptureError(f"link type {link_type} is not read (Ethernet, Linux cooked, loopback, raw IP are)")
 
 
-def _tcp_segment(ip: bytes):
+def _tcp_segment(ip: bytes) -> Optional[Tuple[Tuple[str, int], Tuple[str, int], int, int, bytes]]:
     """``(src, dst, flags, seq, payload)`` of a TCP segment, or None."""
     if len(ip) < 1:
         return None
@@ -171,7 +171,7 @@ def _tcp_segment(ip: bytes):
     return (src, sport), (dst, dport), flags, seq, tcp[data_offset:]
 
 
-def tcp_streams(fh: BinaryIO, server_ports=(9092,)) -> Iterator[object]:
+def tcp_streams(fh: BinaryIO, server_ports: Iterable[int] = (9092,)) -> Iterator[object]:
     """:class:`StreamData` and :class:`StreamEnd` items of every TCP connection in the
     capture ``fh`` (a binary file).  A connection's server is the side that received
     its SYN; without a SYN in the capture, the side on one of ``server_ports``
