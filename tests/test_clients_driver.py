@@ -19,6 +19,16 @@ import sys
 import time
 from typing import Any, Dict, List, Optional
 
+# How long a job may take unless it says otherwise (``"timeout"``, seconds): the only clock
+# of every client loop here, and generous, as clients crawl on a busy machine.  Loops end
+# on what they wait for (every record received, every delivery reported), not on time.
+JOB_TIMEOUT = 120
+# Group session and request timeouts sized for a machine where a client process may get
+# no CPU for seconds: a member must not be expelled, nor a request abandoned, for that.
+SESSION_TIMEOUT_MS = 30000
+HEARTBEAT_INTERVAL_MS = 1000
+REQUEST_TIMEOUT_MS = 40000
+
 # -- records -----------------------------------------------------------------------------
 
 
@@ -69,7 +79,7 @@ def from_json(records: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
 
 def _confluent_base(job: Dict[str, Any]) -> Dict[str, Any]:
     conf = {"bootstrap.servers": job["bootstrap"], "client.id": job.get("client_id", "kw-test"),
-            "socket.timeout.ms": 10000, "topic.metadata.refresh.interval.ms": 2000,
+            "socket.timeout.ms": REQUEST_TIMEOUT_MS, "topic.metadata.refresh.interval.ms": 2000,
             "reconnect.backoff.ms": 50, "reconnect.backoff.max.ms": 500}
     if job.get("pinned"):
         conf["api.version.request"] = False
@@ -102,7 +112,7 @@ def confluent_produce(job: Dict[str, Any]) -> Dict[str, Any]:
         producer.produce(job["topic"], key=r["key"], value=r["value"], partition=r["partition"],
                          headers=r["headers"] or None, timestamp=r["timestamp"], on_delivery=report)
         producer.poll(0)
-    left = producer.flush(job.get("timeout", 30))
+    left = producer.flush(job.get("timeout", JOB_TIMEOUT))
     return {"unflushed": left, "failures": failures, "delivered": len(delivered), "errors": errors}
 
 
@@ -111,20 +121,17 @@ def confluent_consume(job: Dict[str, Any]) -> Dict[str, Any]:
 
     conf = _confluent_base(job)
     conf.update({"group.id": job["group"], "auto.offset.reset": "earliest",
-                 "enable.auto.commit": False, "session.timeout.ms": 6000,
-                 "heartbeat.interval.ms": 500, "fetch.wait.max.ms": 100})
+                 "enable.auto.commit": False, "session.timeout.ms": SESSION_TIMEOUT_MS,
+                 "heartbeat.interval.ms": HEARTBEAT_INTERVAL_MS, "fetch.wait.max.ms": 100})
     consumer = confluent_kafka.Consumer(conf)
     consumer.subscribe(job["topics"])
     got: List[Dict[str, Any]] = []
     errors: List[str] = []
-    deadline = time.monotonic() + job.get("timeout", 30)
-    extra_until = None
-    while time.monotonic() < deadline:
-        if extra_until is None and len(got) >= job["expect"]:
-            extra_until = time.monotonic() + job.get("linger", 0.5)
-        if extra_until is not None and time.monotonic() > extra_until:
-            break
-        msg = consumer.poll(0.2)
+    deadline = time.monotonic() + job.get("timeout", JOB_TIMEOUT)
+    # until every expected record is here (the test checks that none is missing, repeated
+    # or foreign); poll returns as soon as a record arrives
+    while len(got) < job["expect"] and (left := deadline - time.monotonic()) > 0:
+        msg = consumer.poll(left)
         if msg is None:
             continue
         if msg.error():
@@ -147,12 +154,12 @@ def confluent_group_pair(job: Dict[str, Any]) -> Dict[str, Any]:
 
     base = _confluent_base(job)
     conf = dict(base, **{"group.id": job["group"], "auto.offset.reset": "earliest",
-                         "enable.auto.commit": False, "session.timeout.ms": 6000,
-                         "heartbeat.interval.ms": 300, "fetch.wait.max.ms": 100})
+                         "enable.auto.commit": False, "session.timeout.ms": SESSION_TIMEOUT_MS,
+                         "heartbeat.interval.ms": HEARTBEAT_INTERVAL_MS, "fetch.wait.max.ms": 100})
     consumers = [confluent_kafka.Consumer(dict(conf, **{"client.id": f"member-{i}"})) for i in range(2)]
     for c in consumers:
         c.subscribe(job["topics"])
-    deadline = time.monotonic() + job.get("timeout", 30)
+    deadline = time.monotonic() + job.get("timeout", JOB_TIMEOUT)
     assignments: List[List[int]] = [[], []]
     while time.monotonic() < deadline:
         for c in consumers:
@@ -163,7 +170,7 @@ def confluent_group_pair(job: Dict[str, Any]) -> Dict[str, Any]:
     producer = confluent_kafka.Producer(base)
     for r in from_json(job["records"]):
         producer.produce(job["topics"][0], key=r["key"], value=r["value"], partition=r["partition"])
-    producer.flush(10)
+    producer.flush(max(deadline - time.monotonic(), 0))
     got: List[List[Dict[str, Any]]] = [[], []]
     while time.monotonic() < deadline and sum(map(len, got)) < len(job["records"]):
         for i, c in enumerate(consumers):
@@ -183,7 +190,7 @@ def confluent_group_pair(job: Dict[str, Any]) -> Dict[str, Any]:
 def _kafka_python_base(job: Dict[str, Any]) -> Dict[str, Any]:
     conf: Dict[str, Any] = {"bootstrap_servers": job["bootstrap"],
                             "client_id": job.get("client_id", "kw-test"),
-                            "request_timeout_ms": 15000, "retry_backoff_ms": 50,
+                            "request_timeout_ms": REQUEST_TIMEOUT_MS, "retry_backoff_ms": 50,
                             "reconnect_backoff_ms": 50}
     if job.get("api_version"):
         conf["api_version"] = tuple(job["api_version"])
@@ -205,11 +212,12 @@ def kafka_python_produce(job: Dict[str, Any]) -> Dict[str, Any]:
         futures.append(producer.send(job["topic"], key=r["key"], value=r["value"],
                                      partition=r["partition"], timestamp_ms=r["timestamp"],
                                      headers=r["headers"] or None))
-    producer.flush(job.get("timeout", 30))
+    deadline = time.monotonic() + job.get("timeout", JOB_TIMEOUT)
+    producer.flush(job.get("timeout", JOB_TIMEOUT))
     failures = []
     for f in futures:
         try:
-            f.get(timeout=1)
+            f.get(timeout=max(deadline - time.monotonic(), 0.001))
         except Exception as exc:  # report every failure to the test
             failures.append(repr(exc))
     producer.close(5)
@@ -221,18 +229,17 @@ def kafka_python_consume(job: Dict[str, Any]) -> Dict[str, Any]:
 
     conf = _kafka_python_base(job)
     conf.update({"group_id": job["group"], "auto_offset_reset": "earliest",
-                 "enable_auto_commit": False, "session_timeout_ms": 6000,
-                 "heartbeat_interval_ms": 500, "fetch_max_wait_ms": 100})
+                 "enable_auto_commit": False, "session_timeout_ms": SESSION_TIMEOUT_MS,
+                 "heartbeat_interval_ms": HEARTBEAT_INTERVAL_MS, "fetch_max_wait_ms": 100})
     consumer = kafka.KafkaConsumer(*job["topics"], **conf)
     got: List[Dict[str, Any]] = []
-    deadline = time.monotonic() + job.get("timeout", 30)
-    extra_until = None
-    while time.monotonic() < deadline:
-        if extra_until is None and len(got) >= job["expect"]:
-            extra_until = time.monotonic() + job.get("linger", 0.5)
-        if extra_until is not None and time.monotonic() > extra_until:
-            break
-        for tp, msgs in consumer.poll(timeout_ms=200).items():
+    deadline = time.monotonic() + job.get("timeout", JOB_TIMEOUT)
+    # One poll waits for the whole join: a poll that times out between JoinGroup and
+    # SyncGroup makes kafka-python drop the join it sent and join again, so on a busy
+    # machine short polls can rebalance forever and never fetch.  poll returns as soon
+    # as records arrive.
+    while len(got) < job["expect"] and (left := deadline - time.monotonic()) > 0:
+        for tp, msgs in consumer.poll(timeout_ms=int(left * 1000) + 1).items():
             for m in msgs:
                 got.append({"topic": m.topic, "partition": m.partition, "offset": m.offset,
                             "key": m.key, "value": m.value, "timestamp": m.timestamp,
@@ -289,7 +296,7 @@ def aiokafka_produce(job: Dict[str, Any]) -> Dict[str, Any]:
             await producer.stop()
         return {"unflushed": 0, "failures": failures, "delivered": len(futures) - len(failures)}
 
-    return asyncio.run(asyncio.wait_for(run(), job.get("timeout", 30)))
+    return asyncio.run(asyncio.wait_for(run(), job.get("timeout", JOB_TIMEOUT)))
 
 
 def aiokafka_consume(job: Dict[str, Any]) -> Dict[str, Any]:
@@ -301,20 +308,16 @@ def aiokafka_consume(job: Dict[str, Any]) -> Dict[str, Any]:
         consumer = aiokafka.AIOKafkaConsumer(
             *job["topics"], bootstrap_servers=job["bootstrap"],
             client_id=job.get("client_id", "kw-test"), group_id=job["group"],
-            auto_offset_reset="earliest", enable_auto_commit=False, session_timeout_ms=6000,
-            heartbeat_interval_ms=500, fetch_max_wait_ms=100, **_aiokafka_config(job))
+            auto_offset_reset="earliest", enable_auto_commit=False,
+            session_timeout_ms=SESSION_TIMEOUT_MS, heartbeat_interval_ms=HEARTBEAT_INTERVAL_MS,
+            request_timeout_ms=REQUEST_TIMEOUT_MS, fetch_max_wait_ms=100, **_aiokafka_config(job))
         await consumer.start()
         got: List[Dict[str, Any]] = []
         try:
             loop = asyncio.get_running_loop()
-            deadline = loop.time() + job.get("timeout", 30)
-            extra_until = None
-            while loop.time() < deadline:
-                if extra_until is None and len(got) >= job["expect"]:
-                    extra_until = loop.time() + job.get("linger", 0.5)
-                if extra_until is not None and loop.time() > extra_until:
-                    break
-                for tp, msgs in (await consumer.getmany(timeout_ms=200)).items():
+            deadline = loop.time() + job.get("timeout", JOB_TIMEOUT)
+            while len(got) < job["expect"] and (left := deadline - loop.time()) > 0:
+                for tp, msgs in (await consumer.getmany(timeout_ms=int(left * 1000) + 1)).items():
                     for m in msgs:
                         got.append({"topic": m.topic, "partition": m.partition, "offset": m.offset,
                                     "key": m.key, "value": m.value, "timestamp": m.timestamp,
@@ -325,7 +328,7 @@ def aiokafka_consume(job: Dict[str, Any]) -> Dict[str, Any]:
             await consumer.stop()
         return {"records": to_json(got), "errors": []}
 
-    return asyncio.run(asyncio.wait_for(run(), job.get("timeout", 30) + 15))
+    return asyncio.run(asyncio.wait_for(run(), job.get("timeout", JOB_TIMEOUT) + 30))
 
 
 DRIVERS = {

@@ -28,7 +28,7 @@ import pytest
 from kafkawire import decodecmd, dumplog, segments
 from kafkawire import messages as M
 from kafkawire.broker import Broker
-from test_clients_driver import from_json, make_records, to_json
+from test_clients_driver import JOB_TIMEOUT, from_json, make_records, to_json
 
 pytestmark = pytest.mark.clients
 
@@ -37,8 +37,9 @@ PARTITIONS = 2
 COMPRESSIONS = ("none", "gzip", "snappy", "lz4", "zstd")
 
 
-def run_client(job: Dict[str, Any], timeout: float = 60) -> Dict[str, Any]:
-    """Run a driver job in a subprocess, killed after ``timeout`` seconds."""
+def run_client(job: Dict[str, Any], timeout: float = JOB_TIMEOUT + 60) -> Dict[str, Any]:
+    """Run a driver job in a subprocess, killed after ``timeout`` seconds (past the job's
+    own deadline, which the driver keeps)."""
     if job["client"] == "java":  # Kafka's Java clients (tests/test_kafka_java_clients.py)
         from kafka_support.java_clients import run_java
 
@@ -69,6 +70,19 @@ def expected_with_offsets(produced: Dict[str, List[dict]]) -> Dict[Tuple[str, in
             out[(topic, p, next_offset[p])] = r
             next_offset[p] += 1
     return out
+
+
+def end_offsets(expected: Dict[Tuple[str, int, int], dict]) -> Dict[Tuple[str, int], int]:
+    """The log end offset of every partition that holds ``expected`` records."""
+    ends: Dict[Tuple[str, int], int] = {}
+    for topic, partition, offset in expected:
+        ends[(topic, partition)] = max(ends.get((topic, partition), 0), offset + 1)
+    return ends
+
+
+def committed_offsets(broker: Broker, group: str) -> Dict[Tuple[str, int], int]:
+    """The offsets ``group`` has committed, as the broker stored them."""
+    return broker.call(lambda: {tp: c.offset for tp, c in broker.groups.groups[group].offsets.items()})
 
 
 def check_records(consumed: List[dict], expected: Dict[Tuple[str, int, int], dict],
@@ -105,15 +119,17 @@ def scenario(broker: Broker, client: str, topics: Dict[str, Dict[str, Any]], *,
                                 null_header_values=client != "kafka-python")
             produced[topic].extend(recs)
             jobs.append({"op": "produce", "topic": topic, "records": to_json(recs), **settings})
-        result = run_client({**base, "jobs": jobs}, timeout=90)
+        result = run_client({**base, "jobs": jobs}, timeout=len(jobs) * JOB_TIMEOUT)
         for topic, r in zip(topics, result["results"]):
             assert r["failures"] == [] and r["unflushed"] == 0, (topic, r)
         expected = expected_with_offsets(produced)
         keys = [k for k in expected if phase * per_phase <= _index(expected, k, produced)]
         phase_keys.append(keys)
         consumed = run_client({**base, "op": "consume", "group": group, "topics": sorted(topics),
-                               "expect": len(keys), "timeout": 40}, timeout=90)
+                               "expect": len(keys)})
         check_records(consumed["records"], expected, keys, headers=headers, timestamps=timestamps)
+        # the consumer's commit was acknowledged: the group resumes at each partition's end
+        assert committed_offsets(broker, group) == end_offsets(expected)
 
     # what the broker stored: every record, in batches of the requested compression
     for topic, settings in topics.items():
@@ -184,7 +200,6 @@ def _newest_topics(prefix: str) -> Dict[str, Dict[str, Any]]:
 
 
 @pytest.mark.backends("cython")
-@pytest.mark.timeout(120)
 def test_librdkafka_every_compression_idempotent_group_resume(broker):
     used = scenario(broker, "confluent", _newest_topics("rdk"))
     # librdkafka takes flexible versions: Fetch by topic id, Produce v9+, Metadata v12+
@@ -192,14 +207,12 @@ def test_librdkafka_every_compression_idempotent_group_resume(broker):
 
 
 @pytest.mark.backends("cython")
-@pytest.mark.timeout(120)
 def test_kafka_python_every_compression_idempotent_group_resume(broker):
     used = scenario(broker, "kafka-python", _newest_topics("kp"))
     assert min(used["Fetch"]) >= 12 and min(used["Produce"]) >= 9 and used["ApiVersions"] == [4]
 
 
 @pytest.mark.backends("cython")
-@pytest.mark.timeout(120)
 def test_aiokafka_every_compression_idempotent_group_resume(broker):
     used = scenario(broker, "aiokafka", _newest_topics("aio"))
     # aiokafka's newest versions are older, non-flexible ones (Produce v7, Fetch v11)
@@ -210,7 +223,6 @@ def test_aiokafka_every_compression_idempotent_group_resume(broker):
 # are out: Kafka 4 removed those versions (KIP-896), and so does kafkawire's schema.
 
 
-@pytest.mark.timeout(120)
 def test_each_client_on_each_backend_smoke(broker):
     """A small scenario per client, on both backends (the matrix above runs on Cython)."""
     for client in ("confluent", "kafka-python", "aiokafka"):
@@ -219,7 +231,6 @@ def test_each_client_on_each_backend_smoke(broker):
 
 
 @pytest.mark.backends("cython")
-@pytest.mark.timeout(120)
 def test_librdkafka_two_consumers_of_one_group_split_the_partitions(tmp_path):
     with Broker(num_partitions=4, check_roundtrip=True) as broker:
         # consumers do not auto-create topics (librdkafka's allow.auto.create.topics=false)
@@ -227,7 +238,7 @@ def test_librdkafka_two_consumers_of_one_group_split_the_partitions(tmp_path):
         records = make_records("pair", 0, 40, 4, headers=False)
         result = run_client({"client": "confluent", "op": "group_pair", "bootstrap": broker.bootstrap_servers,
                              "group": "pair-group", "topics": ["pair"], "partitions": 4,
-                             "records": to_json(records), "timeout": 40}, timeout=90)
+                             "records": to_json(records)})
         a, b = result["assignments"]
         assert a and b and sorted(a + b) == [0, 1, 2, 3]  # a rebalance gave each member a share
         got = [from_json(g) for g in result["records"]]
