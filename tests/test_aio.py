@@ -72,7 +72,9 @@ def test_a_request_past_its_timeout_fails_and_the_late_answer_is_skipped(broker)
         async with await open_connection("127.0.0.1", broker.port) as conn:
             await conn.request(topic_metadata("slow"))
             F = M.FetchRequest
-            long_poll = F(max_wait_ms=1000, min_bytes=1 << 20, max_bytes=1 << 20, topics=[F.FetchTopic(
+            # the broker holds this fetch for seconds: even a stalled loop sees the
+            # request's timeout before the answer
+            long_poll = F(max_wait_ms=5000, min_bytes=1 << 20, max_bytes=1 << 20, topics=[F.FetchTopic(
                 topic="slow", partitions=[F.FetchPartition(partition=0, fetch_offset=0,
                                                            partition_max_bytes=1 << 20)])])
             with pytest.raises(errors.RequestTimedOutError):

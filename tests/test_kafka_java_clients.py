@@ -44,7 +44,6 @@ def broker(tmp_path):
 
 
 @pytest.mark.backends("cython")
-@pytest.mark.timeout(240)
 def test_java_every_compression_idempotent_group_resume(broker):
     used = scenario(broker, "java", _newest_topics("java"))
     print("java client versions:", used)
@@ -53,7 +52,6 @@ def test_java_every_compression_idempotent_group_resume(broker):
     assert used["Fetch"] == [max(broker.api_versions[1])]
 
 
-@pytest.mark.timeout(240)
 def test_java_smoke(broker):
     """A small scenario on both backends (the full one runs on Cython)."""
     scenario(broker, "java", {"java-smoke-lz4": {"compression": "lz4", "idempotent": True}},

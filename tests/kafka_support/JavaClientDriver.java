@@ -71,7 +71,8 @@ public final class JavaClientDriver {
         Properties p = new Properties();
         p.put("bootstrap.servers", job.get("bootstrap").asText());
         p.put("client.id", job.path("client_id").asText("kw-java"));
-        p.put("request.timeout.ms", "15000");
+        // sized for a busy machine, where a client may get no CPU for seconds
+        p.put("request.timeout.ms", "40000");
         p.put("retry.backoff.ms", "50");
         p.put("reconnect.backoff.ms", "50");
         p.put("reconnect.backoff.max.ms", "500");
@@ -96,7 +97,7 @@ public final class JavaClientDriver {
         p.put("acks", idempotent ? "all" : job.path("acks").asText("-1"));
         p.put("linger.ms", "20");
         p.put("max.block.ms", "30000");
-        p.put("delivery.timeout.ms", "30000");
+        p.put("delivery.timeout.ms", "120000");
         List<String> failures = new ArrayList<>();
         int[] delivered = {0};
         String topic = job.get("topic").asText();
@@ -132,20 +133,21 @@ public final class JavaClientDriver {
         p.put("group.protocol", "classic");
         p.put("auto.offset.reset", "earliest");
         p.put("enable.auto.commit", "false");
-        p.put("session.timeout.ms", "10000");
-        p.put("heartbeat.interval.ms", "500");
+        p.put("session.timeout.ms", "30000");
+        p.put("heartbeat.interval.ms", "1000");
         p.put("fetch.max.wait.ms", "100");
         List<String> topics = new ArrayList<>();
         job.get("topics").forEach(t -> topics.add(t.asText()));
         int expect = job.get("expect").asInt();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(job.path("timeout").asLong(30));
+        // the only clock: the loop ends when every expected record is here
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(job.path("timeout").asLong(120));
         ArrayNode got = JSON.createArrayNode();
         try (KafkaConsumer<byte[], byte[]> consumer =
                      new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             consumer.subscribe(topics);
-            long lingerUntil = Long.MAX_VALUE;
-            while (System.nanoTime() < deadline && System.nanoTime() < lingerUntil) {
-                for (ConsumerRecord<byte[], byte[]> m : consumer.poll(Duration.ofMillis(200))) {
+            long left;
+            while (got.size() < expect && (left = deadline - System.nanoTime()) > 0) {
+                for (ConsumerRecord<byte[], byte[]> m : consumer.poll(Duration.ofNanos(left))) {
                     ObjectNode r = got.addObject();
                     r.put("topic", m.topic());
                     r.put("partition", m.partition());
@@ -158,12 +160,9 @@ public final class JavaClientDriver {
                         hs.addArray().add(h.key()).add(hex(h.value()));
                     }
                 }
-                if (lingerUntil == Long.MAX_VALUE && got.size() >= expect) {
-                    lingerUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
-                }
             }
             if (job.path("commit").asBoolean(true) && got.size() > 0) {
-                consumer.commitSync(Duration.ofSeconds(15));
+                consumer.commitSync(Duration.ofNanos(Math.max(deadline - System.nanoTime(), 0) + TimeUnit.SECONDS.toNanos(30)));
             }
         }
         ObjectNode out = JSON.createObjectNode();
