@@ -22,3 +22,11 @@ def test_kafka_clients_reports_its_own_version(backend):
     with zipfile.ZipFile(jars.jar("kafka-clients")) as zf:
         props = zf.read("kafka/kafka-version.properties").decode()
     assert f"version={jars.KAFKA_VERSION}" in props
+
+
+def test_a_random_cluster_id_never_reads_as_a_command_line_option(backend):
+    from kafka_support.broker import _random_cluster_id
+
+    ids = [_random_cluster_id() for _ in range(5000)]  # about 78 would start with "-"
+    assert not any(i.startswith("-") for i in ids)
+    assert all(len(i) == 22 for i in ids)

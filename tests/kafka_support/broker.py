@@ -106,8 +106,13 @@ def _free_ports(count: int) -> List[int]:
 
 
 def _random_cluster_id() -> str:
-    # Kafka's Uuid.randomUuid().toString(): url-safe base64 of 16 bytes, no padding
-    return base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+    """Kafka's ``Uuid.randomUuid().toString()``: url-safe base64 of 16 random bytes, no
+    padding, and (as Kafka makes sure) never starting with "-", which a command line
+    would take for an option: the storage tool then fails with "expected one argument"."""
+    while True:
+        text = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+        if not text.startswith("-"):
+            return text
 
 
 def _jaas_string(value: str) -> str:
