@@ -1,0 +1,106 @@
+"""Spark's own Kafka connector (``spark-sql-kafka-0-10_2.13``), resolved with Maven.
+
+``connector()`` picks the connector release for the installed pyspark: the same version
+when Maven Central has it, else the newest release of the same major line (the connector
+of a newer minor may not be published yet). The chosen version and its jars (without the
+ones pyspark already ships, see ``spark-kafka-pom.xml``) are cached under
+``~/.cache/kafkawire`` keyed by the pom's hash and the pyspark version.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import urllib.request
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+
+from kafka_support.jars import CACHE_DIR, RESOLVE_TIMEOUT, KafkaUnavailable, java_executable
+
+POM = Path(__file__).with_name("spark-kafka-pom.xml")
+ARTIFACT = "spark-sql-kafka-0-10_2.13"
+METADATA_URL = ("https://repo1.maven.org/maven2/org/apache/spark/"
+                f"{ARTIFACT}/maven-metadata.xml")
+_RELEASE = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")  # no previews or release candidates
+
+
+@dataclass(frozen=True)
+class Connector:
+    version: str          # the connector release resolved
+    pyspark_version: str  # the pyspark it runs in
+    jars: tuple[Path, ...]
+
+    @property
+    def exact(self) -> bool:
+        return self.version == self.pyspark_version
+
+    def describe(self) -> str:
+        how = "matches" if self.exact else "newest of the same major line; none published for"
+        return f"{ARTIFACT} {self.version} ({how} pyspark {self.pyspark_version})"
+
+
+def _resolve(version: str, out: Path) -> subprocess.CompletedProcess:
+    mvn = shutil.which("mvn")
+    if mvn is None:
+        raise KafkaUnavailable("no Maven (mvn) to resolve Spark's Kafka connector")
+    cmd = [mvn, "-q", "-B", "-f", str(POM), "dependency:build-classpath",
+           f"-Dspark.connector.version={version}", f"-Dmdep.outputFile={out}"]
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=RESOLVE_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise KafkaUnavailable(f"Maven did not resolve {ARTIFACT} {version} "
+                               f"in {RESOLVE_TIMEOUT} s")
+
+
+def newest_of_major(versions, major: int) -> str | None:
+    """The highest plain release (``X.Y.Z``) of ``major`` among ``versions``."""
+    releases = [tuple(int(p) for p in m.groups()) for m in map(_RELEASE.match, versions) if m]
+    same = sorted(v for v in releases if v[0] == major)
+    return ".".join(map(str, same[-1])) if same else None
+
+
+def _published_versions() -> list[str]:
+    # the same metadata document Maven reads to expand a version range
+    try:
+        with urllib.request.urlopen(METADATA_URL, timeout=30) as resp:
+            root = ET.fromstring(resp.read())
+    except (OSError, ET.ParseError) as exc:
+        raise KafkaUnavailable(f"cannot list the {ARTIFACT} releases: {exc}")
+    return [v.text or "" for v in root.iter("version")]
+
+
+@functools.lru_cache(maxsize=None)
+def connector() -> Connector:
+    """The connector for the installed pyspark, resolved (downloaded on first use)."""
+    import pyspark
+
+    wanted = pyspark.__version__
+    java_executable()
+    key = hashlib.sha256(POM.read_bytes()).hexdigest()[:16]
+    cached = CACHE_DIR / f"spark-kafka-{wanted}-{key}.classpath"
+    if cached.exists():
+        version, _, paths = cached.read_text().partition("\n")
+        jars = tuple(Path(p) for p in paths.split(os.pathsep) if p)
+        if jars and all(j.exists() for j in jars):
+            return Connector(version, wanted, jars)
+    CACHE_DIR.mkdir(parents=True, exist_ok=True)
+    out = cached.with_suffix(".tmp")
+    version = wanted
+    proc = _resolve(version, out)
+    if proc.returncode != 0 or not out.exists():
+        version = newest_of_major(_published_versions(), int(wanted.split(".")[0]))
+        if version is None:
+            raise KafkaUnavailable(f"no {ARTIFACT} release for pyspark {wanted}'s major line")
+        proc = _resolve(version, out)
+    if proc.returncode != 0 or not out.exists():
+        tail = (proc.stdout + proc.stderr).strip().splitlines()[-3:]
+        raise KafkaUnavailable(f"Maven could not resolve {ARTIFACT} {version}: "
+                               + " | ".join(tail))
+    paths = out.read_text().strip()
+    out.unlink()
+    cached.write_text(f"{version}\n{paths}")
+    return Connector(version, wanted, tuple(Path(p) for p in paths.split(os.pathsep) if p))
