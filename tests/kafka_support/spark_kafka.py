@@ -1,7 +1,7 @@
 """Spark's own Kafka connector (``spark-sql-kafka-0-10_2.13``), resolved with Maven.
 
 ``connector()`` picks the connector release for the installed pyspark: the same version
-when Maven Central has it, else the newest release of the same major line (the connector
+when Maven can resolve it, else the newest release of the same major line (the connector
 of a newer minor may not be published yet). The chosen version and its jars (without the
 ones pyspark already ships, see ``spark-kafka-pom.xml``) are cached under
 ``~/.cache/kafkawire`` keyed by the pom's hash and the pyspark version.
@@ -14,7 +14,6 @@ import os
 import re
 import shutil
 import subprocess
-import urllib.request
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,8 +22,7 @@ from kafka_support.jars import CACHE_DIR, RESOLVE_TIMEOUT, KafkaUnavailable, jav
 
 POM = Path(__file__).with_name("spark-kafka-pom.xml")
 ARTIFACT = "spark-sql-kafka-0-10_2.13"
-METADATA_URL = ("https://repo1.maven.org/maven2/org/apache/spark/"
-                f"{ARTIFACT}/maven-metadata.xml")
+GROUP = "org.apache.spark"
 _RELEASE = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")  # no previews or release candidates
 
 
@@ -63,14 +61,31 @@ def newest_of_major(versions, major: int) -> str | None:
     return ".".join(map(str, same[-1])) if same else None
 
 
-def _published_versions() -> list[str]:
-    # the same metadata document Maven reads to expand a version range
+def _published_versions(major: int) -> list[str]:
+    """The connector's releases, from the version list Maven keeps in its local
+    repository; asking Maven for a version range of the major line fetches that list
+    (whether or not the range then resolves)."""
+    mvn = shutil.which("mvn")
+    if mvn is None:
+        raise KafkaUnavailable("no Maven (mvn) to list Spark's Kafka connector releases")
+    artifact = f"{GROUP}:{ARTIFACT}:[{major}.0.0,{major + 1}.0.0)"
     try:
-        with urllib.request.urlopen(METADATA_URL, timeout=30) as resp:
-            root = ET.fromstring(resp.read())
-    except (OSError, ET.ParseError) as exc:
-        raise KafkaUnavailable(f"cannot list the {ARTIFACT} releases: {exc}")
-    return [v.text or "" for v in root.iter("version")]
+        subprocess.run([mvn, "-q", "-B", "dependency:get", f"-Dartifact={artifact}",
+                        "-Dtransitive=false"], capture_output=True, text=True,
+                       timeout=RESOLVE_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise KafkaUnavailable(f"Maven did not list the {ARTIFACT} releases "
+                               f"in {RESOLVE_TIMEOUT} s")
+    folder = (Path.home() / ".m2" / "repository" / GROUP.replace(".", os.sep) / ARTIFACT)
+    versions: list[str] = []
+    for meta in sorted(folder.glob("maven-metadata*.xml")):
+        try:
+            versions += [v.text or "" for v in ET.parse(meta).getroot().iter("version")]
+        except (OSError, ET.ParseError):
+            continue
+    if not versions:
+        raise KafkaUnavailable(f"Maven could not list the {ARTIFACT} releases")
+    return versions
 
 
 @functools.lru_cache(maxsize=None)
@@ -92,7 +107,8 @@ def connector() -> Connector:
     version = wanted
     proc = _resolve(version, out)
     if proc.returncode != 0 or not out.exists():
-        version = newest_of_major(_published_versions(), int(wanted.split(".")[0]))
+        major = int(wanted.split(".")[0])
+        version = newest_of_major(_published_versions(major), major)
         if version is None:
             raise KafkaUnavailable(f"no {ARTIFACT} release for pyspark {wanted}'s major line")
         proc = _resolve(version, out)
