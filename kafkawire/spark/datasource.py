@@ -30,7 +30,7 @@ Read options (all optional):
     DROPMALFORMED skips it; PERMISSIVE skips it and adds one row for it whose
     ``columnNameOfCorruptRecord`` (``_corrupt_record``) column holds the error, so
     ``df.where("_corrupt_record IS NOT NULL").count()`` counts them.
-``maxPartitionBytes`` (128m), ``openCostInBytes`` (4m), ``minPartitions`` (cores)
+``maxPartitionBytes`` (128m), ``openCostInBytes`` (128k), ``minPartitions`` (cores)
     How segments become Spark partitions, as Spark's own file sources do it: the
     target size is ``maxPartitionBytes``, lowered so the log spreads over at least
     ``minPartitions`` tasks (default: the planning machine's core count; set it to the
