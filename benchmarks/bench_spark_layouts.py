@@ -142,12 +142,24 @@ def measure(spark, work: str, n_records: int, rounds: int = 2) -> dict:
                      "tasks": kl.rdd.getNumPartitions()}
         if full_dir is None:
             full_dir = log_dir
-    # filtered queries on the first layout against its full scan
-    df = spark.read.format("kafka-log").load(full_dir)
+    out.update(measure_filters(spark, full_dir, n_records, rounds,
+                               full=out[next(iter(LAYOUTS))]["kafka_log_s"]))
+    out["udf"] = measure_udf(spark, n_records, rounds)
+    return out
+
+
+def measure_filters(spark, log_dir: str, n_records: int, rounds: int = 2,
+                    full: float = None) -> dict:
+    """The newest 1% by timestamp, and one partition's offset range, against the full
+    scan of a log of 2 partitions (``build_log`` with 2 partitions)."""
+    df = spark.read.format("kafka-log").load(log_dir)
+    if full is None:
+        assert _agg(df)[0] == n_records
+        full = _best(lambda: _agg(df), rounds)
     per = n_records // 2
     newest = BASE_TS + per - per // 100
     lo, hi = per // 2, per // 2 + per // 1000
-    full = out[next(iter(LAYOUTS))]["kafka_log_s"]
+    out = {}
     for label, cond, want in (
             ("timestamp >= newest 1%", f"timestamp >= timestamp_millis({newest})",
              2 * (per // 100)),
@@ -157,7 +169,6 @@ def measure(spark, work: str, n_records: int, rounds: int = 2) -> dict:
         assert _agg(q)[0] == want, (label, _agg(q))
         t = _best(lambda: _agg(q), rounds)
         out[label] = {"filtered_s": t, "full_scan_s": full, "speedup": full / t}
-    out["udf"] = measure_udf(spark, n_records, rounds)
     return out
 
 
@@ -235,7 +246,7 @@ def measure_udf(spark, n_records: int, rounds: int = 2) -> dict:
 
 def report(fig: dict, n_records: int) -> str:
     lines = [f"{n_records:,} records, local[2]"]
-    for name in LAYOUTS:
+    for name in (n for n in LAYOUTS if n in fig):
         f = fig[name]
         lines.append(f"  {name:34s} kafka-log {f['kafka_log_s']:6.2f} s ({f['tasks']} tasks)"
                      f"  floor {f['floor_s']:6.2f} s  parquet {f['parquet_s']:6.2f} s"
@@ -271,11 +282,19 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--records", type=int, default=1_000_000)
     p.add_argument("--rounds", type=int, default=2)
+    p.add_argument("--filters-only", action="store_true",
+                   help="only the filtered queries, on 2 partitions of 1 GiB segments "
+                        "(e.g. --records 14000000 for about 2 GB)")
     args = p.parse_args(argv)
     work = tempfile.mkdtemp(prefix="kafkawire-bench-layouts-")
     try:
         spark = _session()
-        print(report(measure(spark, work, args.records, args.rounds), args.records))
+        if args.filters_only:
+            build_log(work, args.records, 2, 1 << 30)
+            print(report(measure_filters(spark, work, args.records, args.rounds),
+                         args.records))
+        else:
+            print(report(measure(spark, work, args.records, args.rounds), args.records))
         spark.stop()
     finally:
         shutil.rmtree(work, ignore_errors=True)
