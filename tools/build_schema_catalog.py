@@ -49,15 +49,9 @@ def render(data_dir: Path = DATA_DIR) -> str:
 
 
 def main(argv: list) -> int:
-    text = render()
-    if "--check" in argv:
-        current = TARGET.read_text(encoding="utf-8") if TARGET.exists() else ""
-        if current != text:
-            print(f"{TARGET} is stale: run python tools/build_schema_catalog.py", file=sys.stderr)
-            return 1
-        return 0
-    TARGET.write_text(text, encoding="utf-8")
-    return 0
+    from _generated import write_or_check  # beside this script
+
+    return write_or_check(TARGET, render(), argv, "build_schema_catalog.py")
 
 
 if __name__ == "__main__":

@@ -43,15 +43,9 @@ def render(source: Path = SOURCE) -> str:
 
 
 def main(argv: list[str]) -> int:
-    text = render()
-    if "--check" in argv:
-        current = TARGET.read_text(encoding="utf-8") if TARGET.exists() else ""
-        if current != text:
-            print(f"{TARGET} is stale: run python tools/gen_error_codes.py", file=sys.stderr)
-            return 1
-        return 0
-    TARGET.write_text(text, encoding="utf-8")
-    return 0
+    from _generated import write_or_check  # beside this script
+
+    return write_or_check(TARGET, render(), argv, "gen_error_codes.py")
 
 
 if __name__ == "__main__":

@@ -153,15 +153,9 @@ def render() -> str:
 def main(argv: list[str]) -> int:
     sys.path.insert(0, str(ROOT))  # the kafkawire of this checkout
     os.environ.setdefault("KAFKAWIRE_NO_EXTENSIONS", "1")  # the schema is all it reads
-    text = render()
-    if "--check" in argv:
-        current = TARGET.read_text(encoding="utf-8") if TARGET.exists() else ""
-        if current != text:
-            print(f"{TARGET} is stale: run python tools/gen_message_stubs.py", file=sys.stderr)
-            return 1
-        return 0
-    TARGET.write_text(text, encoding="utf-8")
-    return 0
+    from _generated import write_or_check  # beside this script
+
+    return write_or_check(TARGET, render(), argv, "gen_message_stubs.py")
 
 
 if __name__ == "__main__":
