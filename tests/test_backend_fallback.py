@@ -31,12 +31,12 @@ def _copy(root, *, sources=True):
     Cython sources unless ``sources``: an installed package, not a checkout)."""
     skip = ["__pycache__", "*.so", "*.pyd", "*.c", "*.html"]
     if not sources:
-        skip += ["*.pyx", "*.pxd"]
+        skip += ["*.pyx", "*.pxd", "*.pxi"]
     shutil.copytree(PACKAGE, root / "kafkawire", ignore=shutil.ignore_patterns(*skip))
     fast = root / "kafkawire" / "_fast"
     if sources and not list(fast.glob("*.pyx")):  # an installed kafkawire: take the checkout's
-        for pyx in CHECKOUT_FAST.glob("*.pyx"):
-            shutil.copy2(pyx, fast / pyx.name)
+        for src in [*CHECKOUT_FAST.glob("*.pyx"), *CHECKOUT_FAST.glob("*.pxi")]:
+            shutil.copy2(src, fast / src.name)
     return fast
 
 
