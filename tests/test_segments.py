@@ -147,6 +147,83 @@ def test_read_offset_index_stops_at_preallocated_zeros(tmp_path):
     assert segments.read_offset_index(str(p), 500) == [(500, 0), (510, 4100)]
 
 
+def _linear_floor(entries, offset):
+    """The last ``.index`` entry below ``offset``, by reading every entry."""
+    below = [e for e in entries if e[0] < offset]
+    return below[-1] if below else None
+
+
+def test_index_lookups_by_binary_search_equal_a_full_read(tmp_path):
+    d = str(tmp_path / "t-0")
+    with segments.PartitionWriter(d, segment_bytes=60_000, index_interval_bytes=700) as w:
+        w.append(_batches(120))
+    for s in segments.discover(d)[0].segments:
+        entries = segments.read_offset_index(s.index_path, s.base_offset)
+        times = segments.read_time_index(s.path[:-4] + ".timeindex", s.base_offset)
+        assert len(entries) > 5 and times
+        with segments.OffsetIndex(s.index_path, s.base_offset) as index:
+            assert [index.entry_at(i) for i in range(len(index))] == entries
+            for probe in range(s.base_offset - 1, entries[-1][0] + 3):
+                i = index.first_offset_at_least(probe)
+                assert (entries[i - 1] if i else None) == _linear_floor(entries, probe)
+        with segments.TimeIndex(s.path[:-4] + ".timeindex", s.base_offset) as tindex:
+            assert [tindex.entry_at(i) for i in range(len(tindex))] == times
+        for probe in range(times[0][0] - 1, times[-1][0] + 2):
+            older = [off for ts, off in times if ts < probe]
+            want = older[-1] + 1 if older else None
+            assert segments.time_index_start(s, probe) == want
+
+
+def test_index_lookups_stop_at_preallocated_zeros(tmp_path):
+    p = tmp_path / "x.index"
+    p.write_bytes(struct.pack(">iiii", 0, 0, 10, 4100) + bytes(8 * 100))
+    with segments.OffsetIndex(str(p), 500) as index:
+        assert len(index) == 2
+        assert index.first_offset_at_least(511) == 2
+    t = tmp_path / "x.timeindex"
+    t.write_bytes(struct.pack(">qiqi", 1000, 3, 2000, 9) + bytes(12 * 50))
+    with segments.TimeIndex(str(t), 500) as tindex:
+        assert [tindex.entry_at(i) for i in range(len(tindex))] == [(1000, 503), (2000, 509)]
+    (tmp_path / "empty.index").write_bytes(b"")
+    with segments.OffsetIndex(str(tmp_path / "empty.index")) as index:
+        assert len(index) == 0 and index.first_offset_at_least(5) == 0
+
+
+def test_the_index_bounds_a_segment_range_on_both_sides(tmp_path):
+    d = str(tmp_path / "t-0")
+    with segments.PartitionWriter(d, index_interval_bytes=700) as w:
+        w.append(_batches(60))
+    (seg,) = segments.discover(d)[0].segments
+    headers = list(segments.scan_headers(seg.path))
+    for lo, hi in ((0, 0), (95, 130), (300, 300), (1180, 5000)):
+        start = segments.index_floor(seg, lo)
+        end = segments.index_ceiling(seg, hi)
+        inside = [h for h in headers if start <= h.position < end]
+        assert {h.position for h in headers} >= {start} | ({end} - {seg.size})
+        # every batch that holds an offset of [lo, hi] is inside the range
+        assert all(start <= h.position < end for h in headers
+                   if h.last_offset >= lo and h.base_offset <= hi)
+        assert inside
+    assert segments.index_ceiling(seg, 100) < seg.size  # it does cut
+    assert segments.index_floor(seg, 900) > 0
+    # split_segment over a range cuts only inside it
+    start, end = segments.index_floor(seg, 300), segments.index_ceiling(seg, 900)
+    ranges = segments.split_segment(seg, 1500, start, end)
+    assert ranges[0][0] == start and ranges[-1][1] == end and len(ranges) > 1
+    assert all(a[1] == b[0] for a, b in zip(ranges, ranges[1:]))
+    assert {a for a, _ in ranges} <= {h.position for h in headers}
+
+
+def test_an_index_pointing_into_a_batch_bounds_nothing(tmp_path):
+    path = _partition(tmp_path, _batches(30))
+    with open(path[:-4] + ".index", "wb") as f:  # positions in the middle of batches
+        for i in range(1, 20):
+            f.write(struct.pack(">ii", i * 10 + 9, i * 1000 + 7))
+    (seg,) = segments.discover(path)[0].segments
+    assert segments.index_floor(seg, 150) == 0
+    assert segments.index_ceiling(seg, 150) == seg.size
+
+
 def test_set_base_offset_keeps_the_crc_valid():
     data = bytearray(_batches(1, codec="zstd"))
     segments.set_base_offset(data, 1_000_000)

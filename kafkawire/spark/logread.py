@@ -308,45 +308,6 @@ class RowFilter:
 NO_FILTER = RowFilter()
 
 
-def _index_start(seg: segments.Segment, offset: int) -> int:
-    """A batch boundary at or before the first batch that can hold ``offset``, from
-    the segment's ``.index`` (0 without one, or when its entry does not check out)."""
-    if not seg.index_path or offset <= seg.base_offset:
-        return 0
-    try:
-        entries = segments.read_offset_index(seg.index_path, seg.base_offset)
-    except OSError:
-        return 0
-    best = 0
-    best_offset = seg.base_offset
-    for entry_offset, position in entries:
-        # the entry names the last offset of the batch at that position
-        if entry_offset >= offset:
-            break
-        best, best_offset = position, entry_offset
-    if best and not segments.check_boundary(seg.path, best, best_offset, seg.size):
-        return 0
-    return best
-
-
-def _time_start_offset(seg: segments.Segment, min_timestamp: int) -> Optional[int]:
-    """The first offset that can hold a timestamp >= ``min_timestamp``, from the
-    segment's ``.timeindex``: each entry says the largest timestamp up to its offset."""
-    path = seg.path[: -len(segments.LOG_SUFFIX)] + segments.TIME_INDEX_SUFFIX
-    if not os.path.isfile(path):
-        return None
-    try:
-        entries = segments.read_time_index(path, seg.base_offset)
-    except OSError:
-        return None
-    after = None
-    for ts, entry_offset in entries:
-        if ts >= min_timestamp:
-            break
-        after = entry_offset + 1
-    return after
-
-
 def _segment_bounds(plog: segments.PartitionLog) -> List[Tuple[segments.Segment, Optional[int]]]:
     """Each segment with the last offset it can hold (None for the last segment)."""
     segs = [s for s in plog.segments]
@@ -368,7 +329,7 @@ def plan(paths, options: ReadOptions = ReadOptions(),
         return []
     logs = [pl for pl in segments.discover(paths)
             if row_filter.keeps_partition(pl.topic, pl.partition)]
-    pieces: List[Tuple[segments.PartitionLog, segments.Segment, int]] = []
+    pieces: List[Tuple[segments.PartitionLog, segments.Segment, int, int]] = []
     for plog in logs:
         for seg, seg_last in _segment_bounds(plog):
             if seg.size == 0:
@@ -382,32 +343,33 @@ def plan(paths, options: ReadOptions = ReadOptions(),
             if row_filter.min_timestamp is not None:
                 # where the time index says older records end; a segment whose every
                 # entry is older is skipped up to its last indexed batch
-                after = _time_start_offset(seg, row_filter.min_timestamp)
+                after = segments.time_index_start(seg, row_filter.min_timestamp)
                 if after is not None:
                     start_offset = after if start_offset is None else max(start_offset, after)
-            start = _index_start(seg, start_offset) if start_offset is not None else 0
-            pieces.append((plog, seg, start))
-    target = split_bytes(sum(seg.size - start for _p, seg, start in pieces), len(pieces),
+            start = (segments.index_floor(seg, start_offset)
+                     if start_offset is not None else 0)
+            end = (segments.index_ceiling(seg, row_filter.max_offset)
+                   if row_filter.max_offset is not None else seg.size)
+            if end > start:
+                pieces.append((plog, seg, start, end))
+    target = split_bytes(sum(end - start for _p, _s, start, end in pieces), len(pieces),
                          options)
     out: List[Split] = []
     strict = options.mode == "FAILFAST"
     txn: Dict[str, Tuple[Tuple[Tuple[int, int, int], ...], Optional[int]]] = {}
-    for plog, seg, start in pieces:
+    for plog, seg, start, end in pieces:
         if options.isolation_level == "read_committed" and plog.directory not in txn:
             state = transactions(plog, strict=strict)
             txn[plog.directory] = (tuple(state.aborted), state.last_stable_offset)
         aborted, lso = txn.get(plog.directory, ((), None))
         try:
-            ranges = segments.split_segment(seg, target)
+            ranges = segments.split_segment(seg, target, start, end)
         except SegmentError:
             if strict:
                 raise
-            ranges = [(0, seg.size)]  # the read reports the bad batch
-        for a, b in ranges:
-            if b <= start:
-                continue
-            out.append(Split(plog.topic, plog.partition, seg.path, max(a, start), b,
-                             aborted, lso))
+            ranges = [(start, end)]  # the read reports the bad batch
+        out.extend(Split(plog.topic, plog.partition, seg.path, a, b, aborted, lso)
+                   for a, b in ranges)
     return out
 
 
