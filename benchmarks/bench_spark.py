@@ -30,7 +30,8 @@ sys.path.insert(0, os.path.dirname(HERE))
 
 def build_log(directory: str, n_records: int = 1_000_000, partitions: int = 2) -> int:
     """The benchmark's log directory; returns its size in bytes."""
-    from kafkawire import records, segments
+    from kafkawire import records
+    from kafkawire.log import segments
 
     per_batch = 1000
     value = bytes(range(100))
@@ -74,7 +75,7 @@ def _aiokafka_udf():
 def measure(spark, directory: str, n_records: int) -> dict:
     from pyspark.sql import functions as F
 
-    from kafkawire.spark import logread
+    from kafkawire.log import read as logread
 
     def agg(df):
         return df.agg(F.count("*").alias("n"), F.sum(F.length("value")).alias("bytes"),

@@ -33,7 +33,8 @@ LAYOUTS = {
 
 
 def build_log(directory: str, n_records: int, partitions: int, segment_bytes: int) -> None:
-    from kafkawire import records, segments
+    from kafkawire import records
+    from kafkawire.log import segments
 
     value = bytes(range(100))
     per = n_records // partitions
@@ -52,7 +53,7 @@ def build_replay(log_dir: str, out_dir: str, files: int) -> None:
     """The log's rows, decoded once, as ``files`` Arrow IPC files."""
     import pyarrow as pa
 
-    from kafkawire.spark import logread
+    from kafkawire.log import read as logread
 
     opts = logread.ReadOptions(min_partitions=files)
     groups = logread.pack(logread.plan(log_dir, opts), opts)
@@ -71,7 +72,7 @@ def build_replay(log_dir: str, out_dir: str, files: int) -> None:
 def _replay_source():
     from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
 
-    from kafkawire.spark import logread
+    from kafkawire.log import read as logread
 
     class ReplayReader(DataSourceReader):
         def __init__(self, path):

@@ -151,19 +151,19 @@ def _internal():
                 continue
             out.append((f"{name}-v{version}", bytes([5, i % 256]) + struct.pack(">h", version) + wire))
     try:
-        from kafkawire import internal
+        from kafkawire import internal_topics
     except ImportError:
         return out
     for mode, topic in enumerate(T._INTERNAL_TOPICS):
-        for record_type, (key_cls, value_cls) in sorted(internal._KEYS[topic].items()):
+        for record_type, (key_cls, value_cls) in sorted(internal_topics._KEYS[topic].items()):
             try:
-                key = internal.encode_key(topic, key_cls(), record_type)
+                key = internal_topics.encode_key(topic, key_cls(), record_type)
             except Exception:
                 continue
             vr = value_cls.valid_versions
             for version in sorted({vr.lowest, vr.highest}):
                 try:
-                    value = internal.encode_value(value_cls(), version)
+                    value = internal_topics.encode_value(value_cls(), version)
                 except Exception:
                     continue
                 if len(key) < 256:
@@ -177,15 +177,15 @@ def _internal():
         version = cls.valid_versions.highest
         try:
             out.append((f"metadata-{name}-v{version}",
-                        bytes([3, 0]) + internal.encode_metadata_record(cls(), version)))
+                        bytes([3, 0]) + internal_topics.encode_metadata_record(cls(), version)))
         except Exception:
             continue
-    for ctype, name in sorted(internal.CONTROL_TYPES.items()):
+    for ctype, name in sorted(internal_topics.CONTROL_TYPES.items()):
         if name is None:
             out.append((f"control-{ctype}", bytes([4, 4]) + struct.pack(">hh", 0, ctype) + b"\0\0\0\0\0\0"))
             continue
         try:
-            key, value = internal.encode_control_record(messages.CLASSES[name](), 0)
+            key, value = internal_topics.encode_control_record(messages.CLASSES[name](), 0)
         except Exception:
             continue
         out.append((f"control-{name}", bytes([4, len(key)]) + key + value))
@@ -193,7 +193,7 @@ def _internal():
 
 
 def _segments(batches):
-    from kafkawire.segments import set_base_offset
+    from kafkawire.log.segments import set_base_offset
 
     out = []
     log = bytearray()

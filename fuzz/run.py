@@ -41,7 +41,7 @@ INSTRUMENTED = (
     "kafkawire", "kafkawire._pure.primitives", "kafkawire._pure.codec", "kafkawire._pure.records",
     "kafkawire._pure.crc", "kafkawire.primitives", "kafkawire.framing", "kafkawire.messages",
     "kafkawire.headers", "kafkawire.protocol", "kafkawire.records", "kafkawire.compression",
-    "kafkawire.segments", "kafkawire.dumplog", "kafkawire.decodecmd", "fuzz.targets",
+    "kafkawire.log.segments", "kafkawire.cli.dump_log", "kafkawire.cli.decode", "fuzz.targets",
 )
 
 MAX_LEN = {"segment": 8192, "frames": 8192, "records": 16384, "compression": 16384}

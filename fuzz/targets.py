@@ -43,7 +43,7 @@ class HostileFailure(AssertionError):
 
 def normalize(value: Any) -> Any:
     """A comparable, hashable-ish form of a decoded value (NaN-safe, view-safe)."""
-    from kafkawire._struct import Struct
+    from kafkawire._message_class import Struct
 
     if isinstance(value, Struct):
         return (type(value).__qualname__,
@@ -217,7 +217,8 @@ def request_target(data: bytes) -> None:
     """A request frame payload through ``decode_request`` and the ``decode`` command."""
     import json
 
-    from kafkawire import decodecmd, protocol
+    from kafkawire import protocol
+    from kafkawire.cli import decode as decodecmd
 
     def fn(out: Outcome) -> None:
         header, body = protocol.decode_request(data)
@@ -469,26 +470,26 @@ def internal_target(data: bytes) -> None:
     payload = data[2:]
     cut = min(data[1], len(payload))
     key, value = payload[:cut], payload[cut:]
-    internal = _internal_module()
-    if internal is None:
+    internal_topics = _internal_module()
+    if internal_topics is None:
         mode = 5
     if mode < 3:
         topic = _INTERNAL_TOPICS[mode]
         tomb = data[0] & 0x80
 
         def fn(out: Outcome) -> None:
-            rec = internal.decode_record(topic, key, None if tomb else value)
+            rec = internal_topics.decode_record(topic, key, None if tomb else value)
             out.values.append(normalize(tuple(rec)))
 
         differential(fn, f"decode_record({topic})")
     elif mode == 3:
         def fn(out: Outcome) -> None:
-            out.values.append(normalize(tuple(internal.decode_metadata_record(payload))))
+            out.values.append(normalize(tuple(internal_topics.decode_metadata_record(payload))))
 
         differential(fn, "decode_metadata_record")
     elif mode == 4:
         def fn(out: Outcome) -> None:
-            out.values.append(normalize(tuple(internal.decode_control_record(key, value))))
+            out.values.append(normalize(tuple(internal_topics.decode_control_record(key, value))))
 
         differential(fn, "decode_control_record")
     else:
@@ -509,10 +510,10 @@ def internal_target(data: bytes) -> None:
 
 def _internal_module():
     try:
-        from kafkawire import internal
+        from kafkawire import internal_topics
     except ImportError:
         return None
-    return internal
+    return internal_topics
 
 
 # ---------------------------------------------------------------------------
@@ -524,7 +525,8 @@ _TMPDIR = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W
 def segment_target(data: bytes) -> None:
     """A ``.log`` segment (and the same bytes as index files) read by ``segments`` and
     ``dump-log``; byte 0 chooses the chunk size."""
-    from kafkawire import dumplog, segments
+    from kafkawire.cli import dump_log as dumplog
+    from kafkawire.log import segments
 
     if not data:
         return

@@ -66,7 +66,7 @@ def _error(exc: BaseException) -> str:
 def event_json(event: Any, *, records: bool = False, bytes_as: str = "auto") -> Dict[str, Any]:
     """One event of a :class:`Conversation` as a JSON-safe dict (record keys and values
     printed as :func:`kafkawire.cli.render_bytes` does with ``bytes_as``)."""
-    from kafkawire.decodecmd import _records_json
+    from kafkawire.cli.decode import _records_json
 
     if isinstance(event, RequestEvent):
         out: Dict[str, Any] = {"direction": "request", "correlation_id": event.correlation_id,

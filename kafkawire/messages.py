@@ -25,7 +25,7 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple, Type, TypeVar
 
-from kafkawire._struct import Message, Struct, make_classes
+from kafkawire._message_class import Message, Struct, make_classes
 from kafkawire.errors import UnknownApiError, UnsupportedVersionError
 from kafkawire.schema import load_definition
 from kafkawire.schema.catalog import CATALOG

@@ -8,8 +8,8 @@ import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Literal, overload
 
-from kafkawire._struct import Message as Message
-from kafkawire._struct import Struct as Struct
+from kafkawire._message_class import Message as Message
+from kafkawire._message_class import Struct as Struct
 from kafkawire.schema.plan import DefinitionSpec
 from kafkawire.schema.versions import VersionRange
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Dict, Optional, Tuple, cast
 
 from kafkawire import _backend
-from kafkawire._struct import Message, _Codec
+from kafkawire._message_class import Message, _Codec
 from kafkawire.errors import DecodeError, EncodeError, UnsupportedVersionError
 from kafkawire.headers import (
     API_VERSIONS_KEY, RequestHeader, ResponseHeader, peek_request_api, request_header_version,

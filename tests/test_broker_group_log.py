@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from kafkawire import internal, records, segments
+from kafkawire import internal_topics, records
+from kafkawire.log import segments
 from kafkawire.broker import Broker
 
 pytestmark = [pytest.mark.kafka, pytest.mark.clients]
@@ -45,7 +46,7 @@ def _coordinator_records(path: Path):
         for seg in plog.segments:
             for batch in records.iter_batches(Path(seg.path).read_bytes()):
                 for r in batch:
-                    out.append(internal.decode_record(internal.CONSUMER_OFFSETS, r.key, r.value))
+                    out.append(internal_topics.decode_record(internal_topics.CONSUMER_OFFSETS, r.key, r.value))
     return out
 
 

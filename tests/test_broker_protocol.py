@@ -20,10 +20,10 @@ import pytest
 from conftest import subprocess_env
 
 import kafkawire
-from kafkawire import decodecmd
+from kafkawire.cli import decode as decodecmd
 from kafkawire import messages as M
 from kafkawire import records as R
-from kafkawire import segments
+from kafkawire.log import segments
 from kafkawire.broker import Broker
 from kafkawire.headers import RequestHeader
 

@@ -401,6 +401,6 @@ def test_the_readme_security_section_runs_as_written(capsys):
     assert out == ["True user", "authenticated: [(1, 'SCRAM-SHA-512', 'alice')]"]
     # the command line's flags are the ones the broker takes
     flags = set(re.findall(r"--[a-z-]+", section))
-    from kafkawire.broker.cli import _parser
+    from kafkawire.cli.serve import _parser
     known = {o for a in _parser()._actions for o in a.option_strings}
     assert flags <= known, flags - known

@@ -23,7 +23,9 @@ import pytest
 from conftest import subprocess_env
 
 import kafkawire
-from kafkawire import cli, demo, records, sample, segments
+from kafkawire import cli, records
+from kafkawire.cli import demo
+from kafkawire.log import sample, segments
 from kafkawire import messages as M
 
 VECTORS = Path(__file__).parent / "vectors"

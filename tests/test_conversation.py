@@ -14,7 +14,7 @@ import threading
 
 import pytest
 
-from kafkawire import decodecmd
+from kafkawire.cli import decode as decodecmd
 from kafkawire import errors
 from kafkawire.broker import Broker
 from kafkawire.conversation import Conversation, event_json, pcap_conversations

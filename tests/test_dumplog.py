@@ -7,7 +7,8 @@ import os
 
 import pytest
 
-from kafkawire import cli, records, sample, segments
+from kafkawire import cli, records
+from kafkawire.log import sample, segments
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,7 @@ import zlib
 import pytest
 
 import kafkawire
-from kafkawire import _backend, compression, internal, protocol
+from kafkawire import _backend, compression, internal_topics, protocol
 from kafkawire import messages as M
 from kafkawire import primitives as P
 from kafkawire import records as R
@@ -239,14 +239,14 @@ ENCODE_ERRORS = [
     ("a request sent as a response", lambda: protocol.encode_response(M.MetadataRequest(), 1, 1),
      r"expected a response message, got MetadataRequest"),
     ("a key of another internal topic",
-     lambda: internal.encode_key(internal.CONSUMER_OFFSETS, M.TransactionLogKey(transactional_id="t")),
+     lambda: internal_topics.encode_key(internal_topics.CONSUMER_OFFSETS, M.TransactionLogKey(transactional_id="t")),
      r"TransactionLogKey is not a key of __consumer_offsets"),
-    ("a key under another record type", lambda: internal.encode_key(
-        internal.CONSUMER_OFFSETS, M.OffsetCommitKey(group="g", topic="t", partition=0), 2),
+    ("a key under another record type", lambda: internal_topics.encode_key(
+        internal_topics.CONSUMER_OFFSETS, M.OffsetCommitKey(group="g", topic="t", partition=0), 2),
      r"OffsetCommitKey is not record type 2 of __consumer_offsets"),
-    ("not a metadata record", lambda: internal.encode_metadata_record(M.MetadataRequest(), 0),
+    ("not a metadata record", lambda: internal_topics.encode_metadata_record(M.MetadataRequest(), 0),
      r"MetadataRequest is not a metadata record"),
-    ("not a control record", lambda: internal.encode_control_record(M.MetadataRequest(), 0),
+    ("not a control record", lambda: internal_topics.encode_control_record(M.MetadataRequest(), 0),
      r"MetadataRequest is not a control record"),
 ]
 

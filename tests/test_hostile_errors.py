@@ -151,7 +151,7 @@ def test_a_bad_frame_size_says_which_frame_and_where(backend):
 
 
 def test_a_segment_error_names_the_file_and_the_byte(tmp_path, backend):
-    from kafkawire import segments
+    from kafkawire.log import segments
 
     R = __import__("kafkawire.records", fromlist=["encode_batch"])
     good = R.encode_batch([{"key": None, "value": b"v", "timestamp": 1}])

@@ -401,7 +401,7 @@ def test_compressed_payloads_that_declare_huge_sizes_are_rejected_before_allocat
 
 
 def test_segment_entries_longer_than_the_file_are_rejected(tmp_path):
-    from kafkawire import segments
+    from kafkawire.log import segments
 
     path = tmp_path / segments.segment_name(0)
     path.write_bytes(struct.pack(">qiiB", 0, HUGE32 - 12, 0, 2) + b"\x00" * 60)

@@ -92,7 +92,7 @@ def test_a_segment_shorter_than_the_range_asked_for_is_a_segment_error(tmp_path,
     # Found reading the segment code for the segment target: scan_headers() with an end
     # beyond the file (a segment truncated after its size was taken, as a Spark split
     # can see) read fewer than 17 header bytes and raised struct.error.
-    from kafkawire import segments
+    from kafkawire.log import segments
 
     path = tmp_path / segments.segment_name(0)
     path.write_bytes(b"\x00" * 10)

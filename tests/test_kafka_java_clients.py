@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from kafkawire import decodecmd
+from kafkawire.cli import decode as decodecmd
 from kafkawire import messages as M
 from kafkawire.broker import Broker
 from kafka_support.java_clients import run_java

@@ -18,8 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from kafkawire import dumplog, internal, segments
-from kafkawire.spark import logread
+from kafkawire import internal_topics
+from kafkawire.cli import dump_log as dumplog
+from kafkawire.log import read as logread
+from kafkawire.log import segments
 
 pytestmark = pytest.mark.kafka
 
@@ -300,9 +302,9 @@ def test_internal_topics_decode_as_kafkas_decoders_print(kafka_workload, decoded
                 control, key, value = raw[int(krec["offset"])]
                 if control:
                     continue  # transaction markers and KRaft control records: dump-log's test
-                if topic == internal.CLUSTER_METADATA:
+                if topic == internal_topics.CLUSTER_METADATA:
                     want = json.loads(krec["payload"])
-                    rec = internal.decode_metadata_record(value)
+                    rec = internal_topics.decode_metadata_record(value)
                     got = {"type": _snake_upper(type(rec.message).__name__),
                            "version": rec.version, "data": _norm(rec.message.to_dict())}
                     want["data"] = _norm(want["data"])
@@ -310,7 +312,7 @@ def test_internal_topics_decode_as_kafkas_decoders_print(kafka_workload, decoded
                     assert got == want, (path, krec["offset"])
                     seen[(topic, want["type"])] += 1
                     continue
-                rec = internal.decode_record(topic, key, value)
+                rec = internal_topics.decode_record(topic, key, value)
                 want_key = json.loads(krec["key"])
                 assert int(want_key["type"]) == rec.record_type, (path, krec["offset"])
                 want = _norm(want_key["data"])

@@ -12,8 +12,9 @@ import pytest
 
 pa = pytest.importorskip("pyarrow")
 
-from kafkawire import records, sample, segments  # noqa: E402
-from kafkawire.spark import logread  # noqa: E402
+from kafkawire import records  # noqa: E402
+from kafkawire.log import read as logread  # noqa: E402
+from kafkawire.log import sample, segments  # noqa: E402
 
 BASE_TS = sample.BASE_TIMESTAMP
 

@@ -10,9 +10,10 @@ import struct
 
 import pytest
 
-from kafkawire import _backend, records, sample, segments
+from kafkawire import _backend, records
 from kafkawire.errors import CorruptRecordError, DecodeError
-from kafkawire.spark import logread
+from kafkawire.log import read as logread
+from kafkawire.log import sample, segments
 
 
 @pytest.fixture

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from kafkawire import demo, sample
+from kafkawire.cli import demo
+from kafkawire.log import sample
 
 pytestmark = pytest.mark.spark
 
@@ -27,5 +28,5 @@ def test_demo_prints_the_aggregates_of_the_sample_log(spark, tmp_path, capsys):
 def test_demo_command_is_wired(backend):
     from kafkawire import cli
 
-    assert cli.COMMANDS["demo"][0] == "kafkawire.demo"
+    assert cli.COMMANDS["demo"][0] == "kafkawire.cli.demo"
     assert demo.main(["--help"]) == 0

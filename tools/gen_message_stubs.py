@@ -30,8 +30,8 @@ import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Literal, overload
 
-from kafkawire._struct import Message as Message
-from kafkawire._struct import Struct as Struct
+from kafkawire._message_class import Message as Message
+from kafkawire._message_class import Struct as Struct
 from kafkawire.schema.plan import DefinitionSpec
 from kafkawire.schema.versions import VersionRange
 
@@ -88,7 +88,7 @@ def _types(field, owner: str) -> tuple[str, str]:
 
 
 def _struct_lines(spec, owner: str, indent: str, top: bool) -> list[str]:
-    from kafkawire._struct import Message, Struct
+    from kafkawire._message_class import Message, Struct
 
     base = Message if top else Struct
     definition = spec.definition

@@ -17,13 +17,13 @@ import time
 import uuid
 from typing import TYPE_CHECKING, Iterator, List, Optional, Tuple
 
-from kafkawire import internal, messages, records
+from kafkawire import internal_topics, messages, records
 from kafkawire.broker.storage import PartitionLog, split_batches
 
 if TYPE_CHECKING:
     from kafkawire.broker.groups import CommittedOffset, Group
 
-TOPIC = internal.CONSUMER_OFFSETS
+TOPIC = internal_topics.CONSUMER_OFFSETS
 PARTITION = 0
 OFFSET_COMMIT = 1
 GROUP_METADATA = 2
@@ -52,7 +52,7 @@ class GroupLog:
 
     def offset_committed(self, group_id: str, topic: str, partition: int,
                          committed: "CommittedOffset", topic_id: Optional[uuid.UUID]) -> None:
-        key = internal.encode_key(TOPIC, messages.OffsetCommitKey(
+        key = internal_topics.encode_key(TOPIC, messages.OffsetCommitKey(
             group=group_id, topic=topic, partition=partition), OFFSET_COMMIT)
         version = OFFSET_COMMIT_VERSION if topic_id is not None else OFFSET_COMMIT_VERSION_NO_ID
         fields = dict(offset=committed.offset, leader_epoch=committed.leader_epoch,
@@ -60,11 +60,11 @@ class GroupLog:
                       commit_timestamp=committed.commit_timestamp)
         if topic_id is not None:
             fields["topic_id"] = topic_id
-        value = internal.encode_value(messages.OffsetCommitValue(**fields), version)
+        value = internal_topics.encode_value(messages.OffsetCommitValue(**fields), version)
         self._append([(key, value)])
 
     def group_settled(self, group: "Group") -> None:
-        key = internal.encode_key(TOPIC, messages.GroupMetadataKey(group=group.group_id),
+        key = internal_topics.encode_key(TOPIC, messages.GroupMetadataKey(group=group.group_id),
                                   GROUP_METADATA)
         members = [messages.GroupMetadataValue.MemberMetadata(
             member_id=m.member_id, group_instance_id=m.group_instance_id,
@@ -72,20 +72,20 @@ class GroupLog:
             rebalance_timeout=m.rebalance_timeout_ms, session_timeout=m.session_timeout_ms,
             subscription=m.metadata_for(group.protocol_name or ""),
             assignment=m.assignment) for m in group.members.values()]
-        value = internal.encode_value(messages.GroupMetadataValue(
+        value = internal_topics.encode_value(messages.GroupMetadataValue(
             protocol_type=group.protocol_type or "", generation=group.generation_id,
             protocol=group.protocol_name, leader=group.leader if members else None,
             current_state_timestamp=_now_ms(), members=members), GROUP_METADATA_VERSION)
         self._append([(key, value)])
 
-    def replay(self) -> Iterator[internal.CoordinatorRecord]:
+    def replay(self) -> Iterator[internal_topics.CoordinatorRecord]:
         """Every record of the partition, in offset order."""
         for data in self.log.iter_batches():
             for batch in records.iter_batches(data):
                 if batch.is_control:
                     continue
                 for r in batch:
-                    yield internal.decode_record(TOPIC, r.key, r.value)
+                    yield internal_topics.decode_record(TOPIC, r.key, r.value)
 
     def close(self) -> None:
         self.log.close()

@@ -27,7 +27,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Dict, Iterator, List, Optional, Tuple
 
-from kafkawire import segments
+from kafkawire.log import segments
 from kafkawire._records_common import (
     COMPRESSION_MASK,
     CONTROL_BIT,

@@ -174,7 +174,7 @@ class StructSpec:
         return tuple(f.attr for f in self.fields)
 
     def default_factory(self) -> Any:
-        from kafkawire._struct import _new_default
+        from kafkawire._message_class import _new_default
 
         return _new_default(self.cls)
 

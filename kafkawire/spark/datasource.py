@@ -85,8 +85,8 @@ from pyspark.sql.datasource import (
     WriterCommitMessage,
 )
 
-from kafkawire import segments
-from kafkawire.spark import logread
+from kafkawire.log import read as logread
+from kafkawire.log import segments
 
 if TYPE_CHECKING:
     import pyarrow

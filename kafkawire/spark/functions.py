@@ -33,9 +33,9 @@ import re
 import struct
 from typing import Any, Dict, List, Optional
 
-from kafkawire import internal, messages
+from kafkawire import internal_topics, messages
 from kafkawire.errors import DecodeError, UnknownApiError
-from kafkawire.spark.logread import _spark_arrow_type, spark_type
+from kafkawire.log.read import _spark_arrow_type, spark_type
 
 _INT16 = struct.Struct(">h")
 
@@ -141,7 +141,7 @@ def _version_prefix(data: Optional[bytes]) -> int:
 
 def _key_class_or_none(topic: str, record_type: int):
     try:
-        return internal.key_class(topic, record_type)
+        return internal_topics.key_class(topic, record_type)
     except UnknownApiError:
         return None
 
@@ -159,11 +159,11 @@ def _group_protocol_record(topic: str, record_type: int, key: bytes,
                            value: Optional[bytes]) -> Dict[str, Any]:
     """A record of the consumer (KIP-848), share (KIP-932) or streams group protocols:
     its type, group, member and epoch as columns, the whole value as JSON ``fields``."""
-    _, k = internal.decode_key(topic, key)
+    _, k = internal_topics.decode_key(topic, key)
     out: Dict[str, Any] = {"record_type": _record_type_name(type(k)),
                            "group": k.group_id, "member_id": getattr(k, "member_id", None)}
     if value is not None:
-        out["value_version"], v = internal.decode_value(topic, record_type, value)
+        out["value_version"], v = internal_topics.decode_value(topic, record_type, value)
         out["epoch"] = next((getattr(v, f) for f in _EPOCH_FIELDS if hasattr(v, f)), None)
         out["fields"] = json.dumps(v.to_dict(), default=_json_default, sort_keys=True)
     return out
@@ -171,7 +171,7 @@ def _group_protocol_record(topic: str, record_type: int, key: bytes,
 
 def consumer_offsets_record(key: Optional[bytes], value: Optional[bytes]) -> Dict[str, Any]:
     """One ``__consumer_offsets`` record as a dict of ``decode_consumer_offsets`` fields."""
-    topic = internal.CONSUMER_OFFSETS
+    topic = internal_topics.CONSUMER_OFFSETS
     out: Dict[str, Any] = {}
     try:
         record_type = _version_prefix(key)
@@ -179,11 +179,11 @@ def consumer_offsets_record(key: Optional[bytes], value: Optional[bytes]) -> Dic
         key_cls = _key_class_or_none(topic, record_type)
         if key_cls in (messages.LegacyOffsetCommitKey, messages.OffsetCommitKey):
             out["record_type"] = "offset_commit"
-            _, k = internal.decode_key(topic, key)
+            _, k = internal_topics.decode_key(topic, key)
             out.update(group=k.group, topic=k.topic, partition=k.partition)
             if value is not None:
                 out["value_version"] = vver = _version_prefix(value)
-                _, v = internal.decode_value(topic, record_type, value)
+                _, v = internal_topics.decode_value(topic, record_type, value)
                 out.update(offset=v.offset, metadata=v.metadata,
                            commit_timestamp=v.commit_timestamp,
                            leader_epoch=getattr(v, "leader_epoch", None),
@@ -194,11 +194,11 @@ def consumer_offsets_record(key: Optional[bytes], value: Optional[bytes]) -> Dic
                     out["expire_timestamp"] = None
         elif key_cls is messages.GroupMetadataKey:
             out["record_type"] = "group_metadata"
-            _, k = internal.decode_key(topic, key)
+            _, k = internal_topics.decode_key(topic, key)
             out["group"] = k.group
             if value is not None:
                 out["value_version"] = _version_prefix(value)
-                _, v = internal.decode_value(topic, record_type, value)
+                _, v = internal_topics.decode_value(topic, record_type, value)
                 out.update(protocol_type=v.protocol_type, generation=v.generation,
                            protocol=v.protocol, leader=v.leader,
                            commit_timestamp=getattr(v, "current_state_timestamp", None))
@@ -225,7 +225,7 @@ def consumer_offsets_record(key: Optional[bytes], value: Optional[bytes]) -> Dic
 def transaction_state_record(key: Optional[bytes], value: Optional[bytes]) -> Dict[str, Any]:
     """One ``__transaction_state`` record: record_type, version, fields (JSON)."""
     try:
-        rec = internal.decode_record(internal.TRANSACTION_STATE, key, value)
+        rec = internal_topics.decode_record(internal_topics.TRANSACTION_STATE, key, value)
         fields = {"key": rec.key.to_dict()}
         version = rec.record_type
         if rec.value is not None:
@@ -242,7 +242,7 @@ def cluster_metadata_record(value: Optional[bytes]) -> Dict[str, Any]:
     if value is None:
         return {}
     try:
-        rec = internal.decode_metadata_record(value)
+        rec = internal_topics.decode_metadata_record(value)
         return {"record_type": type(rec.message).__name__, "version": rec.version,
                 "fields": json.dumps(rec.message.to_dict(), default=_json_default,
                                      sort_keys=True)}

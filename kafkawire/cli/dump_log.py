@@ -37,7 +37,7 @@ import time
 import zlib
 from typing import Any, Dict, Iterator, List, Optional, TextIO
 
-from kafkawire import segments
+from kafkawire.log import segments
 from kafkawire.cli import (CommandError, CommandParser, add_bytes_as, render_bytes,
                            run_command)
 from kafkawire.errors import DecodeError, UnknownApiError
@@ -124,7 +124,7 @@ _KRAFT_CONTROL_NAMES = {2: "LeaderChange", 3: "SnapshotHeader", 4: "SnapshotFoot
 def _control_fields(record) -> Dict[str, Any]:
     """A control record's fields: a transaction marker's type and coordinator epoch, or
     a KRaft control record (metadata log) under its type's name, with its version."""
-    from kafkawire import internal, records
+    from kafkawire import internal_topics, records
 
     key = record.key
     ctype = int.from_bytes(bytes(key[2:4]), "big", signed=True) if key and len(key) >= 4 \
@@ -133,7 +133,7 @@ def _control_fields(record) -> Dict[str, Any]:
         marker = records.parse_control_record(record)
         return {"endTxnMarker": marker.type.upper(), "coordinatorEpoch": marker.coordinator_epoch}
     try:
-        decoded = internal.decode_control_record(key, record.value)
+        decoded = internal_topics.decode_control_record(key, record.value)
     except UnknownApiError as exc:
         raise DecodeError(str(exc)) from None
     body: Dict[str, Any] = {"version": decoded.value_version}

@@ -91,7 +91,7 @@ def run(directory: str, *, scale: int = 1, master: str = "local[2]", spark=None)
     """Generate the sample under ``directory``, read it with Spark, print the aggregates;
     returns the figures printed (for tests).  A ``spark`` session given is used (with
     ``kafka-log`` registered) and left running; otherwise one is started and stopped."""
-    from kafkawire import sample, segments
+    from kafkawire.log import sample, segments
 
     t0 = time.monotonic()
     log = sample.generate(directory, scale=scale)

@@ -23,7 +23,7 @@ import struct
 from typing import Any, Dict, NamedTuple, Optional, Tuple, Type
 
 from kafkawire import messages, primitives
-from kafkawire._struct import Message
+from kafkawire._message_class import Message
 from kafkawire.errors import (DecodeError, EncodeError, InvalidVarintError, TruncatedError,
                               UnknownApiError)
 from kafkawire.schema.catalog import CATALOG

@@ -15,9 +15,10 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
-from kafkawire import _backend, segments
+from kafkawire import _backend
 from kafkawire.errors import DecodeError
-from kafkawire.segments import SegmentCorruptRecordError, SegmentError
+from kafkawire.log import segments
+from kafkawire.log.segments import SegmentCorruptRecordError, SegmentError
 
 if TYPE_CHECKING:
     import pyarrow

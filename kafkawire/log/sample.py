@@ -26,7 +26,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
-from kafkawire import segments
+from kafkawire.log import segments
 
 CODECS = ("none", "gzip", "snappy", "lz4", "zstd")
 #: 2024-01-01T00:00:00Z in milliseconds: every sample timestamp counts from here.

@@ -17,10 +17,10 @@ from typing import Any, Callable, List, NoReturn, Optional, TextIO
 
 # subcommand -> (module, one-line help).  Each module has ``main(argv) -> int``.
 COMMANDS = {
-    "demo": ("kafkawire.demo", "generate a sample Kafka log directory and read it with local Spark"),
-    "dump-log": ("kafkawire.dumplog", "print the batches and records of log segments as JSON lines"),
-    "decode": ("kafkawire.decodecmd", "decode a captured request or response frame"),
-    "serve": ("kafkawire.broker.cli", "run the single-node test broker on 127.0.0.1"),
+    "demo": ("kafkawire.cli.demo", "generate a sample Kafka log directory and read it with local Spark"),
+    "dump-log": ("kafkawire.cli.dump_log", "print the batches and records of log segments as JSON lines"),
+    "decode": ("kafkawire.cli.decode", "decode a captured request or response frame"),
+    "serve": ("kafkawire.cli.serve", "run the single-node test broker on 127.0.0.1"),
 }
 
 USAGE_ERROR = 2  # the command line is wrong
