@@ -248,3 +248,25 @@ def test_tagged_nullable_struct_and_json_null_defaults_as_kafka_writes_them(back
     msg.classic_member_metadata = V.ClassicMemberMetadata(session_timeout_ms=1)
     present = head + bytes.fromhex("01" "00" "07" "01" "00000001" "01" "00")
     assert msg.encode(0) == present and V.decode(present, 0) == msg
+
+
+def test_struct_fields_absent_from_the_wire_decode_as_fresh_defaults(backend):
+    # FetchResponse v12 partitions carry three tagged structs; written at their defaults
+    # they are left off the wire (and v4 has none of them), so the decoder makes each
+    # default struct itself: equal to the class's own default, one per field and decode.
+    F = m.FetchResponse
+    msg = F(responses=[F.FetchableTopicResponse(topic="t", partitions=[
+        F.PartitionData(partition_index=i, aborted_transactions=[]) for i in range(2)])])
+    for version in (4, 12):
+        wire = msg.encode(version)
+        first, second = F.decode(wire, version).responses[0].partitions
+        again = F.decode(wire, version).responses[0].partitions[0]
+        assert first.diverging_epoch == F.EpochEndOffset(epoch=-1, end_offset=-1)
+        assert first.current_leader == F.LeaderIdAndEpoch(leader_id=-1, leader_epoch=-1)
+        assert first.snapshot_id == F.SnapshotId(end_offset=-1, epoch=-1)
+        assert type(first.snapshot_id) is F.SnapshotId and first.snapshot_id._unknown_tagged is None
+        assert first.diverging_epoch is not second.diverging_epoch
+        assert first.diverging_epoch is not again.diverging_epoch
+        first.diverging_epoch.epoch = 7
+        assert second.diverging_epoch.epoch == -1 and again.diverging_epoch.epoch == -1
+        assert F.EpochEndOffset().epoch == -1

@@ -122,6 +122,11 @@ cdef enum:
     DEF_EQ = 0
     DEF_NONE = 1
     DEF_EMPTY = 2
+    # how an absent field's fresh default is made
+    FAC_NONE = 0     # none needed: the (immutable) default value itself
+    FAC_LIST = 1     # an empty list
+    FAC_STRUCT = 2   # the sub-struct with every field at its default, made here
+    FAC_CALL = 3     # call the factory
 
 assert (_plan_mod.BOOL, _plan_mod.INT8, _plan_mod.INT16, _plan_mod.UINT16, _plan_mod.INT32,
         _plan_mod.UINT32, _plan_mod.INT64, _plan_mod.FLOAT64, _plan_mod.UUID, _plan_mod.STRING,
@@ -149,6 +154,7 @@ ctypedef struct Op:
     PyObject *sub        # CPlan of a struct / struct-array field (owned by CPlan.keep)
     PyObject *dflt       # the default value (owned by CPlan.keep)
     PyObject *factory    # a factory making a fresh default, or None
+    int fac              # how a fresh default is made: FAC_* below
     PyObject *fplan      # the FieldPlan (names, for messages)
 
 
@@ -209,6 +215,14 @@ cdef class CPlan:
         op.dflt = <PyObject *>dflt
         op.factory = <PyObject *>fp.factory
         op.fplan = <PyObject *>fp
+        if fp.factory is None:
+            op.fac = FAC_NONE
+        elif fp.factory is list:
+            op.fac = FAC_LIST
+        elif fp.kind == STRUCT:  # a struct field's factory makes the all-default struct
+            op.fac = FAC_STRUCT
+        else:
+            op.fac = FAC_CALL
         return 0
 
     def __init__(self, plan):
@@ -493,11 +507,30 @@ cdef object _read_value(Op *op, const uint8_t *d, Py_ssize_t end, Py_ssize_t *po
 
 
 cdef inline int _set_default(object obj, Op *op) except -1:
-    if <object>op.factory is not None:
-        kw_slot_set(obj, op.offset, (<object>op.factory)())
-    else:
+    if op.fac == FAC_NONE:
         kw_slot_set(obj, op.offset, <object>op.dflt)
+    elif op.fac == FAC_LIST:
+        kw_slot_set(obj, op.offset, PyList_New(0))
+    elif op.fac == FAC_STRUCT:
+        kw_slot_set(obj, op.offset, _default_struct(<CPlan>op.sub))
+    else:
+        kw_slot_set(obj, op.offset, (<object>op.factory)())
     return 0
+
+
+cdef object _default_struct(CPlan plan):
+    """What ``plan.cls()`` makes (every field at its default), without calling it: a
+    decoder makes one for each absent struct field (three per FetchResponse partition)."""
+    cdef Py_ssize_t i
+    obj = kw_alloc(plan.tp)
+    for i in range(plan.nops):
+        _set_default(obj, &plan.ops[i])
+    for i in range(plan.ntagged):
+        _set_default(obj, &plan.tagged[i])
+    for i in range(plan.nabsent):
+        _set_default(obj, &plan.absent[i])
+    kw_slot_set(obj, plan.unk_off, None)
+    return obj
 
 
 cdef object _read_struct(CPlan plan, const uint8_t *d, Py_ssize_t end, Py_ssize_t *pos, _Src src):
