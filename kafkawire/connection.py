@@ -12,44 +12,59 @@ style of h11: bytes in (``receive_data``), events out; messages in (``send``,
 ``respond``), bytes out.  They never touch a socket or read a clock, so the same object
 serves a blocking client, an asyncio one, a proxy, a mock broker or a capture analyser.
 
-SASL: after a successful SaslHandshake v0, tokens travel as bare size-prefixed frames
-with no Kafka header until the mechanism finishes.  Both ends switch to that raw-token
-mode by themselves (the client when the handshake response says NONE, the server when
-it receives a v0 handshake); :meth:`ClientConnection.send_sasl_token`,
+SASL: a client authenticates through the same object.  Given a mechanism from
+:mod:`kafkawire.sasl` (``sasl=`` or :meth:`ClientConnection.authenticate`), the client
+goes ApiVersions -> SaslHandshake -> SaslAuthenticate -> ready: it sends the SASL
+requests with correlation ids like any other request, answers each challenge by itself
+(the bytes wait in :meth:`ClientConnection.data_to_send`), refuses other requests until
+the exchange ends, and reports :class:`Authenticated` or :class:`AuthenticationFailed`.
+After a SaslHandshake v0 the tokens travel as bare size-prefixed frames with no Kafka
+header until the mechanism finishes; from v1 on they ride in SaslAuthenticate requests.
+Without a mechanism the raw-token mode is still there by hand: both ends switch to it by
+themselves after a v0 handshake, :meth:`ClientConnection.send_sasl_token`,
 :class:`SaslTokenReceived` and :meth:`ServerConnection.respond` carry the tokens, and
-``end_sasl_tokens()`` returns to Kafka messages once the mechanism says it is done.
-From SaslHandshake v1 on, tokens ride in SaslAuthenticate requests: ordinary messages.
+``end_sasl_tokens()`` returns to Kafka messages.
 """
 from __future__ import annotations
 
 import struct
 from collections import OrderedDict
-from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from kafkawire import __version__
 from kafkawire.error_codes import ErrorCode
 from kafkawire.errors import (
-    ConnectionClosedError, ConnectionStateError, DecodeError, EncodeError, InFlightLimitError,
-    InvalidFrame, KafkaWireError, RequestTimedOutError, TruncatedError, UnexpectedResponseError,
-    UnknownApiError, UnsupportedByPeerError, UnsupportedVersionError,
+    AuthenticationRequiredError, ConnectionClosedError, ConnectionStateError, DecodeError,
+    EncodeError, FrameTooLarge, InFlightLimitError, InvalidFrame, KafkaWireError,
+    RequestTimedOutError, SaslAuthenticationError, SaslError, SaslMechanismError, SaslStateError,
+    SaslTokenTooLarge, TruncatedError, UnexpectedResponseError, UnknownApiError,
+    UnsupportedByPeerError, UnsupportedVersionError, for_code,
 )
 from kafkawire.framing import DEFAULT_MAX_FRAME_SIZE, FrameReader, frame
 from kafkawire.headers import API_VERSIONS_KEY, RequestHeader, ResponseHeader, peek_request_api
 from kafkawire.messages import (
-    ApiVersionsRequest, ApiVersionsResponse, Message, api_keys, negotiate_versions,
-    request_class, supported_versions,
+    ApiVersionsRequest, ApiVersionsResponse, Message, SaslAuthenticateRequest,
+    SaslHandshakeRequest, api_keys, negotiate_versions, request_class, supported_versions,
 )
 from kafkawire.protocol import decode_request, decode_response, encode_request, encode_response
 from kafkawire.schema.versions import VersionRange
 
+if TYPE_CHECKING:
+    from kafkawire.sasl import SaslClient
+
 __all__ = [
     "ClientConnection", "ServerConnection", "ResponseEvent", "RequestFailed",
-    "UnexpectedResponse", "SaslTokenReceived", "RequestEvent", "InvalidRequest",
+    "UnexpectedResponse", "SaslTokenReceived", "Authenticated", "AuthenticationFailed",
+    "RequestEvent", "InvalidRequest",
     "next_correlation_id", "SASL_RESERVED_MIN",
 ]
 
 PRODUCE_KEY = 0
 SASL_HANDSHAKE_KEY = 17
+SASL_AUTHENTICATE_KEY = 36
+# What a client may send before its SASL authentication has finished.
+_BEFORE_AUTHENTICATION = frozenset((API_VERSIONS_KEY, SASL_HANDSHAKE_KEY, SASL_AUTHENTICATE_KEY))
+UNSUPPORTED_SASL_MECHANISM = ErrorCode.UNSUPPORTED_SASL_MECHANISM.value
 UNSUPPORTED_VERSION = ErrorCode.UNSUPPORTED_VERSION.value  # Kafka error code
 INT32_MAX = 2**31 - 1
 INT32_MIN = -(2**31)
@@ -151,14 +166,62 @@ class SaslTokenReceived(_Event):
         self.sequence = sequence
 
 
-class _Pending:
-    __slots__ = ("api_key", "version", "request", "deadline")
+class Authenticated(_Event):
+    """The SASL exchange started by :meth:`ClientConnection.authenticate` succeeded: the
+    connection now takes every request.  ``session_lifetime_ms`` is the broker's
+    KIP-368 lifetime (0: none, or SaslAuthenticate v0 / bare tokens)."""
 
-    def __init__(self, api_key: int, version: int, request: Message, deadline: Optional[float]) -> None:
+    __slots__ = ("mechanism", "handshake_version", "broker_mechanisms", "session_lifetime_ms")
+
+    def __init__(self, mechanism: str, handshake_version: int, broker_mechanisms: List[str],
+                 session_lifetime_ms: int) -> None:
+        self.mechanism = mechanism
+        self.handshake_version = handshake_version
+        self.broker_mechanisms = broker_mechanisms
+        self.session_lifetime_ms = session_lifetime_ms
+
+
+class AuthenticationFailed(_Event):
+    """The SASL exchange failed; the connection is closed (as the broker closes it).
+    ``error`` is :class:`~kafkawire.errors.SaslAuthenticationError` for a refusal (with
+    the broker's message), :class:`~kafkawire.errors.SaslMechanismError` for a mechanism
+    the broker does not enable, another :class:`~kafkawire.errors.SaslError` for a
+    malformed or out-of-order SASL message, or the error that ended the connection.
+    Requests still waiting fail with :class:`RequestFailed` events carrying it."""
+
+    __slots__ = ("mechanism", "error")
+
+    def __init__(self, mechanism: str, error: KafkaWireError) -> None:
+        self.mechanism = mechanism
+        self.error = error
+
+
+class _Pending:
+    __slots__ = ("api_key", "version", "request", "deadline", "sasl")
+
+    def __init__(self, api_key: int, version: int, request: Message, deadline: Optional[float],
+                 sasl: bool = False) -> None:
         self.api_key = api_key
         self.version = version
         self.request = request
         self.deadline = deadline
+        self.sasl = sasl  # a request of the connection's own SASL exchange
+
+
+class _SaslExchange:
+    """The SASL exchange under way on a client connection."""
+
+    __slots__ = ("client", "handshake_version", "authenticate_version", "deadline",
+                 "broker_mechanisms", "session_lifetime_ms")
+
+    def __init__(self, client: "SaslClient", handshake_version: int, authenticate_version: int,
+                 deadline: Optional[float]) -> None:
+        self.client = client
+        self.handshake_version = handshake_version
+        self.authenticate_version = authenticate_version
+        self.deadline = deadline
+        self.broker_mechanisms: List[str] = []
+        self.session_lifetime_ms = 0
 
 
 class ClientConnection:
@@ -169,12 +232,16 @@ class ClientConnection:
     no bound); ``versions`` narrows the versions this client uses per API key (API key
     -> ``VersionRange`` or ``(lowest, highest)``), by default every version kafkawire
     knows.  ``first_correlation_id`` is where numbering starts (see
-    :func:`next_correlation_id` for how it wraps).
+    :func:`next_correlation_id` for how it wraps).  ``sasl`` is the mechanism client
+    (:mod:`kafkawire.sasl`) of a SASL listener: requests other than ApiVersions are
+    refused with :class:`~kafkawire.errors.AuthenticationRequiredError` until
+    :meth:`authenticate` has succeeded.
     """
 
     def __init__(self, client_id: Optional[str] = None, max_in_flight: Optional[int] = 5,
                  versions: Optional[Versions] = None, *, first_correlation_id: int = 0,
-                 max_frame_size: int = DEFAULT_MAX_FRAME_SIZE) -> None:
+                 max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
+                 sasl: Optional["SaslClient"] = None) -> None:
         if max_in_flight is not None and (not isinstance(max_in_flight, int) or max_in_flight < 1):
             raise ValueError(f"max_in_flight must be a positive int or None, not {max_in_flight!r}")
         if not INT32_MIN <= first_correlation_id <= INT32_MAX:
@@ -192,7 +259,16 @@ class ClientConnection:
         self._finished: "OrderedDict[int, str]" = OrderedDict()  # id -> how it finished
         self._frames = FrameReader(max_frame_size)
         self._sasl_tokens = False
-        self._closed: Optional[ConnectionClosedError] = None
+        self._closed: Optional[KafkaWireError] = None
+        self._sasl_client = sasl
+        self._auth: Optional[_SaslExchange] = None
+        self._out = bytearray()  # what the connection wrote by itself (SASL steps)
+        #: True once a SASL exchange succeeded (stays True through a re-authentication).
+        self.authenticated = False
+        #: The mechanisms the broker enables, from the last SaslHandshake answer.
+        self.broker_mechanisms: List[str] = []
+        #: The broker's KIP-368 session lifetime from the last successful exchange.
+        self.session_lifetime_ms = 0
 
     # -- state ---------------------------------------------------------------------
     @property
@@ -207,13 +283,23 @@ class ClientConnection:
 
     @property
     def state(self) -> str:
-        """``"closed"``, ``"sasl_tokens"`` (bare SASL frames), ``"negotiating"``
-        (no ApiVersions answer yet) or ``"ready"``."""
+        """The connection's phase: ``"negotiating"`` (no ApiVersions answer yet),
+        ``"authenticating"`` (a SASL exchange is under way, or a SASL listener waits for
+        :meth:`authenticate`), ``"sasl_tokens"`` (bare SASL frames after a SaslHandshake
+        v0), ``"ready"`` or ``"closed"``."""
         if self._closed is not None:
             return "closed"
         if self._sasl_tokens:
             return "sasl_tokens"
-        return "negotiating" if self.negotiated is None else "ready"
+        if self._auth is not None:
+            return "authenticating"
+        if self.negotiated is None:
+            return "negotiating"
+        return "authenticating" if self._needs_authentication else "ready"
+
+    @property
+    def _needs_authentication(self) -> bool:
+        return self._sasl_client is not None and not self.authenticated
 
     @property
     def next_correlation_id(self) -> int:
@@ -240,12 +326,25 @@ class ClientConnection:
         """
         if self._closed is not None:
             raise ConnectionClosedError(f"cannot send on a closed connection: {self._closed}")
+        if not isinstance(message, Message) or message.kind != "request":
+            raise EncodeError(f"send() takes a request message, not {type(message).__name__}")
+        if self._auth is not None:
+            raise AuthenticationRequiredError(
+                f"cannot send {type(message).__name__}: the {self._auth.client.mechanism} "
+                "SASL exchange is under way")
         if self._sasl_tokens:
             raise ConnectionStateError(
                 "the connection carries bare SASL tokens (SaslHandshake v0): use "
                 "send_sasl_token() until end_sasl_tokens()")
-        if not isinstance(message, Message) or message.kind != "request":
-            raise EncodeError(f"send() takes a request message, not {type(message).__name__}")
+        if self._needs_authentication:
+            if message.api_key != API_VERSIONS_KEY:
+                raise AuthenticationRequiredError(
+                    f"cannot send {type(message).__name__} before SASL authentication: call "
+                    "authenticate() first (only ApiVersions may come before it)")
+        return self._send(message, version, deadline)
+
+    def _send(self, message: Message, version: Optional[int], deadline: Optional[float],
+              sasl: bool = False) -> Tuple[int, bytes]:
         api_key = message.api_key
         version = self._version_for(type(message), version)
         tracked = not _is_acks0_produce(api_key, message)
@@ -258,7 +357,7 @@ class ClientConnection:
         data = encode_request(message, version, correlation_id, self.client_id)
         self._next_id = next_correlation_id(correlation_id)
         if tracked:
-            self._pending[correlation_id] = _Pending(api_key, version, message, deadline)
+            self._pending[correlation_id] = _Pending(api_key, version, message, deadline, sasl)
         else:
             self._remember(correlation_id, "was a Produce with acks=0, which gets no response")
         return correlation_id, data
@@ -313,6 +412,8 @@ class ClientConnection:
         """A bare SASL token frame (the SaslHandshake v0 path)."""
         if self._closed is not None:
             raise ConnectionClosedError(f"cannot send on a closed connection: {self._closed}")
+        if self._auth is not None:
+            raise ConnectionStateError("the connection's own SASL exchange sends the tokens")
         if not self._sasl_tokens:
             raise ConnectionStateError(
                 "bare SASL tokens travel only after a SaslHandshake v0 answered NONE "
@@ -327,6 +428,112 @@ class ClientConnection:
         """Back to Kafka messages, once the SASL mechanism has finished."""
         self._sasl_tokens = False
 
+    # -- SASL authentication -----------------------------------------------------------
+    def authenticate(self, client: Optional["SaslClient"] = None, *,
+                     handshake_version: Optional[int] = None,
+                     authenticate_version: Optional[int] = None,
+                     deadline: Optional[float] = None) -> bytes:
+        """Start a SASL exchange with ``client`` (by default the ``sasl`` given to the
+        constructor); returns the SaslHandshake frame to write.
+
+        The connection then answers each challenge by itself: after every
+        :meth:`receive_data`, write what :meth:`data_to_send` returns, until an
+        :class:`Authenticated` or :class:`AuthenticationFailed` event.  The versions are
+        the given ones, else the negotiated ones, else the highest kafkawire knows;
+        ``handshake_version=0`` sends the tokens as bare size-prefixed frames (Kafka's
+        legacy framing).  ``deadline`` (the clock of :meth:`expire`) bounds the whole
+        exchange.  Called again once authenticated, it re-authenticates (KIP-368, which
+        needs SaslHandshake v1): requests in flight keep their place, new ones wait.
+        """
+        if self._closed is not None:
+            raise ConnectionClosedError(f"cannot authenticate on a closed connection: {self._closed}")
+        if self._auth is not None or self._sasl_tokens:
+            raise ConnectionStateError("a SASL exchange is already under way on this connection")
+        client = client if client is not None else self._sasl_client
+        if client is None:
+            raise ConnectionStateError("no SASL mechanism: pass a kafkawire.sasl client")
+        if client.complete:
+            raise SaslStateError(f"{client.mechanism}: this client has already finished an "
+                                 "exchange; make a new one for each authentication")
+        hs_version = self._version_for(SaslHandshakeRequest, handshake_version)
+        if hs_version == 0 and self.authenticated:
+            raise ConnectionStateError("re-authentication needs SaslHandshake v1 or later (KIP-368)")
+        auth_version = self._version_for(SaslAuthenticateRequest, authenticate_version) if hs_version else 0
+        self._sasl_client = client
+        exchange = _SaslExchange(client, hs_version, auth_version, deadline)
+        _, data = self._send(SaslHandshakeRequest(mechanism=client.mechanism), hs_version,
+                             deadline, sasl=True)
+        self._auth = exchange
+        return data
+
+    def data_to_send(self) -> bytes:
+        """The bytes the connection produced by itself (the SASL steps that answer a
+        challenge) since the last call: write them to the peer."""
+        out = bytes(self._out)
+        self._out.clear()
+        return out
+
+    def _sasl_answer(self, api_key: int, version: int, message: Any) -> List[_Event]:
+        """The connection's own SaslHandshake or SaslAuthenticate was answered."""
+        exchange = self._auth
+        if exchange is None:  # an exchange that failed earlier: nothing waits for this
+            return []
+        if api_key == SASL_HANDSHAKE_KEY:
+            exchange.broker_mechanisms = self.broker_mechanisms = list(message.mechanisms)
+            if message.error_code == UNSUPPORTED_SASL_MECHANISM:
+                return self._sasl_failed(SaslMechanismError(
+                    f"the broker does not enable {exchange.client.mechanism}; it offers "
+                    f"{', '.join(exchange.broker_mechanisms) or 'none'}"))
+            if message.error_code:
+                return self._sasl_failed(SaslError(
+                    f"SaslHandshake failed with error code {message.error_code} "
+                    f"({for_code(message.error_code).name})"))
+            try:
+                first = exchange.client.start()
+            except SaslError as exc:
+                return self._sasl_failed(exc)
+            self._sasl_tokens = exchange.handshake_version == 0
+            self._sasl_token_out(first)
+            return []
+        if message.error_code:
+            return self._sasl_failed(SaslAuthenticationError(
+                message.error_message or f"SaslAuthenticate failed with error code {message.error_code} "
+                f"({for_code(message.error_code).name})"))
+        if version >= 1:
+            exchange.session_lifetime_ms = message.session_lifetime_ms
+        return self._sasl_challenge(bytes(message.auth_bytes))
+
+    def _sasl_challenge(self, challenge: bytes) -> List[_Event]:
+        exchange = self._auth
+        assert exchange is not None
+        try:
+            reply = exchange.client.receive(challenge)
+        except SaslError as exc:
+            return self._sasl_failed(exc)
+        if reply is not None:
+            self._sasl_token_out(reply)
+            return []
+        self._auth = None
+        self._sasl_tokens = False
+        self.authenticated = True
+        self.session_lifetime_ms = exchange.session_lifetime_ms
+        return [Authenticated(exchange.client.mechanism, exchange.handshake_version,
+                              exchange.broker_mechanisms, exchange.session_lifetime_ms)]
+
+    def _sasl_token_out(self, token: bytes) -> None:
+        exchange = self._auth
+        assert exchange is not None
+        if self._sasl_tokens:
+            self._out += frame(token)
+        else:
+            _, data = self._send(SaslAuthenticateRequest(auth_bytes=token),
+                                 exchange.authenticate_version, exchange.deadline, sasl=True)
+            self._out += data
+
+    def _sasl_failed(self, error: KafkaWireError) -> List[_Event]:
+        """The exchange failed: Kafka closes such a connection, so this end closes too."""
+        return self._close(error)
+
     # -- receiving -----------------------------------------------------------------
     def receive_data(self, data) -> List[Any]:
         """The events that ``data`` (any piece of the byte stream) completes
@@ -340,37 +547,49 @@ class ClientConnection:
             raise ConnectionClosedError(f"cannot receive on a closed connection: {self._closed}")
         try:
             payloads = self._frames.feed(data)
+        except FrameTooLarge as exc:
+            if self._auth is not None:  # the frame holds a SASL challenge
+                return self._close(SaslTokenTooLarge(f"a SASL reply frame is too large: {exc}"))
+            return self._close(ConnectionClosedError(f"the response stream is broken: {exc}"))
         except InvalidFrame as exc:
             return self._close(ConnectionClosedError(f"the response stream is broken: {exc}"))
         events: List[_Event] = []
         for payload in payloads:
-            events.append(self._response(payload))
+            if self._closed is not None:  # a failed SASL exchange closed the connection
+                break
+            events.extend(self._response(payload))
         return events
 
-    def _response(self, payload: bytes) -> _Event:
+    def _response(self, payload: bytes) -> List[_Event]:
         if self._sasl_tokens:
-            return SaslTokenReceived(payload)
+            if self._auth is not None:
+                return self._sasl_challenge(payload)
+            return [SaslTokenReceived(payload)]
         if len(payload) < 4:
-            return UnexpectedResponse(None, payload, TruncatedError(
-                f"a response of {len(payload)} bytes is too short for a correlation id"))
+            return [UnexpectedResponse(None, payload, TruncatedError(
+                f"a response of {len(payload)} bytes is too short for a correlation id"))]
         correlation_id = _CORRELATION_ID.unpack_from(payload)[0]
         pending = self._pending.pop(correlation_id, None)
         if pending is None:
             how = self._finished.get(correlation_id, "was never sent")
-            return UnexpectedResponse(correlation_id, payload, UnexpectedResponseError(
-                f"a response with correlation id {correlation_id}, which {how}"))
+            return [UnexpectedResponse(correlation_id, payload, UnexpectedResponseError(
+                f"a response with correlation id {correlation_id}, which {how}"))]
         api_key, version = pending.api_key, pending.version
         try:
             header, message = decode_response(payload, api_key, version)
         except DecodeError as exc:
             self._remember(correlation_id, "had a response that did not decode")
-            return RequestFailed(correlation_id, api_key, version, pending.request, exc)
+            if pending.sasl:
+                return self._sasl_failed(exc)
+            return [RequestFailed(correlation_id, api_key, version, pending.request, exc)]
         self._remember(correlation_id, "was already answered")
+        if pending.sasl:
+            return self._sasl_answer(api_key, version, message)
         if api_key == API_VERSIONS_KEY:
             self._api_versions_answered(message)
         elif api_key == SASL_HANDSHAKE_KEY and version == 0 and message.error_code == 0:
             self._sasl_tokens = True
-        return ResponseEvent(correlation_id, api_key, version, header, message, pending.request)
+        return [ResponseEvent(correlation_id, api_key, version, header, message, pending.request)]
 
     def _api_versions_answered(self, message: ApiVersionsResponse) -> None:
         advertised = {e.api_key: VersionRange(e.min_version, e.max_version) for e in message.api_keys}
@@ -394,11 +613,16 @@ class ClientConnection:
             self._finished.popitem(last=False)
 
     # -- failures ------------------------------------------------------------------
-    def expire(self, now: float) -> List[RequestFailed]:
+    def expire(self, now: float) -> List[Any]:
         """Fail every request whose deadline is at or before ``now``.  A response that
-        arrives for one later is an :class:`UnexpectedResponse`."""
+        arrives for one later is an :class:`UnexpectedResponse`.  A SASL exchange past
+        its deadline fails (:class:`AuthenticationFailed`) and closes the connection."""
+        if self._auth is not None and self._auth.deadline is not None and self._auth.deadline <= now:
+            return self._close(RequestTimedOutError(
+                f"the {self._auth.client.mechanism} SASL exchange passed its deadline "
+                f"{self._auth.deadline} at {now}"))
         expired = [cid for cid, p in self._pending.items() if p.deadline is not None and p.deadline <= now]
-        events = []
+        events: List[Any] = []
         for cid in expired:
             p = self._pending.pop(cid)
             self._remember(cid, "had expired")
@@ -407,18 +631,30 @@ class ClientConnection:
                 f"deadline {p.deadline} at {now}")))
         return events
 
-    def connection_lost(self, why: str = "the connection was lost") -> List[RequestFailed]:
-        """The connection is gone: every waiting request fails with an event."""
+    def connection_lost(self, why: str = "the connection was lost") -> List[Any]:
+        """The connection is gone: every waiting request fails with an event (and a SASL
+        exchange under way with :class:`AuthenticationFailed`)."""
         if self._closed is not None:
             return []
         if not self._frames.at_boundary:
             why += f" inside a response frame ({self._frames.buffered} bytes of it received)"
+        if self._auth is not None:
+            # Kafka refuses a bad token after SaslHandshake v0 by closing the connection
+            hint = " (after SaslHandshake v0 a broker gives no reason)" if self._auth.handshake_version == 0 else ""
+            return self._close(SaslAuthenticationError(f"{why} during SASL authentication{hint}"))
         return self._close(ConnectionClosedError(why))
 
-    def _close(self, error: ConnectionClosedError) -> List[RequestFailed]:
+    def _close(self, error: KafkaWireError) -> List[Any]:
+        """Close with ``error``: the SASL exchange under way fails, then every waiting
+        request (the exchange's own requests are accounted for by its event)."""
         self._closed = error
-        events = [RequestFailed(cid, p.api_key, p.version, p.request, error)
-                  for cid, p in self._pending.items()]
+        events: List[Any] = []
+        if self._auth is not None:
+            events.append(AuthenticationFailed(self._auth.client.mechanism, error))
+            self._auth = None
+        self._sasl_tokens = False
+        events += [RequestFailed(cid, p.api_key, p.version, p.request, error)
+                   for cid, p in self._pending.items() if not p.sasl]
         for cid in self._pending:
             self._remember(cid, "failed when the connection closed")
         self._pending.clear()

@@ -117,6 +117,12 @@ class InFlightLimitError(ConnectionStateError):
     """``max_in_flight`` requests are already waiting for their responses."""
 
 
+class AuthenticationRequiredError(ConnectionStateError):
+    """A request sent on a connection whose SASL authentication has not finished: before
+    it, only ApiVersions and the SASL exchange itself may be sent (Kafka closes a
+    connection that sends anything else)."""
+
+
 class ConnectionClosedError(ConnectionStateError):
     """The connection was lost or broken; also the error of every request that was still
     waiting for its response then."""

@@ -16,11 +16,13 @@ challenges (``receive(response)``, then ``principal``).  Every malformed message
 specific :mod:`kafkawire.errors` exception; secrets are compared with
 :func:`hmac.compare_digest`.
 
-Kafka carries the tokens in one of two ways, both handled by :class:`ClientSession` (the
-client's bytes in and out) and :class:`ServerSession` (the broker's request handlers):
-SaslHandshake v1 followed by SaslAuthenticate requests whose ``auth_bytes`` are the
-tokens, or the legacy SaslHandshake v0, after which the tokens travel as bare
-size-prefixed frames with no Kafka header.
+Kafka carries the tokens in one of two ways: SaslHandshake v1 followed by
+SaslAuthenticate requests whose ``auth_bytes`` are the tokens, or the legacy SaslHandshake
+v0, after which the tokens travel as bare size-prefixed frames with no Kafka header.  A
+client frames them through :class:`kafkawire.connection.ClientConnection`
+(``authenticate()``, the same object that then carries its requests; :class:`ClientSession`
+is that connection doing the exchange alone); a broker answers them with
+:class:`ServerSession` from its request handlers.
 """
 from __future__ import annotations
 
@@ -34,14 +36,12 @@ import secrets
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Mapping, Optional, Tuple
 
-import kafkawire
 from kafkawire import messages as M
 from kafkawire.errors import (
-    DecodeError, SaslAuthenticationError, SaslBase64Error, SaslError, SaslIterationCountError,
+    SaslAuthenticationError, SaslBase64Error, SaslError, SaslIterationCountError,
     SaslMalformedError, SaslMechanismError, SaslServerSignatureError, SaslStateError,
     SaslTokenTooLarge,
 )
-from kafkawire.framing import FrameReader, frame
 
 #: Kafka's ``sasl.server.max.receive.size`` default: the largest token either side accepts.
 DEFAULT_MAX_TOKEN_SIZE = 524288
@@ -718,11 +718,14 @@ def client_for(mechanism: str, username: str, password: str) -> SaslClient:
     raise SaslMechanismError(f"no username/password client for mechanism {mechanism!r}")
 
 
-# -- Kafka framing: SaslHandshake, SaslAuthenticate, legacy bare tokens --------------------
+# -- Kafka's SASL exchanges: a client alone (framed by kafkawire.connection), a broker's side --
 
 
 class ClientSession:
-    """A client's SASL exchange on one Kafka connection, without I/O.
+    """A client's SASL exchange alone, for code that drives it before handing the socket
+    to something else: a :class:`~kafkawire.connection.ClientConnection` that does
+    nothing but :meth:`~kafkawire.connection.ClientConnection.authenticate`.  A client
+    that goes on with Kafka requests is simpler on the connection itself.
 
     Write :meth:`data_to_send` to the socket, give what the socket reads to
     :meth:`receive_data`, until :attr:`done`.  ``handshake_version=1`` (the default)
@@ -736,92 +739,55 @@ class ClientSession:
     def __init__(self, client: SaslClient, *, handshake_version: int = 1,
                  authenticate_version: int = 2, client_id: Optional[str] = "kafkawire",
                  correlation_id: int = 1, max_token_size: int = DEFAULT_MAX_TOKEN_SIZE) -> None:
+        from kafkawire.connection import ClientConnection
+
         if handshake_version not in (0, 1):
             raise ValueError("SaslHandshake versions are 0 and 1")
         self.client = client
         self.handshake_version = handshake_version
         self.authenticate_version = authenticate_version
-        self.client_id = client_id
         self.done = False
-        self.session_lifetime_ms = 0
-        self.broker_mechanisms: List[str] = []
-        self._correlation_id = correlation_id
-        self._expected: Optional[Tuple[int, int, int]] = None  # (api key, version, correlation id)
-        self._out = bytearray()
-        self._frames = FrameReader(max_token_size + 1024)
-        self._raw_tokens = False
-        self._request(M.SaslHandshakeRequest(mechanism=client.mechanism), handshake_version)
+        self.connection = ClientConnection(client_id, max_in_flight=None, first_correlation_id=correlation_id,
+                                           max_frame_size=max_token_size + 1024)
+        self._out = self.connection.authenticate(client, handshake_version=handshake_version,
+                                                 authenticate_version=authenticate_version)
+
+    @property
+    def broker_mechanisms(self) -> List[str]:
+        """The mechanisms the broker enables, once it answered the handshake."""
+        return self.connection.broker_mechanisms
+
+    @property
+    def session_lifetime_ms(self) -> int:
+        """The broker's KIP-368 session lifetime, once authenticated."""
+        return self.connection.session_lifetime_ms
 
     def data_to_send(self) -> bytes:
         """The bytes to write now (possibly none)."""
-        out, self._out = bytes(self._out), bytearray()
+        out, self._out = self._out + self.connection.data_to_send(), b""
         return out
 
     def receive_data(self, data: bytes) -> None:
         """Bytes read from the socket; raises on a refusal or a malformed message."""
         if self.done:
             raise SaslStateError("the SASL exchange is over: further bytes belong to the connection")
-        try:
-            payloads = self._frames.feed(data)
-        except DecodeError as exc:
-            raise SaslTokenTooLarge(f"SASL reply frame: {exc}") from None
-        for payload in payloads:
-            self._on_frame(payload)
+        self._outcome(self.connection.receive_data(data))
 
     def connection_closed(self) -> None:
         """The broker closed the connection before the exchange ended: raises."""
         if not self.done:
-            how = "" if not self._raw_tokens else " (after SaslHandshake v0 the broker gives no reason)"
-            raise SaslAuthenticationError(f"the broker closed the connection during SASL "
-                                          f"authentication{how}")
+            self._outcome(self.connection.connection_lost("the broker closed the connection"))
 
-    def _request(self, request, version: int) -> None:
-        cid = self._correlation_id
-        self._correlation_id += 1
-        self._expected = (request.api_key, version, cid)
-        self._out += kafkawire.encode_request(request, version, correlation_id=cid,
-                                              client_id=self.client_id)
+    def _outcome(self, events) -> None:
+        from kafkawire.connection import Authenticated, AuthenticationFailed
 
-    def _send_token(self, token: bytes) -> None:
-        if self._raw_tokens:
-            self._out += frame(token)
-        else:
-            self._request(M.SaslAuthenticateRequest(auth_bytes=token), self.authenticate_version)
-
-    def _on_frame(self, payload: bytes) -> None:
-        if self._raw_tokens:
-            self._on_challenge(payload)
-            return
-        if self._expected is None:
-            raise SaslStateError("a response arrived while none was expected")
-        api_key, version, cid = self._expected
-        header, response = kafkawire.decode_response(payload, api_key, version)
-        if header.correlation_id != cid:
-            raise SaslMalformedError(f"response correlation id {header.correlation_id}, expected {cid}")
-        self._expected = None
-        if api_key == _SASL_HANDSHAKE:
-            self.broker_mechanisms = list(response.mechanisms)
-            if response.error_code == _UNSUPPORTED_SASL_MECHANISM:
-                raise SaslMechanismError(f"the broker does not enable {self.client.mechanism}; it "
-                                         f"offers {', '.join(self.broker_mechanisms) or 'none'}")
-            if response.error_code:
-                raise SaslError(f"SaslHandshake failed with error code {response.error_code}")
-            self._raw_tokens = self.handshake_version == 0
-            self._send_token(self.client.start())
-            return
-        if response.error_code:
-            raise SaslAuthenticationError(response.error_message or
-                                          f"SaslAuthenticate failed with error code {response.error_code}")
-        if version >= 1:
-            self.session_lifetime_ms = response.session_lifetime_ms
-        self._on_challenge(bytes(response.auth_bytes))
-
-    def _on_challenge(self, challenge: bytes) -> None:
-        reply = self.client.receive(challenge)
-        if reply is not None:
-            self._send_token(reply)
-        elif self.client.complete:
-            self.done = True
+        for event in events:
+            if isinstance(event, Authenticated):
+                self.done = True
+            elif isinstance(event, AuthenticationFailed):
+                raise event.error
+            else:  # nothing else was sent: any other frame is out of place
+                raise SaslStateError(f"a frame arrived outside the SASL exchange: {event!r}")
 
 
 class ServerSession:
