@@ -10,20 +10,29 @@ at the highest version both sides support.  Requests may be pipelined: concurren
 the rest waiting for a slot.  A request that fails raises the specific
 :mod:`kafkawire.errors` exception its :class:`~kafkawire.connection.RequestFailed` event
 carries (a timeout, a lost connection, a response that does not decode).
+
+On a SASL listener, ``open_connection(..., sasl=...)`` (a :mod:`kafkawire.sasl` client,
+or ``sasl_mechanism``/``sasl_username``/``sasl_password``) authenticates right after the
+ApiVersions handshake, through the same :class:`~kafkawire.connection.ClientConnection`;
+a refusal raises its :class:`~kafkawire.errors.SaslAuthenticationError`.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Dict, Optional
+from typing import TYPE_CHECKING, Dict, Optional
 
 from kafkawire import __version__
 from kafkawire.error_codes import ErrorCode
 from kafkawire.connection import (
-    ClientConnection, RequestFailed, ResponseEvent, SaslTokenReceived, UnexpectedResponse, Versions,
+    Authenticated, AuthenticationFailed, ClientConnection, RequestFailed, ResponseEvent,
+    SaslTokenReceived, UnexpectedResponse, Versions,
 )
 from kafkawire.errors import ConnectionClosedError, ConnectionStateError, InFlightLimitError, KafkaWireError, RequestTimedOutError
 from kafkawire.messages import ApiVersionsRequest, Message
+
+if TYPE_CHECKING:
+    from kafkawire.sasl import SaslClient
 
 __all__ = ["AsyncConnection", "open_connection"]
 
@@ -43,6 +52,9 @@ class AsyncConnection:
         self._reader = reader
         self._writer = writer
         self._waiting: Dict[int, asyncio.Future] = {}
+        self._authenticating: Optional[asyncio.Future] = None
+        #: The outcome of the last SASL exchange, once one succeeded.
+        self.authentication: Optional[Authenticated] = None
         self._slot_freed = asyncio.Condition()
         self._reading = asyncio.get_running_loop().create_task(self._read_loop())
 
@@ -82,6 +94,28 @@ class AsyncConnection:
             await self._dispatch(self.protocol.expire(max(loop.time(), deadline)))
             return await future
 
+    async def authenticate(self, client: Optional["SaslClient"] = None, *,
+                           handshake_version: Optional[int] = None,
+                           timeout: Optional[float] = None) -> Authenticated:
+        """Run a SASL exchange (``client`` defaults to the connection's ``sasl``); once
+        authenticated, again for a KIP-368 re-authentication.  A refusal raises the
+        :class:`~kafkawire.connection.AuthenticationFailed` event's error, and the
+        connection is closed."""
+        loop = asyncio.get_running_loop()
+        timeout = self.timeout if timeout is None else timeout
+        deadline = loop.time() + timeout
+        data = self.protocol.authenticate(client, handshake_version=handshake_version, deadline=deadline)
+        outcome = self._authenticating = loop.create_future()
+        self._writer.write(data)
+        await self._writer.drain()
+        try:
+            event = await asyncio.wait_for(asyncio.shield(outcome), max(0.0, deadline - loop.time()))
+        except asyncio.TimeoutError:
+            await self._dispatch(self.protocol.expire(max(loop.time(), deadline)))
+            event = await outcome
+        self.authentication = event
+        return event
+
     def _has_room(self) -> bool:
         p = self.protocol
         return p.state == "closed" or p.max_in_flight is None or p.in_flight < p.max_in_flight
@@ -117,6 +151,9 @@ class AsyncConnection:
                 if not data:
                     break
                 await self._dispatch(self.protocol.receive_data(data))
+                answer = self.protocol.data_to_send()  # the next SASL step, if any
+                if answer:
+                    self._writer.write(answer)
                 if self.protocol.state == "closed":
                     return
         except (ConnectionError, OSError) as exc:
@@ -139,10 +176,18 @@ class AsyncConnection:
                     future.set_result(event)
                 else:
                     future.set_exception(event.error)
+            elif isinstance(event, (Authenticated, AuthenticationFailed)):
+                outcome, self._authenticating = self._authenticating, None
+                if outcome is None or outcome.done():
+                    continue
+                if isinstance(event, Authenticated):
+                    outcome.set_result(event)
+                else:
+                    outcome.set_exception(event.error)
             elif isinstance(event, UnexpectedResponse):
                 log.warning("ignoring a response: %s", event.error)
             elif isinstance(event, SaslTokenReceived):
-                log.warning("ignoring a bare SASL token frame: this helper does not authenticate")
+                log.warning("ignoring a bare SASL token frame that no exchange of this connection expects")
         if freed:
             async with self._slot_freed:
                 self._slot_freed.notify_all()
@@ -151,13 +196,24 @@ class AsyncConnection:
 async def open_connection(host: str, port: int, *, client_id: Optional[str] = None,
                           max_in_flight: Optional[int] = 5, versions: Optional[Versions] = None,
                           timeout: float = 30.0, software_name: str = "kafkawire",
-                          software_version: Optional[str] = None) -> AsyncConnection:
-    """Connect to a Kafka broker and run the ApiVersions handshake.
+                          software_version: Optional[str] = None,
+                          sasl: Optional["SaslClient"] = None, sasl_mechanism: Optional[str] = None,
+                          sasl_username: Optional[str] = None, sasl_password: Optional[str] = None,
+                          sasl_handshake_version: Optional[int] = None) -> AsyncConnection:
+    """Connect to a Kafka broker, run the ApiVersions handshake, then SASL if asked.
 
-    ``timeout`` bounds the connect, the handshake, and by default every request.
+    ``timeout`` bounds the connect, the handshake, the authentication, and by default
+    every request.  SASL: ``sasl`` is a :mod:`kafkawire.sasl` client, or
+    ``sasl_mechanism`` (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512) with ``sasl_username`` and
+    ``sasl_password`` make one; ``sasl_handshake_version=0`` uses Kafka's legacy bare
+    token frames.
     """
+    if sasl is None and sasl_mechanism is not None:
+        from kafkawire.sasl import client_for
+
+        sasl = client_for(sasl_mechanism, sasl_username or "", sasl_password or "")
     reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
-    protocol = ClientConnection(client_id, max_in_flight, versions)
+    protocol = ClientConnection(client_id, max_in_flight, versions, sasl=sasl)
     conn = AsyncConnection(reader, writer, protocol, timeout)
     hello = ApiVersionsRequest(client_software_name=software_name,
                                client_software_version=software_version or __version__)
@@ -169,6 +225,8 @@ async def open_connection(host: str, port: int, *, client_id: Optional[str] = No
         if protocol.negotiated is None:
             raise ConnectionClosedError(
                 f"the broker's ApiVersions answer carried error code {answer.message.error_code}")
+        if sasl is not None:
+            await conn.authenticate(handshake_version=sasl_handshake_version)
     except BaseException:
         await conn.close()
         raise

@@ -2,25 +2,24 @@
 TLS with and without client certificates, KIP-368 session lifetimes, and ACLs (CreateAcls,
 DescribeAcls, DeleteAcls, and the *_AUTHORIZATION_FAILED answers under ``acl_enforce``).
 
-The client side here is kafkawire.sasl on a plain socket; real clients (librdkafka,
-kafka-python, aiokafka) are in test_security_clients.py.
+The client side here is kafkawire.connection.ClientConnection on a blocking socket
+(tests/blocking_client.py), authenticating with kafkawire.sasl's mechanisms; real
+clients (librdkafka, kafka-python, aiokafka) are in test_security_clients.py.
 """
 from __future__ import annotations
 
-import socket
 import ssl
 import time
 
 import pytest
 
-import kafkawire
 from kafkawire import messages as M
 from kafkawire import records as R
-from kafkawire import sasl
 from kafkawire.broker import Broker
 from kafkawire.broker import acls as A
-from kafkawire.errors import SaslAuthenticationError, SaslMechanismError
-from kafkawire.framing import FrameReader
+from kafkawire.errors import ConnectionClosedError, SaslAuthenticationError, SaslMechanismError
+
+from blocking_client import BlockingClient
 from tls_certs import CLIENT_PRINCIPAL, make_pki
 
 USERS = {"alice": "alice-secret", "bob": "bob-secret", "admin": "admin-secret"}
@@ -31,67 +30,14 @@ def pki(tmp_path_factory):
     return make_pki(tmp_path_factory.mktemp("pki"))
 
 
-class Wire:
-    """A blocking connection that speaks kafkawire's codec, with a timeout on every read."""
-
-    def __init__(self, target, context: ssl.SSLContext = None) -> None:
-        """``target``: a Broker, or ``(host, port)``."""
-        address = (target.host, target.port) if isinstance(target, Broker) else target
-        sock = socket.create_connection(address, timeout=10)
-        self.sock = context.wrap_socket(sock, server_hostname="localhost") if context else sock
-        self.frames = FrameReader()
-        self.correlation_id = 100
-        self.pending = []
-
-    def _read(self) -> bytes:
-        while not self.pending:
-            data = self.sock.recv(65536)
-            if not data:
-                raise ConnectionResetError("the broker closed the connection")
-            self.pending.extend(self.frames.feed(data))
-        return self.pending.pop(0)
-
-    def authenticate(self, mechanism: str, user: str, password: str, handshake_version: int = 1):
-        session = sasl.ClientSession(sasl.client_for(mechanism, user, password),
-                                     handshake_version=handshake_version,
-                                     correlation_id=self.correlation_id)
-        self.correlation_id += 10
-        while not session.done:
-            out = session.data_to_send()
-            if out:
-                self.sock.sendall(out)
-            data = self.sock.recv(65536)
-            if not data:
-                session.connection_closed()
-            session.receive_data(data)
-        return session
-
-    def request(self, message, version: int):
-        self.correlation_id += 1
-        self.sock.sendall(kafkawire.encode_request(message, version, correlation_id=self.correlation_id,
-                                                   client_id="security-test"))
-        header, response = kafkawire.decode_response(self._read(), message.api_key, version)
-        assert header.correlation_id == self.correlation_id
-        return response
-
-    def closed_by_broker(self) -> bool:
-        try:
-            return self.sock.recv(1) == b""
-        except (ConnectionResetError, ssl.SSLError):
-            return True
-
-    def close(self) -> None:
-        self.sock.close()
-
-
-def metadata(wire: Wire, topics=None, version: int = 12):
+def metadata(wire: BlockingClient, topics=None, version: int = 12):
     req = M.MetadataRequest(topics=None if topics is None else [M.MetadataRequest.MetadataRequestTopic(name=t)
                                                                for t in topics],
                             allow_auto_topic_creation=True)
     return wire.request(req, version)
 
 
-def produce(wire: Wire, topic: str, version: int = 9):
+def produce(wire: BlockingClient, topic: str, version: int = 9):
     batch = R.encode_batch([{"key": b"k", "value": b"v", "timestamp": 1700000000000}])
     PR = M.ProduceRequest
     req = PR(acks=-1, timeout_ms=5000, topic_data=[PR.TopicProduceData(
@@ -99,7 +45,7 @@ def produce(wire: Wire, topic: str, version: int = 9):
     return wire.request(req, version).responses[0].partition_responses[0].error_code
 
 
-def fetch_error(wire: Wire, topic: str, version: int = 12):
+def fetch_error(wire: BlockingClient, topic: str, version: int = 12):
     FR = M.FetchRequest
     req = FR(replica_id=-1, max_wait_ms=0, min_bytes=0, max_bytes=1 << 20, isolation_level=0,
              topics=[FR.FetchTopic(topic=topic, partitions=[FR.FetchPartition(
@@ -117,8 +63,8 @@ def sasl_broker():
 @pytest.mark.parametrize("handshake_version", [0, 1])
 @pytest.mark.parametrize("mechanism", ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"])
 def test_sasl_plaintext_authenticates_then_serves(sasl_broker, mechanism, handshake_version):
-    wire = Wire(sasl_broker)
-    session = wire.authenticate(mechanism, "alice", "alice-secret", handshake_version)
+    wire = BlockingClient(sasl_broker)
+    session = wire.login(mechanism, "alice", "alice-secret", handshake_version)
     assert session.broker_mechanisms == ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"]
     assert metadata(wire, ["t1"]).topics[0].error_code == 0
     assert produce(wire, "t1") == 0
@@ -129,65 +75,65 @@ def test_sasl_plaintext_authenticates_then_serves(sasl_broker, mechanism, handsh
 @pytest.mark.parametrize("mechanism", ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"])
 def test_wrong_password_or_unknown_user_is_refused_and_closed(sasl_broker, mechanism):
     for user, password in (("alice", "wrong"), ("mallory", "alice-secret")):
-        wire = Wire(sasl_broker)
+        wire = BlockingClient(sasl_broker)
         with pytest.raises(SaslAuthenticationError, match="Authentication failed"):
-            wire.authenticate(mechanism, user, password)
-        assert wire.closed_by_broker()
-    wire = Wire(sasl_broker)
+            wire.login(mechanism, user, password)
+        assert wire.closed_by_peer()
+    wire = BlockingClient(sasl_broker)
     with pytest.raises(SaslAuthenticationError, match="closed the connection"):
-        wire.authenticate(mechanism, "alice", "wrong", handshake_version=0)
+        wire.login(mechanism, "alice", "wrong", handshake_version=0)
     assert [a[2] for a in sasl_broker.authentications] == [None, None, None]
 
 
 def test_only_api_versions_and_sasl_before_authentication(sasl_broker):
-    wire = Wire(sasl_broker)
+    wire = BlockingClient(sasl_broker)
     versions = wire.request(M.ApiVersionsRequest(client_software_name="t", client_software_version="1"), 3)
     keys = {a.api_key for a in versions.api_keys}
     assert {17, 36, 29, 30, 31} <= keys
-    with pytest.raises(ConnectionResetError):
+    with pytest.raises(ConnectionClosedError, match="broker closed the connection"):
         metadata(wire)
     assert "before SASL authentication" in sasl_broker.closed_connections[-1][1]
 
 
 def test_unsupported_mechanism_lists_the_enabled_ones():
     with Broker(security_protocol="SASL_PLAINTEXT", users=USERS, sasl_mechanisms=["SCRAM-SHA-512"]) as b:
-        wire = Wire(b)
+        wire = BlockingClient(b)
         with pytest.raises(SaslMechanismError, match="offers SCRAM-SHA-512"):
-            wire.authenticate("PLAIN", "alice", "alice-secret")
-        assert wire.closed_by_broker()
+            wire.login("PLAIN", "alice", "alice-secret")
+        assert wire.closed_by_peer()
 
 
 def test_session_lifetime_is_reported_and_expiry_closes_the_connection():
     with Broker(security_protocol="SASL_PLAINTEXT", users=USERS, session_lifetime_ms=1) as b:
-        wire = Wire(b)
-        assert wire.authenticate("SCRAM-SHA-256", "alice", "alice-secret").session_lifetime_ms == 1
+        wire = BlockingClient(b)
+        assert wire.login("SCRAM-SHA-256", "alice", "alice-secret").session_lifetime_ms == 1
         time.sleep(0.05)  # well past the 1 ms lifetime
-        with pytest.raises(ConnectionResetError):
+        with pytest.raises(ConnectionClosedError, match="broker closed the connection"):
             metadata(wire)
         assert "expired" in b.closed_connections[-1][1]
 
 
 def test_reauthentication_keeps_the_connection_and_the_principal():
     with Broker(security_protocol="SASL_PLAINTEXT", users=USERS, session_lifetime_ms=600000) as b:
-        wire = Wire(b)
-        assert wire.authenticate("PLAIN", "alice", "alice-secret").session_lifetime_ms == 600000
-        wire.authenticate("PLAIN", "alice", "alice-secret")  # KIP-368 re-authentication
+        wire = BlockingClient(b)
+        assert wire.login("PLAIN", "alice", "alice-secret").session_lifetime_ms == 600000
+        wire.login("PLAIN", "alice", "alice-secret")  # KIP-368 re-authentication
         assert metadata(wire, ["after-reauthentication"]).topics[0].error_code == 0
         with pytest.raises(SaslAuthenticationError, match="Cannot change principals during "
                            "re-authentication from User.alice: User.bob"):
-            wire.authenticate("PLAIN", "bob", "bob-secret")
-        assert wire.closed_by_broker()
-        wire = Wire(b)
-        wire.authenticate("PLAIN", "alice", "alice-secret")
+            wire.login("PLAIN", "bob", "bob-secret")
+        assert wire.closed_by_peer()
+        wire = BlockingClient(b)
+        wire.login("PLAIN", "alice", "alice-secret")
         with pytest.raises(SaslAuthenticationError, match="SASL mechanism 'SCRAM-SHA-256' requested "
                            "by client is not supported for re-authentication of mechanism 'PLAIN'"):
-            wire.authenticate("SCRAM-SHA-256", "alice", "alice-secret")
-        assert wire.closed_by_broker()
+            wire.login("SCRAM-SHA-256", "alice", "alice-secret")
+        assert wire.closed_by_peer()
 
 
 def test_sasl_on_a_plaintext_listener_is_an_illegal_state():
     with Broker() as b:
-        wire = Wire(b)
+        wire = BlockingClient(b)
         resp = wire.request(M.SaslHandshakeRequest(mechanism="PLAIN"), 1)
         assert resp.error_code == 34 and resp.mechanisms == []  # ILLEGAL_SASL_STATE
 
@@ -201,36 +147,36 @@ def _client_context(pki, with_certificate: bool) -> ssl.SSLContext:
     return ctx
 
 
-def _principal_of_last_connection(b: Broker, wire: Wire) -> str:
+def _principal_of_last_connection(b: Broker, wire: BlockingClient) -> str:
     return b.call(lambda: next(iter(b.connections.values())).principal)
 
 
 def test_ssl_listener_without_client_certificates(pki):
     with Broker(security_protocol="SSL", ssl_certfile=pki.server_cert, ssl_keyfile=pki.server_key) as b:
-        wire = Wire(b, _client_context(pki, False))
+        wire = BlockingClient(b, _client_context(pki, False))
         assert metadata(wire, ["tls"]).topics[0].error_code == 0
         assert _principal_of_last_connection(b, wire) == "User:ANONYMOUS"
-        with pytest.raises((ConnectionResetError, OSError)):  # plaintext on a TLS port
-            plain = Wire(b)
+        with pytest.raises((ConnectionClosedError, OSError)):  # plaintext on a TLS port
+            plain = BlockingClient(b)
             metadata(plain)
 
 
 def test_ssl_client_certificate_is_required_and_names_the_principal(pki):
     with Broker(security_protocol="SSL", ssl_certfile=pki.server_cert, ssl_keyfile=pki.server_key,
                 ssl_cafile=pki.ca) as b:
-        wire = Wire(b, _client_context(pki, True))
+        wire = BlockingClient(b, _client_context(pki, True))
         assert metadata(wire).brokers[0].port == b.port
         assert _principal_of_last_connection(b, wire) == CLIENT_PRINCIPAL
-        with pytest.raises((ConnectionResetError, ssl.SSLError, OSError)):
-            metadata(Wire(b, _client_context(pki, False)))
+        with pytest.raises((ConnectionClosedError, ssl.SSLError, OSError)):
+            metadata(BlockingClient(b, _client_context(pki, False)))
 
 
 @pytest.mark.parametrize("mechanism", ["PLAIN", "SCRAM-SHA-512"])
 def test_sasl_ssl(pki, mechanism):
     with Broker(security_protocol="SASL_SSL", users=USERS, ssl_certfile=pki.server_cert,
                 ssl_keyfile=pki.server_key) as b:
-        wire = Wire(b, _client_context(pki, False))
-        wire.authenticate(mechanism, "bob", "bob-secret")
+        wire = BlockingClient(b, _client_context(pki, False))
+        wire.login(mechanism, "bob", "bob-secret")
         assert metadata(wire, ["over-tls"]).topics[0].error_code == 0  # creates it
         assert produce(wire, "over-tls") == 0
         assert _principal_of_last_connection(b, wire) == "User:bob"
@@ -248,8 +194,8 @@ def _creation(rtype, name, principal, op, perm=A.ALLOW, pattern=A.LITERAL):
 def acl_broker(tmp_path):
     with Broker(security_protocol="SASL_PLAINTEXT", users=USERS, super_users=["admin"],
                 acl_enforce=True, log_dir=str(tmp_path / "logs"), check_roundtrip=True) as b:
-        admin = Wire(b)
-        admin.authenticate("SCRAM-SHA-256", "admin", "admin-secret")
+        admin = BlockingClient(b)
+        admin.login("SCRAM-SHA-256", "admin", "admin-secret")
         for t in ("orders", "secret", "pre-a", "pre-b"):
             b.call(lambda t=t: b.storage.create_topic(t, 1))
         resp = admin.request(M.CreateAclsRequest(creations=[
@@ -267,8 +213,8 @@ def acl_broker(tmp_path):
 
 def test_acls_allow_and_deny_produce_fetch_metadata(acl_broker):
     b, _admin = acl_broker
-    alice = Wire(b)
-    alice.authenticate("PLAIN", "alice", "alice-secret")
+    alice = BlockingClient(b)
+    alice.login("PLAIN", "alice", "alice-secret")
     assert produce(alice, "orders") == 0
     assert produce(alice, "secret") == 29                 # TOPIC_AUTHORIZATION_FAILED
     assert fetch_error(alice, "orders") == 0
@@ -290,8 +236,8 @@ def test_acls_allow_and_deny_produce_fetch_metadata(acl_broker):
 
 def test_acls_groups_and_cluster(acl_broker):
     b, admin = acl_broker
-    alice = Wire(b)
-    alice.authenticate("SCRAM-SHA-512", "alice", "alice-secret")
+    alice = BlockingClient(b)
+    alice.login("SCRAM-SHA-512", "alice", "alice-secret")
     JG = M.JoinGroupRequest
     join = lambda g: alice.request(JG(group_id=g, session_timeout_ms=6000, rebalance_timeout_ms=6000,  # noqa: E731
                                       member_id="", protocol_type="consumer",
@@ -304,8 +250,8 @@ def test_acls_groups_and_cluster(acl_broker):
                          ).error_code == 53           # TRANSACTIONAL_ID_AUTHORIZATION_FAILED
     assert alice.request(M.InitProducerIdRequest(transactional_id=None, transaction_timeout_ms=1000), 4
                          ).error_code == 0            # KIP-679: WRITE on a topic is enough
-    bob = Wire(b)
-    bob.authenticate("PLAIN", "bob", "bob-secret")
+    bob = BlockingClient(b)
+    bob.login("PLAIN", "bob", "bob-secret")
     assert bob.request(M.InitProducerIdRequest(transactional_id=None, transaction_timeout_ms=1000), 4
                        ).error_code == 31             # CLUSTER_AUTHORIZATION_FAILED
     assert {t.name for t in metadata(bob).topics} == {"orders", "secret", "pre-a", "pre-b"}
@@ -336,8 +282,8 @@ def test_describe_and_delete_acls_persist_in_the_log_dir(acl_broker, tmp_path):
     log_dir = b.log_dir
     b.shutdown()
     with Broker(security_protocol="SASL_PLAINTEXT", users=USERS, acl_enforce=True, log_dir=log_dir) as again:
-        alice = Wire(again)
-        alice.authenticate("PLAIN", "alice", "alice-secret")
+        alice = BlockingClient(again)
+        alice.login("PLAIN", "alice", "alice-secret")
         assert produce(alice, "orders") == 29              # its ACL was deleted
         assert fetch_error(alice, "pre-a") == 0            # the others were reloaded
 
@@ -354,8 +300,8 @@ def test_create_acls_rejects_invalid_bindings(acl_broker):
 
 
 def test_without_acl_enforce_everyone_may_do_everything(sasl_broker):
-    wire = Wire(sasl_broker)
-    wire.authenticate("PLAIN", "bob", "bob-secret")
+    wire = BlockingClient(sasl_broker)
+    wire.login("PLAIN", "bob", "bob-secret")
     assert produce(wire, "anything") in (0, 3)  # 3 until Metadata creates it
     metadata(wire, ["anything"])
     assert produce(wire, "anything") == 0
@@ -377,9 +323,9 @@ def test_kafkawire_serve_with_sasl_ssl_options(pki):
         assert "listening on" in line, line
         host, port = line.rsplit(" ", 1)[1].strip().rsplit(":", 1)
         with pytest.raises(SaslMechanismError):
-            Wire((host, int(port)), _client_context(pki, False)).authenticate("PLAIN", "alice", "alice-secret")
-        wire = Wire((host, int(port)), _client_context(pki, False))
-        wire.authenticate("SCRAM-SHA-256", "alice", "alice-secret")
+            BlockingClient((host, int(port)), _client_context(pki, False)).login("PLAIN", "alice", "alice-secret")
+        wire = BlockingClient((host, int(port)), _client_context(pki, False))
+        wire.login("SCRAM-SHA-256", "alice", "alice-secret")
         assert metadata(wire, ["cli"]).topics[0].error_code == 0
     finally:
         proc.terminate()

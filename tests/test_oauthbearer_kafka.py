@@ -13,7 +13,8 @@ import pytest
 from kafkawire import messages as M
 from kafkawire import sasl
 from kafkawire.errors import SaslAuthenticationError
-from test_sasl_kafka import Conn
+
+from blocking_client import BlockingClient
 
 pytestmark = pytest.mark.kafka
 
@@ -41,7 +42,7 @@ def unsecured_jwt(claims: dict) -> str:
 
 
 def test_oauthbearer_token_authenticates(oauth_kafka):
-    conn = Conn(oauth_kafka.host, oauth_kafka.sasl_port)
+    conn = BlockingClient((oauth_kafka.host, oauth_kafka.sasl_port))
     token = unsecured_jwt({"sub": "alice", "iat": 1700000000, "exp": FAR_FUTURE})
     client = sasl.OAuthBearerClient(token, extensions={"traceId": "kafkawire-1"})
     session = conn.authenticate(client)
@@ -51,7 +52,7 @@ def test_oauthbearer_token_authenticates(oauth_kafka):
 
 
 def test_oauthbearer_expired_token_gets_the_json_error_reply(oauth_kafka):
-    conn = Conn(oauth_kafka.host, oauth_kafka.sasl_port)
+    conn = BlockingClient((oauth_kafka.host, oauth_kafka.sasl_port))
     client = sasl.OAuthBearerClient(unsecured_jwt({"sub": "alice", "iat": 1000, "exp": 2000}))
     with pytest.raises(SaslAuthenticationError):
         conn.authenticate(client)

@@ -1,129 +1,125 @@
-"""kafkawire.sasl's client side against the real Apache Kafka 4.4 broker: PLAIN,
+"""kafkawire's SASL client side against the real Apache Kafka 4.4 broker, through
+kafkawire.connection.ClientConnection (and kafkawire.aio on top of it): PLAIN,
 SCRAM-SHA-256 and SCRAM-SHA-512, over SaslHandshake v1 + SaslAuthenticate and over the
-legacy v0 bare tokens; SCRAM users made at format time (``kafka-storage format
---add-scram``) and at run time with AlterUserScramCredentials from a salted password
-that kafkawire computed; and what each refusal looks like on the wire, compared with
-kafkawire's test broker."""
+legacy v0 bare tokens, then requests pipelined on the authenticated connection; SCRAM
+users made at format time (``kafka-storage format --add-scram``) and at run time with
+AlterUserScramCredentials from a salted password that kafkawire computed; and what each
+refusal looks like on the wire, compared with kafkawire's test broker."""
 from __future__ import annotations
 
-import socket
+import asyncio
 import time
 
 import pytest
 
-import kafkawire
 from kafkawire import messages as M
 from kafkawire import sasl
+from kafkawire.aio import open_connection
 from kafkawire.broker import Broker
-from kafkawire.errors import SaslAuthenticationError, SaslMechanismError
-from kafkawire.framing import FrameReader
+from kafkawire.errors import (
+    AuthenticationRequiredError, ConnectionClosedError, SaslAuthenticationError, SaslMechanismError,
+)
+
+from blocking_client import BlockingClient
 
 pytestmark = pytest.mark.kafka
 
 MECHANISMS = ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"]
 
 
-class Conn:
-    """A blocking socket to a broker, reads bounded by a timeout."""
-
-    def __init__(self, host: str, port: int) -> None:
-        self.sock = socket.create_connection((host, port), timeout=30)
-        self.frames = FrameReader()
-        self.pending = []
-        self.correlation_id = 1000
-
-    def authenticate(self, client: sasl.SaslClient, handshake_version: int = 1) -> sasl.ClientSession:
-        session = sasl.ClientSession(client, handshake_version=handshake_version)
-        while not session.done:
-            out = session.data_to_send()
-            if out:
-                self.sock.sendall(out)
-            data = self.sock.recv(65536)
-            if not data:
-                session.connection_closed()
-            session.receive_data(data)
-        return session
-
-    def request(self, message, version: int):
-        self.correlation_id += 1
-        self.sock.sendall(kafkawire.encode_request(message, version, correlation_id=self.correlation_id,
-                                                   client_id="kafkawire-sasl-test"))
-        while not self.pending:
-            data = self.sock.recv(65536)
-            if not data:
-                raise ConnectionResetError("the broker closed the connection")
-            self.pending.extend(self.frames.feed(data))
-        _header, response = kafkawire.decode_response(self.pending.pop(0), message.api_key, version)
-        return response
-
-    def raw_request(self, message, version: int) -> bytes:
-        """The response payload exactly as the broker sent it."""
-        self.correlation_id += 1
-        self.sock.sendall(kafkawire.encode_request(message, version, correlation_id=self.correlation_id,
-                                                   client_id="kafkawire-sasl-test"))
-        while not self.pending:
-            data = self.sock.recv(65536)
-            if not data:
-                raise ConnectionResetError("the broker closed the connection")
-            self.pending.extend(self.frames.feed(data))
-        return self.pending.pop(0)
-
-    def closed_by_peer(self) -> bool:
-        try:
-            return self.sock.recv(1) == b""
-        except ConnectionResetError:
-            return True
-
-    def close(self) -> None:
-        self.sock.close()
-
-
-def _metadata_ok(conn: Conn) -> bool:
+def _metadata_ok(conn: BlockingClient) -> bool:
     return conn.request(M.MetadataRequest(topics=None), 12).cluster_id is not None
+
+
+def _sasl_client(kafka_broker, **kw) -> BlockingClient:
+    return BlockingClient((kafka_broker.host, kafka_broker.sasl_port), **kw)
 
 
 @pytest.mark.parametrize("handshake_version", [0, 1])
 @pytest.mark.parametrize("mechanism", MECHANISMS)
 def test_kafkawire_client_authenticates_to_kafka(kafka_broker, mechanism, handshake_version):
-    conn = Conn(kafka_broker.host, kafka_broker.sasl_port)
-    session = conn.authenticate(sasl.client_for(mechanism, "alice", kafka_broker.users["alice"]),
-                                handshake_version)
-    assert sorted(session.broker_mechanisms) == MECHANISMS
-    assert _metadata_ok(conn)  # the connection is now a Kafka connection
+    """ApiVersions, SASL, then five requests pipelined: one ClientConnection throughout."""
+    conn = _sasl_client(kafka_broker, sasl=sasl.client_for(mechanism, "alice", kafka_broker.users["alice"]),
+                        max_in_flight=5)
+    conn.negotiate()
+    assert conn.conn.state == "authenticating"
+    with pytest.raises(AuthenticationRequiredError):
+        conn.conn.send(M.MetadataRequest(topics=None))
+    done = conn.authenticate(handshake_version=handshake_version)
+    assert (done.mechanism, done.handshake_version) == (mechanism, handshake_version)
+    assert sorted(done.broker_mechanisms) == MECHANISMS
+    assert conn.conn.state == "ready"
+    names = [f"sasl-{mechanism}-{handshake_version}-{i}".lower() for i in range(5)]
+    events = conn.pipeline_events([M.MetadataRequest(topics=[M.MetadataRequest.MetadataRequestTopic(name=n)],
+                                                     allow_auto_topic_creation=False) for n in names])
+    assert [e.message.topics[0].name for e in events] == names
+    assert [e.version for e in events] == [conn.conn.negotiated[3]] * 5
+    assert all(e.message.cluster_id == kafka_broker.cluster_id for e in events)
     conn.close()
+
+
+def test_sasl_requests_take_the_next_correlation_ids(kafka_broker):
+    """SaslHandshake and each SaslAuthenticate are numbered like any other request."""
+    conn = _sasl_client(kafka_broker, sasl=sasl.client_for("SCRAM-SHA-256", "alice", kafka_broker.users["alice"]))
+    first = conn.negotiate().correlation_id
+    conn.authenticate()
+    # handshake, client-first, client-final: three ids after ApiVersions
+    assert conn.conn.next_correlation_id == first + 4
+    assert conn.request(M.MetadataRequest(topics=None)).cluster_id == kafka_broker.cluster_id
 
 
 @pytest.mark.parametrize("mechanism", MECHANISMS)
 def test_kafka_refuses_a_wrong_password_with_its_message(kafka_broker, mechanism):
-    conn = Conn(kafka_broker.host, kafka_broker.sasl_port)
+    conn = _sasl_client(kafka_broker)
     with pytest.raises(SaslAuthenticationError, match="Authentication failed"):
-        conn.authenticate(sasl.client_for(mechanism, "alice", "not-the-password"))
+        conn.login(mechanism, "alice", "not-the-password")
+    assert conn.conn.state == "closed"
     assert conn.closed_by_peer()
 
 
-def test_kafka_refuses_a_wrong_password_v0_by_closing(kafka_broker):
-    conn = Conn(kafka_broker.host, kafka_broker.sasl_port)
-    with pytest.raises(SaslAuthenticationError, match="closed the connection"):
-        conn.authenticate(sasl.client_for("SCRAM-SHA-256", "alice", "nope"), handshake_version=0)
+@pytest.mark.parametrize("mechanism", MECHANISMS)
+def test_kafka_refuses_a_wrong_password_v0_by_closing(kafka_broker, mechanism):
+    conn = _sasl_client(kafka_broker)
+    with pytest.raises(SaslAuthenticationError, match="closed the connection during SASL"):
+        conn.login(mechanism, "alice", "nope", handshake_version=0)
 
 
 def test_kafka_refuses_an_unknown_user(kafka_broker):
-    conn = Conn(kafka_broker.host, kafka_broker.sasl_port)
+    conn = _sasl_client(kafka_broker)
     with pytest.raises(SaslAuthenticationError):
-        conn.authenticate(sasl.client_for("SCRAM-SHA-512", "nobody", "x"))
+        conn.login("SCRAM-SHA-512", "nobody", "x")
 
 
 def test_kafka_names_its_mechanisms_for_one_it_lacks(kafka_broker):
-    conn = Conn(kafka_broker.host, kafka_broker.sasl_port)
+    conn = _sasl_client(kafka_broker)
     with pytest.raises(SaslMechanismError, match="does not enable OAUTHBEARER") as refused:
         conn.authenticate(sasl.OAuthBearerClient("token"))
     assert "SCRAM-SHA-512" in str(refused.value)
 
 
 def test_kafka_closes_a_connection_that_skips_authentication(kafka_broker):
-    conn = Conn(kafka_broker.host, kafka_broker.sasl_port)
-    with pytest.raises((ConnectionResetError, OSError)):
+    conn = _sasl_client(kafka_broker)  # no sasl=: the connection lets the request go
+    with pytest.raises((ConnectionClosedError, OSError)):
         conn.request(M.MetadataRequest(topics=None), 12)
+
+
+@pytest.mark.parametrize("handshake_version", [0, 1])
+@pytest.mark.parametrize("mechanism", ["PLAIN", "SCRAM-SHA-512"])
+def test_aio_open_connection_authenticates_to_kafka(kafka_broker, mechanism, handshake_version):
+    async def main():
+        async with await open_connection(kafka_broker.host, kafka_broker.sasl_port, client_id="aio-sasl",
+                                         sasl_mechanism=mechanism, sasl_username="alice",
+                                         sasl_password=kafka_broker.users["alice"],
+                                         sasl_handshake_version=handshake_version, timeout=60) as conn:
+            assert conn.authentication.mechanism == mechanism
+            events = await asyncio.gather(*(conn.request(M.MetadataRequest(topics=None)) for _ in range(8)))
+            assert {e.message.cluster_id for e in events} == {kafka_broker.cluster_id}
+            assert len({e.correlation_id for e in events}) == 8
+        with pytest.raises(SaslAuthenticationError):
+            await open_connection(kafka_broker.host, kafka_broker.sasl_port, sasl_mechanism=mechanism,
+                                  sasl_username="alice", sasl_password="wrong",
+                                  sasl_handshake_version=handshake_version, timeout=60)
+    asyncio.run(main())
 
 
 @pytest.mark.parametrize("mechanism,code", [("SCRAM-SHA-256", 1), ("SCRAM-SHA-512", 2)])
@@ -132,7 +128,7 @@ def test_scram_user_created_with_kafkawire_salted_password(kafka_broker, mechani
     accepts kafkawire's PBKDF2 output and then authenticates kafkawire's SCRAM client."""
     name, password = f"made-{code}", "pässwörd, with = and ,"
     salt, iterations = b"kafkawire-salt-" + bytes([code]), 8192
-    admin = Conn(kafka_broker.host, kafka_broker.port)
+    admin = BlockingClient((kafka_broker.host, kafka_broker.port))
     A = M.AlterUserScramCredentialsRequest
     resp = admin.request(A(deletions=[], upsertions=[A.ScramCredentialUpsertion(
         name=name, mechanism=code, iterations=iterations, salt=salt,
@@ -140,7 +136,7 @@ def test_scram_user_created_with_kafkawire_salted_password(kafka_broker, mechani
     assert [r.error_code for r in resp.results] == [0]
     # the credential reaches the SASL listener through the metadata log: retry a few times
     for attempt in range(50):
-        conn = Conn(kafka_broker.host, kafka_broker.sasl_port)
+        conn = _sasl_client(kafka_broker)
         try:
             conn.authenticate(sasl.ScramClient(mechanism, name, password))
             break
@@ -150,7 +146,7 @@ def test_scram_user_created_with_kafkawire_salted_password(kafka_broker, mechani
                 raise
             time.sleep(0.2)
     assert _metadata_ok(conn)
-    wrong = Conn(kafka_broker.host, kafka_broker.sasl_port)
+    wrong = _sasl_client(kafka_broker)
     with pytest.raises(SaslAuthenticationError):
         wrong.authenticate(sasl.ScramClient(mechanism, name, password + "x"))
 
@@ -163,8 +159,8 @@ def test_refusals_look_the_same_from_kafka_and_the_test_broker(kafka_broker, mec
     answers = []
     with Broker(security_protocol="SASL_PLAINTEXT", users=kafka_broker.users) as ours:
         for host, port in ((kafka_broker.host, kafka_broker.sasl_port), (ours.host, ours.port)):
-            conn = Conn(host, port)
-            shake = conn.raw_request(M.SaslHandshakeRequest(mechanism=mechanism), 1)
+            conn = BlockingClient((host, port))
+            shake = conn.request(M.SaslHandshakeRequest(mechanism=mechanism), 1)
             client = sasl.client_for(mechanism, "alice", "wrong-password")
             token = client.start()
             if mechanism != "PLAIN":  # SCRAM: the first round succeeds, the proof fails
@@ -172,11 +168,10 @@ def test_refusals_look_the_same_from_kafka_and_the_test_broker(kafka_broker, mec
                 assert first.error_code == 0
                 token = client.receive(bytes(first.auth_bytes))
             refusal = conn.request(M.SaslAuthenticateRequest(auth_bytes=token), 2)
-            answers.append((shake, refusal.error_code, bytes(refusal.auth_bytes),
-                            refusal.session_lifetime_ms, conn.closed_by_peer(), refusal.error_message))
+            answers.append(((shake.error_code, sorted(shake.mechanisms)), refusal.error_code,
+                            bytes(refusal.auth_bytes), refusal.session_lifetime_ms, conn.closed_by_peer(),
+                            refusal.error_message))
     (k_shake, *kafka), (o_shake, *ours_) = answers
-    k_hs = M.SaslHandshakeResponse.decode(k_shake[4:], 1)
-    o_hs = M.SaslHandshakeResponse.decode(o_shake[4:], 1)
-    assert (k_hs.error_code, sorted(k_hs.mechanisms)) == (o_hs.error_code, sorted(o_hs.mechanisms))
+    assert k_shake == o_shake
     assert kafka == ours_
     assert kafka[:4] == [58, b"", 0, True]
