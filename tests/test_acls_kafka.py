@@ -16,7 +16,8 @@ from kafkawire import messages as M
 from kafkawire import sasl
 from kafkawire.broker import Broker
 from kafkawire.broker import acls as A
-from test_sasl_kafka import Conn
+
+from blocking_client import BlockingClient
 
 pytestmark = pytest.mark.kafka
 
@@ -43,13 +44,13 @@ def authorizing_kafka():
         broker.stop()
 
 
-def _login(host: str, port: int, user: str, password: str) -> Conn:
-    conn = Conn(host, port)
+def _login(host: str, port: int, user: str, password: str) -> BlockingClient:
+    conn = BlockingClient((host, port))
     conn.authenticate(sasl.PlainClient(user, password))
     return conn
 
 
-def _prepare(admin: Conn) -> None:
+def _prepare(admin: BlockingClient) -> None:
     CT = M.CreateTopicsRequest
     created = admin.request(CT(topics=[CT.CreatableTopic(name=t, num_partitions=1, replication_factor=1)
                                        for t in TOPICS], timeout_ms=30000), 5)
@@ -69,7 +70,7 @@ def _wait_until(predicate, attempts: int = 300) -> None:
         time.sleep(0.1)
 
 
-def _produce(conn: Conn, topic: str) -> int:
+def _produce(conn: BlockingClient, topic: str) -> int:
     from kafkawire import records as R
     PR = M.ProduceRequest
     batch = R.encode_batch([{"key": b"k", "value": b"v", "timestamp": 1700000000000}])
@@ -78,7 +79,7 @@ def _produce(conn: Conn, topic: str) -> int:
     return resp.responses[0].partition_responses[0].error_code
 
 
-def _fetch(conn: Conn, topic: str) -> int:
+def _fetch(conn: BlockingClient, topic: str) -> int:
     FR = M.FetchRequest
     resp = conn.request(FR(replica_id=-1, max_wait_ms=0, min_bytes=0, max_bytes=1 << 20, isolation_level=0,
                            topics=[FR.FetchTopic(topic=topic, partitions=[FR.FetchPartition(
@@ -86,7 +87,7 @@ def _fetch(conn: Conn, topic: str) -> int:
     return resp.responses[0].partitions[0].error_code
 
 
-def _observe(alice: Conn, admin: Conn) -> dict:
+def _observe(alice: BlockingClient, admin: BlockingClient) -> dict:
     """What alice's requests get back, as plain data."""
     MR = M.MetadataRequest
     out = {}

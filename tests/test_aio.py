@@ -127,3 +127,47 @@ def test_the_readme_connections_section_runs_as_written(capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[:3] == ["1 a", "2 b", "3 c"]
     assert out[3].startswith("['t0', 't1', 't2', 't3', 't4', 't5', 't6', 't7'] Metadata v")
+
+
+@pytest.mark.parametrize("handshake_version", [0, 1])
+@pytest.mark.parametrize("mechanism", ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"])
+def test_open_connection_authenticates_then_pipelines(mechanism, handshake_version):
+    async def main(port):
+        async with await open_connection("127.0.0.1", port, client_id="aio-sasl", timeout=30,
+                                         sasl_mechanism=mechanism, sasl_username="alice",
+                                         sasl_password="alice-secret",
+                                         sasl_handshake_version=handshake_version) as conn:
+            assert conn.authentication.mechanism == mechanism and conn.protocol.state == "ready"
+            names = [f"sasl-{i}" for i in range(8)]
+            events = await asyncio.gather(*(conn.request(topic_metadata(n)) for n in names))
+            assert [e.message.topics[0].name for e in events] == names
+        with pytest.raises(errors.SaslAuthenticationError):
+            await open_connection("127.0.0.1", port, timeout=30, sasl_mechanism=mechanism,
+                                  sasl_username="alice", sasl_password="wrong",
+                                  sasl_handshake_version=handshake_version)
+
+    with Broker(security_protocol="SASL_PLAINTEXT", users={"alice": "alice-secret"},
+                check_roundtrip=True) as b:
+        asyncio.run(main(b.port))
+        assert [a[1:] for a in b.authentications] == [(mechanism, "alice"), (mechanism, None)]
+        assert b.roundtrip_failures == [] and b.handler_errors == []
+
+
+def test_authenticate_on_an_open_connection_and_reauthenticate():
+    from kafkawire import sasl
+
+    async def main(port):
+        async with await open_connection("127.0.0.1", port, timeout=30) as conn:
+            with pytest.raises(errors.SaslMechanismError, match="offers SCRAM-SHA-512"):
+                await conn.authenticate(sasl.PlainClient("alice", "alice-secret"))
+        async with await open_connection("127.0.0.1", port, timeout=30,
+                                         sasl=sasl.ScramClient("SCRAM-SHA-512", "alice", "alice-secret")) as conn:
+            first = conn.authentication
+            again = await conn.authenticate(sasl.ScramClient("SCRAM-SHA-512", "alice", "alice-secret"))
+            assert first.session_lifetime_ms == again.session_lifetime_ms == 600000
+            assert (await conn.request(topic_metadata("after"))).message.topics[0].name == "after"
+
+    with Broker(security_protocol="SASL_PLAINTEXT", users={"alice": "alice-secret"},
+                sasl_mechanisms=["SCRAM-SHA-512"], session_lifetime_ms=600000) as b:
+        asyncio.run(main(b.port))
+        assert [a[1:] for a in b.authentications] == [("SCRAM-SHA-512", "alice")] * 2

@@ -332,6 +332,44 @@ def test_kafkawire_serve_with_sasl_ssl_options(pki):
         proc.wait(10)
 
 
+def test_kafkawire_serve_sasl_plaintext_through_client_connection():
+    """The CLI's broker: SASL through ClientConnection after ApiVersions (v1 and the v0
+    bare tokens, PLAIN and SCRAM), five requests pipelined after it, a wrong password
+    refused with its own error."""
+    import subprocess
+    import sys
+
+    from conftest import subprocess_env
+    from kafkawire import sasl
+
+    cmd = [sys.executable, "-m", "kafkawire", "serve", "--port", "0", "--max-seconds", "60",
+           "--security-protocol", "SASL_PLAINTEXT", "--user", "alice:alice-secret"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=subprocess_env())
+    try:
+        line = proc.stdout.readline()
+        assert "listening on" in line, line
+        host, port = line.rsplit(" ", 1)[1].strip().rsplit(":", 1)
+        for mechanism in ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"):
+            for handshake_version in (0, 1):
+                wire = BlockingClient((host, int(port)), max_in_flight=5,
+                                      sasl=sasl.client_for(mechanism, "alice", "alice-secret"))
+                wire.negotiate()
+                done = wire.authenticate(handshake_version=handshake_version)
+                assert (done.mechanism, done.handshake_version) == (mechanism, handshake_version)
+                names = [f"cli-{i}" for i in range(5)]
+                events = wire.pipeline_events([M.MetadataRequest(topics=[
+                    M.MetadataRequest.MetadataRequestTopic(name=n)]) for n in names])
+                assert [e.message.topics[0].name for e in events] == names
+                wire.close()
+            wire = BlockingClient((host, int(port)))
+            with pytest.raises(SaslAuthenticationError, match="Authentication failed"):
+                wire.login(mechanism, "alice", "wrong")
+            assert wire.conn.state == "closed" and wire.closed_by_peer()
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
 def test_the_readme_security_section_runs_as_written(capsys):
     import re
     from pathlib import Path
@@ -344,7 +382,8 @@ def test_the_readme_security_section_runs_as_written(capsys):
     for block in blocks:
         exec(compile(block, "README.md", "exec"), {"__name__": "readme"})
     out = capsys.readouterr().out.splitlines()
-    assert out == ["True user", "authenticated: [(1, 'SCRAM-SHA-512', 'alice')]"]
+    assert out == ["True user", "Authenticated SCRAM-SHA-512 ready",
+                   "authenticated: [(1, 'SCRAM-SHA-512', 'alice')]"]
     # the command line's flags are the ones the broker takes
     flags = set(re.findall(r"--[a-z-]+", section))
     from kafkawire.cli.serve import _parser
