@@ -1,6 +1,6 @@
 """What both record backends share: the record batch layout, argument checks, their error
 messages, and the Arrow schema (``kafkawire._pure.records`` and ``kafkawire._fast.records``
-import these, so the two give the same answers and the same errors; ``kafkawire.segments``
+import these, so the two give the same answers and the same errors; ``kafkawire.log.segments``
 and the broker's storage read batch headers with the same layout)."""
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Kafka log layout, segment framing, splitting and the per-split reader (no Spark).
 
-The reader (``kafkawire.spark.logread.read_split``) is the code Spark's workers run; it is
+The reader (``kafkawire.log.read.read_split``) is the code Spark's workers run; it is
 tested here on both backends directly.
 """
 from __future__ import annotations

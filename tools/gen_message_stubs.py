@@ -128,7 +128,7 @@ def render() -> str:
         lines = _struct_lines(definition.top, name, "", top=True)
         attrs = set(definition.top.attrs)
         for spec in definition.nested:
-            if spec.name not in attrs:  # as kafkawire._struct.make_classes hangs them
+            if spec.name not in attrs:  # as kafkawire._message_class.make_classes hangs them
                 lines += _struct_lines(spec, name, "    ", top=False)
         out.append("\n".join(lines) + "\n")
         if definition.type == "request":

@@ -12,7 +12,7 @@ fields); records themselves are never touched.  Legacy (magic 0/1) message sets 
 converted to batches by the server with :mod:`kafkawire.records` before they get here.
 
 With a log directory the log also lives on disk as Kafka lays it out, written by
-:class:`kafkawire.segments.PartitionWriter`: ``<dir>/<topic>-<partition>/`` with
+:class:`kafkawire.log.segments.PartitionWriter`: ``<dir>/<topic>-<partition>/`` with
 ``<base offset>.log`` segments (the batches back to back) and their indexes, so Kafka's
 own tools, ``kafkawire dump-log`` and the ``kafka-log`` Spark source read what the
 clients produced.

@@ -1,4 +1,5 @@
-"""The ``kafkawire`` command line: one subcommand per tool, each in its own module.
+"""The ``kafkawire`` command line: one subcommand per tool, each a module of this package
+(``demo``, ``dump_log``, ``decode``, ``serve``), loaded only when it runs.
 
 This module also holds what the subcommands share: a parser whose errors are one line,
 :func:`run_command`, which turns every user error into one line on stderr and an exit

@@ -1,6 +1,6 @@
 """``kafkawire demo``: the main job, on an embedded default.
 
-Writes a sample Kafka log directory (:mod:`kafkawire.sample`: three topics, six
+Writes a sample Kafka log directory (:mod:`kafkawire.log.sample`: three topics, six
 partitions, every compression codec, headers, committed and aborted transactions, a
 compacted-looking key set), reads it with a local Spark through the ``kafka-log`` data
 source, and prints a few aggregates: records per topic and compression, bytes, what

@@ -6,7 +6,7 @@ This is the code the ``kafka-log`` data source runs: :func:`plan` on the driver 
 batches).  Nothing here imports pyspark, so it is tested, and benchmarked, on its own.
 
 Reading is bounded in memory: a split is read in chunks of whole batches
-(:func:`kafkawire.segments.iter_chunks`), each decoded by :func:`kafkawire.records.to_arrow`
+(:func:`kafkawire.log.segments.iter_chunks`), each decoded by :func:`kafkawire.records.to_arrow`
 into Arrow columns with no Python object per record.
 """
 from __future__ import annotations
@@ -318,7 +318,7 @@ def _segment_bounds(plog: segments.PartitionLog) -> List[Tuple[segments.Segment,
 
 def plan(paths, options: ReadOptions = ReadOptions(),
          row_filter: RowFilter = NO_FILTER) -> List[Split]:
-    """The splits that read ``paths`` (see :func:`kafkawire.segments.discover`), in
+    """The splits that read ``paths`` (see :func:`kafkawire.log.segments.discover`), in
     topic, partition and offset order.
 
     Each segment larger than the target split size (``max_partition_bytes``, or less
@@ -530,7 +530,7 @@ def read_split(split: Split, options: ReadOptions = ReadOptions(), *,
     """Arrow record batches of the records in ``split``, filtered per ``options`` and
     ``row_filter`` (batches it rules out are skipped by their header, undecoded).
 
-    In FAILFAST mode a corrupt batch raises :class:`~kafkawire.segments.SegmentError`
+    In FAILFAST mode a corrupt batch raises :class:`~kafkawire.log.segments.SegmentError`
     naming the file and byte position; DROPMALFORMED skips it; PERMISSIVE skips it and
     yields one row for it whose corrupt-record column holds that message.  A framing
     error (a length or magic that cannot be) ends the split, since nothing after it can

@@ -5,8 +5,9 @@
   ``df.write.format("kafka-log")`` available (see :mod:`kafkawire.spark.datasource`).
 * :mod:`kafkawire.spark.functions`: column functions decoding record-batch bytes and
   internal-topic keys/values held in binary columns.
-* :mod:`kafkawire.spark.logread`: the planning and reading behind ``kafka-log``, usable
-  without Spark.
+
+The planning and reading behind ``kafka-log`` is :mod:`kafkawire.log.read`, which needs
+no Spark; only this package (and the ``kafkawire demo`` command) imports pyspark.
 """
 from __future__ import annotations
 

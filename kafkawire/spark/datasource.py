@@ -111,7 +111,7 @@ def _paths(options) -> List[str]:
 
 
 class SplitPartition(InputPartition):
-    """A Spark input partition: the :class:`~kafkawire.spark.logread.Split` list one
+    """A Spark input partition: the :class:`~kafkawire.log.read.Split` list one
     task reads (small segments packed together, as Spark packs small files)."""
 
     def __init__(self, splits: List[logread.Split]) -> None:
@@ -156,7 +156,7 @@ def _epoch_ms(value) -> Optional[int]:
 
 
 def row_filter_of(filters: Sequence[Filter]) -> logread.RowFilter:
-    """The :class:`~kafkawire.spark.logread.RowFilter` implied by the AND of
+    """The :class:`~kafkawire.log.read.RowFilter` implied by the AND of
     ``filters`` (those it cannot use are left to Spark alone)."""
     topics = partitions = None
     lo_off = hi_off = lo_ts = hi_ts = None

@@ -22,7 +22,7 @@
 
 The pure functions (``*_array``) take and return ``pyarrow`` arrays and run without Spark.
 Records are decoded by :mod:`kafkawire.records`, internal-topic keys and values by
-:mod:`kafkawire.internal` (which also says which class a version prefix selects); here
+:mod:`kafkawire.internal_topics` (which also says which class a version prefix selects); here
 is only how their fields become columns.
 """
 from __future__ import annotations
