@@ -5,9 +5,10 @@ and the broker's storage read batch headers with the same layout)."""
 from __future__ import annotations
 
 import struct
-from typing import Any
+from typing import Any, NamedTuple, Optional
 
-from kafkawire.errors import EncodeError
+from kafkawire.compression import codec_name
+from kafkawire.errors import CorruptRecordError, EncodeError
 
 # -- the record batch (magic 2) header ---------------------------------------------------
 # baseOffset, batchLength, partitionLeaderEpoch, magic, crc, attributes, lastOffsetDelta,
@@ -29,7 +30,6 @@ CONTROL_BIT = 0x20
 DELETE_HORIZON_BIT = 0x40
 
 INT32_MAX = 0x7FFFFFFF
-CONTROL_TYPES = {"abort": 0, "commit": 1}  # a control record's type, by name
 
 
 def next_sequence(base: int, delta: int) -> int:
@@ -40,6 +40,118 @@ def next_sequence(base: int, delta: int) -> int:
     if base > INT32_MAX - delta:
         return delta - (INT32_MAX - base) - 1
     return base + delta
+
+
+class BatchHeader(NamedTuple):
+    """What the first bytes of a log entry say, without decoding its records: a record
+    batch (magic 2), or a legacy message (magic 0/1), whose ``base_offset`` is its offset
+    field (the last inner offset of a compressed wrapper) and whose v2-only fields keep
+    their "none" values.  ``position`` is where the entry starts in the file or buffer it
+    was read from; ``size_in_bytes`` counts the whole entry, LOG_OVERHEAD included.
+    (A named tuple: built once per batch when a log is scanned, cheaper than a frozen
+    dataclass.)"""
+
+    position: int
+    base_offset: int
+    size_in_bytes: int
+    magic: int
+    attributes: int = 0
+    last_offset_delta: int = 0
+    crc: int = 0
+    partition_leader_epoch: int = -1
+    base_timestamp: int = -1
+    max_timestamp: int = -1
+    producer_id: int = -1
+    producer_epoch: int = -1
+    base_sequence: int = -1
+    record_count: int = 1
+
+    @property
+    def last_offset(self) -> int:
+        return self.base_offset + self.last_offset_delta
+
+    @property
+    def end(self) -> int:
+        """The position just after this entry."""
+        return self.position + self.size_in_bytes
+
+    @property
+    def compression_id(self) -> int:
+        return self.attributes & COMPRESSION_MASK
+
+    @property
+    def compression(self) -> str:
+        return codec_name(self.attributes & COMPRESSION_MASK)
+
+    @property
+    def is_transactional(self) -> bool:
+        return self.magic >= 2 and bool(self.attributes & TRANSACTIONAL_BIT)
+
+    @property
+    def is_control(self) -> bool:
+        return self.magic >= 2 and bool(self.attributes & CONTROL_BIT)
+
+    @property
+    def last_sequence(self) -> int:
+        """The producer sequence of the batch's last record (-1 for none)."""
+        return next_sequence(self.base_sequence, self.last_offset_delta)
+
+
+def unpack_v2_header(buf: Any, pos: int = 0, position: Optional[int] = None) -> BatchHeader:
+    """The header of the record batch at ``buf[pos:]``, which holds at least
+    V2_HEADER_SIZE bytes (the caller checks the length and the magic); ``position`` is
+    the one to report (``pos`` by default)."""
+    (base_offset, length, epoch, magic, crc, attributes, last_delta, base_ts, max_ts,
+     producer_id, producer_epoch, base_seq, count) = V2_HEADER.unpack_from(buf, pos)
+    return BatchHeader(pos if position is None else position, base_offset,
+                       LOG_OVERHEAD + length, magic, attributes, last_delta, crc, epoch,
+                       base_ts, max_ts, producer_id, producer_epoch, base_seq, count)
+
+
+# -- control records (the records of a control batch) ------------------------------------
+# key: int16 version, int16 type; a transaction marker's value: int16 version, int32
+# coordinator epoch; a KRaft control record's value: its message, version first.
+CONTROL_KEY = struct.Struct(">hh")
+MARKER_VALUE = struct.Struct(">hi")
+#: Control record types by number, named after Kafka's ControlRecordType.
+CONTROL_TYPE_NAMES = {0: "abort", 1: "commit", 2: "leader_change", 3: "snapshot_header",
+                      4: "snapshot_footer", 5: "kraft_version", 6: "kraft_voters"}
+#: The transaction markers' types, by name (what encode_control_batch writes).
+MARKER_TYPES = {"abort": 0, "commit": 1}
+
+
+def control_type_name(type_id: int) -> str:
+    """The name of a control record type; a number Kafka does not define gives
+    ``"unknown(N)"``."""
+    return CONTROL_TYPE_NAMES.get(type_id, f"unknown({type_id})")
+
+
+class ControlRecord(NamedTuple):
+    """A control record: its key's ``version`` and type (``type``, the name;
+    ``type_id``, the number) and what its value holds: a transaction marker's
+    ``coordinator_epoch``, or a KRaft control record's ``value_version`` and ``message``
+    (``raw``: the value bytes when no message was decoded from them)."""
+
+    version: int
+    type: str
+    type_id: int
+    coordinator_epoch: Optional[int] = None
+    value_version: Optional[int] = None
+    message: Any = None
+    raw: Optional[bytes] = None
+
+
+def parse_control_record(key: Any, value: Any) -> ControlRecord:
+    """The type of a control record, and for a transaction marker its value's version and
+    coordinator epoch (a KRaft control record's message is :mod:`kafkawire.internal_topics`'s
+    to decode)."""
+    if key is None or len(key) < CONTROL_KEY.size:
+        raise CorruptRecordError("a control record key needs 4 bytes (version, type)")
+    version, type_id = CONTROL_KEY.unpack_from(key)
+    value_version = epoch = None
+    if type_id in (0, 1) and value is not None and len(value) >= MARKER_VALUE.size:
+        value_version, epoch = MARKER_VALUE.unpack_from(value)
+    return ControlRecord(version, control_type_name(type_id), type_id, epoch, value_version)
 
 
 def timestamp_type_bit(timestamp_type: Any) -> int:

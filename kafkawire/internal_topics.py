@@ -24,6 +24,7 @@ from typing import Any, Dict, NamedTuple, Optional, Tuple, Type
 
 from kafkawire import messages, primitives
 from kafkawire._message_class import Message
+from kafkawire._records_common import CONTROL_KEY, MARKER_VALUE, ControlRecord, control_type_name
 from kafkawire.errors import (DecodeError, EncodeError, InvalidVarintError, TruncatedError,
                               UnknownApiError)
 from kafkawire.schema.catalog import CATALOG
@@ -89,17 +90,6 @@ class MetadataRecord(NamedTuple):
     record_type: int
     version: int
     message: Message
-
-
-class ControlRecord(NamedTuple):
-    """A decoded KRaft control record; ``message`` is None for types without a schema
-    (ABORT/COMMIT markers), whose value bytes are then in ``raw``."""
-
-    version: int
-    type: int
-    value_version: Optional[int]
-    message: Optional[Message]
-    raw: Optional[bytes]
 
 
 def _table(topic: str) -> Dict[int, Tuple[Type[Message], Type[Message]]]:
@@ -237,13 +227,12 @@ CONTROL_TYPES: Dict[int, Optional[str]] = {
     5: "KRaftVersionRecord",
     6: "VotersRecord",
 }
-_CONTROL_KEY = struct.Struct(">hh")
 
 
 def decode_control_record(key: Any, value: Any) -> ControlRecord:
     """Decode a KRaft control record (key: int16 version, int16 type)."""
     try:
-        version, ctype = _CONTROL_KEY.unpack_from(key, 0)
+        version, ctype = CONTROL_KEY.unpack_from(key, 0)
     except struct.error:
         raise TruncatedError("a control record key needs 4 bytes") from None
     except TypeError:
@@ -251,13 +240,18 @@ def decode_control_record(key: Any, value: Any) -> ControlRecord:
     if ctype not in CONTROL_TYPES:
         raise UnknownApiError(f"unknown control record type {ctype}")
     name = CONTROL_TYPES[ctype]
-    if name is None or value is None:
-        return ControlRecord(version, ctype, None, None, None if value is None else bytes(value))
+    type_name = control_type_name(ctype)
+    if name is None or value is None:  # a transaction marker, or no value
+        raw = None if value is None else bytes(value)
+        if raw is not None and len(raw) >= MARKER_VALUE.size:
+            value_version, epoch = MARKER_VALUE.unpack_from(raw)
+            return ControlRecord(version, type_name, ctype, epoch, value_version, None, raw)
+        return ControlRecord(version, type_name, ctype, raw=raw)
     value_version = _prefix(value, "control record value")
     cls = messages.CLASSES[name]
     # the int16 that starts the value is the struct's own first field, Version
-    return ControlRecord(version, ctype, value_version,
-                         _decode_rest(cls, value, value_version, 0), None)
+    return ControlRecord(version, type_name, ctype, None, value_version,
+                         _decode_rest(cls, value, value_version, 0))
 
 
 def encode_control_record(message: Message, value_version: int, key_version: int = 0) -> Tuple[bytes, bytes]:
@@ -268,5 +262,5 @@ def encode_control_record(message: Message, value_version: int, key_version: int
                 raise EncodeError(f"{type(message).__name__}: its version field is "
                                   f"{message.version}, not {value_version}")
             # the struct's own first field, Version, is the value's version prefix
-            return (_CONTROL_KEY.pack(key_version, ctype), message.encode(value_version))
+            return (CONTROL_KEY.pack(key_version, ctype), message.encode(value_version))
     raise EncodeError(f"{type(message).__name__} is not a control record")

@@ -56,12 +56,12 @@ Arrow
 """
 from __future__ import annotations
 
-import struct
-from typing import TYPE_CHECKING, NamedTuple, Optional
+from typing import TYPE_CHECKING
 
 from kafkawire import _backend
+from kafkawire._records_common import ControlRecord
+from kafkawire._records_common import parse_control_record as _parse_control_record
 from kafkawire.compression import DEFAULT_MAX_DECOMPRESSED_SIZE
-from kafkawire.errors import CorruptRecordError
 
 if TYPE_CHECKING:  # what a type checker sees; at run time the active backend's objects
     from kafkawire._fast.records import (
@@ -85,29 +85,10 @@ else:
     ))
 
 
-class ControlRecord(NamedTuple):
-    """The parsed key and value of a control record (a transaction marker)."""
-
-    version: int
-    type: str  # "abort", "commit", or "unknown(N)"
-    coordinator_epoch: Optional[int]
-
-
-_CONTROL_NAMES = {0: "abort", 1: "commit"}
-
-
 def parse_control_record(record: Record) -> ControlRecord:
-    """The marker a control batch's record holds (key: int16 version, int16 type;
-    value: int16 version, int32 coordinator epoch)."""
-    key = record.key
-    if key is None or len(key) < 4:
-        raise CorruptRecordError("a control record key needs 4 bytes (version, type)")
-    version, ctype = struct.unpack_from(">hh", key)
-    epoch = None
-    value = record.value
-    if value is not None and len(value) >= 6:
-        _v, epoch = struct.unpack_from(">hi", value)
-    return ControlRecord(version, _CONTROL_NAMES.get(ctype, f"unknown({ctype})"), epoch)
+    """The control record a control batch's record holds: its type (``"commit"``,
+    ``"abort"``, a KRaft type) and, for a transaction marker, the coordinator epoch."""
+    return _parse_control_record(record.key, record.value)
 
 
 __all__ = [

@@ -38,7 +38,7 @@ def test_dumps_every_batch_and_record_of_a_segment(capsys, sample_log):
     assert list(batches[0]) == BATCH_FIELDS
     headers = list(segments.scan_headers(seg.path))
     assert [b["position"] for b in batches] == [h.position for h in headers]
-    assert [b["size"] for b in batches] == [h.size for h in headers]
+    assert [b["size"] for b in batches] == [h.size_in_bytes for h in headers]
     assert all(b["isvalid"] and b["magic"] == 2 for b in batches)
     recs = [r for b in batches if not b["isControl"] for r in b["records"]]
     want = [r for r in sample_log.records if (r.topic, r.partition) == ("payments", 0)]

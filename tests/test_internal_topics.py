@@ -6,7 +6,7 @@ import uuid
 
 import pytest
 
-from kafkawire import internal_topics, messages as m
+from kafkawire import internal_topics, messages as m, records
 from kafkawire.errors import DecodeError, UnknownApiError
 
 
@@ -133,7 +133,7 @@ def test_control_records():
     key, value = internal_topics.encode_control_record(msg, 0)
     assert key == b"\x00\x00\x00\x02"
     got = internal_topics.decode_control_record(key, value)
-    assert got.type == 2 and got.message == msg
+    assert (got.type, got.type_id) == ("leader_change", 2) and got.message == msg
     # Kafka's bytes (a 4.4 broker's first metadata-log record): the value is the struct,
     # its Version field first, with no second version prefix
     kafka = internal_topics.decode_control_record(
@@ -145,3 +145,6 @@ def test_control_records():
         "00000000000102000000010002000000010000")
     commit = internal_topics.decode_control_record(b"\x00\x00\x00\x01", b"\x00\x00\x00\x00\x00\x05")
     assert commit.message is None and commit.raw == b"\x00\x00\x00\x00\x00\x05"
+    # a transaction marker: the same ControlRecord type kafkawire.records gives
+    assert type(commit) is records.ControlRecord
+    assert (commit.type, commit.type_id, commit.coordinator_epoch) == ("commit", 1, 5)

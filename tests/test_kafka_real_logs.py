@@ -411,7 +411,7 @@ def test_a_truncated_last_segment(kafka_log, kafka_workload, tmp_path):
     pdir, logs = _damaged_copy(kafka_workload, tmp_path)
     last = list(segments.scan_headers(str(logs[-1])))[-1]
     with open(logs[-1], "r+b") as f:
-        f.truncate(last.position + last.size // 2)
+        f.truncate(last.position + last.size_in_bytes // 2)
     _modes_keep_the_good_batches(kafka_log, tmp_path / "logs", kafka_workload, logs[-1], last)
 
 
@@ -423,9 +423,9 @@ def test_a_corrupt_batch_in_the_middle(kafka_log, kafka_workload, tmp_path):
     headers = list(segments.scan_headers(str(middle)))
     bad = headers[len(headers) // 2]
     with open(middle, "r+b") as f:  # a flipped bit in the compressed records: CRC mismatch
-        f.seek(bad.position + bad.size - 5)
+        f.seek(bad.position + bad.size_in_bytes - 5)
         byte = f.read(1)[0]
-        f.seek(bad.position + bad.size - 5)
+        f.seek(bad.position + bad.size_in_bytes - 5)
         f.write(bytes([byte ^ 0x10]))
     _modes_keep_the_good_batches(kafka_log, tmp_path / "logs", kafka_workload, middle, bad)
 

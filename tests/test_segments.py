@@ -11,6 +11,7 @@ import struct
 import pytest
 
 from kafkawire import _backend, records
+from kafkawire.broker import storage
 from kafkawire.errors import CorruptRecordError, DecodeError
 from kafkawire.log import read as logread
 from kafkawire.log import sample, segments
@@ -110,11 +111,26 @@ def test_scan_headers_matches_decoded_batches(tmp_path):
     path = _partition(tmp_path, data)
     headers = list(segments.scan_headers(path))
     decoded = list(records.iter_batches(data))
-    assert [(h.base_offset, h.last_offset, h.size, h.magic, h.is_control, h.producer_id)
+    assert [(h.base_offset, h.last_offset, h.size_in_bytes, h.magic, h.is_control, h.producer_id)
             for h in headers] == [(b.base_offset, b.last_offset, b.size_in_bytes, b.magic,
                                    b.is_control, b.producer_id) for b in decoded]
     assert headers[-1].is_transactional and headers[-1].is_control
-    assert sum(h.size for h in headers) == len(data)
+    assert sum(h.size_in_bytes for h in headers) == len(data)
+
+
+def test_batch_headers_name_every_field_as_the_decoded_batches_do(tmp_path):
+    # one BatchHeader for the segment scanner and the broker's log, its every field
+    # read from the bytes as the record decoder reads the same field
+    data = _batches(3, codec="gzip") + records.encode_control_batch(
+        "abort", base_offset=50, producer_id=4, producer_epoch=2)
+    headers = list(segments.scan_headers(_partition(tmp_path, data)))
+    names = [n for n in segments.BatchHeader._fields if n != "position"]
+    names += ["last_offset", "compression", "compression_id", "is_transactional", "is_control"]
+    for h, b in zip(headers, records.iter_batches(data), strict=True):
+        assert {n: getattr(h, n) for n in names} == {n: getattr(b, n) for n in names}
+        stored = storage.read_header(data, h.position)
+        assert type(stored) is type(h) and stored == h
+    assert [h.compression for h in headers] == ["gzip"] * 3 + ["none"]
 
 
 def test_partition_writer_rolls_segments_and_indexes_batch_starts(tmp_path):

@@ -36,7 +36,7 @@ def encode_control_batch(control_type, *, base_offset=0, producer_id, producer_e
     """A transaction marker batch: one control record of type ``"commit"`` or
     ``"abort"`` (key: version 0 + type; value: version 0 + coordinator epoch)."""
     try:
-        ctype = _common.CONTROL_TYPES[control_type]
+        ctype = _common.MARKER_TYPES[control_type]
     except (KeyError, TypeError):
         raise EncodeError(f"control_type must be 'commit' or 'abort', not {control_type!r}") \
             from None

@@ -22,7 +22,7 @@ from kafkawire._records_common import (
     TRANSACTIONAL_BIT,
     V2_HEADER_SIZE,
 )
-from kafkawire._records_common import CONTROL_TYPES as _CONTROL_TYPES
+from kafkawire._records_common import MARKER_TYPES as _MARKER_TYPES
 from kafkawire._records_common import V2_HEADER as _HDR
 from kafkawire._records_common import arrow_schema
 from kafkawire._records_common import check_int as _check_int
@@ -716,7 +716,7 @@ def encode_control_batch(control_type: str, *, base_offset: int = 0, producer_id
     """A transaction marker batch: one control record of type ``"commit"`` or
     ``"abort"`` (key: version 0 + type; value: version 0 + coordinator epoch)."""
     try:
-        ctype = _CONTROL_TYPES[control_type]
+        ctype = _MARKER_TYPES[control_type]
     except KeyError:
         raise EncodeError(f"control_type must be 'commit' or 'abort', not {control_type!r}") \
             from None

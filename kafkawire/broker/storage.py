@@ -27,20 +27,12 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Dict, Iterator, List, Optional, Tuple
 
+from kafkawire._records_common import V2_HEADER_SIZE, BatchHeader, unpack_v2_header
 from kafkawire.log import segments
-from kafkawire._records_common import (
-    COMPRESSION_MASK,
-    CONTROL_BIT,
-    LOG_OVERHEAD,
-    TRANSACTIONAL_BIT,
-    V2_HEADER,
-    V2_HEADER_SIZE,
-)
 from kafkawire.error_codes import ErrorCode
 
 # The batch header of magic 2 (kafkawire._records_common has its layout).
 BATCH_HEADER_SIZE = V2_HEADER_SIZE
-_HEADER = V2_HEADER
 _OFFSET = struct.Struct(">q")
 _EPOCH = struct.Struct(">i")
 
@@ -55,46 +47,6 @@ class StorageError(Exception):
         self.code = code
 
 
-@dataclass(frozen=True)
-class BatchHeader:
-    """The header fields of one magic-2 record batch."""
-
-    base_offset: int
-    length: int  # whole batch, header included
-    partition_leader_epoch: int
-    magic: int
-    attributes: int
-    last_offset_delta: int
-    base_timestamp: int
-    max_timestamp: int
-    producer_id: int
-    producer_epoch: int
-    base_sequence: int
-    records_count: int
-
-    @property
-    def last_offset(self) -> int:
-        return self.base_offset + self.last_offset_delta
-
-    @property
-    def is_transactional(self) -> bool:
-        return bool(self.attributes & TRANSACTIONAL_BIT)
-
-    @property
-    def is_control(self) -> bool:
-        return bool(self.attributes & CONTROL_BIT)
-
-    @property
-    def compression(self) -> int:
-        return self.attributes & COMPRESSION_MASK
-
-    @property
-    def last_sequence(self) -> int:
-        if self.base_sequence < 0:
-            return -1
-        return (self.base_sequence + self.last_offset_delta) & 0x7FFFFFFF
-
-
 def peek_magic(buf, pos: int = 0) -> int:
     """The magic byte of the batch or legacy message at ``pos`` (-1 if too short)."""
     return buf[pos + 16] if len(buf) >= pos + 17 else -1
@@ -105,13 +57,12 @@ def read_header(buf, pos: int = 0) -> BatchHeader:
     (CORRUPT_MESSAGE) when it is not a whole batch."""
     if len(buf) - pos < BATCH_HEADER_SIZE:
         raise StorageError(CORRUPT_MESSAGE, "record batch shorter than its header")
-    f = _HEADER.unpack_from(buf, pos)
-    length = f[1] + LOG_OVERHEAD
-    if f[3] != 2:
-        raise StorageError(CORRUPT_MESSAGE, f"unexpected magic {f[3]}")
-    if f[1] < BATCH_HEADER_SIZE - LOG_OVERHEAD or len(buf) - pos < length:
+    h = unpack_v2_header(buf, pos)
+    if h.magic != 2:
+        raise StorageError(CORRUPT_MESSAGE, f"unexpected magic {h.magic}")
+    if h.size_in_bytes < BATCH_HEADER_SIZE or len(buf) - pos < h.size_in_bytes:
         raise StorageError(CORRUPT_MESSAGE, "record batch length does not match its bytes")
-    return BatchHeader(f[0], length, f[2], f[3], f[5], f[6], f[7], f[8], f[9], f[10], f[11], f[12])
+    return h
 
 
 def split_batches(buf) -> List[Tuple[BatchHeader, memoryview]]:
@@ -121,8 +72,8 @@ def split_batches(buf) -> List[Tuple[BatchHeader, memoryview]]:
     pos = 0
     while pos < len(view):
         h = read_header(view, pos)
-        out.append((h, view[pos : pos + h.length]))
-        pos += h.length
+        out.append((h, view[pos : pos + h.size_in_bytes]))
+        pos += h.size_in_bytes
     return out
 
 
@@ -184,8 +135,8 @@ class PartitionLog:
                     for _pos, view, headers in segments.iter_chunks(seg.path):
                         off = 0
                         for sh in headers:
-                            data = bytes(view[off : off + sh.size])
-                            off += sh.size
+                            data = bytes(view[off : off + sh.size_in_bytes])
+                            off += sh.size_in_bytes
                             if sh.magic != 2:
                                 continue  # legacy entries: not written by this broker
                             h = read_header(data)
@@ -279,9 +230,7 @@ class PartitionLog:
             _OFFSET.pack_into(data, 0, base)
             _EPOCH.pack_into(data, 12, self.leader_epoch)
             data = bytes(data)
-            stored_h = BatchHeader(base, h.length, self.leader_epoch, h.magic, h.attributes,
-                                   h.last_offset_delta, h.base_timestamp, h.max_timestamp,
-                                   h.producer_id, h.producer_epoch, h.base_sequence, h.records_count)
+            stored_h = h._replace(base_offset=base, partition_leader_epoch=self.leader_epoch)
             self._remember(stored_h, data)
             if h.producer_id >= 0 and h.base_sequence >= 0:
                 self._note_producer(stored_h, base)

@@ -126,14 +126,12 @@ def _control_fields(record) -> Dict[str, Any]:
     a KRaft control record (metadata log) under its type's name, with its version."""
     from kafkawire import internal_topics, records
 
-    key = record.key
-    ctype = int.from_bytes(bytes(key[2:4]), "big", signed=True) if key and len(key) >= 4 \
-        else None
+    marker = records.parse_control_record(record)
+    ctype = marker.type_id
     if ctype not in _KRAFT_CONTROL_NAMES:
-        marker = records.parse_control_record(record)
         return {"endTxnMarker": marker.type.upper(), "coordinatorEpoch": marker.coordinator_epoch}
     try:
-        decoded = internal_topics.decode_control_record(key, record.value)
+        decoded = internal_topics.decode_control_record(record.key, record.value)
     except UnknownApiError as exc:
         raise DecodeError(str(exc)) from None
     body: Dict[str, Any] = {"version": decoded.value_version}
@@ -217,7 +215,7 @@ def dump_segment(path: str, *, data: bool = True, bytes_as: str = "auto",
         for pos, view, headers in segments.iter_chunks(path, 0, end):
             for h in headers:
                 rel = h.position - pos
-                entry = view[rel:rel + h.size]
+                entry = view[rel:rel + h.size_in_bytes]
                 try:
                     (batch,) = list(records.iter_batches(entry, verify_crc=False))
                 except (DecodeError, ValueError) as exc:

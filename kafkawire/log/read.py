@@ -212,7 +212,7 @@ def _control_type(path: str, header: segments.BatchHeader, f) -> str:
     from kafkawire import records
 
     f.seek(header.position)
-    data = f.read(header.size)
+    data = f.read(header.size_in_bytes)
     for batch in records.iter_batches(data, verify_crc=False):
         for rec in batch:
             try:
@@ -605,7 +605,7 @@ def _read_split(split: Split, options: ReadOptions, stats: ReadStats,
         for h in headers:
             rel = h.position - base
             try:
-                part = records.to_arrow(view[rel:rel + h.size], verify_crc=verify)
+                part = records.to_arrow(view[rel:rel + h.size_in_bytes], verify_crc=verify)
             except DecodeError as exc:
                 row = bad(h.position, h.base_offset, exc)
                 if row is not None:

@@ -23,13 +23,11 @@ from dataclasses import dataclass, field
 from typing import BinaryIO, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from kafkawire._records_common import (
-    COMPRESSION_MASK,
-    CONTROL_BIT,
-    CRC_OFFSET,
     LEGACY_OVERHEAD,
     LOG_OVERHEAD,
-    TRANSACTIONAL_BIT,
     V2_HEADER_SIZE,
+    BatchHeader,
+    unpack_v2_header,
 )
 from kafkawire.errors import CorruptRecordError, DecodeError
 
@@ -50,7 +48,6 @@ DEFAULT_SEGMENT_BYTES = 1 << 30
 MAX_ENTRY_LENGTH = (1 << 31) - 1 - LOG_OVERHEAD
 
 _ENTRY_HEAD = struct.Struct(">qiiB")  # base offset, length, leader epoch / crc, magic
-_V2_TAIL = struct.Struct(">IhiqqqhiI")  # crc .. records count (from position 17)
 _LEGACY_ATTR = struct.Struct(">B")
 _INDEX_ENTRY = struct.Struct(">ii")
 _TIME_INDEX_ENTRY = struct.Struct(">qi")
@@ -207,52 +204,7 @@ def discover(paths: Union[PathLike, Sequence[PathLike]]) -> List[PartitionLog]:
 
 
 # ---------------------------------------------------------------------------
-# batch headers
-
-
-@dataclass(frozen=True)
-class BatchHeader:
-    """What the first bytes of a log entry say, without decoding its records.
-
-    For legacy entries (magic 0/1) ``base_offset`` and ``last_offset`` are both the
-    entry's offset field (the last inner offset of a compressed wrapper), and the v2-only
-    fields keep their "none" values.
-    """
-
-    position: int
-    base_offset: int
-    size: int  # the whole entry, LOG_OVERHEAD included
-    magic: int
-    attributes: int = 0
-    last_offset_delta: int = 0
-    crc: int = 0
-    partition_leader_epoch: int = -1
-    base_timestamp: int = -1
-    max_timestamp: int = -1
-    producer_id: int = -1
-    producer_epoch: int = -1
-    base_sequence: int = -1
-    records_count: int = 1
-
-    @property
-    def last_offset(self) -> int:
-        return self.base_offset + self.last_offset_delta
-
-    @property
-    def compression(self) -> int:
-        return self.attributes & COMPRESSION_MASK
-
-    @property
-    def is_transactional(self) -> bool:
-        return self.magic >= 2 and bool(self.attributes & TRANSACTIONAL_BIT)
-
-    @property
-    def is_control(self) -> bool:
-        return self.magic >= 2 and bool(self.attributes & CONTROL_BIT)
-
-    @property
-    def end(self) -> int:
-        return self.position + self.size
+# batch headers (BatchHeader is the one type of kafkawire._records_common)
 
 
 def parse_header(buf, position: int = 0, *, path: str = "<buffer>",
@@ -289,13 +241,10 @@ def parse_header(buf, position: int = 0, *, path: str = "<buffer>",
                            crc=epoch_or_crc & 0xFFFFFFFF)
     if have < V2_HEADER_SIZE:
         raise SegmentError(path, where, "buffer too short for a batch v2 header")
-    (crc, attributes, last_delta, base_ts, max_ts, producer_id, producer_epoch, base_seq,
-     count) = _V2_TAIL.unpack_from(buf, position + CRC_OFFSET)
-    if last_delta < 0:
-        raise SegmentError(path, where, f"negative lastOffsetDelta {last_delta}")
-    return BatchHeader(where, base_offset, size, magic, attributes, last_delta, crc,
-                       epoch_or_crc, base_ts, max_ts, producer_id, producer_epoch, base_seq,
-                       count)
+    header = unpack_v2_header(buf, position, where)
+    if header.last_offset_delta < 0:
+        raise SegmentError(path, where, f"negative lastOffsetDelta {header.last_offset_delta}")
+    return header
 
 
 def scan_headers(path: str, start: int = 0, end: Optional[int] = None,
@@ -702,15 +651,15 @@ def iter_chunks(path: str, start: int = 0, end: Optional[int] = None, *,
                     if headers:  # what frames before the bad entry is still given
                         yield pos, mv[:off], headers
                     raise
-                if off + h.size > n:
+                if off + h.size_in_bytes > n:
                     if off:
                         break
                     # a single entry bigger than the chunk: read it whole
-                    buf = buf + read_exactly(h.size - n, pos + n)
+                    buf = buf + read_exactly(h.size_in_bytes - n, pos + n)
                     mv = memoryview(buf)
                     n = len(buf)
                 headers.append(h)
-                off += h.size
+                off += h.size_in_bytes
             yield pos, mv[:off], headers
             buf = buf[off:]
             pos += off
@@ -813,7 +762,7 @@ class PartitionWriter:
                                  f"end {self.next_offset}")
             if self._log is None:
                 self._open(h.base_offset)
-            elif self._size > 0 and self._size + h.size > self.segment_bytes:
+            elif self._size > 0 and self._size + h.size_in_bytes > self.segment_bytes:
                 self._open(h.base_offset)
             if self._since_index > self.index_interval_bytes:
                 self._index.write(_INDEX_ENTRY.pack(h.last_offset - self._base, self._size))
@@ -822,13 +771,13 @@ class PartitionWriter:
                         self._max_ts, self._max_ts_offset - self._base))
                     self._indexed_ts = self._max_ts
                 self._since_index = 0
-            self._log.write(mv[off:off + h.size])
+            self._log.write(mv[off:off + h.size_in_bytes])
             if h.magic >= 2 and h.max_timestamp > self._max_ts:
                 self._max_ts, self._max_ts_offset = h.max_timestamp, h.last_offset
-            self._size += h.size
-            self._since_index += h.size
+            self._size += h.size_in_bytes
+            self._since_index += h.size_in_bytes
             self.next_offset = h.last_offset + 1
-            off += h.size
+            off += h.size_in_bytes
 
     def roll(self) -> None:
         """Close the current segment: the next batch starts a new one, named after it."""

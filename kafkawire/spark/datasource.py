@@ -418,7 +418,7 @@ class KafkaLogWriter(DataSourceArrowWriter):
                         for _pos, view, headers in segments.iter_chunks(sp.path):
                             for h in headers:
                                 start = h.position - _pos
-                                entry = bytearray(view[start:start + h.size])
+                                entry = bytearray(view[start:start + h.size_in_bytes])
                                 segments.set_base_offset(entry, h.base_offset + delta)
                                 out.append(entry)
         finally:
