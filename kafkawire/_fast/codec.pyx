@@ -15,7 +15,7 @@ from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.long cimport (
-    PyLong_AsLongLong, PyLong_FromLong, PyLong_FromLongLong, PyLong_FromUnsignedLongLong,
+    PyLong_AsLongLong, PyLong_FromLong, PyLong_FromLongLong,
 )
 from cpython.object cimport PyObject, PyTypeObject, PyObject_TypeCheck
 from cpython.ref cimport Py_INCREF
@@ -73,6 +73,14 @@ cdef extern from *:
         return 0;
     #endif
     }
+    /* The 128-bit unsigned int of 16 big-endian bytes, made in one step. */
+    static PyObject *kw_uint128_be(const unsigned char *p) {
+    #if PY_VERSION_HEX >= 0x030D0000
+        return PyLong_FromUnsignedNativeBytes(p, 16, Py_ASNATIVEBYTES_BIG_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER);
+    #else
+        return _PyLong_FromByteArray(p, 16, 0, 0);
+    #endif
+    }
     static inline void kw_gc_resume(int was) {
     #if PY_VERSION_HEX >= 0x030A0000
         if (was) PyGC_Enable();
@@ -87,6 +95,7 @@ cdef extern from *:
     const char *kw_ascii_data(object s)
     int kw_gc_pause()
     void kw_gc_resume(int was)
+    object kw_uint128_be(const uint8_t *p)
 
 cdef extern from "Python.h":
     const char *PyUnicode_AsUTF8AndSize(object s, Py_ssize_t *size) except NULL
@@ -127,6 +136,15 @@ cdef enum:
     FAC_LIST = 1     # an empty list
     FAC_STRUCT = 2   # the sub-struct with every field at its default, made here
     FAC_CALL = 3     # call the factory
+    # what the decoder reads inline, without a call per field
+    RD_OTHER = 0     # anything else: _read_value
+    RD_INT32 = 1
+    RD_INT16 = 2
+    RD_INT64 = 3
+    RD_INT8 = 4
+    RD_BOOL = 5
+    RD_STRING = 6    # a non-nullable string (compact or not)
+    RD_STRUCTS = 7   # an array of structs (compact or not)
 
 assert (_plan_mod.BOOL, _plan_mod.INT8, _plan_mod.INT16, _plan_mod.UINT16, _plan_mod.INT32,
         _plan_mod.UINT32, _plan_mod.INT64, _plan_mod.FLOAT64, _plan_mod.UUID, _plan_mod.STRING,
@@ -155,6 +173,7 @@ ctypedef struct Op:
     PyObject *dflt       # the default value (owned by CPlan.keep)
     PyObject *factory    # a factory making a fresh default, or None
     int fac              # how a fresh default is made: FAC_* below
+    int code             # what the decoder does inline: RD_* below
     PyObject *fplan      # the FieldPlan (names, for messages)
 
 
@@ -223,6 +242,21 @@ cdef class CPlan:
             op.fac = FAC_STRUCT
         else:
             op.fac = FAC_CALL
+        op.code = RD_OTHER
+        if fp.kind == INT32:
+            op.code = RD_INT32
+        elif fp.kind == INT16:
+            op.code = RD_INT16
+        elif fp.kind == INT64:
+            op.code = RD_INT64
+        elif fp.kind == INT8:
+            op.code = RD_INT8
+        elif fp.kind == BOOL:
+            op.code = RD_BOOL
+        elif fp.kind == STRING and not fp.nullable:
+            op.code = RD_STRING
+        elif fp.kind == ARRAY and fp.elem_kind == STRUCT:
+            op.code = RD_STRUCTS
         return 0
 
     def __init__(self, plan):
@@ -334,7 +368,21 @@ cdef inline int _null_ok(Op *op, Py_ssize_t pos) except -1:
 # uuid.UUID keeps its value in the slots "int" and "is_safe": fill them directly.
 cdef Py_ssize_t _UUID_INT = kw_member_offset(_UUID.__dict__.get("int"))
 cdef Py_ssize_t _UUID_SAFE = kw_member_offset(_UUID.__dict__.get("is_safe"))
-cdef object _SHIFT64 = 64
+
+
+# CPython's cached ints -5..256 (what PyLong_FromLong returns for them), looked up
+# without a call: most numbers in a message (error codes, counts, ids) are small.
+cdef PyObject *_SMALL_INTS[262]
+for _i in range(262):
+    _small = _i - 5
+    Py_INCREF(_small)
+    _SMALL_INTS[_i] = <PyObject *>_small
+
+
+cdef inline object _int(long x):
+    if -5 <= x <= 256:
+        return <object>_SMALL_INTS[x + 5]
+    return PyLong_FromLong(x)
 
 
 cdef object _uuid_at(const uint8_t *p):
@@ -342,7 +390,7 @@ cdef object _uuid_at(const uint8_t *p):
     cdef uint64_t lo = load_be64(p + 8)
     if hi == 0 and lo == 0:
         return _ZERO_UUID
-    i = (PyLong_FromUnsignedLongLong(hi) << _SHIFT64) | PyLong_FromUnsignedLongLong(lo)
+    i = kw_uint128_be(p)
     if _UUID_INT < 0 or _UUID_SAFE < 0:
         u = _UUID_NEW(_UUID)
         _setattr(u, "int", i)
@@ -365,17 +413,17 @@ cdef object _text(const uint8_t *d, Py_ssize_t pos, Py_ssize_t n, Py_ssize_t end
 
 cdef inline object _read_fixed(int kind, const uint8_t *q):
     if kind == INT32:
-        return PyLong_FromLong(<int32_t>load_be32(q))
+        return _int(<int32_t>load_be32(q))
     if kind == INT16:
-        return PyLong_FromLong(<int16_t>load_be16(q))
+        return _int(<int16_t>load_be16(q))
     if kind == INT64:
         return PyLong_FromLongLong(<int64_t>load_be64(q))
     if kind == INT8:
-        return PyLong_FromLong(<int8_t>q[0])
+        return _int(<int8_t>q[0])
     if kind == BOOL:
         return PyBool_FromLong(q[0] != 0)
     if kind == UINT16:
-        return PyLong_FromLong(load_be16(q))
+        return _int(load_be16(q))
     if kind == UINT32:
         return PyLong_FromLongLong(load_be32(q))
     if kind == FLOAT64:
@@ -431,7 +479,7 @@ cdef object _read_array(Op *op, const uint8_t *d, Py_ssize_t end, Py_ssize_t *po
     out = PyList_New(n)
     if ek == INT32:
         for i in range(n):
-            v = PyLong_FromLong(<int32_t>load_be32(d + p))
+            v = _int(<int32_t>load_be32(d + p))
             p += 4
             Py_INCREF(v)
             PyList_SET_ITEM(out, i, v)
@@ -538,10 +586,50 @@ cdef object _read_struct(CPlan plan, const uint8_t *d, Py_ssize_t end, Py_ssize_
     cdef uint32_t count, tag, size
     cdef Op *op
     cdef list unknown = None
+    cdef Py_ssize_t p, n
+    cdef int code
     obj = kw_alloc(plan.tp)
     for i in range(plan.nops):
         op = &plan.ops[i]
-        kw_slot_set(obj, op.offset, _read_value(op, d, end, pos, src))
+        code = op.code
+        p = pos[0]
+        # the common kinds read here; every check is the one _read_value makes
+        if code == RD_INT32:
+            if end - p < 4:
+                _need(op, p, 4, end)
+            v = _int(<int32_t>load_be32(d + p))
+            pos[0] = p + 4
+        elif code == RD_INT16:
+            if end - p < 2:
+                _need(op, p, 2, end)
+            v = _int(<int16_t>load_be16(d + p))
+            pos[0] = p + 2
+        elif code == RD_INT64:
+            if end - p < 8:
+                _need(op, p, 8, end)
+            v = PyLong_FromLongLong(<int64_t>load_be64(d + p))
+            pos[0] = p + 8
+        elif code == RD_INT8:
+            if end - p < 1:
+                _need(op, p, 1, end)
+            v = _int(<int8_t>d[p])
+            pos[0] = p + 1
+        elif code == RD_BOOL:
+            if end - p < 1:
+                _need(op, p, 1, end)
+            v = True if d[p] else False
+            pos[0] = p + 1
+        elif code == RD_STRING:
+            n = _read_len(d, end, pos, op.compact, 1, op)
+            if n < 0:
+                _null_ok(op, pos[0])
+            v = _text(d, pos[0], n, end, op)
+            pos[0] += n
+        elif code == RD_STRUCTS:
+            v = _read_array(op, d, end, pos, src)
+        else:
+            v = _read_value(op, d, end, pos, src)
+        kw_slot_set(obj, op.offset, v)
     for i in range(plan.nabsent):
         _set_default(obj, &plan.absent[i])
     if plan.flexible:
