@@ -72,7 +72,7 @@ def build_replay(log_dir: str, out_dir: str, files: int) -> None:
 def _replay_source():
     from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
 
-    from kafkawire.log import read as logread
+    from kafkawire.spark.ddl import spark_ddl
 
     class ReplayReader(DataSourceReader):
         def __init__(self, path):
@@ -96,7 +96,7 @@ def _replay_source():
             return "arrow-replay"
 
         def schema(self):
-            return logread.spark_ddl()
+            return spark_ddl()
 
         def reader(self, schema):
             return ReplayReader(self.options["path"])

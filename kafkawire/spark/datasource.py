@@ -87,6 +87,7 @@ from pyspark.sql.datasource import (
 
 from kafkawire.log import read as logread
 from kafkawire.log import segments
+from kafkawire.spark.ddl import spark_ddl
 
 if TYPE_CHECKING:
     import pyarrow
@@ -445,7 +446,7 @@ class KafkaLogDataSource(DataSource):
         return FORMAT
 
     def schema(self) -> str:
-        return logread.spark_ddl(logread.ReadOptions.parse(self.options))
+        return spark_ddl(logread.ReadOptions.parse(self.options))
 
     def reader(self, schema) -> KafkaLogReader:
         return KafkaLogReader(self.options)

@@ -35,7 +35,8 @@ from typing import Any, Dict, List, Optional
 
 from kafkawire import internal_topics, messages
 from kafkawire.errors import DecodeError, UnknownApiError
-from kafkawire.log.read import _spark_arrow_type, spark_type
+from kafkawire.log.read import _spark_arrow_type
+from kafkawire.spark.ddl import spark_type
 
 _INT16 = struct.Struct(">h")
 
