@@ -1,0 +1,138 @@
+"""The broker's connections: what it knows of each client connection, and the loop that
+reads a connection's bytes, hands every complete request to the dispatch and closes the
+connection when a request must close it (see :mod:`kafkawire.broker.server`)."""
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import defaultdict
+from typing import Dict, Optional, Tuple
+
+from kafkawire import messages as M
+from kafkawire.broker.security import ANONYMOUS, certificate_principal
+from kafkawire.connection import ServerConnection
+
+log = logging.getLogger("kafkawire.broker")
+
+
+class Connection:
+    """What the broker knows of one client connection: its socket and the state of its
+    protocol (correlation ids, response order, client id and software)."""
+
+    __slots__ = ("id", "peer", "writer", "protocol", "principal", "sasl", "session_expires")
+
+    def __init__(self, conn_id: int, peer: str, writer: asyncio.StreamWriter,
+                 protocol: ServerConnection) -> None:
+        self.id = conn_id
+        self.peer = peer
+        self.writer = writer
+        self.protocol = protocol
+
+    @property
+    def client_id(self) -> Optional[str]:
+        return self.protocol.client_id
+
+    @property
+    def software(self) -> Optional[Tuple[str, str]]:
+        return self.protocol.client_software
+
+    @property
+    def requests(self) -> int:
+        return self.protocol.requests_received
+        self.principal = ANONYMOUS
+        self.sasl = None  # kafkawire.sasl.ServerSession on a SASL listener
+        self.session_expires: Optional[float] = None  # loop time (KIP-368)
+
+    @property
+    def host(self) -> str:
+        return self.peer.rsplit(":", 1)[0]
+
+
+class CodecStats:
+    """Time spent in kafkawire's codec per API: request decode and response encode."""
+
+    def __init__(self) -> None:
+        self.count: Dict[int, int] = defaultdict(int)
+        self.decode_ns: Dict[int, int] = defaultdict(int)
+        self.encode_ns: Dict[int, int] = defaultdict(int)
+
+    def summary(self) -> Dict[str, dict]:
+        out = {}
+        for key in sorted(self.count):
+            n = self.count[key]
+            name = M.request_class(key).__name__[: -len("Request")]
+            out[name] = {
+                "requests": n,
+                "decode_us_per_request": self.decode_ns[key] / n / 1000.0,
+                "encode_us_per_request": self.encode_ns[key] / n / 1000.0,
+            }
+        return out
+
+    def total_us_per_request(self) -> float:
+        n = sum(self.count.values())
+        if not n:
+            return 0.0
+        return (sum(self.decode_ns.values()) + sum(self.encode_ns.values())) / n / 1000.0
+
+
+class ConnectionLoop:
+    """Reads each connection's requests and hands them to the dispatch, one at a time."""
+
+    # -- connections -----------------------------------------------------------------
+    async def _serve_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        self._tasks.add(task)
+        peer = writer.get_extra_info("peername")
+        protocol = ServerConnection(self.api_versions, max_frame_size=self.max_frame_size)
+        conn = Connection(next(self._conn_ids), f"{peer[0]}:{peer[1]}" if peer else "?", writer, protocol)
+        if self.security.uses_ssl:
+            tls = writer.get_extra_info("ssl_object")
+            conn.principal = certificate_principal(tls.getpeercert() if tls is not None else None)
+        conn.sasl = self.security.sasl_session()
+        self.connections[conn.id] = conn
+        why = "client closed the connection"
+        try:
+            while True:
+                data = await reader.read(1 << 18)
+                if not data:
+                    if not protocol.at_frame_boundary:
+                        why = f"client closed the connection inside a frame ({protocol.buffered} bytes buffered)"
+                    break
+                t0 = time.perf_counter_ns()
+                events = protocol.receive_data(data)
+                # decode time of this read, shared by the requests it completed
+                decode_ns = (time.perf_counter_ns() - t0) // max(1, len(events))
+                close = None
+                for event in events:
+                    try:
+                        close = await self._handle_event(conn, event, decode_ns)
+                    except (ConnectionError, asyncio.CancelledError):
+                        raise
+                    except Exception as exc:  # a broker bug: keep it visible, drop the connection
+                        log.exception("connection %d: request failed", conn.id)
+                        self.handler_errors.append(f"{type(exc).__name__}: {exc}")
+                        close = f"internal error: {type(exc).__name__}: {exc}"
+                    if close:
+                        break
+                if close:
+                    why = close
+                    break
+        except (ConnectionError, asyncio.IncompleteReadError) as exc:
+            why = f"connection error: {exc}"
+        except asyncio.CancelledError:
+            why = "broker stopping"
+        finally:
+            protocol.connection_lost()
+            self.connections.pop(conn.id, None)
+            self.closed_connections.append((conn.id, why))
+            log.debug("connection %d (%s) closed: %s", conn.id, conn.peer, why)
+            try:
+                writer.close()
+            except Exception:  # already gone
+                pass
+            self._tasks.discard(task)
+
+    async def _send(self, conn: Connection, frame: bytes) -> None:
+        conn.writer.write(frame)
+        await conn.writer.drain()

@@ -1,0 +1,109 @@
+"""The dispatch: which handler answers each API key, and the steps around every request
+(the SASL gate, KIP-511's answer to an unsupported ApiVersions version, the frame log,
+the codec statistics, sending the response)."""
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Optional
+
+from kafkawire.broker.codes import API_VERSIONS, FAILED_AUTHENTICATION_DELAY, UNSUPPORTED_VERSION
+from kafkawire.broker.connections import Connection
+from kafkawire.connection import InvalidRequest, RequestEvent, SaslTokenReceived
+from kafkawire.errors import InvalidFrame, UnknownApiError, UnsupportedVersionError
+
+
+class Dispatch:
+    """Answers one request with the handler its API key names."""
+
+    #: API key -> handler method name.  ApiVersions advertises exactly these.
+    HANDLERS = {
+        0: "_produce",
+        1: "_fetch",
+        2: "_list_offsets",
+        3: "_metadata",
+        8: "_offset_commit",
+        9: "_offset_fetch",
+        10: "_find_coordinator",
+        11: "_join_group",
+        12: "_heartbeat",
+        13: "_leave_group",
+        14: "_sync_group",
+        17: "_sasl_handshake",
+        18: "_api_versions",
+        19: "_create_topics",
+        20: "_delete_topics",
+        22: "_init_producer_id",
+        29: "_describe_acls",
+        30: "_create_acls",
+        31: "_delete_acls",
+        36: "_sasl_authenticate",
+        60: "_describe_cluster",
+        75: "_describe_topic_partitions",
+    }
+
+    @staticmethod
+    def _why_invalid(error: Exception) -> str:
+        """Why a request the connection could not serve closes it, as Kafka closes it."""
+        if isinstance(error, InvalidFrame):
+            return f"invalid frame: {error}"
+        if isinstance(error, UnknownApiError):
+            return f"unknown or unimplemented API: {error}"
+        if isinstance(error, UnsupportedVersionError):
+            return f"unsupported version: {error}"
+        return f"request does not decode: {error}"
+
+    async def _handle_event(self, conn: Connection, event, decode_ns: int) -> Optional[str]:
+        """Answer one request; returns why the connection must close, or None.
+
+        Requests of one connection are handled one at a time, as Kafka does, so what
+        ``respond`` releases is exactly this request's response."""
+        if isinstance(event, InvalidRequest):
+            return self._why_invalid(event.error)
+        if isinstance(event, SaslTokenReceived):
+            return await self._raw_sasl_token(conn, event)
+        if not isinstance(event, RequestEvent):
+            return f"{type(event).__name__} is not served by this broker"
+        api_key, version = event.api_key, event.version
+        self.versions_seen[api_key].add(version)
+        if event.unsupported_version:
+            return await self._unsupported_api_versions(conn, event)
+        refused = self._before_authentication(conn, api_key)
+        if refused:
+            return refused
+        handler_name = self.HANDLERS.get(api_key)
+        if handler_name is None:
+            return f"API key {api_key} ({type(event.message).__name__}) is not implemented by this broker"
+        header, request = event.header, event.message
+        if self.frame_log is not None or self.check_roundtrip:
+            self._log_request(conn, event.payload, header, request)
+        response = await getattr(self, handler_name)(conn, header, request, version)
+        self.stats.count[api_key] += 1
+        self.stats.decode_ns[api_key] += decode_ns
+        if not event.expects_response:  # Produce with acks=0 has no response
+            return None
+        t2 = time.perf_counter_ns()
+        frame = conn.protocol.respond(event, response)
+        self.stats.encode_ns[api_key] += time.perf_counter_ns() - t2
+        if self.frame_log is not None or self.check_roundtrip:
+            self._log_response(conn, frame, api_key, version, header.correlation_id)
+        await self._send(conn, frame)
+        if conn.sasl is not None and conn.sasl.failure is not None:
+            await asyncio.sleep(FAILED_AUTHENTICATION_DELAY)
+            return f"SASL authentication failed: {conn.sasl.failure}"
+        return None
+
+    async def _unsupported_api_versions(self, conn: Connection, event: "RequestEvent") -> None:
+        """KIP-511: an ApiVersions request at a version this broker does not serve gets a
+        v0-shaped response: UNSUPPORTED_VERSION plus the versions the broker supports."""
+        response = conn.protocol.api_versions_response(error_code=UNSUPPORTED_VERSION)
+        frame = conn.protocol.respond(event, response)
+        if self.frame_log is not None:
+            self.frame_log({"time": time.time(), "connection": conn.id, "direction": "request",
+                            "api_key": API_VERSIONS, "api_version": event.version,
+                            "correlation_id": event.correlation_id, "hex": event.payload.hex(),
+                            "note": "version not supported: answered as KIP-511 asks"})
+        if self.frame_log is not None or self.check_roundtrip:
+            self._log_response(conn, frame, API_VERSIONS, 0, event.correlation_id)
+        await self._send(conn, frame)
+        return None

@@ -1,0 +1,113 @@
+"""The frame log (every frame as a JSON line) and the round-trip check (every decoded
+frame re-encoded and compared with the bytes on the wire)."""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+from typing import Callable, Union
+
+import kafkawire
+from kafkawire import messages as M
+from kafkawire.broker.codes import API_VERSIONS, UNSUPPORTED_VERSION
+from kafkawire.broker.connections import Connection
+from kafkawire.errors import DecodeError
+from kafkawire.headers import (
+    encode_request_header, encode_response_header, request_header_version, response_header_version,
+)
+
+log = logging.getLogger("kafkawire.broker")
+
+
+class FrameLog:
+    """Writes every frame of the broker's conversations as JSON lines: direction,
+    connection, API, version, correlation id, the payload in hex (what
+    ``kafkawire decode`` reads back) and the decoded header and body."""
+
+    def __init__(self, target: Union[str, os.PathLike, Callable[[dict], None]]) -> None:
+        self._fh = None
+        if callable(target):
+            self._sink = target
+        else:
+            self._fh = open(target, "a", encoding="utf-8")
+            self._sink = self._write
+
+    def _write(self, entry: dict) -> None:
+        self._fh.write(json.dumps(entry, default=str) + "\n")
+        self._fh.flush()
+
+    def __call__(self, entry: dict) -> None:
+        self._sink(entry)
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+
+class FrameChecks:
+    """Logs the frames and checks that each decoded frame re-encodes to its bytes."""
+
+    # -- frame log and round-trip check ----------------------------------------------
+    def _roundtrip_failed(self, entry: dict, expected: bytes, got: bytes) -> None:
+        diff_at = next((i for i, (a, b) in enumerate(zip(expected, got)) if a != b),
+                       min(len(expected), len(got)))
+        failure = dict(entry, reencoded_hex=got.hex(), first_difference=diff_at)
+        self.roundtrip_failures.append(failure)
+        log.error("frame does not re-encode to the same bytes: %s v%s (byte %d)",
+                  entry.get("api_name"), entry.get("api_version"), diff_at)
+
+    def _log_request(self, conn: Connection, payload: bytes, header, request) -> None:
+        version = header.request_api_version
+        entry = {"time": time.time(), "connection": conn.id, "direction": "request",
+                 "api_key": header.request_api_key, "api_name": type(request).__name__,
+                 "api_version": version, "correlation_id": header.correlation_id}
+
+        def encode_again() -> bytes:
+            hv = request_header_version(header.request_api_key, version)
+            return encode_request_header(header, hv) + request.encode(version)
+
+        self._check_and_log(entry, payload, header, request, encode_again)
+
+    def _log_response(self, conn: Connection, frame: bytes, api_key: int, version: int,
+                      correlation_id: int) -> None:
+        payload = memoryview(frame)[4:]
+        cls = M.response_class(api_key)
+        entry = {"time": time.time(), "connection": conn.id, "direction": "response",
+                 "api_key": api_key, "api_name": cls.__name__, "api_version": version,
+                 "correlation_id": correlation_id}
+        try:
+            header, body = kafkawire.decode_response(payload, api_key, version)
+        except DecodeError as exc:
+            entry["decode_error"] = str(exc)
+            self.roundtrip_failures.append(dict(entry, hex=bytes(payload).hex()))
+            if self.frame_log is not None:
+                self.frame_log(dict(entry, hex=bytes(payload).hex()))
+            return
+
+        def encode_again() -> bytes:
+            # KIP-511 answers are v0-shaped whatever was asked
+            body_version = version
+            if api_key == API_VERSIONS and body.error_code == UNSUPPORTED_VERSION:
+                body_version = 0
+            hv = response_header_version(api_key, version)
+            return encode_response_header(header, hv) + body.encode(body_version)
+
+        self._check_and_log(entry, payload, header, body, encode_again)
+
+    def _check_and_log(self, entry: dict, payload, header, body,
+                       encode_again: Callable[[], bytes]) -> None:
+        """With ``check_roundtrip``, whether re-encoding ``header`` and ``body`` gives
+        ``payload`` back; then ``entry`` to the frame log, if there is one."""
+        if self.check_roundtrip:
+            again = encode_again()
+            self.frames_checked += 1
+            entry["roundtrip"] = again == bytes(payload)
+            if not entry["roundtrip"]:
+                self._roundtrip_failed(dict(entry, hex=bytes(payload).hex()), bytes(payload), again)
+        if self.frame_log is not None:
+            entry["hex"] = bytes(payload).hex()
+            entry["header"] = header.to_dict()
+            entry["body"] = body.to_dict()
+            self.frame_log(entry)

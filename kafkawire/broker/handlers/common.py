@@ -1,0 +1,59 @@
+"""What several handlers ask: authorization, topic and partition lookup, auto-creation."""
+from __future__ import annotations
+
+import uuid
+from typing import Optional
+
+from kafkawire.broker import acls as A
+from kafkawire.broker.codes import (
+    ALL_TOPIC_OPERATIONS, INVALID_TOPIC_EXCEPTION, NONE, TOPIC_OPERATIONS, UNKNOWN_TOPIC_ID,
+    UNKNOWN_TOPIC_OR_PARTITION,
+)
+from kafkawire.broker.connections import Connection
+from kafkawire.broker.storage import topic_name_error
+
+
+class HandlerHelpers:
+    """Authorization, topic and partition lookup and auto-creation, for the handlers."""
+
+    # -- helpers ---------------------------------------------------------------------
+    def _allowed(self, conn: Connection, operation: int, resource_type: int, name: str) -> bool:
+        """Whether the connection's principal may do ``operation`` on the resource
+        (always, without ``acl_enforce``)."""
+        if not self.acl_enforce:
+            return True
+        return self.acls.authorize(conn.principal, conn.host, operation, resource_type, name)
+
+    def _may_create_topic(self, conn: Connection, name: str) -> bool:
+        return (self._allowed(conn, A.CREATE, A.CLUSTER, A.CLUSTER_NAME)
+                or self._allowed(conn, A.CREATE, A.TOPIC, name))
+
+    def _resolve(self, name: Optional[str], topic_id: Optional[uuid.UUID], by_id: bool):
+        """``(topic, error)`` for a topic named by name (old versions) or id (new)."""
+        if by_id:
+            t = self.storage.by_id.get(topic_id)
+            return t, (NONE if t is not None else UNKNOWN_TOPIC_ID)
+        t = self.storage.topics.get(name)
+        return t, (NONE if t is not None else UNKNOWN_TOPIC_OR_PARTITION)
+
+    @staticmethod
+    def _partition(topic, topic_error: int, index: int):
+        """``(partition log, error)`` of partition ``index`` of ``topic`` (None, its
+        lookup failing with ``topic_error``)."""
+        if topic is None:
+            return None, topic_error
+        if not 0 <= index < len(topic.partitions):
+            return None, UNKNOWN_TOPIC_OR_PARTITION
+        return topic.partitions[index], NONE
+
+    def _topic_operations(self, conn: Connection, name: str) -> int:
+        if not self.acl_enforce:
+            return ALL_TOPIC_OPERATIONS
+        return self.acls.operations(conn.principal, conn.host, A.TOPIC, name, TOPIC_OPERATIONS)
+
+    def _auto_create(self, name: str) -> int:
+        err = topic_name_error(name)
+        if err is not None:
+            return INVALID_TOPIC_EXCEPTION
+        self.storage.create_topic(name, self.num_partitions)
+        return NONE

@@ -1,0 +1,72 @@
+"""SaslHandshake and SaslAuthenticate, the bare tokens of SaslHandshake v0, and the gate
+that closes connections which have not (or no longer) authenticated (KIP-368)."""
+from __future__ import annotations
+
+import asyncio
+from typing import Optional
+
+from kafkawire import messages as M
+from kafkawire.broker.codes import FAILED_AUTHENTICATION_DELAY, ILLEGAL_SASL_STATE
+from kafkawire.broker.connections import Connection
+from kafkawire.broker.security import BEFORE_AUTHENTICATION
+from kafkawire.connection import SaslTokenReceived
+from kafkawire.errors import SaslError
+
+
+class SaslHandlers:
+    """SASL authentication of a connection."""
+
+    # -- authentication --------------------------------------------------------------
+    def _before_authentication(self, conn: Connection, api_key: int) -> Optional[str]:
+        """Why a request must close the connection: sent before SASL authentication, or
+        after the session lifetime ran out without re-authentication (KIP-368)."""
+        if conn.sasl is None or api_key in BEFORE_AUTHENTICATION:
+            return None
+        if not conn.sasl.authenticated:
+            return f"API key {api_key} sent before SASL authentication"
+        if conn.session_expires is not None and self._loop.time() > conn.session_expires:
+            return "the SASL session expired without re-authentication"
+        return None
+
+    def _authenticated(self, conn: Connection) -> None:
+        conn.principal = f"User:{conn.sasl.principal}"
+        lifetime = self.security.session_lifetime_ms
+        conn.session_expires = self._loop.time() + lifetime / 1000.0 if lifetime else None
+        self.authentications.append((conn.id, conn.sasl.mechanism, conn.sasl.principal))
+
+    async def _raw_sasl_token(self, conn: Connection, event: SaslTokenReceived) -> Optional[str]:
+        """A bare token after SaslHandshake v0: answered with a bare frame; a refusal
+        closes the connection (this framing has no way to say why)."""
+        if conn.sasl is None or not conn.sasl.expects_raw_token:
+            return "a bare SASL token where none is expected"
+        try:
+            reply = conn.sasl.raw_token(event.token)
+        except SaslError as exc:
+            self.authentications.append((conn.id, conn.sasl.mechanism, None))
+            await asyncio.sleep(FAILED_AUTHENTICATION_DELAY)
+            return f"SASL authentication failed: {exc}"
+        if not conn.sasl.expects_raw_token:  # the mechanism finished: Kafka requests again
+            conn.protocol.end_sasl_tokens()
+            self._authenticated(conn)
+        await self._send(conn, conn.protocol.respond(event, reply))
+        return None
+
+    async def _sasl_handshake(self, conn, header, req, version):
+        if conn.sasl is None:  # Kafka answers so on listeners without SASL
+            conn.protocol.end_sasl_tokens()
+            return M.SaslHandshakeResponse(error_code=ILLEGAL_SASL_STATE, mechanisms=[])
+        response = conn.sasl.handshake(req, version)
+        if not conn.sasl.expects_raw_token:
+            conn.protocol.end_sasl_tokens()
+        return response
+
+    async def _sasl_authenticate(self, conn, header, req, version):
+        if conn.sasl is None:
+            return M.SaslAuthenticateResponse(error_code=ILLEGAL_SASL_STATE, auth_bytes=b"",
+                                              error_message="this listener has no SASL")
+        response = conn.sasl.authenticate(req, version)
+        if conn.sasl.failure is not None:
+            self.authentications.append((conn.id, conn.sasl.mechanism, None))
+        elif conn.sasl.exchange_complete:
+            self._authenticated(conn)
+        return response
