@@ -95,3 +95,18 @@ def test_every_subcommand_is_a_module_of_the_cli_package(backend):
     for name, (module, _help) in cli.COMMANDS.items():
         assert module == "kafkawire.cli." + name.replace("-", "_")
         assert callable(importlib.import_module(module).main)
+
+
+@pytest.mark.backend_independent
+@pytest.mark.parametrize("old, new", [
+    ("kafkawire.segments", "kafkawire.log.segments"),
+    ("kafkawire.sample", "kafkawire.log.sample"),
+    ("kafkawire.internal", "kafkawire.internal_topics"),
+])
+def test_old_import_paths_give_the_moved_modules(backend, old, new):
+    import importlib
+
+    moved = importlib.import_module(new)
+    assert importlib.import_module(old) is moved
+    parent, _, name = old.rpartition(".")
+    assert getattr(importlib.import_module(parent), name) is moved
