@@ -26,7 +26,7 @@ Kafka's quirks handled here:
 from __future__ import annotations
 
 import struct
-from typing import Optional, Union
+from typing import Callable, Optional, Union
 
 from kafkawire.errors import DecompressionError, DecompressionLimitError, EncodeError
 
@@ -293,28 +293,24 @@ def compress(codec: Union[str, int], data, level: Optional[int] = None, *, magic
 # Output buffers at least this big are not zero-filled before a decompressor overwrites
 # them: zeroing runs under the GIL, at memory speed, for bytes nobody reads.
 _NO_ZERO_MIN = 64 * 1024
-_new_bytearray = None  # CPython's PyByteArray_FromStringAndSize, looked up on first use
+# kafkawire._fast.primitives.uninitialized_bytearray (or bytearray), found on first use
+_uninitialized: Optional[Callable[[int], bytearray]] = None
 
 
 def _output_buffer(size: int) -> bytearray:
     """A bytearray of ``size`` bytes for a decompressor to fill.  Large ones come
-    uninitialised (CPython's ``PyByteArray_FromStringAndSize(NULL, size)``, through a
-    ctypes prototype of our own); callers cut the buffer to what was written
-    (:func:`_written`) before anyone else sees it."""
-    global _new_bytearray
+    uninitialised from the compiled extension when it is built (zero-filled
+    otherwise); callers cut the buffer to what was written (:func:`_written`) before
+    anyone else sees it."""
+    global _uninitialized
     if size < _NO_ZERO_MIN:
         return bytearray(size)
-    if _new_bytearray is None:
-        try:
-            import ctypes
+    if _uninitialized is None:
+        from kafkawire import _backend  # not at import: kafkawire._fast.records imports us
 
-            proto = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.c_char_p, ctypes.c_ssize_t)
-            _new_bytearray = proto(("PyByteArray_FromStringAndSize", ctypes.pythonapi))
-        except (ImportError, AttributeError):  # not CPython: zero-filled it is
-            _new_bytearray = False
-    if _new_bytearray is False:
-        return bytearray(size)
-    return _new_bytearray(None, size)
+        _uninitialized = (_backend.implementation("primitives", "cython").uninitialized_bytearray
+                          if _backend.fast_available() else bytearray)
+    return _uninitialized(size)
 
 
 def _written(out: bytearray, n: int) -> memoryview:

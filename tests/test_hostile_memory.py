@@ -420,6 +420,18 @@ def _arrow():
     return True
 
 
+@pytest.mark.backends("cython")
+def test_uninitialized_output_buffers_are_plain_bytearrays_cut_to_size(impl):
+    make = impl("primitives").uninitialized_bytearray
+    out = make(1 << 20)
+    assert type(out) is bytearray and len(out) == 1 << 20
+    out[-3:] = b"end"
+    del out[100:]
+    assert len(out) == 100 and len(make(0)) == 0
+    with pytest.raises(ValueError, match="negative size -1"):
+        make(-1)
+
+
 @pytest.mark.parametrize("codec", ["gzip", "snappy", "lz4", "zstd"])
 def test_decompressed_output_reaches_only_the_bytes_written(codec, impl):
     # Large outputs are not zero-filled before the decompressor writes them; whatever of

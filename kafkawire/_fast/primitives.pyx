@@ -3,6 +3,7 @@
 import uuid as _uuid
 
 from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
+from cpython.bytearray cimport PyByteArray_FromStringAndSize
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from libc.stdint cimport INT64_MAX, INT64_MIN
 from libc.string cimport memcpy
@@ -546,3 +547,13 @@ def decode_compact_string(buf, Py_ssize_t offset=0):
 def decode_compact_nullable_string(buf, Py_ssize_t offset=0):
     """A UTF-8 string with a compact length; 0 is None."""
     return _read_sized(buf, offset, 0, True, "compact string")
+
+
+def uninitialized_bytearray(Py_ssize_t size):
+    """A bytearray of ``size`` bytes as the allocator gave them, not zero-filled: the
+    output buffer of a decompressor, which overwrites it (zeroing a large one would
+    take time under the GIL for bytes nobody reads).  Whoever fills it must cut off
+    what was not written before anyone else sees it."""
+    if size < 0:
+        raise ValueError(f"negative size {size}")
+    return PyByteArray_FromStringAndSize(NULL, size)
