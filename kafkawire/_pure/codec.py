@@ -15,7 +15,7 @@ from __future__ import annotations
 import gc as _gc
 import struct as _struct
 import uuid as _uuid
-from typing import Any, List, Sequence, Tuple
+from typing import Any, Dict, List, Sequence, Tuple
 
 from kafkawire._pure.primitives import read_uvarint, size_of_unsigned_varint as _uvarint_size
 from kafkawire.errors import DecodeError, EncodeError, TruncatedError
@@ -674,32 +674,104 @@ def _attr_ok(name: str) -> bool:
     return name.isidentifier() and not keyword.iskeyword(name)
 
 
-def _compile(plan: StructPlan) -> _Compiled:
-    compiled = _Compiled()
-    plan.pure = compiled  # set first: nested plans never refer back, but be safe
-    env = {
-        "cls": plan.cls, "new": object.__new__, "set": _set, "PLAN": plan,
-        "read_field": _read_field, "read_tags": _read_tags, "read_uvarint": _read_uvarint,
-        "trunc": _truncated, "trunc_run": _trunc_run, "bad_count": _bad_count,
-        "I32": _I32.unpack_from, "I16": _I16.unpack_from, "str": str,
-        "UnicodeDecodeError": UnicodeDecodeError, "I32P": _I32.pack_into, "I16P": _I16.pack_into,
-        "array_fmt": _array_fmt, "size_value": _size_value, "size_tags": _size_tags,
-        "is_default": _is_default, "absent_error": _absent_error, "not_flexible": _not_flexible,
-        "not_list": _not_list, "write_value": _write_value, "write_tags": _write_tags,
-        "write_uvarint": _write_uvarint, "run_error": _run_error, "check_fixed": _check_fixed,
-        "uvarint_size": _uvarint_size, "EncodeError": EncodeError, "struct_error": _struct.error,
-        "UNKNOWN": UNKNOWN_TAGGED, "getattr": getattr, "isinstance": isinstance, "len": len,
-        "list": list, "tuple": tuple, "type": type, "range": range, "bytes": bytes,
-        "FLOAT_TYPES": (int, float),
-    }
+def _attr_get(obj: str, p) -> str:
+    """Source reading field ``p`` of ``obj``."""
+    return f"{obj}.{p.attr}" if _attr_ok(p.attr) else f"getattr({obj}, {p.attr!r})"
 
-    def attr_get(obj: str, p) -> str:
-        return f"{obj}.{p.attr}" if _attr_ok(p.attr) else f"getattr({obj}, {p.attr!r})"
 
-    def attr_set(p, value: str) -> str:
-        return f"obj.{p.attr} = {value}" if _attr_ok(p.attr) else f"set(obj, {p.attr!r}, {value})"
+def _attr_set(p, value: str) -> str:
+    """Source setting field ``p`` of ``obj`` to ``value``."""
+    return f"obj.{p.attr} = {value}" if _attr_ok(p.attr) else f"set(obj, {p.attr!r}, {value})"
 
-    # ---- read ----
+
+def _emit_read_array(r: List[str], p, k: int, env: Dict[str, Any]) -> None:
+    """Append to ``r`` the lines reading array field ``p`` (step ``k``) of fixed-width
+    elements or of structs."""
+    if p.compact:
+        r.append("    if pos < end and mv[pos] < 0x80:")
+        r.append("        n = mv[pos] - 1")
+        r.append("        pos += 1")
+        r.append("    else:")
+        r.append("        n, pos = read_uvarint(mv, pos, end)")
+        r.append("        n -= 1")
+    else:
+        r.append(f"    if end - pos < 4: raise trunc('{p.attr} array length', pos, 4, end)")
+        r.append("    n, = I32(mv, pos)")
+        r.append("    pos += 4")
+    r.append("    if n < 0:")
+    if p.nullable:
+        r.append(f"        if n != -1: raise bad_count(P{k}, n, pos)")
+        r.append("        " + _attr_set(p, "None"))
+    else:
+        r.append(f"        raise bad_count(P{k}, n, pos)")
+    r.append("    else:")
+    if p.elem_kind == STRUCT:
+        env[f"SUB{k}"] = p.sub
+        env[f"MIN{k}"] = p.sub.min_size
+        r.append(f"        if n > end - pos or n * MIN{k} > end - pos:")
+        r.append(f"            raise trunc('{p.attr} array of ' + str(n), pos, n * max(MIN{k}, 1), end)")
+        sp = p.sub
+        if (all(st is not None for st, _ in sp.steps)
+                and all(_attr_ok(q.attr) for _, run in sp.steps for q in run)
+                and all(q.factory is None and _attr_ok(q.attr)
+                        for q in sp.absent + sp.tagged)):
+            # Elements of fixed-width fields only (ApiVersion, say): read in the
+            # loop, the statements of the element's own reader without the call.
+            env[f"EC{k}"] = sp.cls
+            env[f"ESUB{k}"] = sp
+            r.append("        lst = []")
+            r.append("        app = lst.append")
+            r.append("        for _ in range(n):")
+            r.append(f"            e = new(EC{k})")
+            for j, (st, run) in enumerate(sp.steps):
+                env[f"ES{k}_{j}"] = st.unpack_from
+                env[f"ER{k}_{j}"] = run
+                names = [f"x{i}" for i in range(len(run))]
+                r.append(f"            if end - pos < {st.size}: raise trunc_run(ER{k}_{j}, pos, {st.size}, end)")
+                r.append(f"            {', '.join(names)}, = ES{k}_{j}(mv, pos)")
+                r.append(f"            pos += {st.size}")
+                for q, name in zip(run, names):
+                    r.append(f"            e.{q.attr} = {name}")
+            for i, q in enumerate(sp.absent + sp.tagged):
+                env[f"ED{k}_{i}"] = q.default
+                r.append(f"            e.{q.attr} = ED{k}_{i}")
+            if sp.flexible:
+                r.append("            if pos < end and mv[pos] == 0:")
+                r.append("                pos += 1")
+                r.append("                e._unknown_tagged = None")
+                r.append("            else:")
+                r.append(f"                pos = read_tags(ESUB{k}, e, mv, pos, end)")
+            else:
+                r.append("            e._unknown_tagged = None")
+            r.append("            app(e)")
+            r.append("        " + _attr_set(p, "lst"))
+            return
+        sub_compiled = p.sub.pure if p.sub.pure is not None else _compile(p.sub)
+        sub_read = getattr(sub_compiled, "read", None)
+        if sub_read is not None:  # nested plans are compiled first, so bound here
+            env[f"SUBR{k}"] = sub_read
+            r.append(f"        sub = SUBR{k}")
+        else:
+            r.append(f"        sub = SUB{k}.pure")
+            r.append(f"        if sub is None: sub = compile_plan(SUB{k})")
+            r.append("        sub = sub.read")
+        r.append("        lst = []")
+        r.append("        app = lst.append")
+        r.append("        for _ in range(n):")
+        r.append("            v, pos = sub(mv, pos, end)")
+        r.append("            app(v)")
+        r.append("        " + _attr_set(p, "lst"))
+    else:
+        est = _ELEM[p.elem_kind]
+        code, w = est.format[1:], est.size
+        r.append(f"        if n * {w} > end - pos: raise trunc('{p.attr} array of ' + str(n), pos, n * {w}, end)")
+        r.append("        " + _attr_set(p, f"list(array_fmt({code!r}, n).unpack_from(mv, pos)) if n else []"))
+        r.append(f"        pos += n * {w}")
+
+
+def _emit_read(plan: StructPlan, env: Dict[str, Any]) -> List[str]:
+    """The source of ``read(mv, pos, end) -> (obj, pos)`` for ``plan``; what it
+    refers to goes into ``env``."""
     r = ["def read(mv, pos, end):", "    obj = new(cls)"]
     for k, (st, item) in enumerate(plan.steps):
         if st is not None:
@@ -710,91 +782,12 @@ def _compile(plan: StructPlan) -> _Compiled:
             r.append(f"    {', '.join(names)}, = S{k}(mv, pos)")
             r.append(f"    pos += {st.size}")
             for p, name in zip(item, names):
-                r.append("    " + attr_set(p, name))
+                r.append("    " + _attr_set(p, name))
             continue
         p = item
         env[f"P{k}"] = p
         if p.kind == ARRAY and (p.elem_kind in _ELEM or p.elem_kind == STRUCT):
-            if p.compact:
-                r.append("    if pos < end and mv[pos] < 0x80:")
-                r.append("        n = mv[pos] - 1")
-                r.append("        pos += 1")
-                r.append("    else:")
-                r.append("        n, pos = read_uvarint(mv, pos, end)")
-                r.append("        n -= 1")
-            else:
-                r.append(f"    if end - pos < 4: raise trunc('{p.attr} array length', pos, 4, end)")
-                r.append("    n, = I32(mv, pos)")
-                r.append("    pos += 4")
-            r.append("    if n < 0:")
-            if p.nullable:
-                r.append(f"        if n != -1: raise bad_count(P{k}, n, pos)")
-                r.append("        " + attr_set(p, "None"))
-            else:
-                r.append(f"        raise bad_count(P{k}, n, pos)")
-            r.append("    else:")
-            if p.elem_kind == STRUCT:
-                env[f"SUB{k}"] = p.sub
-                env[f"MIN{k}"] = p.sub.min_size
-                r.append(f"        if n > end - pos or n * MIN{k} > end - pos:")
-                r.append(f"            raise trunc('{p.attr} array of ' + str(n), pos, n * max(MIN{k}, 1), end)")
-                sp = p.sub
-                if (all(st is not None for st, _ in sp.steps)
-                        and all(_attr_ok(q.attr) for _, run in sp.steps for q in run)
-                        and all(q.factory is None and _attr_ok(q.attr)
-                                for q in sp.absent + sp.tagged)):
-                    # Elements of fixed-width fields only (ApiVersion, say): read in the
-                    # loop, the statements of the element's own reader without the call.
-                    env[f"EC{k}"] = sp.cls
-                    env[f"ESUB{k}"] = sp
-                    r.append("        lst = []")
-                    r.append("        app = lst.append")
-                    r.append("        for _ in range(n):")
-                    r.append(f"            e = new(EC{k})")
-                    for j, (st, run) in enumerate(sp.steps):
-                        env[f"ES{k}_{j}"] = st.unpack_from
-                        env[f"ER{k}_{j}"] = run
-                        names = [f"x{i}" for i in range(len(run))]
-                        r.append(f"            if end - pos < {st.size}: raise trunc_run(ER{k}_{j}, pos, {st.size}, end)")
-                        r.append(f"            {', '.join(names)}, = ES{k}_{j}(mv, pos)")
-                        r.append(f"            pos += {st.size}")
-                        for q, name in zip(run, names):
-                            r.append(f"            e.{q.attr} = {name}")
-                    for i, q in enumerate(sp.absent + sp.tagged):
-                        env[f"ED{k}_{i}"] = q.default
-                        r.append(f"            e.{q.attr} = ED{k}_{i}")
-                    if sp.flexible:
-                        r.append("            if pos < end and mv[pos] == 0:")
-                        r.append("                pos += 1")
-                        r.append("                e._unknown_tagged = None")
-                        r.append("            else:")
-                        r.append(f"                pos = read_tags(ESUB{k}, e, mv, pos, end)")
-                    else:
-                        r.append("            e._unknown_tagged = None")
-                    r.append("            app(e)")
-                    r.append("        " + attr_set(p, "lst"))
-                    continue
-                sub_compiled = p.sub.pure if p.sub.pure is not None else _compile(p.sub)
-                sub_read = getattr(sub_compiled, "read", None)
-                if sub_read is not None:  # nested plans are compiled first, so bound here
-                    env[f"SUBR{k}"] = sub_read
-                    r.append(f"        sub = SUBR{k}")
-                else:
-                    r.append(f"        sub = SUB{k}.pure")
-                    r.append(f"        if sub is None: sub = compile_plan(SUB{k})")
-                    r.append("        sub = sub.read")
-                r.append("        lst = []")
-                r.append("        app = lst.append")
-                r.append("        for _ in range(n):")
-                r.append("            v, pos = sub(mv, pos, end)")
-                r.append("            app(v)")
-                r.append("        " + attr_set(p, "lst"))
-            else:
-                est = _ELEM[p.elem_kind]
-                code, w = est.format[1:], est.size
-                r.append(f"        if n * {w} > end - pos: raise trunc('{p.attr} array of ' + str(n), pos, n * {w}, end)")
-                r.append("        " + attr_set(p, f"list(array_fmt({code!r}, n).unpack_from(mv, pos)) if n else []"))
-                r.append(f"        pos += n * {w}")
+            _emit_read_array(r, p, k, env)
             continue
         if p.kind == STRING:
             # A non-null string whose length fits: inline; null, truncated or invalid
@@ -814,7 +807,7 @@ def _compile(plan: StructPlan) -> _Compiled:
             r.append("        pos = q")
             r.append("    else:")
             r.append(f"        v, pos = read_field(P{k}, mv, pos, end)")
-            r.append("    " + attr_set(p, "v"))
+            r.append("    " + _attr_set(p, "v"))
             continue
         if p.kind == BYTES or p.kind == RECORDS:
             take = "mv[q:q + n]" if p.kind == RECORDS else "bytes(mv[q:q + n])"
@@ -839,10 +832,10 @@ def _compile(plan: StructPlan) -> _Compiled:
             r.append("        pos = q + n")
             r.append("    else:")
             r.append(f"        v, pos = read_field(P{k}, mv, pos, end)")
-            r.append("    " + attr_set(p, "v"))
+            r.append("    " + _attr_set(p, "v"))
             continue
         r.append(f"    v, pos = read_field(P{k}, mv, pos, end)")
-        r.append("    " + attr_set(p, "v"))
+        r.append("    " + _attr_set(p, "v"))
     for k, p in enumerate(plan.absent + plan.tagged):
         env[f"D{k}"] = p.default
         env[f"F{k}"] = p.factory
@@ -856,9 +849,9 @@ def _compile(plan: StructPlan) -> _Compiled:
                 env[f"DV{k}_{i}"] = value
                 r.append(f"    t.{a} = DV{k}_{i}")
             r.append("    t._unknown_tagged = None")
-            r.append("    " + attr_set(p, "t"))
+            r.append("    " + _attr_set(p, "t"))
             continue
-        r.append("    " + attr_set(p, f"F{k}()" if p.factory is not None else f"D{k}"))
+        r.append("    " + _attr_set(p, f"F{k}()" if p.factory is not None else f"D{k}"))
     if plan.flexible:
         r.append("    if pos < end and mv[pos] == 0:")
         r.append("        pos += 1")
@@ -868,18 +861,21 @@ def _compile(plan: StructPlan) -> _Compiled:
     else:
         r.append("    obj._unknown_tagged = None")
     r.append("    return obj, pos")
+    return r
 
-    # ---- size ----
+
+def _emit_size(plan: StructPlan, env: Dict[str, Any]) -> List[str]:
+    """The source of ``size(obj, cache) -> int`` for ``plan``."""
     fixed = sum(p.width for p in plan.fields if p.width)
     z = ["def size(obj, cache):", f"    total = {fixed}"]
-    fixed_attrs = [attr_get("obj", p) for p in plan.fields if p.width]
+    fixed_attrs = [_attr_get("obj", p) for p in plan.fields if p.width]
     if fixed_attrs:
         z.append(f"    {', '.join(fixed_attrs)},")  # every field must be set
     for k, p in enumerate(plan.fields):
         if p.width:
             continue
         env[f"Q{k}"] = p
-        z.append(f"    v = {attr_get('obj', p)}")
+        z.append(f"    v = {_attr_get('obj', p)}")
         if p.kind == ARRAY and p.elem_kind in _ELEM and not p.compact:
             w = _ELEM[p.elem_kind].size
             z.append("    if v is None:")
@@ -910,7 +906,7 @@ def _compile(plan: StructPlan) -> _Compiled:
         if p.ignorable:
             continue
         env[f"A{k}"] = p
-        z.append(f"    v = {attr_get('obj', p)}")
+        z.append(f"    v = {_attr_get('obj', p)}")
         z.append(f"    if not is_default(A{k}, v): raise absent_error(PLAN, A{k}, v)")
     if plan.flexible:
         if plan.tagged:
@@ -921,29 +917,34 @@ def _compile(plan: StructPlan) -> _Compiled:
     else:
         z.append("    if getattr(obj, UNKNOWN, None): raise not_flexible(PLAN)")
     z.append("    return total")
+    return z
 
-    # ---- write ----
-    def null_or(p, k: int) -> List[str]:
-        """Lines loading field ``p`` into ``v``: a null one goes to write_value, and the
-        lines that follow (indented 8) write a present one."""
-        return [f"    v = {attr_get('obj', p)}", "    if v is None:",
-                f"        pos = write_value(P{k}, v, out, pos, nxt)", "    else:"]
 
-    def put_length(p, n: str, width: int) -> List[str]:
-        """Lines writing the length ``n`` of field ``p``: compact, else int16/int32."""
-        if p.compact:
-            return [f"        pos = write_uvarint(out, pos, {n} + 1)"]
-        return [f"        I{8 * width}P(out, pos, {n})", f"        pos += {width}"]
+def _null_or(p, k: int) -> List[str]:
+    """Lines loading field ``p`` into ``v``: a null one goes to write_value, and the
+    lines that follow (indented 8) write a present one."""
+    return [f"    v = {_attr_get('obj', p)}", "    if v is None:",
+            f"        pos = write_value(P{k}, v, out, pos, nxt)", "    else:"]
 
+
+def _put_length(p, n: str, width: int) -> List[str]:
+    """Lines writing the length ``n`` of field ``p``: compact, else int16/int32."""
+    if p.compact:
+        return [f"        pos = write_uvarint(out, pos, {n} + 1)"]
+    return [f"        I{8 * width}P(out, pos, {n})", f"        pos += {width}"]
+
+
+def _emit_write(plan: StructPlan, env: Dict[str, Any]) -> List[str]:
+    """The source of ``write(obj, out, pos, nxt) -> pos`` for ``plan``."""
     wl = ["def write(obj, out, pos, nxt):"]
     for k, (st, item) in enumerate(plan.steps):
         if st is not None:
             env[f"SP{k}"] = st.pack_into
             env[f"R{k}"] = item
-            vals = [attr_get("obj", p) for p in item]
+            vals = [_attr_get("obj", p) for p in item]
             for p in item:
                 if p.kind == FLOAT64:
-                    wl.append(f"    if not isinstance({attr_get('obj', p)}, FLOAT_TYPES): check_fixed(R{k}[{item.index(p)}], {FLOAT64}, {attr_get('obj', p)})")
+                    wl.append(f"    if not isinstance({_attr_get('obj', p)}, FLOAT_TYPES): check_fixed(R{k}[{item.index(p)}], {FLOAT64}, {_attr_get('obj', p)})")
             wl.append("    try:")
             wl.append(f"        SP{k}(out, pos, {', '.join(vals)})")
             wl.append("    except (struct_error, TypeError, OverflowError):")
@@ -955,9 +956,9 @@ def _compile(plan: StructPlan) -> _Compiled:
         if p.kind == ARRAY and p.elem_kind in _ELEM and p.elem_kind != BOOL:
             est = _ELEM[p.elem_kind]
             code = est.format[1:]
-            wl += null_or(p, k)
+            wl += _null_or(p, k)
             wl.append("        n = len(v)")
-            wl += put_length(p, "n", 4)
+            wl += _put_length(p, "n", 4)
             wl.append("        if n:")
             if p.elem_kind == FLOAT64:
                 wl.append("            for x in v: check_fixed(P{k}, {FLOAT64}, x)".format(k=k, FLOAT64=FLOAT64))
@@ -970,21 +971,21 @@ def _compile(plan: StructPlan) -> _Compiled:
             continue
         if p.kind == ARRAY and p.elem_kind == STRUCT:
             env[f"SUB{k}"] = p.sub
-            wl += null_or(p, k)
-            wl += put_length(p, "len(v)", 4)
+            wl += _null_or(p, k)
+            wl += _put_length(p, "len(v)", 4)
             wl.append(f"        sub = SUB{k}.pure.write")
             wl.append("        for item in v:")
             wl.append("            pos = sub(item, out, pos, nxt)")
             continue
         if p.kind == STRING:
-            wl += null_or(p, k)
+            wl += _null_or(p, k)
             wl.append("        raw = nxt()")
             wl.append("        n = len(raw)")
-            wl += put_length(p, "n", 2)
+            wl += _put_length(p, "n", 2)
             wl.append("        out[pos:pos + n] = raw")
             wl.append("        pos += n")
             continue
-        wl.append(f"    pos = write_value(P{k}, {attr_get('obj', p)}, out, pos, nxt)")
+        wl.append(f"    pos = write_value(P{k}, {_attr_get('obj', p)}, out, pos, nxt)")
     if plan.flexible:
         if plan.tagged:
             wl.append("    pos = write_tags(PLAN, obj, out, pos, nxt)")
@@ -994,7 +995,30 @@ def _compile(plan: StructPlan) -> _Compiled:
             wl.append("        out[pos] = 0")
             wl.append("        pos += 1")
     wl.append("    return pos")
+    return wl
 
+
+def _compile(plan: StructPlan) -> _Compiled:
+    compiled = _Compiled()
+    plan.pure = compiled  # set first: nested plans never refer back, but be safe
+    env: Dict[str, Any] = {
+        "cls": plan.cls, "new": object.__new__, "set": _set, "PLAN": plan,
+        "read_field": _read_field, "read_tags": _read_tags, "read_uvarint": _read_uvarint,
+        "trunc": _truncated, "trunc_run": _trunc_run, "bad_count": _bad_count,
+        "I32": _I32.unpack_from, "I16": _I16.unpack_from, "str": str,
+        "UnicodeDecodeError": UnicodeDecodeError, "I32P": _I32.pack_into, "I16P": _I16.pack_into,
+        "array_fmt": _array_fmt, "size_value": _size_value, "size_tags": _size_tags,
+        "is_default": _is_default, "absent_error": _absent_error, "not_flexible": _not_flexible,
+        "not_list": _not_list, "write_value": _write_value, "write_tags": _write_tags,
+        "write_uvarint": _write_uvarint, "run_error": _run_error, "check_fixed": _check_fixed,
+        "uvarint_size": _uvarint_size, "EncodeError": EncodeError, "struct_error": _struct.error,
+        "UNKNOWN": UNKNOWN_TAGGED, "getattr": getattr, "isinstance": isinstance, "len": len,
+        "list": list, "tuple": tuple, "type": type, "range": range, "bytes": bytes,
+        "FLOAT_TYPES": (int, float),
+    }
+    r = _emit_read(plan, env)
+    z = _emit_size(plan, env)
+    wl = _emit_write(plan, env)
     env["compile_plan"] = _compile
     source = "\n".join(r + [""] + z + [""] + wl) + "\n"
     code = compile(source, f"<kafkawire plan {plan.spec.name} v{plan.version}>", "exec")
