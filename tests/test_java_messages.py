@@ -2,39 +2,38 @@
 and version Java defines, on both backends.
 
 One JVM (``kafka_support/MessageOracle.java``) serves the whole session.  For each
-(definition, version):
+(definition, version), ``KAFKAWIRE_JAVA_DRAWS`` messages (default 300) with random
+values in every field and random unknown tagged fields (``_message_draws``, seed
+``KAFKAWIRE_JAVA_SEED``) go to Java in one batch per direction:
 
-* ``to-java``: a kafkawire-encoded message with random values in every field (the
-  hypothesis strategies of ``_message_strategies``, unknown tagged fields included) is
-  read by Java's generated class and written back to identical bytes (so unknown tagged
-  fields survive Java too); Java's JSON (its ``*JsonConverter``) equals kafkawire's
-  ``to_dict()`` field for field.
-* ``from-java``: Java builds the message from the JSON form of kafkawire's
+* ``to-java``: Java reads each kafkawire-encoded message with its generated class and
+  writes it back to identical bytes (so unknown tagged fields survive Java too; Java
+  compares and reports only differences); Java's JSON (its ``*JsonConverter``) equals
+  kafkawire's ``to_dict()`` field for field; kafkawire reads its bytes back to the
+  message it wrote, unknown tagged fields included.
+* ``from-java``: Java builds each message from the JSON form of kafkawire's
   ``to_dict()``; kafkawire decodes Java's bytes to an equal message and re-encodes
   them byte for byte.
 
-``KAFKAWIRE_JAVA_DRAWS`` sets the messages drawn per case (a fixed seed each).
+A failure names the draw (its seed and index); ``_message_draws.draw`` rebuilds it.
 """
 from __future__ import annotations
 
 import json
-import os
+from functools import lru_cache
 
 import pytest
-from hypothesis import HealthCheck, Phase, assume, given, settings
-from hypothesis import strategies as st
 
 from kafka_support import jars, oracle
 from kafka_support.java_json import all_finite, java_form, without_unknown_tags
-from kafka_support.oracle import JSON, WIRE, JavaError
+from kafka_support.oracle import JSON, OTHER_BYTES, WIRE, JavaError
 from kafkawire import messages
 from kafkawire.schema import DATA_DIR
 
-from _message_strategies import message_strategy
+from _message_draws import COUNT, JAVA_MAX_TAG, SEED, draws
 
 pytestmark = pytest.mark.kafka
 
-DRAWS = int(os.environ.get("KAFKAWIRE_JAVA_DRAWS", "4"))
 MANIFEST = json.loads((DATA_DIR / "MANIFEST.json").read_text())["files"]
 
 
@@ -66,36 +65,65 @@ def _target(name, server):
     return target
 
 
-_SETTINGS = settings(max_examples=DRAWS, derandomize=True, database=None, deadline=None,
-                     suppress_health_check=list(HealthCheck), phases=(Phase.explicit, Phase.generate))
+@lru_cache(maxsize=1)  # the two directions of a pair run one after the other
+def _drawn(name, version):
+    """The messages of a pair and their ``to_dict()`` (which no backend changes)."""
+    drawn = draws(messages.CLASSES[name], version, SEED, COUNT)
+    return drawn, [msg.to_dict() for msg in drawn]
+
+
+def _draw_name(name, version, index):
+    return (f"{name} v{version}, draw {index} of seed {SEED} "
+            f"(_message_draws.draw(messages.{name}, {version}, seed={SEED}, index={index}))")
+
+
+def _same(got, want, what, name, version, indexes):
+    """Lists compared whole (fast); a difference is shown for its first draw."""
+    if got != want:
+        i = next(i for i, (g, w) in enumerate(zip(got, want)) if g != w)
+        assert got[i] == want[i], f"{what} at {_draw_name(name, version, indexes[i])}"
+
+
+def _no_problems(problems, name, version, indexes, direction):
+    if problems:
+        at, (what, data) = min(problems.items())
+        said = data.hex() if what == OTHER_BYTES else data.decode("utf-8", "replace")
+        kind = "Java wrote other bytes" if what == OTHER_BYTES else "Java refused it"
+        pytest.fail(f"{direction}: {kind} ({len(problems)} of {len(indexes)} messages), first "
+                    f"{_draw_name(name, version, indexes[at])}: {said}")
 
 
 @pytest.mark.parametrize("name,version,direction", CASES, ids=[f"{n}-v{v}-{d}" for n, v, d in CASES])
-@_SETTINGS
-@given(data=st.data())
-def test_java_agrees(java, name, version, direction, data, backend):
-    server = java
-    kind, jname, ident = _target(name, server)
+def test_java_agrees(java, name, version, direction, backend):
+    kind, jname, ident = _target(name, java)
     cls = messages.CLASSES[name]
     plan = cls.plan(version)
-    msg = data.draw(message_strategy(cls, version), label=f"v{version}")
-    ours = msg.to_dict()
+    drawn, ours = _drawn(name, version)
     if direction == "to-java":
-        wire = msg.encode(version)
-        theirs, their_json = server.ask(WIRE, kind, jname, ident, version, wire)
-        assert theirs == wire
-        assert their_json == java_form(msg, ours, plan)
-    else:
-        # Kafka's JSON reader refuses the non-finite float64 values its writer emits
-        # (as the strings "Infinity", "-Infinity"): such messages cannot go this way.
-        assume(all_finite(ours))
-        sent = java_form(msg, ours, plan, for_reading=True)
-        theirs, _ = server.ask(JSON, kind, jname, ident, version, json.dumps(sent).encode())
-        expected = without_unknown_tags(ours)
-        got = cls.decode(theirs, version)
-        assert got.to_dict() == expected
-        assert got.encode(version) == theirs
-        assert cls.from_dict(expected).encode(version) == theirs
+        indexes = range(len(drawn))
+        wires = [msg.encode(version) for msg in drawn]
+        problems, their_json = java.wire_batch(kind, jname, ident, version, wires)
+        _no_problems(problems, name, version, indexes, direction)
+        _same(their_json, [java_form(msg, d, plan) for msg, d in zip(drawn, ours)],
+              "Java's JSON differs", name, version, indexes)
+        _same([cls.decode(wire, version) for wire in wires], drawn,
+              "kafkawire reads back another message", name, version, indexes)
+        return
+    # Kafka's JSON reader refuses the non-finite float64 values its writer emits
+    # (as the strings "Infinity", "-Infinity"): such messages cannot go this way.
+    indexes = [i for i, d in enumerate(ours) if all_finite(d)]
+    assert len(indexes) >= COUNT // 2, "too few messages without infinite floats"
+    sent = [java_form(drawn[i], ours[i], plan, for_reading=True) for i in indexes]
+    problems, theirs = java.json_batch(kind, jname, ident, version, sent)
+    _no_problems(problems, name, version, indexes, direction)
+    want = [without_unknown_tags(ours[i]) for i in indexes]
+    got = [cls.decode(wire, version) for wire in theirs]
+    _same([g.to_dict() for g in got], want,
+          "kafkawire decodes Java's bytes to another message", name, version, indexes)
+    _same([g.encode(version) for g in got], theirs,
+          "kafkawire re-encodes Java's bytes differently", name, version, indexes)
+    _same([cls.from_dict(w).encode(version) for w in want], theirs,
+          "kafkawire encodes the message Java read differently", name, version, indexes)
 
 
 def test_java_refuses_a_tag_its_struct_defines_at_other_versions(java, backend):
@@ -117,12 +145,22 @@ def test_java_json_writes_infinity_as_text_and_cannot_read_it_back(java, backend
         java.ask(JSON, "request", "", 49, 1, json.dumps(their_json).encode())
 
 
-# Hypothesis's pytest plugin wraps a parametrized test's settings once per case, each
-# wrapper the parent of the next; over this test's ~3000 cases that chain outgrows
-# Python's recursion limit.  Each case starts again from the settings given above.
-_BASE_SETTINGS = test_java_agrees._hypothesis_internal_use_settings
+@pytest.mark.parametrize("tag,refusal", [
+    (2**31 - 1, "Attempted to use tag 2147483647 as an undefined tag"),  # its "no more tags"
+    (2**31, "tag -2147483648 comes after tag 2, but is not higher than it"),  # read as an int32
+    (2**32 - 1, "tag -1 comes after tag 2, but is not higher than it"),
+])
+def test_java_cannot_write_back_an_unknown_tag_above_2_31_minus_2(java, backend, tag, refusal):
+    # A tag is an unsigned varint, which Kafka's Java code keeps in an int: it reads these
+    # tags but refuses to write them back.  kafkawire keeps them; the random messages stop
+    # at the largest tag Java writes back.
+    def fetch_with(unknown_tag):
+        return messages.FetchRequest(cluster_id="c", _unknown_tagged=((2, b"a"), (unknown_tag, b"b")))
 
-
-@pytest.fixture(autouse=True)
-def _settings_chain_reset():
-    test_java_agrees._hypothesis_internal_use_settings = _BASE_SETTINGS
+    largest = fetch_with(JAVA_MAX_TAG).encode(17)
+    assert java.ask(WIRE, "request", "", 1, 17, largest)[0] == largest
+    wire = fetch_with(tag).encode(17)
+    with pytest.raises(JavaError, match=refusal):
+        java.ask(WIRE, "request", "", 1, 17, wire)
+    assert messages.FetchRequest.decode(wire, 17) == fetch_with(tag)
+    assert messages.FetchRequest.decode(wire, 17).encode(17) == wire
