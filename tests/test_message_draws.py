@@ -12,7 +12,7 @@ from collections import defaultdict
 
 import pytest
 
-from _message_draws import COUNT, JAVA_MAX_TAG, SEED, draws
+from _message_draws import COUNT, JAVA_MAX_TAG, SEED, draw, draws
 from kafkawire import messages
 from kafkawire.schema import plan as P
 
@@ -78,3 +78,10 @@ def test_unknown_tags_reach_the_largest_java_writes_back(backend):
             for tag, _ in msg._unknown_tagged or ()}
     assert max(tags) > 2**30 and max(tags) <= JAVA_MAX_TAG
     assert any(128 <= tag < 2**14 for tag in tags) and any(tag < 128 for tag in tags)
+
+
+def test_one_draw_rebuilds_the_message_a_failure_names(backend):
+    # a failure of the Java comparison names its seed and index; draw() rebuilds it alone
+    batch = draws(messages.MetadataResponse, 12, SEED, 20)
+    assert [draw(messages.MetadataResponse, 12, SEED, i) for i in (0, 7, 19)] == [batch[0], batch[7], batch[19]]
+    assert draws(messages.MetadataResponse, 12, SEED + 1, 20) != batch
