@@ -65,8 +65,8 @@ def _error(exc: BaseException) -> str:
 
 def event_json(event: Any, *, records: bool = False, bytes_as: str = "auto") -> Dict[str, Any]:
     """One event of a :class:`Conversation` as a JSON-safe dict (record keys and values
-    printed as :func:`kafkawire.cli.render_bytes` does with ``bytes_as``)."""
-    from kafkawire.cli.decode import _records_json
+    printed as :func:`kafkawire.json_output.render_bytes` does with ``bytes_as``)."""
+    from kafkawire.json_output import records_json
 
     if isinstance(event, RequestEvent):
         out: Dict[str, Any] = {"direction": "request", "correlation_id": event.correlation_id,
@@ -78,7 +78,7 @@ def event_json(event: Any, *, records: bool = False, bytes_as: str = "auto") -> 
             out["api_name"] = type(event.message).__name__
             out["body"] = event.message.to_dict()
             if records:
-                _records_json(event.message, out["body"], bytes_as)
+                records_json(event.message, out["body"], bytes_as)
         if not event.expects_response:
             out["note"] = "acks=0: no response"
         return out
@@ -88,7 +88,7 @@ def event_json(event: Any, *, records: bool = False, bytes_as: str = "auto") -> 
                "api_version": event.version, "header": event.header.to_dict(),
                "body": event.message.to_dict()}
         if records:
-            _records_json(event.message, out["body"], bytes_as)
+            records_json(event.message, out["body"], bytes_as)
         return out
     if isinstance(event, RequestFailed):
         return {"direction": "response", "correlation_id": event.correlation_id,

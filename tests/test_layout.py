@@ -1,6 +1,7 @@
 """The package's layers: the log package works where pyspark cannot be imported, only the
-Spark package (and the Spark demo command) import pyspark, and ``kafkawire --help`` loads
-none of the subcommands."""
+Spark package (and the Spark demo command) import pyspark, the library never imports the
+command line, ``kafkawire --help`` loads none of the subcommands, and the old import
+paths of moved modules still work."""
 from __future__ import annotations
 
 import ast
@@ -56,14 +57,18 @@ def test_the_log_package_reads_a_log_without_pyspark(backend, tmp_path):
     assert spark_modules == "[]"
 
 
-def _imports(path: Path) -> set:
-    """The top-level package names a source file imports, anywhere in it."""
+def _imports(path: Path, depth: int = 1) -> set:
+    """The names a source file imports, anywhere in it, cut to their first ``depth``
+    parts (``from kafkawire import cli`` counts as ``kafkawire.cli``)."""
     names = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
-            names.update(alias.name.split(".")[0] for alias in node.names)
+            full = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names.add(node.module.split(".")[0])
+            full = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        names.update(".".join(name.split(".")[:depth]) for name in full)
     return names
 
 
@@ -73,6 +78,14 @@ def test_only_the_spark_package_and_the_spark_demo_import_pyspark(backend):
                  if "pyspark" in _imports(p)}
     assert "spark/datasource.py" in importers  # the check sees what it looks for
     assert {p for p in importers if not p.startswith("spark/")} == {"cli/demo.py"}
+
+
+@pytest.mark.backend_independent
+def test_the_library_does_not_import_the_command_line(backend):
+    importers = {str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py")
+                 if "kafkawire.cli" in _imports(p, depth=2)}
+    assert "cli/dump_log.py" in importers  # the check sees what it looks for
+    assert {p for p in importers if not p.startswith("cli/")} == {"__main__.py"}
 
 
 @pytest.mark.backend_independent

@@ -3,18 +3,20 @@
 
 This module also holds what the subcommands share: a parser whose errors are one line,
 :func:`run_command`, which turns every user error into one line on stderr and an exit
-status (2: the command line is wrong; 1: the input, a file or the system is), and
-:func:`render_bytes`, the one way keys and values are printed.
+status (2: the command line is wrong; 1: the input, a file or the system is), and the
+``--bytes-as`` option (:func:`kafkawire.json_output.render_bytes`, the one way keys and
+values are printed).
 """
 from __future__ import annotations
 
 import argparse
-import base64
 import importlib
 import os
 import sys
 import traceback
 from typing import Any, Callable, List, NoReturn, Optional, TextIO
+
+from kafkawire.json_output import BYTES_AS
 
 # subcommand -> (module, one-line help).  Each module has ``main(argv) -> int``.
 COMMANDS = {
@@ -29,26 +31,6 @@ DATA_ERROR = 1  # the input, a file or the system is
 # the reader of our output went away (`kafkawire dump-log ... | head`): it has all it
 # wanted, so stop quietly with success, as argparse does when --help meets a closed pipe
 BROKEN_PIPE = 0
-
-BYTES_AS = ("auto", "text", "base64", "hex")
-
-
-def render_bytes(data: Optional[bytes], how: str = "auto") -> Optional[str]:
-    """A key, value or header value as JSON text: ``auto`` gives the text when the bytes
-    are UTF-8 and base64 otherwise; ``text`` always text (bytes that are not UTF-8 as
-    ``\\x..`` escapes); ``base64``; ``hex``.  None stays None."""
-    if data is None:
-        return None
-    data = bytes(data)
-    if how in ("auto", "text"):
-        try:
-            return data.decode("utf-8")
-        except UnicodeDecodeError:
-            if how == "text":
-                return data.decode("utf-8", "backslashreplace")
-    if how == "hex":
-        return data.hex()
-    return base64.b64encode(data).decode("ascii")
 
 
 def add_bytes_as(parser: argparse.ArgumentParser) -> None:

@@ -25,7 +25,7 @@ capture); a request that never got its response is listed with an ``error``.
 Output: one JSON object per frame with ``api_key``, ``api_name``, ``api_version``,
 ``header`` and ``body`` (bytes as base64, as ``to_dict()`` gives them).  ``--records``
 also decodes the ``records`` fields (Produce, Fetch, ...) into record lists, whose keys
-and values are printed as ``--bytes-as`` says (:func:`kafkawire.cli.render_bytes`).
+and values are printed as ``--bytes-as`` says (:func:`kafkawire.json_output.render_bytes`).
 
 Input that ends inside a frame is reported as truncated, with the frames before it
 decoded.
@@ -41,11 +41,10 @@ import sys
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import kafkawire
-from kafkawire.cli import (USAGE_ERROR, CommandError, CommandParser, add_bytes_as,
-                           render_bytes, run_command)
+from kafkawire.cli import USAGE_ERROR, CommandError, CommandParser, add_bytes_as, run_command
 from kafkawire.errors import DecodeError, KafkaWireError, TruncatedError
 from kafkawire.headers import peek_request_api
-from kafkawire.schema.plan import ARRAY, RECORDS, STRUCT
+from kafkawire.json_output import records_json
 
 _HEX = re.compile(rb"^(?:0x)?[0-9a-fA-F\s]+$")
 
@@ -117,33 +116,6 @@ def _prefixed(data: bytes) -> Tuple[List[bytes], int]:
     return frames, pos
 
 
-def _records_json(obj: Any, out: Dict[str, Any], bytes_as: str = "auto") -> None:
-    """Replace the base64 of every ``records`` field in ``out`` by the decoded records."""
-    from kafkawire import records as R
-
-    for f in obj._spec.fields:
-        value = getattr(obj, f.attr)
-        if value is None or f.attr not in out:
-            continue
-        if f.kind == RECORDS:
-            try:
-                recs = R.decode(value)
-            except KafkaWireError as exc:
-                out[f.attr] = {"error": str(exc), "base64": out[f.attr]}
-                continue
-            out[f.attr] = [{
-                "offset": r.offset, "timestamp": r.timestamp,
-                "key": render_bytes(r.key, bytes_as),
-                "value": render_bytes(r.value, bytes_as),
-                "headers": [[k, render_bytes(v, bytes_as)] for k, v in r.headers]}
-                for r in recs]
-        elif f.kind == STRUCT:
-            _records_json(value, out[f.attr], bytes_as)
-        elif f.kind == ARRAY and f.elem_kind == STRUCT:
-            for item, d in zip(value, out[f.attr]):
-                _records_json(item, d, bytes_as)
-
-
 def decode_frame(payload: bytes, *, response: bool = False, api_key: Optional[int] = None,
                  version: Optional[int] = None, records: bool = False,
                  bytes_as: str = "auto") -> Dict[str, Any]:
@@ -158,7 +130,7 @@ def decode_frame(payload: bytes, *, response: bool = False, api_key: Optional[in
     out = {"api_key": api_key, "api_name": type(body).__name__, "api_version": version,
            "header": header.to_dict(), "body": body.to_dict()}
     if records:
-        _records_json(body, out["body"], bytes_as)
+        records_json(body, out["body"], bytes_as)
     return out
 
 

@@ -18,7 +18,7 @@ For each file, a first line ``{"dumping": PATH, "logStartingOffset": N}``, then:
 
 A directory stands for the segment and index files in it, in name order, as if they
 had been listed one by one (kafka-dump-log.sh takes such a list in ``--files``).  Keys and payloads are printed as
-``--bytes-as`` says (:func:`kafkawire.cli.render_bytes`: text when UTF-8, else base64).
+``--bytes-as`` says (:func:`kafkawire.json_output.render_bytes`: text when UTF-8, else base64).
 
 A batch whose CRC does not match is printed with ``"isvalid": false`` (as Kafka's tool
 does, its records not decoded), reported on stderr, and the dump of that file stops
@@ -38,9 +38,9 @@ import zlib
 from typing import Any, Dict, Iterator, List, Optional, TextIO
 
 from kafkawire.log import segments
-from kafkawire.cli import (CommandError, CommandParser, add_bytes_as, render_bytes,
-                           run_command)
+from kafkawire.cli import CommandError, CommandParser, add_bytes_as, run_command
 from kafkawire.errors import DecodeError, UnknownApiError
+from kafkawire.json_output import render_bytes
 
 # the files a directory given on the command line stands for
 _DUMPABLE = (segments.LOG_SUFFIX, segments.INDEX_SUFFIX, segments.TIME_INDEX_SUFFIX,
