@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Dict, Optional
+from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from kafkawire import __version__
 from kafkawire.error_codes import ErrorCode
@@ -51,8 +51,8 @@ class AsyncConnection:
         self.timeout = timeout
         self._reader = reader
         self._writer = writer
-        self._waiting: Dict[int, asyncio.Future] = {}
-        self._authenticating: Optional[asyncio.Future] = None
+        self._waiting: Dict[int, asyncio.Future[ResponseEvent]] = {}
+        self._authenticating: Optional[asyncio.Future[Authenticated]] = None
         #: The outcome of the last SASL exchange, once one succeeded.
         self.authentication: Optional[Authenticated] = None
         self._slot_freed = asyncio.Condition()
@@ -84,7 +84,7 @@ class AsyncConnection:
                         raise RequestTimedOutError(
                             f"no in-flight slot freed within {timeout} s for {type(message).__name__}"
                         ) from None
-        future = loop.create_future()
+        future: asyncio.Future[ResponseEvent] = loop.create_future()
         self._waiting[correlation_id] = future
         self._writer.write(data)
         await self._writer.drain()
@@ -105,7 +105,8 @@ class AsyncConnection:
         timeout = self.timeout if timeout is None else timeout
         deadline = loop.time() + timeout
         data = self.protocol.authenticate(client, handshake_version=handshake_version, deadline=deadline)
-        outcome = self._authenticating = loop.create_future()
+        outcome: asyncio.Future[Authenticated] = loop.create_future()
+        self._authenticating = outcome
         self._writer.write(data)
         await self._writer.drain()
         try:
@@ -140,7 +141,7 @@ class AsyncConnection:
     async def __aenter__(self) -> "AsyncConnection":
         return self
 
-    async def __aexit__(self, *exc) -> None:
+    async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
     async def _read_loop(self) -> None:
@@ -164,7 +165,7 @@ class AsyncConnection:
             why = str(exc)
         await self._dispatch(self.protocol.connection_lost(why))
 
-    async def _dispatch(self, events) -> None:
+    async def _dispatch(self, events: List[Any]) -> None:
         freed = False
         for event in events:
             if isinstance(event, (ResponseEvent, RequestFailed)):

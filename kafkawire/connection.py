@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import struct
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Tuple, Type, Union
 
 from kafkawire import __version__
 from kafkawire.error_codes import ErrorCode
@@ -40,7 +40,7 @@ from kafkawire.errors import (
     SaslTokenTooLarge, TruncatedError, UnexpectedResponseError, UnknownApiError,
     UnsupportedByPeerError, UnsupportedVersionError, for_code,
 )
-from kafkawire.framing import DEFAULT_MAX_FRAME_SIZE, FrameReader, frame
+from kafkawire.framing import DEFAULT_MAX_FRAME_SIZE, BytesLike, FrameReader, frame
 from kafkawire.headers import API_VERSIONS_KEY, RequestHeader, ResponseHeader, peek_request_api
 from kafkawire.messages import (
     ApiVersionsRequest, ApiVersionsResponse, Message, SaslAuthenticateRequest,
@@ -94,12 +94,12 @@ def _ranges(versions: Optional[Versions]) -> Dict[int, VersionRange]:
     return out
 
 
-def _is_acks0_produce(api_key: int, message: Any) -> bool:
+def _is_acks0_produce(api_key: Optional[int], message: Any) -> bool:
     return api_key == PRODUCE_KEY and getattr(message, "acks", None) == 0
 
 
 class _Event:
-    __slots__ = ()
+    __slots__: Tuple[str, ...] = ()
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__
@@ -116,7 +116,7 @@ class ResponseEvent(_Event):
     __slots__ = ("correlation_id", "api_key", "version", "header", "message", "request")
 
     def __init__(self, correlation_id: int, api_key: int, version: int, header: ResponseHeader,
-                 message: Any, request: Message) -> None:
+                 message: Any, request: Optional[Message]) -> None:
         self.correlation_id = correlation_id
         self.api_key = api_key
         self.version = version  # the version of the request (a KIP-511 answer is v0-shaped)
@@ -131,7 +131,7 @@ class RequestFailed(_Event):
 
     __slots__ = ("correlation_id", "api_key", "version", "request", "error")
 
-    def __init__(self, correlation_id: int, api_key: int, version: int, request: Message,
+    def __init__(self, correlation_id: int, api_key: int, version: int, request: Optional[Message],
                  error: KafkaWireError) -> None:
         self.correlation_id = correlation_id
         self.api_key = api_key
@@ -196,7 +196,7 @@ class AuthenticationFailed(_Event):
 class _Pending:
     __slots__ = ("api_key", "version", "request", "deadline", "sasl")
 
-    def __init__(self, api_key: int, version: int, request: Message, deadline: Optional[float],
+    def __init__(self, api_key: int, version: int, request: Optional[Message], deadline: Optional[float],
                  sasl: bool = False) -> None:
         self.api_key = api_key
         self.version = version
@@ -274,7 +274,7 @@ class ClientConnection:
         return len(self._pending)
 
     @property
-    def pending(self) -> Dict[int, Message]:
+    def pending(self) -> Dict[int, Optional[Message]]:
         """The requests waiting for a response, by correlation id (a copy)."""
         return {cid: p.request for cid, p in self._pending.items()}
 
@@ -354,6 +354,7 @@ class ClientConnection:
         data = encode_request(message, version, correlation_id, self.client_id)
         self._next_id = next_correlation_id(correlation_id)
         if tracked:
+            assert api_key is not None  # encode_request found the message's API
             self._pending[correlation_id] = _Pending(api_key, version, message, deadline, sasl)
         else:
             self._remember(correlation_id, "was a Produce with acks=0, which gets no response")
@@ -376,9 +377,11 @@ class ClientConnection:
                 f"{len(self._pending)} requests are in flight, the limit is {self.max_in_flight}")
         self._pending[correlation_id] = _Pending(api_key, version, request, deadline)
 
-    def _version_for(self, cls, version: Optional[int]) -> int:
+    def _version_for(self, cls: Type[Message], version: Optional[int]) -> int:
         api_key = cls.api_key
         name = cls.__name__
+        if api_key is None:
+            raise EncodeError(f"{name} is not a request of a Kafka API")
         if version is not None:
             if version not in cls.valid_versions:
                 raise UnsupportedVersionError(f"{name} has no version {version} (valid: {cls.valid_versions})")
@@ -532,7 +535,7 @@ class ClientConnection:
         return self._close(error)
 
     # -- receiving -----------------------------------------------------------------
-    def receive_data(self, data) -> List[Any]:
+    def receive_data(self, data: BytesLike) -> List[Any]:
         """The events that ``data`` (any piece of the byte stream) completes
         (:class:`ResponseEvent`, :class:`RequestFailed`, :class:`UnexpectedResponse`,
         :class:`SaslTokenReceived`; typed ``Any``, as the caller knows which it expects).
@@ -719,7 +722,7 @@ class ServerConnection:
         self._frames = FrameReader(max_frame_size)
         self._next_sequence = 0
         self._next_out = 0  # sequence of the oldest unanswered request
-        self._unanswered: Dict[int, list] = {}  # sequence -> [event, frame or None]
+        self._unanswered: Dict[int, List[Any]] = {}  # sequence -> [event, frame or None]
         self._sasl_tokens = False
         self._closed: Optional[KafkaWireError] = None
 
@@ -754,7 +757,7 @@ class ServerConnection:
         """Back to Kafka requests, once the SASL mechanism has finished."""
         self._sasl_tokens = False
 
-    def receive_data(self, data) -> List[Any]:
+    def receive_data(self, data: BytesLike) -> List[Any]:
         """The events that ``data`` completes (:class:`RequestEvent`,
         :class:`InvalidRequest`, :class:`SaslTokenReceived`; typed ``Any``).  After an :class:`InvalidRequest` (always
         the last event) the connection is closed and takes no more data."""
@@ -774,7 +777,7 @@ class ServerConnection:
                 break
         return events
 
-    def _enqueue(self, event) -> int:
+    def _enqueue(self, event: Union[RequestEvent, SaslTokenReceived]) -> int:
         sequence = self._next_sequence
         self._next_sequence += 1
         self._unanswered[sequence] = [event, None]
@@ -782,9 +785,9 @@ class ServerConnection:
 
     def _request(self, payload: bytes) -> _Event:
         if self._sasl_tokens:
-            event = SaslTokenReceived(payload)
-            event.sequence = self._enqueue(event)
-            return event
+            token = SaslTokenReceived(payload)
+            token.sequence = self._enqueue(token)
+            return token
         try:
             api_key, version = peek_request_api(payload)
             request_class(api_key)
@@ -830,7 +833,7 @@ class ServerConnection:
         event.sequence = self._enqueue(event)
         return event
 
-    def respond(self, event: Union[RequestEvent, SaslTokenReceived], message) -> bytes:
+    def respond(self, event: Union[RequestEvent, SaslTokenReceived], message: Any) -> bytes:
         """Answer ``event`` with ``message`` (a response message; the token bytes for a
         :class:`SaslTokenReceived`); returns what may be written now, possibly b"":
         the responses, in request order, that no earlier unanswered request holds back."""

@@ -10,15 +10,15 @@ of a pcap capture.
 """
 from __future__ import annotations
 
-from typing import Any, BinaryIO, Dict, Iterator, List, Optional
+from typing import Any, BinaryIO, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from kafkawire.connection import (
     ClientConnection, InvalidRequest, RequestEvent, RequestFailed, ResponseEvent,
     SaslTokenReceived, ServerConnection, UnexpectedResponse,
 )
 from kafkawire.errors import KafkaWireError
-from kafkawire.framing import DEFAULT_MAX_FRAME_SIZE
-from kafkawire.pcap import StreamData, StreamEnd, tcp_streams
+from kafkawire.framing import DEFAULT_MAX_FRAME_SIZE, BytesLike
+from kafkawire.pcap import Endpoint, StreamData, StreamEnd, tcp_streams
 
 __all__ = ["Conversation", "event_json", "pcap_conversations"]
 
@@ -31,7 +31,7 @@ class Conversation:
         self.responses = ClientConnection(max_in_flight=None, max_frame_size=max_frame_size)
         self._request_stream_failed = False
 
-    def client_data(self, data) -> List[Any]:
+    def client_data(self, data: BytesLike) -> List[Any]:
         """Events of bytes the client sent: requests (and the response each one awaits)."""
         if self._request_stream_failed:
             return []
@@ -47,7 +47,7 @@ class Conversation:
                 self._request_stream_failed = True
         return events
 
-    def server_data(self, data) -> List[Any]:
+    def server_data(self, data: BytesLike) -> List[Any]:
         """Events of bytes the server sent: responses matched to their requests."""
         if self.responses.state == "closed":
             return []
@@ -103,11 +103,11 @@ def event_json(event: Any, *, records: bool = False, bytes_as: str = "auto") -> 
     raise TypeError(f"not a conversation event: {event!r}")
 
 
-def pcap_conversations(fh: BinaryIO, server_ports=(9092,), *, records: bool = False,
+def pcap_conversations(fh: BinaryIO, server_ports: Iterable[int] = (9092,), *, records: bool = False,
                        bytes_as: str = "auto", max_frame_size: int = DEFAULT_MAX_FRAME_SIZE) -> Iterator[Dict[str, Any]]:
     """Every request and response of every Kafka connection in a pcap capture, in
     capture order, as JSON-safe dicts with a ``connection`` ("client -> server")."""
-    conversations: Dict[tuple, Conversation] = {}
+    conversations: Dict[Tuple[Endpoint, Endpoint], Conversation] = {}
     for item in tcp_streams(fh, server_ports):
         key = (item.client, item.server)
         name = f"{item.client[0]}:{item.client[1]} -> {item.server[0]}:{item.server[1]}"

@@ -65,6 +65,8 @@ def _key_table() -> Dict[str, Dict[int, Tuple[Type[Message], Type[Message]]]]:
         value_cls = messages.CLASSES[name[:-3] + "Value"]
         topic = _topic_of(name)
         record_type = api_key
+        if record_type is None:
+            raise AssertionError(f"{name}: a coordinator key without a record type")
         if record_type in table[topic]:
             raise AssertionError(f"{topic}: record type {record_type} defined twice")
         table[topic][record_type] = (key_cls, value_cls)
@@ -118,11 +120,12 @@ def value_class(topic: str, record_type: int) -> Type[Message]:
 
 def _prefix(data: Any, what: str) -> int:
     try:
-        return _I16.unpack_from(data, 0)[0]
+        version: int = _I16.unpack_from(data, 0)[0]
     except struct.error:
         raise TruncatedError(f"a {what} needs a 2-byte version prefix") from None
     except TypeError:
         raise DecodeError(f"a {what} must be bytes-like, got {type(data).__name__}") from None
+    return version
 
 
 def _decode_rest(cls: Type[Message], data: Any, version: int, pos: int) -> Message:
@@ -215,7 +218,10 @@ def encode_metadata_record(message: Message, version: int) -> bytes:
         raise EncodeError(f"{type(message).__name__} is not a metadata record")
     body = message.encode(version)
     put = primitives.encode_unsigned_varint
-    return put(METADATA_FRAME_VERSION) + put(message.api_key) + put(version) + body
+    api_key = message.api_key
+    if api_key is None:
+        raise EncodeError(f"{type(message).__name__} has no metadata record type")
+    return put(METADATA_FRAME_VERSION) + put(api_key) + put(version) + body
 
 
 CONTROL_TYPES: Dict[int, Optional[str]] = {
@@ -258,9 +264,10 @@ def encode_control_record(message: Message, value_version: int, key_version: int
     """``(key, value)`` bytes of a KRaft control record holding ``message``."""
     for ctype, name in CONTROL_TYPES.items():
         if name is not None and name == type(message).__name__:
-            if getattr(message, "version", value_version) != value_version:
+            own_version = getattr(message, "version", value_version)
+            if own_version != value_version:
                 raise EncodeError(f"{type(message).__name__}: its version field is "
-                                  f"{message.version}, not {value_version}")
+                                  f"{own_version}, not {value_version}")
             # the struct's own first field, Version, is the value's version prefix
             return (CONTROL_KEY.pack(key_version, ctype), message.encode(value_version))
     raise EncodeError(f"{type(message).__name__} is not a control record")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ipaddress
 import struct
-from typing import BinaryIO, Dict, Iterable, Iterator, NamedTuple, Optional, Tuple
+from typing import BinaryIO, Dict, Iterable, Iterator, NamedTuple, Optional, Tuple, Union
 
 from kafkawire.errors import InvalidCaptureError
 
@@ -171,7 +171,8 @@ def _tcp_segment(ip: bytes) -> Optional[Tuple[Tuple[str, int], Tuple[str, int], 
     return (src, sport), (dst, dport), flags, seq, tcp[data_offset:]
 
 
-def tcp_streams(fh: BinaryIO, server_ports: Iterable[int] = (9092,)) -> Iterator[object]:
+def tcp_streams(fh: BinaryIO, server_ports: Iterable[int] = (9092,)
+                ) -> Iterator[Union[StreamData, StreamEnd]]:
     """:class:`StreamData` and :class:`StreamEnd` items of every TCP connection in the
     capture ``fh`` (a binary file).  A connection's server is the side that received
     its SYN; without a SYN in the capture, the side on one of ``server_ports``

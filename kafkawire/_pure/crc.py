@@ -14,7 +14,12 @@ from __future__ import annotations
 
 import operator
 import zlib
-from typing import List
+from typing import TYPE_CHECKING, List, SupportsIndex, Union
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
+
+    _BytesLike = Union[bytes, bytearray, memoryview, Buffer]
 
 __all__ = ["crc32c", "crc32", "implementation"]
 
@@ -40,15 +45,14 @@ def _tables() -> List[List[int]]:
 _T = _tables()
 
 
-def _start_value(crc) -> int:
-    if type(crc) is not int:
-        crc = operator.index(crc)  # TypeError for floats, strings, ...
-    if crc < 0 or crc > _MASK:
-        raise ValueError(f"crc must be in [0, 2**32), got {crc!r}")
-    return crc
+def _start_value(crc: SupportsIndex) -> int:
+    value = crc if type(crc) is int else operator.index(crc)  # TypeError for floats, strings, ...
+    if value < 0 or value > _MASK:
+        raise ValueError(f"crc must be in [0, 2**32), got {value!r}")
+    return value
 
 
-def _bytes_view(data) -> memoryview:
+def _bytes_view(data: _BytesLike) -> memoryview:
     try:
         view = memoryview(data)
     except TypeError:
@@ -95,7 +99,7 @@ def _update(c: int, view: memoryview) -> int:
     return c
 
 
-def crc32c(data, crc=0) -> int:
+def crc32c(data: _BytesLike, crc: SupportsIndex = 0) -> int:
     """CRC-32C (Castagnoli) of ``data``, continuing from ``crc``.
 
     ``data`` is any C-contiguous bytes-like object; ``crc`` is the CRC of the
@@ -110,7 +114,7 @@ def crc32c(data, crc=0) -> int:
     return _update(start ^ _MASK, view) ^ _MASK
 
 
-def crc32(data, crc=0) -> int:
+def crc32(data: _BytesLike, crc: SupportsIndex = 0) -> int:
     """CRC-32 (IEEE 802.3, as ``zlib.crc32``) of ``data``, continuing from ``crc``.
 
     Same arguments, continuation rule and errors as :func:`crc32c`.

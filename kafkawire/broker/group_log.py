@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import time
 import uuid
-from typing import TYPE_CHECKING, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Tuple
 
 from kafkawire import internal_topics, messages, records
 from kafkawire.broker.storage import PartitionLog, split_batches
@@ -55,7 +55,7 @@ class GroupLog:
         key = internal_topics.encode_key(TOPIC, messages.OffsetCommitKey(
             group=group_id, topic=topic, partition=partition), OFFSET_COMMIT)
         version = OFFSET_COMMIT_VERSION if topic_id is not None else OFFSET_COMMIT_VERSION_NO_ID
-        fields = dict(offset=committed.offset, leader_epoch=committed.leader_epoch,
+        fields: Dict[str, Any] = dict(offset=committed.offset, leader_epoch=committed.leader_epoch,
                       metadata=committed.metadata or "",
                       commit_timestamp=committed.commit_timestamp)
         if topic_id is not None:

@@ -8,8 +8,9 @@ one, and ``User:`` and the SASL user name after SASL.
 """
 from __future__ import annotations
 
+import functools
 import ssl
-from typing import Dict, Mapping, Optional, Sequence
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence
 
 from kafkawire import sasl
 
@@ -57,6 +58,7 @@ class ListenerSecurity:
             return None
         ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         ctx.minimum_version = ssl.TLSVersion.TLSv1_2
+        assert self.ssl_certfile is not None  # __init__ requires it with SSL
         ctx.load_cert_chain(self.ssl_certfile, self.ssl_keyfile)
         if self.ssl_cafile:
             ctx.load_verify_locations(self.ssl_cafile)
@@ -67,16 +69,16 @@ class ListenerSecurity:
         """A new connection's SASL state (None when the listener has no SASL)."""
         if not self.uses_sasl:
             return None
-        servers = {}
+        servers: Dict[str, Callable[[], sasl.SaslServer]] = {}
         for mech in self.sasl_mechanisms:
             if mech == "PLAIN":
                 servers[mech] = lambda: sasl.PlainServer(self.users)
             else:
-                servers[mech] = (lambda m=mech: sasl.ScramServer(m, self._scram[m]))
+                servers[mech] = functools.partial(sasl.ScramServer, mech, self._scram[mech])
         return sasl.ServerSession(servers, session_lifetime_ms=self.session_lifetime_ms)
 
 
-def certificate_principal(peercert: Optional[dict]) -> str:
+def certificate_principal(peercert: Optional[Dict[str, Any]]) -> str:
     """``User:`` and the subject DN of a verified client certificate (RFC 2253 order),
     or ``User:ANONYMOUS`` without one."""
     if not peercert or not peercert.get("subject"):

@@ -30,6 +30,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 from kafkawire._records_common import V2_HEADER_SIZE, BatchHeader, unpack_v2_header
 from kafkawire.log import segments
 from kafkawire.error_codes import ErrorCode
+from kafkawire.framing import BytesLike
 
 # The batch header of magic 2 (kafkawire._records_common has its layout).
 BATCH_HEADER_SIZE = V2_HEADER_SIZE
@@ -47,12 +48,12 @@ class StorageError(Exception):
         self.code = code
 
 
-def peek_magic(buf, pos: int = 0) -> int:
+def peek_magic(buf: BytesLike, pos: int = 0) -> int:
     """The magic byte of the batch or legacy message at ``pos`` (-1 if too short)."""
     return buf[pos + 16] if len(buf) >= pos + 17 else -1
 
 
-def read_header(buf, pos: int = 0) -> BatchHeader:
+def read_header(buf: BytesLike, pos: int = 0) -> BatchHeader:
     """The header of the magic-2 batch at ``pos`` of ``buf``; raises StorageError(2)
     (CORRUPT_MESSAGE) when it is not a whole batch."""
     if len(buf) - pos < BATCH_HEADER_SIZE:
@@ -65,7 +66,7 @@ def read_header(buf, pos: int = 0) -> BatchHeader:
     return h
 
 
-def split_batches(buf) -> List[Tuple[BatchHeader, memoryview]]:
+def split_batches(buf: BytesLike) -> List[Tuple[BatchHeader, memoryview]]:
     """The magic-2 batches of ``buf`` (a produce request's records), each with its bytes."""
     view = memoryview(buf)
     out = []
@@ -225,11 +226,11 @@ class PartitionLog:
             return duplicate_at, True
         first = self.next_offset
         for h, view in batches:
-            data = bytearray(view)
+            rewritten = bytearray(view)
             base = self.next_offset
-            _OFFSET.pack_into(data, 0, base)
-            _EPOCH.pack_into(data, 12, self.leader_epoch)
-            data = bytes(data)
+            _OFFSET.pack_into(rewritten, 0, base)
+            _EPOCH.pack_into(rewritten, 12, self.leader_epoch)
+            data = bytes(rewritten)
             stored_h = h._replace(base_offset=base, partition_leader_epoch=self.leader_epoch)
             self._remember(stored_h, data)
             if h.producer_id >= 0 and h.base_sequence >= 0:
@@ -342,6 +343,7 @@ class Storage:
             self._load_dir()
 
     def _load_dir(self) -> None:
+        assert self.log_dir is not None  # only called with a log directory
         found: Dict[str, List[int]] = {}
         for entry in sorted(os.listdir(self.log_dir)):
             topic, sep, part = entry.rpartition("-")
@@ -359,6 +361,7 @@ class Storage:
             self.create_topic(topic, len(parts), topic_id=topic_id)
 
     def _stored_topic_id(self, topic: str) -> Optional[uuid.UUID]:
+        assert self.log_dir is not None  # only called with a log directory
         path = os.path.join(self.log_dir, f"{topic}-0", "partition.metadata")
         try:
             with open(path) as fh:

@@ -38,13 +38,14 @@ import json
 import re
 import struct
 import sys
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 import kafkawire
 from kafkawire.cli import USAGE_ERROR, CommandError, CommandParser, add_bytes_as, run_command
 from kafkawire.errors import DecodeError, KafkaWireError, TruncatedError
 from kafkawire.headers import peek_request_api
 from kafkawire.json_output import records_json
+from kafkawire.messages import Message
 
 _HEX = re.compile(rb"^(?:0x)?[0-9a-fA-F\s]+$")
 
@@ -120,6 +121,7 @@ def decode_frame(payload: bytes, *, response: bool = False, api_key: Optional[in
                  version: Optional[int] = None, records: bool = False,
                  bytes_as: str = "auto") -> Dict[str, Any]:
     """One frame payload (no size prefix) as a JSON-safe dict."""
+    header: Message
     if response:
         if api_key is None or version is None:
             raise KafkaWireError("a response needs --api-key and --version of its request")
@@ -134,7 +136,7 @@ def decode_frame(payload: bytes, *, response: bool = False, api_key: Optional[in
     return out
 
 
-def _cut_short(payload: bytes, decode) -> bool:
+def _cut_short(payload: bytes, decode: Callable[[bytes], Any]) -> bool:
     """Whether ``payload`` reads as the start of a frame that ran out of bytes."""
     try:
         decode(payload)
@@ -145,7 +147,8 @@ def _cut_short(payload: bytes, decode) -> bool:
     return False
 
 
-def decode_input(data: bytes, decode, *, bare: bool = False) -> Iterator[Dict[str, Any]]:
+def decode_input(data: bytes, decode: Callable[[bytes], Dict[str, Any]], *, bare: bool = False
+                 ) -> Iterator[Dict[str, Any]]:
     """``decode(payload)`` of every frame in ``data``: size-prefixed frames back to
     back, or (when the prefixes do not fit, or ``bare`` says so) one bare payload.
 

@@ -17,7 +17,7 @@ import os
 import shutil
 import tempfile
 import time
-from typing import Iterator, List, Optional
+from typing import Any, Dict, Iterator, List, Optional
 
 from kafkawire.cli import CommandError, CommandParser, run_command
 
@@ -76,7 +76,7 @@ def log_dir(keep: Optional[str]) -> Iterator[str]:
         print(f"removed {tmp}", flush=True)
 
 
-def _table(title: str, header: List[str], rows: List[list]) -> None:
+def _table(title: str, header: List[str], rows: List[List[Any]]) -> None:
     print(f"\n{title}")
     cells = [header] + [["" if v is None else str(v) for v in r] for r in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
@@ -87,7 +87,7 @@ def _table(title: str, header: List[str], rows: List[list]) -> None:
             print("  " + "  ".join("-" * w for w in widths))
 
 
-def run(directory: str, *, scale: int = 1, master: str = "local[2]", spark=None) -> dict:
+def run(directory: str, *, scale: int = 1, master: str = "local[2]", spark: Any = None) -> Dict[str, Any]:
     """Generate the sample under ``directory``, read it with Spark, print the aggregates;
     returns the figures printed (for tests).  A ``spark`` session given is used (with
     ``kafka-log`` registered) and left running; otherwise one is started and stopped."""
@@ -117,7 +117,7 @@ def run(directory: str, *, scale: int = 1, master: str = "local[2]", spark=None)
     df = spark.read.format("kafka-log").load(directory).cache()
     committed = (spark.read.format("kafka-log").option("isolationLevel", "read_committed")
                  .load(directory))
-    figures: dict = {}
+    figures: Dict[str, Any] = {}
 
     per = (df.groupBy("topic", "compression")
            .agg(F.count("*").alias("records"),
@@ -134,7 +134,7 @@ def run(directory: str, *, scale: int = 1, master: str = "local[2]", spark=None)
         F.countDistinct("partition").alias("partitions"), F.count("*").alias("records"),
         F.min("timestamp").alias("first"), F.max("timestamp").alias("last"))
         .orderBy("topic").collect())
-    on_disk = {}
+    on_disk: Dict[Optional[str], int] = {}
     for p in plogs:
         on_disk[p.topic] = on_disk.get(p.topic, 0) + p.size
     _table("topics", ["topic", "partitions", "records", "bytes on disk", "first", "last"],

@@ -35,12 +35,17 @@ import os
 import sys
 import time
 import zlib
-from typing import Any, Dict, Iterator, List, Optional, TextIO
+from typing import TYPE_CHECKING, Any, Dict, Generator, List, Optional, TextIO, Union
 
 from kafkawire.log import segments
 from kafkawire.cli import CommandError, CommandParser, add_bytes_as, run_command
 from kafkawire.errors import DecodeError, UnknownApiError
 from kafkawire.json_output import render_bytes
+
+if TYPE_CHECKING:
+    from kafkawire.records import LegacyRecordBatch, Record, RecordBatch
+
+    AnyBatch = Union[RecordBatch, LegacyRecordBatch]
 
 # the files a directory given on the command line stands for
 _DUMPABLE = (segments.LOG_SUFFIX, segments.INDEX_SUFFIX, segments.TIME_INDEX_SUFFIX,
@@ -98,7 +103,7 @@ class _Progress:
         self.stream.flush()
 
 
-def _crc_of(batch) -> int:
+def _crc_of(batch: AnyBatch) -> int:
     """The CRC of the batch's bytes, to compare with the one it stores."""
     raw = batch.raw
     if batch.magic >= 2:
@@ -121,7 +126,7 @@ _KRAFT_CONTROL_NAMES = {2: "LeaderChange", 3: "SnapshotHeader", 4: "SnapshotFoot
                         5: "KRaftVersion", 6: "KRaftVoters"}
 
 
-def _control_fields(record) -> Dict[str, Any]:
+def _control_fields(record: Record) -> Dict[str, Any]:
     """A control record's fields: a transaction marker's type and coordinator epoch, or
     a KRaft control record (metadata log) under its type's name, with its version."""
     from kafkawire import internal_topics, records
@@ -139,7 +144,7 @@ def _control_fields(record) -> Dict[str, Any]:
     return {_KRAFT_CONTROL_NAMES[ctype]: body}
 
 
-def batch_json(batch, position: int, *, data: bool = True, bytes_as: str = "auto"
+def batch_json(batch: AnyBatch, position: int, *, data: bool = True, bytes_as: str = "auto"
                ) -> Dict[str, Any]:
     """The dump of one batch (a :mod:`kafkawire.records` batch object) as a dict."""
 
@@ -203,7 +208,7 @@ def batch_json(batch, position: int, *, data: bool = True, bytes_as: str = "auto
 
 def dump_segment(path: str, *, data: bool = True, bytes_as: str = "auto",
                  max_bytes: Optional[int] = None,
-                 progress: Optional[_Progress] = None) -> Iterator[Dict[str, Any]]:
+                 progress: Optional[_Progress] = None) -> Generator[Dict[str, Any], None, None]:
     """The JSON-able lines of one ``.log`` segment (see the module docstring)."""
     from kafkawire import records
 
@@ -231,7 +236,7 @@ def dump_segment(path: str, *, data: bool = True, bytes_as: str = "auto",
         yield {"error": str(exc), "position": exc.position}
 
 
-def dump_index(path: str) -> Iterator[Dict[str, Any]]:
+def dump_index(path: str) -> Generator[Dict[str, Any], None, None]:
     """The entries of an ``.index``, ``.timeindex`` or ``.txnindex`` file."""
     base = segments.base_offset_of(path)
     yield {"dumping": path, "logStartingOffset": base}

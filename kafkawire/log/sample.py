@@ -24,7 +24,7 @@ import json
 import os
 import random
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from kafkawire.log import segments
 
@@ -86,8 +86,8 @@ class _Partition:
         self.next_offset = 0
         self.aborted_txns: List[segments.AbortedTxn] = []
 
-    def batch(self, recs: List[dict], *, compression: str = "none", offsets=None,
-              **batch_fields) -> List[SampleRecord]:
+    def batch(self, recs: List[Dict[str, Any]], *, compression: str = "none",
+              offsets: Optional[Sequence[int]] = None, **batch_fields: Any) -> List[SampleRecord]:
         base = self.next_offset if offsets is None else offsets[0]
         items = []
         for i, r in enumerate(recs):
@@ -158,7 +158,8 @@ def generate(directory: str, *, scale: int = 1, seed: int = 7,
             recs = []
             for _ in range(min(size, n - i)):
                 ts += rng.randrange(0, 20)
-                headers = [("trace-id", f"{rng.getrandbits(64):016x}".encode()),
+                headers: List[Tuple[str, Optional[bytes]]] = [
+                    ("trace-id", f"{rng.getrandbits(64):016x}".encode()),
                            ("source", rng.choice([b"web", b"mobile", b"pos"]))]
                 if i % 97 == 0:
                     headers.append(("retry", None))
@@ -209,7 +210,7 @@ def generate(directory: str, *, scale: int = 1, seed: int = 7,
     # users: a compacted-looking key set with tombstones
     part = _Partition(log, "users", 0, segment_bytes=segment_bytes)
     keys = [f"user-{k:02d}".encode() for k in range(40)]
-    history = []
+    history: List[Dict[str, Any]] = []
     for off in range(600 * scale):
         ts += rng.randrange(1, 50)
         key = rng.choice(keys)
@@ -218,7 +219,7 @@ def generate(directory: str, *, scale: int = 1, seed: int = 7,
         history.append({"key": key, "value": value, "headers": [], "timestamp": ts,
                         "offset": off})
     cleaned_upto = len(history) // 2
-    latest: Dict[bytes, dict] = {}
+    latest: Dict[bytes, Dict[str, Any]] = {}
     for rec in history[:cleaned_upto]:
         latest[rec["key"]] = rec
     kept = sorted(latest.values(), key=lambda r: r["offset"])
