@@ -3,7 +3,8 @@
 :func:`start_broker` formats a temporary log directory (random cluster id, SCRAM users
 added at format time) and runs ``kafka.Kafka`` as one KRaft node that is broker and
 controller at once, on 127.0.0.1 ports picked free at start.  It listens for clients on
-PLAINTEXT and on SASL_PLAINTEXT (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512), runs the consumer,
+PLAINTEXT and on SASL_PLAINTEXT (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512), and given a
+certificate (``tls=``) also on SSL and SASL_SSL, runs the consumer,
 share and streams group protocols (4.4's defaults), and is ready when it answers
 ApiVersions (asked with kafkawire's own codec).  :meth:`KafkaBroker.stop` terminates the
 JVM, then kills it after a bounded wait; an ``atexit`` hook does the same for a run that
@@ -25,7 +26,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List, Optional, Tuple
 
 from kafka_support.jars import KafkaUnavailable, classpath_string, java_executable
 from kafka_support.jvm import start_options
@@ -60,6 +61,8 @@ class KafkaBroker:
     process: Optional[subprocess.Popen] = None
     after_exit: Callable[[], None] = lambda: None  # run once the JVM has exited
     start_seconds: float = 0.0
+    ssl_port: Optional[int] = None        # SSL listener, when started with a certificate
+    sasl_ssl_port: Optional[int] = None   # SASL_SSL listener (the same mechanisms)
 
     @property
     def bootstrap_servers(self) -> str:
@@ -121,9 +124,12 @@ def _jaas_string(value: str) -> str:
 
 def server_properties(*, node_id: int, port: int, sasl_port: int, controller_port: int,
                       log_dir: Path, users: Dict[str, str],
-                      extra: Optional[Dict[str, object]] = None) -> str:
+                      extra: Optional[Dict[str, object]] = None,
+                      ssl_port: Optional[int] = None, sasl_ssl_port: Optional[int] = None,
+                      keystore: Optional[str] = None) -> str:
     """The ``server.properties`` of a one-node KRaft broker+controller (``extra``
-    settings added or overriding)."""
+    settings added or overriding).  With ``keystore`` (a PEM file: the private key, then
+    the certificate) it listens on SSL and SASL_SSL too."""
     host = "127.0.0.1"
     admin = next(iter(users))
     plain_users = " ".join(f"user_{name}={_jaas_string(pw)}" for name, pw in users.items())
@@ -169,9 +175,21 @@ def server_properties(*, node_id: int, port: int, sasl_port: int, controller_por
              f"username={_jaas_string(admin)} password={_jaas_string(users[admin])} "
              f"{plain_users};"),
     }
-    for mech in SCRAM_MECHANISMS:
-        props[f"listener.name.sasl_plaintext.{mech.lower()}.sasl.jaas.config"] = (
-            "org.apache.kafka.common.security.scram.ScramLoginModule required;")
+    sasl_listeners = ["sasl_plaintext"]
+    if keystore:
+        tls = f"SSL://{host}:{ssl_port},SASL_SSL://{host}:{sasl_ssl_port}"
+        props["listeners"] += "," + tls
+        props["advertised.listeners"] += "," + tls
+        props["listener.security.protocol.map"] += ",SSL:SSL,SASL_SSL:SASL_SSL"
+        props["ssl.keystore.type"] = "PEM"
+        props["ssl.keystore.location"] = keystore
+        props["listener.name.sasl_ssl.plain.sasl.jaas.config"] = (
+            props["listener.name.sasl_plaintext.plain.sasl.jaas.config"])
+        sasl_listeners.append("sasl_ssl")
+    for listener in sasl_listeners:
+        for mech in SCRAM_MECHANISMS:
+            props[f"listener.name.{listener}.{mech.lower()}.sasl.jaas.config"] = (
+                "org.apache.kafka.common.security.scram.ScramLoginModule required;")
     props.update(extra or {})
     return "".join(f"{k}={v}\n" for k, v in props.items())
 
@@ -229,21 +247,32 @@ atexit.register(_stop_all)
 
 
 def start_broker(*, timeout: float = START_TIMEOUT,
-                 extra_properties: Optional[Dict[str, object]] = None) -> KafkaBroker:
+                 extra_properties: Optional[Dict[str, object]] = None,
+                 tls: Optional[Tuple[str, str]] = None) -> KafkaBroker:
     """Format storage and start one broker; return it once it answers ApiVersions.
-    ``extra_properties`` are added to its ``server.properties`` (an authorizer, say)."""
+    ``extra_properties`` are added to its ``server.properties`` (an authorizer, say);
+    ``tls`` is ``(certificate, key)``, PEM files, for SSL and SASL_SSL listeners."""
     java = java_executable()
     cp = classpath_string()
     work = Path(tempfile.mkdtemp(prefix="kafkawire-kafka-"))
-    port, sasl_port, controller_port = _free_ports(3)
+    port, sasl_port, controller_port, ssl_port, sasl_ssl_port = _free_ports(5)
     broker = KafkaBroker(host="127.0.0.1", port=port, sasl_port=sasl_port,
                          controller_port=controller_port, cluster_id=_random_cluster_id(),
                          node_id=1, log_dir=work / "logs")
+    keystore = None
+    if tls is not None:
+        broker.ssl_port, broker.sasl_ssl_port = ssl_port, sasl_ssl_port
+        # Kafka's PEM key store is one file: the private key, then the certificate
+        keystore = work / "keystore.pem"
+        certificate, key = tls
+        keystore.write_text(Path(key).read_text() + Path(certificate).read_text())
     config = work / "server.properties"
     config.write_text(server_properties(node_id=broker.node_id, port=port, sasl_port=sasl_port,
                                         controller_port=controller_port,
                                         log_dir=broker.log_dir, users=broker.users,
-                                        extra=extra_properties))
+                                        extra=extra_properties, ssl_port=ssl_port,
+                                        sasl_ssl_port=sasl_ssl_port,
+                                        keystore=str(keystore) if keystore else None))
     began = time.monotonic()
     try:
         scram = []
