@@ -15,12 +15,19 @@ On a SASL listener, ``open_connection(..., sasl=...)`` (a :mod:`kafkawire.sasl` 
 or ``sasl_mechanism``/``sasl_username``/``sasl_password``) authenticates right after the
 ApiVersions handshake, through the same :class:`~kafkawire.connection.ClientConnection`;
 a refusal raises its :class:`~kafkawire.errors.SaslAuthenticationError`.
+
+On an SSL or SASL_SSL listener, ``open_connection(..., ssl=context)`` (an
+:class:`ssl.SSLContext`, or True for :func:`ssl.create_default_context`) runs the TLS
+handshake first, checking the certificate against ``server_hostname`` (by default the
+host connected to); a handshake that fails or outlasts the timeout raises
+:class:`~kafkawire.errors.TlsHandshakeError`.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any, Dict, List, Optional
+import ssl as _ssl
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Union
 
 from kafkawire import __version__
 from kafkawire.error_codes import ErrorCode
@@ -28,7 +35,10 @@ from kafkawire.connection import (
     Authenticated, AuthenticationFailed, ClientConnection, RequestFailed, ResponseEvent,
     SaslTokenReceived, UnexpectedResponse, Versions,
 )
-from kafkawire.errors import ConnectionClosedError, ConnectionStateError, InFlightLimitError, KafkaWireError, RequestTimedOutError
+from kafkawire.errors import (
+    ConnectionClosedError, ConnectionStateError, InFlightLimitError, KafkaWireError, RequestTimedOutError,
+    TlsHandshakeError,
+)
 from kafkawire.messages import ApiVersionsRequest, Message
 
 if TYPE_CHECKING:
@@ -200,11 +210,18 @@ async def open_connection(host: str, port: int, *, client_id: Optional[str] = No
                           software_version: Optional[str] = None,
                           sasl: Optional["SaslClient"] = None, sasl_mechanism: Optional[str] = None,
                           sasl_username: Optional[str] = None, sasl_password: Optional[str] = None,
-                          sasl_handshake_version: Optional[int] = None) -> AsyncConnection:
-    """Connect to a Kafka broker, run the ApiVersions handshake, then SASL if asked.
+                          sasl_handshake_version: Optional[int] = None,
+                          ssl: Union[_ssl.SSLContext, bool, None] = None,
+                          server_hostname: Optional[str] = None) -> AsyncConnection:
+    """Connect to a Kafka broker (over TLS if asked), run the ApiVersions handshake, then
+    SASL if asked.
 
-    ``timeout`` bounds the connect, the handshake, the authentication, and by default
-    every request.  SASL: ``sasl`` is a :mod:`kafkawire.sasl` client, or
+    ``timeout`` bounds the connect with its TLS handshake, the ApiVersions handshake, the
+    authentication, and by default every request.  TLS: ``ssl`` is an
+    :class:`ssl.SSLContext` or True (a default context: the system's certificate
+    authorities, host name checked); ``server_hostname`` is the name the certificate must
+    carry, by default ``host``.  A failed handshake raises
+    :class:`~kafkawire.errors.TlsHandshakeError`.  SASL: ``sasl`` is a :mod:`kafkawire.sasl` client, or
     ``sasl_mechanism`` (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512) with ``sasl_username`` and
     ``sasl_password`` make one; ``sasl_handshake_version=0`` uses Kafka's legacy bare
     token frames.
@@ -213,7 +230,13 @@ async def open_connection(host: str, port: int, *, client_id: Optional[str] = No
         from kafkawire.sasl import client_for
 
         sasl = client_for(sasl_mechanism, sasl_username or "", sasl_password or "")
+    context = _tls_context(ssl, server_hostname)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
     reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+    if context is not None:
+        await _start_tls(writer, context, server_hostname or host, f"{host}:{port}",
+                         deadline - loop.time(), timeout)
     protocol = ClientConnection(client_id, max_in_flight, versions, sasl=sasl)
     conn = AsyncConnection(reader, writer, protocol, timeout)
     hello = ApiVersionsRequest(client_software_name=software_name,
@@ -232,3 +255,39 @@ async def open_connection(host: str, port: int, *, client_id: Optional[str] = No
         await conn.close()
         raise
     return conn
+
+
+def _tls_context(ssl: Union[_ssl.SSLContext, bool, None],
+                 server_hostname: Optional[str]) -> Optional[_ssl.SSLContext]:
+    if ssl is True:
+        return _ssl.create_default_context()
+    if ssl is None or ssl is False:
+        if server_hostname is not None:
+            raise ValueError("server_hostname is only meaningful with ssl")
+        return None
+    if not isinstance(ssl, _ssl.SSLContext):
+        raise TypeError(f"ssl must be an ssl.SSLContext, True or None, not {type(ssl).__name__}")
+    return ssl
+
+
+async def _start_tls(writer: asyncio.StreamWriter, context: _ssl.SSLContext, server_hostname: str,
+                     where: str, remaining: float, timeout: float) -> None:
+    """Upgrade the connected socket in place; every way the handshake can fail (or hang)
+    becomes a TlsHandshakeError, and the socket is closed."""
+    remaining = max(remaining, 0.001)
+    try:
+        # wait_for bounds the handshake (and closes the transport when it cancels it);
+        # asyncio's own handshake timeout is only a backstop behind it
+        await asyncio.wait_for(writer.start_tls(context, server_hostname=server_hostname,
+                                                ssl_handshake_timeout=remaining + 1.0), remaining)
+    except _ssl.SSLCertVerificationError as exc:
+        writer.close()
+        raise TlsHandshakeError(f"the TLS certificate of {where} did not verify for "
+                                f"{server_hostname!r}: {exc.verify_message}") from exc
+    except (OSError, asyncio.TimeoutError) as exc:
+        writer.close()
+        if isinstance(exc, asyncio.TimeoutError):
+            why = f"it did not finish within {timeout} s"
+        else:
+            why = str(exc) or "the peer closed the connection (is it a TLS listener?)"
+        raise TlsHandshakeError(f"the TLS handshake with {where} failed: {why}") from exc

@@ -128,6 +128,13 @@ class ConnectionClosedError(ConnectionStateError):
     waiting for its response then."""
 
 
+class TlsHandshakeError(ConnectionClosedError):
+    """The TLS handshake did not complete: the broker's certificate did not verify (an
+    unknown certificate authority, a host name it does not name, expired), the peer is not
+    a TLS listener or closed the connection, or the handshake outlasted the timeout.  The
+    :mod:`ssl` or OS error, when there is one, is its ``__cause__``."""
+
+
 class RequestTimedOutError(KafkaWireError):
     """A request whose deadline passed before its response arrived."""
 
