@@ -11,6 +11,7 @@ import pytest
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 _BLOCK = re.compile(r"^```python\n(.*?)^```$", re.S | re.M)
+_FENCED = re.compile(r"^```.*?^```$", re.S | re.M)
 
 
 def _blocks():
@@ -18,7 +19,8 @@ def _blocks():
     out = []
     for match in _BLOCK.finditer(text):
         line = text.count("\n", 0, match.start(1)) + 1
-        heading = re.findall(r"^#+ (.+)$", text[: match.start()], re.M)[-1]
+        prose = _FENCED.sub("", text[: match.start()])  # a shell comment is no heading
+        heading = re.findall(r"^#+ (.+)$", prose, re.M)[-1]
         out.append((f"{heading} (line {line})", line, match.group(1)))
     return out
 
