@@ -6,7 +6,9 @@ peer that never answers) is a TlsHandshakeError within the connection's timeout.
 from __future__ import annotations
 
 import asyncio
+import re
 import ssl
+from pathlib import Path
 
 import pytest
 
@@ -219,3 +221,14 @@ def test_tls_arguments_are_checked():
         asyncio.run(main(server_hostname="localhost"))
     with pytest.raises(TypeError, match="ssl must be"):
         asyncio.run(main(ssl="yes"))
+
+
+def test_the_readme_sasl_ssl_example_runs_as_written(capsys, tmp_path, monkeypatch):
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### Security"):]
+    section = section[:section.index("\n### ", 1)]
+    (block,) = [b for b in re.findall(r"```python\n(.*?)```", section, re.S) if "ssl=trust" in b]
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    exec(compile(block, "README.md", "exec"), {"__name__": "readme"})
+    assert capsys.readouterr().out.splitlines() == [
+        "SCRAM-SHA-512 [True, True, True]", "TlsHandshakeError True"]
