@@ -115,10 +115,13 @@ def test_every_subcommand_is_a_module_of_the_cli_package(backend):
     ("kafkawire.segments", "kafkawire.log.segments"),
     ("kafkawire.sample", "kafkawire.log.sample"),
     ("kafkawire.internal", "kafkawire.internal_topics"),
+    ("kafkawire.spark.logread", "kafkawire.log.read"),
 ])
 def test_old_import_paths_give_the_moved_modules(backend, old, new):
     import importlib
 
+    if old.startswith("kafkawire.spark."):
+        pytest.importorskip("pyspark")
     moved = importlib.import_module(new)
     assert importlib.import_module(old) is moved
     parent, _, name = old.rpartition(".")
