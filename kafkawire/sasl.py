@@ -34,7 +34,7 @@ import json
 import re
 import secrets
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from kafkawire import messages as M
 from kafkawire.errors import (
@@ -468,7 +468,8 @@ class ScramClient(SaslClient):
     def _next(self, challenge: bytes) -> Optional[bytes]:
         challenge = _check_size(challenge, self._max_token_size, "SCRAM server message")
         if self._awaiting_final:
-            return self._final(challenge)
+            self._final(challenge)
+            return None
         first = parse_server_first(challenge, max_iterations=self._max_iterations)
         if not first.nonce.startswith(self._nonce) or len(first.nonce) == len(self._nonce):
             raise SaslAuthenticationError("SCRAM server nonce does not extend the client nonce")
@@ -487,7 +488,8 @@ class ScramClient(SaslClient):
         final = parse_server_final(challenge)
         if final.error is not None:
             raise SaslAuthenticationError(f"SCRAM server refused the authentication: {final.error}")
-        if not hmac.compare_digest(final.signature, self._server_signature):
+        if (final.signature is None or self._server_signature is None
+                or not hmac.compare_digest(final.signature, self._server_signature)):
             raise SaslServerSignatureError("SCRAM server signature does not match: the server "
                                            "does not know this user's credential")
         self.complete = True
@@ -541,6 +543,8 @@ class ScramServer(SaslServer):
     def _on_client_final(self, response: bytes) -> bytes:
         final = parse_client_final(response)
         first, credential = self._first, self._credential
+        if first is None or credential is None:
+            raise SaslStateError("SCRAM client-final message before the client-first one")
         if final.nonce != first.nonce + self._server_nonce:
             raise SaslAuthenticationError("SCRAM client-final nonce does not match the exchange")
         if final.channel_binding != first.gs2_header.encode("utf-8"):
@@ -778,7 +782,7 @@ class ClientSession:
         if not self.done:
             self._outcome(self.connection.connection_lost("the broker closed the connection"))
 
-    def _outcome(self, events) -> None:
+    def _outcome(self, events: List[Any]) -> None:
         from kafkawire.connection import Authenticated, AuthenticationFailed
 
         for event in events:
@@ -824,7 +828,7 @@ class ServerSession:
         """Whether the current exchange has just succeeded (or is the one that did)."""
         return self._server is not None and self._server.complete
 
-    def handshake(self, request, version: int):
+    def handshake(self, request: M.SaslHandshakeRequest, version: int) -> M.SaslHandshakeResponse:
         """The SaslHandshakeResponse to ``request``; starts a (re-)authentication."""
         enabled = list(self.servers)
         if self._server is not None and not self._server.complete:
@@ -834,7 +838,7 @@ class ServerSession:
         if factory is None:
             self.failure = f"mechanism {request.mechanism!r} is not enabled"
             return M.SaslHandshakeResponse(error_code=_UNSUPPORTED_SASL_MECHANISM, mechanisms=enabled)
-        if self.authenticated and request.mechanism != self._server.mechanism:
+        if self.authenticated and self._server is not None and request.mechanism != self._server.mechanism:
             # KIP-368: Kafka answers the handshake, then fails the SaslAuthenticate after it
             self._bad_mechanism = (f"SASL mechanism '{request.mechanism}' requested by client is not "
                                    f"supported for re-authentication of mechanism '{self._server.mechanism}'")
@@ -843,7 +847,8 @@ class ServerSession:
         self.expects_raw_token = version == 0
         return M.SaslHandshakeResponse(error_code=0, mechanisms=enabled)
 
-    def authenticate(self, request, version: int):
+    def authenticate(self, request: M.SaslAuthenticateRequest, version: int
+                     ) -> M.SaslAuthenticateResponse:
         """The SaslAuthenticateResponse to ``request``; a refusal sets :attr:`failure`."""
         R_ = M.SaslAuthenticateResponse
         if self._server is None or self._handshake_version != 1 or self._server.complete:
@@ -885,14 +890,15 @@ class ServerSession:
         return challenge
 
     def _on_step(self) -> int:
-        if not self._server.complete:
+        server = self._server
+        if server is None or not server.complete:
             return 0
-        if self.authenticated and self._server.principal != self.principal:
+        if self.authenticated and server.principal != self.principal:
             # KIP-368: re-authentication may not change who the connection belongs to
             self.authenticated = False
             raise SaslAuthenticationError("Cannot change principals during re-authentication from "
-                                          f"User.{self.principal}: User.{self._server.principal}")
-        self.principal = self._server.principal
+                                          f"User.{self.principal}: User.{server.principal}")
+        self.principal = server.principal
         self.authenticated = True
         self.expects_raw_token = False
         return self.session_lifetime_ms
