@@ -19,7 +19,8 @@ a refusal raises its :class:`~kafkawire.errors.SaslAuthenticationError`.
 On an SSL or SASL_SSL listener, ``open_connection(..., ssl=context)`` (an
 :class:`ssl.SSLContext`, or True for :func:`ssl.create_default_context`) runs the TLS
 handshake first, checking the certificate against ``server_hostname`` (by default the
-host connected to); a handshake that fails or outlasts the timeout raises
+host connected to); a handshake that fails or outlasts the timeout, or a broker that
+refuses our client certificate (or its absence), raises
 :class:`~kafkawire.errors.TlsHandshakeError`.
 """
 from __future__ import annotations
@@ -66,6 +67,8 @@ class AsyncConnection:
         #: The outcome of the last SASL exchange, once one succeeded.
         self.authentication: Optional[Authenticated] = None
         self._slot_freed = asyncio.Condition()
+        #: Bytes read from the broker so far.
+        self.bytes_received = 0
         self._reading = asyncio.get_running_loop().create_task(self._read_loop())
 
     @property
@@ -96,8 +99,7 @@ class AsyncConnection:
                         ) from None
         future: asyncio.Future[ResponseEvent] = loop.create_future()
         self._waiting[correlation_id] = future
-        self._writer.write(data)
-        await self._writer.drain()
+        await self._write(data)
         try:
             return await asyncio.wait_for(asyncio.shield(future), max(0.0, deadline - loop.time()))
         except asyncio.TimeoutError:
@@ -117,8 +119,7 @@ class AsyncConnection:
         data = self.protocol.authenticate(client, handshake_version=handshake_version, deadline=deadline)
         outcome: asyncio.Future[Authenticated] = loop.create_future()
         self._authenticating = outcome
-        self._writer.write(data)
-        await self._writer.drain()
+        await self._write(data)
         try:
             event = await asyncio.wait_for(asyncio.shield(outcome), max(0.0, deadline - loop.time()))
         except asyncio.TimeoutError:
@@ -126,6 +127,16 @@ class AsyncConnection:
             event = await outcome
         self.authentication = event
         return event
+
+    async def _write(self, data: bytes) -> bool:
+        """Write and wait for the buffer to drain; False when the connection is lost (the
+        read loop then fails every waiting request with the reason)."""
+        self._writer.write(data)
+        try:
+            await self._writer.drain()
+        except (ConnectionError, OSError):
+            return False
+        return True
 
     def _has_room(self) -> bool:
         p = self.protocol
@@ -135,8 +146,8 @@ class AsyncConnection:
         """Send a request whose response is not awaited (a Produce with ``acks=0``);
         returns its correlation id."""
         correlation_id, data = self.protocol.send(message, version=version)
-        self._writer.write(data)
-        await self._writer.drain()
+        if not await self._write(data):
+            raise ConnectionClosedError(f"the connection was lost: {type(message).__name__} not sent")
         return correlation_id
 
     async def close(self) -> None:
@@ -161,6 +172,7 @@ class AsyncConnection:
                 data = await self._reader.read(_READ_SIZE)
                 if not data:
                     break
+                self.bytes_received += len(data)
                 await self._dispatch(self.protocol.receive_data(data))
                 answer = self.protocol.data_to_send()  # the next SASL step, if any
                 if answer:
@@ -243,7 +255,17 @@ async def open_connection(host: str, port: int, *, client_id: Optional[str] = No
                                client_software_version=software_version or __version__)
     try:
         for _ in range(2):  # the second try follows a KIP-511 answer, at the broker's version
-            answer = await conn.request(hello)
+            try:
+                answer = await conn.request(hello)
+            except ConnectionClosedError as exc:
+                if context is None or conn.bytes_received:
+                    raise
+                # TLS 1.3: the broker checks our certificate after our half of the
+                # handshake, so its refusal arrives here, as a close or an alert
+                raise TlsHandshakeError(
+                    f"{host}:{port} closed the TLS connection before answering ApiVersions "
+                    f"(a listener that requires client certificates does so when ours is "
+                    f"missing or not trusted): {exc}") from exc
             if answer.message.error_code != _UNSUPPORTED_VERSION:
                 break
         if protocol.negotiated is None:
