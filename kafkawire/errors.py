@@ -130,8 +130,9 @@ class ConnectionClosedError(ConnectionStateError):
 
 class TlsHandshakeError(ConnectionClosedError):
     """The TLS handshake did not complete: the broker's certificate did not verify (an
-    unknown certificate authority, a host name it does not name, expired), the peer is not
-    a TLS listener or closed the connection, or the handshake outlasted the timeout.  The
+    unknown certificate authority, a host name it does not name, expired), the broker
+    refused the client's certificate or its absence, the peer is not a TLS listener or
+    closed the connection, or the handshake outlasted the timeout.  The
     :mod:`ssl` or OS error, when there is one, is its ``__cause__``."""
 
 

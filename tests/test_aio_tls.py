@@ -1,8 +1,9 @@
 """kafkawire.aio over TLS: ``open_connection(..., ssl=, server_hostname=)`` on SSL and
 SASL_SSL listeners of a real Kafka 4.4 broker (marker ``kafka``) and of the test broker,
 then pipelined requests; and every way the TLS handshake can fail (a certificate from
-another authority, a host name the certificate does not carry, a plaintext listener, a
-peer that never answers) is a TlsHandshakeError within the connection's timeout."""
+another authority, a host name the certificate does not carry, a client certificate
+missing or refused, a plaintext listener, a peer that never answers) is a
+TlsHandshakeError within the connection's timeout."""
 from __future__ import annotations
 
 import asyncio
@@ -35,8 +36,12 @@ def other_pki(tmp_path_factory):
     return make_pki(tmp_path_factory.mktemp("other-pki"))
 
 
-def trusting(pki) -> ssl.SSLContext:
-    return ssl.create_default_context(cafile=pki.ca)
+def trusting(pki, client=None) -> ssl.SSLContext:
+    """A context that trusts ``pki``'s authority (and shows ``client``'s certificate)."""
+    context = ssl.create_default_context(cafile=pki.ca)
+    if client is not None:
+        context.load_cert_chain(client.client_cert, client.client_key)
+    return context
 
 
 def topic_metadata(name: str):
@@ -66,13 +71,16 @@ def refused(port: int, context, server_hostname=None, timeout: float = 20) -> Tl
 
 @pytest.fixture(scope="module")
 def kafka_tls(pki):
-    """A Kafka broker of this module's own, listening on SSL and SASL_SSL too."""
+    """A Kafka broker of this module's own, listening on SSL (client certificates
+    required) and SASL_SSL (none asked for) too."""
     from kafka_support.jars import require_kafka
 
     require_kafka()
     from kafka_support.broker import start_broker
 
-    broker = start_broker(tls=(pki.server_cert, pki.server_key))
+    broker = start_broker(tls=(pki.server_cert, pki.server_key), extra_properties={
+        "ssl.truststore.type": "PEM", "ssl.truststore.location": pki.ca,
+        "listener.name.ssl.ssl.client.auth": "required"})
     try:
         yield broker
     finally:
@@ -83,7 +91,7 @@ def kafka_tls(pki):
 @pytest.mark.timeout(300)
 def test_kafka_ssl_listener_then_pipelined_requests(kafka_tls, pki):
     async def main():
-        async with await open_connection("127.0.0.1", kafka_tls.ssl_port, ssl=trusting(pki),
+        async with await open_connection("127.0.0.1", kafka_tls.ssl_port, ssl=trusting(pki, pki),
                                          client_id="aio-tls", timeout=60) as conn:
             assert conn.negotiated[3] >= 12
             events = await pipelined_metadata(conn)
@@ -112,9 +120,9 @@ def test_kafka_sasl_ssl_scram_then_pipelined_requests(kafka_tls, pki, mechanism)
 
 @pytest.mark.kafka
 @pytest.mark.timeout(300)
-def test_kafka_certificate_from_another_authority_is_refused(kafka_tls, other_pki):
+def test_kafka_certificate_from_another_authority_is_refused(kafka_tls, pki, other_pki):
     for port in (kafka_tls.ssl_port, kafka_tls.sasl_ssl_port):
-        error = refused(port, trusting(other_pki))
+        error = refused(port, trusting(other_pki, pki))
         assert "did not verify" in str(error) and isinstance(error.__cause__, ssl.SSLCertVerificationError)
 
 
@@ -123,6 +131,17 @@ def test_kafka_certificate_from_another_authority_is_refused(kafka_tls, other_pk
 def test_kafka_certificate_for_another_host_name_is_refused(kafka_tls, pki):
     error = refused(kafka_tls.sasl_ssl_port, trusting(pki), server_hostname="kafka.example.com")
     assert "Hostname mismatch" in str(error) and "'kafka.example.com'" in str(error)
+
+
+@pytest.mark.kafka
+@pytest.mark.timeout(300)
+def test_kafka_refuses_a_missing_or_untrusted_client_certificate(kafka_tls, pki, other_pki):
+    """TLS 1.3: Kafka checks the client's certificate after the client's half of the
+    handshake; its alert (or close) is still a TlsHandshakeError, before any request."""
+    for context in (trusting(pki), trusting(pki, other_pki)):
+        error = refused(kafka_tls.ssl_port, context)
+        assert "before answering ApiVersions" in str(error)
+        assert isinstance(error.__cause__, ConnectionClosedError)
 
 
 @pytest.mark.kafka
@@ -150,14 +169,15 @@ def test_test_broker_ssl_then_pipelined_requests(pki):
         assert broker.roundtrip_failures == [] and broker.handler_errors == []
 
 
-def test_test_broker_ssl_with_a_client_certificate(pki):
+def test_test_broker_ssl_with_a_client_certificate(pki, other_pki):
     with _tls_broker("SSL", pki, ssl_cafile=pki.ca) as broker:  # client certificates required
         async def main():
-            context = trusting(pki)
-            context.load_cert_chain(pki.client_cert, pki.client_key)
-            async with await open_connection("localhost", broker.port, ssl=context, timeout=30) as conn:
+            async with await open_connection("localhost", broker.port, ssl=trusting(pki, pki),
+                                             timeout=30) as conn:
                 await pipelined_metadata(conn, 3)
         asyncio.run(main())
+        for context in (trusting(pki), trusting(pki, other_pki)):  # none, or not trusted
+            assert "before answering ApiVersions" in str(refused(broker.port, context))
 
 
 @pytest.mark.parametrize("mechanism", SCRAM)
