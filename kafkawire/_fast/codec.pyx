@@ -172,8 +172,8 @@ ctypedef struct Op:
     PyObject *sub        # CPlan of a struct / struct-array field (owned by CPlan.keep)
     PyObject *dflt       # the default value (owned by CPlan.keep)
     PyObject *factory    # a factory making a fresh default, or None
-    int fac              # how a fresh default is made: FAC_* below
-    int code             # what the decoder does inline: RD_* below
+    int fac              # how a fresh default is made (FAC_*)
+    int code             # what the decoder reads inline (RD_*)
     PyObject *fplan      # the FieldPlan (names, for messages)
 
 
@@ -373,10 +373,18 @@ cdef Py_ssize_t _UUID_SAFE = kw_member_offset(_UUID.__dict__.get("is_safe"))
 # CPython's cached ints -5..256 (what PyLong_FromLong returns for them), looked up
 # without a call: most numbers in a message (error codes, counts, ids) are small.
 cdef PyObject *_SMALL_INTS[262]
-for _i in range(262):
-    _small = _i - 5
-    Py_INCREF(_small)
-    _SMALL_INTS[_i] = <PyObject *>_small
+
+
+cdef int _fill_small_ints() except -1:
+    cdef long i
+    for i in range(262):
+        v = PyLong_FromLong(i - 5)
+        Py_INCREF(v)  # kept for the life of the module
+        _SMALL_INTS[i] = <PyObject *>v
+    return 0
+
+
+_fill_small_ints()
 
 
 cdef inline object _int(long x):
