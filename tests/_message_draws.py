@@ -34,9 +34,11 @@ _CHARS = ("a", "Z", "0", " ", "\"", "\\", "/", "\x00", "\t", "\n", "\x1f", "\x7f
           "😀", "𝄞", "\U00010000", "\U0010ffff")
 _FLOATS = (0.0, -0.0, 1.0, -1.5, 0.1, math.inf, -math.inf, 5e-324, -5e-324,
            2.2250738585072014e-308, 1.7976931348623157e308, -1.7976931348623157e308)
-_TEXT_SIZES = (0, 1, 2, 3, 5, 8, 11)
-_BYTES_SIZES = (0, 1, 3, 8, 24)
+# Sizes, now and then past 127: a compact length of two varint bytes.
+_TEXT_SIZES = (0, 1, 2, 3, 5, 8, 11) * 2 + (70,)  # 70 characters: some 160 UTF-8 bytes
+_BYTES_SIZES = (0, 1, 3, 8, 24) * 3 + (200,)
 _ARRAY_SIZES = (0, 0, 1, 1, 2, 2, 3)  # empty and multi-element arrays in about equal shares
+_LONG_ARRAY = 130  # of a primitive element, one array in 15
 # the largest tag Java writes back: its writer takes 2**31 - 1 for "no more tags"
 JAVA_MAX_TAG = 2**31 - 2
 
@@ -108,9 +110,11 @@ def _primitive_gen(kind: int) -> Gen:
 def _field_gen(fp: P.FieldPlan) -> Gen:
     if fp.kind == P.ARRAY:
         elem = struct_gen(fp.sub) if fp.elem_kind == P.STRUCT else _primitive_gen(fp.elem_kind)
+        long = fp.elem_kind != P.STRUCT
 
         def value(rng: random.Random) -> Any:
-            return [elem(rng) for _ in range(_pick(rng, _ARRAY_SIZES))]
+            size = _LONG_ARRAY if long and rng.random() < 1 / 15 else _pick(rng, _ARRAY_SIZES)
+            return [elem(rng) for _ in range(size)]
     elif fp.kind == P.STRUCT:
         value = struct_gen(fp.sub)
     else:

@@ -3,8 +3,9 @@
 For every (definition, version), over the ``_message_draws.COUNT`` messages of
 ``SEED``, every field of every struct the version reaches holds a non-default value at
 least once, and also: null where it is nullable, an empty and a multi-element list
-where it is an array, its default (so it is left out) where it is tagged; every
-flexible struct carries unknown tagged fields at least once.
+where it is an array, its default (so it is left out) where it is tagged, a length of
+127 or more where it is text, bytes or an array of a primitive type; every flexible
+struct carries unknown tagged fields at least once.
 """
 from __future__ import annotations
 
@@ -19,6 +20,10 @@ from kafkawire.schema import plan as P
 pytestmark = pytest.mark.backend_independent
 
 
+# A length from 127 up takes two varint bytes in a compact field.
+_LENGTHS = {P.STRING: lambda text: text.encode(), P.BYTES: bytes, P.RECORDS: bytes}
+
+
 def _needs(plan, out):
     """What each field of ``plan`` and of the structs below it must show, by (plan, attr)."""
     for fp in plan.fields + plan.tagged:
@@ -27,6 +32,8 @@ def _needs(plan, out):
             need.add("null")
         if fp.kind == P.ARRAY:
             need |= {"empty", "many"}
+        if fp.kind in _LENGTHS or (fp.kind == P.ARRAY and fp.elem_kind != P.STRUCT):
+            need.add("long")
         if fp.tag >= 0:
             need.add("default")
         out[(plan, fp.attr)] = need
@@ -47,7 +54,11 @@ def _shown(plan, obj, seen):
             shows.add("default")
         elif value is not None:
             shows.add("value")
+        if fp.kind in _LENGTHS and value is not None and len(_LENGTHS[fp.kind](value)) >= 127:
+            shows.add("long")
         if fp.kind == P.ARRAY and value is not None:
+            if len(value) >= 127:
+                shows.add("long")
             shows.add("empty" if not value else "many" if len(value) > 1 else "one")
             if fp.elem_kind == P.STRUCT:
                 for item in value:
