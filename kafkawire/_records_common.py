@@ -5,7 +5,7 @@ and the broker's storage read batch headers with the same layout)."""
 from __future__ import annotations
 
 import struct
-from typing import Any, NamedTuple, Optional
+from typing import Any, List, NamedTuple, Optional
 
 from kafkawire.compression import codec_name
 from kafkawire.errors import CorruptRecordError, EncodeError
@@ -172,6 +172,26 @@ def check_int(name: str, value: Any, bits: int) -> int:
     if not -lim <= value < lim:
         raise EncodeError(f"{name}={value} does not fit in int{bits}")
     return value
+
+
+#: the columns of :func:`to_arrow` tables, in order
+ARROW_COLUMNS = ("offset", "timestamp", "timestamp_type", "key", "value", "headers",
+                 "partition_leader_epoch", "producer_id", "producer_epoch", "sequence",
+                 "is_transactional", "is_control", "compression")
+
+
+def arrow_columns(columns: Any) -> Optional[List[str]]:
+    """The names a ``to_arrow(columns=...)`` call asks for, checked (None: all)."""
+    if columns is None:
+        return None
+    if isinstance(columns, str):
+        raise TypeError("columns must be a sequence of column names, not a string")
+    names = list(columns)
+    for name in names:
+        if name not in ARROW_COLUMNS:
+            raise ValueError(f"to_arrow has no column {name!r}; its columns are "
+                             + ", ".join(ARROW_COLUMNS))
+    return names
 
 
 def arrow_schema() -> Any:

@@ -53,6 +53,8 @@ Arrow
     ``sequence`` int32 (the record's producer sequence, -1 if none),
     ``is_transactional``/``is_control`` bool and ``compression`` string.  The Cython
     backend fills the Arrow buffers directly, without a Python object per record.
+    ``columns=[...]`` builds only those columns, in that order (keys, values and
+    headers not asked for are never copied).
 """
 from __future__ import annotations
 

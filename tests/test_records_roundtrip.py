@@ -8,7 +8,7 @@ import struct
 import pytest
 
 from kafkawire import _backend, records
-from kafkawire.errors import CorruptRecordError, EncodeError
+from kafkawire.errors import CorruptRecordError, EncodeError, KafkaWireError
 
 CODECS = ["none", "gzip", "snappy", "lz4", "zstd"]
 TS = 1_700_000_000_000
@@ -254,6 +254,44 @@ def test_backends_give_the_same_bytes_records_and_tables(codec, magic):
         assert _tuples(fast.decode(buf)) == _tuples(pure.decode(buf))
         pytest.importorskip("pyarrow")
         assert fast.to_arrow(buf).equals(pure.to_arrow(buf))
+
+
+@pytest.mark.parametrize("columns", [["value", "offset"], ["headers"],
+                                     ["compression", "key", "timestamp"], []])
+def test_to_arrow_of_some_columns_is_those_columns_of_the_whole_table(columns):
+    pytest.importorskip("pyarrow")
+    buf = (records.encode_batch(LEGACY, magic=1)
+           + records.encode_batch(RECS, base_offset=4, compression="snappy")
+           + records.encode_batch(RECS, base_offset=8))
+    t = records.to_arrow(buf, columns=columns)
+    assert t.schema.names == columns and t.num_rows == 12
+    assert t.equals(records.to_arrow(buf).select(columns))
+    with pytest.raises(ValueError, match="no column 'nope'"):
+        records.to_arrow(buf, columns=["offset", "nope"])
+
+
+def test_to_arrow_checks_the_columns_it_does_not_build():
+    """A record's skipped key, value or headers are still checked: every one-byte
+    change fails (or not) the same way whatever the columns asked for."""
+    pytest.importorskip("pyarrow")
+    good = records.encode_batch(RECS)
+
+    def outcome(buf, columns):
+        try:
+            records.to_arrow(buf, verify_crc=False, columns=columns)
+        except KafkaWireError as exc:
+            return type(exc)
+        return None
+
+    failures = 0
+    for i in range(61, len(good)):
+        for byte in (0x00, 0x7F, 0xFF):
+            bad = bytearray(good)
+            bad[i] = byte
+            want = outcome(bytes(bad), None)
+            failures += want is not None
+            assert outcome(bytes(bad), ["offset"]) == want, (i, byte)
+    assert failures > 50
 
 
 def test_to_arrow_columns():

@@ -238,6 +238,9 @@ cdef class _ArrowSink(_Sink):
     cdef Py_ssize_t rows, batch_rows0, nheaders
     cdef Py_ssize_t ts_nulls, key_nulls, val_nulls, hval_nulls
     cdef BatchInfo cur
+    # columns not asked for: their bytes are not copied (every row empty), and the
+    # table drops them before anyone sees them
+    cdef bint skip_key, skip_value, skip_headers
 
     cdef int alloc(self, Py_ssize_t rows, Py_ssize_t data, Py_ssize_t hdrs) except -1:
         cdef int i
@@ -288,13 +291,15 @@ cdef class _ArrowSink(_Sink):
             _put_u8(&b[B_TSTYPE], 0)
             self.ts_nulls += 1
         if klen >= 0:
-            _put_bytes(&b[B_KEY_DATA], k, klen)
+            if not self.skip_key:
+                _put_bytes(&b[B_KEY_DATA], k, klen)
             _put_u8(&b[B_KEY_FLAG], 1)
         else:
             _put_u8(&b[B_KEY_FLAG], 0)
             self.key_nulls += 1
         if vlen >= 0:
-            _put_bytes(&b[B_VAL_DATA], v, vlen)
+            if not self.skip_value:
+                _put_bytes(&b[B_VAL_DATA], v, vlen)
             _put_u8(&b[B_VAL_FLAG], 1)
         else:
             _put_u8(&b[B_VAL_FLAG], 0)
@@ -311,6 +316,8 @@ cdef class _ArrowSink(_Sink):
                     Py_ssize_t vlen) except -1:
         cdef CBuf *b = self.b
         cdef bytes fixed
+        if self.skip_headers:
+            return 0
         if _ascii(k, klen):
             _put_bytes(&b[B_HKEY_DATA], k, klen)
         else:
@@ -373,6 +380,8 @@ cdef class _ArrowSink(_Sink):
         cdef Py_ssize_t hkn = B[B_HKEY_DATA].n, hvn = B[B_HVAL_DATA].n
         cdef Py_ssize_t nheaders = self.nheaders, hcount = 0
         cdef Py_ssize_t ts_nulls = 0, key_nulls = 0, val_nulls = 0, hval_nulls = 0
+        cdef bint keys = not self.skip_key, values = not self.skip_value
+        cdef bint headers = not self.skip_headers
         if count < 0 or count > end // 7:
             _corrupt(f"record count {count} does not fit in {end} bytes of records")
         if kn + end > INT32_MAX or vn + end > INT32_MAX or hkn + end > INT32_MAX or \
@@ -399,8 +408,9 @@ cdef class _ArrowSink(_Sink):
             else:
                 if klen > rend - pos:
                     _corrupt(f"key length {klen} goes beyond its record")
-                _copy(kdata + kn, d + pos, klen, end - pos)
-                kn += klen
+                if keys:
+                    _copy(kdata + kn, d + pos, klen, end - pos)
+                    kn += klen
                 pos += klen
                 o_kf[i] = 1
             o_koff[i] = <int32_t>kn
@@ -413,8 +423,9 @@ cdef class _ArrowSink(_Sink):
             else:
                 if vlen > rend - pos:
                     _corrupt(f"value length {vlen} goes beyond its record")
-                _copy(vdata + vn, d + pos, vlen, end - pos)
-                vn += vlen
+                if values:
+                    _copy(vdata + vn, d + pos, vlen, end - pos)
+                    vn += vlen
                 pos += vlen
                 o_vf[i] = 1
             o_voff[i] = <int32_t>vn
@@ -425,6 +436,16 @@ cdef class _ArrowSink(_Sink):
                 read_varint32(d, rend, &pos, &hklen)
                 if hklen < 0 or hklen > rend - pos:
                     _corrupt(f"header key length {hklen} is invalid")
+                if not headers:  # checked and stepped over, as the generic path does
+                    pos += hklen
+                    read_varint32(d, rend, &pos, &hvlen)
+                    if hvlen < -1:
+                        _corrupt(f"negative header value length {hvlen}")
+                    if hvlen > rend - pos:
+                        _corrupt(f"header value length {hvlen} goes beyond its record")
+                    if hvlen > 0:
+                        pos += hvlen
+                    continue
                 if not _ascii(d + pos, hklen):
                     try:
                         PyUnicode_DecodeUTF8(<const char *>(d + pos), hklen, "strict")
@@ -652,16 +673,23 @@ cdef object _export(_ArrowSink s):
     return _from_batches([batch], _SCHEMA)
 
 
-def to_arrow(buf, *, verify_crc=True, max_decompressed_size=_DEFAULT_MAX):
+def to_arrow(buf, *, verify_crc=True, max_decompressed_size=_DEFAULT_MAX, columns=None):
     """A ``pyarrow.Table`` with one row per record of ``buf``; the columns' buffers are
     filled directly and handed to Arrow through its C data interface, without a Python
-    object per record."""
+    object per record.  With ``columns``, only those (in that order): keys, values and
+    headers not asked for are never copied."""
+    cdef list wanted = _common.arrow_columns(columns)
     cdef _Source src = _source(buf)
     cdef _ArrowSink s = _ArrowSink.__new__(_ArrowSink)
     cdef Py_ssize_t rows, data, hdrs
     if max_decompressed_size is None:
         max_decompressed_size = _DEFAULT_MAX
+    if wanted is not None:
+        s.skip_key = "key" not in wanted
+        s.skip_value = "value" not in wanted
+        s.skip_headers = "headers" not in wanted
     _v2_bounds(src.data, src.size, &rows, &data, &hdrs)
     s.alloc(rows, data, hdrs)
     _emit_all(src, verify_crc, max_decompressed_size, s)
-    return _export(s)
+    table = _export(s)
+    return table if wanted is None else table.select(wanted)

@@ -24,6 +24,7 @@ from kafkawire._records_common import (
 )
 from kafkawire._records_common import MARKER_TYPES as _MARKER_TYPES
 from kafkawire._records_common import V2_HEADER as _HDR
+from kafkawire._records_common import arrow_columns as _arrow_columns
 from kafkawire._records_common import arrow_schema
 from kafkawire._records_common import check_int as _check_int
 from kafkawire._records_common import next_sequence as _next_sequence
@@ -816,26 +817,39 @@ def _arrow_key(key: str) -> str:
 
 
 def to_arrow(buf, *, verify_crc: bool = True,
-             max_decompressed_size: int = _comp.DEFAULT_MAX_DECOMPRESSED_SIZE):
+             max_decompressed_size: int = _comp.DEFAULT_MAX_DECOMPRESSED_SIZE,
+             columns: Optional[Iterable[str]] = None):
     """A ``pyarrow.Table`` with one row per record of ``buf`` (see
-    :func:`kafkawire.records.to_arrow` for the columns)."""
+    :func:`kafkawire.records.to_arrow` for the columns), only ``columns`` of them when
+    given, in that order."""
     import pyarrow as pa
 
-    cols: dict = {name: [] for name in arrow_schema().names}
+    wanted = _arrow_columns(columns)
+    if wanted == []:  # no columns, but as many rows as records, as the Cython backend
+        return to_arrow(buf, verify_crc=verify_crc,
+                        max_decompressed_size=max_decompressed_size).select([])
+    schema = arrow_schema()
+    if wanted is not None:
+        schema = pa.schema([schema.field(name) for name in wanted])
+    cols: dict = {name: [] for name in schema.names}
+    fill = {name: (lambda value: None) for name in arrow_schema().names}
+    fill.update({name: cols[name].append for name in cols})
     for batch in BatchIterator(buf, verify_crc, max_decompressed_size):
         recs = batch.records()
         legacy = batch.magic < 2
         base = batch.base_offset if not legacy else 0
         tstype = (-1 if batch.magic == 0 else (1 if batch.timestamp_type == "log_append" else 0))
         for r in recs:
-            cols["offset"].append(r.offset)
+            fill["offset"](r.offset)
             ts_null = batch.magic == 0 or not -_TS_US_LIMIT <= r.timestamp <= _TS_US_LIMIT
-            cols["timestamp"].append(None if ts_null else r.timestamp * 1000)
-            cols["timestamp_type"].append(None if ts_null else tstype)
-            cols["key"].append(r.key)
-            cols["value"].append(r.value)
-            cols["headers"].append([{"key": _arrow_key(k), "value": v} for k, v in r.headers])
-            cols["sequence"].append(-1 if legacy else batch.sequence_of(r.offset - base))
+            fill["timestamp"](None if ts_null else r.timestamp * 1000)
+            fill["timestamp_type"](None if ts_null else tstype)
+            fill["key"](r.key)
+            fill["value"](r.value)
+            if "headers" in cols:
+                cols["headers"].append([{"key": _arrow_key(k), "value": v}
+                                        for k, v in r.headers])
+            fill["sequence"](-1 if legacy else batch.sequence_of(r.offset - base))
         n = len(recs)
         for name, value in (("partition_leader_epoch", batch.partition_leader_epoch),
                             ("producer_id", batch.producer_id),
@@ -843,7 +857,7 @@ def to_arrow(buf, *, verify_crc: bool = True,
                             ("is_transactional", batch.is_transactional),
                             ("is_control", batch.is_control),
                             ("compression", batch.compression)):
-            cols[name].extend([value] * n)
-    schema = arrow_schema()
+            if name in cols:
+                cols[name].extend([value] * n)
     arrays = [pa.array(cols[field.name], type=field.type) for field in schema]
     return pa.Table.from_arrays(arrays, schema=schema)
