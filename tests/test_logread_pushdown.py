@@ -184,3 +184,24 @@ def test_read_options_parse_the_packing_options():
     assert (o.open_cost_bytes, o.min_partitions) == (1 << 20, 8)
     with pytest.raises(ValueError, match="minPartitions"):
         logread.ReadOptions.parse({"minPartitions": "0"})
+
+
+@pytest.mark.parametrize("columns", [("offset", "value"), ("value", "partition", "topic"),
+                                     ("headers", "timestamp", "is_control")])
+@pytest.mark.parametrize("row_filter", FILTERS[2:4] + FILTERS[8:9], ids=lambda f: repr(f)[9:60])
+@pytest.mark.parametrize("isolation", ["read_uncommitted", "read_committed"])
+def test_a_read_of_some_columns_equals_those_columns_of_the_full_read(
+        log_dir, columns, row_filter, isolation):
+    full = logread.ReadOptions(isolation_level=isolation)
+    some = logread.ReadOptions(isolation_level=isolation, columns=columns)
+    table = logread.read_all(log_dir, some, row_filter)
+    assert table.schema == logread.arrow_schema(some)
+    assert table.schema.names == list(columns)
+    assert table.num_rows
+    expected = logread.read_all(log_dir, full, row_filter).select(list(columns))
+    assert table.to_pylist() == expected.to_pylist()
+
+
+def test_an_unknown_column_is_named():
+    with pytest.raises(ValueError, match="no column 'nope'"):
+        logread.arrow_schema(logread.ReadOptions(columns=("offset", "nope")))

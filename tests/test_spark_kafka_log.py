@@ -205,3 +205,40 @@ def test_small_segments_are_packed_into_few_spark_partitions(kafka_log, sample_l
     df = kafka_log(minPartitions=2).load(sample_log.directory)
     assert df.rdd.getNumPartitions() <= 4
     assert df.count() == len(sample_log.records)
+
+
+@pytest.mark.parametrize("columns", [
+    "offset bigint, value binary",
+    "value binary, topic string, `partition` int, offset bigint, headers "
+    "array<struct<key:string,value:binary>>, is_control boolean",
+    "timestamp timestamp, offset bigint, key binary",
+])
+def test_a_schema_of_some_columns_gives_those_columns_of_the_same_rows(
+        kafka_log, sample_log, columns):
+    """A schema naming some of the columns (Spark's only way to tell a Python source
+    what a query reads) gives exactly those columns of the rows the full read gives,
+    with and without a pushed-down filter, in both isolation levels."""
+    for isolation in ("read_uncommitted", "read_committed"):
+        full = kafka_log(isolationLevel=isolation).load(sample_log.directory)
+        pruned = kafka_log(isolationLevel=isolation).schema(columns).load(
+            sample_log.directory)
+        names = pruned.columns
+        assert len(names) == len(columns.split(", "))
+        for cond in ("true", "partition = 1 and offset between 300 and 700",
+                     f"timestamp >= timestamp_millis({sample.BASE_TIMESTAMP + 35_000})"):
+            if "partition" in cond and "partition" not in names:
+                cond = "offset between 300 and 700"
+            if "timestamp" in cond and "timestamp" not in names:
+                continue
+            want = full.where(cond).select(*names).orderBy(*names).collect()
+            got = pruned.where(cond).orderBy(*names).collect()
+            assert got == want and got
+
+
+def test_a_schema_with_an_unknown_column_or_type_names_it(kafka_log, sample_log):
+    from pyspark.errors import PySparkException
+
+    for schema, word in (("offset bigint, nope int", "nope"),
+                         ("offset int", "bigint")):
+        with pytest.raises(PySparkException, match=word):
+            kafka_log().schema(schema).load(sample_log.directory).collect()

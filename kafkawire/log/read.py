@@ -86,6 +86,9 @@ class ReadOptions:
     min_partitions: Optional[int] = None  # None: the planning machine's core count
     chunk_bytes: int = DEFAULT_CHUNK_BYTES
     backend: Optional[str] = None
+    #: the columns to yield, in this order (None: all); set from the schema a query
+    #: gives, since Spark passes Python data sources no pruned column list
+    columns: Optional[Tuple[str, ...]] = None
 
     @classmethod
     def parse(cls, options: Mapping[str, str]) -> "ReadOptions":
@@ -122,10 +125,11 @@ class ReadOptions:
 # schema
 
 
-def arrow_schema(options: Optional[ReadOptions] = None):
+def arrow_schema(options: Optional[ReadOptions] = None, *, pruned: bool = True):
     """The Arrow schema of what :func:`read_split` yields: ``topic``, ``partition``, the
     columns of :func:`kafkawire.records.to_arrow`, and in PERMISSIVE mode the corrupt
-    record column.  Every field is nullable, as Spark's are."""
+    record column; only ``options.columns`` of them when set (and ``pruned``).  Every
+    field is nullable, as Spark's are."""
     import pyarrow as pa
 
     from kafkawire import records
@@ -134,7 +138,14 @@ def arrow_schema(options: Optional[ReadOptions] = None):
     fields += [pa.field(f.name, _spark_arrow_type(f.type)) for f in records.arrow_schema()]
     if options is not None and options.mode == "PERMISSIVE":
         fields.append(pa.field(options.corrupt_column, pa.string()))
-    return pa.schema(fields)
+    if options is None or options.columns is None or not pruned:
+        return pa.schema(fields)
+    by_name = {f.name: f for f in fields}
+    for name in options.columns:
+        if name not in by_name:
+            raise ValueError(f"kafka-log has no column {name!r}; its columns are "
+                             + ", ".join(by_name))
+    return pa.schema([by_name[name] for name in options.columns])
 
 
 def _spark_arrow_type(t):
@@ -452,23 +463,43 @@ def _record_filter(table, split: Split, options: ReadOptions,
 
 def _finish(table, split: Split, options: ReadOptions, schema,
             row_filter: RowFilter = NO_FILTER):
-    """Filter a decoded table and give it the split's topic/partition columns."""
+    """Filter a decoded table down to the rows to keep and the columns of ``schema``
+    (the split's topic and partition among them when asked for)."""
     import pyarrow as pa
 
     mask = _record_filter(table, split, options, row_filter)
     if mask is not None:
         table = table.filter(mask)
     n = table.num_rows
-    cols = [pa.repeat(pa.scalar(split.topic, pa.string()), n),
-            pa.repeat(pa.scalar(split.partition, pa.int32()), n)]
-    for i, f in enumerate(schema):
-        if i < 2 or f.name == options.corrupt_column and options.mode == "PERMISSIVE":
-            continue
-        col = table.column(f.name)
-        cols.append(col if col.type == f.type else col.cast(f.type))
-    if options.mode == "PERMISSIVE":
-        cols.append(pa.nulls(n, pa.string()))
+    cols = []
+    for f in schema:
+        if f.name == "topic":
+            cols.append(pa.repeat(pa.scalar(split.topic, pa.string()), n))
+        elif f.name == "partition":
+            cols.append(pa.repeat(pa.scalar(split.partition, pa.int32()), n))
+        elif f.name == options.corrupt_column and options.mode == "PERMISSIVE":
+            cols.append(pa.nulls(n, pa.string()))
+        else:
+            col = table.column(f.name)
+            if col.type != f.type:
+                # the same buffers, only nested names and nullability differ: a
+                # zero-copy view, not a cast
+                col = pa.chunked_array([c.view(f.type) for c in col.chunks], f.type)
+            cols.append(col)
     return pa.Table.from_arrays(cols, schema=schema)
+
+
+#: what :func:`_record_filter` may read besides the columns asked for
+_FILTER_COLUMNS = ("offset", "timestamp", "is_control", "is_transactional", "producer_id")
+
+
+def _decoded_columns(options: ReadOptions, schema) -> List[str]:
+    """The columns of :func:`kafkawire.records.to_arrow` a split's reader needs: those
+    ``schema`` yields and those the row filters read."""
+    from kafkawire import records
+
+    wanted = set(schema.names) | set(_FILTER_COLUMNS)
+    return [name for name in records.arrow_schema().names if name in wanted]
 
 
 def _corrupt_row(split: Split, options: ReadOptions, schema, offset: Optional[int],
@@ -551,6 +582,7 @@ def _read_split(split: Split, options: ReadOptions, stats: ReadStats,
     # the records implementation the 'backend' option names, else the active one
     records = _backend.implementation("records", options.backend or None)
     schema = arrow_schema(options)
+    columns = _decoded_columns(options, schema)
     verify = options.verify_crc
 
     def bad(position: int, offset: Optional[int], exc: Exception):
@@ -572,7 +604,7 @@ def _read_split(split: Split, options: ReadOptions, stats: ReadStats,
     def decode(view, base: int, headers: List[segments.BatchHeader]):
         stats.batches_read += len(headers)
         try:
-            table = records.to_arrow(view, verify_crc=verify)
+            table = records.to_arrow(view, verify_crc=verify, columns=columns)
         except DecodeError:
             table = None
         if table is not None:
@@ -582,7 +614,8 @@ def _read_split(split: Split, options: ReadOptions, stats: ReadStats,
         for h in headers:
             rel = h.position - base
             try:
-                part = records.to_arrow(view[rel:rel + h.size_in_bytes], verify_crc=verify)
+                part = records.to_arrow(view[rel:rel + h.size_in_bytes], verify_crc=verify,
+                                        columns=columns)
             except DecodeError as exc:
                 row = bad(h.position, h.base_offset, exc)
                 if row is not None:

@@ -7,6 +7,11 @@ Read::
     spark.read.format("kafka-log").load("/backup/orders-3/*.log")       # segment files
 
 Columns: ``topic``, ``partition``, then those of :func:`kafkawire.records.to_arrow`.
+Spark does not tell a Python data source which columns a query uses; a schema naming
+some of them does, and only those are decoded and handed to Spark (keys, values and
+headers not named are never copied)::
+
+    spark.read.format("kafka-log").schema("offset bigint, value binary").load(path)
 
 Filters on ``topic`` and ``partition`` (``=``, ``IN``) and on ``offset`` and
 ``timestamp`` (ranges) are pushed down (:func:`kafkawire.spark.register` turns on
@@ -67,7 +72,7 @@ import os
 import shutil
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from pyspark.sql.datasource import (
@@ -87,7 +92,7 @@ from pyspark.sql.datasource import (
 
 from kafkawire.log import read as logread
 from kafkawire.log import segments
-from kafkawire.spark.ddl import spark_ddl
+from kafkawire.spark.ddl import spark_ddl, spark_type
 
 if TYPE_CHECKING:
     import pyarrow
@@ -122,9 +127,11 @@ class SplitPartition(InputPartition):
 class KafkaLogReader(DataSourceReader):
     """Plans splits on the driver side and reads each group in a task."""
 
-    def __init__(self, options) -> None:
+    def __init__(self, options, schema=None) -> None:
         self.paths = _paths(options)
         self.options = logread.ReadOptions.parse(options)
+        if schema is not None:
+            self.options = replace(self.options, columns=columns_of(schema, self.options))
         self.row_filter = logread.NO_FILTER
 
     def pushFilters(self, filters: List[Filter]) -> Iterator[Filter]:
@@ -142,6 +149,30 @@ class KafkaLogReader(DataSourceReader):
     def read(self, partition: InputPartition) -> Iterator["pyarrow.RecordBatch"]:
         return logread.read_splits(partition.value, self.options,
                                    row_filter=self.row_filter)
+
+
+def columns_of(schema, options: logread.ReadOptions) -> Optional[Tuple[str, ...]]:
+    """The columns a query's schema asks for (None: all of them, in order).
+
+    Spark gives a Python data source no list of the columns a query uses, but it does
+    pass on a schema given with ``spark.read.schema(...)``: a subset of the columns
+    makes the reader decode and hand over only those.  Each must be one of
+    ``kafka-log``'s, with its type.
+    """
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    wanted = to_arrow_schema(schema, timezone="UTC")
+    full = logread.arrow_schema(options, pruned=False)
+    for f in wanted:
+        i = full.get_field_index(f.name)
+        if i < 0:
+            raise ValueError(f"kafka-log has no column {f.name!r}; its columns are "
+                             + ", ".join(full.names))
+        ours = full.field(i)
+        if not f.type.equals(ours.type) or not f.nullable:
+            raise ValueError(f"kafka-log column {f.name!r} is {spark_type(ours.type)}"
+                             f" (nullable), not {schema[f.name].dataType.simpleString()}")
+    return None if wanted.names == full.names else tuple(wanted.names)
 
 
 _EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
@@ -449,7 +480,7 @@ class KafkaLogDataSource(DataSource):
         return spark_ddl(logread.ReadOptions.parse(self.options))
 
     def reader(self, schema) -> KafkaLogReader:
-        return KafkaLogReader(self.options)
+        return KafkaLogReader(self.options, schema)
 
     def writer(self, schema, overwrite: bool) -> KafkaLogWriter:
         return KafkaLogWriter(self.options, schema, overwrite)
