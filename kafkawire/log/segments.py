@@ -20,7 +20,8 @@ import os
 import re
 import struct
 from dataclasses import dataclass, field
-from typing import BinaryIO, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import (IO, Any, BinaryIO, Callable, Dict, Iterable, Iterator, List, Optional, Sequence,
+                    Tuple, TypeVar, Union)
 
 from kafkawire._records_common import (
     LEGACY_OVERHEAD,
@@ -30,6 +31,7 @@ from kafkawire._records_common import (
     unpack_v2_header,
 )
 from kafkawire.errors import CorruptRecordError, DecodeError
+from kafkawire.framing import BytesLike
 
 LOG_SUFFIX = ".log"
 INDEX_SUFFIX = ".index"
@@ -70,7 +72,7 @@ class SegmentError(DecodeError):
         self.position = position
         self.reason = reason
 
-    def __reduce__(self):  # picklable across Spark's worker boundary
+    def __reduce__(self) -> Tuple[Any, ...]:  # picklable across Spark's worker boundary
         return (type(self), (self.path, self.position, self.reason))
 
 
@@ -167,7 +169,7 @@ def discover(paths: Union[PathLike, Sequence[PathLike]]) -> List[PartitionLog]:
             raise FileNotFoundError(f"no file matches {p!r}")
         expanded.extend(matches)
 
-    by_dir: dict = {}
+    by_dir: Dict[str, PartitionLog] = {}
 
     def add(directory: str, segs: Iterable[Segment]) -> None:
         directory = os.path.abspath(directory)
@@ -207,7 +209,7 @@ def discover(paths: Union[PathLike, Sequence[PathLike]]) -> List[PartitionLog]:
 # batch headers (BatchHeader is the one type of kafkawire._records_common)
 
 
-def parse_header(buf, position: int = 0, *, path: str = "<buffer>",
+def parse_header(buf: BytesLike, position: int = 0, *, path: str = "<buffer>",
                  file_position: Optional[int] = None, available: Optional[int] = None
                  ) -> BatchHeader:
     """The header of the log entry at ``buf[position:]``.
@@ -255,21 +257,20 @@ def scan_headers(path: str, start: int = 0, end: Optional[int] = None,
     segment costs one small read per batch whatever its size.
     """
     own = f is None
-    if own:
-        f = open(path, "rb")
+    fh: BinaryIO = open(path, "rb") if f is None else f
     try:
         if end is None:
-            end = os.fstat(f.fileno()).st_size
+            end = os.fstat(fh.fileno()).st_size
         pos = start
         while pos < end:
-            f.seek(pos)
-            head = f.read(V2_HEADER_SIZE)
+            fh.seek(pos)
+            head = fh.read(V2_HEADER_SIZE)
             header = parse_header(head, 0, path=path, file_position=pos, available=end - pos)
             yield header
             pos = header.end
     finally:
         if own:
-            f.close()
+            fh.close()
 
 
 # ---------------------------------------------------------------------------
@@ -312,6 +313,10 @@ def read_time_index(path: str, base_offset: int = 0) -> List[Tuple[int, int]]:
     return out
 
 
+_Entry = Tuple[int, ...]  # one index entry's fields
+_IndexT = TypeVar("_IndexT", bound="_IndexFile")
+
+
 class _IndexFile:
     """The fixed-size entries of an ``.index`` or ``.timeindex`` file, read where a
     lookup needs them (a few reads per binary search, as a broker looks them up) instead
@@ -340,7 +345,7 @@ class _IndexFile:
             self._f.close()
             raise
 
-    def _raw(self, i: int) -> Optional[tuple]:
+    def _raw(self, i: int) -> Optional[_Entry]:
         self._f.seek(i * self.entry.size)
         data = self._f.read(self.entry.size)
         return self.entry.unpack(data) if len(data) == self.entry.size else None
@@ -355,22 +360,22 @@ class _IndexFile:
     def close(self) -> None:
         self._f.close()
 
-    def __enter__(self):
+    def __enter__(self: _IndexT) -> _IndexT:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     @staticmethod
-    def _valid_first(raw: tuple) -> bool:
+    def _valid_first(raw: _Entry) -> bool:
         raise NotImplementedError
 
     @staticmethod
-    def _after(prev: tuple, cur: tuple) -> bool:
+    def _after(prev: _Entry, cur: _Entry) -> bool:
         raise NotImplementedError
 
 
-def _first_true(lo: int, hi: int, pred) -> int:
+def _first_true(lo: int, hi: int, pred: Callable[[int], bool]) -> int:
     """The smallest ``i`` in ``[lo, hi)`` with ``pred(i)`` true (``hi`` if none), for a
     ``pred`` that is false up to some point and true from there on."""
     while lo < hi:
@@ -389,11 +394,11 @@ class OffsetIndex(_IndexFile):
     entry = _INDEX_ENTRY
 
     @staticmethod
-    def _valid_first(raw: tuple) -> bool:
+    def _valid_first(raw: _Entry) -> bool:
         return raw[0] >= 0 and raw[1] >= 0
 
     @staticmethod
-    def _after(prev: tuple, cur: tuple) -> bool:
+    def _after(prev: _Entry, cur: _Entry) -> bool:
         return cur[0] > prev[0] and cur[1] > prev[1]
 
     def entry_at(self, i: int) -> Tuple[int, int]:
@@ -418,11 +423,11 @@ class TimeIndex(_IndexFile):
     entry = _TIME_INDEX_ENTRY
 
     @staticmethod
-    def _valid_first(raw: tuple) -> bool:
+    def _valid_first(raw: _Entry) -> bool:
         return raw[1] >= 0
 
     @staticmethod
-    def _after(prev: tuple, cur: tuple) -> bool:
+    def _after(prev: _Entry, cur: _Entry) -> bool:
         return cur[0] >= prev[0] and cur[1] > prev[1] and cur != (0, 0)
 
     def entry_at(self, i: int) -> Tuple[int, int]:
@@ -517,6 +522,8 @@ def _index_cuts(f: BinaryIO, segment: Segment, target_bytes: int, start: int,
     """Cut positions from the ``.index``: the first entry at or past each target, each
     checked; None when the index is empty or an entry does not check out."""
     cuts: List[int] = []
+    if segment.index_path is None:
+        return None
     with OffsetIndex(segment.index_path, segment.base_offset) as index:
         if not len(index):
             return None
@@ -614,18 +621,17 @@ def iter_chunks(path: str, start: int = 0, end: Optional[int] = None, *,
     the batches before it have been yielded.
     """
     own = f is None
-    if own:
-        f = open(path, "rb", buffering=0)
+    fh: BinaryIO = open(path, "rb", buffering=0) if f is None else f
     try:
         if end is None:
-            end = os.fstat(f.fileno()).st_size
+            end = os.fstat(fh.fileno()).st_size
         chunk_size = max(chunk_size, V2_HEADER_SIZE)
-        f.seek(start)
+        fh.seek(start)
         pos = start
         buf = b""
 
         def read_exactly(n: int, at: int) -> bytes:
-            data = f.read(n)
+            data = fh.read(n)
             if len(data) < n:
                 raise SegmentError(path, at + len(data),
                                    "the file ended early (it shrank while being read?)")
@@ -665,7 +671,7 @@ def iter_chunks(path: str, start: int = 0, end: Optional[int] = None, *,
             pos += off
     finally:
         if own:
-            f.close()
+            fh.close()
 
 
 def last_offset(plog: PartitionLog) -> int:
@@ -710,9 +716,9 @@ class PartitionWriter:
         self.next_offset = next_offset
         self.segment_bytes = segment_bytes
         self.index_interval_bytes = index_interval_bytes
-        self._log: Optional[BinaryIO] = None
-        self._index: Optional[BinaryIO] = None
-        self._timeindex: Optional[BinaryIO] = None
+        self._log: Optional[IO[bytes]] = None
+        self._index: Optional[IO[bytes]] = None
+        self._timeindex: Optional[IO[bytes]] = None
         self._base = 0
         self._size = 0
         self._since_index = 0
@@ -764,14 +770,16 @@ class PartitionWriter:
                 self._open(h.base_offset)
             elif self._size > 0 and self._size + h.size_in_bytes > self.segment_bytes:
                 self._open(h.base_offset)
+            log, index, timeindex = self._log, self._index, self._timeindex
+            assert log is not None and index is not None and timeindex is not None  # _open made them
             if self._since_index > self.index_interval_bytes:
-                self._index.write(_INDEX_ENTRY.pack(h.last_offset - self._base, self._size))
+                index.write(_INDEX_ENTRY.pack(h.last_offset - self._base, self._size))
                 if self._max_ts_offset >= 0 and self._max_ts > self._indexed_ts:
-                    self._timeindex.write(_TIME_INDEX_ENTRY.pack(
+                    timeindex.write(_TIME_INDEX_ENTRY.pack(
                         self._max_ts, self._max_ts_offset - self._base))
                     self._indexed_ts = self._max_ts
                 self._since_index = 0
-            self._log.write(mv[off:off + h.size_in_bytes])
+            log.write(mv[off:off + h.size_in_bytes])
             if h.magic >= 2 and h.max_timestamp > self._max_ts:
                 self._max_ts, self._max_ts_offset = h.max_timestamp, h.last_offset
             self._size += h.size_in_bytes
@@ -792,7 +800,7 @@ class PartitionWriter:
     def __enter__(self) -> "PartitionWriter":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 
