@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import struct
 import uuid as _uuid
-from typing import Optional, Tuple
+from typing import Any, Optional, Protocol, Tuple, Union
 
 from kafkawire.errors import DecodeError, EncodeError, InvalidVarintError, TruncatedError
+
+_BytesLike = Union[bytes, bytearray, memoryview]
 
 _I8 = struct.Struct(">b")
 _I16 = struct.Struct(">h")
@@ -29,28 +31,36 @@ def _truncated(what: str, offset: int, need: int, size: int) -> TruncatedError:
     )
 
 
-def _check_offset(buf, offset: int) -> None:
+def _check_offset(buf: _BytesLike, offset: int) -> None:
     if offset < 0 or offset > len(buf):
         raise TruncatedError(f"offset {offset} is outside a buffer of {len(buf)} bytes")
 
 
-def _why_not(name: str, value) -> str:
+def _why_not(name: str, value: object) -> str:
     """Why a fixed-width value does not pack, in the Cython backend's words."""
     if name == "float64":
         return "not a number"
     return "out of range" if isinstance(value, int) else "not an integer"
 
 
-def _fixed(name: str, st: struct.Struct):
+class _Encoder(Protocol):
+    def __call__(self, value: Any) -> bytes: ...
+
+
+class _Decoder(Protocol):
+    def __call__(self, buf: _BytesLike, offset: int = 0) -> Tuple[Any, int]: ...
+
+
+def _fixed(name: str, st: struct.Struct) -> Tuple[_Encoder, _Decoder]:
     size = st.size
 
-    def encode(value) -> bytes:
+    def encode(value: Any) -> bytes:
         try:
             return st.pack(value)
         except (struct.error, TypeError, OverflowError):
             raise EncodeError(f"{name}: cannot encode {value!r}: {_why_not(name, value)}") from None
 
-    def decode(buf, offset: int = 0):
+    def decode(buf: _BytesLike, offset: int = 0) -> Tuple[Any, int]:
         _check_offset(buf, offset)
         if len(buf) - offset < size:
             raise _truncated(name, offset, size, len(buf))
@@ -77,7 +87,7 @@ def encode_bool(value: bool) -> bytes:
     return b"\x01" if value else b"\x00"
 
 
-def decode_bool(buf, offset: int = 0) -> Tuple[bool, int]:
+def decode_bool(buf: _BytesLike, offset: int = 0) -> Tuple[bool, int]:
     """Read a boolean; any non-zero byte is true, as in Kafka."""
     _check_offset(buf, offset)
     if offset >= len(buf):
@@ -94,7 +104,7 @@ def encode_uuid(value: Optional[_uuid.UUID]) -> bytes:
     return value.bytes
 
 
-def decode_uuid(buf, offset: int = 0) -> Tuple[_uuid.UUID, int]:
+def decode_uuid(buf: _BytesLike, offset: int = 0) -> Tuple[_uuid.UUID, int]:
     """Read a 16-byte UUID."""
     _check_offset(buf, offset)
     if len(buf) - offset < 16:
@@ -114,7 +124,7 @@ def _encode_uvarint(value: int) -> bytes:
     return bytes(out)
 
 
-def read_uvarint(buf, pos: int, end: int, max_bytes: int, bits: int,
+def read_uvarint(buf: _BytesLike, pos: int, end: int, max_bytes: int, bits: int,
                  what: str) -> Tuple[int, int]:
     """The LEB128 value at ``pos`` of at most ``max_bytes`` bytes, none at or past
     ``end``, that fits in ``bits`` bits; returns ``(value, position after it)``."""
@@ -137,7 +147,7 @@ def read_uvarint(buf, pos: int, end: int, max_bytes: int, bits: int,
     return value, pos
 
 
-def _decode_uvarint(buf, offset: int, max_bytes: int, bits: int, what: str) -> Tuple[int, int]:
+def _decode_uvarint(buf: _BytesLike, offset: int, max_bytes: int, bits: int, what: str) -> Tuple[int, int]:
     _check_offset(buf, offset)
     return read_uvarint(buf, offset, len(buf), max_bytes, bits, what)
 
@@ -149,7 +159,7 @@ def encode_unsigned_varint(value: int) -> bytes:
     return _encode_uvarint(value)
 
 
-def decode_unsigned_varint(buf, offset: int = 0) -> Tuple[int, int]:
+def decode_unsigned_varint(buf: _BytesLike, offset: int = 0) -> Tuple[int, int]:
     """Read an unsigned varint of at most 5 bytes whose value fits in 32 bits."""
     return _decode_uvarint(buf, offset, 5, 32, "unsigned varint")
 
@@ -161,7 +171,7 @@ def encode_varint(value: int) -> bytes:
     return _encode_uvarint(((value << 1) ^ (value >> 31)) & 0xFFFFFFFF)
 
 
-def decode_varint(buf, offset: int = 0) -> Tuple[int, int]:
+def decode_varint(buf: _BytesLike, offset: int = 0) -> Tuple[int, int]:
     """Read a zigzag varint (signed 32-bit)."""
     raw, pos = _decode_uvarint(buf, offset, 5, 32, "varint")
     return (raw >> 1) ^ -(raw & 1), pos
@@ -174,7 +184,7 @@ def encode_varlong(value: int) -> bytes:
     return _encode_uvarint(((value << 1) ^ (value >> 63)) & 0xFFFFFFFFFFFFFFFF)
 
 
-def decode_varlong(buf, offset: int = 0) -> Tuple[int, int]:
+def decode_varlong(buf: _BytesLike, offset: int = 0) -> Tuple[int, int]:
     """Read a zigzag varlong (signed 64-bit)."""
     raw, pos = _decode_uvarint(buf, offset, 10, 64, "varlong")
     return (raw >> 1) ^ -(raw & 1), pos
@@ -207,7 +217,7 @@ def encode_array_length(count: Optional[int]) -> bytes:
     return encode_int32(-1 if count is None else count)
 
 
-def decode_array_length(buf, offset: int = 0) -> Tuple[Optional[int], int]:
+def decode_array_length(buf: _BytesLike, offset: int = 0) -> Tuple[Optional[int], int]:
     """An int32 array length; -1 is None (null).  Other negatives raise."""
     n, pos = decode_int32(buf, offset)
     if n == -1:
@@ -222,7 +232,7 @@ def encode_compact_array_length(count: Optional[int]) -> bytes:
     return encode_unsigned_varint(0 if count is None else count + 1)
 
 
-def decode_compact_array_length(buf, offset: int = 0) -> Tuple[Optional[int], int]:
+def decode_compact_array_length(buf: _BytesLike, offset: int = 0) -> Tuple[Optional[int], int]:
     """A compact array length: 0 is None (null), else the varint minus one."""
     n, pos = decode_unsigned_varint(buf, offset)
     return (None if n == 0 else n - 1), pos
@@ -231,7 +241,7 @@ def decode_compact_array_length(buf, offset: int = 0) -> Tuple[Optional[int], in
 # -- bytes and strings -------------------------------------------------------
 
 
-def _take(buf, offset: int, length: int, what: str) -> bytes:
+def _take(buf: _BytesLike, offset: int, length: int, what: str) -> bytes:
     if length > len(buf) - offset:
         raise _truncated(what, offset, length, len(buf))
     return bytes(buf[offset : offset + length])
@@ -253,13 +263,13 @@ def _text(raw: bytes, offset: int, what: str) -> str:
         raise DecodeError(f"{what} at byte {offset} is not valid UTF-8: {exc}") from None
 
 
-def _as_bytes(value, what: str) -> bytes:
+def _as_bytes(value: object, what: str) -> bytes:
     if isinstance(value, (bytes, bytearray, memoryview)):
         return bytes(value)
     raise EncodeError(f"{what}: expected a bytes-like object, got {type(value).__name__}")
 
 
-def encode_bytes(value) -> bytes:
+def encode_bytes(value: _BytesLike) -> bytes:
     """Bytes with an int32 length."""
     if value is None:
         raise EncodeError("bytes: None is not allowed here (use encode_nullable_bytes)")
@@ -267,12 +277,12 @@ def encode_bytes(value) -> bytes:
     return encode_int32(len(raw)) + raw
 
 
-def encode_nullable_bytes(value) -> bytes:
+def encode_nullable_bytes(value: Optional[_BytesLike]) -> bytes:
     """Bytes with an int32 length; None is length -1."""
     return b"\xff\xff\xff\xff" if value is None else encode_bytes(value)
 
 
-def decode_bytes(buf, offset: int = 0) -> Tuple[bytes, int]:
+def decode_bytes(buf: _BytesLike, offset: int = 0) -> Tuple[bytes, int]:
     """Bytes with an int32 length; a null (-1) raises (use decode_nullable_bytes)."""
     value, pos = decode_nullable_bytes(buf, offset)
     if value is None:
@@ -280,7 +290,7 @@ def decode_bytes(buf, offset: int = 0) -> Tuple[bytes, int]:
     return value, pos
 
 
-def decode_nullable_bytes(buf, offset: int = 0) -> Tuple[Optional[bytes], int]:
+def decode_nullable_bytes(buf: _BytesLike, offset: int = 0) -> Tuple[Optional[bytes], int]:
     """Bytes with an int32 length; -1 is None."""
     n, pos = decode_int32(buf, offset)
     if n < 0:
@@ -290,7 +300,7 @@ def decode_nullable_bytes(buf, offset: int = 0) -> Tuple[Optional[bytes], int]:
     return _take(buf, pos, n, "bytes"), pos + n
 
 
-def encode_compact_bytes(value) -> bytes:
+def encode_compact_bytes(value: _BytesLike) -> bytes:
     """Bytes with a compact length (``len + 1`` as unsigned varint)."""
     if value is None:
         raise EncodeError("compact bytes: None is not allowed here")
@@ -298,12 +308,12 @@ def encode_compact_bytes(value) -> bytes:
     return encode_unsigned_varint(len(raw) + 1) + raw
 
 
-def encode_compact_nullable_bytes(value) -> bytes:
+def encode_compact_nullable_bytes(value: Optional[_BytesLike]) -> bytes:
     """Bytes with a compact length; None is length 0."""
     return b"\x00" if value is None else encode_compact_bytes(value)
 
 
-def decode_compact_bytes(buf, offset: int = 0) -> Tuple[bytes, int]:
+def decode_compact_bytes(buf: _BytesLike, offset: int = 0) -> Tuple[bytes, int]:
     """Bytes with a compact length; a null raises."""
     value, pos = decode_compact_nullable_bytes(buf, offset)
     if value is None:
@@ -311,7 +321,7 @@ def decode_compact_bytes(buf, offset: int = 0) -> Tuple[bytes, int]:
     return value, pos
 
 
-def decode_compact_nullable_bytes(buf, offset: int = 0) -> Tuple[Optional[bytes], int]:
+def decode_compact_nullable_bytes(buf: _BytesLike, offset: int = 0) -> Tuple[Optional[bytes], int]:
     """Bytes with a compact length; 0 is None."""
     n, pos = decode_unsigned_varint(buf, offset)
     if n == 0:
@@ -334,7 +344,7 @@ def encode_nullable_string(value: Optional[str]) -> bytes:
     return b"\xff\xff" if value is None else encode_string(value)
 
 
-def decode_string(buf, offset: int = 0) -> Tuple[str, int]:
+def decode_string(buf: _BytesLike, offset: int = 0) -> Tuple[str, int]:
     """A UTF-8 string with an int16 length; a null raises."""
     value, pos = decode_nullable_string(buf, offset)
     if value is None:
@@ -342,7 +352,7 @@ def decode_string(buf, offset: int = 0) -> Tuple[str, int]:
     return value, pos
 
 
-def decode_nullable_string(buf, offset: int = 0) -> Tuple[Optional[str], int]:
+def decode_nullable_string(buf: _BytesLike, offset: int = 0) -> Tuple[Optional[str], int]:
     """A UTF-8 string with an int16 length; -1 is None."""
     n, pos = decode_int16(buf, offset)
     if n < 0:
@@ -365,7 +375,7 @@ def encode_compact_nullable_string(value: Optional[str]) -> bytes:
     return b"\x00" if value is None else encode_compact_string(value)
 
 
-def decode_compact_string(buf, offset: int = 0) -> Tuple[str, int]:
+def decode_compact_string(buf: _BytesLike, offset: int = 0) -> Tuple[str, int]:
     """A UTF-8 string with a compact length; a null raises."""
     value, pos = decode_compact_nullable_string(buf, offset)
     if value is None:
@@ -373,7 +383,7 @@ def decode_compact_string(buf, offset: int = 0) -> Tuple[str, int]:
     return value, pos
 
 
-def decode_compact_nullable_string(buf, offset: int = 0) -> Tuple[Optional[str], int]:
+def decode_compact_nullable_string(buf: _BytesLike, offset: int = 0) -> Tuple[Optional[str], int]:
     """A UTF-8 string with a compact length; 0 is None."""
     n, pos = decode_unsigned_varint(buf, offset)
     if n == 0:
