@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import struct
 import time
-from typing import Any, Iterable, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from kafkawire import compression as _comp
 from kafkawire._pure.crc import crc32 as _crc32
@@ -30,6 +30,11 @@ from kafkawire._records_common import check_int as _check_int
 from kafkawire._records_common import next_sequence as _next_sequence
 from kafkawire._records_common import timestamp_type_bit as _timestamp_type_bit
 from kafkawire.errors import CorruptRecordError, EncodeError
+from kafkawire.framing import BytesLike
+
+_Headers = List[Tuple[str, Optional[bytes]]]
+# (offset, timestamp, key, value, headers) of a record to encode
+_Item = Tuple[int, int, Optional[bytes], Optional[bytes], Sequence[Tuple[bytes, Optional[bytes]]]]
 
 _LOG = struct.Struct(">qi")  # offset, size: the 12-byte log entry header
 _LEGACY = struct.Struct(">IbB")  # crc, magic, attributes (unsigned, as the Cython backend)
@@ -58,7 +63,7 @@ class Record:
 
     def __init__(self, offset: int = 0, timestamp: Optional[int] = None,
                  timestamp_type: Optional[str] = "create", key: Optional[bytes] = None,
-                 value: Optional[bytes] = None, headers: Optional[list] = None):
+                 value: Optional[bytes] = None, headers: Optional[_Headers] = None) -> None:
         self.offset = offset
         self.timestamp = timestamp
         self.timestamp_type = timestamp_type
@@ -66,18 +71,19 @@ class Record:
         self.value = value
         self.headers = [] if headers is None else headers
 
-    def as_tuple(self) -> tuple:
+    def as_tuple(self) -> Tuple[Any, ...]:
         """(offset, timestamp, timestamp_type, key, value, headers)."""
         return (self.offset, self.timestamp, self.timestamp_type, self.key, self.value,
                 self.headers)
 
     def __eq__(self, other: Any) -> bool:
         try:
-            return self.as_tuple() == other.as_tuple()
+            same: bool = self.as_tuple() == other.as_tuple()
         except AttributeError:
             return NotImplemented
+        return same
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[Any, ...]:
         return (Record, self.as_tuple())
 
     __hash__ = None  # type: ignore[assignment]
@@ -93,12 +99,12 @@ def _corrupt(msg: str) -> CorruptRecordError:
 
 
 # Reads are bounded by the end of the record, not of the buffer: hence read_uvarint.
-def _varint(buf, pos: int, end: int) -> Tuple[int, int]:
+def _varint(buf: BytesLike, pos: int, end: int) -> Tuple[int, int]:
     raw, pos = read_uvarint(buf, pos, end, 5, 32, "varint")
     return (raw >> 1) ^ -(raw & 1), pos
 
 
-def _varlong(buf, pos: int, end: int) -> Tuple[int, int]:
+def _varlong(buf: BytesLike, pos: int, end: int) -> Tuple[int, int]:
     raw, pos = read_uvarint(buf, pos, end, 10, 64, "varlong")
     return (raw >> 1) ^ -(raw & 1), pos
 
@@ -111,8 +117,8 @@ def _i64(v: int) -> int:
     return ((v + 0x8000000000000000) & 0xFFFFFFFFFFFFFFFF) - 0x8000000000000000
 
 
-def _parse_v2_records(data, count: int, base_offset: int, base_ts: int, log_append: bool,
-                      max_ts: int, out: list) -> None:
+def _parse_v2_records(data: BytesLike, count: int, base_offset: int, base_ts: int, log_append: bool,
+                      max_ts: int, out: List[Record]) -> None:
     """Parse ``count`` records from ``data`` (the whole, uncompressed records section)."""
     end = len(data)
     if count < 0 or count > end // MIN_RECORD_SIZE:
@@ -193,6 +199,20 @@ class RecordBatch:
                  "producer_id", "producer_epoch", "base_sequence", "record_count", "_buf",
                  "_max_size", "_records")
 
+    base_offset: int
+    batch_length: int
+    partition_leader_epoch: int
+    magic: int
+    crc: int
+    attributes: int
+    last_offset_delta: int
+    base_timestamp: int
+    max_timestamp: int
+    producer_id: int
+    producer_epoch: int
+    base_sequence: int
+    record_count: int
+
     def __init__(self, buf: memoryview, max_size: int):
         (self.base_offset, self.batch_length, self.partition_leader_epoch, self.magic,
          self.crc, self.attributes, self.last_offset_delta, self.base_timestamp,
@@ -200,7 +220,7 @@ class RecordBatch:
          self.record_count) = _HDR.unpack_from(buf, 0)
         self._buf = buf
         self._max_size = max_size
-        self._records: Optional[list] = None
+        self._records: Optional[List[Record]] = None
 
     compression_id = property(lambda self: self.attributes & 7,
                               doc="Codec id (0 none, 1 gzip, 2 snappy, 3 lz4, 4 zstd).")
@@ -230,7 +250,7 @@ class RecordBatch:
             codec = self.attributes & 7
             if codec:
                 data = _comp.decompress(codec, data, max_size=self._max_size)
-            out: list = []
+            out: List[Record] = []
             _parse_v2_records(data, self.record_count, self.base_offset, self.base_timestamp,
                               bool(self.attributes & TIMESTAMP_TYPE_BIT), self.max_timestamp, out)
             self._records = out
@@ -248,7 +268,8 @@ class RecordBatch:
                 f"is_transactional={self.is_transactional}, is_control={self.is_control})")
 
 
-def _parse_legacy_message(buf, pos: int, end: int, verify_crc: bool, what: str, shift: int = 0):
+def _parse_legacy_message(buf: BytesLike, pos: int, end: int, verify_crc: bool, what: str, shift: int = 0
+                          ) -> Tuple[Any, ...]:
     """Parse one log entry at ``pos``; returns (offset, crc, magic, attributes,
     timestamp, key, value, next_pos).  The entry must lie within ``end``.  Errors give
     its position as ``pos + shift`` (``buf`` may be a view starting at ``shift``)."""
@@ -275,7 +296,7 @@ def _parse_legacy_message(buf, pos: int, end: int, verify_crc: bool, what: str, 
     if magic == 1:
         (timestamp,) = _I64.unpack_from(buf, p)
         p += 8
-    fields = []
+    fields: List[Optional[BytesLike]] = []
     for name in ("key", "value"):
         if mend - p < 4:
             raise _corrupt(f"{what} at byte {pos}: truncated {name} length")
@@ -319,7 +340,7 @@ class LegacyRecordBatch:
         self._buf = buf
         self._verify = verify_crc
         self._max_size = max_size
-        self._records: Optional[list] = None
+        self._records: Optional[List[Record]] = None
 
     compression_id = property(lambda self: self.attributes & 7)
     compression = property(lambda self: _comp.codec_name(self.attributes & 7))
@@ -387,7 +408,7 @@ class LegacyRecordBatch:
         return iter(self.records())
 
     def __len__(self) -> int:
-        return self.record_count
+        return len(self.records())
 
     def __repr__(self) -> str:
         return (f"LegacyRecordBatch(offset={self.offset}, magic={self.magic}, "
@@ -405,7 +426,7 @@ class BatchIterator:
 
     __slots__ = ("_buf", "_verify", "_max_size", "position")
 
-    def __init__(self, buf, verify_crc: bool = True,
+    def __init__(self, buf: BytesLike, verify_crc: bool = True,
                  max_decompressed_size: int = _comp.DEFAULT_MAX_DECOMPRESSED_SIZE):
         view = memoryview(buf)
         if view.ndim != 1 or view.itemsize != 1:
@@ -424,7 +445,7 @@ class BatchIterator:
     def __iter__(self) -> "BatchIterator":
         return self
 
-    def __next__(self):
+    def __next__(self) -> Union[RecordBatch, LegacyRecordBatch]:
         buf = self._buf
         pos = self.position
         left = len(buf) - pos
@@ -440,6 +461,7 @@ class BatchIterator:
             raise StopIteration  # partial trailing batch
         end = pos + LOG_OVERHEAD + size
         view = buf[pos:end]
+        batch: Union[RecordBatch, LegacyRecordBatch]
         if magic == 2:
             if size < V2_HEADER_SIZE - LOG_OVERHEAD:
                 raise _corrupt(f"batch at byte {pos} is smaller than a v2 batch header")
@@ -456,14 +478,14 @@ class BatchIterator:
         return batch
 
 
-def iter_batches(buf, *, verify_crc: bool = True,
+def iter_batches(buf: BytesLike, *, verify_crc: bool = True,
                  max_decompressed_size: int = _comp.DEFAULT_MAX_DECOMPRESSED_SIZE
                  ) -> BatchIterator:
     """The batches of ``buf``, as a :class:`BatchIterator` (see there)."""
     return BatchIterator(buf, verify_crc, max_decompressed_size)
 
 
-def decode(buf, *, verify_crc: bool = True,
+def decode(buf: BytesLike, *, verify_crc: bool = True,
            max_decompressed_size: int = _comp.DEFAULT_MAX_DECOMPRESSED_SIZE) -> List[Record]:
     """Every record of every complete batch in ``buf`` (a trailing partial batch is
     ignored, as Kafka's consumers do)."""
@@ -480,13 +502,13 @@ def _now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def _field(rec, name: str, default=None):
+def _field(rec: Any, name: str, default: Any = None) -> Any:
     if isinstance(rec, dict):
         return rec.get(name, default)
     return getattr(rec, name, default)
 
 
-def _bytes_or_none(value, what: str) -> Optional[bytes]:
+def _bytes_or_none(value: object, what: str) -> Optional[bytes]:
     if value is None:
         return None
     if isinstance(value, bytes):
@@ -498,7 +520,7 @@ def _bytes_or_none(value, what: str) -> Optional[bytes]:
     raise EncodeError(f"{what}: expected bytes or None, got {type(value).__name__}")
 
 
-def _header_key(key) -> bytes:
+def _header_key(key: object) -> bytes:
     if isinstance(key, str):
         return key.encode("utf-8", "surrogateescape")
     if isinstance(key, (bytes, bytearray, memoryview)):
@@ -525,7 +547,8 @@ def _enc_varlong(value: int, out: bytearray) -> None:
     _enc_uvarint(((value << 1) ^ (value >> 63)) & 0xFFFFFFFFFFFFFFFF, out)
 
 
-def _v2_record(out: bytearray, off_delta: int, ts_delta: int, key, value, headers) -> None:
+def _v2_record(out: bytearray, off_delta: int, ts_delta: int, key: Optional[bytes], value: Optional[bytes],
+               headers: Sequence[Tuple[bytes, Optional[bytes]]]) -> None:
     body = bytearray(b"\x00")
     _enc_varlong(ts_delta, body)
     _enc_varint(off_delta, body)
@@ -548,9 +571,9 @@ def _v2_record(out: bytearray, off_delta: int, ts_delta: int, key, value, header
     out += body
 
 
-def _normalize(records, base_offset: int):
+def _normalize(records: Iterable[Any], base_offset: int) -> List[_Item]:
     """(offset, timestamp, key, value, headers) tuples from records or dicts."""
-    items = []
+    items: List[_Item] = []
     now = None
     next_offset = base_offset
     for rec in records:
@@ -588,9 +611,10 @@ def _normalize(records, base_offset: int):
     return items
 
 
-def _v2_batch(items, *, base_offset, codec, level, ts_bit, producer_id, producer_epoch,
-              base_sequence, is_transactional, is_control, partition_leader_epoch,
-              delete_horizon_ms=None) -> bytes:
+def _v2_batch(items: List[_Item], *, base_offset: int, codec: int, level: Optional[int], ts_bit: int,
+              producer_id: int, producer_epoch: int, base_sequence: int, is_transactional: bool,
+              is_control: bool, partition_leader_epoch: int, delete_horizon_ms: Optional[int] = None
+              ) -> bytes:
     _check_int("base_offset", base_offset, 64)
     _check_int("producer_id", producer_id, 64)
     _check_int("producer_epoch", producer_epoch, 16)
@@ -616,21 +640,20 @@ def _v2_batch(items, *, base_offset, codec, level, ts_bit, producer_id, producer
         if not -(2**63) <= ts - base_ts < 2**63:
             raise EncodeError(f"timestamp {ts} is too far from the base timestamp {base_ts}")
         _v2_record(body, delta, ts - base_ts, key, value, headers)
-    if codec:
-        body = _comp.compress(codec, body, level)
+    records: BytesLike = _comp.compress(codec, body, level) if codec else body
     attrs = codec | (ts_bit << 3) | (TRANSACTIONAL_BIT if is_transactional else 0) | \
         (CONTROL_BIT if is_control else 0) | (DELETE_HORIZON_BIT if delete_horizon_ms is not None else 0)
     out = bytearray(V2_HEADER_SIZE)
-    _HDR.pack_into(out, 0, base_offset, V2_HEADER_SIZE - LOG_OVERHEAD + len(body),
+    _HDR.pack_into(out, 0, base_offset, V2_HEADER_SIZE - LOG_OVERHEAD + len(records),
                    partition_leader_epoch, 2, 0, attrs, last_delta, base_ts, max_ts,
                    producer_id, producer_epoch, base_sequence, len(items))
-    out += body
+    out += records
     _U32.pack_into(out, 17, _crc32c(memoryview(out)[21:]))
     return bytes(out)
 
 
-def _legacy_message(out: bytearray, offset: int, magic: int, attrs: int, ts: int, key,
-                    value) -> None:
+def _legacy_message(out: bytearray, offset: int, magic: int, attrs: int, ts: int,
+                    key: Optional[bytes], value: Optional[bytes]) -> None:
     start = len(out)
     out += _LOG.pack(offset, 0)
     out += b"\x00\x00\x00\x00"
@@ -648,7 +671,7 @@ def _legacy_message(out: bytearray, offset: int, magic: int, attrs: int, ts: int
     _U32.pack_into(out, start + 12, _crc32(memoryview(out)[start + 16 :]))
 
 
-def _check_legacy_item(item, magic: int) -> None:
+def _check_legacy_item(item: _Item, magic: int) -> None:
     """What a v0/v1 message can hold: no headers, an int64 offset (and timestamp, v1)."""
     offset, ts, _key, _value, headers = item
     if headers:
@@ -658,7 +681,8 @@ def _check_legacy_item(item, magic: int) -> None:
         _check_int("timestamp", ts, 64)
 
 
-def _legacy_batch(items, *, magic, base_offset, codec, level, ts_bit) -> bytes:
+def _legacy_batch(items: List[_Item], *, magic: int, base_offset: int, codec: int, level: Optional[int],
+                  ts_bit: int) -> bytes:
     if codec == _comp.ZSTD:
         raise EncodeError("zstd compression needs magic 2")
     for it in items:
@@ -682,9 +706,9 @@ def _legacy_batch(items, *, magic, base_offset, codec, level, ts_bit) -> bytes:
     return bytes(out)
 
 
-def encode_batch(records: Iterable, *, magic: int = 2, base_offset: int = 0,
-                 compression="none", compression_level: Optional[int] = None,
-                 timestamp_type="create", producer_id: int = -1, producer_epoch: int = -1,
+def encode_batch(records: Iterable[Any], *, magic: int = 2, base_offset: int = 0,
+                 compression: Union[str, int] = "none", compression_level: Optional[int] = None,
+                 timestamp_type: Union[str, int, None] = "create", producer_id: int = -1, producer_epoch: int = -1,
                  base_sequence: int = -1, is_transactional: bool = False,
                  partition_leader_epoch: int = -1, is_control: bool = False,
                  delete_horizon_ms: Optional[int] = None) -> bytes:
@@ -738,14 +762,14 @@ class BatchBuilder:
     encoded batch.
     """
 
-    def __init__(self, *, magic: int = 2, base_offset: int = 0, compression="none",
-                 compression_level: Optional[int] = None, timestamp_type="create",
+    def __init__(self, *, magic: int = 2, base_offset: int = 0, compression: Union[str, int] = "none",
+                 compression_level: Optional[int] = None, timestamp_type: Union[str, int, None] = "create",
                  producer_id: int = -1, producer_epoch: int = -1, base_sequence: int = -1,
                  is_transactional: bool = False, partition_leader_epoch: int = -1,
                  max_bytes: int = 1024 * 1024):
         if magic not in (0, 1, 2):
             raise EncodeError(f"unknown magic {magic!r}; expected 0, 1 or 2")
-        self._opts = dict(magic=magic, base_offset=base_offset, compression=compression,
+        self._opts: Dict[str, Any] = dict(magic=magic, base_offset=base_offset, compression=compression,
                           compression_level=compression_level, timestamp_type=timestamp_type,
                           producer_id=producer_id, producer_epoch=producer_epoch,
                           base_sequence=base_sequence, is_transactional=is_transactional,
@@ -755,7 +779,7 @@ class BatchBuilder:
         self.magic = magic
         self.base_offset = base_offset
         self.max_bytes = max_bytes
-        self._items: list = []
+        self._items: List[_Item] = []
         self._size = V2_HEADER_SIZE if magic == 2 else (
             LOG_OVERHEAD + LEGACY_OVERHEAD[magic] if _comp.codec_id(compression) else 0)
         self._first_ts: Optional[int] = None
@@ -769,7 +793,8 @@ class BatchBuilder:
         """The batch's size so far, uncompressed."""
         return self._size
 
-    def _record_size(self, offset, ts, key, value, headers) -> int:
+    def _record_size(self, offset: int, ts: int, key: Optional[bytes], value: Optional[bytes],
+                     headers: Sequence[Tuple[bytes, Optional[bytes]]]) -> int:
         if self.magic != 2:
             return LOG_OVERHEAD + LEGACY_OVERHEAD[self.magic] + len(key or b"") + len(value or b"")
         body = bytearray()
@@ -777,7 +802,7 @@ class BatchBuilder:
         _v2_record(body, offset - self.base_offset, ts - first, key, value, headers)
         return len(body)
 
-    def append(self, key=None, value=None, headers=None, timestamp: Optional[int] = None
+    def append(self, key: Any = None, value: Any = None, headers: Any = None, timestamp: Optional[int] = None
                ) -> bool:
         """Add a record; False (nothing added) if it would pass ``max_bytes``."""
         (item,) = _normalize([{"key": key, "value": value, "headers": headers,
@@ -816,9 +841,9 @@ def _arrow_key(key: str) -> str:
         return key.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
-def to_arrow(buf, *, verify_crc: bool = True,
+def to_arrow(buf: BytesLike, *, verify_crc: bool = True,
              max_decompressed_size: int = _comp.DEFAULT_MAX_DECOMPRESSED_SIZE,
-             columns: Optional[Iterable[str]] = None):
+             columns: Optional[Iterable[str]] = None) -> Any:
     """A ``pyarrow.Table`` with one row per record of ``buf`` (see
     :func:`kafkawire.records.to_arrow` for the columns), only ``columns`` of them when
     given, in that order."""
@@ -831,7 +856,7 @@ def to_arrow(buf, *, verify_crc: bool = True,
     schema = arrow_schema()
     if wanted is not None:
         schema = pa.schema([schema.field(name) for name in wanted])
-    cols: dict = {name: [] for name in schema.names}
+    cols: Dict[str, List[Any]] = {name: [] for name in schema.names}
     fill = {name: (lambda value: None) for name in arrow_schema().names}
     fill.update({name: cols[name].append for name in cols})
     for batch in BatchIterator(buf, verify_crc, max_decompressed_size):
@@ -841,8 +866,9 @@ def to_arrow(buf, *, verify_crc: bool = True,
         tstype = (-1 if batch.magic == 0 else (1 if batch.timestamp_type == "log_append" else 0))
         for r in recs:
             fill["offset"](r.offset)
-            ts_null = batch.magic == 0 or not -_TS_US_LIMIT <= r.timestamp <= _TS_US_LIMIT
-            fill["timestamp"](None if ts_null else r.timestamp * 1000)
+            ts = r.timestamp  # None exactly for magic 0
+            ts_null = ts is None or not -_TS_US_LIMIT <= ts <= _TS_US_LIMIT
+            fill["timestamp"](None if ts is None or ts_null else ts * 1000)
             fill["timestamp_type"](None if ts_null else tstype)
             fill["key"](r.key)
             fill["value"](r.value)
