@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -83,6 +84,8 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.log_dir:
         args.log_dir.mkdir(parents=True, exist_ok=True)
+    # a plain `kill` of this script must still stop the busy loops and the running suite
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(143))
     rows = []
     busy = _start_busy_loops(args.busy)
     try:
