@@ -20,10 +20,13 @@ import asyncio
 import time
 import uuid
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, List, Literal, Optional, Set, Tuple, overload
 
 from kafkawire import messages
 from kafkawire.error_codes import ErrorCode
+
+if TYPE_CHECKING:
+    from kafkawire.broker.group_log import GroupLog
 
 # Kafka's error codes used here.
 NONE = ErrorCode.NONE.value
@@ -76,8 +79,8 @@ class Member:
     protocol_type: str
     protocols: List[Tuple[str, bytes]]
     assignment: bytes = b""
-    join_future: Optional[asyncio.Future] = None
-    sync_future: Optional[asyncio.Future] = None
+    join_future: Optional[asyncio.Future[JoinResult]] = None
+    sync_future: Optional[asyncio.Future[Tuple[int, bytes]]] = None
     last_heartbeat: float = field(default_factory=_now)
 
     def metadata_for(self, protocol: str) -> bytes:
@@ -107,7 +110,7 @@ class Group:
         self.protocol_name: Optional[str] = None
         self.leader: Optional[str] = None
         self.members: Dict[str, Member] = {}
-        self.pending_members: set = set()  # ids handed out with MEMBER_ID_REQUIRED
+        self.pending_members: Set[str] = set()  # ids handed out with MEMBER_ID_REQUIRED
         self.offsets: Dict[Tuple[str, int], CommittedOffset] = {}
         self._rebalance_timer: Optional[asyncio.TimerHandle] = None
 
@@ -123,8 +126,8 @@ class Group:
         common = self._candidates()
         return bool(names & common) if common is not None else True
 
-    def _candidates(self) -> Optional[set]:
-        common = None
+    def _candidates(self) -> Optional[Set[str]]:
+        common: Optional[Set[str]] = None
         for m in self.members.values():
             names = {n for n, _ in m.protocols}
             common = names if common is None else common & names
@@ -198,10 +201,10 @@ class Group:
         m = self.members.pop(member_id, None)
         if m is None:
             return
-        for fut, value in ((m.join_future, JoinResult(UNKNOWN_MEMBER_ID, member_id=member_id)),
-                           (m.sync_future, (UNKNOWN_MEMBER_ID, b""))):
-            if fut is not None and not fut.done():
-                fut.set_result(value)
+        if m.join_future is not None and not m.join_future.done():
+            m.join_future.set_result(JoinResult(UNKNOWN_MEMBER_ID, member_id=member_id))
+        if m.sync_future is not None and not m.sync_future.done():
+            m.sync_future.set_result((UNKNOWN_MEMBER_ID, b""))
         if self.leader == member_id:
             self.leader = next(iter(self.members), None)
         if self.state in (STABLE, COMPLETING_REBALANCE):
@@ -248,7 +251,7 @@ class Group:
             # a follower rejoining with nothing changed gets the current generation
             existing.last_heartbeat = _now()
             return JoinResult(NONE, self.generation_id, self.protocol_type, self.protocol_name,
-                              self.leader, member_id, [])
+                              self.leader or "", member_id, [])
         if existing is not None and existing.join_future is not None and not existing.join_future.done():
             existing.join_future.set_result(JoinResult(UNKNOWN_MEMBER_ID, member_id=member_id))
         m = Member(member_id, group_instance_id, client_id, client_host, session_timeout_ms,
@@ -360,10 +363,10 @@ class GroupCoordinator:
 
     def __init__(self) -> None:
         self.groups: Dict[str, Group] = {}
-        self._task: Optional[asyncio.Task] = None
-        self.log = None  # a kafkawire.broker.group_log.GroupLog, with a log directory
+        self._task: Optional[asyncio.Task[None]] = None
+        self.log: Optional[GroupLog] = None  # with a log directory
 
-    def attach_log(self, log) -> None:
+    def attach_log(self, log: GroupLog) -> None:
         """Keep groups in ``log`` from now on, after loading what it holds: committed
         offsets, and each group's generation and protocol type (its members are gone,
         as after their sessions expired)."""
@@ -385,6 +388,13 @@ class GroupCoordinator:
             g.offsets[(key.topic, key.partition)] = CommittedOffset(
                 v.offset, getattr(v, "leader_epoch", -1), v.metadata, v.commit_timestamp)
         self.log = log
+
+    @overload
+    def get(self, group_id: str) -> Group: ...
+    @overload
+    def get(self, group_id: str, create: Literal[True]) -> Group: ...
+    @overload
+    def get(self, group_id: str, create: bool) -> Optional[Group]: ...
 
     def get(self, group_id: str, create: bool = True) -> Optional[Group]:
         g = self.groups.get(group_id)
