@@ -26,10 +26,12 @@ Kafka's quirks handled here:
 from __future__ import annotations
 
 import struct
-from typing import Callable, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 from kafkawire.errors import DecompressionError, DecompressionLimitError, EncodeError
+from kafkawire.framing import BytesLike
 
+_cramjam: Any
 try:  # an optional extra: ``pip install kafkawire[compression]``
     import cramjam as _cramjam
 except ImportError:  # pragma: no cover - exercised only without the extra
@@ -78,7 +80,7 @@ def codec_name(codec: int) -> str:
     return CODEC_NAMES[codec] if 0 <= codec < len(CODEC_NAMES) else f"unknown({codec})"
 
 
-def _lib():
+def _lib() -> Any:
     if _cramjam is None:
         raise DecompressionError(
             "compressed records need the 'cramjam' package (pip install kafkawire[compression])"
@@ -131,7 +133,7 @@ def xxh32(data: bytes, seed: int = 0) -> int:
     return h
 
 
-def _lz4_descriptor_end(data) -> int:
+def _lz4_descriptor_end(data: BytesLike) -> int:
     """Offset of the header-checksum byte of an lz4 frame (after the descriptor)."""
     if len(data) < 7 or bytes(data[:4]) != _LZ4_MAGIC:
         raise DecompressionError("lz4: not an LZ4 frame (bad magic number)")
@@ -142,7 +144,7 @@ def _lz4_descriptor_end(data) -> int:
     return end
 
 
-def _lz4_fix_checksum(data, broken: bool) -> bytes:
+def _lz4_fix_checksum(data: BytesLike, broken: bool) -> bytes:
     """The frame with its header checksum set to the standard (or KAFKA-3160) value."""
     end = _lz4_descriptor_end(data)
     out = bytearray(data)
@@ -151,7 +153,7 @@ def _lz4_fix_checksum(data, broken: bool) -> bytes:
     return bytes(out)
 
 
-def _lz4_bound(data, size: int) -> int:
+def _lz4_bound(data: BytesLike, size: int) -> int:
     """An upper bound of what an lz4 frame decompresses to, from its block headers."""
     try:
         end = _lz4_descriptor_end(data)
@@ -159,7 +161,7 @@ def _lz4_bound(data, size: int) -> int:
         return max(size * 4, 1 << 16)
     flg, bd = data[4], data[5]
     if flg & 0x08:
-        (content,) = struct.unpack_from("<Q", data, 6)
+        content: int = struct.unpack_from("<Q", data, 6)[0]
         return content
     block_max = 1 << (8 + 2 * ((bd >> 4) & 7))
     pos = end + 1
@@ -175,7 +177,7 @@ def _lz4_bound(data, size: int) -> int:
     return bound or max(size * 4, 1 << 16)
 
 
-def _lz4_blocks(lib, data, max_size: int) -> Optional[memoryview]:
+def _lz4_blocks(lib: Any, data: BytesLike, max_size: int) -> Optional[memoryview]:
     """Decode an LZ4 frame of independent blocks block by block (faster than the
     streaming frame decoder; the header checksum is not needed, so Kafka's broken v0
     one reads too).  None for frames this does not handle (linked blocks, a
@@ -250,7 +252,7 @@ def _lz4_blocks(lib, data, max_size: int) -> Optional[memoryview]:
 # -- compression ----------------------------------------------------------------
 
 
-def compress(codec: Union[str, int], data, level: Optional[int] = None, *, magic: int = 2) -> bytes:
+def compress(codec: Union[str, int], data: BytesLike, level: Optional[int] = None, *, magic: int = 2) -> bytes:
     """Compress ``data`` the way Kafka expects for ``codec`` (snappy xerial-framed,
     lz4 as an LZ4 frame with the KAFKA-3160 header checksum when ``magic`` is 0)."""
     cid = codec_id(codec)
@@ -333,7 +335,8 @@ def _limit(name: str, max_size: int) -> DecompressionLimitError:
     )
 
 
-def _into(fn, name: str, data, hint: int, max_size: int) -> memoryview:
+def _into(fn: Callable[[BytesLike, bytearray], Any], name: str, data: BytesLike, hint: int,
+          max_size: int) -> memoryview:
     """Decompress with ``fn(data, out)`` into a buffer of ``hint`` bytes, growing it
     (at most to ``max_size``) while the output does not fit."""
     size = min(max(hint, 64), max_size)
@@ -351,9 +354,9 @@ def _into(fn, name: str, data, hint: int, max_size: int) -> memoryview:
         return _written(out, n)
 
 
-def _snappy_raw_len(lib, block) -> int:
+def _snappy_raw_len(lib: Any, block: BytesLike) -> int:
     try:
-        n = lib.snappy.decompress_raw_len(block)
+        n: int = lib.snappy.decompress_raw_len(block)
     except Exception as exc:
         raise DecompressionError(f"snappy: corrupt compressed data: {exc}") from None
     # A snappy element writes at most 64 bytes from 3 (about 21x): a length header
@@ -365,7 +368,7 @@ def _snappy_raw_len(lib, block) -> int:
     return n
 
 
-def _snappy(lib, data, max_size: int) -> memoryview:
+def _snappy(lib: Any, data: BytesLike, max_size: int) -> memoryview:
     view = memoryview(data)
     if bytes(view[:8]) == _XERIAL_MAGIC and len(view) >= 16:
         blocks = []
@@ -402,7 +405,7 @@ def _snappy(lib, data, max_size: int) -> memoryview:
     return _into(lib.snappy.decompress_raw_into, "snappy", view, n, max_size)
 
 
-def _zstd_content_size(data) -> Optional[int]:
+def _zstd_content_size(data: BytesLike) -> Optional[int]:
     if len(data) < 6 or bytes(data[:4]) != _ZSTD_MAGIC:
         return None
     fhd = data[4]
@@ -417,7 +420,7 @@ def _zstd_content_size(data) -> Optional[int]:
     return value + 256 if width == 2 else value
 
 
-def decompress(codec: int, data, *, max_size: int = DEFAULT_MAX_DECOMPRESSED_SIZE,
+def decompress(codec: int, data: BytesLike, *, max_size: int = DEFAULT_MAX_DECOMPRESSED_SIZE,
                magic: int = 2) -> memoryview:
     """Decompress a record payload compressed with ``codec`` (an id); at most
     ``max_size`` bytes of output, else :class:`DecompressionLimitError`.
