@@ -43,6 +43,8 @@ cdef extern from "Python.h":
 # The batch layout of kafkawire._records_common, as C values.
 cdef Py_ssize_t V2_HEADER_SIZE = _common.V2_HEADER_SIZE
 cdef Py_ssize_t LOG_OVERHEAD = _common.LOG_OVERHEAD
+cdef int COMPRESSION_MASK = _common.COMPRESSION_MASK
+cdef int TIMESTAMP_TYPE_BIT = _common.TIMESTAMP_TYPE_BIT
 cdef int TRANSACTIONAL_BIT = _common.TRANSACTIONAL_BIT
 cdef int CONTROL_BIT = _common.CONTROL_BIT
 cdef int DELETE_HORIZON_BIT = _common.DELETE_HORIZON_BIT

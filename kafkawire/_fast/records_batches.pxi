@@ -38,11 +38,11 @@ cdef class RecordBatch:
     @property
     def record_count(self): return self.b.count
     @property
-    def compression_id(self): return self.b.attrs & 7
+    def compression_id(self): return self.b.attrs & COMPRESSION_MASK
     @property
-    def compression(self): return _comp.codec_name(self.b.attrs & 7)
+    def compression(self): return _comp.codec_name(self.b.attrs & COMPRESSION_MASK)
     @property
-    def timestamp_type(self): return _TS_NAMES[(self.b.attrs >> 3) & 1]
+    def timestamp_type(self): return _TS_NAMES[1 if self.b.attrs & TIMESTAMP_TYPE_BIT else 0]
     @property
     def is_transactional(self): return bool(self.b.attrs & TRANSACTIONAL_BIT)
     @property
@@ -119,19 +119,19 @@ cdef class LegacyRecordBatch:
     @property
     def timestamp(self): return self.m.ts
     @property
-    def compression_id(self): return self.m.attrs & 7
+    def compression_id(self): return self.m.attrs & COMPRESSION_MASK
     @property
-    def compression(self): return _comp.codec_name(self.m.attrs & 7)
+    def compression(self): return _comp.codec_name(self.m.attrs & COMPRESSION_MASK)
     @property
     def timestamp_type(self):
-        return None if self.m.magic == 0 else _TS_NAMES[(self.m.attrs >> 3) & 1]
+        return None if self.m.magic == 0 else _TS_NAMES[1 if self.m.attrs & TIMESTAMP_TYPE_BIT else 0]
     @property
     def size_in_bytes(self): return self.end - self.start
     @property
     def raw(self): return _slice(self.src, self.start, self.end)
     @property
     def last_offset(self):
-        if self.m.attrs & 7:
+        if self.m.attrs & COMPRESSION_MASK:
             recs = self.records()
             if recs:
                 return recs[len(recs) - 1].offset
@@ -144,7 +144,7 @@ cdef class LegacyRecordBatch:
     def base_timestamp(self): return self.m.ts
     @property
     def base_offset(self):
-        if self.m.attrs & 7:
+        if self.m.attrs & COMPRESSION_MASK:
             recs = self.records()
             if recs:
                 return recs[0].offset

@@ -263,7 +263,7 @@ cdef int _v2_records(const uint8_t *d, Py_ssize_t end, BatchInfo *b, _Sink sink)
     cdef const uint8_t *vp
     cdef const uint8_t *hkp
     cdef const uint8_t *hvp
-    cdef bint log_append = (b.attrs >> 3) & 1
+    cdef bint log_append = (b.attrs & TIMESTAMP_TYPE_BIT) != 0
     if count < 0 or count > end // 7:
         _corrupt(f"record count {count} does not fit in {end} bytes of records")
     for _i in range(count):
@@ -333,7 +333,7 @@ cdef int _v2_records(const uint8_t *d, Py_ssize_t end, BatchInfo *b, _Sink sink)
 cdef int _v2_batch(_Source src, Py_ssize_t start, Py_ssize_t end, BatchInfo *b,
                    object max_size, _Sink sink) except -1:
     """Hand the records of the v2 batch at [start, end) (header in b) to sink."""
-    cdef int codec = b.attrs & 7
+    cdef int codec = b.attrs & COMPRESSION_MASK
     cdef Py_buffer view
     cdef Py_ssize_t n
     if codec == 0:
@@ -466,8 +466,8 @@ cdef int _legacy_batch(_Source src, Py_ssize_t start, Py_ssize_t end, bint verif
     if outer != NULL:
         outer[0] = m
     _legacy_info(&b, &m)
-    codec = m.attrs & 7
-    tstype = -1 if m.magic == 0 else ((m.attrs >> 3) & 1)
+    codec = m.attrs & COMPRESSION_MASK
+    tstype = -1 if m.magic == 0 else (1 if m.attrs & TIMESTAMP_TYPE_BIT else 0)
     if codec == 0:
         sink.begin_batch(&b, 1, (m.klen if m.klen > 0 else 0) + (m.vlen if m.vlen > 0 else 0))
         sink.record(m.offset, m.ts, tstype, d + m.kpos, m.klen, d + m.vpos, m.vlen, 0, 0)
@@ -488,7 +488,7 @@ cdef int _legacy_batch(_Source src, Py_ssize_t start, Py_ssize_t end, bint verif
         last_inner = 0
         while pos < n:
             _legacy_msg(id, pos, n, verify_inner, &im, "inner message")
-            if im.attrs & 7:
+            if im.attrs & COMPRESSION_MASK:
                 _corrupt("a compressed message holds another compressed message")
             if im.magic != m.magic:
                 _corrupt(f"inner message magic {im.magic} differs from its wrapper's "
@@ -501,7 +501,7 @@ cdef int _legacy_batch(_Source src, Py_ssize_t start, Py_ssize_t end, bint verif
             # A producer-side wrapper (offset 0, as kafka-python writes) before the broker
             # assigned offsets: the inner offsets stand as they are.
             shift = 0
-        log_append = m.magic == 1 and (m.attrs >> 3) & 1
+        log_append = m.magic == 1 and (m.attrs & TIMESTAMP_TYPE_BIT) != 0
         b.count = <int32_t>count
         sink.begin_batch(&b, count, n)
         pos = 0

@@ -14,6 +14,7 @@ from kafkawire._pure.crc import crc32 as _crc32
 from kafkawire._pure.crc import crc32c as _crc32c
 from kafkawire._pure.primitives import read_uvarint
 from kafkawire._records_common import (
+    COMPRESSION_MASK,
     CONTROL_BIT,
     DELETE_HORIZON_BIT,
     LEGACY_OVERHEAD,
@@ -222,12 +223,13 @@ class RecordBatch:
         self._max_size = max_size
         self._records: Optional[List[Record]] = None
 
-    compression_id = property(lambda self: self.attributes & 7,
+    compression_id = property(lambda self: self.attributes & COMPRESSION_MASK,
                               doc="Codec id (0 none, 1 gzip, 2 snappy, 3 lz4, 4 zstd).")
-    compression = property(lambda self: _comp.codec_name(self.attributes & 7),
+    compression = property(lambda self: _comp.codec_name(self.attributes & COMPRESSION_MASK),
                            doc='Codec name: "none", "gzip", "snappy", "lz4" or "zstd".')
-    timestamp_type = property(lambda self: TIMESTAMP_TYPES[(self.attributes >> 3) & 1],
-                              doc='"create" or "log_append".')
+    timestamp_type = property(
+        lambda self: TIMESTAMP_TYPES[1 if self.attributes & TIMESTAMP_TYPE_BIT else 0],
+        doc='"create" or "log_append".')
     is_transactional = property(lambda self: bool(self.attributes & TRANSACTIONAL_BIT))
     is_control = property(lambda self: bool(self.attributes & CONTROL_BIT))
     has_delete_horizon = property(lambda self: bool(self.attributes & DELETE_HORIZON_BIT))
@@ -247,7 +249,7 @@ class RecordBatch:
         """The batch's records (decoded once, on first use)."""
         if self._records is None:
             data = self._buf[V2_HEADER_SIZE:]
-            codec = self.attributes & 7
+            codec = self.attributes & COMPRESSION_MASK
             if codec:
                 data = _comp.decompress(codec, data, max_size=self._max_size)
             out: List[Record] = []
@@ -342,17 +344,18 @@ class LegacyRecordBatch:
         self._max_size = max_size
         self._records: Optional[List[Record]] = None
 
-    compression_id = property(lambda self: self.attributes & 7)
-    compression = property(lambda self: _comp.codec_name(self.attributes & 7))
+    compression_id = property(lambda self: self.attributes & COMPRESSION_MASK)
+    compression = property(lambda self: _comp.codec_name(self.attributes & COMPRESSION_MASK))
     timestamp_type = property(
-        lambda self: None if self.magic == 0 else TIMESTAMP_TYPES[(self.attributes >> 3) & 1])
+        lambda self: None if self.magic == 0
+        else TIMESTAMP_TYPES[1 if self.attributes & TIMESTAMP_TYPE_BIT else 0])
     size_in_bytes = property(lambda self: len(self._buf))
     raw = property(lambda self: self._buf)
-    last_offset = property(lambda self: self.records()[-1].offset if self.attributes & 7
+    last_offset = property(lambda self: self.records()[-1].offset if self.attributes & COMPRESSION_MASK
                            and self.records() else self.offset)
     next_offset = property(lambda self: self.last_offset + 1)
     max_timestamp = property(lambda self: self.timestamp)
-    base_offset = property(lambda self: self.records()[0].offset if self.attributes & 7
+    base_offset = property(lambda self: self.records()[0].offset if self.attributes & COMPRESSION_MASK
                            and self.records() else self.offset)
     base_timestamp = property(lambda self: self.timestamp)
     record_count = property(lambda self: len(self.records()))
@@ -364,7 +367,7 @@ class LegacyRecordBatch:
     def records(self) -> List[Record]:
         if self._records is not None:
             return self._records
-        codec = self.attributes & 7
+        codec = self.attributes & COMPRESSION_MASK
         tstype = self.timestamp_type
         if not codec:
             out = [Record(self.offset, self.timestamp if self.magic else None, tstype,
@@ -381,7 +384,7 @@ class LegacyRecordBatch:
         while pos < end:
             off, _crc, magic, attrs, ts, key, value, pos = _parse_legacy_message(
                 inner, pos, end, self._verify, "inner message")
-            if attrs & 7:
+            if attrs & COMPRESSION_MASK:
                 raise _corrupt("a compressed message holds another compressed message")
             if magic != self.magic:
                 raise _corrupt(f"inner message magic {magic} differs from its wrapper's "
