@@ -5,6 +5,7 @@ builds none (the pure-Python backend then runs); ``KAFKAWIRE_DEBUG=1`` builds wi
 bounds checks and assertions on; ``KAFKAWIRE_COVERAGE=1`` builds with line tracing, for
 coverage.py's ``Cython.Coverage`` plugin (slow: for coverage runs only).
 """
+
 import glob
 import os
 import sys
@@ -33,8 +34,10 @@ def _extensions():
         link_args += [f"-fsanitize={sanitize}"]
     sources = sorted(glob.glob("kafkawire/_fast/*.pyx"))
     if not sources:  # an incomplete source tree must not quietly give a pure-Python build
-        sys.exit("kafkawire/_fast/*.pyx not found: this source tree lacks the Cython sources "
-                 "(set KAFKAWIRE_NO_EXTENSIONS=1 to build the pure-Python package on purpose)")
+        sys.exit(
+            "kafkawire/_fast/*.pyx not found: this source tree lacks the Cython sources "
+            "(set KAFKAWIRE_NO_EXTENSIONS=1 to build the pure-Python package on purpose)"
+        )
     coverage = os.environ.get("KAFKAWIRE_COVERAGE") == "1"
     # line events for coverage.py, also from the code that runs without the GIL
     macros = [("CYTHON_TRACE", "1"), ("CYTHON_TRACE_NOGIL", "1")] if coverage else []

@@ -17,6 +17,7 @@ The codec figures are the broker's time in :func:`kafkawire.decode_request` and
 that time over the broker's wall time for the phase.  There is no peer broker to
 compare with here, so the figures are absolute; they are for this machine only.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -44,9 +45,16 @@ def _client_confluent(job: Dict[str, Any]) -> Dict[str, Any]:
     n, bs = job["records"], job["bootstrap"]
     value = b"v" * VALUE_SIZE
     if job["op"] == "produce":
-        p = confluent_kafka.Producer({"bootstrap.servers": bs, "linger.ms": 5, "acks": -1,
-                                      "queue.buffering.max.messages": 1000000,
-                                      "batch.size": 1000000, "enable.idempotence": False})
+        p = confluent_kafka.Producer(
+            {
+                "bootstrap.servers": bs,
+                "linger.ms": 5,
+                "acks": -1,
+                "queue.buffering.max.messages": 1000000,
+                "batch.size": 1000000,
+                "enable.idempotence": False,
+            }
+        )
         p.produce(TOPIC, key=b"warmup".ljust(KEY_SIZE), value=value)  # connect, metadata
         p.flush(30)
         t0 = time.perf_counter()
@@ -59,8 +67,9 @@ def _client_confluent(job: Dict[str, Any]) -> Dict[str, Any]:
                     p.poll(0.01)
         left = p.flush(120)
         return {"seconds": time.perf_counter() - t0, "unflushed": left}
-    c = confluent_kafka.Consumer({"bootstrap.servers": bs, "group.id": "bench",
-                                  "enable.auto.commit": False, "fetch.wait.max.ms": 50})
+    c = confluent_kafka.Consumer(
+        {"bootstrap.servers": bs, "group.id": "bench", "enable.auto.commit": False, "fetch.wait.max.ms": 50}
+    )
     t0 = time.perf_counter()
     c.assign([confluent_kafka.TopicPartition(TOPIC, 0, 0)])
     got = 0
@@ -83,8 +92,7 @@ def _client_aiokafka(job: Dict[str, Any]) -> Dict[str, Any]:
     value = b"v" * VALUE_SIZE
 
     async def produce():
-        p = aiokafka.AIOKafkaProducer(bootstrap_servers=bs, linger_ms=5, acks="all",
-                                      max_batch_size=1 << 20)
+        p = aiokafka.AIOKafkaProducer(bootstrap_servers=bs, linger_ms=5, acks="all", max_batch_size=1 << 20)
         await p.start()
         await (await p.send(TOPIC, key=b"warmup".ljust(KEY_SIZE), value=value))
         t0 = time.perf_counter()
@@ -95,8 +103,12 @@ def _client_aiokafka(job: Dict[str, Any]) -> Dict[str, Any]:
         return {"seconds": seconds, "unflushed": 0}
 
     async def consume():
-        c = aiokafka.AIOKafkaConsumer(bootstrap_servers=bs, enable_auto_commit=False,
-                                      fetch_max_wait_ms=50, max_partition_fetch_bytes=8 << 20)
+        c = aiokafka.AIOKafkaConsumer(
+            bootstrap_servers=bs,
+            enable_auto_commit=False,
+            fetch_max_wait_ms=50,
+            max_partition_fetch_bytes=8 << 20,
+        )
         await c.start()
         t0 = time.perf_counter()
         tp = aiokafka.TopicPartition(TOPIC, 0)
@@ -130,8 +142,12 @@ def _client_kafka_python(job: Dict[str, Any]) -> Dict[str, Any]:
         seconds = time.perf_counter() - t0
         p.close(5)
         return {"seconds": seconds, "unflushed": 0}
-    c = kafka.KafkaConsumer(bootstrap_servers=bs, enable_auto_commit=False, fetch_max_wait_ms=50,
-                            max_partition_fetch_bytes=8 << 20)
+    c = kafka.KafkaConsumer(
+        bootstrap_servers=bs,
+        enable_auto_commit=False,
+        fetch_max_wait_ms=50,
+        max_partition_fetch_bytes=8 << 20,
+    )
     t0 = time.perf_counter()
     tp = kafka.TopicPartition(TOPIC, 0)
     c.assign([tp])
@@ -146,13 +162,16 @@ def _client_kafka_python(job: Dict[str, Any]) -> Dict[str, Any]:
     return {"seconds": seconds, "consumed": got - 1}
 
 
-CLIENTS = {"confluent": _client_confluent, "aiokafka": _client_aiokafka,
-           "kafka-python": _client_kafka_python}
+CLIENTS = {"confluent": _client_confluent, "aiokafka": _client_aiokafka, "kafka-python": _client_kafka_python}
 
 
 def _run_client(job: Dict[str, Any], timeout: float = 240) -> Dict[str, Any]:
-    proc = subprocess.run([sys.executable, __file__, "--client-job", json.dumps(job)],
-                          capture_output=True, text=True, timeout=timeout)
+    proc = subprocess.run(
+        [sys.executable, __file__, "--client-job", json.dumps(job)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
     if proc.returncode != 0:
         raise RuntimeError(f"client failed:\n{proc.stderr[-3000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -166,8 +185,12 @@ def _codec(stats, before, api: str) -> Dict[str, float]:
     n = stats.count[key] - before["count"].get(key, 0)
     dec = stats.decode_ns[key] - before["decode"].get(key, 0)
     enc = stats.encode_ns[key] - before["encode"].get(key, 0)
-    return {"requests": n, "decode_us": dec / max(n, 1) / 1000, "encode_us": enc / max(n, 1) / 1000,
-            "total_ms": (dec + enc) / 1e6}
+    return {
+        "requests": n,
+        "decode_us": dec / max(n, 1) / 1000,
+        "encode_us": enc / max(n, 1) / 1000,
+        "total_ms": (dec + enc) / 1e6,
+    }
 
 
 def _snapshot(stats) -> Dict[str, Dict[int, int]]:
@@ -195,11 +218,14 @@ def run(client: str = "confluent", records: int = 200_000, backend: str = None) 
             fetch_codec = _codec(broker.stats, before, "Fetch")
     assert consumed["consumed"] == records, consumed
     return {
-        "client": client, "backend": backend, "records": records,
+        "client": client,
+        "backend": backend,
+        "records": records,
         "record_bytes": KEY_SIZE + VALUE_SIZE,
         "produce_records_per_s": round(records / produced["seconds"]),
         "consume_records_per_s": round(records / consumed["seconds"]),
-        "produce": produce_codec, "fetch": fetch_codec,
+        "produce": produce_codec,
+        "fetch": fetch_codec,
         "produce_codec_share": round(produce_codec["total_ms"] / 1000 / produced["seconds"], 4),
         "consume_codec_share": round(fetch_codec["total_ms"] / 1000 / consumed["seconds"], 4),
         "client_process_wall_s": {"produce": round(produce_wall, 2), "consume": round(consume_wall, 2)},
@@ -229,17 +255,24 @@ except ImportError:  # running as a script without pytest
     pytest = None
 
 if pytest is not None and __name__ != "__main__":
+
     @pytest.mark.benchmark(group="broker-throughput")
     @pytest.mark.parametrize("client", ["confluent", "aiokafka"])
     def test_broker_throughput(benchmark, client):
         result = benchmark.pedantic(run, args=(client, 50_000), rounds=1, iterations=1)
-        for k in ("produce_records_per_s", "consume_records_per_s", "produce_codec_share",
-                  "consume_codec_share"):
+        for k in (
+            "produce_records_per_s",
+            "consume_records_per_s",
+            "produce_codec_share",
+            "consume_codec_share",
+        ):
             benchmark.extra_info[k] = result[k]
         benchmark.extra_info["produce_codec_us_per_request"] = round(
-            result["produce"]["decode_us"] + result["produce"]["encode_us"], 1)
+            result["produce"]["decode_us"] + result["produce"]["encode_us"], 1
+        )
         benchmark.extra_info["fetch_codec_us_per_request"] = round(
-            result["fetch"]["decode_us"] + result["fetch"]["encode_us"], 1)
+            result["fetch"]["decode_us"] + result["fetch"]["encode_us"], 1
+        )
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ events.
 Group ``server-roundtrip``: kafkawire's server end receives the same 100 requests and
 answers them in reverse order (the ordering buffer releases everything at the end).
 """
+
 from __future__ import annotations
 
 import uuid
@@ -29,23 +30,36 @@ TOPIC = "orders.events"
 
 
 def _request():
-    return m.MetadataRequest(topics=[m.MetadataRequest.MetadataRequestTopic(name=TOPIC)],
-                             allow_auto_topic_creation=False)
+    return m.MetadataRequest(
+        topics=[m.MetadataRequest.MetadataRequestTopic(name=TOPIC)], allow_auto_topic_creation=False
+    )
 
 
 def _response():
     R = m.MetadataResponse
-    part = R.MetadataResponsePartition(error_code=0, partition_index=0, leader_id=1, leader_epoch=3,
-                                       replica_nodes=[1], isr_nodes=[1], offline_replicas=[])
-    return R(throttle_time_ms=0, brokers=[R.MetadataResponseBroker(node_id=1, host="localhost", port=9092)],
-             cluster_id="bench", controller_id=1,
-             topics=[R.MetadataResponseTopic(error_code=0, name=TOPIC, topic_id=uuid.UUID(int=1),
-                                             partitions=[part])])
+    part = R.MetadataResponsePartition(
+        error_code=0,
+        partition_index=0,
+        leader_id=1,
+        leader_epoch=3,
+        replica_nodes=[1],
+        isr_nodes=[1],
+        offline_replicas=[],
+    )
+    return R(
+        throttle_time_ms=0,
+        brokers=[R.MetadataResponseBroker(node_id=1, host="localhost", port=9092)],
+        cluster_id="bench",
+        controller_id=1,
+        topics=[
+            R.MetadataResponseTopic(error_code=0, name=TOPIC, topic_id=uuid.UUID(int=1), partitions=[part])
+        ],
+    )
 
 
 # kafka-python numbers its requests from 1; kafkawire is told to do the same
 RESPONSES = b"".join(encode_response(_response(), VERSION, cid) for cid in range(1, N + 1))
-PIECES = [RESPONSES[i:i + PIECE] for i in range(0, len(RESPONSES), PIECE)]
+PIECES = [RESPONSES[i : i + PIECE] for i in range(0, len(RESPONSES), PIECE)]
 
 
 def _kafkawire_client_roundtrip():
@@ -65,8 +79,13 @@ def _kafka_python_client_roundtrip():
 
     proto = KafkaProtocol(client_id="bench")
     for _ in range(N):
-        proto.send_request(MetadataRequest(version=VERSION, topics=[MetadataRequest.MetadataRequestTopic(
-            name=TOPIC)], allow_auto_topic_creation=False))
+        proto.send_request(
+            MetadataRequest(
+                version=VERSION,
+                topics=[MetadataRequest.MetadataRequestTopic(name=TOPIC)],
+                allow_auto_topic_creation=False,
+            )
+        )
     wire = proto.send_bytes()
     got = []
     for piece in PIECES:

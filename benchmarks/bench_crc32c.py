@@ -6,6 +6,7 @@ All three run in one benchmark group, so their ratios come from the same run:
 
 Throughput is 1 MiB divided by the mean time of a round.
 """
+
 from __future__ import annotations
 
 import random

@@ -9,6 +9,7 @@ ceiling:
 
     python -m pytest benchmarks/bench_gil.py --benchmark-only --benchmark-group-by=group
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -26,8 +27,7 @@ CALLS = 200  # per round, split evenly over the threads: rounds long beside thre
 _CRC_BUF = os.urandom(4 << 20)
 # 800 KB of distinct pieces: compressible like record values, without the long repeats
 # that would let zstd reach ratios no Kafka batch has.
-_DATA = b"".join(b"kafka record value with some repetition " * 200 + os.urandom(2000)
-                 for _ in range(80))
+_DATA = b"".join(b"kafka record value with some repetition " * 200 + os.urandom(2000) for _ in range(80))
 
 
 def _split(fn, threads: int):
@@ -49,13 +49,14 @@ def _split(fn, threads: int):
 
 
 def _work():
-    jobs = {"crc32c-4MiB": lambda: crc32c(_CRC_BUF),
-            "sha256-4MiB (control)": lambda: hashlib.sha256(_CRC_BUF).digest()}
+    jobs = {
+        "crc32c-4MiB": lambda: crc32c(_CRC_BUF),
+        "sha256-4MiB (control)": lambda: hashlib.sha256(_CRC_BUF).digest(),
+    }
     for codec in ("gzip", "snappy", "lz4", "zstd"):
         packed = compression.compress(codec, _DATA)
         cid = compression.CODEC_IDS[codec]
-        jobs[f"{codec}-decompress-800KB"] = (
-            lambda cid=cid, packed=packed: compression.decompress(cid, packed))
+        jobs[f"{codec}-decompress-800KB"] = lambda cid=cid, packed=packed: compression.decompress(cid, packed)
     # one uncompressed v1 message of 4 MiB: reading it is its CRC-32
     legacy = records.encode_batch([{"value": _CRC_BUF, "timestamp": 1}], magic=1)
     jobs["legacy-message-crc32-4MiB"] = lambda: records.decode(legacy, verify_crc=True)

@@ -8,6 +8,7 @@ share one bytecode cache, warmed before timing, as an installed package has its 
 files.  ``kafkawire (every class built)`` imports kafkawire and then touches all 248
 message classes: what the import cost when every class was built eagerly.
 """
+
 from __future__ import annotations
 
 import os

@@ -19,6 +19,7 @@ Groups (ratios are peer time / kafkawire time within a group):
   ApiVersionsResponse v3 with 60 APIs, FetchResponse v12 with 1 KB) on both backends and
   kafka-python, where per-message overhead rather than per-field work dominates.
 """
+
 from __future__ import annotations
 
 import gc
@@ -35,19 +36,43 @@ VERSION = 12
 
 def _metadata_response():
     R = m.MetadataResponse
-    brokers = [R.MetadataResponseBroker(node_id=i, host=f"broker-{i}.kafka.internal", port=9092,
-                                        rack=f"rack-{i % 3}") for i in range(6)]
+    brokers = [
+        R.MetadataResponseBroker(
+            node_id=i, host=f"broker-{i}.kafka.internal", port=9092, rack=f"rack-{i % 3}"
+        )
+        for i in range(6)
+    ]
     topics = []
     for t in range(100):
-        parts = [R.MetadataResponsePartition(
-            error_code=0, partition_index=p, leader_id=p % 6, leader_epoch=17,
-            replica_nodes=[p % 6, (p + 1) % 6, (p + 2) % 6], isr_nodes=[p % 6, (p + 1) % 6, (p + 2) % 6],
-            offline_replicas=[]) for p in range(12)]
-        topics.append(R.MetadataResponseTopic(
-            error_code=0, name=f"orders.events.topic-{t:03d}", topic_id=uuid.UUID(int=t + 1),
-            is_internal=False, partitions=parts, topic_authorized_operations=-2147483648))
-    return R(throttle_time_ms=0, brokers=brokers, cluster_id="kafkawire-bench-cluster",
-             controller_id=1, topics=topics)
+        parts = [
+            R.MetadataResponsePartition(
+                error_code=0,
+                partition_index=p,
+                leader_id=p % 6,
+                leader_epoch=17,
+                replica_nodes=[p % 6, (p + 1) % 6, (p + 2) % 6],
+                isr_nodes=[p % 6, (p + 1) % 6, (p + 2) % 6],
+                offline_replicas=[],
+            )
+            for p in range(12)
+        ]
+        topics.append(
+            R.MetadataResponseTopic(
+                error_code=0,
+                name=f"orders.events.topic-{t:03d}",
+                topic_id=uuid.UUID(int=t + 1),
+                is_internal=False,
+                partitions=parts,
+                topic_authorized_operations=-2147483648,
+            )
+        )
+    return R(
+        throttle_time_ms=0,
+        brokers=brokers,
+        cluster_id="kafkawire-bench-cluster",
+        controller_id=1,
+        topics=topics,
+    )
 
 
 MSG = _metadata_response()
@@ -59,6 +84,7 @@ def test_metadata_payload_size():
 
 
 # -- decode ---------------------------------------------------------------------------------
+
 
 @pytest.fixture
 def gc_off():
@@ -123,6 +149,7 @@ def test_decode_kafka_python(benchmark, gc_off):
 
 # -- encode ---------------------------------------------------------------------------------
 
+
 @pytest.mark.benchmark(group="metadata-encode")
 def test_encode_kafkawire_cython(benchmark):
     encode = _backend.implementation("codec", "cython").encode
@@ -163,14 +190,26 @@ def test_encode_kafka_python(benchmark):
 
 # -- fetch: decode cost independent of the record bytes -------------------------------------
 
+
 def _fetch(nbytes):
     F = m.FetchResponse
     records = bytes(nbytes)
-    part = F.PartitionData(partition_index=0, error_code=0, high_watermark=10, last_stable_offset=10,
-                           log_start_offset=0, aborted_transactions=[], preferred_read_replica=-1,
-                           records=records)
-    return F(throttle_time_ms=0, error_code=0, session_id=1,
-             responses=[F.FetchableTopicResponse(topic="t", partitions=[part])]).encode(VERSION)
+    part = F.PartitionData(
+        partition_index=0,
+        error_code=0,
+        high_watermark=10,
+        last_stable_offset=10,
+        log_start_offset=0,
+        aborted_transactions=[],
+        preferred_read_replica=-1,
+        records=records,
+    )
+    return F(
+        throttle_time_ms=0,
+        error_code=0,
+        session_id=1,
+        responses=[F.FetchableTopicResponse(topic="t", partitions=[part])],
+    ).encode(VERSION)
 
 
 FETCH_SMALL = _fetch(1024)
@@ -206,23 +245,49 @@ def test_fetch_decode_kafka_python(benchmark, size):
 
 # -- many partitions: per-partition work ------------------------------------------------------
 
+
 def _fetch_many():
     F = m.FetchResponse
-    return F(throttle_time_ms=0, error_code=0, session_id=1, responses=[
-        F.FetchableTopicResponse(topic=f"orders.events.topic-{t:03d}", partitions=[
-            F.PartitionData(partition_index=p, error_code=0, high_watermark=100_000 + p,
-                            last_stable_offset=100_000 + p, log_start_offset=1000 * p,
-                            aborted_transactions=[], preferred_read_replica=-1,
-                            records=bytes(200)) for p in range(50)])
-        for t in range(20)])
+    return F(
+        throttle_time_ms=0,
+        error_code=0,
+        session_id=1,
+        responses=[
+            F.FetchableTopicResponse(
+                topic=f"orders.events.topic-{t:03d}",
+                partitions=[
+                    F.PartitionData(
+                        partition_index=p,
+                        error_code=0,
+                        high_watermark=100_000 + p,
+                        last_stable_offset=100_000 + p,
+                        log_start_offset=1000 * p,
+                        aborted_transactions=[],
+                        preferred_read_replica=-1,
+                        records=bytes(200),
+                    )
+                    for p in range(50)
+                ],
+            )
+            for t in range(20)
+        ],
+    )
 
 
 def _produce_many():
     P = m.ProduceRequest
-    return P(transactional_id=None, acks=-1, timeout_ms=30000, topic_data=[
-        P.TopicProduceData(name=f"orders.events.topic-{t:03d}", partition_data=[
-            P.PartitionProduceData(index=p, records=bytes(200)) for p in range(50)])
-        for t in range(20)])
+    return P(
+        transactional_id=None,
+        acks=-1,
+        timeout_ms=30000,
+        topic_data=[
+            P.TopicProduceData(
+                name=f"orders.events.topic-{t:03d}",
+                partition_data=[P.PartitionProduceData(index=p, records=bytes(200)) for p in range(50)],
+            )
+            for t in range(20)
+        ],
+    )
 
 
 MANY = {
@@ -246,33 +311,71 @@ def test_many_partitions_decode(benchmark, gc_off, name, impl):
     if impl == "floor":
         got = benchmark(_floor().Floor(cls.decode(wire, version)))
     else:
-        got = benchmark(_backend.implementation("codec", impl.split("-")[1]).decode,
-                        cls.plan(version), wire)
+        got = benchmark(_backend.implementation("codec", impl.split("-")[1]).decode, cls.plan(version), wire)
     assert got == msg
 
 
 # -- small messages: per-message overhead -----------------------------------------------------
 
+
 def _small_messages():
     P, F, A = m.ProduceRequest, m.FetchRequest, m.ApiVersionsResponse
-    produce = P(transactional_id=None, acks=-1, timeout_ms=30000, topic_data=[
-        P.TopicProduceData(name="orders", partition_data=[
-            P.PartitionProduceData(index=0, records=bytes(1024))])])
-    fetch = F(replica_id=-1, max_wait_ms=500, min_bytes=1, max_bytes=52428800, isolation_level=0,
-              session_id=0, session_epoch=-1, topics=[F.FetchTopic(topic="orders", partitions=[
-                  F.FetchPartition(partition=0, current_leader_epoch=5, fetch_offset=1234,
-                                   last_fetched_epoch=-1, log_start_offset=-1,
-                                   partition_max_bytes=1048576)])],
-              forgotten_topics_data=[], rack_id="")
-    api_versions = A(error_code=0, throttle_time_ms=0, api_keys=[
-        A.ApiVersion(api_key=k, min_version=0, max_version=k % 13 + 1) for k in range(60)])
+    produce = P(
+        transactional_id=None,
+        acks=-1,
+        timeout_ms=30000,
+        topic_data=[
+            P.TopicProduceData(
+                name="orders", partition_data=[P.PartitionProduceData(index=0, records=bytes(1024))]
+            )
+        ],
+    )
+    fetch = F(
+        replica_id=-1,
+        max_wait_ms=500,
+        min_bytes=1,
+        max_bytes=52428800,
+        isolation_level=0,
+        session_id=0,
+        session_epoch=-1,
+        topics=[
+            F.FetchTopic(
+                topic="orders",
+                partitions=[
+                    F.FetchPartition(
+                        partition=0,
+                        current_leader_epoch=5,
+                        fetch_offset=1234,
+                        last_fetched_epoch=-1,
+                        log_start_offset=-1,
+                        partition_max_bytes=1048576,
+                    )
+                ],
+            )
+        ],
+        forgotten_topics_data=[],
+        rack_id="",
+    )
+    api_versions = A(
+        error_code=0,
+        throttle_time_ms=0,
+        api_keys=[A.ApiVersion(api_key=k, min_version=0, max_version=k % 13 + 1) for k in range(60)],
+    )
     return {
         "produce-v9": (m.ProduceRequest, 9, produce, ("kafka.protocol.producer", "ProduceRequest")),
         "fetch-request-v12": (m.FetchRequest, 12, fetch, ("kafka.protocol.consumer", "FetchRequest")),
-        "api-versions-v3": (m.ApiVersionsResponse, 3, api_versions,
-                            ("kafka.protocol.metadata", "ApiVersionsResponse")),
-        "fetch-response-v12": (m.FetchResponse, 12, m.FetchResponse.decode(FETCH_SMALL, 12),
-                               ("kafka.protocol.consumer", "FetchResponse")),
+        "api-versions-v3": (
+            m.ApiVersionsResponse,
+            3,
+            api_versions,
+            ("kafka.protocol.metadata", "ApiVersionsResponse"),
+        ),
+        "fetch-response-v12": (
+            m.FetchResponse,
+            12,
+            m.FetchResponse.decode(FETCH_SMALL, 12),
+            ("kafka.protocol.consumer", "FetchResponse"),
+        ),
     }
 
 

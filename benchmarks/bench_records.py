@@ -20,6 +20,7 @@ Both sides decode to the same objects: every record with offset, timestamp, key,
 and headers, the checksum verified (aiokafka: ``validate_crc()`` on each batch, as its
 consumer does with ``check_crcs``).
 """
+
 from __future__ import annotations
 
 import random
@@ -51,8 +52,12 @@ def _text(n: int) -> bytes:
 
 def _records(value_size: int):
     return [
-        {"key": b"key-%012d" % i, "value": _text(value_size),
-         "headers": [("trace-id", b"%016x" % i)], "timestamp": BASE_TS + i}
+        {
+            "key": b"key-%012d" % i,
+            "value": _text(value_size),
+            "headers": [("trace-id", b"%016x" % i)],
+            "timestamp": BASE_TS + i,
+        }
         for i in range(N)
     ]
 
@@ -62,12 +67,17 @@ W2 = _records(1024)
 
 
 def _aio_build(recs, codec=0):
-    b = DefaultRecordBatchBuilder(magic=2, compression_type=codec, is_transactional=0,
-                                  producer_id=-1, producer_epoch=-1, base_sequence=-1,
-                                  batch_size=1 << 30)
+    b = DefaultRecordBatchBuilder(
+        magic=2,
+        compression_type=codec,
+        is_transactional=0,
+        producer_id=-1,
+        producer_epoch=-1,
+        base_sequence=-1,
+        batch_size=1 << 30,
+    )
     for i, r in enumerate(recs):
-        b.append(i, timestamp=r["timestamp"], key=r["key"], value=r["value"],
-                 headers=r["headers"])
+        b.append(i, timestamp=r["timestamp"], key=r["key"], value=r["value"], headers=r["headers"])
     return bytes(b.build())
 
 

@@ -1,4 +1,5 @@
 """Varint (zigzag varlong) encode and decode of 1000 values, against aiokafka's Cython."""
+
 import random
 
 import pytest

@@ -3,6 +3,7 @@
 Each comparison is a pytest-benchmark group; the README's ratios are peer time divided
 by kafkawire time within one group.  Run: ``python -m pytest benchmarks --benchmark-only``.
 """
+
 import pytest
 
 import kafkawire

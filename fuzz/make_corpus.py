@@ -12,6 +12,7 @@ seed starts with the selector bytes its target reads (see ``fuzz/targets.py``).
 Seeds are named ``seed-<what>``; files atheris adds are named by their SHA-1, so the
 two never collide.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -36,30 +37,55 @@ def _records():
     from kafkawire import records
 
     recs = [
-        {"key": b"k1", "value": b"v" * 40, "timestamp": 1_700_000_000_000,
-         "headers": [("h", b"x"), ("\udcff", None)]},
+        {
+            "key": b"k1",
+            "value": b"v" * 40,
+            "timestamp": 1_700_000_000_000,
+            "headers": [("h", b"x"), ("\udcff", None)],
+        },
         {"key": None, "value": b"second", "timestamp": 1_699_999_999_000},
         {"key": b"", "value": None, "timestamp": 1_700_000_000_500, "headers": []},
     ]
     plain = [{k: v for k, v in r.items() if k != "headers"} for r in recs]
     out = []
     for codec in ("none", "gzip", "snappy", "lz4", "zstd"):
-        out.append((f"v2-{codec}", records.encode_batch(recs, compression=codec, base_offset=5,
-                                                       producer_id=7, producer_epoch=1,
-                                                       base_sequence=3)))
+        out.append(
+            (
+                f"v2-{codec}",
+                records.encode_batch(
+                    recs, compression=codec, base_offset=5, producer_id=7, producer_epoch=1, base_sequence=3
+                ),
+            )
+        )
         for magic in (0, 1):
             if codec == "zstd":
                 continue
-            out.append((f"v{magic}-{codec}", records.encode_batch(
-                plain, magic=magic, compression=codec, base_offset=10)))
-    out.append(("v2-log-append", records.encode_batch(recs, timestamp_type="log_append",
-                                                      is_transactional=True, producer_id=1,
-                                                      producer_epoch=0)))
-    out.append(("v2-control-commit", records.encode_control_batch(
-        "commit", base_offset=9, producer_id=3, producer_epoch=2, timestamp=1)))
+            out.append(
+                (
+                    f"v{magic}-{codec}",
+                    records.encode_batch(plain, magic=magic, compression=codec, base_offset=10),
+                )
+            )
+    out.append(
+        (
+            "v2-log-append",
+            records.encode_batch(
+                recs, timestamp_type="log_append", is_transactional=True, producer_id=1, producer_epoch=0
+            ),
+        )
+    )
+    out.append(
+        (
+            "v2-control-commit",
+            records.encode_control_batch(
+                "commit", base_offset=9, producer_id=3, producer_epoch=2, timestamp=1
+            ),
+        )
+    )
     out.append(("v2-empty", records.encode_batch([], base_offset=0)))
-    mixed = (records.encode_batch(plain, magic=1, base_offset=0)
-             + records.encode_batch(recs, base_offset=3, compression="lz4"))
+    mixed = records.encode_batch(plain, magic=1, base_offset=0) + records.encode_batch(
+        recs, base_offset=3, compression="lz4"
+    )
     out.append(("mixed-v1-v2", mixed))
     out.append(("mixed-partial", mixed + records.encode_batch(recs)[:30]))
     return out
@@ -68,8 +94,7 @@ def _records():
 def _vectors():
     """(name, bytes) of every golden vector file."""
     out = []
-    for path in sorted(glob.glob(os.path.join(ROOT, "tests", "vectors", "**", "*.bin"),
-                                 recursive=True)):
+    for path in sorted(glob.glob(os.path.join(ROOT, "tests", "vectors", "**", "*.bin"), recursive=True)):
         rel = os.path.relpath(path, os.path.join(ROOT, "tests", "vectors"))
         with open(path, "rb") as f:
             data = f.read()
@@ -82,17 +107,26 @@ def _primitives():
     from kafkawire._pure import primitives as p
 
     samples = {
-        "int8": p.encode_int8(-5), "int16": p.encode_int16(300), "uint16": p.encode_uint16(65535),
-        "int32": p.encode_int32(-1), "uint32": p.encode_uint32(7), "int64": p.encode_int64(1 << 40),
-        "float64": p.encode_float64(1.5), "bool": p.encode_bool(True),
+        "int8": p.encode_int8(-5),
+        "int16": p.encode_int16(300),
+        "uint16": p.encode_uint16(65535),
+        "int32": p.encode_int32(-1),
+        "uint32": p.encode_uint32(7),
+        "int64": p.encode_int64(1 << 40),
+        "float64": p.encode_float64(1.5),
+        "bool": p.encode_bool(True),
         "uuid": p.encode_uuid(uuid.UUID(int=12345)),
-        "unsigned_varint": p.encode_unsigned_varint(300), "varint": p.encode_varint(-300),
-        "varlong": p.encode_varlong(-(1 << 40)), "array_length": p.encode_array_length(3),
+        "unsigned_varint": p.encode_unsigned_varint(300),
+        "varint": p.encode_varint(-300),
+        "varlong": p.encode_varlong(-(1 << 40)),
+        "array_length": p.encode_array_length(3),
         "compact_array_length": p.encode_compact_array_length(3),
-        "bytes": p.encode_bytes(b"abc"), "nullable_bytes": p.encode_nullable_bytes(None),
+        "bytes": p.encode_bytes(b"abc"),
+        "nullable_bytes": p.encode_nullable_bytes(None),
         "compact_bytes": p.encode_compact_bytes(b"abc"),
         "compact_nullable_bytes": p.encode_compact_nullable_bytes(b"xyz"),
-        "string": p.encode_string("héllo"), "nullable_string": p.encode_nullable_string(None),
+        "string": p.encode_string("héllo"),
+        "nullable_string": p.encode_nullable_string(None),
         "compact_string": p.encode_compact_string("héllo"),
         "compact_nullable_string": p.encode_compact_nullable_string("x"),
     }
@@ -132,8 +166,7 @@ def _frames():
                 pass
             try:
                 frame = protocol.encode_response(resp_cls(), version, 7)
-                resps.append((f"{resp_cls.__name__}-v{version}",
-                              bytes([key, version]) + frame[4:]))
+                resps.append((f"{resp_cls.__name__}-v{version}", bytes([key, version]) + frame[4:]))
             except Exception:
                 pass
     return reqs, resps
@@ -167,8 +200,7 @@ def _internal():
                 except Exception:
                     continue
                 if len(key) < 256:
-                    out.append((f"{topic}-{record_type}-v{version}",
-                                bytes([mode, len(key)]) + key + value))
+                    out.append((f"{topic}-{record_type}-v{version}", bytes([mode, len(key)]) + key + value))
     from kafkawire import messages
 
     for name, cls in sorted(messages.CLASSES.items()):
@@ -176,8 +208,12 @@ def _internal():
             continue
         version = cls.valid_versions.highest
         try:
-            out.append((f"metadata-{name}-v{version}",
-                        bytes([3, 0]) + internal_topics.encode_metadata_record(cls(), version)))
+            out.append(
+                (
+                    f"metadata-{name}-v{version}",
+                    bytes([3, 0]) + internal_topics.encode_metadata_record(cls(), version),
+                )
+            )
         except Exception:
             continue
     for ctype, name in sorted(internal_topics.CONTROL_TYPES.items()):
@@ -221,9 +257,13 @@ def seeds():
         "response": resps,
         "header": [(n, bytes([0, 0]) + d) for n, d in reqs[::4]]
         + [(n, bytes([1, 0]) + d[2:]) for n, d in resps[::8]],
-        "frames": [("frames-" + reqs[i][0], bytes([0xFF, 5])
-                    + b"".join(struct.pack(">i", len(d)) + d for _n, d in reqs[i:i + 3]))
-                   for i in range(0, len(reqs), 12)],
+        "frames": [
+            (
+                "frames-" + reqs[i][0],
+                bytes([0xFF, 5]) + b"".join(struct.pack(">i", len(d)) + d for _n, d in reqs[i : i + 3]),
+            )
+            for i in range(0, len(reqs), 12)
+        ],
         "records": [(f"{n}-flags{f:02x}", bytes([f]) + d) for n, d in batches for f in (0x01, 0x0A)],
         "compression": [],
         "internal": _internal(),
@@ -243,7 +283,8 @@ def seeds():
             value_at = 22 + (8 if magic == 1 else 0) + 4  # key is null (-1)
             (vlen,) = struct.unpack_from(">i", d, value_at)
             out["compression"].append(
-                (n, bytes([codec | (magic << 3), 0]) + d[value_at + 4:value_at + 4 + vlen]))
+                (n, bytes([codec | (magic << 3), 0]) + d[value_at + 4 : value_at + 4 + vlen])
+            )
     return out
 
 

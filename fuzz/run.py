@@ -20,6 +20,7 @@ pure-Python backend (see ``fuzz/targets.py``).  Arguments after ``--`` go to lib
 (e.g. ``-- -max_len=4096 -jobs=1``).  Fuzz nice'd on shared machines:
 ``nice -n 15 python fuzz/run.py ...``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -38,10 +39,22 @@ sys.path.insert(0, ROOT)
 #: Modules imported under atheris' instrumentation (their Python code gets coverage
 #: feedback; the Cython backend is compiled C and is exercised, not instrumented).
 INSTRUMENTED = (
-    "kafkawire", "kafkawire._pure.primitives", "kafkawire._pure.codec", "kafkawire._pure.records",
-    "kafkawire._pure.crc", "kafkawire.primitives", "kafkawire.framing", "kafkawire.messages",
-    "kafkawire.headers", "kafkawire.protocol", "kafkawire.records", "kafkawire.compression",
-    "kafkawire.log.segments", "kafkawire.cli.dump_log", "kafkawire.cli.decode", "fuzz.targets",
+    "kafkawire",
+    "kafkawire._pure.primitives",
+    "kafkawire._pure.codec",
+    "kafkawire._pure.records",
+    "kafkawire._pure.crc",
+    "kafkawire.primitives",
+    "kafkawire.framing",
+    "kafkawire.messages",
+    "kafkawire.headers",
+    "kafkawire.protocol",
+    "kafkawire.records",
+    "kafkawire.compression",
+    "kafkawire.log.segments",
+    "kafkawire.cli.dump_log",
+    "kafkawire.cli.decode",
+    "fuzz.targets",
 )
 
 MAX_LEN = {"segment": 8192, "frames": 8192, "records": 16384, "compression": 16384}
@@ -85,8 +98,10 @@ def _launcher(name, workdir):
     (for ``-merge=1`` and ``-fork``), which must therefore be runnable on its own."""
     path = os.path.join(workdir, f"fuzz-{name}")
     with open(path, "w") as f:
-        f.write(f"#!/bin/sh\nKAFKAWIRE_FUZZ_ARGV0={path} exec {sys.executable} "
-                f"{os.path.abspath(__file__)} --child {name} -- \"$@\"\n")
+        f.write(
+            f"#!/bin/sh\nKAFKAWIRE_FUZZ_ARGV0={path} exec {sys.executable} "
+            f'{os.path.abspath(__file__)} --child {name} -- "$@"\n'
+        )
     os.chmod(path, 0o755)
     return path
 
@@ -101,9 +116,14 @@ def _fuzz_one(name, args, extra):
     max_len = f"-max_len={MAX_LEN.get(name, 4096)}"
     rc = 0
     if not args.merge_only:
-        libfuzzer = [f"-max_total_time={args.time}", max_len, "-timeout=20",
-                     "-rss_limit_mb=3072", f"-artifact_prefix={workdir}/",
-                     "-print_final_stats=1"] + extra
+        libfuzzer = [
+            f"-max_total_time={args.time}",
+            max_len,
+            "-timeout=20",
+            "-rss_limit_mb=3072",
+            f"-artifact_prefix={workdir}/",
+            "-print_final_stats=1",
+        ] + extra
         cmd = [launcher] + libfuzzer + [workdir, corpus]
         print("+", " ".join(cmd), flush=True)
         rc = subprocess.call(cmd)
@@ -134,21 +154,29 @@ def main(argv=None) -> int:
     extra = []
     if "--" in argv:
         i = argv.index("--")
-        argv, extra = argv[:i], argv[i + 1:]
+        argv, extra = argv[:i], argv[i + 1 :]
     if argv[:1] == ["--child"]:
         _child(argv[1], extra)
         return 0
     ap = argparse.ArgumentParser(description="Fuzz kafkawire's decoders (see fuzz/run.py).")
     ap.add_argument("targets", nargs="*", help="target names, or 'all'")
     ap.add_argument("--time", type=int, default=60, help="seconds per target (default 60)")
-    ap.add_argument("--workdir", default=os.path.join(tempfile.gettempdir(), "kafkawire-fuzz"),
-                    help="where new inputs and crashes go")
-    ap.add_argument("--merge", action="store_true",
-                    help="afterwards, keep new-coverage inputs in fuzz/corpus/<target>/")
-    ap.add_argument("--merge-only", action="store_true",
-                    help="do not fuzz: merge what an earlier run left in the work directory")
-    ap.add_argument("--replay", action="store_true",
-                    help="run corpus files through the targets once, without atheris")
+    ap.add_argument(
+        "--workdir",
+        default=os.path.join(tempfile.gettempdir(), "kafkawire-fuzz"),
+        help="where new inputs and crashes go",
+    )
+    ap.add_argument(
+        "--merge", action="store_true", help="afterwards, keep new-coverage inputs in fuzz/corpus/<target>/"
+    )
+    ap.add_argument(
+        "--merge-only",
+        action="store_true",
+        help="do not fuzz: merge what an earlier run left in the work directory",
+    )
+    ap.add_argument(
+        "--replay", action="store_true", help="run corpus files through the targets once, without atheris"
+    )
     ap.add_argument("--input", nargs="*", default=None, help="with --replay: these files only")
     ap.add_argument("--list", action="store_true", help="list the targets")
     args = ap.parse_args(argv)

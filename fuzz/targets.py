@@ -14,6 +14,7 @@ The first bytes of ``data`` usually choose what to call (which decoder, which me
 class and version, which flags); the rest is the hostile payload.  ``TARGETS`` maps the
 target names used by ``fuzz/run.py`` and ``fuzz/corpus/<name>/`` to the functions.
 """
+
 from __future__ import annotations
 
 import math
@@ -46,9 +47,11 @@ def normalize(value: Any) -> Any:
     from kafkawire._message_class import Struct
 
     if isinstance(value, Struct):
-        return (type(value).__qualname__,
-                tuple(normalize(object.__getattribute__(value, a)) for a in value._attrs),
-                normalize(value._unknown_tagged or None))
+        return (
+            type(value).__qualname__,
+            tuple(normalize(object.__getattribute__(value, a)) for a in value._attrs),
+            normalize(value._unknown_tagged or None),
+        )
     if isinstance(value, (bytes, bytearray, memoryview)):
         return ("bytes", bytes(value))
     if isinstance(value, float):
@@ -86,8 +89,7 @@ def _run(backend: str, fn: Callable[[Outcome], None]) -> Outcome:
         out.error = type(exc)
         out.message = str(exc)
     except Exception as exc:  # noqa: BLE001 - every other exception is the bug we hunt
-        raise HostileFailure(
-            f"{backend} backend raised {type(exc).__name__}: {exc}") from exc
+        raise HostileFailure(f"{backend} backend raised {type(exc).__name__}: {exc}") from exc
     return out
 
 
@@ -100,7 +102,8 @@ def differential(fn: Callable[[Outcome], None], what: str = "") -> Outcome:
             raise HostileFailure(
                 f"{what}: backends disagree\n  {first_name}: {first.values!r:.2000} "
                 f"error={first.error} {first.message!r}\n  {name}: {other.values!r:.2000} "
-                f"error={other.error} {other.message!r}")
+                f"error={other.error} {other.message!r}"
+            )
     return first
 
 
@@ -118,10 +121,28 @@ def only_kafkawire_errors(fn: Callable[[], Any], what: str = "") -> Any:
 # primitives
 
 PRIMITIVE_DECODERS = (
-    "int8", "int16", "uint16", "int32", "uint32", "int64", "float64", "bool", "uuid",
-    "unsigned_varint", "varint", "varlong", "array_length", "compact_array_length",
-    "bytes", "nullable_bytes", "compact_bytes", "compact_nullable_bytes",
-    "string", "nullable_string", "compact_string", "compact_nullable_string",
+    "int8",
+    "int16",
+    "uint16",
+    "int32",
+    "uint32",
+    "int64",
+    "float64",
+    "bool",
+    "uuid",
+    "unsigned_varint",
+    "varint",
+    "varlong",
+    "array_length",
+    "compact_array_length",
+    "bytes",
+    "nullable_bytes",
+    "compact_bytes",
+    "compact_nullable_bytes",
+    "string",
+    "nullable_string",
+    "compact_string",
+    "compact_nullable_string",
 )
 
 
@@ -281,7 +302,7 @@ def frames_target(data: bytes) -> None:
         reader = FrameReader(max_size)
         got = []
         for i in range(0, len(stream), step):
-            got.extend(reader.feed(stream[i:i + step]))
+            got.extend(reader.feed(stream[i : i + step]))
         return got
 
     frames = only_kafkawire_errors(run, "FrameReader.feed") or []
@@ -292,17 +313,29 @@ def frames_target(data: bytes) -> None:
 # ---------------------------------------------------------------------------
 # records
 
-_BATCH_FIELDS = ("magic", "crc", "attributes", "compression", "timestamp_type",
-                 "is_transactional", "is_control", "has_delete_horizon", "delete_horizon_ms",
-                 "size_in_bytes", "partition_leader_epoch", "producer_id", "producer_epoch",
-                 "base_sequence", "max_timestamp", "last_offset")
-_DERIVED_FIELDS = ("base_offset", "record_count", "last_offset_delta", "base_timestamp",
-                   "next_offset")
+_BATCH_FIELDS = (
+    "magic",
+    "crc",
+    "attributes",
+    "compression",
+    "timestamp_type",
+    "is_transactional",
+    "is_control",
+    "has_delete_horizon",
+    "delete_horizon_ms",
+    "size_in_bytes",
+    "partition_leader_epoch",
+    "producer_id",
+    "producer_epoch",
+    "base_sequence",
+    "max_timestamp",
+    "last_offset",
+)
+_DERIVED_FIELDS = ("base_offset", "record_count", "last_offset_delta", "base_timestamp", "next_offset")
 
 
 def _batch_values(batch, out: Outcome) -> None:
-    out.values.append((type(batch).__name__,)
-                      + tuple(normalize(getattr(batch, f)) for f in _BATCH_FIELDS))
+    out.values.append((type(batch).__name__,) + tuple(normalize(getattr(batch, f)) for f in _BATCH_FIELDS))
     out.values.append(normalize(bytes(batch.raw)))
     recs = batch.records()
     out.values.append(normalize(list(recs)))
@@ -326,9 +359,9 @@ def fix_crcs(buf: bytes) -> bytes:
             break
         if out[pos + 16] == 2:
             if size >= 49:
-                struct.pack_into(">I", out, pos + 17, crc32c(bytes(out[pos + 21:end])))
+                struct.pack_into(">I", out, pos + 17, crc32c(bytes(out[pos + 21 : end])))
         else:
-            struct.pack_into(">I", out, pos + 12, zlib.crc32(bytes(out[pos + 16:end])))
+            struct.pack_into(">I", out, pos + 12, zlib.crc32(bytes(out[pos + 16 : end])))
         pos = end
     return bytes(out)
 
@@ -346,8 +379,9 @@ def records_target(data: bytes) -> None:
 
     def fn(out: Outcome) -> None:
         records = _backend.implementation("records")
-        it = records.iter_batches(_as_buffer(flags >> 6, payload), verify_crc=verify,
-                                  max_decompressed_size=cap)
+        it = records.iter_batches(
+            _as_buffer(flags >> 6, payload), verify_crc=verify, max_decompressed_size=cap
+        )
         for batch in it:
             _batch_values(batch, out)
         out.values.append(("remaining", it.remaining_bytes, it.position))
@@ -356,8 +390,7 @@ def records_target(data: bytes) -> None:
 
     def fn_decode(out: Outcome) -> None:
         records = _backend.implementation("records")
-        out.values.append(normalize(records.decode(payload, verify_crc=verify,
-                                                   max_decompressed_size=cap)))
+        out.values.append(normalize(records.decode(payload, verify_crc=verify, max_decompressed_size=cap)))
 
     differential(fn_decode, f"decode(verify_crc={verify}, cap={cap})")
 
@@ -387,25 +420,49 @@ def arrow_target(payload: bytes, verify: bool = False, cap: int = FUZZ_MAX_DECOM
 _V2_HEADER = struct.Struct(">qiibIhiqqqhii")
 
 
-def v2_batch(records_section: bytes, *, attributes: int, count: int, base_offset: int = 0,
-             last_offset_delta: int = 0, base_timestamp: int = 0, max_timestamp: int = 0,
-             producer_id: int = -1, producer_epoch: int = -1, base_sequence: int = -1,
-             partition_leader_epoch: int = 0) -> bytes:
+def v2_batch(
+    records_section: bytes,
+    *,
+    attributes: int,
+    count: int,
+    base_offset: int = 0,
+    last_offset_delta: int = 0,
+    base_timestamp: int = 0,
+    max_timestamp: int = 0,
+    producer_id: int = -1,
+    producer_epoch: int = -1,
+    base_sequence: int = -1,
+    partition_leader_epoch: int = 0,
+) -> bytes:
     """A batch v2 with the given header fields around ``records_section`` (CRC correct)."""
     from kafkawire._pure.crc import crc32c
 
     length = 49 + len(records_section)
-    head = bytearray(_V2_HEADER.pack(base_offset, length, partition_leader_epoch, 2, 0,
-                                     attributes, last_offset_delta, base_timestamp,
-                                     max_timestamp, producer_id, producer_epoch, base_sequence,
-                                     count))
+    head = bytearray(
+        _V2_HEADER.pack(
+            base_offset,
+            length,
+            partition_leader_epoch,
+            2,
+            0,
+            attributes,
+            last_offset_delta,
+            base_timestamp,
+            max_timestamp,
+            producer_id,
+            producer_epoch,
+            base_sequence,
+            count,
+        )
+    )
     body = bytes(head[21:]) + records_section
     struct.pack_into(">I", head, 17, crc32c(body))
     return bytes(head) + records_section
 
 
-def legacy_message(value: bytes, *, magic: int, attributes: int, offset: int = 0,
-                   key: bytes = None, timestamp: int = 0) -> bytes:
+def legacy_message(
+    value: bytes, *, magic: int, attributes: int, offset: int = 0, key: bytes = None, timestamp: int = 0
+) -> bytes:
     """A legacy message (magic 0/1) with a correct CRC."""
     body = bytearray([magic, attributes])
     if magic == 1:
@@ -436,10 +493,15 @@ def compression_target(data: bytes) -> None:
 
     only_kafkawire_errors(
         lambda: compression.decompress(codec, payload, max_size=cap, magic=magic),
-        f"decompress(codec={codec}, magic={magic})")
+        f"decompress(codec={codec}, magic={magic})",
+    )
     if magic == 2:
-        buf = v2_batch(payload, attributes=codec | (sel & 0x40 and 0x08), count=count,
-                       last_offset_delta=max(count - 1, 0))
+        buf = v2_batch(
+            payload,
+            attributes=codec | (sel & 0x40 and 0x08),
+            count=count,
+            last_offset_delta=max(count - 1, 0),
+        )
     else:
         buf = legacy_message(payload, magic=magic, attributes=codec, offset=count)
     records_target(bytes([0x01 | (0x04 if sel & 0x80 else 0)]) + buf)
@@ -483,11 +545,13 @@ def internal_target(data: bytes) -> None:
 
         differential(fn, f"decode_record({topic})")
     elif mode == 3:
+
         def fn(out: Outcome) -> None:
             out.values.append(normalize(tuple(internal_topics.decode_metadata_record(payload))))
 
         differential(fn, "decode_metadata_record")
     elif mode == 4:
+
         def fn(out: Outcome) -> None:
             out.values.append(normalize(tuple(internal_topics.decode_control_record(key, value))))
 
@@ -499,6 +563,7 @@ def internal_target(data: bytes) -> None:
         def fn(out: Outcome) -> None:
             if len(payload) < 2:
                 from kafkawire.errors import TruncatedError
+
                 raise TruncatedError("no version")
             version = struct.unpack_from(">h", payload)[0]
             codec = _backend.implementation("codec")
@@ -540,10 +605,11 @@ def segment_target(data: bytes) -> None:
         only_kafkawire_errors(lambda: list(segments.scan_headers(path)), "scan_headers")
         only_kafkawire_errors(
             lambda: [(p, bytes(v), h) for p, v, h in segments.iter_chunks(path, chunk_size=chunk)],
-            "iter_chunks")
+            "iter_chunks",
+        )
         only_kafkawire_errors(
-            lambda: segments.split_segment(segments.Segment(path, 0, len(payload)), chunk),
-            "split_segment")
+            lambda: segments.split_segment(segments.Segment(path, 0, len(payload)), chunk), "split_segment"
+        )
         for reader in (segments.read_offset_index, segments.read_time_index):
             only_kafkawire_errors(lambda: reader(path, 0), reader.__name__)
         only_kafkawire_errors(lambda: segments.read_txn_index(path), "read_txn_index")

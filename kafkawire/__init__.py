@@ -4,6 +4,7 @@
 ``"python"`` (the pure-Python twin, selected by ``KAFKAWIRE_NO_EXTENSIONS=1`` or used
 where no compiled extension is available).
 """
+
 from typing import TYPE_CHECKING
 
 from kafkawire import _backend
@@ -17,5 +18,12 @@ else:
 from kafkawire.protocol import decode_request, decode_response, encode_request, encode_response  # noqa: E402
 
 __version__ = "0.1.0"
-__all__ = ["BACKEND", "crc32c", "__version__",
-           "encode_request", "decode_request", "encode_response", "decode_response"]
+__all__ = [
+    "BACKEND",
+    "crc32c",
+    "__version__",
+    "encode_request",
+    "decode_request",
+    "encode_response",
+    "decode_response",
+]

@@ -1,4 +1,5 @@
 """``python -m kafkawire``: the same as the ``kafkawire`` command."""
+
 import sys
 
 from kafkawire.cli import main

@@ -12,6 +12,7 @@ error instead of a fallback, so CI cannot pass on the wrong backend.
 Public modules bind their functions once, at import, through :func:`bind`; the test
 suite calls :func:`use` to run the same tests on each backend in one process.
 """
+
 from __future__ import annotations
 
 import glob
@@ -47,30 +48,51 @@ def fallback_reason(exc: BaseException) -> str:
     """Why the compiled extensions did not import and how to fix it, in words."""
     fast_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_fast")
     suffixes = importlib.machinery.EXTENSION_SUFFIXES
-    missing = [name for name in MODULES
-               if not any(os.path.exists(os.path.join(fast_dir, name + sfx)) for sfx in suffixes)]
+    missing = [
+        name
+        for name in MODULES
+        if not any(os.path.exists(os.path.join(fast_dir, name + sfx)) for sfx in suffixes)
+    ]
     if not missing:
-        why = (f"its compiled extensions in {fast_dir} are there but failed to import "
-               f"({type(exc).__name__}: {exc})")
-        fix = "rebuild them for this Python: `python setup.py build_ext --inplace` in a " \
-              "source checkout, or reinstall kafkawire"
+        why = (
+            f"its compiled extensions in {fast_dir} are there but failed to import "
+            f"({type(exc).__name__}: {exc})"
+        )
+        fix = (
+            "rebuild them for this Python: `python setup.py build_ext --inplace` in a "
+            "source checkout, or reinstall kafkawire"
+        )
     elif glob.glob(os.path.join(fast_dir, "*.pyx")):
-        others = sorted({os.path.basename(p) for p in glob.glob(os.path.join(fast_dir, "*.so"))
-                         + glob.glob(os.path.join(fast_dir, "*.pyd"))})
-        why = (f"kafkawire was imported from the source tree "
-               f"{os.path.dirname(os.path.dirname(fast_dir))}, "
-               f"whose Cython extensions are not built for this Python "
-               f"(no {', '.join(missing)} extension for {suffixes[0]}"
-               + (f"; found {', '.join(others)}" if others else "") + ")")
-        fix = "build them in place: `pip install -e .` or `python setup.py build_ext " \
-              "--inplace` in that directory (or run Python from another directory to " \
-              "import an installed kafkawire)"
+        others = sorted(
+            {
+                os.path.basename(p)
+                for p in glob.glob(os.path.join(fast_dir, "*.so"))
+                + glob.glob(os.path.join(fast_dir, "*.pyd"))
+            }
+        )
+        why = (
+            f"kafkawire was imported from the source tree "
+            f"{os.path.dirname(os.path.dirname(fast_dir))}, "
+            f"whose Cython extensions are not built for this Python "
+            f"(no {', '.join(missing)} extension for {suffixes[0]}"
+            + (f"; found {', '.join(others)}" if others else "")
+            + ")"
+        )
+        fix = (
+            "build them in place: `pip install -e .` or `python setup.py build_ext "
+            "--inplace` in that directory (or run Python from another directory to "
+            "import an installed kafkawire)"
+        )
     else:
-        why = (f"the installed package at {os.path.dirname(fast_dir)} has no compiled "
-               f"extension for {', '.join(missing)} ({type(exc).__name__}: {exc})")
-        fix = "install a wheel built for this platform and Python, or build from the " \
-              "source distribution (needs a C compiler): `pip install --no-binary " \
-              "kafkawire kafkawire`"
+        why = (
+            f"the installed package at {os.path.dirname(fast_dir)} has no compiled "
+            f"extension for {', '.join(missing)} ({type(exc).__name__}: {exc})"
+        )
+        fix = (
+            "install a wheel built for this platform and Python, or build from the "
+            "source distribution (needs a C compiler): `pip install --no-binary "
+            "kafkawire kafkawire`"
+        )
     return f"{why}. To fix it, {fix}"
 
 
@@ -84,11 +106,15 @@ if os.environ.get("KAFKAWIRE_NO_EXTENSIONS") != "1":
         if os.environ.get("KAFKAWIRE_REQUIRE_EXTENSIONS") == "1":
             raise ImportError(
                 "KAFKAWIRE_REQUIRE_EXTENSIONS=1 but the Cython backend did not import: "
-                + fallback_reason(exc)) from exc
+                + fallback_reason(exc)
+            ) from exc
         # This module runs once per process, so the warning is given once.
-        warnings.warn(f"kafkawire is running its pure-Python backend, several times slower: "  # noqa: B028
-                      f"{fallback_reason(exc)}. Set KAFKAWIRE_NO_EXTENSIONS=1 to choose the "
-                      f"pure backend without this warning.", RuntimeWarning)
+        warnings.warn(  # noqa: B028
+            f"kafkawire is running its pure-Python backend, several times slower: "
+            f"{fallback_reason(exc)}. Set KAFKAWIRE_NO_EXTENSIONS=1 to choose the "
+            f"pure backend without this warning.",
+            RuntimeWarning,
+        )
 
 BACKEND = "cython" if _fast is not None else "python"
 

@@ -6,6 +6,7 @@ snake_case, in schema order) plus ``_unknown_tagged`` (None, or a tuple of
 byte for byte and written back in ascending tag order).  Objects know nothing of
 versions until they are encoded.
 """
+
 from __future__ import annotations
 
 import base64
@@ -19,7 +20,6 @@ from kafkawire.schema.plan import DefinitionSpec, FieldSpec, StructPlan, StructS
 from kafkawire.schema.versions import VersionRange
 
 
-
 class _Codec(TypedDict):
     """The active backend's plan executor (kafkawire._fast.codec or _pure.codec)."""
 
@@ -31,7 +31,9 @@ class _Codec(TypedDict):
 
 
 _codec = cast(_Codec, {})
-_backend.bind(cast(Dict[str, Any], _codec), "codec", ("encode", "size", "decode", "decode_from", "encode_parts"))
+_backend.bind(
+    cast(Dict[str, Any], _codec), "codec", ("encode", "size", "decode", "decode_from", "encode_parts")
+)
 
 
 def _repr_value(v: Any) -> str:
@@ -115,8 +117,7 @@ class Struct:
             setter(self, "_unknown_tagged", None)
             return
         if len(args) > len(self._attrs):
-            raise TypeError(
-                f"{type(self).__name__} takes at most {len(self._attrs)} positional arguments")
+            raise TypeError(f"{type(self).__name__} takes at most {len(self._attrs)} positional arguments")
         for attr, value in zip(self._attrs, args):
             if attr in kwargs:
                 raise TypeError(f"{type(self).__name__}: {attr} given twice")
@@ -134,7 +135,8 @@ class Struct:
         if kwargs:
             raise TypeError(
                 f"{type(self).__name__} has no field {sorted(kwargs)[0]!r}; "
-                f"its fields are {', '.join(self._attrs) or '(none)'}")
+                f"its fields are {', '.join(self._attrs) or '(none)'}"
+            )
 
     # -- value semantics ------------------------------------------------------------
     def __eq__(self, other: Any) -> bool:
@@ -170,8 +172,10 @@ class Struct:
         return new
 
     def __reduce__(self) -> Tuple[Any, ...]:
-        return (_rebuild, (type(self), tuple(object.__getattribute__(self, a) for a in self._attrs),
-                           self._unknown_tagged))
+        return (
+            _rebuild,
+            (type(self), tuple(object.__getattribute__(self, a) for a in self._attrs), self._unknown_tagged),
+        )
 
     # -- dicts ----------------------------------------------------------------------
     def to_dict(self) -> Dict[str, Any]:
@@ -181,7 +185,8 @@ class Struct:
             out[f.attr] = _value_to_json(f, object.__getattribute__(self, f.attr))
         if self._unknown_tagged:
             out["_unknown_tagged_fields"] = [
-                {"tag": tag, "data": _b64(data)} for tag, data in self._unknown_tagged]
+                {"tag": tag, "data": _b64(data)} for tag, data in self._unknown_tagged
+            ]
         return out
 
     @classmethod
@@ -191,8 +196,9 @@ class Struct:
         by_attr = {f.attr: f for f in cls._spec.fields}
         for key, value in data.items():
             if key == "_unknown_tagged_fields":
-                kwargs["_unknown_tagged"] = tuple(
-                    (int(item["tag"]), base64.b64decode(item["data"])) for item in value) or None
+                kwargs["_unknown_tagged"] = (
+                    tuple((int(item["tag"]), base64.b64decode(item["data"])) for item in value) or None
+                )
                 continue
             f = by_attr.get(key)
             if f is None:
@@ -210,7 +216,8 @@ class Struct:
             pass
         if type(version) is not int or version not in cls.valid_versions:
             raise UnsupportedVersionError(
-                f"{cls.__qualname__} has no version {version!r} (valid: {cls.valid_versions})")
+                f"{cls.__qualname__} has no version {version!r} (valid: {cls.valid_versions})"
+            )
         return cls._spec.plan(version)
 
     def encode(self, version: int) -> bytes:
@@ -248,11 +255,14 @@ def _nested_value(owner: type, attr: str, cls: type, many: bool, value: Any) -> 
             return value
         if isinstance(value, dict):
             return cls(**value)
-        raise EncodeError(f"{owner.__qualname__}.{attr}: expected {cls.__qualname__} or a dict "
-                          f"of its fields, got {type(value).__name__}")
+        raise EncodeError(
+            f"{owner.__qualname__}.{attr}: expected {cls.__qualname__} or a dict "
+            f"of its fields, got {type(value).__name__}"
+        )
     if not isinstance(value, (list, tuple)):
-        raise EncodeError(f"{owner.__qualname__}.{attr}: expected a list of {cls.__qualname__}, "
-                          f"got {type(value).__name__}")
+        raise EncodeError(
+            f"{owner.__qualname__}.{attr}: expected a list of {cls.__qualname__}, got {type(value).__name__}"
+        )
     if all(type(item) is cls for item in value):
         return value  # the common case: kept as given, not copied
     out = []
@@ -260,8 +270,10 @@ def _nested_value(owner: type, attr: str, cls: type, many: bool, value: Any) -> 
         if isinstance(item, dict):
             item = cls(**item)
         elif not isinstance(item, cls):
-            raise EncodeError(f"{owner.__qualname__}.{attr}[{i}]: expected {cls.__qualname__} "
-                              f"or a dict of its fields, got {type(item).__name__}")
+            raise EncodeError(
+                f"{owner.__qualname__}.{attr}[{i}]: expected {cls.__qualname__} "
+                f"or a dict of its fields, got {type(item).__name__}"
+            )
         out.append(item)
     return out
 
@@ -276,8 +288,9 @@ def _new_default(cls: type[Struct]) -> Struct:
     return obj
 
 
-def _rebuild(cls: type[Struct], values: Tuple[Any, ...],
-             unknown: Optional[Tuple[Tuple[int, bytes], ...]]) -> Struct:
+def _rebuild(
+    cls: type[Struct], values: Tuple[Any, ...], unknown: Optional[Tuple[Tuple[int, bytes], ...]]
+) -> Struct:
     obj = cls.__new__(cls)
     for attr, value in zip(cls._attrs, values):
         object.__setattr__(obj, attr, value)
@@ -321,10 +334,10 @@ def make_classes(definition: DefinitionSpec, module: str) -> type:
         spec.cls = cls
         return cls
 
-    common = {"valid_versions": definition.valid_versions,
-              "flexible_versions": definition.flexible_versions}
-    top = build(definition.top, Message, top_name,
-                dict(common, api_key=definition.api_key, kind=definition.type))
+    common = {"valid_versions": definition.valid_versions, "flexible_versions": definition.flexible_versions}
+    top = build(
+        definition.top, Message, top_name, dict(common, api_key=definition.api_key, kind=definition.type)
+    )
     for spec in definition.nested:
         nested = build(spec, Struct, f"{top_name}.{spec.name}", common)
         if spec.name not in top.__dict__:
@@ -339,8 +352,10 @@ def make_classes(definition: DefinitionSpec, module: str) -> type:
     for spec, env in zip(specs, envs):
         spec.cls._defaults = tuple((f.attr,) + f.default_value() for f in spec.fields)
         spec.cls._nested = tuple(
-            (f.attr, f.struct.cls, f.kind == _p.ARRAY) for f in spec.fields  # type: ignore[union-attr]
-            if f.kind == _p.STRUCT or (f.kind == _p.ARRAY and f.elem_kind == _p.STRUCT))
+            (f.attr, f.struct.cls, f.kind == _p.ARRAY)  # type: ignore[union-attr]
+            for f in spec.fields
+            if f.kind == _p.STRUCT or (f.kind == _p.ARRAY and f.elem_kind == _p.STRUCT)
+        )
         for i, (_attr, value, factory) in enumerate(spec.cls._defaults):
             env[f"D{i}"] = value
             env[f"F{i}"] = factory

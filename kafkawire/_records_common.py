@@ -2,6 +2,7 @@
 messages, and the Arrow schema (``kafkawire._pure.records`` and ``kafkawire._fast.records``
 import these, so the two give the same answers and the same errors; ``kafkawire.log.segments``
 and the broker's storage read batch headers with the same layout)."""
+
 from __future__ import annotations
 
 import struct
@@ -101,11 +102,37 @@ def unpack_v2_header(buf: Any, pos: int = 0, position: Optional[int] = None) -> 
     """The header of the record batch at ``buf[pos:]``, which holds at least
     V2_HEADER_SIZE bytes (the caller checks the length and the magic); ``position`` is
     the one to report (``pos`` by default)."""
-    (base_offset, length, epoch, magic, crc, attributes, last_delta, base_ts, max_ts,
-     producer_id, producer_epoch, base_seq, count) = V2_HEADER.unpack_from(buf, pos)
-    return BatchHeader(pos if position is None else position, base_offset,
-                       LOG_OVERHEAD + length, magic, attributes, last_delta, crc, epoch,
-                       base_ts, max_ts, producer_id, producer_epoch, base_seq, count)
+    (
+        base_offset,
+        length,
+        epoch,
+        magic,
+        crc,
+        attributes,
+        last_delta,
+        base_ts,
+        max_ts,
+        producer_id,
+        producer_epoch,
+        base_seq,
+        count,
+    ) = V2_HEADER.unpack_from(buf, pos)
+    return BatchHeader(
+        pos if position is None else position,
+        base_offset,
+        LOG_OVERHEAD + length,
+        magic,
+        attributes,
+        last_delta,
+        crc,
+        epoch,
+        base_ts,
+        max_ts,
+        producer_id,
+        producer_epoch,
+        base_seq,
+        count,
+    )
 
 
 # -- control records (the records of a control batch) ------------------------------------
@@ -114,8 +141,15 @@ def unpack_v2_header(buf: Any, pos: int = 0, position: Optional[int] = None) -> 
 CONTROL_KEY = struct.Struct(">hh")
 MARKER_VALUE = struct.Struct(">hi")
 #: Control record types by number, named after Kafka's ControlRecordType.
-CONTROL_TYPE_NAMES = {0: "abort", 1: "commit", 2: "leader_change", 3: "snapshot_header",
-                      4: "snapshot_footer", 5: "kraft_version", 6: "kraft_voters"}
+CONTROL_TYPE_NAMES = {
+    0: "abort",
+    1: "commit",
+    2: "leader_change",
+    3: "snapshot_header",
+    4: "snapshot_footer",
+    5: "kraft_version",
+    6: "kraft_voters",
+}
 #: The transaction markers' types, by name (what encode_control_batch writes).
 MARKER_TYPES = {"abort": 0, "commit": 1}
 
@@ -160,8 +194,7 @@ def timestamp_type_bit(timestamp_type: Any) -> int:
         return 0
     if timestamp_type in ("log_append", 1):
         return 1
-    raise EncodeError(f"unknown timestamp_type {timestamp_type!r}; expected 'create' or "
-                      "'log_append'")
+    raise EncodeError(f"unknown timestamp_type {timestamp_type!r}; expected 'create' or 'log_append'")
 
 
 def check_int(name: str, value: Any, bits: int) -> int:
@@ -175,9 +208,21 @@ def check_int(name: str, value: Any, bits: int) -> int:
 
 
 #: the columns of :func:`to_arrow` tables, in order
-ARROW_COLUMNS = ("offset", "timestamp", "timestamp_type", "key", "value", "headers",
-                 "partition_leader_epoch", "producer_id", "producer_epoch", "sequence",
-                 "is_transactional", "is_control", "compression")
+ARROW_COLUMNS = (
+    "offset",
+    "timestamp",
+    "timestamp_type",
+    "key",
+    "value",
+    "headers",
+    "partition_leader_epoch",
+    "producer_id",
+    "producer_epoch",
+    "sequence",
+    "is_transactional",
+    "is_control",
+    "compression",
+)
 
 
 def arrow_columns(columns: Any) -> Optional[List[str]]:
@@ -189,8 +234,7 @@ def arrow_columns(columns: Any) -> Optional[List[str]]:
     names = list(columns)
     for name in names:
         if name not in ARROW_COLUMNS:
-            raise ValueError(f"to_arrow has no column {name!r}; its columns are "
-                             + ", ".join(ARROW_COLUMNS))
+            raise ValueError(f"to_arrow has no column {name!r}; its columns are " + ", ".join(ARROW_COLUMNS))
     return names
 
 
@@ -198,20 +242,32 @@ def arrow_schema() -> Any:
     """The schema of :func:`to_arrow` tables."""
     import pyarrow as pa
 
-    return pa.schema([
-        pa.field("offset", pa.int64(), nullable=False),
-        pa.field("timestamp", pa.timestamp("us", tz="UTC")),
-        pa.field("timestamp_type", pa.int8()),
-        pa.field("key", pa.binary()),
-        pa.field("value", pa.binary()),
-        pa.field("headers", pa.list_(pa.field("item", pa.struct([
-            pa.field("key", pa.string(), nullable=False),
-            pa.field("value", pa.binary())]), nullable=False)), nullable=False),
-        pa.field("partition_leader_epoch", pa.int32(), nullable=False),
-        pa.field("producer_id", pa.int64(), nullable=False),
-        pa.field("producer_epoch", pa.int16(), nullable=False),
-        pa.field("sequence", pa.int32(), nullable=False),
-        pa.field("is_transactional", pa.bool_(), nullable=False),
-        pa.field("is_control", pa.bool_(), nullable=False),
-        pa.field("compression", pa.string(), nullable=False),
-    ])
+    return pa.schema(
+        [
+            pa.field("offset", pa.int64(), nullable=False),
+            pa.field("timestamp", pa.timestamp("us", tz="UTC")),
+            pa.field("timestamp_type", pa.int8()),
+            pa.field("key", pa.binary()),
+            pa.field("value", pa.binary()),
+            pa.field(
+                "headers",
+                pa.list_(
+                    pa.field(
+                        "item",
+                        pa.struct(
+                            [pa.field("key", pa.string(), nullable=False), pa.field("value", pa.binary())]
+                        ),
+                        nullable=False,
+                    )
+                ),
+                nullable=False,
+            ),
+            pa.field("partition_leader_epoch", pa.int32(), nullable=False),
+            pa.field("producer_id", pa.int64(), nullable=False),
+            pa.field("producer_epoch", pa.int16(), nullable=False),
+            pa.field("sequence", pa.int32(), nullable=False),
+            pa.field("is_transactional", pa.bool_(), nullable=False),
+            pa.field("is_control", pa.bool_(), nullable=False),
+            pa.field("compression", pa.string(), nullable=False),
+        ]
+    )

@@ -23,6 +23,7 @@ host connected to); a handshake that fails or outlasts the timeout, or a broker 
 refuses our client certificate (or its absence), raises
 :class:`~kafkawire.errors.TlsHandshakeError`.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -33,11 +34,21 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Union
 from kafkawire import __version__
 from kafkawire.error_codes import ErrorCode
 from kafkawire.connection import (
-    Authenticated, AuthenticationFailed, ClientConnection, RequestFailed, ResponseEvent,
-    SaslTokenReceived, UnexpectedResponse, Versions,
+    Authenticated,
+    AuthenticationFailed,
+    ClientConnection,
+    RequestFailed,
+    ResponseEvent,
+    SaslTokenReceived,
+    UnexpectedResponse,
+    Versions,
 )
 from kafkawire.errors import (
-    ConnectionClosedError, ConnectionStateError, InFlightLimitError, KafkaWireError, RequestTimedOutError,
+    ConnectionClosedError,
+    ConnectionStateError,
+    InFlightLimitError,
+    KafkaWireError,
+    RequestTimedOutError,
     TlsHandshakeError,
 )
 from kafkawire.messages import ApiVersionsRequest, Message
@@ -56,8 +67,13 @@ _READ_SIZE = 1 << 16
 class AsyncConnection:
     """One client connection driven by asyncio; make it with :func:`open_connection`."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                 protocol: ClientConnection, timeout: float) -> None:
+    def __init__(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        protocol: ClientConnection,
+        timeout: float,
+    ) -> None:
         self.protocol = protocol
         self.timeout = timeout
         self._reader = reader
@@ -76,8 +92,9 @@ class AsyncConnection:
         """API key -> the version this connection uses."""
         return self.protocol.negotiated
 
-    async def request(self, message: Message, *, version: Optional[int] = None,
-                      timeout: Optional[float] = None) -> ResponseEvent:
+    async def request(
+        self, message: Message, *, version: Optional[int] = None, timeout: Optional[float] = None
+    ) -> ResponseEvent:
         """Send ``message`` and wait for its response event (``.message`` is the response)."""
         if message.api_key == 0 and getattr(message, "acks", None) == 0:
             raise ConnectionStateError("a Produce with acks=0 gets no response: use send()")
@@ -91,8 +108,9 @@ class AsyncConnection:
             except InFlightLimitError:
                 async with self._slot_freed:
                     try:
-                        await asyncio.wait_for(self._slot_freed.wait_for(self._has_room),
-                                               max(0.0, deadline - loop.time()))
+                        await asyncio.wait_for(
+                            self._slot_freed.wait_for(self._has_room), max(0.0, deadline - loop.time())
+                        )
                     except asyncio.TimeoutError:
                         raise RequestTimedOutError(
                             f"no in-flight slot freed within {timeout} s for {type(message).__name__}"
@@ -106,9 +124,13 @@ class AsyncConnection:
             await self._dispatch(self.protocol.expire(max(loop.time(), deadline)))
             return await future
 
-    async def authenticate(self, client: Optional["SaslClient"] = None, *,
-                           handshake_version: Optional[int] = None,
-                           timeout: Optional[float] = None) -> Authenticated:
+    async def authenticate(
+        self,
+        client: Optional["SaslClient"] = None,
+        *,
+        handshake_version: Optional[int] = None,
+        timeout: Optional[float] = None,
+    ) -> Authenticated:
         """Run a SASL exchange (``client`` defaults to the connection's ``sasl``); once
         authenticated, again for a KIP-368 re-authentication.  A refusal raises the
         :class:`~kafkawire.connection.AuthenticationFailed` event's error, and the
@@ -216,15 +238,24 @@ class AsyncConnection:
                 self._slot_freed.notify_all()
 
 
-async def open_connection(host: str, port: int, *, client_id: Optional[str] = None,
-                          max_in_flight: Optional[int] = 5, versions: Optional[Versions] = None,
-                          timeout: float = 30.0, software_name: str = "kafkawire",
-                          software_version: Optional[str] = None,
-                          sasl: Optional["SaslClient"] = None, sasl_mechanism: Optional[str] = None,
-                          sasl_username: Optional[str] = None, sasl_password: Optional[str] = None,
-                          sasl_handshake_version: Optional[int] = None,
-                          ssl: Union[_ssl.SSLContext, bool, None] = None,
-                          server_hostname: Optional[str] = None) -> AsyncConnection:
+async def open_connection(
+    host: str,
+    port: int,
+    *,
+    client_id: Optional[str] = None,
+    max_in_flight: Optional[int] = 5,
+    versions: Optional[Versions] = None,
+    timeout: float = 30.0,
+    software_name: str = "kafkawire",
+    software_version: Optional[str] = None,
+    sasl: Optional["SaslClient"] = None,
+    sasl_mechanism: Optional[str] = None,
+    sasl_username: Optional[str] = None,
+    sasl_password: Optional[str] = None,
+    sasl_handshake_version: Optional[int] = None,
+    ssl: Union[_ssl.SSLContext, bool, None] = None,
+    server_hostname: Optional[str] = None,
+) -> AsyncConnection:
     """Connect to a Kafka broker (over TLS if asked), run the ApiVersions handshake, then
     SASL if asked.
 
@@ -247,12 +278,14 @@ async def open_connection(host: str, port: int, *, client_id: Optional[str] = No
     deadline = loop.time() + timeout
     reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
     if context is not None:
-        await _start_tls(writer, context, server_hostname or host, f"{host}:{port}",
-                         deadline - loop.time(), timeout)
+        await _start_tls(
+            writer, context, server_hostname or host, f"{host}:{port}", deadline - loop.time(), timeout
+        )
     protocol = ClientConnection(client_id, max_in_flight, versions, sasl=sasl)
     conn = AsyncConnection(reader, writer, protocol, timeout)
-    hello = ApiVersionsRequest(client_software_name=software_name,
-                               client_software_version=software_version or __version__)
+    hello = ApiVersionsRequest(
+        client_software_name=software_name, client_software_version=software_version or __version__
+    )
     try:
         for _ in range(2):  # the second try follows a KIP-511 answer, at the broker's version
             try:
@@ -265,12 +298,14 @@ async def open_connection(host: str, port: int, *, client_id: Optional[str] = No
                 raise TlsHandshakeError(
                     f"{host}:{port} closed the TLS connection before answering ApiVersions "
                     f"(a listener that requires client certificates does so when ours is "
-                    f"missing or not trusted): {exc}") from exc
+                    f"missing or not trusted): {exc}"
+                ) from exc
             if answer.message.error_code != _UNSUPPORTED_VERSION:
                 break
         if protocol.negotiated is None:
             raise ConnectionClosedError(
-                f"the broker's ApiVersions answer carried error code {answer.message.error_code}")
+                f"the broker's ApiVersions answer carried error code {answer.message.error_code}"
+            )
         if sasl is not None:
             await conn.authenticate(handshake_version=sasl_handshake_version)
     except BaseException:
@@ -279,8 +314,9 @@ async def open_connection(host: str, port: int, *, client_id: Optional[str] = No
     return conn
 
 
-def _tls_context(ssl: Union[_ssl.SSLContext, bool, None],
-                 server_hostname: Optional[str]) -> Optional[_ssl.SSLContext]:
+def _tls_context(
+    ssl: Union[_ssl.SSLContext, bool, None], server_hostname: Optional[str]
+) -> Optional[_ssl.SSLContext]:
     if ssl is True:
         return _ssl.create_default_context()
     if ssl is None or ssl is False:
@@ -292,20 +328,29 @@ def _tls_context(ssl: Union[_ssl.SSLContext, bool, None],
     return ssl
 
 
-async def _start_tls(writer: asyncio.StreamWriter, context: _ssl.SSLContext, server_hostname: str,
-                     where: str, remaining: float, timeout: float) -> None:
+async def _start_tls(
+    writer: asyncio.StreamWriter,
+    context: _ssl.SSLContext,
+    server_hostname: str,
+    where: str,
+    remaining: float,
+    timeout: float,
+) -> None:
     """Upgrade the connected socket in place; every way the handshake can fail (or hang)
     becomes a TlsHandshakeError, and the socket is closed."""
     remaining = max(remaining, 0.001)
     try:
         # wait_for bounds the handshake (and closes the transport when it cancels it);
         # asyncio's own handshake timeout is only a backstop behind it
-        await asyncio.wait_for(writer.start_tls(context, server_hostname=server_hostname,
-                                                ssl_handshake_timeout=remaining + 1.0), remaining)
+        await asyncio.wait_for(
+            writer.start_tls(context, server_hostname=server_hostname, ssl_handshake_timeout=remaining + 1.0),
+            remaining,
+        )
     except _ssl.SSLCertVerificationError as exc:
         writer.close()
-        raise TlsHandshakeError(f"the TLS certificate of {where} did not verify for "
-                                f"{server_hostname!r}: {exc.verify_message}") from exc
+        raise TlsHandshakeError(
+            f"the TLS certificate of {where} did not verify for {server_hostname!r}: {exc.verify_message}"
+        ) from exc
     except (OSError, asyncio.TimeoutError) as exc:
         writer.close()
         if isinstance(exc, asyncio.TimeoutError):

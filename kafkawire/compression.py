@@ -23,6 +23,7 @@ Kafka's quirks handled here:
   :class:`~kafkawire.errors.DecompressionLimitError` is raised as soon as the output
   would pass it, before the memory is used.
 """
+
 from __future__ import annotations
 
 import struct
@@ -219,8 +220,7 @@ def _lz4_blocks(lib: Any, data: BytesLike, max_size: int) -> Optional[memoryview
     at = 0
     # bytes, whatever the input's item format (pyarrow's buffers say "b"): slices of it
     # are assigned into the output and scratch buffers, which need the same format
-    with memoryview(out) as mv, memoryview(data).cast("B") as view, \
-            memoryview(block_in) as scratch:
+    with memoryview(out) as mv, memoryview(data).cast("B") as view, memoryview(block_in) as scratch:
         for start, n, stored in blocks:
             room = capacity - at
             if stored:
@@ -232,8 +232,7 @@ def _lz4_blocks(lib: Any, data: BytesLike, max_size: int) -> Optional[memoryview
             if room < block_max and capacity == max_size:
                 # the block may not fit under the cap: decompress it alone to know
                 try:
-                    piece = lib.lz4.decompress_block(view[start : start + n],
-                                                     output_len=block_max)
+                    piece = lib.lz4.decompress_block(view[start : start + n], output_len=block_max)
                 except Exception as exc:
                     raise DecompressionError(f"lz4: corrupt compressed data: {exc}") from None
                 if len(piece) > room:
@@ -252,7 +251,9 @@ def _lz4_blocks(lib: Any, data: BytesLike, max_size: int) -> Optional[memoryview
 # -- compression ----------------------------------------------------------------
 
 
-def compress(codec: Union[str, int], data: BytesLike, level: Optional[int] = None, *, magic: int = 2) -> bytes:
+def compress(
+    codec: Union[str, int], data: BytesLike, level: Optional[int] = None, *, magic: int = 2
+) -> bytes:
     """Compress ``data`` the way Kafka expects for ``codec`` (snappy xerial-framed,
     lz4 as an LZ4 frame with the KAFKA-3160 header checksum when ``magic`` is 0)."""
     cid = codec_id(codec)
@@ -310,8 +311,11 @@ def _output_buffer(size: int) -> bytearray:
     if _uninitialized is None:
         from kafkawire import _backend  # not at import: kafkawire._fast.records imports us
 
-        _uninitialized = (_backend.implementation("primitives", "cython").uninitialized_bytearray
-                          if _backend.fast_available() else bytearray)
+        _uninitialized = (
+            _backend.implementation("primitives", "cython").uninitialized_bytearray
+            if _backend.fast_available()
+            else bytearray
+        )
     return _uninitialized(size)
 
 
@@ -321,7 +325,6 @@ def _written(out: bytearray, n: int) -> memoryview:
     if n < len(out):
         del out[n:]
     return memoryview(out)
-
 
 
 def _is_full(exc: BaseException) -> bool:
@@ -335,8 +338,9 @@ def _limit(name: str, max_size: int) -> DecompressionLimitError:
     )
 
 
-def _into(fn: Callable[[BytesLike, bytearray], Any], name: str, data: BytesLike, hint: int,
-          max_size: int) -> memoryview:
+def _into(
+    fn: Callable[[BytesLike, bytearray], Any], name: str, data: BytesLike, hint: int, max_size: int
+) -> memoryview:
     """Decompress with ``fn(data, out)`` into a buffer of ``hint`` bytes, growing it
     (at most to ``max_size``) while the output does not fit."""
     size = min(max(hint, 64), max_size)
@@ -363,8 +367,8 @@ def _snappy_raw_len(lib: Any, block: BytesLike) -> int:
     # promising more than that is corrupt, and is not allocated.
     if n > 32 * len(block) + 1024:
         raise DecompressionError(
-            f"snappy: a block of {len(block)} bytes declares {n} uncompressed bytes, "
-            f"more than it can hold")
+            f"snappy: a block of {len(block)} bytes declares {n} uncompressed bytes, more than it can hold"
+        )
     return n
 
 
@@ -420,8 +424,9 @@ def _zstd_content_size(data: BytesLike) -> Optional[int]:
     return value + 256 if width == 2 else value
 
 
-def decompress(codec: int, data: BytesLike, *, max_size: int = DEFAULT_MAX_DECOMPRESSED_SIZE,
-               magic: int = 2) -> memoryview:
+def decompress(
+    codec: int, data: BytesLike, *, max_size: int = DEFAULT_MAX_DECOMPRESSED_SIZE, magic: int = 2
+) -> memoryview:
     """Decompress a record payload compressed with ``codec`` (an id); at most
     ``max_size`` bytes of output, else :class:`DecompressionLimitError`.
 
@@ -463,7 +468,18 @@ def decompress(codec: int, data: BytesLike, *, max_size: int = DEFAULT_MAX_DECOM
 
 
 __all__ = [
-    "NONE", "GZIP", "SNAPPY", "LZ4", "ZSTD", "CODEC_NAMES", "CODEC_IDS",
-    "DEFAULT_MAX_DECOMPRESSED_SIZE", "DEFAULT_LEVELS", "codec_id", "codec_name",
-    "compress", "decompress", "xxh32",
+    "NONE",
+    "GZIP",
+    "SNAPPY",
+    "LZ4",
+    "ZSTD",
+    "CODEC_NAMES",
+    "CODEC_IDS",
+    "DEFAULT_MAX_DECOMPRESSED_SIZE",
+    "DEFAULT_LEVELS",
+    "codec_id",
+    "codec_name",
+    "compress",
+    "decompress",
+    "xxh32",
 ]

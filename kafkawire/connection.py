@@ -25,6 +25,7 @@ themselves after a v0 handshake, :meth:`ClientConnection.send_sasl_token`,
 :class:`SaslTokenReceived` and :meth:`ServerConnection.respond` carry the tokens, and
 ``end_sasl_tokens()`` returns to Kafka messages.
 """
+
 from __future__ import annotations
 
 import struct
@@ -34,17 +35,40 @@ from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Tuple, Typ
 from kafkawire import __version__
 from kafkawire.error_codes import ErrorCode
 from kafkawire.errors import (
-    AuthenticationRequiredError, ConnectionClosedError, ConnectionStateError, DecodeError,
-    EncodeError, FrameTooLarge, InFlightLimitError, InvalidFrame, KafkaWireError,
-    RequestTimedOutError, SaslAuthenticationError, SaslError, SaslMechanismError, SaslStateError,
-    SaslTokenTooLarge, TruncatedError, UnexpectedResponseError, UnknownApiError,
-    UnsupportedByPeerError, UnsupportedVersionError, for_code,
+    AuthenticationRequiredError,
+    ConnectionClosedError,
+    ConnectionStateError,
+    DecodeError,
+    EncodeError,
+    FrameTooLarge,
+    InFlightLimitError,
+    InvalidFrame,
+    KafkaWireError,
+    RequestTimedOutError,
+    SaslAuthenticationError,
+    SaslError,
+    SaslMechanismError,
+    SaslStateError,
+    SaslTokenTooLarge,
+    TruncatedError,
+    UnexpectedResponseError,
+    UnknownApiError,
+    UnsupportedByPeerError,
+    UnsupportedVersionError,
+    for_code,
 )
 from kafkawire.framing import DEFAULT_MAX_FRAME_SIZE, BytesLike, FrameReader, frame
 from kafkawire.headers import API_VERSIONS_KEY, RequestHeader, ResponseHeader, peek_request_api
 from kafkawire.messages import (
-    ApiVersionsRequest, ApiVersionsResponse, Message, SaslAuthenticateRequest,
-    SaslHandshakeRequest, api_keys, negotiate_versions, request_class, supported_versions,
+    ApiVersionsRequest,
+    ApiVersionsResponse,
+    Message,
+    SaslAuthenticateRequest,
+    SaslHandshakeRequest,
+    api_keys,
+    negotiate_versions,
+    request_class,
+    supported_versions,
 )
 from kafkawire.protocol import decode_request, decode_response, encode_request, encode_response
 from kafkawire.schema.versions import VersionRange
@@ -53,10 +77,18 @@ if TYPE_CHECKING:
     from kafkawire.sasl import SaslClient
 
 __all__ = [
-    "ClientConnection", "ServerConnection", "ResponseEvent", "RequestFailed",
-    "UnexpectedResponse", "SaslTokenReceived", "Authenticated", "AuthenticationFailed",
-    "RequestEvent", "InvalidRequest",
-    "next_correlation_id", "SASL_RESERVED_MIN",
+    "ClientConnection",
+    "ServerConnection",
+    "ResponseEvent",
+    "RequestFailed",
+    "UnexpectedResponse",
+    "SaslTokenReceived",
+    "Authenticated",
+    "AuthenticationFailed",
+    "RequestEvent",
+    "InvalidRequest",
+    "next_correlation_id",
+    "SASL_RESERVED_MIN",
 ]
 
 PRODUCE_KEY = 0
@@ -102,8 +134,11 @@ class _Event:
     __slots__: Tuple[str, ...] = ()
 
     def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__
-                           if name not in ("header", "message", "request", "payload"))
+        fields = ", ".join(
+            f"{name}={getattr(self, name)!r}"
+            for name in self.__slots__
+            if name not in ("header", "message", "request", "payload")
+        )
         return f"{type(self).__name__}({fields})"
 
 
@@ -115,8 +150,15 @@ class ResponseEvent(_Event):
 
     __slots__ = ("correlation_id", "api_key", "version", "header", "message", "request")
 
-    def __init__(self, correlation_id: int, api_key: int, version: int, header: ResponseHeader,
-                 message: Any, request: Optional[Message]) -> None:
+    def __init__(
+        self,
+        correlation_id: int,
+        api_key: int,
+        version: int,
+        header: ResponseHeader,
+        message: Any,
+        request: Optional[Message],
+    ) -> None:
         self.correlation_id = correlation_id
         self.api_key = api_key
         self.version = version  # the version of the request (a KIP-511 answer is v0-shaped)
@@ -131,8 +173,14 @@ class RequestFailed(_Event):
 
     __slots__ = ("correlation_id", "api_key", "version", "request", "error")
 
-    def __init__(self, correlation_id: int, api_key: int, version: int, request: Optional[Message],
-                 error: KafkaWireError) -> None:
+    def __init__(
+        self,
+        correlation_id: int,
+        api_key: int,
+        version: int,
+        request: Optional[Message],
+        error: KafkaWireError,
+    ) -> None:
         self.correlation_id = correlation_id
         self.api_key = api_key
         self.version = version
@@ -170,8 +218,9 @@ class Authenticated(_Event):
 
     __slots__ = ("mechanism", "handshake_version", "broker_mechanisms", "session_lifetime_ms")
 
-    def __init__(self, mechanism: str, handshake_version: int, broker_mechanisms: List[str],
-                 session_lifetime_ms: int) -> None:
+    def __init__(
+        self, mechanism: str, handshake_version: int, broker_mechanisms: List[str], session_lifetime_ms: int
+    ) -> None:
         self.mechanism = mechanism
         self.handshake_version = handshake_version
         self.broker_mechanisms = broker_mechanisms
@@ -196,8 +245,14 @@ class AuthenticationFailed(_Event):
 class _Pending:
     __slots__ = ("api_key", "version", "request", "deadline", "sasl")
 
-    def __init__(self, api_key: int, version: int, request: Optional[Message], deadline: Optional[float],
-                 sasl: bool = False) -> None:
+    def __init__(
+        self,
+        api_key: int,
+        version: int,
+        request: Optional[Message],
+        deadline: Optional[float],
+        sasl: bool = False,
+    ) -> None:
         self.api_key = api_key
         self.version = version
         self.request = request
@@ -208,11 +263,22 @@ class _Pending:
 class _SaslExchange:
     """The SASL exchange under way on a client connection."""
 
-    __slots__ = ("client", "handshake_version", "authenticate_version", "deadline",
-                 "broker_mechanisms", "session_lifetime_ms")
+    __slots__ = (
+        "client",
+        "handshake_version",
+        "authenticate_version",
+        "deadline",
+        "broker_mechanisms",
+        "session_lifetime_ms",
+    )
 
-    def __init__(self, client: "SaslClient", handshake_version: int, authenticate_version: int,
-                 deadline: Optional[float]) -> None:
+    def __init__(
+        self,
+        client: "SaslClient",
+        handshake_version: int,
+        authenticate_version: int,
+        deadline: Optional[float],
+    ) -> None:
         self.client = client
         self.handshake_version = handshake_version
         self.authenticate_version = authenticate_version
@@ -235,10 +301,16 @@ class ClientConnection:
     :meth:`authenticate` has succeeded.
     """
 
-    def __init__(self, client_id: Optional[str] = None, max_in_flight: Optional[int] = 5,
-                 versions: Optional[Versions] = None, *, first_correlation_id: int = 0,
-                 max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
-                 sasl: Optional["SaslClient"] = None) -> None:
+    def __init__(
+        self,
+        client_id: Optional[str] = None,
+        max_in_flight: Optional[int] = 5,
+        versions: Optional[Versions] = None,
+        *,
+        first_correlation_id: int = 0,
+        max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
+        sasl: Optional["SaslClient"] = None,
+    ) -> None:
         if max_in_flight is not None and (not isinstance(max_in_flight, int) or max_in_flight < 1):
             raise ValueError(f"max_in_flight must be a positive int or None, not {max_in_flight!r}")
         if not INT32_MIN <= first_correlation_id <= INT32_MAX:
@@ -303,17 +375,22 @@ class ClientConnection:
         return self._next_id
 
     # -- sending -------------------------------------------------------------------
-    def api_versions_request(self, software_name: str = "kafkawire",
-                             software_version: str = __version__,
-                             deadline: Optional[float] = None) -> Tuple[int, bytes]:
+    def api_versions_request(
+        self,
+        software_name: str = "kafkawire",
+        software_version: str = __version__,
+        deadline: Optional[float] = None,
+    ) -> Tuple[int, bytes]:
         """Send the ApiVersions handshake at the best version known so far (after a
         KIP-511 answer: the highest the broker supports)."""
-        return self.send(ApiVersionsRequest(client_software_name=software_name,
-                                            client_software_version=software_version),
-                         deadline=deadline)
+        return self.send(
+            ApiVersionsRequest(client_software_name=software_name, client_software_version=software_version),
+            deadline=deadline,
+        )
 
-    def send(self, message: Message, *, version: Optional[int] = None,
-             deadline: Optional[float] = None) -> Tuple[int, bytes]:
+    def send(
+        self, message: Message, *, version: Optional[int] = None, deadline: Optional[float] = None
+    ) -> Tuple[int, bytes]:
         """``(correlation_id, frame)`` for ``message``: write the frame to the peer.
 
         The version is ``version`` if given, else the negotiated one once ApiVersions
@@ -328,26 +405,31 @@ class ClientConnection:
         if self._auth is not None:
             raise AuthenticationRequiredError(
                 f"cannot send {type(message).__name__}: the {self._auth.client.mechanism} "
-                "SASL exchange is under way")
+                "SASL exchange is under way"
+            )
         if self._sasl_tokens:
             raise ConnectionStateError(
                 "the connection carries bare SASL tokens (SaslHandshake v0): use "
-                "send_sasl_token() until end_sasl_tokens()")
+                "send_sasl_token() until end_sasl_tokens()"
+            )
         if self._needs_authentication:
             if message.api_key != API_VERSIONS_KEY:
                 raise AuthenticationRequiredError(
                     f"cannot send {type(message).__name__} before SASL authentication: call "
-                    "authenticate() first (only ApiVersions may come before it)")
+                    "authenticate() first (only ApiVersions may come before it)"
+                )
         return self._send(message, version, deadline)
 
-    def _send(self, message: Message, version: Optional[int], deadline: Optional[float],
-              sasl: bool = False) -> Tuple[int, bytes]:
+    def _send(
+        self, message: Message, version: Optional[int], deadline: Optional[float], sasl: bool = False
+    ) -> Tuple[int, bytes]:
         api_key = message.api_key
         version = self._version_for(type(message), version)
         tracked = not _is_acks0_produce(api_key, message)
         if tracked and self.max_in_flight is not None and len(self._pending) >= self.max_in_flight:
             raise InFlightLimitError(
-                f"{len(self._pending)} requests are in flight, the limit is {self.max_in_flight}")
+                f"{len(self._pending)} requests are in flight, the limit is {self.max_in_flight}"
+            )
         correlation_id = self._next_id
         if correlation_id in self._pending:
             raise InFlightLimitError(f"correlation id {correlation_id} is still in flight after wrapping")
@@ -360,8 +442,15 @@ class ClientConnection:
             self._remember(correlation_id, "was a Produce with acks=0, which gets no response")
         return correlation_id, data
 
-    def track(self, correlation_id: int, api_key: int, version: int, request: Optional[Message] = None,
-              *, deadline: Optional[float] = None) -> None:
+    def track(
+        self,
+        correlation_id: int,
+        api_key: int,
+        version: int,
+        request: Optional[Message] = None,
+        *,
+        deadline: Optional[float] = None,
+    ) -> None:
         """Expect the response to a request written by someone else: a proxy forwarding a
         client's bytes, or a capture being read.  A Produce with ``acks=0`` is ignored,
         as in :meth:`send`; a correlation id already waiting is refused."""
@@ -374,7 +463,8 @@ class ClientConnection:
             raise ConnectionStateError(f"correlation id {correlation_id} is already waiting for a response")
         if self.max_in_flight is not None and len(self._pending) >= self.max_in_flight:
             raise InFlightLimitError(
-                f"{len(self._pending)} requests are in flight, the limit is {self.max_in_flight}")
+                f"{len(self._pending)} requests are in flight, the limit is {self.max_in_flight}"
+            )
         self._pending[correlation_id] = _Pending(api_key, version, request, deadline)
 
     def _version_for(self, cls: Type[Message], version: Optional[int]) -> int:
@@ -384,13 +474,16 @@ class ClientConnection:
             raise EncodeError(f"{name} is not a request of a Kafka API")
         if version is not None:
             if version not in cls.valid_versions:
-                raise UnsupportedVersionError(f"{name} has no version {version} (valid: {cls.valid_versions})")
+                raise UnsupportedVersionError(
+                    f"{name} has no version {version} (valid: {cls.valid_versions})"
+                )
             if self.peer_versions is not None:
                 peer = self.peer_versions.get(api_key)
                 if peer is None or version not in peer:
                     raise UnsupportedByPeerError(
                         f"the peer does not support {name} v{version} (it advertised "
-                        f"{peer if peer is not None else 'no version'})")
+                        f"{peer if peer is not None else 'no version'})"
+                    )
             return version
         if api_key == API_VERSIONS_KEY and self.negotiated is None and self._api_versions_version is not None:
             return self._api_versions_version
@@ -416,8 +509,8 @@ class ClientConnection:
             raise ConnectionStateError("the connection's own SASL exchange sends the tokens")
         if not self._sasl_tokens:
             raise ConnectionStateError(
-                "bare SASL tokens travel only after a SaslHandshake v0 answered NONE "
-                "(or begin_sasl_tokens())")
+                "bare SASL tokens travel only after a SaslHandshake v0 answered NONE (or begin_sasl_tokens())"
+            )
         return frame(token)
 
     def begin_sasl_tokens(self) -> None:
@@ -429,10 +522,14 @@ class ClientConnection:
         self._sasl_tokens = False
 
     # -- SASL authentication -----------------------------------------------------------
-    def authenticate(self, client: Optional["SaslClient"] = None, *,
-                     handshake_version: Optional[int] = None,
-                     authenticate_version: Optional[int] = None,
-                     deadline: Optional[float] = None) -> bytes:
+    def authenticate(
+        self,
+        client: Optional["SaslClient"] = None,
+        *,
+        handshake_version: Optional[int] = None,
+        authenticate_version: Optional[int] = None,
+        deadline: Optional[float] = None,
+    ) -> bytes:
         """Start a SASL exchange with ``client`` (by default the ``sasl`` given to the
         constructor); returns the SaslHandshake frame to write.
 
@@ -453,16 +550,19 @@ class ClientConnection:
         if client is None:
             raise ConnectionStateError("no SASL mechanism: pass a kafkawire.sasl client")
         if client.complete:
-            raise SaslStateError(f"{client.mechanism}: this client has already finished an "
-                                 "exchange; make a new one for each authentication")
+            raise SaslStateError(
+                f"{client.mechanism}: this client has already finished an "
+                "exchange; make a new one for each authentication"
+            )
         hs_version = self._version_for(SaslHandshakeRequest, handshake_version)
         if hs_version == 0 and self.authenticated:
             raise ConnectionStateError("re-authentication needs SaslHandshake v1 or later (KIP-368)")
         auth_version = self._version_for(SaslAuthenticateRequest, authenticate_version) if hs_version else 0
         self._sasl_client = client
         exchange = _SaslExchange(client, hs_version, auth_version, deadline)
-        _, data = self._send(SaslHandshakeRequest(mechanism=client.mechanism), hs_version,
-                             deadline, sasl=True)
+        _, data = self._send(
+            SaslHandshakeRequest(mechanism=client.mechanism), hs_version, deadline, sasl=True
+        )
         self._auth = exchange
         return data
 
@@ -481,13 +581,19 @@ class ClientConnection:
         if api_key == SASL_HANDSHAKE_KEY:
             exchange.broker_mechanisms = self.broker_mechanisms = list(message.mechanisms)
             if message.error_code == UNSUPPORTED_SASL_MECHANISM:
-                return self._sasl_failed(SaslMechanismError(
-                    f"the broker does not enable {exchange.client.mechanism}; it offers "
-                    f"{', '.join(exchange.broker_mechanisms) or 'none'}"))
+                return self._sasl_failed(
+                    SaslMechanismError(
+                        f"the broker does not enable {exchange.client.mechanism}; it offers "
+                        f"{', '.join(exchange.broker_mechanisms) or 'none'}"
+                    )
+                )
             if message.error_code:
-                return self._sasl_failed(SaslError(
-                    f"SaslHandshake failed with error code {message.error_code} "
-                    f"({for_code(message.error_code).name})"))
+                return self._sasl_failed(
+                    SaslError(
+                        f"SaslHandshake failed with error code {message.error_code} "
+                        f"({for_code(message.error_code).name})"
+                    )
+                )
             try:
                 first = exchange.client.start()
             except SaslError as exc:
@@ -496,9 +602,13 @@ class ClientConnection:
             self._sasl_token_out(first)
             return []
         if message.error_code:
-            return self._sasl_failed(SaslAuthenticationError(
-                message.error_message or f"SaslAuthenticate failed with error code {message.error_code} "
-                f"({for_code(message.error_code).name})"))
+            return self._sasl_failed(
+                SaslAuthenticationError(
+                    message.error_message
+                    or f"SaslAuthenticate failed with error code {message.error_code} "
+                    f"({for_code(message.error_code).name})"
+                )
+            )
         if version >= 1:
             exchange.session_lifetime_ms = message.session_lifetime_ms
         return self._sasl_challenge(bytes(message.auth_bytes))
@@ -517,8 +627,14 @@ class ClientConnection:
         self._sasl_tokens = False
         self.authenticated = True
         self.session_lifetime_ms = exchange.session_lifetime_ms
-        return [Authenticated(exchange.client.mechanism, exchange.handshake_version,
-                              exchange.broker_mechanisms, exchange.session_lifetime_ms)]
+        return [
+            Authenticated(
+                exchange.client.mechanism,
+                exchange.handshake_version,
+                exchange.broker_mechanisms,
+                exchange.session_lifetime_ms,
+            )
+        ]
 
     def _sasl_token_out(self, token: bytes) -> None:
         exchange = self._auth
@@ -526,8 +642,12 @@ class ClientConnection:
         if self._sasl_tokens:
             self._out += frame(token)
         else:
-            _, data = self._send(SaslAuthenticateRequest(auth_bytes=token),
-                                 exchange.authenticate_version, exchange.deadline, sasl=True)
+            _, data = self._send(
+                SaslAuthenticateRequest(auth_bytes=token),
+                exchange.authenticate_version,
+                exchange.deadline,
+                sasl=True,
+            )
             self._out += data
 
     def _sasl_failed(self, error: KafkaWireError) -> List[_Event]:
@@ -566,14 +686,24 @@ class ClientConnection:
                 return self._sasl_challenge(payload)
             return [SaslTokenReceived(payload)]
         if len(payload) < 4:
-            return [UnexpectedResponse(None, payload, TruncatedError(
-                f"a response of {len(payload)} bytes is too short for a correlation id"))]
+            return [
+                UnexpectedResponse(
+                    None,
+                    payload,
+                    TruncatedError(f"a response of {len(payload)} bytes is too short for a correlation id"),
+                )
+            ]
         correlation_id = _CORRELATION_ID.unpack_from(payload)[0]
         pending = self._pending.pop(correlation_id, None)
         if pending is None:
             how = self._finished.get(correlation_id, "was never sent")
-            return [UnexpectedResponse(correlation_id, payload, UnexpectedResponseError(
-                f"a response with correlation id {correlation_id}, which {how}"))]
+            return [
+                UnexpectedResponse(
+                    correlation_id,
+                    payload,
+                    UnexpectedResponseError(f"a response with correlation id {correlation_id}, which {how}"),
+                )
+            ]
         api_key, version = pending.api_key, pending.version
         try:
             header, message = decode_response(payload, api_key, version)
@@ -618,17 +748,29 @@ class ClientConnection:
         arrives for one later is an :class:`UnexpectedResponse`.  A SASL exchange past
         its deadline fails (:class:`AuthenticationFailed`) and closes the connection."""
         if self._auth is not None and self._auth.deadline is not None and self._auth.deadline <= now:
-            return self._close(RequestTimedOutError(
-                f"the {self._auth.client.mechanism} SASL exchange passed its deadline "
-                f"{self._auth.deadline} at {now}"))
+            return self._close(
+                RequestTimedOutError(
+                    f"the {self._auth.client.mechanism} SASL exchange passed its deadline "
+                    f"{self._auth.deadline} at {now}"
+                )
+            )
         expired = [cid for cid, p in self._pending.items() if p.deadline is not None and p.deadline <= now]
         events: List[Any] = []
         for cid in expired:
             p = self._pending.pop(cid)
             self._remember(cid, "had expired")
-            events.append(RequestFailed(cid, p.api_key, p.version, p.request, RequestTimedOutError(
-                f"correlation id {cid} ({type(p.request).__name__} v{p.version}) passed its "
-                f"deadline {p.deadline} at {now}")))
+            events.append(
+                RequestFailed(
+                    cid,
+                    p.api_key,
+                    p.version,
+                    p.request,
+                    RequestTimedOutError(
+                        f"correlation id {cid} ({type(p.request).__name__} v{p.version}) passed its "
+                        f"deadline {p.deadline} at {now}"
+                    ),
+                )
+            )
         return events
 
     def connection_lost(self, why: str = "the connection was lost") -> List[Any]:
@@ -640,7 +782,11 @@ class ClientConnection:
             why += f" inside a response frame ({self._frames.buffered} bytes of it received)"
         if self._auth is not None:
             # Kafka refuses a bad token after SaslHandshake v0 by closing the connection
-            hint = " (after SaslHandshake v0 a broker gives no reason)" if self._auth.handshake_version == 0 else ""
+            hint = (
+                " (after SaslHandshake v0 a broker gives no reason)"
+                if self._auth.handshake_version == 0
+                else ""
+            )
             return self._close(SaslAuthenticationError(f"{why} during SASL authentication{hint}"))
         return self._close(ConnectionClosedError(why))
 
@@ -653,8 +799,11 @@ class ClientConnection:
             events.append(AuthenticationFailed(self._auth.client.mechanism, error))
             self._auth = None
         self._sasl_tokens = False
-        events += [RequestFailed(cid, p.api_key, p.version, p.request, error)
-                   for cid, p in self._pending.items() if not p.sasl]
+        events += [
+            RequestFailed(cid, p.api_key, p.version, p.request, error)
+            for cid, p in self._pending.items()
+            if not p.sasl
+        ]
         for cid in self._pending:
             self._remember(cid, "failed when the connection closed")
         self._pending.clear()
@@ -671,12 +820,29 @@ class RequestEvent(_Event):
     writes the answer v0-shaped (KIP-511; see
     :meth:`ServerConnection.api_versions_response`)."""
 
-    __slots__ = ("correlation_id", "api_key", "version", "header", "message",
-                 "expects_response", "unsupported_version", "sequence", "payload")
+    __slots__ = (
+        "correlation_id",
+        "api_key",
+        "version",
+        "header",
+        "message",
+        "expects_response",
+        "unsupported_version",
+        "sequence",
+        "payload",
+    )
 
-    def __init__(self, api_key: int, version: int, header: RequestHeader, message: Any,
-                 expects_response: bool, unsupported_version: bool, sequence: Optional[int],
-                 payload: bytes) -> None:
+    def __init__(
+        self,
+        api_key: int,
+        version: int,
+        header: RequestHeader,
+        message: Any,
+        expects_response: bool,
+        unsupported_version: bool,
+        sequence: Optional[int],
+        payload: bytes,
+    ) -> None:
         self.correlation_id = header.correlation_id
         self.api_key = api_key
         self.version = version
@@ -708,13 +874,15 @@ class ServerConnection:
     order: :meth:`respond` returns the bytes that may be written now.
     """
 
-    def __init__(self, supported: Optional[Versions] = None, *,
-                 max_frame_size: int = DEFAULT_MAX_FRAME_SIZE) -> None:
+    def __init__(
+        self, supported: Optional[Versions] = None, *, max_frame_size: int = DEFAULT_MAX_FRAME_SIZE
+    ) -> None:
         if supported is None:
             self.supported = _ranges(None)
         else:
-            self.supported = {k: v if isinstance(v, VersionRange) else VersionRange(*v)
-                              for k, v in supported.items()}
+            self.supported = {
+                k: v if isinstance(v, VersionRange) else VersionRange(*v) for k, v in supported.items()
+            }
         self.client_id: Optional[str] = None
         #: ``(name, version)`` from an ApiVersions request v3+.
         self.client_software: Optional[Tuple[str, str]] = None
@@ -744,10 +912,12 @@ class ServerConnection:
         """An ApiVersionsResponse advertising ``supported`` (KIP-511 answers pass
         ``error_code=35``, UNSUPPORTED_VERSION)."""
         Entry = ApiVersionsResponse.ApiVersion
-        entries = [Entry(api_key=k, min_version=r.lowest, max_version=r.highest)
-                   for k, r in sorted(self.supported.items()) if not r.empty]
-        return ApiVersionsResponse(error_code=error_code, api_keys=entries,
-                                   throttle_time_ms=throttle_time_ms)
+        entries = [
+            Entry(api_key=k, min_version=r.lowest, max_version=r.highest)
+            for k, r in sorted(self.supported.items())
+            if not r.empty
+        ]
+        return ApiVersionsResponse(error_code=error_code, api_keys=entries, throttle_time_ms=throttle_time_ms)
 
     def begin_sasl_tokens(self) -> None:
         """Read the next frames as bare SASL tokens (done by itself on SaslHandshake v0)."""
@@ -795,13 +965,19 @@ class ServerConnection:
             return InvalidRequest(exc, payload)
         served = self.supported.get(api_key)
         if served is None or served.empty:
-            return InvalidRequest(UnknownApiError(
-                f"{request_class(api_key).__name__} (API key {api_key}) is not served here"), payload)
+            return InvalidRequest(
+                UnknownApiError(f"{request_class(api_key).__name__} (API key {api_key}) is not served here"),
+                payload,
+            )
         if version not in served:
             if api_key == API_VERSIONS_KEY:
                 return self._unsupported_api_versions(payload, version)
-            return InvalidRequest(UnsupportedVersionError(
-                f"{request_class(api_key).__name__} v{version} is outside the served v{served}"), payload)
+            return InvalidRequest(
+                UnsupportedVersionError(
+                    f"{request_class(api_key).__name__} v{version} is outside the served v{served}"
+                ),
+                payload,
+            )
         try:
             header, message = decode_request(payload)
         except DecodeError as exc:
@@ -820,14 +996,20 @@ class ServerConnection:
 
     def _unsupported_api_versions(self, payload: bytes, version: int) -> _Event:
         if len(payload) < 8:
-            return InvalidRequest(TruncatedError(
-                f"an ApiVersions request of {len(payload)} bytes has no correlation id"), payload)
+            return InvalidRequest(
+                TruncatedError(f"an ApiVersions request of {len(payload)} bytes has no correlation id"),
+                payload,
+            )
         correlation_id = _CORRELATION_ID.unpack_from(payload, 4)[0]
         try:  # a newer client's header is v2 (ApiVersions has been flexible since v3)
             header, _ = RequestHeader.decode_from(payload, 2, 0)
         except DecodeError:
-            header = RequestHeader(request_api_key=API_VERSIONS_KEY, request_api_version=version,
-                                   correlation_id=correlation_id, client_id=None)
+            header = RequestHeader(
+                request_api_key=API_VERSIONS_KEY,
+                request_api_version=version,
+                correlation_id=correlation_id,
+                client_id=None,
+            )
         self.requests_received += 1
         event = RequestEvent(API_VERSIONS_KEY, version, header, None, True, True, None, payload)
         event.sequence = self._enqueue(event)
@@ -843,7 +1025,8 @@ class ServerConnection:
             if isinstance(event, RequestEvent) and not event.expects_response:
                 raise ConnectionStateError("a Produce with acks=0 gets no response")
             raise ConnectionStateError(
-                f"{event!r} is not a request of this connection waiting for its response")
+                f"{event!r} is not a request of this connection waiting for its response"
+            )
         if slot[1] is not None:
             raise ConnectionStateError(f"{event!r} was already answered")
         if isinstance(event, SaslTokenReceived):
@@ -851,9 +1034,14 @@ class ServerConnection:
                 raise EncodeError(f"a SASL token is bytes, not {type(message).__name__}")
             slot[1] = frame(message)
         else:
-            if not isinstance(message, Message) or message.kind != "response" or message.api_key != event.api_key:
+            if (
+                not isinstance(message, Message)
+                or message.kind != "response"
+                or message.api_key != event.api_key
+            ):
                 raise EncodeError(
-                    f"a {type(message).__name__} cannot answer a request of API key {event.api_key}")
+                    f"a {type(message).__name__} cannot answer a request of API key {event.api_key}"
+                )
             version = 0 if event.unsupported_version else event.version
             slot[1] = encode_response(message, version, event.correlation_id)
         return self._ready()

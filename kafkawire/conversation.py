@@ -8,13 +8,20 @@ server's stream decodes with the API and version it answers: the same bookkeepin
 client and a broker do.  :func:`pcap_conversations` does it for every Kafka connection
 of a pcap capture.
 """
+
 from __future__ import annotations
 
 from typing import Any, BinaryIO, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from kafkawire.connection import (
-    ClientConnection, InvalidRequest, RequestEvent, RequestFailed, ResponseEvent,
-    SaslTokenReceived, ServerConnection, UnexpectedResponse,
+    ClientConnection,
+    InvalidRequest,
+    RequestEvent,
+    RequestFailed,
+    ResponseEvent,
+    SaslTokenReceived,
+    ServerConnection,
+    UnexpectedResponse,
 )
 from kafkawire.errors import KafkaWireError
 from kafkawire.framing import DEFAULT_MAX_FRAME_SIZE, BytesLike
@@ -69,9 +76,13 @@ def event_json(event: Any, *, records: bool = False, bytes_as: str = "auto") -> 
     from kafkawire.json_output import records_json
 
     if isinstance(event, RequestEvent):
-        out: Dict[str, Any] = {"direction": "request", "correlation_id": event.correlation_id,
-                               "api_key": event.api_key, "api_version": event.version,
-                               "header": event.header.to_dict()}
+        out: Dict[str, Any] = {
+            "direction": "request",
+            "correlation_id": event.correlation_id,
+            "api_key": event.api_key,
+            "api_version": event.version,
+            "header": event.header.to_dict(),
+        }
         if event.message is None:
             out["note"] = "ApiVersions at a version the reader does not know (KIP-511)"
         else:
@@ -83,19 +94,28 @@ def event_json(event: Any, *, records: bool = False, bytes_as: str = "auto") -> 
             out["note"] = "acks=0: no response"
         return out
     if isinstance(event, ResponseEvent):
-        out = {"direction": "response", "correlation_id": event.correlation_id,
-               "api_key": event.api_key, "api_name": type(event.message).__name__,
-               "api_version": event.version, "header": event.header.to_dict(),
-               "body": event.message.to_dict()}
+        out = {
+            "direction": "response",
+            "correlation_id": event.correlation_id,
+            "api_key": event.api_key,
+            "api_name": type(event.message).__name__,
+            "api_version": event.version,
+            "header": event.header.to_dict(),
+            "body": event.message.to_dict(),
+        }
         if records:
             records_json(event.message, out["body"], bytes_as)
         return out
     if isinstance(event, RequestFailed):
-        return {"direction": "response", "correlation_id": event.correlation_id,
-                "api_key": event.api_key, "api_version": event.version, "error": _error(event.error)}
+        return {
+            "direction": "response",
+            "correlation_id": event.correlation_id,
+            "api_key": event.api_key,
+            "api_version": event.version,
+            "error": _error(event.error),
+        }
     if isinstance(event, UnexpectedResponse):
-        return {"direction": "response", "correlation_id": event.correlation_id,
-                "error": _error(event.error)}
+        return {"direction": "response", "correlation_id": event.correlation_id, "error": _error(event.error)}
     if isinstance(event, InvalidRequest):
         return {"direction": "request", "error": _error(event.error)}
     if isinstance(event, SaslTokenReceived):
@@ -103,8 +123,14 @@ def event_json(event: Any, *, records: bool = False, bytes_as: str = "auto") -> 
     raise TypeError(f"not a conversation event: {event!r}")
 
 
-def pcap_conversations(fh: BinaryIO, server_ports: Iterable[int] = (9092,), *, records: bool = False,
-                       bytes_as: str = "auto", max_frame_size: int = DEFAULT_MAX_FRAME_SIZE) -> Iterator[Dict[str, Any]]:
+def pcap_conversations(
+    fh: BinaryIO,
+    server_ports: Iterable[int] = (9092,),
+    *,
+    records: bool = False,
+    bytes_as: str = "auto",
+    max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
+) -> Iterator[Dict[str, Any]]:
     """Every request and response of every Kafka connection in a pcap capture, in
     capture order, as JSON-safe dicts with a ``connection`` ("client -> server")."""
     conversations: Dict[Tuple[Endpoint, Endpoint], Conversation] = {}

@@ -4,6 +4,7 @@ Every problem with bytes or values that a user can meet is raised as a subclass 
 :class:`KafkaWireError` (itself a :class:`ValueError`), with a message that says what was
 wrong and where.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple
@@ -181,8 +182,10 @@ class KafkaError:
         return hash(self._fields())
 
     def __repr__(self) -> str:
-        return (f"KafkaError(code={self.code!r}, name={self.name!r}, "
-                f"retriable={self.retriable!r}, exception={self.exception!r})")
+        return (
+            f"KafkaError(code={self.code!r}, name={self.name!r}, "
+            f"retriable={self.retriable!r}, exception={self.exception!r})"
+        )
 
     def __reduce__(self) -> Tuple[type, Tuple[int, str, bool, Optional[str]]]:
         return (KafkaError, self._fields())
@@ -228,6 +231,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = [n for n in dir() if not n.startswith("_")
-           and n not in ("annotations", "TYPE_CHECKING", "Any", "Tuple")]
+__all__ = [
+    n for n in dir() if not n.startswith("_") and n not in ("annotations", "TYPE_CHECKING", "Any", "Tuple")
+]
 __all__.append("ErrorCode")

@@ -6,6 +6,7 @@ and hands back whole frames; the size prefix is checked against ``max_frame_size
 before the frame's bytes are buffered.  This is buffer bookkeeping, not byte decoding,
 so one implementation serves both backends.
 """
+
 from __future__ import annotations
 
 import struct
@@ -70,12 +71,14 @@ class FrameReader:
                 if size < 0:
                     self._error = InvalidFrame(
                         f"frame {self.frames_read} has a negative size ({size}) "
-                        f"at stream byte offset {start} of this read")
+                        f"at stream byte offset {start} of this read"
+                    )
                     raise self._error
                 if size > self.max_frame_size:
                     self._error = FrameTooLarge(
                         f"frame {self.frames_read} declares {size} bytes, over the "
-                        f"limit of {self.max_frame_size}")
+                        f"limit of {self.max_frame_size}"
+                    )
                     raise self._error
                 self._need = size
                 start += 4

@@ -9,6 +9,7 @@ The header version is never on the wire: it follows from the API key and version
   use v0 (KIP-511), so a client that guessed a version too high can still read the
   error the broker answers with.
 """
+
 from __future__ import annotations
 
 import struct
@@ -21,9 +22,16 @@ from kafkawire.schema.catalog import CATALOG
 from kafkawire.schema.versions import VersionRange
 
 __all__ = [
-    "RequestHeader", "ResponseHeader", "request_header_version", "response_header_version",
-    "encode_request_header", "decode_request_header", "encode_response_header",
-    "decode_response_header", "peek_request_api", "flexible_versions",
+    "RequestHeader",
+    "ResponseHeader",
+    "request_header_version",
+    "response_header_version",
+    "encode_request_header",
+    "decode_request_header",
+    "encode_response_header",
+    "decode_response_header",
+    "peek_request_api",
+    "flexible_versions",
 ]
 
 API_VERSIONS_KEY = 18

@@ -1,5 +1,6 @@
 """The old path of :mod:`kafkawire.internal_topics`, which existing imports of
 ``kafkawire.internal`` still find."""
+
 import sys
 
 from kafkawire import internal_topics as _moved

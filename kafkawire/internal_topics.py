@@ -17,6 +17,7 @@
   (LeaderChangeMessage, SnapshotHeaderRecord, SnapshotFooterRecord, KRaftVersionRecord,
   VotersRecord).
 """
+
 from __future__ import annotations
 
 import struct
@@ -25,16 +26,28 @@ from typing import Any, Dict, NamedTuple, Optional, Tuple, Type
 from kafkawire import messages, primitives
 from kafkawire._message_class import Message
 from kafkawire._records_common import CONTROL_KEY, MARKER_VALUE, ControlRecord, control_type_name
-from kafkawire.errors import (DecodeError, EncodeError, InvalidVarintError, TruncatedError,
-                              UnknownApiError)
+from kafkawire.errors import DecodeError, EncodeError, InvalidVarintError, TruncatedError, UnknownApiError
 from kafkawire.schema.catalog import CATALOG
 
 __all__ = [
-    "CONSUMER_OFFSETS", "TRANSACTION_STATE", "SHARE_GROUP_STATE", "CLUSTER_METADATA",
-    "CoordinatorRecord", "MetadataRecord", "ControlRecord",
-    "key_class", "value_class", "decode_key", "decode_value", "decode_record",
-    "encode_key", "encode_value", "decode_metadata_record", "encode_metadata_record",
-    "decode_control_record", "encode_control_record",
+    "CONSUMER_OFFSETS",
+    "TRANSACTION_STATE",
+    "SHARE_GROUP_STATE",
+    "CLUSTER_METADATA",
+    "CoordinatorRecord",
+    "MetadataRecord",
+    "ControlRecord",
+    "key_class",
+    "value_class",
+    "decode_key",
+    "decode_value",
+    "decode_record",
+    "encode_key",
+    "encode_value",
+    "decode_metadata_record",
+    "encode_metadata_record",
+    "decode_control_record",
+    "encode_control_record",
 ]
 
 CONSUMER_OFFSETS = "__consumer_offsets"
@@ -57,7 +70,10 @@ def _topic_of(name: str) -> str:
 
 def _key_table() -> Dict[str, Dict[int, Tuple[Type[Message], Type[Message]]]]:
     table: Dict[str, Dict[int, Tuple[Type[Message], Type[Message]]]] = {
-        CONSUMER_OFFSETS: {}, TRANSACTION_STATE: {}, SHARE_GROUP_STATE: {}}
+        CONSUMER_OFFSETS: {},
+        TRANSACTION_STATE: {},
+        SHARE_GROUP_STATE: {},
+    }
     for name, (_group, _file, type_, api_key, *_rest) in CATALOG.items():
         if type_ != "coordinator-key":
             continue
@@ -98,8 +114,7 @@ def _table(topic: str) -> Dict[int, Tuple[Type[Message], Type[Message]]]:
     try:
         return _KEYS[topic]
     except KeyError:
-        raise UnknownApiError(
-            f"{topic!r} is not a coordinator topic ({', '.join(_KEYS)})") from None
+        raise UnknownApiError(f"{topic!r} is not a coordinator topic ({', '.join(_KEYS)})") from None
 
 
 def key_class(topic: str, record_type: int) -> Type[Message]:
@@ -256,8 +271,9 @@ def decode_control_record(key: Any, value: Any) -> ControlRecord:
     value_version = _prefix(value, "control record value")
     cls = messages.CLASSES[name]
     # the int16 that starts the value is the struct's own first field, Version
-    return ControlRecord(version, type_name, ctype, None, value_version,
-                         _decode_rest(cls, value, value_version, 0))
+    return ControlRecord(
+        version, type_name, ctype, None, value_version, _decode_rest(cls, value, value_version, 0)
+    )
 
 
 def encode_control_record(message: Message, value_version: int, key_version: int = 0) -> Tuple[bytes, bytes]:
@@ -266,8 +282,9 @@ def encode_control_record(message: Message, value_version: int, key_version: int
         if name is not None and name == type(message).__name__:
             own_version = getattr(message, "version", value_version)
             if own_version != value_version:
-                raise EncodeError(f"{type(message).__name__}: its version field is "
-                                  f"{own_version}, not {value_version}")
+                raise EncodeError(
+                    f"{type(message).__name__}: its version field is {own_version}, not {value_version}"
+                )
             # the struct's own first field, Version, is the value's version prefix
             return (CONTROL_KEY.pack(key_version, ctype), message.encode(value_version))
     raise EncodeError(f"{type(message).__name__} is not a control record")

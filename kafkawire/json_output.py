@@ -1,6 +1,7 @@
 """JSON-safe forms of what kafkawire decodes, as the ``kafkawire`` commands print them
 and :func:`kafkawire.conversation.event_json` returns them: record keys, values and
 header values as text, base64 or hex, and the ``records`` fields of a message decoded."""
+
 from __future__ import annotations
 
 import base64
@@ -46,12 +47,16 @@ def records_json(obj: Any, out: Dict[str, Any], bytes_as: str = "auto") -> None:
             except KafkaWireError as exc:
                 out[f.attr] = {"error": str(exc), "base64": out[f.attr]}
                 continue
-            out[f.attr] = [{
-                "offset": r.offset, "timestamp": r.timestamp,
-                "key": render_bytes(r.key, bytes_as),
-                "value": render_bytes(r.value, bytes_as),
-                "headers": [[k, render_bytes(v, bytes_as)] for k, v in r.headers]}
-                for r in recs]
+            out[f.attr] = [
+                {
+                    "offset": r.offset,
+                    "timestamp": r.timestamp,
+                    "key": render_bytes(r.key, bytes_as),
+                    "value": render_bytes(r.value, bytes_as),
+                    "headers": [[k, render_bytes(v, bytes_as)] for k, v in r.headers],
+                }
+                for r in recs
+            ]
         elif f.kind == STRUCT:
             records_json(value, out[f.attr], bytes_as)
         elif f.kind == ARRAY and f.elem_kind == STRUCT:

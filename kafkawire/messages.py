@@ -20,6 +20,7 @@ Field values: ints for the integer types, ``float`` for float64, ``bool``, ``str
 None where nullable), ``bytes`` (any bytes-like on encode), ``uuid.UUID``, lists for
 arrays, nested struct objects; ``records`` fields decode as memoryviews into the input.
 """
+
 from __future__ import annotations
 
 import threading
@@ -143,8 +144,9 @@ def supported_versions(api_key: int) -> VersionRange:
     return request_class(api_key).valid_versions.intersect(response_class(api_key).valid_versions)
 
 
-def negotiate_versions(api_versions: "Message | Iterable", ours: Optional[Mapping[int, VersionRange]] = None
-                       ) -> Dict[int, int]:
+def negotiate_versions(
+    api_versions: "Message | Iterable", ours: Optional[Mapping[int, VersionRange]] = None
+) -> Dict[int, int]:
     """Per API key, the highest version both sides support.
 
     ``api_versions`` is an ``ApiVersionsResponse`` (or its ``api_keys`` list: objects
@@ -170,8 +172,9 @@ def negotiate_versions(api_versions: "Message | Iterable", ours: Optional[Mappin
     return out
 
 
-def negotiate_version(api_versions: "Message | Iterable", api_key: int,
-                      ours: Optional[VersionRange] = None) -> int:
+def negotiate_version(
+    api_versions: "Message | Iterable", api_key: int, ours: Optional[VersionRange] = None
+) -> int:
     """The highest version of ``api_key`` both sides support; raises
     :class:`~kafkawire.errors.UnsupportedVersionError` when there is none."""
     mine = ours if ours is not None else supported_versions(api_key)
@@ -182,7 +185,15 @@ def negotiate_version(api_versions: "Message | Iterable", api_key: int,
 
 
 __all__ = sorted(CATALOG) + [
-    "CLASSES", "SPECS", "Message", "Struct", "api_keys", "metadata_record_class",
-    "negotiate_version", "negotiate_versions", "request_class", "response_class",
+    "CLASSES",
+    "SPECS",
+    "Message",
+    "Struct",
+    "api_keys",
+    "metadata_record_class",
+    "negotiate_version",
+    "negotiate_versions",
+    "request_class",
+    "response_class",
     "supported_versions",
 ]

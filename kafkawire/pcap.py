@@ -7,6 +7,7 @@ segments that arrive early wait for the gap before them.  Link types: Ethernet (
 IP fragments are not read.  Every problem with the file raises
 :class:`~kafkawire.errors.InvalidCaptureError`.
 """
+
 from __future__ import annotations
 
 import ipaddress
@@ -61,7 +62,8 @@ class _Direction:
             self.early[seq] = payload
             if sum(len(p) for p in self.early.values()) > _MAX_EARLY_BYTES:
                 raise InvalidCaptureError(
-                    f"more than {_MAX_EARLY_BYTES} bytes wait for a gap that is never filled")
+                    f"more than {_MAX_EARLY_BYTES} bytes wait for a gap that is never filled"
+                )
             return b""
         out = [payload]
         self.next_seq = (self.next_seq + len(payload)) & 0xFFFFFFFF
@@ -96,7 +98,9 @@ def _records(fh: BinaryIO) -> Iterator[Tuple[int, bytes]]:
     elif magic in (b"\xa1\xb2\xc3\xd4", b"\xa1\xb2\x3c\x4d"):
         order = ">"
     elif magic == b"\x0a\x0d\x0d\x0a":
-        raise InvalidCaptureError("this is a pcapng file; write classic pcap (tcpdump -w, or editcap -F pcap)")
+        raise InvalidCaptureError(
+            "this is a pcapng file; write classic pcap (tcpdump -w, or editcap -F pcap)"
+        )
     else:
         raise InvalidCaptureError(f"not a pcap file (magic {magic.hex()})")
     link_type = struct.unpack(order + "I", head[20:24])[0] & 0x0FFFFFFF
@@ -138,7 +142,9 @@ def _ip_payload(link_type: int, packet: bytes) -> Optional[bytes]:
         return packet[4:]
     if link_type in (12, 14, 101, 228, 229):  # raw IP
         return packet
-    raise InvalidCaptureError(f"link type {link_type} is not read (Ethernet, Linux cooked, loopback, raw IP are)")
+    raise InvalidCaptureError(
+        f"link type {link_type} is not read (Ethernet, Linux cooked, loopback, raw IP are)"
+    )
 
 
 def _tcp_segment(ip: bytes) -> Optional[Tuple[Tuple[str, int], Tuple[str, int], int, int, bytes]]:
@@ -154,13 +160,13 @@ def _tcp_segment(ip: bytes) -> Optional[Tuple[Tuple[str, int], Tuple[str, int], 
         if proto != 6 or frag & 0x3FFF:  # not TCP, or a fragment
             return None
         src, dst = str(ipaddress.IPv4Address(ip[12:16])), str(ipaddress.IPv4Address(ip[16:20]))
-        tcp = ip[ihl:min(total, len(ip))] if total else ip[ihl:]
+        tcp = ip[ihl : min(total, len(ip))] if total else ip[ihl:]
     elif version == 6:
         if len(ip) < 40 or ip[6] != 6:
             return None
         length = struct.unpack_from(">H", ip, 4)[0]
         src, dst = str(ipaddress.IPv6Address(ip[8:24])), str(ipaddress.IPv6Address(ip[24:40]))
-        tcp = ip[40:40 + length]
+        tcp = ip[40 : 40 + length]
     else:
         return None
     if len(tcp) < 20:
@@ -171,8 +177,9 @@ def _tcp_segment(ip: bytes) -> Optional[Tuple[Tuple[str, int], Tuple[str, int], 
     return (src, sport), (dst, dport), flags, seq, tcp[data_offset:]
 
 
-def tcp_streams(fh: BinaryIO, server_ports: Iterable[int] = (9092,)
-                ) -> Iterator[Union[StreamData, StreamEnd]]:
+def tcp_streams(
+    fh: BinaryIO, server_ports: Iterable[int] = (9092,)
+) -> Iterator[Union[StreamData, StreamEnd]]:
     """:class:`StreamData` and :class:`StreamEnd` items of every TCP connection in the
     capture ``fh`` (a binary file).  A connection's server is the side that received
     its SYN; without a SYN in the capture, the side on one of ``server_ports``

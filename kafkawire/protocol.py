@@ -5,6 +5,7 @@
 size); ``decode_request``/``decode_response`` take a frame's payload (what a
 ``FrameReader`` yields: the bytes after the size prefix).
 """
+
 from __future__ import annotations
 
 from typing import Any, Dict, Optional, Tuple, cast
@@ -13,7 +14,11 @@ from kafkawire import _backend
 from kafkawire._message_class import Message, _Codec
 from kafkawire.errors import DecodeError, EncodeError, UnsupportedVersionError
 from kafkawire.headers import (
-    API_VERSIONS_KEY, RequestHeader, ResponseHeader, peek_request_api, request_header_version,
+    API_VERSIONS_KEY,
+    RequestHeader,
+    ResponseHeader,
+    peek_request_api,
+    request_header_version,
     response_header_version,
 )
 from kafkawire.messages import request_class, response_class
@@ -31,8 +36,7 @@ def _check(msg: Any, kind: str) -> int:
     return cast(int, msg.api_key)  # every request and response has one
 
 
-def encode_request(msg: Message, version: int, correlation_id: int,
-                   client_id: Optional[str] = None) -> bytes:
+def encode_request(msg: Message, version: int, correlation_id: int, client_id: Optional[str] = None) -> bytes:
     """A size-prefixed request frame: size, request header, ``msg`` at ``version``.
 
     The header version follows from the API and version (v2 for flexible versions, v1
@@ -41,9 +45,12 @@ def encode_request(msg: Message, version: int, correlation_id: int,
     api_key = _check(msg, "request")
     body_plan = type(msg).plan(version)
     hv = request_header_version(api_key, version)
-    header = RequestHeader(request_api_key=api_key, request_api_version=version,
-                           correlation_id=correlation_id,
-                           client_id=client_id)
+    header = RequestHeader(
+        request_api_key=api_key,
+        request_api_version=version,
+        correlation_id=correlation_id,
+        client_id=client_id,
+    )
     return _codec["encode_parts"](((RequestHeader.plan(hv), header), (body_plan, msg)), True)
 
 
@@ -51,8 +58,7 @@ def _body(cls: type[Message], payload: Any, version: int, offset: int) -> Any:
     msg, end = _codec["decode_from"](cls.plan(version), payload, offset)
     size = memoryview(payload).nbytes
     if end != size:
-        raise DecodeError(
-            f"{cls.__name__} v{version}: {size - end} trailing bytes after byte {end}")
+        raise DecodeError(f"{cls.__name__} v{version}: {size - end} trailing bytes after byte {end}")
     return msg
 
 
@@ -67,7 +73,8 @@ def decode_request(payload: Any) -> Tuple[RequestHeader, Any]:
     cls = request_class(api_key)
     if api_version not in cls.valid_versions:
         raise UnsupportedVersionError(
-            f"{cls.__name__} has no version {api_version} (valid: {cls.valid_versions})")
+            f"{cls.__name__} has no version {api_version} (valid: {cls.valid_versions})"
+        )
     hv = request_header_version(api_key, api_version)
     header, offset = _codec["decode_from"](RequestHeader.plan(hv), payload, 0)
     return header, _body(cls, payload, api_version, offset)

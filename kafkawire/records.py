@@ -56,6 +56,7 @@ Arrow
     ``columns=[...]`` builds only those columns, in that order (keys, values and
     headers not asked for are never copied).
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -80,11 +81,23 @@ if TYPE_CHECKING:  # what a type checker sees; at run time the active backend's 
         to_arrow,
     )
 else:
-    _backend.bind(globals(), "records", (
-        "Record", "RecordBatch", "LegacyRecordBatch", "BatchIterator", "BatchBuilder",
-        "iter_batches", "decode", "encode_batch", "encode_control_batch", "to_arrow",
-        "arrow_schema",
-    ))
+    _backend.bind(
+        globals(),
+        "records",
+        (
+            "Record",
+            "RecordBatch",
+            "LegacyRecordBatch",
+            "BatchIterator",
+            "BatchBuilder",
+            "iter_batches",
+            "decode",
+            "encode_batch",
+            "encode_control_batch",
+            "to_arrow",
+            "arrow_schema",
+        ),
+    )
 
 
 def parse_control_record(record: Record) -> ControlRecord:
@@ -94,7 +107,18 @@ def parse_control_record(record: Record) -> ControlRecord:
 
 
 __all__ = [
-    "Record", "RecordBatch", "LegacyRecordBatch", "BatchIterator", "BatchBuilder",
-    "iter_batches", "decode", "encode_batch", "encode_control_batch", "to_arrow",
-    "arrow_schema", "ControlRecord", "parse_control_record", "DEFAULT_MAX_DECOMPRESSED_SIZE",
+    "Record",
+    "RecordBatch",
+    "LegacyRecordBatch",
+    "BatchIterator",
+    "BatchBuilder",
+    "iter_batches",
+    "decode",
+    "encode_batch",
+    "encode_control_batch",
+    "to_arrow",
+    "arrow_schema",
+    "ControlRecord",
+    "parse_control_record",
+    "DEFAULT_MAX_DECOMPRESSED_SIZE",
 ]

@@ -1,5 +1,6 @@
 """The old path of :mod:`kafkawire.log.sample`, which existing imports of
 ``kafkawire.sample`` still find."""
+
 import sys
 
 from kafkawire.log import sample as _moved

@@ -24,6 +24,7 @@ client frames them through :class:`kafkawire.connection.ClientConnection`
 is that connection doing the exchange alone); a broker answers them with
 :class:`ServerSession` from its request handlers.
 """
+
 from __future__ import annotations
 
 import base64
@@ -38,8 +39,14 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from kafkawire import messages as M
 from kafkawire.errors import (
-    SaslAuthenticationError, SaslBase64Error, SaslError, SaslIterationCountError,
-    SaslMalformedError, SaslMechanismError, SaslServerSignatureError, SaslStateError,
+    SaslAuthenticationError,
+    SaslBase64Error,
+    SaslError,
+    SaslIterationCountError,
+    SaslMalformedError,
+    SaslMechanismError,
+    SaslServerSignatureError,
+    SaslStateError,
     SaslTokenTooLarge,
 )
 
@@ -156,8 +163,9 @@ class PlainClient(SaslClient):
 
     def _next(self, challenge: bytes) -> Optional[bytes]:
         if challenge:
-            raise SaslMalformedError(f"PLAIN: the server sent {len(challenge)} bytes after the "
-                                     "credentials (it sends none)")
+            raise SaslMalformedError(
+                f"PLAIN: the server sent {len(challenge)} bytes after the credentials (it sends none)"
+            )
         self.complete = True
         return None
 
@@ -187,12 +195,14 @@ class PlainServer(SaslServer):
     def _step(self, response: bytes) -> bytes:
         authzid, username, password = parse_plain(response)
         if authzid and authzid != username:
-            raise SaslAuthenticationError("Authentication failed: Client requested an "
-                                          "authorization id that is different from username")
+            raise SaslAuthenticationError(
+                "Authentication failed: Client requested an authorization id that is different from username"
+            )
         expected = self._users.get(username)
         # compare even for an unknown user, so that timing does not tell which users exist
-        ok = hmac.compare_digest((expected if expected is not None else "\0").encode("utf-8"),
-                                 password.encode("utf-8"))
+        ok = hmac.compare_digest(
+            (expected if expected is not None else "\0").encode("utf-8"), password.encode("utf-8")
+        )
         if expected is None or not ok:
             raise SaslAuthenticationError("Authentication failed: Invalid username or password")
         self.principal = username
@@ -229,18 +239,24 @@ def salted_password(mechanism: str, password: str, salt: bytes, iterations: int)
     return hashlib.pbkdf2_hmac(_hash_name(mechanism), password.encode("utf-8"), salt, iterations)
 
 
-def scram_credential(mechanism: str, password: str, *, salt: Optional[bytes] = None,
-                     iterations: int = MIN_ITERATIONS) -> ScramCredential:
+def scram_credential(
+    mechanism: str, password: str, *, salt: Optional[bytes] = None, iterations: int = MIN_ITERATIONS
+) -> ScramCredential:
     """The credential a server keeps for ``password`` (a random 32-byte salt by default)."""
     name = _hash_name(mechanism)
     if not MIN_ITERATIONS <= iterations <= MAX_ITERATIONS:
         raise SaslIterationCountError(
-            f"{mechanism} iterations must be within {MIN_ITERATIONS}-{MAX_ITERATIONS}, not {iterations}")
+            f"{mechanism} iterations must be within {MIN_ITERATIONS}-{MAX_ITERATIONS}, not {iterations}"
+        )
     salt = secrets.token_bytes(32) if salt is None else bytes(salt)
     salted = salted_password(mechanism, password, salt, iterations)
     client_key = _hmac(name, salted, b"Client Key")
-    return ScramCredential(salt=salt, stored_key=hashlib.new(name, client_key).digest(),
-                           server_key=_hmac(name, salted, b"Server Key"), iterations=iterations)
+    return ScramCredential(
+        salt=salt,
+        stored_key=hashlib.new(name, client_key).digest(),
+        server_key=_hmac(name, salted, b"Server Key"),
+        iterations=iterations,
+    )
 
 
 def _b64decode(value: str, what: str) -> bytes:
@@ -276,8 +292,9 @@ def _attributes(message: str, what: str) -> List[Tuple[str, str]]:
 def _expect(attrs: List[Tuple[str, str]], index: int, name: str, what: str) -> str:
     if index >= len(attrs) or attrs[index][0] != name:
         found = attrs[index][0] if index < len(attrs) else "the end"
-        raise SaslMalformedError(f"SCRAM {what}: expected attribute {name}= at position "
-                                 f"{index + 1}, found {found!r}")
+        raise SaslMalformedError(
+            f"SCRAM {what}: expected attribute {name}= at position {index + 1}, found {found!r}"
+        )
     return attrs[index][1]
 
 
@@ -294,8 +311,9 @@ def _extensions(attrs: List[Tuple[str, str]], what: str) -> Dict[str, str]:
 
 def _nonce(value: str, what: str) -> str:
     if not _NONCE.match(value):
-        raise SaslMalformedError(f"SCRAM {what}: the nonce is empty or has characters "
-                                 "outside printable ASCII")
+        raise SaslMalformedError(
+            f"SCRAM {what}: the nonce is empty or has characters outside printable ASCII"
+        )
     return value
 
 
@@ -330,7 +348,7 @@ def parse_client_first(message: bytes) -> ClientFirst:
     if len(parts) != 3:
         raise SaslMalformedError("SCRAM client-first message: no GS2 header (n,, or n,a=id,)")
     flag, authz, bare = parts
-    if flag in ("y", ) or flag.startswith("p="):
+    if flag in ("y",) or flag.startswith("p="):
         raise SaslAuthenticationError("SCRAM: channel binding was requested; only n,, is supported")
     if flag != "n":
         raise SaslMalformedError(f"SCRAM client-first message: GS2 flag {flag[:10]!r} is not n, y or p=")
@@ -346,9 +364,14 @@ def parse_client_first(message: bytes) -> ClientFirst:
     if not username:
         raise SaslMalformedError("SCRAM client-first message: empty username")
     nonce = _nonce(_expect(attrs, 1, "r", "client-first message"), "client-first message")
-    return ClientFirst(gs2_header=f"{flag},{authz},", authzid=authzid, username=username,
-                       nonce=nonce, extensions=_extensions(attrs[2:], "client-first message"),
-                       bare=bare)
+    return ClientFirst(
+        gs2_header=f"{flag},{authz},",
+        authzid=authzid,
+        username=username,
+        nonce=nonce,
+        extensions=_extensions(attrs[2:], "client-first message"),
+        bare=bare,
+    )
 
 
 @dataclass(frozen=True)
@@ -374,17 +397,24 @@ def parse_server_first(message: bytes, *, max_iterations: int = MAX_ITERATIONS) 
         raise SaslMalformedError("SCRAM server-first message: empty salt")
     count = _expect(attrs, 2, "i", "server-first message")
     if not count.isascii() or not count.isdigit() or len(count) > 10:
-        raise SaslMalformedError(f"SCRAM server-first message: iteration count {count[:20]!r} "
-                                 "is not a number")
+        raise SaslMalformedError(
+            f"SCRAM server-first message: iteration count {count[:20]!r} is not a number"
+        )
     iterations = int(count)
     if iterations < MIN_ITERATIONS:
-        raise SaslIterationCountError(f"SCRAM iteration count {iterations} is below the "
-                                      f"minimum of {MIN_ITERATIONS}")
+        raise SaslIterationCountError(
+            f"SCRAM iteration count {iterations} is below the minimum of {MIN_ITERATIONS}"
+        )
     if iterations > max_iterations:
-        raise SaslIterationCountError(f"SCRAM iteration count {iterations} is over the "
-                                      f"accepted maximum of {max_iterations}")
-    return ServerFirst(nonce=nonce, salt=salt, iterations=iterations,
-                       extensions=_extensions(attrs[3:], "server-first message"))
+        raise SaslIterationCountError(
+            f"SCRAM iteration count {iterations} is over the accepted maximum of {max_iterations}"
+        )
+    return ServerFirst(
+        nonce=nonce,
+        salt=salt,
+        iterations=iterations,
+        extensions=_extensions(attrs[3:], "server-first message"),
+    )
 
 
 @dataclass(frozen=True)
@@ -408,9 +438,13 @@ def parse_client_final(message: bytes) -> ClientFinal:
         raise SaslMalformedError("SCRAM client-final message: the last attribute is not p=")
     proof = _b64decode(attrs[-1][1], "client proof")
     without_proof = text[: text.rindex(",p=")]
-    return ClientFinal(channel_binding=binding, nonce=nonce,
-                       extensions=_extensions(attrs[2:-1], "client-final message"),
-                       proof=proof, without_proof=without_proof)
+    return ClientFinal(
+        channel_binding=binding,
+        nonce=nonce,
+        extensions=_extensions(attrs[2:-1], "client-final message"),
+        proof=proof,
+        without_proof=without_proof,
+    )
 
 
 @dataclass(frozen=True)
@@ -432,17 +466,24 @@ def parse_server_final(message: bytes) -> ServerFinal:
         return ServerFinal(signature=None, error=value, extensions=extensions)
     if name != "v":
         raise SaslMalformedError(f"SCRAM server-final message starts with {name}=, not v= or e=")
-    return ServerFinal(signature=_b64decode(value, "server signature"), error=None,
-                       extensions=extensions)
+    return ServerFinal(signature=_b64decode(value, "server signature"), error=None, extensions=extensions)
 
 
 class ScramClient(SaslClient):
     """SCRAM-SHA-256 or SCRAM-SHA-512.  ``token_auth=True`` authenticates with a Kafka
     delegation token (``username`` is the token id, ``password`` its HMAC)."""
 
-    def __init__(self, mechanism: str, username: str, password: str, *, token_auth: bool = False,
-                 nonce: Optional[str] = None, max_iterations: int = MAX_ITERATIONS,
-                 max_token_size: int = DEFAULT_MAX_TOKEN_SIZE) -> None:
+    def __init__(
+        self,
+        mechanism: str,
+        username: str,
+        password: str,
+        *,
+        token_auth: bool = False,
+        nonce: Optional[str] = None,
+        max_iterations: int = MAX_ITERATIONS,
+        max_token_size: int = DEFAULT_MAX_TOKEN_SIZE,
+    ) -> None:
         super().__init__()
         self._hash = _hash_name(mechanism)
         self.mechanism = mechanism
@@ -488,10 +529,14 @@ class ScramClient(SaslClient):
         final = parse_server_final(challenge)
         if final.error is not None:
             raise SaslAuthenticationError(f"SCRAM server refused the authentication: {final.error}")
-        if (final.signature is None or self._server_signature is None
-                or not hmac.compare_digest(final.signature, self._server_signature)):
-            raise SaslServerSignatureError("SCRAM server signature does not match: the server "
-                                           "does not know this user's credential")
+        if (
+            final.signature is None
+            or self._server_signature is None
+            or not hmac.compare_digest(final.signature, self._server_signature)
+        ):
+            raise SaslServerSignatureError(
+                "SCRAM server signature does not match: the server does not know this user's credential"
+            )
         self.complete = True
         return None
 
@@ -501,10 +546,15 @@ class ScramServer(SaslServer):
     :class:`ScramCredential`); ``tokens`` (token id -> (owner, credential)) serves
     clients that send Kafka's ``tokenauth=true``, whose principal is the token's owner."""
 
-    def __init__(self, mechanism: str, credentials: Mapping[str, ScramCredential], *,
-                 tokens: Optional[Mapping[str, Tuple[str, ScramCredential]]] = None,
-                 nonce: Optional[str] = None,
-                 max_token_size: int = DEFAULT_MAX_TOKEN_SIZE) -> None:
+    def __init__(
+        self,
+        mechanism: str,
+        credentials: Mapping[str, ScramCredential],
+        *,
+        tokens: Optional[Mapping[str, Tuple[str, ScramCredential]]] = None,
+        nonce: Optional[str] = None,
+        max_token_size: int = DEFAULT_MAX_TOKEN_SIZE,
+    ) -> None:
         super().__init__(max_token_size)
         self._hash = _hash_name(mechanism)
         self.mechanism = mechanism
@@ -532,12 +582,14 @@ class ScramServer(SaslServer):
         if credential is None:
             raise SaslAuthenticationError("Authentication failed: Invalid user credentials")
         if first.authzid and first.authzid != first.username:
-            raise SaslAuthenticationError("Authentication failed: Client requested an "
-                                          "authorization id that is different from username")
+            raise SaslAuthenticationError(
+                "Authentication failed: Client requested an authorization id that is different from username"
+            )
         self._first, self._credential, self._owner = first, credential, owner
         self.token_authenticated = token_auth
-        self._server_first = (f"r={first.nonce}{self._server_nonce},s={_b64(credential.salt)},"
-                              f"i={credential.iterations}")
+        self._server_first = (
+            f"r={first.nonce}{self._server_nonce},s={_b64(credential.salt)},i={credential.iterations}"
+        )
         return self._server_first.encode("utf-8")
 
     def _on_client_final(self, response: bytes) -> bytes:
@@ -572,15 +624,18 @@ _BEARER = re.compile(r"auth=Bearer ([\x21-\x7e]+)\Z")  # RFC 6750 b64token, loos
 def _check_extensions(extensions: Mapping[str, str]) -> None:
     for key, value in extensions.items():
         if not _EXT_KEY.match(key) or key == "auth":
-            raise SaslMalformedError(f"OAUTHBEARER extension name {key[:40]!r} is not letters "
-                                     "only, or is the reserved 'auth'")
+            raise SaslMalformedError(
+                f"OAUTHBEARER extension name {key[:40]!r} is not letters only, or is the reserved 'auth'"
+            )
         if not _EXT_VALUE.match(value):
-            raise SaslMalformedError(f"OAUTHBEARER extension {key!r} has a value with "
-                                     "characters RFC 7628 does not allow")
+            raise SaslMalformedError(
+                f"OAUTHBEARER extension {key!r} has a value with characters RFC 7628 does not allow"
+            )
 
 
-def oauthbearer_initial_response(token: str, *, authzid: str = "",
-                                 extensions: Optional[Mapping[str, str]] = None) -> bytes:
+def oauthbearer_initial_response(
+    token: str, *, authzid: str = "", extensions: Optional[Mapping[str, str]] = None
+) -> bytes:
     """RFC 7628's client initial response: ``n,a=authzid,^Aauth=Bearer token^A...^A^A``."""
     extensions = dict(extensions or {})
     _check_extensions(extensions)
@@ -625,12 +680,14 @@ def parse_oauthbearer_initial_response(message: bytes) -> OAuthBearerResponse:
     if token is None:
         raise SaslMalformedError("OAUTHBEARER initial response has no auth=Bearer token")
     _check_extensions(extensions)
-    return OAuthBearerResponse(token=token, authzid=unescape_saslname(m.group(1) or ""),
-                               extensions=extensions)
+    return OAuthBearerResponse(
+        token=token, authzid=unescape_saslname(m.group(1) or ""), extensions=extensions
+    )
 
 
-def oauthbearer_error_reply(status: str = "invalid_token", *, scope: Optional[str] = None,
-                            openid_configuration: Optional[str] = None) -> bytes:
+def oauthbearer_error_reply(
+    status: str = "invalid_token", *, scope: Optional[str] = None, openid_configuration: Optional[str] = None
+) -> bytes:
     """The server's JSON error challenge (RFC 7628 section 3.2.2)."""
     reply = {"status": status}
     if scope is not None:
@@ -658,9 +715,14 @@ class OAuthBearerClient(SaslClient):
 
     mechanism = "OAUTHBEARER"
 
-    def __init__(self, token: str, *, authzid: str = "",
-                 extensions: Optional[Mapping[str, str]] = None,
-                 max_token_size: int = DEFAULT_MAX_TOKEN_SIZE) -> None:
+    def __init__(
+        self,
+        token: str,
+        *,
+        authzid: str = "",
+        extensions: Optional[Mapping[str, str]] = None,
+        max_token_size: int = DEFAULT_MAX_TOKEN_SIZE,
+    ) -> None:
         super().__init__()
         self._response = oauthbearer_initial_response(token, authzid=authzid, extensions=extensions)
         self._max_token_size = max_token_size
@@ -686,9 +748,13 @@ class OAuthBearerServer(SaslServer):
 
     mechanism = "OAUTHBEARER"
 
-    def __init__(self, validate: Callable[[str, Dict[str, str]], Optional[str]], *,
-                 scope: Optional[str] = None,
-                 max_token_size: int = DEFAULT_MAX_TOKEN_SIZE) -> None:
+    def __init__(
+        self,
+        validate: Callable[[str, Dict[str, str]], Optional[str]],
+        *,
+        scope: Optional[str] = None,
+        max_token_size: int = DEFAULT_MAX_TOKEN_SIZE,
+    ) -> None:
         super().__init__(max_token_size)
         self._validate = validate
         self._scope = scope
@@ -706,7 +772,9 @@ class OAuthBearerServer(SaslServer):
             self._refused = True
             return oauthbearer_error_reply("invalid_token", scope=self._scope)
         if parsed.authzid and parsed.authzid != principal:
-            raise SaslAuthenticationError("Authentication failed: authorization id is not the token's principal")
+            raise SaslAuthenticationError(
+                "Authentication failed: authorization id is not the token's principal"
+            )
         self.extensions = parsed.extensions
         self.principal = principal
         self.complete = True
@@ -740,9 +808,16 @@ class ClientSession:
     :class:`~kafkawire.errors.SaslMechanismError` naming the broker's mechanisms.
     """
 
-    def __init__(self, client: SaslClient, *, handshake_version: int = 1,
-                 authenticate_version: int = 2, client_id: Optional[str] = "kafkawire",
-                 correlation_id: int = 1, max_token_size: int = DEFAULT_MAX_TOKEN_SIZE) -> None:
+    def __init__(
+        self,
+        client: SaslClient,
+        *,
+        handshake_version: int = 1,
+        authenticate_version: int = 2,
+        client_id: Optional[str] = "kafkawire",
+        correlation_id: int = 1,
+        max_token_size: int = DEFAULT_MAX_TOKEN_SIZE,
+    ) -> None:
         from kafkawire.connection import ClientConnection
 
         if handshake_version not in (0, 1):
@@ -751,10 +826,15 @@ class ClientSession:
         self.handshake_version = handshake_version
         self.authenticate_version = authenticate_version
         self.done = False
-        self.connection = ClientConnection(client_id, max_in_flight=None, first_correlation_id=correlation_id,
-                                           max_frame_size=max_token_size + 1024)
-        self._out = self.connection.authenticate(client, handshake_version=handshake_version,
-                                                 authenticate_version=authenticate_version)
+        self.connection = ClientConnection(
+            client_id,
+            max_in_flight=None,
+            first_correlation_id=correlation_id,
+            max_frame_size=max_token_size + 1024,
+        )
+        self._out = self.connection.authenticate(
+            client, handshake_version=handshake_version, authenticate_version=authenticate_version
+        )
 
     @property
     def broker_mechanisms(self) -> List[str]:
@@ -806,8 +886,9 @@ class ServerSession:
     reason of a refusal (the broker then closes the connection).
     """
 
-    def __init__(self, servers: Mapping[str, Callable[[], SaslServer]], *,
-                 session_lifetime_ms: int = 0) -> None:
+    def __init__(
+        self, servers: Mapping[str, Callable[[], SaslServer]], *, session_lifetime_ms: int = 0
+    ) -> None:
         self.servers = dict(servers)
         self.session_lifetime_ms = session_lifetime_ms
         self.principal: Optional[str] = None
@@ -840,15 +921,16 @@ class ServerSession:
             return M.SaslHandshakeResponse(error_code=_UNSUPPORTED_SASL_MECHANISM, mechanisms=enabled)
         if self.authenticated and self._server is not None and request.mechanism != self._server.mechanism:
             # KIP-368: Kafka answers the handshake, then fails the SaslAuthenticate after it
-            self._bad_mechanism = (f"SASL mechanism '{request.mechanism}' requested by client is not "
-                                   f"supported for re-authentication of mechanism '{self._server.mechanism}'")
+            self._bad_mechanism = (
+                f"SASL mechanism '{request.mechanism}' requested by client is not "
+                f"supported for re-authentication of mechanism '{self._server.mechanism}'"
+            )
         self._server = factory()
         self._handshake_version = version
         self.expects_raw_token = version == 0
         return M.SaslHandshakeResponse(error_code=0, mechanisms=enabled)
 
-    def authenticate(self, request: M.SaslAuthenticateRequest, version: int
-                     ) -> M.SaslAuthenticateResponse:
+    def authenticate(self, request: M.SaslAuthenticateRequest, version: int) -> M.SaslAuthenticateResponse:
         """The SaslAuthenticateResponse to ``request``; a refusal sets :attr:`failure`."""
         R_ = M.SaslAuthenticateResponse
         if self._server is None or self._handshake_version != 1 or self._server.complete:
@@ -863,17 +945,26 @@ class ServerSession:
             self.failure = str(exc)
             # As Kafka answers: PLAIN's reason is told to the client, SCRAM's is not (it
             # would tell an unknown user from a wrong password)
-            message = str(exc) if self._server.mechanism == "PLAIN" else (
-                "Authentication failed during authentication due to invalid credentials "
-                f"with SASL mechanism {self._server.mechanism}")
+            message = (
+                str(exc)
+                if self._server.mechanism == "PLAIN"
+                else (
+                    "Authentication failed during authentication due to invalid credentials "
+                    f"with SASL mechanism {self._server.mechanism}"
+                )
+            )
             return R_(error_code=_SASL_AUTHENTICATION_FAILED, error_message=message, auth_bytes=b"")
         try:
             lifetime = self._on_step()
         except SaslAuthenticationError as exc:  # a re-authentication as someone else
             self.failure = str(exc)
             return R_(error_code=_SASL_AUTHENTICATION_FAILED, error_message=self.failure, auth_bytes=b"")
-        return R_(error_code=0, error_message=None, auth_bytes=challenge,
-                  session_lifetime_ms=lifetime if version >= 1 else 0)
+        return R_(
+            error_code=0,
+            error_message=None,
+            auth_bytes=challenge,
+            session_lifetime_ms=lifetime if version >= 1 else 0,
+        )
 
     def raw_token(self, token: bytes) -> bytes:
         """The reply to a token sent after a v0 handshake, to send back as a bare
@@ -896,8 +987,10 @@ class ServerSession:
         if self.authenticated and server.principal != self.principal:
             # KIP-368: re-authentication may not change who the connection belongs to
             self.authenticated = False
-            raise SaslAuthenticationError("Cannot change principals during re-authentication from "
-                                          f"User.{self.principal}: User.{server.principal}")
+            raise SaslAuthenticationError(
+                "Cannot change principals during re-authentication from "
+                f"User.{self.principal}: User.{server.principal}"
+            )
         self.principal = server.principal
         self.authenticated = True
         self.expects_raw_token = False

@@ -1,5 +1,6 @@
 """The old path of :mod:`kafkawire.log.segments`, which existing imports of
 ``kafkawire.segments`` still find."""
+
 import sys
 
 from kafkawire.log import segments as _moved

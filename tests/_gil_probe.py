@@ -7,6 +7,7 @@ If the call held the GIL, nothing between the calls gives it up, so the worker f
 every round before the flag can be set.  If the call releases it, the main thread runs
 while a call is in flight and the worker sees the flag and stops.
 """
+
 from __future__ import annotations
 
 import sys

@@ -8,6 +8,7 @@ generators compiled once per plan: a few hundred messages of every (definition,
 version) pair cost seconds where hypothesis's engine needs minutes.  Draw ``index`` of
 ``seed`` depends on nothing else, so :func:`draw` rebuilds any one message of a batch.
 """
+
 from __future__ import annotations
 
 import math
@@ -29,11 +30,50 @@ SEED = int(os.environ.get("KAFKAWIRE_JAVA_SEED", "440"))
 
 # Characters from every UTF-8 length (1 to 4 bytes; 4 are two UTF-16 units in Java),
 # controls, NUL, and the ends of the Unicode range; lone surrogates are no text.
-_CHARS = ("a", "Z", "0", " ", "\"", "\\", "/", "\x00", "\t", "\n", "\x1f", "\x7f", "\x80",
-          "é", "ß", "Ω", "ж", "\u07ff", "\u0800", "€", "中", "\u200b", "\ufeff", "\uffff",
-          "😀", "𝄞", "\U00010000", "\U0010ffff")
-_FLOATS = (0.0, -0.0, 1.0, -1.5, 0.1, math.inf, -math.inf, 5e-324, -5e-324,
-           2.2250738585072014e-308, 1.7976931348623157e308, -1.7976931348623157e308)
+_CHARS = (
+    "a",
+    "Z",
+    "0",
+    " ",
+    '"',
+    "\\",
+    "/",
+    "\x00",
+    "\t",
+    "\n",
+    "\x1f",
+    "\x7f",
+    "\x80",
+    "é",
+    "ß",
+    "Ω",
+    "ж",
+    "\u07ff",
+    "\u0800",
+    "€",
+    "中",
+    "\u200b",
+    "\ufeff",
+    "\uffff",
+    "😀",
+    "𝄞",
+    "\U00010000",
+    "\U0010ffff",
+)
+_FLOATS = (
+    0.0,
+    -0.0,
+    1.0,
+    -1.5,
+    0.1,
+    math.inf,
+    -math.inf,
+    5e-324,
+    -5e-324,
+    2.2250738585072014e-308,
+    1.7976931348623157e308,
+    -1.7976931348623157e308,
+)
 # Sizes, now and then past 127: a compact length of two varint bytes.
 _TEXT_SIZES = (0, 1, 2, 3, 5, 8, 11) * 2 + (70,)  # 70 characters: some 160 UTF-8 bytes
 _BYTES_SIZES = (0, 1, 3, 8, 24) * 3 + (200,)
@@ -60,6 +100,7 @@ def _int_gen(kind: int) -> Gen:
         if r < 0.6:
             return _pick(rng, small)
         return lo + rng.getrandbits(bits)
+
     return gen
 
 
@@ -121,11 +162,15 @@ def _field_gen(fp: P.FieldPlan) -> Gen:
         value = _primitive_gen(fp.kind)
     gen = value
     if fp.nullable:
+
         def gen(rng: random.Random, value: Gen = value) -> Any:
             return None if rng.random() < 0.2 else value(rng)
+
     if fp.tag >= 0:  # tagged: sometimes at its default, so not written
+
         def gen(rng: random.Random, inner: Gen = gen, fp: P.FieldPlan = fp) -> Any:
             return fp.default_for_decode() if rng.random() < 0.25 else inner(rng)
+
     return gen
 
 
@@ -145,6 +190,7 @@ def _unknown_gen(reserved: frozenset) -> Gen:
             return None
         tags = {tag(rng) for _ in range(_pick(rng, (1, 1, 2, 3)))}
         return tuple((t, rng.randbytes(_pick(rng, (0, 1, 6)))) for t in sorted(tags))
+
     return gen
 
 
@@ -161,6 +207,7 @@ def struct_gen(plan: P.StructPlan) -> Gen:
         if unknown is not None:
             kw["_unknown_tagged"] = unknown(rng)
         return cls(**kw)
+
     return gen
 
 

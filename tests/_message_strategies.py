@@ -5,6 +5,7 @@ keep their defaults), nullable fields are sometimes None, tagged fields sometime
 their default (so they are not written), and flexible structs sometimes carry unknown
 tagged fields.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -14,7 +15,9 @@ from hypothesis import strategies as st
 from kafkawire.schema import plan as P
 
 _INTS = {k: st.integers(lo, hi) for k, (lo, hi) in P.INT_RANGE.items()}
-_EDGE = {k: st.sampled_from(sorted({lo, hi, 0, -1 if lo < 0 else 1, 1})) for k, (lo, hi) in P.INT_RANGE.items()}
+_EDGE = {
+    k: st.sampled_from(sorted({lo, hi, 0, -1 if lo < 0 else 1, 1})) for k, (lo, hi) in P.INT_RANGE.items()
+}
 
 
 def _int(kind):
@@ -48,6 +51,7 @@ def _codes_peers_know():
     """Kafka 4.4's error codes that kio's ErrorCode enum also holds (kio 0.6.5 stops
     before the newest codes)."""
     from kafkawire.errors import ERROR_CODES
+
     try:
         from kio.schema.errors import ErrorCode
     except ImportError:
@@ -93,7 +97,8 @@ def _unknown_strategy(known_tags):
     return st.one_of(
         st.none(),
         st.dictionaries(tags, st.binary(max_size=6), min_size=1, max_size=2).map(
-            lambda d: tuple(sorted(d.items()))),
+            lambda d: tuple(sorted(d.items()))
+        ),
     )
 
 

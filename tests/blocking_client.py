@@ -2,6 +2,7 @@
 tests that talk to a broker (Kafka's or kafkawire's) one request at a time or pipelined,
 and authenticate through the connection (SASL PLAIN, SCRAM, OAUTHBEARER; SaslHandshake
 v1 or the v0 bare tokens).  Every read is bounded by the socket's timeout."""
+
 from __future__ import annotations
 
 import socket
@@ -10,7 +11,11 @@ from typing import List, Optional
 
 from kafkawire import sasl as _sasl
 from kafkawire.connection import (
-    Authenticated, AuthenticationFailed, ClientConnection, RequestFailed, ResponseEvent,
+    Authenticated,
+    AuthenticationFailed,
+    ClientConnection,
+    RequestFailed,
+    ResponseEvent,
 )
 from kafkawire.errors import ConnectionClosedError
 from kafkawire.sasl import SaslClient
@@ -20,9 +25,16 @@ class BlockingClient:
     """``target`` is ``(host, port)`` or anything with ``host`` and ``port`` (a test
     broker); ``context`` wraps the socket in TLS."""
 
-    def __init__(self, target, context: Optional[ssl.SSLContext] = None, *,
-                 client_id: str = "kafkawire-test", timeout: float = 30,
-                 max_in_flight: Optional[int] = None, sasl: Optional[SaslClient] = None) -> None:
+    def __init__(
+        self,
+        target,
+        context: Optional[ssl.SSLContext] = None,
+        *,
+        client_id: str = "kafkawire-test",
+        timeout: float = 30,
+        max_in_flight: Optional[int] = None,
+        sasl: Optional[SaslClient] = None,
+    ) -> None:
         address = target if isinstance(target, tuple) else (target.host, target.port)
         sock = socket.create_connection(address, timeout=timeout)
         self.sock = context.wrap_socket(sock, server_hostname="localhost") if context else sock
@@ -49,13 +61,17 @@ class BlockingClient:
         (event,) = self.pipeline_events([], api_versions=True)
         return event
 
-    def login(self, mechanism: str, username: str, password: str,
-              handshake_version: Optional[int] = 1) -> Authenticated:
+    def login(
+        self, mechanism: str, username: str, password: str, handshake_version: Optional[int] = 1
+    ) -> Authenticated:
         """:meth:`authenticate` with a username/password mechanism."""
         return self.authenticate(_sasl.client_for(mechanism, username, password), handshake_version)
 
-    def authenticate(self, client: Optional[SaslClient] = None, handshake_version: Optional[int] = 1,
-                     ) -> Authenticated:
+    def authenticate(
+        self,
+        client: Optional[SaslClient] = None,
+        handshake_version: Optional[int] = 1,
+    ) -> Authenticated:
         """Run a SASL exchange through the connection; a failure raises its error."""
         self.sock.sendall(self.conn.authenticate(client, handshake_version=handshake_version))
         while True:
@@ -66,8 +82,9 @@ class BlockingClient:
                     raise event.error
                 raise AssertionError(f"unexpected event during authentication: {event!r}")
 
-    def pipeline_events(self, messages, version: Optional[int] = None, *,
-                        api_versions: bool = False) -> List[ResponseEvent]:
+    def pipeline_events(
+        self, messages, version: Optional[int] = None, *, api_versions: bool = False
+    ) -> List[ResponseEvent]:
         """Send every message before reading any answer; the response events in order.
         A request that fails raises its error."""
         ids, data = [], b""

@@ -6,6 +6,7 @@ when the compiled extension did not load, unless ``KAFKAWIRE_NO_EXTENSIONS=1`` s
 pure backend was asked for.  ``@pytest.mark.backends("cython")`` narrows a test to the
 named backends; ``@pytest.mark.backend_independent`` runs it once.
 """
+
 from __future__ import annotations
 
 import os
@@ -22,8 +23,10 @@ settings.load_profile("kafkawire")
 
 BACKENDS = ("cython", "python")
 
-pytest_plugins = ["conftest_spark",  # the session-scoped SparkSession fixture
-                  "conftest_kafka"]  # the session-scoped real Kafka broker
+pytest_plugins = [
+    "conftest_spark",  # the session-scoped SparkSession fixture
+    "conftest_kafka",
+]  # the session-scoped real Kafka broker
 
 
 def pytest_configure(config):
@@ -33,8 +36,10 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "clients: talks to real Kafka client libraries")
     config.addinivalue_line("markers", "slow: takes more than a few seconds")
     config.addinivalue_line(
-        "markers", "kafka: needs Java and Apache Kafka's release jars (skips without them; "
-        "KAFKAWIRE_REQUIRE_KAFKA=1 makes that skip a failure)")
+        "markers",
+        "kafka: needs Java and Apache Kafka's release jars (skips without them; "
+        "KAFKAWIRE_REQUIRE_KAFKA=1 makes that skip a failure)",
+    )
 
 
 def pytest_generate_tests(metafunc):

@@ -3,6 +3,7 @@
 One Apache Kafka 4.4 broker (``kafka_support.broker``) serves every test of the run that
 asks for ``kafka_broker``; it starts on first use and stops when the session ends.
 """
+
 from __future__ import annotations
 
 import pytest

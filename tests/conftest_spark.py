@@ -5,6 +5,7 @@ Its Python workers are separate processes: tests pass the backend they run on to
 ``kafka-log`` source as its ``backend`` option, so the python-backend run decodes with
 the pure backend in the workers too.
 """
+
 from __future__ import annotations
 
 import os
@@ -26,8 +27,7 @@ def spark():
     os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
     from kafkawire.spark import local_session
 
-    session = local_session("local[2]", app="kafkawire-tests",
-                            **{"spark.sql.shuffle.partitions": "2"})
+    session = local_session("local[2]", app="kafkawire-tests", **{"spark.sql.shuffle.partitions": "2"})
     yield session
     session.stop()
 

@@ -1,4 +1,5 @@
 """kafkawire.aio: the asyncio client connection against the test broker over real sockets."""
+
 from __future__ import annotations
 
 import asyncio
@@ -22,9 +23,20 @@ def topic_metadata(name: str):
 
 def produce(topic_id, value: bytes, acks: int):
     P = M.ProduceRequest
-    return P(acks=acks, timeout_ms=5000, topic_data=[P.TopicProduceData(
-        topic_id=topic_id, partition_data=[P.PartitionProduceData(
-            index=0, records=R.encode_batch([{"key": None, "value": value, "timestamp": 1}]))])])
+    return P(
+        acks=acks,
+        timeout_ms=5000,
+        topic_data=[
+            P.TopicProduceData(
+                topic_id=topic_id,
+                partition_data=[
+                    P.PartitionProduceData(
+                        index=0, records=R.encode_batch([{"key": None, "value": value, "timestamp": 1}])
+                    )
+                ],
+            )
+        ],
+    )
 
 
 @pytest.fixture
@@ -50,6 +62,7 @@ def test_handshake_then_more_pipelined_requests_than_the_in_flight_bound(broker)
             assert ack.message.responses[0].partition_responses[0].base_offset == 1
             with pytest.raises(errors.ConnectionStateError, match="acks=0"):
                 await conn.request(produce(topic_id, b"x", acks=0))
+
     asyncio.run(main())
     assert [r.value for r in broker.topic_records("topic-0")[0]] == [b"quiet", b"loud"]
     assert broker.versions_seen[18] == {M.supported_versions(18).highest}
@@ -59,10 +72,12 @@ def test_kip_511_fallback_to_the_brokers_api_versions_version():
     versions = {k: (lo, hi) for k, (lo, hi) in Broker().api_versions.items()}
     versions[18] = (0, 2)
     with Broker(api_versions=versions) as broker:
+
         async def main():
             async with await open_connection("127.0.0.1", broker.port) as conn:
                 assert conn.negotiated[18] == 2
                 assert (await conn.request(topic_metadata("t"))).message.topics[0].name == "t"
+
         asyncio.run(main())
         assert broker.versions_seen[18] == {2, M.supported_versions(18).highest}
 
@@ -74,26 +89,50 @@ def test_a_request_past_its_timeout_fails_and_the_late_answer_is_skipped(broker)
             F = M.FetchRequest
             # the broker holds this fetch for seconds: even a stalled loop sees the
             # request's timeout before the answer
-            long_poll = F(max_wait_ms=5000, min_bytes=1 << 20, max_bytes=1 << 20, topics=[F.FetchTopic(
-                topic="slow", partitions=[F.FetchPartition(partition=0, fetch_offset=0,
-                                                           partition_max_bytes=1 << 20)])])
+            long_poll = F(
+                max_wait_ms=5000,
+                min_bytes=1 << 20,
+                max_bytes=1 << 20,
+                topics=[
+                    F.FetchTopic(
+                        topic="slow",
+                        partitions=[
+                            F.FetchPartition(partition=0, fetch_offset=0, partition_max_bytes=1 << 20)
+                        ],
+                    )
+                ],
+            )
             with pytest.raises(errors.RequestTimedOutError):
                 await conn.request(long_poll, version=12, timeout=0.05)
             # the fetch's answer arrives later and is skipped; the connection goes on
             assert (await conn.request(topic_metadata("after"))).message.topics[0].name == "after"
+
     asyncio.run(main())
 
 
 def test_a_dropped_connection_fails_every_waiting_request():
     broker = Broker(num_partitions=1).__enter__()
     try:
+
         async def main():
             conn = await open_connection("127.0.0.1", broker.port, timeout=30)
             F = M.FetchRequest
-            waits = [F(max_wait_ms=20000, min_bytes=1 << 20, max_bytes=1 << 20, topics=[F.FetchTopic(
-                topic="idle", partitions=[F.FetchPartition(partition=0, fetch_offset=0,
-                                                           partition_max_bytes=1 << 20)])])
-                     for _ in range(3)]
+            waits = [
+                F(
+                    max_wait_ms=20000,
+                    min_bytes=1 << 20,
+                    max_bytes=1 << 20,
+                    topics=[
+                        F.FetchTopic(
+                            topic="idle",
+                            partitions=[
+                                F.FetchPartition(partition=0, fetch_offset=0, partition_max_bytes=1 << 20)
+                            ],
+                        )
+                    ],
+                )
+                for _ in range(3)
+            ]
             await conn.request(topic_metadata("idle"))
             pending = [asyncio.ensure_future(conn.request(w, version=12)) for w in waits]
             while conn.protocol.in_flight < 3:
@@ -104,6 +143,7 @@ def test_a_dropped_connection_fails_every_waiting_request():
             with pytest.raises(errors.ConnectionClosedError):
                 await conn.request(topic_metadata("idle"))
             await conn.close()
+
         asyncio.run(main())
     finally:
         broker.shutdown()
@@ -118,8 +158,8 @@ def test_connecting_to_a_closed_port_fails_within_the_timeout():
 
 def test_the_readme_connections_section_runs_as_written(capsys):
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("### Connections"):]
-    section = section[:section.index("\n### ", 1)]
+    section = readme[readme.index("### Connections") :]
+    section = section[: section.index("\n### ", 1)]
     blocks = re.findall(r"```python\n(.*?)```", section, re.S)
     assert len(blocks) == 2
     for block in blocks:
@@ -133,21 +173,34 @@ def test_the_readme_connections_section_runs_as_written(capsys):
 @pytest.mark.parametrize("mechanism", ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"])
 def test_open_connection_authenticates_then_pipelines(mechanism, handshake_version):
     async def main(port):
-        async with await open_connection("127.0.0.1", port, client_id="aio-sasl", timeout=30,
-                                         sasl_mechanism=mechanism, sasl_username="alice",
-                                         sasl_password="alice-secret",
-                                         sasl_handshake_version=handshake_version) as conn:
+        async with await open_connection(
+            "127.0.0.1",
+            port,
+            client_id="aio-sasl",
+            timeout=30,
+            sasl_mechanism=mechanism,
+            sasl_username="alice",
+            sasl_password="alice-secret",
+            sasl_handshake_version=handshake_version,
+        ) as conn:
             assert conn.authentication.mechanism == mechanism and conn.protocol.state == "ready"
             names = [f"sasl-{i}" for i in range(8)]
             events = await asyncio.gather(*(conn.request(topic_metadata(n)) for n in names))
             assert [e.message.topics[0].name for e in events] == names
         with pytest.raises(errors.SaslAuthenticationError):
-            await open_connection("127.0.0.1", port, timeout=30, sasl_mechanism=mechanism,
-                                  sasl_username="alice", sasl_password="wrong",
-                                  sasl_handshake_version=handshake_version)
+            await open_connection(
+                "127.0.0.1",
+                port,
+                timeout=30,
+                sasl_mechanism=mechanism,
+                sasl_username="alice",
+                sasl_password="wrong",
+                sasl_handshake_version=handshake_version,
+            )
 
-    with Broker(security_protocol="SASL_PLAINTEXT", users={"alice": "alice-secret"},
-                check_roundtrip=True) as b:
+    with Broker(
+        security_protocol="SASL_PLAINTEXT", users={"alice": "alice-secret"}, check_roundtrip=True
+    ) as b:
         asyncio.run(main(b.port))
         assert [a[1:] for a in b.authentications] == [(mechanism, "alice"), (mechanism, None)]
         assert b.roundtrip_failures == [] and b.handler_errors == []
@@ -160,14 +213,19 @@ def test_authenticate_on_an_open_connection_and_reauthenticate():
         async with await open_connection("127.0.0.1", port, timeout=30) as conn:
             with pytest.raises(errors.SaslMechanismError, match="offers SCRAM-SHA-512"):
                 await conn.authenticate(sasl.PlainClient("alice", "alice-secret"))
-        async with await open_connection("127.0.0.1", port, timeout=30,
-                                         sasl=sasl.ScramClient("SCRAM-SHA-512", "alice", "alice-secret")) as conn:
+        async with await open_connection(
+            "127.0.0.1", port, timeout=30, sasl=sasl.ScramClient("SCRAM-SHA-512", "alice", "alice-secret")
+        ) as conn:
             first = conn.authentication
             again = await conn.authenticate(sasl.ScramClient("SCRAM-SHA-512", "alice", "alice-secret"))
             assert first.session_lifetime_ms == again.session_lifetime_ms == 600000
             assert (await conn.request(topic_metadata("after"))).message.topics[0].name == "after"
 
-    with Broker(security_protocol="SASL_PLAINTEXT", users={"alice": "alice-secret"},
-                sasl_mechanisms=["SCRAM-SHA-512"], session_lifetime_ms=600000) as b:
+    with Broker(
+        security_protocol="SASL_PLAINTEXT",
+        users={"alice": "alice-secret"},
+        sasl_mechanisms=["SCRAM-SHA-512"],
+        session_lifetime_ms=600000,
+    ) as b:
         asyncio.run(main(b.port))
         assert [a[1:] for a in b.authentications] == [("SCRAM-SHA-512", "alice")] * 2

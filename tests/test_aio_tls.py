@@ -4,6 +4,7 @@ then pipelined requests; and every way the TLS handshake can fail (a certificate
 another authority, a host name the certificate does not carry, a client certificate
 missing or refused, a plaintext listener, a peer that never answers) is a
 TlsHandshakeError within the connection's timeout."""
+
 from __future__ import annotations
 
 import asyncio
@@ -60,14 +61,17 @@ async def pipelined_metadata(conn, count: int = 8):
 
 def refused(port: int, context, server_hostname=None, timeout: float = 20) -> TlsHandshakeError:
     async def main():
-        await open_connection("127.0.0.1", port, ssl=context, server_hostname=server_hostname,
-                              timeout=timeout)
+        await open_connection(
+            "127.0.0.1", port, ssl=context, server_hostname=server_hostname, timeout=timeout
+        )
+
     with pytest.raises(TlsHandshakeError) as info:
         asyncio.run(main())
     return info.value
 
 
 # -- the real Kafka 4.4 broker ------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def kafka_tls(pki):
@@ -78,9 +82,14 @@ def kafka_tls(pki):
     require_kafka()
     from kafka_support.broker import start_broker
 
-    broker = start_broker(tls=(pki.server_cert, pki.server_key), extra_properties={
-        "ssl.truststore.type": "PEM", "ssl.truststore.location": pki.ca,
-        "listener.name.ssl.ssl.client.auth": "required"})
+    broker = start_broker(
+        tls=(pki.server_cert, pki.server_key),
+        extra_properties={
+            "ssl.truststore.type": "PEM",
+            "ssl.truststore.location": pki.ca,
+            "listener.name.ssl.ssl.client.auth": "required",
+        },
+    )
     try:
         yield broker
     finally:
@@ -91,14 +100,17 @@ def kafka_tls(pki):
 @pytest.mark.timeout(300)
 def test_kafka_ssl_listener_then_pipelined_requests(kafka_tls, pki):
     async def main():
-        async with await open_connection("127.0.0.1", kafka_tls.ssl_port, ssl=trusting(pki, pki),
-                                         client_id="aio-tls", timeout=60) as conn:
+        async with await open_connection(
+            "127.0.0.1", kafka_tls.ssl_port, ssl=trusting(pki, pki), client_id="aio-tls", timeout=60
+        ) as conn:
             assert conn.negotiated[3] >= 12
             events = await pipelined_metadata(conn)
             assert events[0].message.cluster_id == kafka_tls.cluster_id
             # Kafka advertises the listener the request came in on
             assert [(b.host, b.port) for b in events[0].message.brokers] == [
-                ("127.0.0.1", kafka_tls.ssl_port)]
+                ("127.0.0.1", kafka_tls.ssl_port)
+            ]
+
     asyncio.run(main())
 
 
@@ -108,13 +120,19 @@ def test_kafka_ssl_listener_then_pipelined_requests(kafka_tls, pki):
 def test_kafka_sasl_ssl_scram_then_pipelined_requests(kafka_tls, pki, mechanism):
     async def main():
         async with await open_connection(
-                "localhost", kafka_tls.sasl_ssl_port, ssl=trusting(pki), timeout=60,
-                sasl_mechanism=mechanism, sasl_username="alice",
-                sasl_password=kafka_tls.users["alice"]) as conn:
+            "localhost",
+            kafka_tls.sasl_ssl_port,
+            ssl=trusting(pki),
+            timeout=60,
+            sasl_mechanism=mechanism,
+            sasl_username="alice",
+            sasl_password=kafka_tls.users["alice"],
+        ) as conn:
             assert conn.authentication.mechanism == mechanism
             assert conn.protocol.state == "ready"
             events = await pipelined_metadata(conn)
             assert [b.port for b in events[0].message.brokers] == [kafka_tls.sasl_ssl_port]
+
     asyncio.run(main())
 
 
@@ -154,27 +172,38 @@ def test_kafka_plaintext_listener_spoken_to_in_tls_is_a_handshake_error(kafka_tl
 
 # -- the test broker (kafkawire serve) ------------------------------------------------------
 
+
 def _tls_broker(protocol: str, pki, **extra) -> Broker:
-    return Broker(security_protocol=protocol, users=USERS, ssl_certfile=pki.server_cert,
-                  ssl_keyfile=pki.server_key, check_roundtrip=True, **extra)
+    return Broker(
+        security_protocol=protocol,
+        users=USERS,
+        ssl_certfile=pki.server_cert,
+        ssl_keyfile=pki.server_key,
+        check_roundtrip=True,
+        **extra,
+    )
 
 
 def test_test_broker_ssl_then_pipelined_requests(pki):
     with _tls_broker("SSL", pki) as broker:
+
         async def main():
-            async with await open_connection("127.0.0.1", broker.port, ssl=trusting(pki),
-                                             timeout=30) as conn:
+            async with await open_connection("127.0.0.1", broker.port, ssl=trusting(pki), timeout=30) as conn:
                 await pipelined_metadata(conn)
+
         asyncio.run(main())
         assert broker.roundtrip_failures == [] and broker.handler_errors == []
 
 
 def test_test_broker_ssl_with_a_client_certificate(pki, other_pki):
     with _tls_broker("SSL", pki, ssl_cafile=pki.ca) as broker:  # client certificates required
+
         async def main():
-            async with await open_connection("localhost", broker.port, ssl=trusting(pki, pki),
-                                             timeout=30) as conn:
+            async with await open_connection(
+                "localhost", broker.port, ssl=trusting(pki, pki), timeout=30
+            ) as conn:
                 await pipelined_metadata(conn, 3)
+
         asyncio.run(main())
         for context in (trusting(pki), trusting(pki, other_pki)):  # none, or not trusted
             assert "before answering ApiVersions" in str(refused(broker.port, context))
@@ -183,13 +212,21 @@ def test_test_broker_ssl_with_a_client_certificate(pki, other_pki):
 @pytest.mark.parametrize("mechanism", SCRAM)
 def test_test_broker_sasl_ssl_scram_then_pipelined_requests(pki, mechanism):
     with _tls_broker("SASL_SSL", pki) as broker:
+
         async def main():
             async with await open_connection(
-                    "127.0.0.1", broker.port, ssl=trusting(pki), server_hostname="localhost",
-                    timeout=30, sasl_mechanism=mechanism, sasl_username="alice",
-                    sasl_password=USERS["alice"]) as conn:
+                "127.0.0.1",
+                broker.port,
+                ssl=trusting(pki),
+                server_hostname="localhost",
+                timeout=30,
+                sasl_mechanism=mechanism,
+                sasl_username="alice",
+                sasl_password=USERS["alice"],
+            ) as conn:
                 assert conn.authentication.mechanism == mechanism
                 await pipelined_metadata(conn)
+
         asyncio.run(main())
         assert [(m, p) for _c, m, p in broker.authentications] == [(mechanism, "alice")]
         assert broker.roundtrip_failures == [] and broker.handler_errors == []
@@ -231,12 +268,14 @@ def test_a_peer_that_never_answers_the_handshake_times_out(pki):
                 writer.close()
             server.close()
             await server.wait_closed()
+
     asyncio.run(main())
 
 
 def test_tls_arguments_are_checked():
     async def main(**kw):
         await open_connection("127.0.0.1", 1, **kw)
+
     with pytest.raises(ValueError, match="server_hostname"):
         asyncio.run(main(server_hostname="localhost"))
     with pytest.raises(TypeError, match="ssl must be"):
@@ -245,10 +284,12 @@ def test_tls_arguments_are_checked():
 
 def test_the_readme_sasl_ssl_example_runs_as_written(capsys, tmp_path, monkeypatch):
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("### Security"):]
-    section = section[:section.index("\n### ", 1)]
+    section = readme[readme.index("### Security") :]
+    section = section[: section.index("\n### ", 1)]
     (block,) = [b for b in re.findall(r"```python\n(.*?)```", section, re.S) if "ssl=trust" in b]
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
     exec(compile(block, "README.md", "exec"), {"__name__": "readme"})
     assert capsys.readouterr().out.splitlines() == [
-        "SCRAM-SHA-512 [True, True, True]", "TlsHandshakeError True"]
+        "SCRAM-SHA-512 [True, True, True]",
+        "TlsHandshakeError True",
+    ]

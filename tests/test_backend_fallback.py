@@ -5,6 +5,7 @@ quietly; KAFKAWIRE_REQUIRE_EXTENSIONS=1 makes the failure an error.
 Each case imports a copy of the package in a child Python, its extensions removed or
 broken, the way a new user meets it.
 """
+
 from __future__ import annotations
 
 import importlib.machinery
@@ -41,12 +42,16 @@ def _copy(root, *, sources=True):
 
 
 def _run(root, **env):
-    base = {k: v for k, v in os.environ.items()
-            if k not in ("KAFKAWIRE_NO_EXTENSIONS", "KAFKAWIRE_REQUIRE_EXTENSIONS", "PYTHONWARNINGS")}
+    base = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("KAFKAWIRE_NO_EXTENSIONS", "KAFKAWIRE_REQUIRE_EXTENSIONS", "PYTHONWARNINGS")
+    }
     base["PYTHONPATH"] = str(root)
     base.update(env)
-    return subprocess.run([sys.executable, "-c", PROBE], cwd=root, env=base,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", PROBE], cwd=root, env=base, capture_output=True, text=True, timeout=120
+    )
 
 
 def _warnings(stderr):
@@ -97,14 +102,18 @@ def test_requiring_the_extensions_makes_the_failure_an_error(tmp_path):
     _copy(tmp_path)
     out = _run(tmp_path, KAFKAWIRE_REQUIRE_EXTENSIONS="1")
     assert out.returncode == 1 and out.stdout == ""
-    assert "ImportError: KAFKAWIRE_REQUIRE_EXTENSIONS=1 but the Cython backend did not import" \
-        in out.stderr
+    assert "ImportError: KAFKAWIRE_REQUIRE_EXTENSIONS=1 but the Cython backend did not import" in out.stderr
     assert "python setup.py build_ext --inplace" in out.stderr
 
 
 def test_the_compiled_backend_loads_without_a_word():
     if not kafkawire._backend.fast_available():
         pytest.skip("the compiled extensions are not built here")
-    out = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True,
-                         timeout=120, env=dict(os.environ, PYTHONPATH=os.path.dirname(PACKAGE)))
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=dict(os.environ, PYTHONPATH=os.path.dirname(PACKAGE)),
+    )
     assert (out.stdout.strip(), out.stderr) == ("cython", "")

@@ -1,6 +1,7 @@
 """Backends asked for by name (``_backend.implementation``, ``_backend.use``): an unknown
 name and a Cython backend that did not load are refused with a reason, and the active
 backend stays as it was."""
+
 from __future__ import annotations
 
 import pytest

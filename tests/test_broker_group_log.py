@@ -6,6 +6,7 @@ Kafka 4.4 broker writes for a classic group (record types and value versions tak
 the real broker's log of the ``kafka_workload`` fixture), and the Spark column
 functions read them.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -28,16 +29,34 @@ def _java(job, timeout=90):
 
 
 def _produce(bootstrap: str, start: int, count: int) -> None:
-    recs = [{"partition": i % 2, "timestamp": 1_700_000_000_000 + i, "key": f"{i}".encode().hex(),
-             "value": f"value {i}".encode().hex(), "headers": []} for i in range(start, start + count)]
-    result = _java({"op": "produce", "client": "java", "bootstrap": bootstrap, "topic": TOPIC,
-                    "records": recs})
+    recs = [
+        {
+            "partition": i % 2,
+            "timestamp": 1_700_000_000_000 + i,
+            "key": f"{i}".encode().hex(),
+            "value": f"value {i}".encode().hex(),
+            "headers": [],
+        }
+        for i in range(start, start + count)
+    ]
+    result = _java(
+        {"op": "produce", "client": "java", "bootstrap": bootstrap, "topic": TOPIC, "records": recs}
+    )
     assert result["failures"] == [] and result["delivered"] == count
 
 
 def _consume(bootstrap: str, expect: int):
-    return _java({"op": "consume", "client": "java", "bootstrap": bootstrap, "group": "g",
-                  "topics": [TOPIC], "expect": expect, "timeout": 30})["records"]
+    return _java(
+        {
+            "op": "consume",
+            "client": "java",
+            "bootstrap": bootstrap,
+            "group": "g",
+            "topics": [TOPIC],
+            "expect": expect,
+            "timeout": 30,
+        }
+    )["records"]
 
 
 def _coordinator_records(path: Path):
@@ -46,13 +65,14 @@ def _coordinator_records(path: Path):
         for seg in plog.segments:
             for batch in records.iter_batches(Path(seg.path).read_bytes()):
                 for r in batch:
-                    out.append(internal_topics.decode_record(internal_topics.CONSUMER_OFFSETS, r.key, r.value))
+                    out.append(
+                        internal_topics.decode_record(internal_topics.CONSUMER_OFFSETS, r.key, r.value)
+                    )
     return out
 
 
 def _classic_versions(recs):
-    return {(r.record_type, r.value_version) for r in recs
-            if r.record_type in (1, 2) and r.value is not None}
+    return {(r.record_type, r.value_version) for r in recs if r.record_type in (1, 2) and r.value is not None}
 
 
 def test_committed_offsets_survive_a_restart(tmp_path, kafka_workload):
@@ -64,13 +84,11 @@ def test_committed_offsets_survive_a_restart(tmp_path, kafka_workload):
         _produce(b.bootstrap_servers, 20, 6)
         again = _consume(b.bootstrap_servers, 6)
         # only the new records: the group resumed from its committed offsets
-        assert sorted(bytes.fromhex(r["key"]).decode() for r in again) == [
-            str(i) for i in range(20, 26)]
+        assert sorted(bytes.fromhex(r["key"]).decode() for r in again) == [str(i) for i in range(20, 26)]
     ours = _coordinator_records(log_dir / "__consumer_offsets-0")
     kafkas = _coordinator_records(kafka_workload.log_dir / "__consumer_offsets-0")
     assert _classic_versions(ours) == _classic_versions(kafkas) != set()
-    commits = {(r.key.topic, r.key.partition): r.value.offset for r in ours
-               if r.record_type == 1}
+    commits = {(r.key.topic, r.key.partition): r.value.offset for r in ours if r.record_type == 1}
     assert commits == {(TOPIC, 0): 13, (TOPIC, 1): 13}
     groups = [r.value for r in ours if r.record_type == 2 and r.value.members]
     assert groups and groups[-1].protocol == "range" and groups[-1].protocol_type == "consumer"
@@ -84,8 +102,14 @@ def test_kafka_log_reads_the_test_brokers_groups(kafka_log, tmp_path):
     with Broker(num_partitions=2, log_dir=str(log_dir)) as b:
         _produce(b.bootstrap_servers, 0, 8)
         assert len(_consume(b.bootstrap_servers, 8)) == 8
-    rows = (kafka_log().load(str(log_dir)).where("topic = '__consumer_offsets'")
-            .select(decode_consumer_offsets("key", "value").alias("r")).select("r.*").collect())
+    rows = (
+        kafka_log()
+        .load(str(log_dir))
+        .where("topic = '__consumer_offsets'")
+        .select(decode_consumer_offsets("key", "value").alias("r"))
+        .select("r.*")
+        .collect()
+    )
     commits = {(r.topic, r.partition): r.offset for r in rows if r.record_type == "offset_commit"}
     assert commits == {(TOPIC, 0): 4, (TOPIC, 1): 4}
     assert {r.record_type for r in rows} == {"offset_commit", "group_metadata"}

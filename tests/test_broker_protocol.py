@@ -4,6 +4,7 @@ consumer groups, the log directory, the frame log, and misbehaving peers.
 
 Runs on both backends: the broker decodes and encodes with the active one.
 """
+
 from __future__ import annotations
 
 import json
@@ -28,7 +29,6 @@ from kafkawire.broker import Broker
 from kafkawire.headers import RequestHeader
 
 pytestmark = pytest.mark.timeout(60)
-
 
 
 class Client:
@@ -97,9 +97,17 @@ def metadata(client, *names, version=12, auto=True):
 
 def produce(client, topic, partition, batch, *, acks=-1, version=9, topic_id=None):
     P = M.ProduceRequest
-    req = P(acks=acks, timeout_ms=5000, topic_data=[P.TopicProduceData(
-        name=topic, topic_id=topic_id or uuid.UUID(int=0),
-        partition_data=[P.PartitionProduceData(index=partition, records=batch)])])
+    req = P(
+        acks=acks,
+        timeout_ms=5000,
+        topic_data=[
+            P.TopicProduceData(
+                name=topic,
+                topic_id=topic_id or uuid.UUID(int=0),
+                partition_data=[P.PartitionProduceData(index=partition, records=batch)],
+            )
+        ],
+    )
     if acks == 0:
         client.send(req, version)
         return None
@@ -107,18 +115,47 @@ def produce(client, topic, partition, batch, *, acks=-1, version=9, topic_id=Non
     return resp.responses[0].partition_responses[0]
 
 
-def fetch(client, topic, partition, offset, *, version=11, max_wait_ms=0, min_bytes=0,
-          max_bytes=1 << 20, partition_max_bytes=1 << 20, topic_id=None):
+def fetch(
+    client,
+    topic,
+    partition,
+    offset,
+    *,
+    version=11,
+    max_wait_ms=0,
+    min_bytes=0,
+    max_bytes=1 << 20,
+    partition_max_bytes=1 << 20,
+    topic_id=None,
+):
     F = M.FetchRequest
-    req = F(max_wait_ms=max_wait_ms, min_bytes=min_bytes, max_bytes=max_bytes, topics=[F.FetchTopic(
-        topic=topic, topic_id=topic_id or uuid.UUID(int=0), partitions=[F.FetchPartition(
-            partition=partition, fetch_offset=offset, partition_max_bytes=partition_max_bytes)])])
+    req = F(
+        max_wait_ms=max_wait_ms,
+        min_bytes=min_bytes,
+        max_bytes=max_bytes,
+        topics=[
+            F.FetchTopic(
+                topic=topic,
+                topic_id=topic_id or uuid.UUID(int=0),
+                partitions=[
+                    F.FetchPartition(
+                        partition=partition, fetch_offset=offset, partition_max_bytes=partition_max_bytes
+                    )
+                ],
+            )
+        ],
+    )
     return client.request(req, version).responses[0].partitions[0]
 
 
 def batch(n, start=0, **kw):
-    return R.encode_batch([{"key": b"k%d" % i, "value": b"v%d" % i, "headers": [("h", b"%d" % i)],
-                            "timestamp": 1000 + i} for i in range(start, start + n)], **kw)
+    return R.encode_batch(
+        [
+            {"key": b"k%d" % i, "value": b"v%d" % i, "headers": [("h", b"%d" % i)], "timestamp": 1000 + i}
+            for i in range(start, start + n)
+        ],
+        **kw,
+    )
 
 
 # -- ApiVersions and KIP-511 -----------------------------------------------------------------
@@ -135,10 +172,12 @@ def test_api_versions_advertise_the_newest_version_of_each_implemented_api(clien
 
 
 def test_api_versions_at_an_unknown_version_get_the_v0_shaped_answer_of_kip_511(client):
-    header = RequestHeader(request_api_key=18, request_api_version=99, correlation_id=7,
-                           client_id="future-client")
-    payload = header.encode(2) + M.ApiVersionsRequest(client_software_name="x",
-                                                      client_software_version="9").encode(3)
+    header = RequestHeader(
+        request_api_key=18, request_api_version=99, correlation_id=7, client_id="future-client"
+    )
+    payload = header.encode(2) + M.ApiVersionsRequest(
+        client_software_name="x", client_software_version="9"
+    ).encode(3)
     client.sock.sendall(struct.pack(">i", len(payload)) + payload)
     frame = client.recv_frame()
     hdr, resp = kafkawire.decode_response(frame, 18, 0)
@@ -173,26 +212,38 @@ def test_metadata_errors_for_unknown_and_invalid_topics(client):
 
 def test_create_and_delete_topics_with_kafka_errors(client, broker):
     C = M.CreateTopicsRequest
-    req = C(topics=[C.CreatableTopic(name="made", num_partitions=3, replication_factor=1),
-                    C.CreatableTopic(name="made-default", num_partitions=-1, replication_factor=-1),
-                    C.CreatableTopic(name="zero", num_partitions=0, replication_factor=1),
-                    C.CreatableTopic(name="rf3", num_partitions=1, replication_factor=3)],
-            timeout_ms=1000)
+    req = C(
+        topics=[
+            C.CreatableTopic(name="made", num_partitions=3, replication_factor=1),
+            C.CreatableTopic(name="made-default", num_partitions=-1, replication_factor=-1),
+            C.CreatableTopic(name="zero", num_partitions=0, replication_factor=1),
+            C.CreatableTopic(name="rf3", num_partitions=1, replication_factor=3),
+        ],
+        timeout_ms=1000,
+    )
     resp = client.request(req, 7)
     codes = {t.name: t.error_code for t in resp.topics}
     assert codes == {"made": 0, "made-default": 0, "zero": 37, "rf3": 38}
     made = next(t for t in resp.topics if t.name == "made")
     assert made.num_partitions == 3 and made.topic_id == broker.storage.topics["made"].topic_id
-    again = client.request(C(topics=[C.CreatableTopic(name="made", num_partitions=1,
-                                                       replication_factor=1)]), 4)
+    again = client.request(
+        C(topics=[C.CreatableTopic(name="made", num_partitions=1, replication_factor=1)]), 4
+    )
     assert again.topics[0].error_code == 36  # TOPIC_ALREADY_EXISTS
     D = M.DeleteTopicsRequest
     resp = client.request(D(topic_names=["made", "ghost"], timeout_ms=1000), 5)
     assert {r.name: r.error_code for r in resp.responses} == {"made": 0, "ghost": 3}
     tid = broker.storage.topics["made-default"].topic_id
-    resp = client.request(D(topics=[D.DeleteTopicState(name=None, topic_id=tid),
-                                    D.DeleteTopicState(name=None, topic_id=uuid.uuid4())],
-                            timeout_ms=1000), 6)
+    resp = client.request(
+        D(
+            topics=[
+                D.DeleteTopicState(name=None, topic_id=tid),
+                D.DeleteTopicState(name=None, topic_id=uuid.uuid4()),
+            ],
+            timeout_ms=1000,
+        ),
+        6,
+    )
     assert [r.error_code for r in resp.responses] == [0, 100]  # UNKNOWN_TOPIC_ID
     assert "made" not in broker.storage.topics and "made-default" not in broker.storage.topics
 
@@ -261,9 +312,17 @@ def test_fetch_waits_for_min_bytes_until_max_wait(client, broker):
 
     # The fetch is parked before the record exists, so only the produce can have ended it.
     F = M.FetchRequest
-    req = F(max_wait_ms=50_000, min_bytes=1, max_bytes=1 << 20, topics=[F.FetchTopic(
-        topic="w", partitions=[F.FetchPartition(partition=0, fetch_offset=0,
-                                                partition_max_bytes=1 << 20)])])
+    req = F(
+        max_wait_ms=50_000,
+        min_bytes=1,
+        max_bytes=1 << 20,
+        topics=[
+            F.FetchTopic(
+                topic="w",
+                partitions=[F.FetchPartition(partition=0, fetch_offset=0, partition_max_bytes=1 << 20)],
+            )
+        ],
+    )
     cid = client.send(req, 11)
     _until(lambda: broker.fetches_parked == parked + 2, "the fetch to wait")
     other = Client(broker)
@@ -296,15 +355,21 @@ def test_list_offsets_earliest_latest_and_by_timestamp(client, version):
     L = M.ListOffsetsRequest
 
     def ask(ts):
-        req = L(replica_id=-1, topics=[L.ListOffsetsTopic(name="lo", partitions=[
-            L.ListOffsetsPartition(partition_index=0, timestamp=ts)])])
+        req = L(
+            replica_id=-1,
+            topics=[
+                L.ListOffsetsTopic(
+                    name="lo", partitions=[L.ListOffsetsPartition(partition_index=0, timestamp=ts)]
+                )
+            ],
+        )
         p = client.request(req, version).topics[0].partitions[0]
         assert p.error_code == 0
         return p.offset
 
     assert ask(-2) == 0 and ask(-1) == 6
     assert ask(1050) == 3  # first batch whose timestamps reach 1050
-    assert ask(10 ** 9) == -1
+    assert ask(10**9) == -1
 
 
 # -- legacy message formats ----------------------------------------------------------------
@@ -315,8 +380,11 @@ def test_list_offsets_earliest_latest_and_by_timestamp(client, version):
 @pytest.mark.parametrize("magic,compression", [(0, "none"), (0, "gzip"), (1, "snappy"), (1, "lz4")])
 def test_legacy_message_sets_are_refused(client, broker, magic, compression):
     metadata(client, "legacy", version=1)
-    data = R.encode_batch([{"key": b"k%d" % i, "value": b"v%d" % i, "timestamp": 5000 + i}
-                           for i in range(4)], magic=magic, compression=compression)
+    data = R.encode_batch(
+        [{"key": b"k%d" % i, "value": b"v%d" % i, "timestamp": 5000 + i} for i in range(4)],
+        magic=magic,
+        compression=compression,
+    )
     r = produce(client, "legacy", 0, data, version=3)
     assert (r.error_code, r.base_offset) == (43, -1)  # UNSUPPORTED_FOR_MESSAGE_FORMAT
     assert broker.topic_batches("legacy")[0] == []
@@ -332,8 +400,9 @@ def test_idempotent_producer_sequence_checks(client, broker):
     assert init.error_code == 0 and pid >= 0 and epoch == 0
 
     def send(seq, n=2, ep=epoch):
-        return produce(client, "idem", 0, batch(n, start=seq, producer_id=pid, producer_epoch=ep,
-                                                   base_sequence=seq))
+        return produce(
+            client, "idem", 0, batch(n, start=seq, producer_id=pid, producer_epoch=ep, base_sequence=seq)
+        )
 
     assert (send(0).error_code, send(2).base_offset) == (0, 2)
     retry = send(2)  # a retry of the last batch: same offset, nothing written
@@ -341,13 +410,21 @@ def test_idempotent_producer_sequence_checks(client, broker):
     assert send(9).error_code == 45  # OUT_OF_ORDER_SEQUENCE_NUMBER
     assert len(broker.topic_records("idem")[0]) == 4
     # KIP-360 epoch bump: the new epoch starts at sequence 0; the old one is fenced
-    bumped = client.request(M.InitProducerIdRequest(transactional_id=None, transaction_timeout_ms=1000,
-                                                    producer_id=pid, producer_epoch=epoch), 4)
+    bumped = client.request(
+        M.InitProducerIdRequest(
+            transactional_id=None, transaction_timeout_ms=1000, producer_id=pid, producer_epoch=epoch
+        ),
+        4,
+    )
     assert (bumped.producer_id, bumped.producer_epoch) == (pid, epoch + 1)
     assert send(0, ep=epoch + 1).error_code == 0
     assert send(4, ep=epoch).error_code == 47  # INVALID_PRODUCER_EPOCH
-    assert produce(client, "idem", 0, batch(1, producer_id=pid, producer_epoch=epoch + 2,
-                                            base_sequence=5)).error_code == 45
+    assert (
+        produce(
+            client, "idem", 0, batch(1, producer_id=pid, producer_epoch=epoch + 2, base_sequence=5)
+        ).error_code
+        == 45
+    )
 
 
 # -- consumer groups ---------------------------------------------------------------------------
@@ -355,10 +432,17 @@ def test_idempotent_producer_sequence_checks(client, broker):
 
 def _join(client, group, member_id="", version=9, session=6000, metadata_bytes=b"m"):
     J = M.JoinGroupRequest
-    return client.request(J(group_id=group, session_timeout_ms=session, rebalance_timeout_ms=5000,
-                            member_id=member_id, protocol_type="consumer",
-                            protocols=[J.JoinGroupRequestProtocol(name="range", metadata=metadata_bytes)]),
-                          version)
+    return client.request(
+        J(
+            group_id=group,
+            session_timeout_ms=session,
+            rebalance_timeout_ms=5000,
+            member_id=member_id,
+            protocol_type="consumer",
+            protocols=[J.JoinGroupRequestProtocol(name="range", metadata=metadata_bytes)],
+        ),
+        version,
+    )
 
 
 def test_group_join_sync_heartbeat_commit_fetch_leave(client, broker):
@@ -370,31 +454,71 @@ def test_group_join_sync_heartbeat_commit_fetch_leave(client, broker):
     assert [m.member_id for m in joined.members] == [first.member_id]
     gen = joined.generation_id
     S = M.SyncGroupRequest
-    sync = client.request(S(group_id="grp", generation_id=gen, member_id=first.member_id,
-                            protocol_type="consumer", protocol_name="range",
-                            assignments=[S.SyncGroupRequestAssignment(member_id=first.member_id,
-                                                                      assignment=b"assigned")]), 5)
+    sync = client.request(
+        S(
+            group_id="grp",
+            generation_id=gen,
+            member_id=first.member_id,
+            protocol_type="consumer",
+            protocol_name="range",
+            assignments=[S.SyncGroupRequestAssignment(member_id=first.member_id, assignment=b"assigned")],
+        ),
+        5,
+    )
     assert (sync.error_code, sync.assignment, sync.protocol_name) == (0, b"assigned", "range")
     hb = client.request(M.HeartbeatRequest(group_id="grp", generation_id=gen, member_id=first.member_id), 4)
     assert hb.error_code == 0
-    bad = client.request(M.HeartbeatRequest(group_id="grp", generation_id=gen + 5,
-                                            member_id=first.member_id), 4)
+    bad = client.request(
+        M.HeartbeatRequest(group_id="grp", generation_id=gen + 5, member_id=first.member_id), 4
+    )
     assert bad.error_code == 22  # ILLEGAL_GENERATION
     C = M.OffsetCommitRequest
-    commit = client.request(C(group_id="grp", generation_id_or_member_epoch=gen, member_id=first.member_id,
-                              topics=[C.OffsetCommitRequestTopic(name="g", partitions=[
-                                  C.OffsetCommitRequestPartition(partition_index=1, committed_offset=42,
-                                                                 committed_metadata="meta")])]), 8)
+    commit = client.request(
+        C(
+            group_id="grp",
+            generation_id_or_member_epoch=gen,
+            member_id=first.member_id,
+            topics=[
+                C.OffsetCommitRequestTopic(
+                    name="g",
+                    partitions=[
+                        C.OffsetCommitRequestPartition(
+                            partition_index=1, committed_offset=42, committed_metadata="meta"
+                        )
+                    ],
+                )
+            ],
+        ),
+        8,
+    )
     assert commit.topics[0].partitions[0].error_code == 0
-    stale = client.request(C(group_id="grp", generation_id_or_member_epoch=gen - 1, member_id=first.member_id,
-                             topics=[C.OffsetCommitRequestTopic(name="g", partitions=[
-                                 C.OffsetCommitRequestPartition(partition_index=1, committed_offset=43,
-                                                                committed_metadata="")])]), 8)
+    stale = client.request(
+        C(
+            group_id="grp",
+            generation_id_or_member_epoch=gen - 1,
+            member_id=first.member_id,
+            topics=[
+                C.OffsetCommitRequestTopic(
+                    name="g",
+                    partitions=[
+                        C.OffsetCommitRequestPartition(
+                            partition_index=1, committed_offset=43, committed_metadata=""
+                        )
+                    ],
+                )
+            ],
+        ),
+        8,
+    )
     assert stale.topics[0].partitions[0].error_code == 22
     F = M.OffsetFetchRequest
-    old = client.request(F(group_id="grp", topics=[F.OffsetFetchRequestTopic(name="g", partition_indexes=[0, 1])]), 7)
+    old = client.request(
+        F(group_id="grp", topics=[F.OffsetFetchRequestTopic(name="g", partition_indexes=[0, 1])]), 7
+    )
     assert [(p.partition_index, p.committed_offset, p.metadata) for p in old.topics[0].partitions] == [
-        (0, -1, ""), (1, 42, "meta")]
+        (0, -1, ""),
+        (1, 42, "meta"),
+    ]
     new = client.request(F(groups=[F.OffsetFetchRequestGroup(group_id="grp", topics=None)]), 9)
     (t,) = new.groups[0].topics
     assert (t.name, t.partitions[0].partition_index, t.partitions[0].committed_offset) == ("g", 1, 42)
@@ -410,15 +534,24 @@ def test_a_second_member_triggers_a_rebalance_and_both_get_the_new_generation(br
         ja = _join(a, "two", version=3)
         assert ja.error_code == 0
         S = M.SyncGroupRequest
-        a.request(S(group_id="two", generation_id=ja.generation_id, member_id=ja.member_id,
-                    assignments=[S.SyncGroupRequestAssignment(member_id=ja.member_id, assignment=b"all")]), 3)
+        a.request(
+            S(
+                group_id="two",
+                generation_id=ja.generation_id,
+                member_id=ja.member_id,
+                assignments=[S.SyncGroupRequestAssignment(member_id=ja.member_id, assignment=b"all")],
+            ),
+            3,
+        )
         result = {}
         t = threading.Thread(target=lambda: result.setdefault("b", _join(b, "two", version=3)))
         t.start()
-        _until(lambda: broker.groups.groups["two"].state == "PreparingRebalance",
-               "b's join to start a rebalance")
-        hb = a.request(M.HeartbeatRequest(group_id="two", generation_id=ja.generation_id,
-                                          member_id=ja.member_id), 3)
+        _until(
+            lambda: broker.groups.groups["two"].state == "PreparingRebalance", "b's join to start a rebalance"
+        )
+        hb = a.request(
+            M.HeartbeatRequest(group_id="two", generation_id=ja.generation_id, member_id=ja.member_id), 3
+        )
         assert hb.error_code == 27  # REBALANCE_IN_PROGRESS: a must rejoin
         ja2 = _join(a, "two", ja.member_id, version=3)
         t.join(10)
@@ -438,8 +571,10 @@ def test_a_member_that_stops_heartbeating_is_removed(client, broker):
     while broker.groups.groups["expire"].members and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not broker.groups.groups["expire"].members
-    hb = client.request(M.HeartbeatRequest(group_id="expire", generation_id=joined.generation_id,
-                                           member_id=joined.member_id), 3)
+    hb = client.request(
+        M.HeartbeatRequest(group_id="expire", generation_id=joined.generation_id, member_id=joined.member_id),
+        3,
+    )
     assert hb.error_code == 25  # UNKNOWN_MEMBER_ID
 
 
@@ -548,8 +683,7 @@ def test_log_dir_holds_kafka_segments_and_survives_a_restart(tmp_path):
         assert b.storage.topics["kept"].topic_id == topic_id
         c = Client(b)
         assert produce(c, "kept", 0, batch(1, start=5)).base_offset == 5
-        assert [r.value for r in R.decode(fetch(c, "kept", 0, 0).records)] == [
-            b"v%d" % i for i in range(6)]
+        assert [r.value for r in R.decode(fetch(c, "kept", 0, 0).records)] == [b"v%d" % i for i in range(6)]
         c.close()
 
 
@@ -564,17 +698,33 @@ def test_frame_log_records_every_frame_and_decode_reads_it_back(tmp_path, capsys
     assert b.roundtrip_failures == [] and b.frames_checked == 6
     entries = [json.loads(line) for line in log_path.read_text().splitlines()]
     assert [(e["direction"], e["api_name"]) for e in entries] == [
-        ("request", "MetadataRequest"), ("response", "MetadataResponse"),
-        ("request", "ProduceRequest"), ("response", "ProduceResponse"),
-        ("request", "FetchRequest"), ("response", "FetchResponse")]
+        ("request", "MetadataRequest"),
+        ("response", "MetadataResponse"),
+        ("request", "ProduceRequest"),
+        ("response", "ProduceResponse"),
+        ("request", "FetchRequest"),
+        ("response", "FetchResponse"),
+    ]
     assert all(e["roundtrip"] for e in entries)
     assert decodecmd.main([str(log_path), "--compact", "--records"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     fetched = lines[5]["body"]["responses"][0]["partitions"][0]["records"]
     assert [r["offset"] for r in fetched] == [0, 1]
     # a single response frame as hex, with the API and version it answers
-    assert decodecmd.main(["--hex", entries[5]["hex"], "--response", "--api-key", "1",
-                           "--version", str(entries[5]["api_version"])]) == 0
+    assert (
+        decodecmd.main(
+            [
+                "--hex",
+                entries[5]["hex"],
+                "--response",
+                "--api-key",
+                "1",
+                "--version",
+                str(entries[5]["api_version"]),
+            ]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert out["api_name"] == "FetchResponse" and out["header"]["correlation_id"] == 3
     # a request frame as a binary file, with its size prefix
@@ -589,11 +739,25 @@ def test_frame_log_records_every_frame_and_decode_reads_it_back(tmp_path, capsys
 @pytest.mark.backend_independent
 @pytest.mark.timeout(60)
 def test_serve_command_runs_a_broker_until_its_time_is_up(tmp_path):
-    proc = subprocess.Popen([sys.executable, "-m", "kafkawire", "serve", "--port", "0",
-                             "--log-dir", str(tmp_path / "d"), "--max-seconds", "20",
-                             "--check-roundtrip"],
-                            stdout=subprocess.PIPE, text=True, cwd=str(tmp_path),
-                            env=subprocess_env())
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "kafkawire",
+            "serve",
+            "--port",
+            "0",
+            "--log-dir",
+            str(tmp_path / "d"),
+            "--max-seconds",
+            "20",
+            "--check-roundtrip",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=str(tmp_path),
+        env=subprocess_env(),
+    )
     try:
         line = proc.stdout.readline()
         port = int(line.rsplit(":", 1)[1])

@@ -6,6 +6,7 @@ The client side here is kafkawire.connection.ClientConnection on a blocking sock
 (tests/blocking_client.py), authenticating with kafkawire.sasl's mechanisms; real
 clients (librdkafka, kafka-python, aiokafka) are in test_security_clients.py.
 """
+
 from __future__ import annotations
 
 import ssl
@@ -31,25 +32,41 @@ def pki(tmp_path_factory):
 
 
 def metadata(wire: BlockingClient, topics=None, version: int = 12):
-    req = M.MetadataRequest(topics=None if topics is None else [M.MetadataRequest.MetadataRequestTopic(name=t)
-                                                               for t in topics],
-                            allow_auto_topic_creation=True)
+    req = M.MetadataRequest(
+        topics=None if topics is None else [M.MetadataRequest.MetadataRequestTopic(name=t) for t in topics],
+        allow_auto_topic_creation=True,
+    )
     return wire.request(req, version)
 
 
 def produce(wire: BlockingClient, topic: str, version: int = 9):
     batch = R.encode_batch([{"key": b"k", "value": b"v", "timestamp": 1700000000000}])
     PR = M.ProduceRequest
-    req = PR(acks=-1, timeout_ms=5000, topic_data=[PR.TopicProduceData(
-        name=topic, partition_data=[PR.PartitionProduceData(index=0, records=batch)])])
+    req = PR(
+        acks=-1,
+        timeout_ms=5000,
+        topic_data=[
+            PR.TopicProduceData(name=topic, partition_data=[PR.PartitionProduceData(index=0, records=batch)])
+        ],
+    )
     return wire.request(req, version).responses[0].partition_responses[0].error_code
 
 
 def fetch_error(wire: BlockingClient, topic: str, version: int = 12):
     FR = M.FetchRequest
-    req = FR(replica_id=-1, max_wait_ms=0, min_bytes=0, max_bytes=1 << 20, isolation_level=0,
-             topics=[FR.FetchTopic(topic=topic, partitions=[FR.FetchPartition(
-                 partition=0, fetch_offset=0, partition_max_bytes=1 << 20)])])
+    req = FR(
+        replica_id=-1,
+        max_wait_ms=0,
+        min_bytes=0,
+        max_bytes=1 << 20,
+        isolation_level=0,
+        topics=[
+            FR.FetchTopic(
+                topic=topic,
+                partitions=[FR.FetchPartition(partition=0, fetch_offset=0, partition_max_bytes=1 << 20)],
+            )
+        ],
+    )
     return wire.request(req, version).responses[0].partitions[0].error_code
 
 
@@ -119,14 +136,19 @@ def test_reauthentication_keeps_the_connection_and_the_principal():
         assert wire.login("PLAIN", "alice", "alice-secret").session_lifetime_ms == 600000
         wire.login("PLAIN", "alice", "alice-secret")  # KIP-368 re-authentication
         assert metadata(wire, ["after-reauthentication"]).topics[0].error_code == 0
-        with pytest.raises(SaslAuthenticationError, match="Cannot change principals during "
-                           "re-authentication from User.alice: User.bob"):
+        with pytest.raises(
+            SaslAuthenticationError,
+            match="Cannot change principals during re-authentication from User.alice: User.bob",
+        ):
             wire.login("PLAIN", "bob", "bob-secret")
         assert wire.closed_by_peer()
         wire = BlockingClient(b)
         wire.login("PLAIN", "alice", "alice-secret")
-        with pytest.raises(SaslAuthenticationError, match="SASL mechanism 'SCRAM-SHA-256' requested "
-                           "by client is not supported for re-authentication of mechanism 'PLAIN'"):
+        with pytest.raises(
+            SaslAuthenticationError,
+            match="SASL mechanism 'SCRAM-SHA-256' requested "
+            "by client is not supported for re-authentication of mechanism 'PLAIN'",
+        ):
             wire.login("SCRAM-SHA-256", "alice", "alice-secret")
         assert wire.closed_by_peer()
 
@@ -139,6 +161,7 @@ def test_sasl_on_a_plaintext_listener_is_an_illegal_state():
 
 
 # -- TLS -------------------------------------------------------------------------------------
+
 
 def _client_context(pki, with_certificate: bool) -> ssl.SSLContext:
     ctx = ssl.create_default_context(cafile=pki.ca)
@@ -162,8 +185,9 @@ def test_ssl_listener_without_client_certificates(pki):
 
 
 def test_ssl_client_certificate_is_required_and_names_the_principal(pki):
-    with Broker(security_protocol="SSL", ssl_certfile=pki.server_cert, ssl_keyfile=pki.server_key,
-                ssl_cafile=pki.ca) as b:
+    with Broker(
+        security_protocol="SSL", ssl_certfile=pki.server_cert, ssl_keyfile=pki.server_key, ssl_cafile=pki.ca
+    ) as b:
         wire = BlockingClient(b, _client_context(pki, True))
         assert metadata(wire).brokers[0].port == b.port
         assert _principal_of_last_connection(b, wire) == CLIENT_PRINCIPAL
@@ -173,8 +197,9 @@ def test_ssl_client_certificate_is_required_and_names_the_principal(pki):
 
 @pytest.mark.parametrize("mechanism", ["PLAIN", "SCRAM-SHA-512"])
 def test_sasl_ssl(pki, mechanism):
-    with Broker(security_protocol="SASL_SSL", users=USERS, ssl_certfile=pki.server_cert,
-                ssl_keyfile=pki.server_key) as b:
+    with Broker(
+        security_protocol="SASL_SSL", users=USERS, ssl_certfile=pki.server_cert, ssl_keyfile=pki.server_key
+    ) as b:
         wire = BlockingClient(b, _client_context(pki, False))
         wire.login(mechanism, "bob", "bob-secret")
         assert metadata(wire, ["over-tls"]).topics[0].error_code == 0  # creates it
@@ -184,28 +209,46 @@ def test_sasl_ssl(pki, mechanism):
 
 # -- ACLs ------------------------------------------------------------------------------------
 
+
 def _creation(rtype, name, principal, op, perm=A.ALLOW, pattern=A.LITERAL):
-    return M.CreateAclsRequest.AclCreation(resource_type=rtype, resource_name=name,
-                                           resource_pattern_type=pattern, principal=principal,
-                                           host="*", operation=op, permission_type=perm)
+    return M.CreateAclsRequest.AclCreation(
+        resource_type=rtype,
+        resource_name=name,
+        resource_pattern_type=pattern,
+        principal=principal,
+        host="*",
+        operation=op,
+        permission_type=perm,
+    )
 
 
 @pytest.fixture
 def acl_broker(tmp_path):
-    with Broker(security_protocol="SASL_PLAINTEXT", users=USERS, super_users=["admin"],
-                acl_enforce=True, log_dir=str(tmp_path / "logs"), check_roundtrip=True) as b:
+    with Broker(
+        security_protocol="SASL_PLAINTEXT",
+        users=USERS,
+        super_users=["admin"],
+        acl_enforce=True,
+        log_dir=str(tmp_path / "logs"),
+        check_roundtrip=True,
+    ) as b:
         admin = BlockingClient(b)
         admin.login("SCRAM-SHA-256", "admin", "admin-secret")
         for t in ("orders", "secret", "pre-a", "pre-b"):
             b.call(lambda t=t: b.storage.create_topic(t, 1))
-        resp = admin.request(M.CreateAclsRequest(creations=[
-            _creation(A.TOPIC, "orders", "User:alice", A.WRITE),
-            _creation(A.TOPIC, "orders", "User:alice", A.READ),
-            _creation(A.TOPIC, "pre-", "User:alice", A.ALL, pattern=A.PREFIXED),
-            _creation(A.TOPIC, "pre-b", "User:alice", A.READ, perm=A.DENY),
-            _creation(A.GROUP, "g-ok", "User:alice", A.READ),
-            _creation(A.TOPIC, "*", "User:bob", A.DESCRIBE),
-        ]), 3)
+        resp = admin.request(
+            M.CreateAclsRequest(
+                creations=[
+                    _creation(A.TOPIC, "orders", "User:alice", A.WRITE),
+                    _creation(A.TOPIC, "orders", "User:alice", A.READ),
+                    _creation(A.TOPIC, "pre-", "User:alice", A.ALL, pattern=A.PREFIXED),
+                    _creation(A.TOPIC, "pre-b", "User:alice", A.READ, perm=A.DENY),
+                    _creation(A.GROUP, "g-ok", "User:alice", A.READ),
+                    _creation(A.TOPIC, "*", "User:bob", A.DESCRIBE),
+                ]
+            ),
+            3,
+        )
         assert [r.error_code for r in resp.results] == [0] * 6
         yield b, admin
         assert b.handler_errors == [] and b.roundtrip_failures == []
@@ -216,20 +259,22 @@ def test_acls_allow_and_deny_produce_fetch_metadata(acl_broker):
     alice = BlockingClient(b)
     alice.login("PLAIN", "alice", "alice-secret")
     assert produce(alice, "orders") == 0
-    assert produce(alice, "secret") == 29                 # TOPIC_AUTHORIZATION_FAILED
+    assert produce(alice, "secret") == 29  # TOPIC_AUTHORIZATION_FAILED
     assert fetch_error(alice, "orders") == 0
     assert fetch_error(alice, "secret") == 29
-    assert fetch_error(alice, "pre-a") == 0                # PREFIXED ALL
-    assert fetch_error(alice, "pre-b") == 29               # DENY wins over the prefixed ALLOW
-    assert produce(alice, "pre-b") == 0                    # ... for READ only
+    assert fetch_error(alice, "pre-a") == 0  # PREFIXED ALL
+    assert fetch_error(alice, "pre-b") == 29  # DENY wins over the prefixed ALLOW
+    assert produce(alice, "pre-b") == 0  # ... for READ only
     listed = {t.name for t in metadata(alice).topics}
-    assert listed == {"orders", "pre-a", "pre-b"}          # "secret" is hidden
+    assert listed == {"orders", "pre-a", "pre-b"}  # "secret" is hidden
     named = {t.name: t.error_code for t in metadata(alice, ["secret", "orders"]).topics}
     assert named == {"secret": 29, "orders": 0}
-    assert b.topic_records("secret") == {0: []}            # nothing was written
+    assert b.topic_records("secret") == {0: []}  # nothing was written
     # DESCRIBE is implied by READ and WRITE
-    req = M.MetadataRequest(topics=[M.MetadataRequest.MetadataRequestTopic(name="orders")],
-                            include_topic_authorized_operations=True)
+    req = M.MetadataRequest(
+        topics=[M.MetadataRequest.MetadataRequestTopic(name="orders")],
+        include_topic_authorized_operations=True,
+    )
     bits = alice.request(req, 12).topics[0].topic_authorized_operations
     assert bits == (1 << A.READ) | (1 << A.WRITE) | (1 << A.DESCRIBE)
 
@@ -239,63 +284,122 @@ def test_acls_groups_and_cluster(acl_broker):
     alice = BlockingClient(b)
     alice.login("SCRAM-SHA-512", "alice", "alice-secret")
     JG = M.JoinGroupRequest
-    join = lambda g: alice.request(JG(group_id=g, session_timeout_ms=6000, rebalance_timeout_ms=6000,  # noqa: E731
-                                      member_id="", protocol_type="consumer",
-                                      protocols=[JG.JoinGroupRequestProtocol(name="range", metadata=b"")]), 5)
-    assert join("g-no").error_code == 30                   # GROUP_AUTHORIZATION_FAILED
-    assert join("g-ok").error_code in (0, 79)              # allowed (79: MEMBER_ID_REQUIRED)
+    join = lambda g: alice.request(  # noqa: E731
+        JG(
+            group_id=g,
+            session_timeout_ms=6000,
+            rebalance_timeout_ms=6000,
+            member_id="",
+            protocol_type="consumer",
+            protocols=[JG.JoinGroupRequestProtocol(name="range", metadata=b"")],
+        ),
+        5,
+    )
+    assert join("g-no").error_code == 30  # GROUP_AUTHORIZATION_FAILED
+    assert join("g-ok").error_code in (0, 79)  # allowed (79: MEMBER_ID_REQUIRED)
     fc = alice.request(M.FindCoordinatorRequest(key_type=0, coordinator_keys=["g-no", "g-ok"]), 4)
     assert [c.error_code for c in fc.coordinators] == [30, 0]
-    assert alice.request(M.InitProducerIdRequest(transactional_id="tx", transaction_timeout_ms=1000), 4
-                         ).error_code == 53           # TRANSACTIONAL_ID_AUTHORIZATION_FAILED
-    assert alice.request(M.InitProducerIdRequest(transactional_id=None, transaction_timeout_ms=1000), 4
-                         ).error_code == 0            # KIP-679: WRITE on a topic is enough
+    assert (
+        alice.request(
+            M.InitProducerIdRequest(transactional_id="tx", transaction_timeout_ms=1000), 4
+        ).error_code
+        == 53
+    )  # TRANSACTIONAL_ID_AUTHORIZATION_FAILED
+    assert (
+        alice.request(
+            M.InitProducerIdRequest(transactional_id=None, transaction_timeout_ms=1000), 4
+        ).error_code
+        == 0
+    )  # KIP-679: WRITE on a topic is enough
     bob = BlockingClient(b)
     bob.login("PLAIN", "bob", "bob-secret")
-    assert bob.request(M.InitProducerIdRequest(transactional_id=None, transaction_timeout_ms=1000), 4
-                       ).error_code == 31             # CLUSTER_AUTHORIZATION_FAILED
+    assert (
+        bob.request(M.InitProducerIdRequest(transactional_id=None, transaction_timeout_ms=1000), 4).error_code
+        == 31
+    )  # CLUSTER_AUTHORIZATION_FAILED
     assert {t.name for t in metadata(bob).topics} == {"orders", "secret", "pre-a", "pre-b"}
     assert produce(bob, "orders") == 29
-    assert bob.request(M.DescribeAclsRequest(resource_type_filter=A.ANY, pattern_type_filter=A.ANY,
-                                             operation=A.ANY, permission_type=A.ANY), 3).error_code == 31
+    assert (
+        bob.request(
+            M.DescribeAclsRequest(
+                resource_type_filter=A.ANY, pattern_type_filter=A.ANY, operation=A.ANY, permission_type=A.ANY
+            ),
+            3,
+        ).error_code
+        == 31
+    )
     CT = M.CreateTopicsRequest
-    created = bob.request(CT(topics=[CT.CreatableTopic(name="new", num_partitions=1, replication_factor=1)],
-                             timeout_ms=1000), 5).topics[0]
+    created = bob.request(
+        CT(topics=[CT.CreatableTopic(name="new", num_partitions=1, replication_factor=1)], timeout_ms=1000), 5
+    ).topics[0]
     assert created.error_code == 29
 
 
 def test_describe_and_delete_acls_persist_in_the_log_dir(acl_broker, tmp_path):
     b, admin = acl_broker
-    described = admin.request(M.DescribeAclsRequest(
-        resource_type_filter=A.TOPIC, resource_name_filter="pre-b", pattern_type_filter=A.MATCH,
-        principal_filter=None, host_filter=None, operation=A.ANY, permission_type=A.ANY), 3)
-    got = {(r.resource_name, r.pattern_type, a.operation, a.permission_type)
-           for r in described.resources for a in r.acls}
+    described = admin.request(
+        M.DescribeAclsRequest(
+            resource_type_filter=A.TOPIC,
+            resource_name_filter="pre-b",
+            pattern_type_filter=A.MATCH,
+            principal_filter=None,
+            host_filter=None,
+            operation=A.ANY,
+            permission_type=A.ANY,
+        ),
+        3,
+    )
+    got = {
+        (r.resource_name, r.pattern_type, a.operation, a.permission_type)
+        for r in described.resources
+        for a in r.acls
+    }
     # MATCH: the bindings that apply to "pre-b": the literal one and the prefixed one, and "*"
-    assert got == {("pre-b", A.LITERAL, A.READ, A.DENY), ("pre-", A.PREFIXED, A.ALL, A.ALLOW),
-                   ("*", A.LITERAL, A.DESCRIBE, A.ALLOW)}
+    assert got == {
+        ("pre-b", A.LITERAL, A.READ, A.DENY),
+        ("pre-", A.PREFIXED, A.ALL, A.ALLOW),
+        ("*", A.LITERAL, A.DESCRIBE, A.ALLOW),
+    }
     DF = M.DeleteAclsRequest.DeleteAclsFilter
-    deleted = admin.request(M.DeleteAclsRequest(filters=[DF(
-        resource_type_filter=A.TOPIC, resource_name_filter="orders", pattern_type_filter=A.LITERAL,
-        principal_filter="User:alice", host_filter=None, operation=A.ANY, permission_type=A.ANY)]), 3)
+    deleted = admin.request(
+        M.DeleteAclsRequest(
+            filters=[
+                DF(
+                    resource_type_filter=A.TOPIC,
+                    resource_name_filter="orders",
+                    pattern_type_filter=A.LITERAL,
+                    principal_filter="User:alice",
+                    host_filter=None,
+                    operation=A.ANY,
+                    permission_type=A.ANY,
+                )
+            ]
+        ),
+        3,
+    )
     assert sorted(m.operation for m in deleted.filter_results[0].matching_acls) == [A.READ, A.WRITE]
     log_dir = b.log_dir
     b.shutdown()
     with Broker(security_protocol="SASL_PLAINTEXT", users=USERS, acl_enforce=True, log_dir=log_dir) as again:
         alice = BlockingClient(again)
         alice.login("PLAIN", "alice", "alice-secret")
-        assert produce(alice, "orders") == 29              # its ACL was deleted
-        assert fetch_error(alice, "pre-a") == 0            # the others were reloaded
+        assert produce(alice, "orders") == 29  # its ACL was deleted
+        assert fetch_error(alice, "pre-a") == 0  # the others were reloaded
 
 
 def test_create_acls_rejects_invalid_bindings(acl_broker):
     b, admin = acl_broker
-    resp = admin.request(M.CreateAclsRequest(creations=[
-        _creation(A.ANY, "x", "User:alice", A.READ),
-        _creation(A.TOPIC, "x", "alice", A.READ),
-        _creation(A.TOPIC, "x", "User:alice", A.ANY),
-        _creation(A.TOPIC, "x", "User:alice", A.READ, pattern=A.MATCH),
-    ]), 3)
+    resp = admin.request(
+        M.CreateAclsRequest(
+            creations=[
+                _creation(A.ANY, "x", "User:alice", A.READ),
+                _creation(A.TOPIC, "x", "alice", A.READ),
+                _creation(A.TOPIC, "x", "User:alice", A.ANY),
+                _creation(A.TOPIC, "x", "User:alice", A.READ, pattern=A.MATCH),
+            ]
+        ),
+        3,
+    )
     assert [r.error_code for r in resp.results] == [42] * 4  # INVALID_REQUEST
 
 
@@ -313,17 +417,35 @@ def test_kafkawire_serve_with_sasl_ssl_options(pki):
 
     from conftest import subprocess_env
 
-    cmd = [sys.executable, "-m", "kafkawire", "serve", "--port", "0", "--max-seconds", "60",
-           "--security-protocol", "SASL_SSL", "--sasl-mechanisms", "SCRAM-SHA-256",
-           "--user", "alice:alice-secret", "--ssl-certfile", pki.server_cert,
-           "--ssl-keyfile", pki.server_key]
+    cmd = [
+        sys.executable,
+        "-m",
+        "kafkawire",
+        "serve",
+        "--port",
+        "0",
+        "--max-seconds",
+        "60",
+        "--security-protocol",
+        "SASL_SSL",
+        "--sasl-mechanisms",
+        "SCRAM-SHA-256",
+        "--user",
+        "alice:alice-secret",
+        "--ssl-certfile",
+        pki.server_cert,
+        "--ssl-keyfile",
+        pki.server_key,
+    ]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=subprocess_env())
     try:
         line = proc.stdout.readline()
         assert "listening on" in line, line
         host, port = line.rsplit(" ", 1)[1].strip().rsplit(":", 1)
         with pytest.raises(SaslMechanismError):
-            BlockingClient((host, int(port)), _client_context(pki, False)).login("PLAIN", "alice", "alice-secret")
+            BlockingClient((host, int(port)), _client_context(pki, False)).login(
+                "PLAIN", "alice", "alice-secret"
+            )
         wire = BlockingClient((host, int(port)), _client_context(pki, False))
         wire.login("SCRAM-SHA-256", "alice", "alice-secret")
         assert metadata(wire, ["cli"]).topics[0].error_code == 0
@@ -342,8 +464,20 @@ def test_kafkawire_serve_sasl_plaintext_through_client_connection():
     from conftest import subprocess_env
     from kafkawire import sasl
 
-    cmd = [sys.executable, "-m", "kafkawire", "serve", "--port", "0", "--max-seconds", "60",
-           "--security-protocol", "SASL_PLAINTEXT", "--user", "alice:alice-secret"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "kafkawire",
+        "serve",
+        "--port",
+        "0",
+        "--max-seconds",
+        "60",
+        "--security-protocol",
+        "SASL_PLAINTEXT",
+        "--user",
+        "alice:alice-secret",
+    ]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=subprocess_env())
     try:
         line = proc.stdout.readline()
@@ -351,14 +485,21 @@ def test_kafkawire_serve_sasl_plaintext_through_client_connection():
         host, port = line.rsplit(" ", 1)[1].strip().rsplit(":", 1)
         for mechanism in ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"):
             for handshake_version in (0, 1):
-                wire = BlockingClient((host, int(port)), max_in_flight=5,
-                                      sasl=sasl.client_for(mechanism, "alice", "alice-secret"))
+                wire = BlockingClient(
+                    (host, int(port)),
+                    max_in_flight=5,
+                    sasl=sasl.client_for(mechanism, "alice", "alice-secret"),
+                )
                 wire.negotiate()
                 done = wire.authenticate(handshake_version=handshake_version)
                 assert (done.mechanism, done.handshake_version) == (mechanism, handshake_version)
                 names = [f"cli-{i}" for i in range(5)]
-                events = wire.pipeline_events([M.MetadataRequest(topics=[
-                    M.MetadataRequest.MetadataRequestTopic(name=n)]) for n in names])
+                events = wire.pipeline_events(
+                    [
+                        M.MetadataRequest(topics=[M.MetadataRequest.MetadataRequestTopic(name=n)])
+                        for n in names
+                    ]
+                )
                 assert [e.message.topics[0].name for e in events] == names
                 wire.close()
             wire = BlockingClient((host, int(port)))
@@ -375,8 +516,8 @@ def test_the_readme_security_section_runs_as_written(capsys):
     from pathlib import Path
 
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("### Security"):]
-    section = section[:section.index("\n### ", 1)]
+    section = readme[readme.index("### Security") :]
+    section = section[: section.index("\n### ", 1)]
     blocks = re.findall(r"```python\n(.*?)```", section, re.S)
     # the third block (SASL_SSL through kafkawire.aio) is run and its output checked by
     # tests/test_aio_tls.py
@@ -384,10 +525,14 @@ def test_the_readme_security_section_runs_as_written(capsys):
     for block in blocks[:2]:
         exec(compile(block, "README.md", "exec"), {"__name__": "readme"})
     out = capsys.readouterr().out.splitlines()
-    assert out == ["True user", "Authenticated SCRAM-SHA-512 ready",
-                   "authenticated: [(1, 'SCRAM-SHA-512', 'alice')]"]
+    assert out == [
+        "True user",
+        "Authenticated SCRAM-SHA-512 ready",
+        "authenticated: [(1, 'SCRAM-SHA-512', 'alice')]",
+    ]
     # the command line's flags are the ones the broker takes
     flags = set(re.findall(r"--[a-z-]+", section))
     from kafkawire.cli.serve import _parser
+
     known = {o for a in _parser()._actions for o in a.option_strings}
     assert flags <= known, flags - known

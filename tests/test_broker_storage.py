@@ -3,6 +3,7 @@
 The log reads only batch headers, so these tests need no codec backend beyond building
 batches; they run on both backends like the rest of the suite.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -13,18 +14,26 @@ import pytest
 from kafkawire import records as R
 from kafkawire.broker import Broker
 from kafkawire.broker.groups import (
-    COMPLETING_REBALANCE, EMPTY, STABLE, GroupCoordinator,
+    COMPLETING_REBALANCE,
+    EMPTY,
+    STABLE,
+    GroupCoordinator,
 )
 from kafkawire.broker.storage import (
-    PartitionLog, Storage, StorageError, split_batches, topic_name_error,
+    PartitionLog,
+    Storage,
+    StorageError,
+    split_batches,
+    topic_name_error,
 )
 
 pytestmark = pytest.mark.timeout(60)
 
 
 def batch(n, start=0, **kw):
-    return R.encode_batch([{"key": None, "value": b"%d" % i, "timestamp": 100 + i}
-                           for i in range(start, start + n)], **kw)
+    return R.encode_batch(
+        [{"key": None, "value": b"%d" % i, "timestamp": 100 + i} for i in range(start, start + n)], **kw
+    )
 
 
 def test_append_rewrites_base_offsets_and_keeps_the_crc_valid():
@@ -35,7 +44,7 @@ def test_append_rewrites_base_offsets_and_keeps_the_crc_valid():
     batches = list(R.iter_batches(data))  # CRCs verified
     assert [(b.base_offset, b.last_offset) for b in batches] == [(0, 2), (3, 4), (5, 8)]
     assert log.high_watermark == 9
-    assert [r.offset for r in R.decode(b"".join(log.read(4, 10 ** 6)))] == [3, 4, 5, 6, 7, 8]
+    assert [r.offset for r in R.decode(b"".join(log.read(4, 10**6)))] == [3, 4, 5, 6, 7, 8]
 
 
 def test_read_limits_and_out_of_range():
@@ -54,7 +63,7 @@ def test_read_limits_and_out_of_range():
 
 def test_timestamps_lookup():
     log = PartitionLog("t", 0)
-    log.append(split_batches(batch(3)))          # timestamps 100..102
+    log.append(split_batches(batch(3)))  # timestamps 100..102
     log.append(split_batches(batch(3, start=10)))  # 110..112
     assert log.offset_for_timestamp(101) == (0, 102)
     assert log.offset_for_timestamp(105) == (3, 112)
@@ -64,7 +73,7 @@ def test_timestamps_lookup():
 
 def test_idempotent_sequences_wrap_around_int32():
     log = PartitionLog("t", 0)
-    top = 2 ** 31 - 2
+    top = 2**31 - 2
     log.append(split_batches(batch(1, producer_id=7, producer_epoch=0, base_sequence=0)))
     log.producers[7].batches[-1] = (top - 1, top - 1, 0)  # as if 2^31 records were sent
     assert log.append(split_batches(batch(3, producer_id=7, producer_epoch=0, base_sequence=top)))[1] is False
@@ -105,19 +114,30 @@ def test_group_protocol_vote_and_states():
     async def run():
         gc = GroupCoordinator()
         g = gc.get("g")
-        a = asyncio.ensure_future(g.join("", None, "a", "h", 6000, 200, "consumer",
-                                         [("range", b"a"), ("roundrobin", b"a")], False))
+        a = asyncio.ensure_future(
+            g.join("", None, "a", "h", 6000, 200, "consumer", [("range", b"a"), ("roundrobin", b"a")], False)
+        )
         await asyncio.sleep(0)
         ra = await a
         assert ra.error_code == 0 and g.state == COMPLETING_REBALANCE and ra.protocol_name == "range"
         err, _ = await g.sync(ra.member_id, ra.generation_id, [(ra.member_id, b"x")])
         assert err == 0 and g.state == STABLE
         # b prefers roundrobin; with one vote each, the tie breaks by name
-        b = asyncio.ensure_future(g.join("", None, "b", "h", 6000, 200, "consumer",
-                                         [("roundrobin", b"b"), ("range", b"b")], False))
+        b = asyncio.ensure_future(
+            g.join("", None, "b", "h", 6000, 200, "consumer", [("roundrobin", b"b"), ("range", b"b")], False)
+        )
         await asyncio.sleep(0)
-        ra2 = await g.join(ra.member_id, None, "a", "h", 6000, 200, "consumer",
-                           [("range", b"a"), ("roundrobin", b"a")], False)
+        ra2 = await g.join(
+            ra.member_id,
+            None,
+            "a",
+            "h",
+            6000,
+            200,
+            "consumer",
+            [("range", b"a"), ("roundrobin", b"a")],
+            False,
+        )
         rb = await b
         assert ra2.generation_id == rb.generation_id == ra.generation_id + 1
         assert ra2.protocol_name == rb.protocol_name == "range"
@@ -143,6 +163,7 @@ def test_async_context_manager_on_the_running_loop(tmp_path):
             reader, writer = await asyncio.open_connection("127.0.0.1", b.port)
             import kafkawire
             from kafkawire import messages as M
+
             writer.write(kafkawire.encode_request(M.ApiVersionsRequest(), 3, 9, "async"))
             size = int.from_bytes(await reader.readexactly(4), "big")
             header, resp = kafkawire.decode_response(await reader.readexactly(size), 18, 3)

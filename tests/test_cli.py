@@ -2,6 +2,7 @@
 plain text, truncated input called truncated, directories and corrupt batches in
 ``dump-log``, one way of printing keys and values, quiet broken pipes, ``--version``,
 and the demo's log directory."""
+
 from __future__ import annotations
 
 import argparse
@@ -32,9 +33,21 @@ VECTORS = Path(__file__).parent / "vectors"
 # The message set of the protocol guide's worked Produce v0 example (see its sidecar) in a
 # size-prefixed Produce v3 frame, the oldest version Kafka 4.4 has
 _GUIDE = (VECTORS / "messages" / "produce_v0_request.bin").read_bytes()
-PRODUCE = kafkawire.encode_request(M.ProduceRequest(acks=1, timeout_ms=1500, topic_data=[
-    M.ProduceRequest.TopicProduceData(name="test", partition_data=[
-        M.ProduceRequest.PartitionProduceData(index=0, records=_GUIDE[-37:])])]), 3, 1, "foo")
+PRODUCE = kafkawire.encode_request(
+    M.ProduceRequest(
+        acks=1,
+        timeout_ms=1500,
+        topic_data=[
+            M.ProduceRequest.TopicProduceData(
+                name="test",
+                partition_data=[M.ProduceRequest.PartitionProduceData(index=0, records=_GUIDE[-37:])],
+            )
+        ],
+    ),
+    3,
+    1,
+    "foo",
+)
 # a v2 batch written by kafka-python: UTF-8, empty, null and binary keys, values, headers
 KP_BATCH = VECTORS / "records" / "v2-none-kafka-python"
 
@@ -56,11 +69,18 @@ def _one_line(err: str, prog: str) -> str:
 
 def _kafkawire(backend: str, *argv, **kwargs) -> subprocess.CompletedProcess:
     """``python -m kafkawire ARGV`` on the test's backend, importing this kafkawire."""
-    env = subprocess_env(**({"KAFKAWIRE_NO_EXTENSIONS": "1"} if backend == "python"
-                            else {"KAFKAWIRE_REQUIRE_EXTENSIONS": "1"}))
+    env = subprocess_env(
+        **({"KAFKAWIRE_NO_EXTENSIONS": "1"} if backend == "python" else {"KAFKAWIRE_REQUIRE_EXTENSIONS": "1"})
+    )
     kwargs.setdefault("stdout", subprocess.PIPE)
-    return subprocess.run([sys.executable, "-m", "kafkawire", *argv], env=env,
-                          stderr=subprocess.PIPE, text=True, timeout=120, **kwargs)
+    return subprocess.run(
+        [sys.executable, "-m", "kafkawire", *argv],
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=120,
+        **kwargs,
+    )
 
 
 # -- arguments, help and version -------------------------------------------------------
@@ -69,8 +89,7 @@ def _kafkawire(backend: str, *argv, **kwargs) -> subprocess.CompletedProcess:
 @pytest.mark.backend_independent
 def test_version_prints_the_package_version(backend):
     proc = _kafkawire(backend, "--version")
-    assert (proc.returncode, proc.stdout, proc.stderr) == (
-        0, f"kafkawire {kafkawire.__version__}\n", "")
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, f"kafkawire {kafkawire.__version__}\n", "")
 
 
 @pytest.mark.backend_independent
@@ -92,22 +111,25 @@ def test_every_help_is_plain_text(capsys, argv):
 
 
 @pytest.mark.backend_independent
-@pytest.mark.parametrize("argv", [
-    ["decode", "--bogus"],
-    ["decode", "--request", "--response"],
-    ["decode", "--response", "--hex", "00"],
-    ["decode", "--hex", "zzzz"],
-    ["decode", "--hex", "abc"],
-    ["dump-log"],
-    ["dump-log", "--max-bytes", "-1", "x.log"],
-    ["dump-log", "--bytes-as", "utf16", "x.log"],
-    ["serve", "--port", "70000"],
-    ["serve", "--partitions", "0"],
-    ["serve", "--port", "0", "--max-seconds", "0", "--user", "no-password"],
-    ["demo", "--scale", "0"],
-    ["demo", "--dir"],
-    ["no-such-command"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["decode", "--bogus"],
+        ["decode", "--request", "--response"],
+        ["decode", "--response", "--hex", "00"],
+        ["decode", "--hex", "zzzz"],
+        ["decode", "--hex", "abc"],
+        ["dump-log"],
+        ["dump-log", "--max-bytes", "-1", "x.log"],
+        ["dump-log", "--bytes-as", "utf16", "x.log"],
+        ["serve", "--port", "70000"],
+        ["serve", "--partitions", "0"],
+        ["serve", "--port", "0", "--max-seconds", "0", "--user", "no-password"],
+        ["demo", "--scale", "0"],
+        ["demo", "--dir"],
+        ["no-such-command"],
+    ],
+)
 def test_usage_errors_are_one_line_with_status_2(capsys, argv):
     status, out, err = _main(capsys, *argv)
     prog = "kafkawire" if argv[0] not in cli.COMMANDS else f"kafkawire {argv[0]}"
@@ -138,13 +160,15 @@ def test_unexpected_errors_are_one_line_naming_their_type(capsys):
     def fails(exc):
         def work(args: argparse.Namespace):
             raise exc
+
         return work
 
     status = cli.run_command(parser, fails(RuntimeError("went\nwrong")), [])
     err = capsys.readouterr().err
     assert status == 1
     assert _one_line(err, "kafkawire test") == (
-        "kafkawire test: RuntimeError: went wrong (-v shows the traceback)")
+        "kafkawire test: RuntimeError: went wrong (-v shows the traceback)"
+    )
     assert cli.run_command(parser, fails(KeyboardInterrupt()), []) == 130
     assert _one_line(capsys.readouterr().err, "kafkawire test") == "kafkawire test: interrupted"
 
@@ -175,15 +199,25 @@ def test_serve_with_a_bad_log_dir_says_so_in_one_line(capsys, tmp_path):
     a_file = tmp_path / "a-file"
     a_file.write_text("not a directory")
     for log_dir in (a_file, a_file / "below"):
-        status, out, err = _main(capsys, "serve", "--port", "0", "--max-seconds", "0",
-                                 "--log-dir", str(log_dir))
+        status, out, err = _main(
+            capsys, "serve", "--port", "0", "--max-seconds", "0", "--log-dir", str(log_dir)
+        )
         assert (status, out) == (1, "")
         line = _one_line(err, "kafkawire serve")
         assert line.startswith(f"kafkawire serve: --log-dir {log_dir}: ")
         assert "directory" in line.lower()
-    status, out, err = _main(capsys, "serve", "--port", "0", "--max-seconds", "0",
-                             "--security-protocol", "SSL",
-                             "--ssl-certfile", str(tmp_path / "missing.pem"))
+    status, out, err = _main(
+        capsys,
+        "serve",
+        "--port",
+        "0",
+        "--max-seconds",
+        "0",
+        "--security-protocol",
+        "SSL",
+        "--ssl-certfile",
+        str(tmp_path / "missing.pem"),
+    )
     assert (status, out) == (1, "")
     assert "--ssl-certfile" in _one_line(err, "kafkawire serve")
 
@@ -191,12 +225,25 @@ def test_serve_with_a_bad_log_dir_says_so_in_one_line(capsys, tmp_path):
 @pytest.mark.backend_independent
 @pytest.mark.timeout(60)
 def test_serve_runs_until_its_time_is_up(capsys, tmp_path):
-    status, out, err = _main(capsys, "serve", "--port", "0", "--max-seconds", "0.1",
-                             "--partitions", "2", "--check-roundtrip",
-                             "--log-dir", str(tmp_path / "logs"))
+    status, out, err = _main(
+        capsys,
+        "serve",
+        "--port",
+        "0",
+        "--max-seconds",
+        "0.1",
+        "--partitions",
+        "2",
+        "--check-roundtrip",
+        "--log-dir",
+        str(tmp_path / "logs"),
+    )
     assert (status, err) == (0, "")
-    assert re.match(r"kafkawire broker listening on 127\.0\.0\.1:\d+\n"
-                    r"frames checked: 0, not byte-exact: 0\n$", out), out
+    assert re.match(
+        r"kafkawire broker listening on 127\.0\.0\.1:\d+\n"
+        r"frames checked: 0, not byte-exact: 0\n$",
+        out,
+    ), out
     assert (tmp_path / "logs").is_dir()
 
 
@@ -248,8 +295,7 @@ def test_decode_of_a_truncated_frame_says_truncated(capsys, tmp_path):
     assert first["api_name"] == "ProduceRequest" and first["header"]["client_id"] == "foo"
     assert f"the frame at byte {len(PRODUCE)}" in _one_line(err, "kafkawire decode")
     # a bare payload that ends early says truncated too
-    status, _out, err = _main(capsys, "decode", "--no-size-prefix", "--hex",
-                              PRODUCE[4:30].hex())
+    status, _out, err = _main(capsys, "decode", "--no-size-prefix", "--hex", PRODUCE[4:30].hex())
     assert status == 1 and "truncated" in _one_line(err, "kafkawire decode")
     status, _out, err = _main(capsys, "decode", "--hex", "00ff")
     assert status == 1 and "truncated" in _one_line(err, "kafkawire decode")
@@ -261,12 +307,12 @@ def test_decode_says_what_is_wrong_with_hex_and_api_keys(capsys, tmp_path):
     assert "not hexadecimal" in _one_line(err, "kafkawire decode")
     # a whole frame of API key 999: the size prefix fits, the key is unknown
     payload = struct.pack(">hhi", 999, 0, 1) + b"\x00\x00"
-    status, out, err = _main(capsys, "decode", "--hex",
-                             (struct.pack(">i", len(payload)) + payload).hex())
+    status, out, err = _main(capsys, "decode", "--hex", (struct.pack(">i", len(payload)) + payload).hex())
     assert (status, out) == (1, "")
     assert "API key 999" in _one_line(err, "kafkawire decode")
-    status, out, err = _main(capsys, "decode", "--response", "--api-key", "999",
-                             "--version", "0", "--hex", "0000000100")
+    status, out, err = _main(
+        capsys, "decode", "--response", "--api-key", "999", "--version", "0", "--hex", "0000000100"
+    )
     assert (status, out) == (1, "")
     assert "999" in _one_line(err, "kafkawire decode")
     hex_file = tmp_path / "odd.hex"
@@ -307,27 +353,43 @@ def _expected(hex_text, how):
 def test_decode_and_dump_log_print_keys_and_values_the_same_way(capsys, tmp_path, how):
     batch = KP_BATCH.with_suffix(".bin").read_bytes()
     want = json.loads(KP_BATCH.with_suffix(".json").read_text())["records"]
-    assert {_expected(r["value"], "auto") == _expected(r["value"], "base64")
-            for r in want if r["value"]} == {True, False}  # both kinds are there
+    assert {_expected(r["value"], "auto") == _expected(r["value"], "base64") for r in want if r["value"]} == {
+        True,
+        False,
+    }  # both kinds are there
     segment = tmp_path / segments.segment_name(0)
     segment.write_bytes(batch)
     P = M.ProduceRequest
-    frame = kafkawire.encode_request(P(acks=1, timeout_ms=100, topic_data=[P.TopicProduceData(
-        name="t", partition_data=[P.PartitionProduceData(index=0, records=batch)])]), 8, 5, "c")
+    frame = kafkawire.encode_request(
+        P(
+            acks=1,
+            timeout_ms=100,
+            topic_data=[
+                P.TopicProduceData(name="t", partition_data=[P.PartitionProduceData(index=0, records=batch)])
+            ],
+        ),
+        8,
+        5,
+        "c",
+    )
 
-    status, out, err = _main(capsys, "decode", "--records", "--compact", "--bytes-as", how,
-                             "--hex", frame.hex())
+    status, out, err = _main(
+        capsys, "decode", "--records", "--compact", "--bytes-as", how, "--hex", frame.hex()
+    )
     assert (status, err) == (0, "")
     decoded = json.loads(out)["body"]["topic_data"][0]["partition_data"][0]["records"]
     status, out, err = _main(capsys, "dump-log", "--bytes-as", how, str(segment))
     assert (status, err) == (0, "")
     dumped = json.loads(out.splitlines()[1])["records"]
 
-    assert [(r["key"], r["value"]) for r in decoded] == [
-        (r["key"], r["payload"]) for r in dumped] == [
-        (_expected(r["key"], how), _expected(r["value"], how)) for r in want]
+    assert (
+        [(r["key"], r["value"]) for r in decoded]
+        == [(r["key"], r["payload"]) for r in dumped]
+        == [(_expected(r["key"], how), _expected(r["value"], how)) for r in want]
+    )
     assert [r["headers"] for r in decoded] == [
-        [[k, _expected(v, how)] for k, v in r["headers"]] for r in want]
+        [[k, _expected(v, how)] for k, v in r["headers"]] for r in want
+    ]
 
 
 # -- dump-log ----------------------------------------------------------------------------
@@ -339,8 +401,7 @@ def test_dump_log_of_a_directory_dumps_its_segments(capsys, tmp_path):
     status, out, err = _main(capsys, "dump-log", "--no-data", str(partition))
     assert (status, err) == (0, "")
     dumped = [json.loads(line)["dumping"] for line in out.splitlines() if "dumping" in line]
-    files = sorted(p.name for p in partition.iterdir()
-                   if p.suffix in (".log", ".index", ".timeindex"))
+    files = sorted(p.name for p in partition.iterdir() if p.suffix in (".log", ".index", ".timeindex"))
     assert len(files) >= 6  # several segments, each with its two indexes
     assert dumped == [str(partition / name) for name in files]
     batches = [json.loads(line) for line in out.splitlines() if "baseOffset" in line]
@@ -383,14 +444,23 @@ def test_dump_log_stops_at_a_corrupt_batch_unless_skip_corrupt(capsys, tmp_path)
 
 @pytest.mark.backend_independent
 @pytest.mark.skipif(sys.platform == "win32", reason="a closed pipe is EINVAL on Windows")
-@pytest.mark.parametrize("argv", [
-    ["--help"], ["--version"], ["decode", "--help"], ["dump-log", "--help"],
-    ["decode", "--hex", PRODUCE.hex()], ["dump-log", "SEGMENT"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--help"],
+        ["--version"],
+        ["decode", "--help"],
+        ["dump-log", "--help"],
+        ["decode", "--hex", PRODUCE.hex()],
+        ["dump-log", "SEGMENT"],
+    ],
+)
 def test_output_into_a_closed_pipe_ends_quietly(backend, tmp_path, argv):
     if argv == ["dump-log", "SEGMENT"]:
         segment = tmp_path / segments.segment_name(0)
-        segment.write_bytes(records.encode_batch(
-            [{"value": b"v%d" % i, "timestamp": i} for i in range(2000)]))
+        segment.write_bytes(
+            records.encode_batch([{"value": b"v%d" % i, "timestamp": i} for i in range(2000)])
+        )
         argv = ["dump-log", str(segment)]
     read_end, write_end = os.pipe()
     os.close(read_end)  # the reader is gone before anything is written (`| head`)
@@ -403,8 +473,9 @@ def test_output_into_a_closed_pipe_ends_quietly(backend, tmp_path, argv):
 
 @pytest.mark.backend_independent
 @pytest.mark.skipif(sys.platform == "win32", reason="a closed pipe is EINVAL on Windows")
-@pytest.mark.parametrize("argv", [["--help"], ["--version"], ["decode", "--help"],
-                                  ["decode", "--hex", PRODUCE.hex()]])
+@pytest.mark.parametrize(
+    "argv", [["--help"], ["--version"], ["decode", "--help"], ["decode", "--hex", PRODUCE.hex()]]
+)
 def test_output_into_a_closed_pipe_ends_quietly_in_process(monkeypatch, capsys, argv):
     read_end, write_end = os.pipe()
     os.close(read_end)
@@ -449,11 +520,14 @@ def test_demo_runs_from_the_command_line(backend, tmp_path):
     pytest.importorskip("pyarrow")
     if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
         pytest.skip("Spark needs a Java runtime (java on PATH or JAVA_HOME)")
-    env = {"PYSPARK_PYTHON": sys.executable, "SPARK_LOCAL_IP": "127.0.0.1",
-           "TMPDIR": str(tmp_path)}
-    proc = subprocess.run([sys.executable, "-m", "kafkawire", "demo", "--master", "local[1]"],
-                          env=subprocess_env(KAFKAWIRE_REQUIRE_EXTENSIONS="1", **env),
-                          capture_output=True, text=True, timeout=840)
+    env = {"PYSPARK_PYTHON": sys.executable, "SPARK_LOCAL_IP": "127.0.0.1", "TMPDIR": str(tmp_path)}
+    proc = subprocess.run(
+        [sys.executable, "-m", "kafkawire", "demo", "--master", "local[1]"],
+        env=subprocess_env(KAFKAWIRE_REQUIRE_EXTENSIONS="1", **env),
+        capture_output=True,
+        text=True,
+        timeout=840,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     match = re.search(r"a temporary directory, removed at exit: (\S+)", proc.stdout)
     assert match, proc.stdout

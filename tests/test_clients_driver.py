@@ -12,6 +12,7 @@ client.  Records travel as JSON: bytes as hex, None as null.
 The tests of this file only check the record helpers; the client tests are in
 ``test_clients_e2e.py``.
 """
+
 from __future__ import annotations
 
 import json
@@ -32,9 +33,16 @@ REQUEST_TIMEOUT_MS = 40000
 # -- records -----------------------------------------------------------------------------
 
 
-def make_records(topic: str, start: int, count: int, partitions: int, *, headers: bool = True,
-                 null_header_values: bool = True,
-                 base_timestamp: int = 1_700_000_000_000) -> List[Dict[str, Any]]:
+def make_records(
+    topic: str,
+    start: int,
+    count: int,
+    partitions: int,
+    *,
+    headers: bool = True,
+    null_header_values: bool = True,
+    base_timestamp: int = 1_700_000_000_000,
+) -> List[Dict[str, Any]]:
     """Deterministic records for ``topic``: keys, null keys, null values, empty values
     (never a null key with a null value: aiokafka refuses those), several headers (a
     repeated key, a null header value unless ``null_header_values`` is false, as
@@ -48,39 +56,61 @@ def make_records(topic: str, start: int, count: int, partitions: int, *, headers
         elif i % 13 == 7:
             value = b""
         else:
-            value = (f"{topic}:{i}:".encode() + bytes(range(256)) * (i % 12))
+            value = f"{topic}:{i}:".encode() + bytes(range(256)) * (i % 12)
         hdrs = []
         if headers:
             if i % 3 == 0:
-                hdrs = [("trace", f"t{i}".encode()), ("trace", b"second"), ("empty", None if null_header_values else b"")]
+                hdrs = [
+                    ("trace", f"t{i}".encode()),
+                    ("trace", b"second"),
+                    ("empty", None if null_header_values else b""),
+                ]
             elif i % 3 == 1:
                 hdrs = [("ключ", "значение".encode())]
-        out.append({"key": key, "value": value, "headers": hdrs, "partition": i % partitions,
-                    "timestamp": base_timestamp + i * 3 - (5 if i % 4 == 2 else 0)})
+        out.append(
+            {
+                "key": key,
+                "value": value,
+                "headers": hdrs,
+                "partition": i % partitions,
+                "timestamp": base_timestamp + i * 3 - (5 if i % 4 == 2 else 0),
+            }
+        )
     return out
 
 
 def to_json(records: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
     def b(v):
         return None if v is None else bytes(v).hex()
-    return [dict(r, key=b(r["key"]), value=b(r["value"]),
-                 headers=[[k, b(v)] for k, v in r["headers"]]) for r in records]
+
+    return [
+        dict(r, key=b(r["key"]), value=b(r["value"]), headers=[[k, b(v)] for k, v in r["headers"]])
+        for r in records
+    ]
 
 
 def from_json(records: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
     def b(v):
         return None if v is None else bytes.fromhex(v)
-    return [dict(r, key=b(r["key"]), value=b(r["value"]),
-                 headers=[(k, b(v)) for k, v in r["headers"]]) for r in records]
+
+    return [
+        dict(r, key=b(r["key"]), value=b(r["value"]), headers=[(k, b(v)) for k, v in r["headers"]])
+        for r in records
+    ]
 
 
 # -- librdkafka (confluent-kafka) ----------------------------------------------------------
 
 
 def _confluent_base(job: Dict[str, Any]) -> Dict[str, Any]:
-    conf = {"bootstrap.servers": job["bootstrap"], "client.id": job.get("client_id", "kw-test"),
-            "socket.timeout.ms": REQUEST_TIMEOUT_MS, "topic.metadata.refresh.interval.ms": 2000,
-            "reconnect.backoff.ms": 50, "reconnect.backoff.max.ms": 500}
+    conf = {
+        "bootstrap.servers": job["bootstrap"],
+        "client.id": job.get("client_id", "kw-test"),
+        "socket.timeout.ms": REQUEST_TIMEOUT_MS,
+        "topic.metadata.refresh.interval.ms": 2000,
+        "reconnect.backoff.ms": 50,
+        "reconnect.backoff.max.ms": 500,
+    }
     if job.get("pinned"):
         conf["api.version.request"] = False
         conf["broker.version.fallback"] = job.get("fallback", "0.10.0")
@@ -92,8 +122,14 @@ def confluent_produce(job: Dict[str, Any]) -> Dict[str, Any]:
     import confluent_kafka
 
     conf = _confluent_base(job)
-    conf.update({"compression.type": job.get("compression", "none"), "linger.ms": 20,
-                 "enable.idempotence": bool(job.get("idempotent")), "acks": job.get("acks", -1)})
+    conf.update(
+        {
+            "compression.type": job.get("compression", "none"),
+            "linger.ms": 20,
+            "enable.idempotence": bool(job.get("idempotent")),
+            "acks": job.get("acks", -1),
+        }
+    )
     if job.get("idempotent"):
         conf.pop("acks")
     errors: List[str] = []
@@ -109,8 +145,15 @@ def confluent_produce(job: Dict[str, Any]) -> Dict[str, Any]:
             delivered.append((msg.partition(), msg.offset()))
 
     for r in from_json(job["records"]):
-        producer.produce(job["topic"], key=r["key"], value=r["value"], partition=r["partition"],
-                         headers=r["headers"] or None, timestamp=r["timestamp"], on_delivery=report)
+        producer.produce(
+            job["topic"],
+            key=r["key"],
+            value=r["value"],
+            partition=r["partition"],
+            headers=r["headers"] or None,
+            timestamp=r["timestamp"],
+            on_delivery=report,
+        )
         producer.poll(0)
     left = producer.flush(job.get("timeout", JOB_TIMEOUT))
     return {"unflushed": left, "failures": failures, "delivered": len(delivered), "errors": errors}
@@ -120,9 +163,16 @@ def confluent_consume(job: Dict[str, Any]) -> Dict[str, Any]:
     import confluent_kafka
 
     conf = _confluent_base(job)
-    conf.update({"group.id": job["group"], "auto.offset.reset": "earliest",
-                 "enable.auto.commit": False, "session.timeout.ms": SESSION_TIMEOUT_MS,
-                 "heartbeat.interval.ms": HEARTBEAT_INTERVAL_MS, "fetch.wait.max.ms": 100})
+    conf.update(
+        {
+            "group.id": job["group"],
+            "auto.offset.reset": "earliest",
+            "enable.auto.commit": False,
+            "session.timeout.ms": SESSION_TIMEOUT_MS,
+            "heartbeat.interval.ms": HEARTBEAT_INTERVAL_MS,
+            "fetch.wait.max.ms": 100,
+        }
+    )
     consumer = confluent_kafka.Consumer(conf)
     consumer.subscribe(job["topics"])
     got: List[Dict[str, Any]] = []
@@ -138,9 +188,17 @@ def confluent_consume(job: Dict[str, Any]) -> Dict[str, Any]:
             errors.append(str(msg.error()))
             continue
         ts_type, ts = msg.timestamp()
-        got.append({"topic": msg.topic(), "partition": msg.partition(), "offset": msg.offset(),
-                    "key": msg.key(), "value": msg.value(), "timestamp": ts,
-                    "headers": [(k, v) for k, v in (msg.headers() or [])]})
+        got.append(
+            {
+                "topic": msg.topic(),
+                "partition": msg.partition(),
+                "offset": msg.offset(),
+                "key": msg.key(),
+                "value": msg.value(),
+                "timestamp": ts,
+                "headers": [(k, v) for k, v in (msg.headers() or [])],
+            }
+        )
     if job.get("commit", True) and got:
         consumer.commit(asynchronous=False)
     consumer.close()
@@ -153,9 +211,17 @@ def confluent_group_pair(job: Dict[str, Any]) -> Dict[str, Any]:
     import confluent_kafka
 
     base = _confluent_base(job)
-    conf = dict(base, **{"group.id": job["group"], "auto.offset.reset": "earliest",
-                         "enable.auto.commit": False, "session.timeout.ms": SESSION_TIMEOUT_MS,
-                         "heartbeat.interval.ms": HEARTBEAT_INTERVAL_MS, "fetch.wait.max.ms": 100})
+    conf = dict(
+        base,
+        **{
+            "group.id": job["group"],
+            "auto.offset.reset": "earliest",
+            "enable.auto.commit": False,
+            "session.timeout.ms": SESSION_TIMEOUT_MS,
+            "heartbeat.interval.ms": HEARTBEAT_INTERVAL_MS,
+            "fetch.wait.max.ms": 100,
+        },
+    )
     consumers = [confluent_kafka.Consumer(dict(conf, **{"client.id": f"member-{i}"})) for i in range(2)]
     for c in consumers:
         c.subscribe(job["topics"])
@@ -176,9 +242,17 @@ def confluent_group_pair(job: Dict[str, Any]) -> Dict[str, Any]:
         for i, c in enumerate(consumers):
             msg = c.poll(0.05)
             if msg is not None and not msg.error():
-                got[i].append({"topic": msg.topic(), "partition": msg.partition(),
-                               "offset": msg.offset(), "key": msg.key(), "value": msg.value(),
-                               "timestamp": msg.timestamp()[1], "headers": []})
+                got[i].append(
+                    {
+                        "topic": msg.topic(),
+                        "partition": msg.partition(),
+                        "offset": msg.offset(),
+                        "key": msg.key(),
+                        "value": msg.value(),
+                        "timestamp": msg.timestamp()[1],
+                        "headers": [],
+                    }
+                )
     for c in consumers:
         c.close()
     return {"assignments": assignments, "records": [to_json(g) for g in got]}
@@ -188,10 +262,13 @@ def confluent_group_pair(job: Dict[str, Any]) -> Dict[str, Any]:
 
 
 def _kafka_python_base(job: Dict[str, Any]) -> Dict[str, Any]:
-    conf: Dict[str, Any] = {"bootstrap_servers": job["bootstrap"],
-                            "client_id": job.get("client_id", "kw-test"),
-                            "request_timeout_ms": REQUEST_TIMEOUT_MS, "retry_backoff_ms": 50,
-                            "reconnect_backoff_ms": 50}
+    conf: Dict[str, Any] = {
+        "bootstrap_servers": job["bootstrap"],
+        "client_id": job.get("client_id", "kw-test"),
+        "request_timeout_ms": REQUEST_TIMEOUT_MS,
+        "retry_backoff_ms": 50,
+        "reconnect_backoff_ms": 50,
+    }
     if job.get("api_version"):
         conf["api_version"] = tuple(job["api_version"])
     conf.update(job.get("config", {}))
@@ -203,15 +280,27 @@ def kafka_python_produce(job: Dict[str, Any]) -> Dict[str, Any]:
 
     conf = _kafka_python_base(job)
     compression = job.get("compression", "none")
-    conf.update({"compression_type": None if compression == "none" else compression,
-                 "linger_ms": 20, "acks": "all" if job.get("acks", -1) == -1 else job.get("acks", -1),
-                 "enable_idempotence": bool(job.get("idempotent"))})
+    conf.update(
+        {
+            "compression_type": None if compression == "none" else compression,
+            "linger_ms": 20,
+            "acks": "all" if job.get("acks", -1) == -1 else job.get("acks", -1),
+            "enable_idempotence": bool(job.get("idempotent")),
+        }
+    )
     producer = kafka.KafkaProducer(**conf)
     futures = []
     for r in from_json(job["records"]):
-        futures.append(producer.send(job["topic"], key=r["key"], value=r["value"],
-                                     partition=r["partition"], timestamp_ms=r["timestamp"],
-                                     headers=r["headers"] or None))
+        futures.append(
+            producer.send(
+                job["topic"],
+                key=r["key"],
+                value=r["value"],
+                partition=r["partition"],
+                timestamp_ms=r["timestamp"],
+                headers=r["headers"] or None,
+            )
+        )
     deadline = time.monotonic() + job.get("timeout", JOB_TIMEOUT)
     producer.flush(job.get("timeout", JOB_TIMEOUT))
     failures = []
@@ -228,9 +317,16 @@ def kafka_python_consume(job: Dict[str, Any]) -> Dict[str, Any]:
     import kafka
 
     conf = _kafka_python_base(job)
-    conf.update({"group_id": job["group"], "auto_offset_reset": "earliest",
-                 "enable_auto_commit": False, "session_timeout_ms": SESSION_TIMEOUT_MS,
-                 "heartbeat_interval_ms": HEARTBEAT_INTERVAL_MS, "fetch_max_wait_ms": 100})
+    conf.update(
+        {
+            "group_id": job["group"],
+            "auto_offset_reset": "earliest",
+            "enable_auto_commit": False,
+            "session_timeout_ms": SESSION_TIMEOUT_MS,
+            "heartbeat_interval_ms": HEARTBEAT_INTERVAL_MS,
+            "fetch_max_wait_ms": 100,
+        }
+    )
     consumer = kafka.KafkaConsumer(*job["topics"], **conf)
     got: List[Dict[str, Any]] = []
     deadline = time.monotonic() + job.get("timeout", JOB_TIMEOUT)
@@ -241,9 +337,17 @@ def kafka_python_consume(job: Dict[str, Any]) -> Dict[str, Any]:
     while len(got) < job["expect"] and (left := deadline - time.monotonic()) > 0:
         for tp, msgs in consumer.poll(timeout_ms=int(left * 1000) + 1).items():
             for m in msgs:
-                got.append({"topic": m.topic, "partition": m.partition, "offset": m.offset,
-                            "key": m.key, "value": m.value, "timestamp": m.timestamp,
-                            "headers": [(k, v) for k, v in (m.headers or [])]})
+                got.append(
+                    {
+                        "topic": m.topic,
+                        "partition": m.partition,
+                        "offset": m.offset,
+                        "key": m.key,
+                        "value": m.value,
+                        "timestamp": m.timestamp,
+                        "headers": [(k, v) for k, v in (m.headers or [])],
+                    }
+                )
     if job.get("commit", True) and got:
         consumer.commit()
     consumer.close()
@@ -261,9 +365,11 @@ def _aiokafka_config(job: Dict[str, Any]) -> Dict[str, Any]:
     if files:
         from aiokafka.helpers import create_ssl_context
 
-        conf["ssl_context"] = create_ssl_context(cafile=files.get("ssl_cafile"),
-                                                 certfile=files.get("ssl_certfile"),
-                                                 keyfile=files.get("ssl_keyfile"))
+        conf["ssl_context"] = create_ssl_context(
+            cafile=files.get("ssl_cafile"),
+            certfile=files.get("ssl_certfile"),
+            keyfile=files.get("ssl_keyfile"),
+        )
     return conf
 
 
@@ -275,18 +381,29 @@ def aiokafka_produce(job: Dict[str, Any]) -> Dict[str, Any]:
     async def run():
         compression = job.get("compression", "none")
         producer = aiokafka.AIOKafkaProducer(
-            bootstrap_servers=job["bootstrap"], client_id=job.get("client_id", "kw-test"),
-            compression_type=None if compression == "none" else compression, linger_ms=20,
+            bootstrap_servers=job["bootstrap"],
+            client_id=job.get("client_id", "kw-test"),
+            compression_type=None if compression == "none" else compression,
+            linger_ms=20,
             enable_idempotence=bool(job.get("idempotent")),
-            acks="all" if job.get("acks", -1) == -1 else job.get("acks", -1), **_aiokafka_config(job))
+            acks="all" if job.get("acks", -1) == -1 else job.get("acks", -1),
+            **_aiokafka_config(job),
+        )
         await producer.start()
         failures = []
         try:
             futures = []
             for r in from_json(job["records"]):
-                futures.append(await producer.send(
-                    job["topic"], key=r["key"], value=r["value"], partition=r["partition"],
-                    timestamp_ms=r["timestamp"], headers=r["headers"] or None))
+                futures.append(
+                    await producer.send(
+                        job["topic"],
+                        key=r["key"],
+                        value=r["value"],
+                        partition=r["partition"],
+                        timestamp_ms=r["timestamp"],
+                        headers=r["headers"] or None,
+                    )
+                )
             for f in futures:
                 try:
                     await f
@@ -306,11 +423,18 @@ def aiokafka_consume(job: Dict[str, Any]) -> Dict[str, Any]:
 
     async def run():
         consumer = aiokafka.AIOKafkaConsumer(
-            *job["topics"], bootstrap_servers=job["bootstrap"],
-            client_id=job.get("client_id", "kw-test"), group_id=job["group"],
-            auto_offset_reset="earliest", enable_auto_commit=False,
-            session_timeout_ms=SESSION_TIMEOUT_MS, heartbeat_interval_ms=HEARTBEAT_INTERVAL_MS,
-            request_timeout_ms=REQUEST_TIMEOUT_MS, fetch_max_wait_ms=100, **_aiokafka_config(job))
+            *job["topics"],
+            bootstrap_servers=job["bootstrap"],
+            client_id=job.get("client_id", "kw-test"),
+            group_id=job["group"],
+            auto_offset_reset="earliest",
+            enable_auto_commit=False,
+            session_timeout_ms=SESSION_TIMEOUT_MS,
+            heartbeat_interval_ms=HEARTBEAT_INTERVAL_MS,
+            request_timeout_ms=REQUEST_TIMEOUT_MS,
+            fetch_max_wait_ms=100,
+            **_aiokafka_config(job),
+        )
         await consumer.start()
         got: List[Dict[str, Any]] = []
         try:
@@ -319,9 +443,17 @@ def aiokafka_consume(job: Dict[str, Any]) -> Dict[str, Any]:
             while len(got) < job["expect"] and (left := deadline - loop.time()) > 0:
                 for tp, msgs in (await consumer.getmany(timeout_ms=int(left * 1000) + 1)).items():
                     for m in msgs:
-                        got.append({"topic": m.topic, "partition": m.partition, "offset": m.offset,
-                                    "key": m.key, "value": m.value, "timestamp": m.timestamp,
-                                    "headers": [(k, v) for k, v in (m.headers or ())]})
+                        got.append(
+                            {
+                                "topic": m.topic,
+                                "partition": m.partition,
+                                "offset": m.offset,
+                                "key": m.key,
+                                "value": m.value,
+                                "timestamp": m.timestamp,
+                                "headers": [(k, v) for k, v in (m.headers or ())],
+                            }
+                        )
             if job.get("commit", True) and got:
                 await consumer.commit()
         finally:
@@ -381,7 +513,7 @@ class _LogTail:
         shape = re.sub(r"\d+", "N", line)  # one line per message, whatever its ports and delays
         if shape not in self._shapes:
             self._shapes.add(shape)
-            self.lines = (self.lines + [line])[-self.keep:]
+            self.lines = (self.lines + [line])[-self.keep :]
 
 
 def main() -> int:

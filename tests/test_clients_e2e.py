@@ -13,6 +13,7 @@ The broker runs in the test process on the backend under test; each client runs 
 subprocess (``test_clients_driver.py``) with a hard timeout.  The full matrix runs on
 the Cython backend; a smaller scenario runs on both.
 """
+
 from __future__ import annotations
 
 import json
@@ -48,16 +49,22 @@ def run_client(job: Dict[str, Any], timeout: float = JOB_TIMEOUT + 60) -> Dict[s
         return run_java(job, timeout)
     env = dict(os.environ)
     try:
-        proc = subprocess.run([sys.executable, str(DRIVER)], input=json.dumps(job),
-                              capture_output=True, text=True, timeout=timeout, env=env)
+        proc = subprocess.run(
+            [sys.executable, str(DRIVER)],
+            input=json.dumps(job),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=env,
+        )
     except subprocess.TimeoutExpired as exc:
         err = exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else (exc.stderr or "")
-        raise AssertionError(f"{job['client']} {job.get('op')} timed out after {timeout}s; "
-                             f"stderr:\n{err[-3000:]}") from None
+        raise AssertionError(
+            f"{job['client']} {job.get('op')} timed out after {timeout}s; stderr:\n{err[-3000:]}"
+        ) from None
     marker = "@@RESULT@@"
     if proc.returncode != 0 or marker not in proc.stdout:
-        raise AssertionError(f"{job['client']} driver failed (rc {proc.returncode}):\n"
-                             f"{proc.stderr[-4000:]}")
+        raise AssertionError(f"{job['client']} driver failed (rc {proc.returncode}):\n{proc.stderr[-4000:]}")
     return json.loads(proc.stdout.rsplit(marker, 1)[1])
 
 
@@ -87,15 +94,22 @@ def committed_offsets(broker: Broker, group: str) -> Dict[Tuple[str, int], int]:
     return broker.call(lambda: {tp: c.offset for tp, c in broker.groups.groups[group].offsets.items()})
 
 
-def check_records(consumed: List[dict], expected: Dict[Tuple[str, int, int], dict],
-                  keys: List[Tuple[str, int, int]], *, headers: bool, timestamps: bool) -> None:
+def check_records(
+    consumed: List[dict],
+    expected: Dict[Tuple[str, int, int], dict],
+    keys: List[Tuple[str, int, int]],
+    *,
+    headers: bool,
+    timestamps: bool,
+) -> None:
     got = {}
     for r in from_json(consumed):
         k = (r["topic"], r["partition"], r["offset"])
         assert k not in got, f"record {k} delivered twice"
         got[k] = r
     assert sorted(got) == sorted(keys), (
-        f"missing {sorted(set(keys) - set(got))[:10]}, unexpected {sorted(set(got) - set(keys))[:10]}")
+        f"missing {sorted(set(keys) - set(got))[:10]}, unexpected {sorted(set(got) - set(keys))[:10]}"
+    )
     for k in keys:
         want, have = expected[k], got[k]
         assert have["key"] == want["key"], k
@@ -105,9 +119,17 @@ def check_records(consumed: List[dict], expected: Dict[Tuple[str, int, int], dic
             assert have["timestamp"] == want["timestamp"], k
 
 
-def scenario(broker: Broker, client: str, topics: Dict[str, Dict[str, Any]], *,
-             per_phase: int = 24, headers: bool = True, timestamps: bool = True,
-             extra: Dict[str, Any] = None, group: str = "group-1") -> Dict[str, List[int]]:
+def scenario(
+    broker: Broker,
+    client: str,
+    topics: Dict[str, Dict[str, Any]],
+    *,
+    per_phase: int = 24,
+    headers: bool = True,
+    timestamps: bool = True,
+    extra: Dict[str, Any] = None,
+    group: str = "group-1",
+) -> Dict[str, List[int]]:
     """Run the produce/consume/resume scenario; returns the versions the client used
     per API (``{"Produce": [10], ...}``)."""
     extra = dict(extra or {})
@@ -117,8 +139,14 @@ def scenario(broker: Broker, client: str, topics: Dict[str, Dict[str, Any]], *,
     for phase in range(2):
         jobs = []
         for topic, settings in topics.items():
-            recs = make_records(topic, phase * per_phase, per_phase, PARTITIONS, headers=headers,
-                                null_header_values=client != "kafka-python")
+            recs = make_records(
+                topic,
+                phase * per_phase,
+                per_phase,
+                PARTITIONS,
+                headers=headers,
+                null_header_values=client != "kafka-python",
+            )
             produced[topic].extend(recs)
             jobs.append({"op": "produce", "topic": topic, "records": to_json(recs), **settings})
         result = run_client({**base, "jobs": jobs}, timeout=len(jobs) * JOB_TIMEOUT)
@@ -127,8 +155,9 @@ def scenario(broker: Broker, client: str, topics: Dict[str, Dict[str, Any]], *,
         expected = expected_with_offsets(produced)
         keys = [k for k in expected if phase * per_phase <= _index(expected, k, produced)]
         phase_keys.append(keys)
-        consumed = run_client({**base, "op": "consume", "group": group, "topics": sorted(topics),
-                               "expect": len(keys)})
+        consumed = run_client(
+            {**base, "op": "consume", "group": group, "topics": sorted(topics), "expect": len(keys)}
+        )
         check_records(consumed["records"], expected, keys, headers=headers, timestamps=timestamps)
         # the consumer's commit was acknowledged: the group resumes at each partition's end
         assert committed_offsets(broker, group) == end_offsets(expected)
@@ -157,8 +186,9 @@ def scenario(broker: Broker, client: str, topics: Dict[str, Dict[str, Any]], *,
     assert dict(on_disk) == {t: 2 * per_phase for t in topics}
     # every frame of the conversation so far re-encoded to the bytes on the wire
     check_conversation(broker)
-    return {M.request_class(k).__name__[: -len("Request")]: sorted(v)
-            for k, v in broker.versions_seen.items()}
+    return {
+        M.request_class(k).__name__[: -len("Request")]: sorted(v) for k, v in broker.versions_seen.items()
+    }
 
 
 def check_conversation(broker: Broker) -> None:
@@ -186,8 +216,12 @@ def _index(expected, key, produced) -> int:
 @pytest.fixture
 def broker(tmp_path):
     frame_log = tmp_path / "frames.jsonl"
-    with Broker(num_partitions=PARTITIONS, check_roundtrip=True, log_dir=str(tmp_path / "logs"),
-                frame_log=str(frame_log)) as b:
+    with Broker(
+        num_partitions=PARTITIONS,
+        check_roundtrip=True,
+        log_dir=str(tmp_path / "logs"),
+        frame_log=str(frame_log),
+    ) as b:
         yield b
     # after the broker stopped: the whole conversation, the frame log closed and complete
     check_conversation(b)
@@ -238,9 +272,17 @@ def test_librdkafka_two_consumers_of_one_group_split_the_partitions(tmp_path):
         # consumers do not auto-create topics (librdkafka's allow.auto.create.topics=false)
         broker.call(lambda: broker.storage.create_topic("pair", 4))
         records = make_records("pair", 0, 40, 4, headers=False)
-        result = run_client({"client": "confluent", "op": "group_pair", "bootstrap": broker.bootstrap_servers,
-                             "group": "pair-group", "topics": ["pair"], "partitions": 4,
-                             "records": to_json(records)})
+        result = run_client(
+            {
+                "client": "confluent",
+                "op": "group_pair",
+                "bootstrap": broker.bootstrap_servers,
+                "group": "pair-group",
+                "topics": ["pair"],
+                "partitions": 4,
+                "records": to_json(records),
+            }
+        )
         a, b = result["assignments"]
         assert a and b and sorted(a + b) == [0, 1, 2, 3]  # a rebalance gave each member a share
         got = [from_json(g) for g in result["records"]]

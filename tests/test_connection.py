@@ -4,6 +4,7 @@ The two ends are checked against each other, against hostile byte streams, again
 kafka-python's own protocol state machine (its client end talks to our server end, its
 response classes feed our client end), and over real sockets against the test broker.
 """
+
 from __future__ import annotations
 
 import random
@@ -19,8 +20,18 @@ from kafkawire import errors
 from kafkawire import messages as M
 from kafkawire import records as R
 from kafkawire.connection import (
-    INT32_MAX, INT32_MIN, SASL_RESERVED_MIN, ClientConnection, InvalidRequest, RequestEvent, RequestFailed,
-    ResponseEvent, SaslTokenReceived, ServerConnection, UnexpectedResponse, next_correlation_id,
+    INT32_MAX,
+    INT32_MIN,
+    SASL_RESERVED_MIN,
+    ClientConnection,
+    InvalidRequest,
+    RequestEvent,
+    RequestFailed,
+    ResponseEvent,
+    SaslTokenReceived,
+    ServerConnection,
+    UnexpectedResponse,
+    next_correlation_id,
 )
 from kafkawire.schema.versions import VersionRange
 
@@ -40,8 +51,13 @@ def metadata_response(tag: str):
 def produce_request(acks: int, topic: str = "t"):
     P = M.ProduceRequest
     batch = R.encode_batch([{"key": b"k", "value": b"v", "timestamp": 1}])
-    return P(acks=acks, timeout_ms=1000, topic_data=[P.TopicProduceData(
-        name=topic, partition_data=[P.PartitionProduceData(index=0, records=batch)])])
+    return P(
+        acks=acks,
+        timeout_ms=1000,
+        topic_data=[
+            P.TopicProduceData(name=topic, partition_data=[P.PartitionProduceData(index=0, records=batch)])
+        ],
+    )
 
 
 def handshake(client: ClientConnection, server: ServerConnection) -> None:
@@ -124,8 +140,11 @@ def test_kip_511_answer_written_by_kafka_python_is_read_by_the_client():
 
     client = ClientConnection()
     cid, _ = client.api_versions_request()
-    answer = KPApiVersions(version=0, error_code=35, api_keys=[
-        KPApiVersions.ApiVersion(api_key=18, min_version=0, max_version=2)])
+    answer = KPApiVersions(
+        version=0,
+        error_code=35,
+        api_keys=[KPApiVersions.ApiVersion(api_key=18, min_version=0, max_version=2)],
+    )
     answer.with_header(correlation_id=cid)
     (event,) = client.receive_data(answer.encode(header=True, framed=True))
     assert event.message.error_code == 35 and event.version == M.supported_versions(18).highest
@@ -147,13 +166,18 @@ def test_correlation_ids_wrap_to_int32_min_before_the_ids_kept_for_sasl():
     client = ClientConnection(first_correlation_id=INT32_MAX - 10, max_in_flight=None)
     server = ServerConnection()
     sent = [client.send(metadata_request(), version=12) for _ in range(5)]
-    assert [cid for cid, _ in sent] == [INT32_MAX - 10, INT32_MAX - 9, INT32_MAX - 8, INT32_MIN, INT32_MIN + 1]
+    assert [cid for cid, _ in sent] == [
+        INT32_MAX - 10,
+        INT32_MAX - 9,
+        INT32_MAX - 8,
+        INT32_MIN,
+        INT32_MIN + 1,
+    ]
     events = server.receive_data(b"".join(data for _, data in sent))
     assert [e.correlation_id for e in events] == [cid for cid, _ in sent]
     out = b"".join(server.respond(e, metadata_response(str(e.correlation_id))) for e in events)
     answers = client.receive_data(out)
-    assert [(a.correlation_id, a.message.cluster_id) for a in answers] == [
-        (cid, str(cid)) for cid, _ in sent]
+    assert [(a.correlation_id, a.message.cluster_id) for a in answers] == [(cid, str(cid)) for cid, _ in sent]
 
 
 def test_max_in_flight_bounds_tracked_requests_and_acks_0_produce_is_not_tracked():
@@ -187,19 +211,34 @@ def test_acks_1_produce_is_tracked_and_answered():
 
 
 @settings(max_examples=60, **SETTINGS)
-@given(order=st.permutations(range(6)), cuts=st.lists(st.integers(0, 2000), max_size=12),
-       server_cuts=st.lists(st.integers(0, 2000), max_size=12))
+@given(
+    order=st.permutations(range(6)),
+    cuts=st.lists(st.integers(0, 2000), max_size=12),
+    server_cuts=st.lists(st.integers(0, 2000), max_size=12),
+)
 def test_any_split_and_any_completion_order_keeps_request_order(backend, order, cuts, server_cuts):
     client = ClientConnection(max_in_flight=6)
     server = ServerConnection()
-    requests = [metadata_request(), M.ApiVersionsRequest(), metadata_request(),
-                produce_request(acks=1), M.FindCoordinatorRequest(key_type=0, coordinator_keys=["g"]), metadata_request()]
+    requests = [
+        metadata_request(),
+        M.ApiVersionsRequest(),
+        metadata_request(),
+        produce_request(acks=1),
+        M.FindCoordinatorRequest(key_type=0, coordinator_keys=["g"]),
+        metadata_request(),
+    ]
     sent = [client.send(r) for r in requests]
     stream = b"".join(d for _, d in sent)
     events = feed_in_pieces(server, stream, cuts)
     assert [e.correlation_id for e in events] == [cid for cid, _ in sent]
-    responses = [metadata_response("0"), server.api_versions_response(), metadata_response("2"),
-                 M.ProduceResponse(responses=[]), M.FindCoordinatorResponse(), metadata_response("5")]
+    responses = [
+        metadata_response("0"),
+        server.api_versions_response(),
+        metadata_response("2"),
+        M.ProduceResponse(responses=[]),
+        M.FindCoordinatorResponse(),
+        metadata_response("5"),
+    ]
     out = b""
     for i in order:  # handlers finish in any order; bytes still leave in request order
         ready = server.respond(events[i], responses[i])
@@ -208,8 +247,9 @@ def test_any_split_and_any_completion_order_keeps_request_order(backend, order, 
     assert server.unanswered == 0
     answers = feed_in_pieces(client, out, server_cuts)
     assert all(isinstance(a, ResponseEvent) for a in answers)
-    assert [(a.correlation_id, a.api_key) for a in answers] == [(cid, r.api_key) for (cid, _), r in
-                                                                  zip(sent, requests)]
+    assert [(a.correlation_id, a.api_key) for a in answers] == [
+        (cid, r.api_key) for (cid, _), r in zip(sent, requests)
+    ]
     assert [a.request for a in answers] == requests
     assert answers[2].message.cluster_id == "2" and client.in_flight == 0
 
@@ -233,7 +273,9 @@ def test_connection_lost_fails_every_pending_request_once():
     assert client.receive_data(partial) == []
     failed = client.connection_lost()
     assert sorted(f.correlation_id for f in failed) == sorted(sent)
-    assert all(isinstance(f, RequestFailed) and isinstance(f.error, errors.ConnectionClosedError) for f in failed)
+    assert all(
+        isinstance(f, RequestFailed) and isinstance(f.error, errors.ConnectionClosedError) for f in failed
+    )
     assert "inside a response frame" in str(failed[0].error)
     assert client.connection_lost() == [] and client.state == "closed"
     with pytest.raises(errors.ConnectionClosedError):
@@ -266,7 +308,12 @@ def test_unknown_and_duplicate_correlation_ids_are_events_and_the_stream_goes_on
     never = kafkawire.encode_response(metadata_response("?"), 12, 4242)
     tiny = struct.pack(">i", 2) + b"\x00\x01"
     got = client.receive_data(never + answer + answer + tiny)
-    assert [type(e) for e in got] == [UnexpectedResponse, ResponseEvent, UnexpectedResponse, UnexpectedResponse]
+    assert [type(e) for e in got] == [
+        UnexpectedResponse,
+        ResponseEvent,
+        UnexpectedResponse,
+        UnexpectedResponse,
+    ]
     assert "never sent" in str(got[0].error) and "already answered" in str(got[2].error)
     assert isinstance(got[0].error, errors.UnexpectedResponseError)
     assert got[3].correlation_id is None and isinstance(got[3].error, errors.TruncatedError)
@@ -306,13 +353,16 @@ def test_garbage_after_api_versions_fails_only_what_it_answers():
     assert isinstance(got[0], RequestFailed) and client.in_flight == 0 and client.state == "ready"
 
 
-@pytest.mark.parametrize("payload,error", [
-    (struct.pack(">hhi", 9999, 0, 1) + b"\x00\x00", errors.UnknownApiError),
-    (struct.pack(">hhi", 3, 99, 1) + b"\x00\x00", errors.UnsupportedVersionError),
-    (struct.pack(">hhi", 1, 4, 1) + b"\x00\x00", errors.UnknownApiError),  # Fetch: not served here
-    (struct.pack(">hhi", 3, 12, 1) + b"\x00\x01", errors.DecodeError),
-    (b"\x00\x03", errors.TruncatedError),
-])
+@pytest.mark.parametrize(
+    "payload,error",
+    [
+        (struct.pack(">hhi", 9999, 0, 1) + b"\x00\x00", errors.UnknownApiError),
+        (struct.pack(">hhi", 3, 99, 1) + b"\x00\x00", errors.UnsupportedVersionError),
+        (struct.pack(">hhi", 1, 4, 1) + b"\x00\x00", errors.UnknownApiError),  # Fetch: not served here
+        (struct.pack(">hhi", 3, 12, 1) + b"\x00\x01", errors.DecodeError),
+        (b"\x00\x03", errors.TruncatedError),
+    ],
+)
 def test_a_request_the_server_cannot_serve_is_an_invalid_request_and_closes_it(payload, error):
     server = ServerConnection({3: (0, 12), 18: (0, 4)})
     good = ClientConnection().send(metadata_request(), version=12)[1]
@@ -397,8 +447,9 @@ def test_sasl_handshake_v1_keeps_kafka_messages():
 @given(seed=st.integers(0, 2**32 - 1), steps=st.integers(5, 80))
 def test_random_interleavings_never_lose_or_mismatch_a_request(backend, seed, steps):
     rnd = random.Random(seed)
-    client = ClientConnection(max_in_flight=rnd.choice([1, 3, 5, None]),
-                              first_correlation_id=rnd.choice([0, INT32_MAX - 3]))
+    client = ClientConnection(
+        max_in_flight=rnd.choice([1, 3, 5, None]), first_correlation_id=rnd.choice([0, INT32_MAX - 3])
+    )
     server = ServerConnection()
     to_server = b""  # bytes written by the client, not yet read by the server
     to_client = b""
@@ -412,8 +463,10 @@ def test_random_interleavings_never_lose_or_mismatch_a_request(backend, seed, st
         if op == 0 and not lost:
             tag = f"r{len(sent)}"
             try:
-                cid, data = client.send(M.MetadataRequest(topics=[M.MetadataRequest.MetadataRequestTopic(name=tag)]),
-                                        deadline=clock + rnd.choice([1, 5, 50]))
+                cid, data = client.send(
+                    M.MetadataRequest(topics=[M.MetadataRequest.MetadataRequestTopic(name=tag)]),
+                    deadline=clock + rnd.choice([1, 5, 50]),
+                )
             except errors.InFlightLimitError:
                 continue
             sent[cid] = tag
@@ -466,12 +519,15 @@ def test_kafka_python_client_protocol_talks_to_our_server_end():
 
     theirs = KafkaProtocol(client_id="kp")
     server = ServerConnection({3: (0, 12), 18: (0, 3)})
-    theirs.send_request(KPApiVersionsRequest(version=3, client_software_name="kp",
-                                             client_software_version="3"))
+    theirs.send_request(
+        KPApiVersionsRequest(version=3, client_software_name="kp", client_software_version="3")
+    )
     for _ in range(3):
         theirs.send_request(KPMetadataRequest(version=12, topics=None, allow_auto_topic_creation=False))
     events = server.receive_data(theirs.send_bytes())
-    assert [(e.api_key, e.version, e.header.client_id) for e in events] == [(18, 3, "kp")] + [(3, 12, "kp")] * 3
+    assert [(e.api_key, e.version, e.header.client_id) for e in events] == [(18, 3, "kp")] + [
+        (3, 12, "kp")
+    ] * 3
     assert server.client_software == ("kp", "3")
     out = b""
     for e in reversed(events):  # finish last first: the bytes still come in order
@@ -479,7 +535,7 @@ def test_kafka_python_client_protocol_talks_to_our_server_end():
         out += server.respond(e, msg)
     got = []
     for i in range(0, len(out), 7):  # kafka-python checks each correlation id in order
-        got += theirs.receive_bytes(out[i:i + 7])
+        got += theirs.receive_bytes(out[i : i + 7])
     assert [cid for cid, _ in got] == [e.correlation_id for e in events]
     versions, *metas = [resp for _, resp in got]
     assert {a.api_key: a.max_version for a in versions.api_keys} == {3: 12, 18: 3}
@@ -492,9 +548,15 @@ def test_our_client_end_reads_responses_kafka_python_writes():
 
     client = ClientConnection()
     cid, _ = client.api_versions_request()
-    answer = KPApiVersions(version=4, error_code=0, throttle_time_ms=0, api_keys=[
-        KPApiVersions.ApiVersion(api_key=18, min_version=0, max_version=4),
-        KPApiVersions.ApiVersion(api_key=3, min_version=0, max_version=11)])
+    answer = KPApiVersions(
+        version=4,
+        error_code=0,
+        throttle_time_ms=0,
+        api_keys=[
+            KPApiVersions.ApiVersion(api_key=18, min_version=0, max_version=4),
+            KPApiVersions.ApiVersion(api_key=3, min_version=0, max_version=11),
+        ],
+    )
     answer.with_header(correlation_id=cid)
     stream = answer.encode(header=True, framed=True)
     (event,) = feed_in_pieces(client, stream, range(0, len(stream), 3))
@@ -502,13 +564,15 @@ def test_our_client_end_reads_responses_kafka_python_writes():
     ids = [client.send(metadata_request())[0] for _ in range(4)]
     stream = b""
     for cid in ids:
-        resp = KPMetadata(version=11, throttle_time_ms=0, brokers=[], cluster_id=f"k{cid}",
-                          controller_id=1, topics=[])
+        resp = KPMetadata(
+            version=11, throttle_time_ms=0, brokers=[], cluster_id=f"k{cid}", controller_id=1, topics=[]
+        )
         resp.with_header(correlation_id=cid)
         stream += resp.encode(header=True, framed=True)
     got = feed_in_pieces(client, stream, [5, 6, 40, 41, 42])
     assert [(e.correlation_id, e.version, e.message.cluster_id) for e in got] == [
-        (cid, 11, f"k{cid}") for cid in ids]
+        (cid, 11, f"k{cid}") for cid in ids
+    ]
 
 
 # -- real sockets against the test broker -------------------------------------------------------
@@ -536,21 +600,53 @@ def test_client_end_drives_the_test_broker_over_a_socket():
             (answer,) = _exchange(sock, client, data, 1)
             assert answer.message.error_code == 0 and client.negotiated[0] == M.supported_versions(0).highest
             # five pipelined requests, then an acks=0 produce, then one more
-            data = b"".join(client.send(M.MetadataRequest(topics=[
-                M.MetadataRequest.MetadataRequestTopic(name=f"t{i}")]))[1] for i in range(5))
+            data = b"".join(
+                client.send(M.MetadataRequest(topics=[M.MetadataRequest.MetadataRequestTopic(name=f"t{i}")]))[
+                    1
+                ]
+                for i in range(5)
+            )
             with pytest.raises(errors.InFlightLimitError):
                 client.send(metadata_request())
             events = _exchange(sock, client, data, 5)
             assert [e.message.topics[0].name for e in events] == [f"t{i}" for i in range(5)]
             topic_id = events[0].message.topics[0].topic_id
             P = M.ProduceRequest
-            quiet = P(acks=0, timeout_ms=1000, topic_data=[P.TopicProduceData(
-                name="t0", topic_id=topic_id, partition_data=[P.PartitionProduceData(
-                    index=0, records=R.encode_batch([{"key": None, "value": b"quiet", "timestamp": 1}]))])])
+            quiet = P(
+                acks=0,
+                timeout_ms=1000,
+                topic_data=[
+                    P.TopicProduceData(
+                        name="t0",
+                        topic_id=topic_id,
+                        partition_data=[
+                            P.PartitionProduceData(
+                                index=0,
+                                records=R.encode_batch([{"key": None, "value": b"quiet", "timestamp": 1}]),
+                            )
+                        ],
+                    )
+                ],
+            )
             _, q = client.send(quiet)
-            _, loud = client.send(P(acks=-1, timeout_ms=1000, topic_data=[P.TopicProduceData(
-                name="t0", topic_id=topic_id, partition_data=[P.PartitionProduceData(
-                    index=0, records=R.encode_batch([{"key": None, "value": b"loud", "timestamp": 2}]))])]))
+            _, loud = client.send(
+                P(
+                    acks=-1,
+                    timeout_ms=1000,
+                    topic_data=[
+                        P.TopicProduceData(
+                            name="t0",
+                            topic_id=topic_id,
+                            partition_data=[
+                                P.PartitionProduceData(
+                                    index=0,
+                                    records=R.encode_batch([{"key": None, "value": b"loud", "timestamp": 2}]),
+                                )
+                            ],
+                        )
+                    ],
+                )
+            )
             (ack,) = _exchange(sock, client, q + loud, 1)
             assert ack.message.responses[0].partition_responses[0].base_offset == 1
             assert [r.value for r in broker.topic_records("t0")[0]] == [b"quiet", b"loud"]

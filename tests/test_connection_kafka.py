@@ -2,6 +2,7 @@
 socket: negotiation, five requests in flight matched by correlation id, an acks=0
 Produce left untracked, Kafka's own KIP-511 answer, and the broker dropping the
 connection with requests still waiting."""
+
 from __future__ import annotations
 
 import socket
@@ -53,8 +54,7 @@ class Socket:
 @pytest.fixture
 def client(kafka_broker):
     c = Socket(kafka_broker, client_id="kw-connection")
-    answer = c.call(M.ApiVersionsRequest(client_software_name="kafkawire-tests",
-                                         client_software_version="1"))
+    answer = c.call(M.ApiVersionsRequest(client_software_name="kafkawire-tests", client_software_version="1"))
     assert answer.message.error_code == 0 and c.conn.state == "ready"
     yield c
     c.close()
@@ -62,16 +62,26 @@ def client(kafka_broker):
 
 def _topic(client, name: str, partitions: int = 1) -> uuid.UUID:
     T = M.CreateTopicsRequest
-    created = client.call(T(topics=[T.CreatableTopic(name=name, num_partitions=partitions,
-                                                     replication_factor=1)], timeout_ms=30000))
+    created = client.call(
+        T(
+            topics=[T.CreatableTopic(name=name, num_partitions=partitions, replication_factor=1)],
+            timeout_ms=30000,
+        )
+    )
     assert created.message.topics[0].error_code in (0, 36), created.message  # 36: already exists
     # a new topic reaches the broker's metadata cache a moment after CreateTopics answers
     for _ in range(150):
-        meta = client.call(M.MetadataRequest(topics=[M.MetadataRequest.MetadataRequestTopic(name=name)],
-                                             allow_auto_topic_creation=False))
+        meta = client.call(
+            M.MetadataRequest(
+                topics=[M.MetadataRequest.MetadataRequestTopic(name=name)], allow_auto_topic_creation=False
+            )
+        )
         (topic,) = meta.message.topics
-        if topic.error_code == 0 and len(topic.partitions) == partitions and all(
-                p.leader_id >= 0 for p in topic.partitions):
+        if (
+            topic.error_code == 0
+            and len(topic.partitions) == partitions
+            and all(p.leader_id >= 0 for p in topic.partitions)
+        ):
             return topic.topic_id
         time.sleep(0.2)
     raise AssertionError(f"topic {name} did not appear in the metadata: {topic}")
@@ -80,8 +90,13 @@ def _topic(client, name: str, partitions: int = 1) -> uuid.UUID:
 def _produce(client, name, topic_id, value: bytes, acks: int):
     P = M.ProduceRequest
     version = client.conn.negotiated[0]
-    data = P.TopicProduceData(partition_data=[P.PartitionProduceData(
-        index=0, records=R.encode_batch([{"key": None, "value": value, "timestamp": 1}]))])
+    data = P.TopicProduceData(
+        partition_data=[
+            P.PartitionProduceData(
+                index=0, records=R.encode_batch([{"key": None, "value": value, "timestamp": 1}])
+            )
+        ]
+    )
     if version >= 13:
         data.topic_id = topic_id
     else:
@@ -102,8 +117,11 @@ def test_five_pipelined_requests_are_matched_and_a_sixth_waits(client):
     wire = b""
     sent = {}
     for name in names:
-        cid, data = client.conn.send(M.MetadataRequest(
-            topics=[M.MetadataRequest.MetadataRequestTopic(name=name)], allow_auto_topic_creation=False))
+        cid, data = client.conn.send(
+            M.MetadataRequest(
+                topics=[M.MetadataRequest.MetadataRequestTopic(name=name)], allow_auto_topic_creation=False
+            )
+        )
         sent[cid] = name
         wire += data
     with pytest.raises(errors.InFlightLimitError):
@@ -127,8 +145,9 @@ def test_acks_0_produce_gets_no_response_and_is_not_tracked(client):
     assert ack.correlation_id == cid + 1 and partition.error_code == 0
     first = partition.base_offset - 1  # the acks=0 batch went first, one record
     F = M.FetchRequest
-    wanted = F.FetchTopic(partitions=[F.FetchPartition(partition=0, fetch_offset=first,
-                                                       partition_max_bytes=1 << 20)])
+    wanted = F.FetchTopic(
+        partitions=[F.FetchPartition(partition=0, fetch_offset=first, partition_max_bytes=1 << 20)]
+    )
     if client.conn.negotiated[1] >= 13:  # Fetch names topics by id from v13
         wanted.topic_id = topic_id
     else:
@@ -144,10 +163,12 @@ def test_kafkas_kip_511_answer_sets_the_retry_version(kafka_broker):
         # ask at a version no broker knows, by hand, and hand Kafka's answer to a client
         # that believes it asked at its own highest version
         cid, _ = c.conn.api_versions_request()
-        header = RequestHeader(request_api_key=18, request_api_version=999, correlation_id=cid,
-                               client_id="kw-kip511")
-        payload = header.encode(2) + M.ApiVersionsRequest(client_software_name="kw",
-                                                          client_software_version="1").encode(3)
+        header = RequestHeader(
+            request_api_key=18, request_api_version=999, correlation_id=cid, client_id="kw-kip511"
+        )
+        payload = header.encode(2) + M.ApiVersionsRequest(
+            client_software_name="kw", client_software_version="1"
+        ).encode(3)
         c.write(struct.pack(">i", len(payload)) + payload)
         (answer,) = c.events(1)
         assert answer.message.error_code == 35  # UNSUPPORTED_VERSION
@@ -173,7 +194,8 @@ def test_the_broker_dropping_the_connection_fails_the_requests_still_waiting(cli
     events = client.events(4)
     assert isinstance(events[0], ResponseEvent) and events[0].correlation_id == first
     failed = events[1:]
-    assert all(isinstance(e, RequestFailed) and isinstance(e.error, errors.ConnectionClosedError)
-               for e in failed)
+    assert all(
+        isinstance(e, RequestFailed) and isinstance(e.error, errors.ConnectionClosedError) for e in failed
+    )
     assert sorted(e.correlation_id for e in failed) == sorted([first + 1, third, fourth])
     assert client.conn.state == "closed"

@@ -5,6 +5,7 @@ answers, re-authentication with requests in flight, and random splits of both by
 streams.  The broker end is ServerConnection with kafkawire.sasl.ServerSession, the test
 broker's own request handling; the same client against Kafka 4.4 is in
 test_sasl_kafka.py."""
+
 from __future__ import annotations
 
 import random
@@ -18,8 +19,13 @@ from kafkawire import errors
 from kafkawire import messages as M
 from kafkawire import sasl
 from kafkawire.connection import (
-    Authenticated, AuthenticationFailed, ClientConnection, RequestFailed, ResponseEvent,
-    SaslTokenReceived, ServerConnection,
+    Authenticated,
+    AuthenticationFailed,
+    ClientConnection,
+    RequestFailed,
+    ResponseEvent,
+    SaslTokenReceived,
+    ServerConnection,
 )
 from kafkawire.protocol import decode_request
 
@@ -84,8 +90,9 @@ class Broker:
 
 
 def metadata_request(name: str = "t"):
-    return M.MetadataRequest(topics=[M.MetadataRequest.MetadataRequestTopic(name=name)],
-                             allow_auto_topic_creation=False)
+    return M.MetadataRequest(
+        topics=[M.MetadataRequest.MetadataRequestTopic(name=name)], allow_auto_topic_creation=False
+    )
 
 
 def metadata_response(event):
@@ -131,14 +138,18 @@ def test_phases_then_pipelined_requests(mechanism, handshake_version):
     (done,) = run_exchange(client, broker, data)
     assert isinstance(done, Authenticated)
     assert (done.mechanism, done.handshake_version, done.broker_mechanisms) == (
-        mechanism, handshake_version, MECHANISMS)
+        mechanism,
+        handshake_version,
+        MECHANISMS,
+    )
     assert done.session_lifetime_ms == (60000 if handshake_version else 0)
     assert client.state == "ready" and client.authenticated and broker.session.principal == "alice"
     names = [f"after-{i}" for i in range(5)]
     sent = [client.send(metadata_request(n)) for n in names]
     events = client.receive_data(broker.receive(b"".join(d for _, d in sent)))
     assert [(e.correlation_id, e.message.cluster_id) for e in events] == [
-        (cid, n) for (cid, _), n in zip(sent, names)]
+        (cid, n) for (cid, _), n in zip(sent, names)
+    ]
 
 
 def test_v0_tokens_are_bare_size_prefixed_frames():
@@ -288,8 +299,7 @@ def test_misuse_raises_specific_errors():
 
 
 def test_sasl_client_session_is_the_connection_doing_the_exchange_alone():
-    session = sasl.ClientSession(sasl.ScramClient("SCRAM-SHA-512", "alice", "alice-secret"),
-                                 correlation_id=7)
+    session = sasl.ClientSession(sasl.ScramClient("SCRAM-SHA-512", "alice", "alice-secret"), correlation_id=7)
     broker = Broker()
     data = session.data_to_send()
     assert decode_request(data[4:])[0].correlation_id == 7
@@ -304,8 +314,12 @@ def test_sasl_client_session_is_the_connection_doing_the_exchange_alone():
 
 
 @settings(max_examples=30, **SETTINGS)
-@given(seed=st.integers(0, 2**32 - 1), mechanism=st.sampled_from(MECHANISMS),
-       handshake_version=st.sampled_from([0, 1]), right=st.booleans())
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    mechanism=st.sampled_from(MECHANISMS),
+    handshake_version=st.sampled_from([0, 1]),
+    right=st.booleans(),
+)
 def test_random_splits_end_in_exactly_one_outcome(backend, seed, mechanism, handshake_version, right):
     rnd = random.Random(seed)
     client = ClientConnection(sasl=sasl.client_for(mechanism, "bob", USERS["bob"] if right else "nope"))

@@ -1,6 +1,7 @@
 """Reading recorded conversations back: real librdkafka traffic through a relay, as two
 byte streams and as a pcap capture written by scapy (an independent pcap and TCP
 writer), with segments split, reordered and retransmitted."""
+
 from __future__ import annotations
 
 import io
@@ -88,8 +89,13 @@ def librdkafka_connections():
         relay = Relay(broker.port)
         broker.port = relay.port  # advertise the relay: every connection passes through it
         try:
-            admin = AdminClient({"bootstrap.servers": f"127.0.0.1:{relay.port}",
-                                 "client.id": "relay-test", "socket.timeout.ms": 10000})
+            admin = AdminClient(
+                {
+                    "bootstrap.servers": f"127.0.0.1:{relay.port}",
+                    "client.id": "relay-test",
+                    "socket.timeout.ms": 10000,
+                }
+            )
             for f in admin.create_topics([NewTopic("captured", 3, 1)]).values():
                 f.result(timeout=20)
             # one named topic: an all-topics MetadataRequest v13 from librdkafka 2.16 carries
@@ -112,8 +118,10 @@ def _read(chunks):
 
 
 def _pairs(items):
-    return [(i.get("connection"), i["direction"], i["correlation_id"], i.get("api_name"), "error" in i)
-            for i in items]
+    return [
+        (i.get("connection"), i["direction"], i["correlation_id"], i.get("api_name"), "error" in i)
+        for i in items
+    ]
 
 
 def test_conversation_of_real_librdkafka_traffic_pairs_every_request(backend, librdkafka_connections):
@@ -129,8 +137,9 @@ def test_conversation_of_real_librdkafka_traffic_pairs_every_request(backend, li
         unanswered = [r for r in responses if "error" in r]
         assert all(r["error"].startswith("ConnectionClosedError") for r in unanswered)
         assert [r["correlation_id"] for r in requests] == [r["correlation_id"] for r in answered + unanswered]
-        assert [r["api_name"][:-len("Request")] for r in requests[:len(answered)]] == [
-            r["api_name"][:-len("Response")] for r in answered]
+        assert [r["api_name"][: -len("Request")] for r in requests[: len(answered)]] == [
+            r["api_name"][: -len("Response")] for r in answered
+        ]
         names |= {r["api_name"] for r in answered}  # an unanswered one names no API
         for r in answered:
             if r["api_name"] == "CreateTopicsResponse":
@@ -156,9 +165,17 @@ def _pcap_of(connections, rnd: random.Random, handshake: bool = True) -> bytes:
 
         def packet(from_client, flags, payload=b""):
             (sip, sport), (dip, dport) = (client, SERVER) if from_client else (SERVER, client)
-            p = Ether() / IP(src=sip, dst=dip) / TCP(sport=sport, dport=dport, flags=flags,
-                                                      seq=seq[from_client] & 0xFFFFFFFF,
-                                                      ack=seq[not from_client] & 0xFFFFFFFF)
+            p = (
+                Ether()
+                / IP(src=sip, dst=dip)
+                / TCP(
+                    sport=sport,
+                    dport=dport,
+                    flags=flags,
+                    seq=seq[from_client] & 0xFFFFFFFF,
+                    ack=seq[not from_client] & 0xFFFFFFFF,
+                )
+            )
             return p / payload if payload else p
 
         if handshake:
@@ -171,7 +188,7 @@ def _pcap_of(connections, rnd: random.Random, handshake: bool = True) -> bytes:
             out = []
             pos = 0
             while pos < len(data):
-                piece = data[pos:pos + rnd.randint(1, 1400)]
+                piece = data[pos : pos + rnd.randint(1, 1400)]
                 out.append(packet(from_client, "PA", piece))
                 seq[from_client] += len(piece)
                 pos += len(piece)
@@ -230,8 +247,10 @@ def test_decode_command_reads_a_pcap_and_two_streams(backend, librdkafka_connect
     chunks = librdkafka_connections[0]
     (tmp_path / "client.bin").write_bytes(b"".join(d for fc, d in chunks if fc))
     (tmp_path / "server.hex").write_text(b"".join(d for fc, d in chunks if not fc).hex())
-    assert decodecmd.main(["--streams", str(tmp_path / "client.bin"), str(tmp_path / "server.hex"),
-                           "--compact"]) == 0
+    assert (
+        decodecmd.main(["--streams", str(tmp_path / "client.bin"), str(tmp_path / "server.hex"), "--compact"])
+        == 0
+    )
     from_streams = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert sorted(_pairs(from_streams)) == sorted(_pairs(_read(chunks)))
 
@@ -248,18 +267,38 @@ def test_a_request_without_its_response_is_reported_when_the_stream_ends(backend
     assert lost and all(isinstance(e.error, errors.ConnectionClosedError) for e in lost)
 
 
-@pytest.mark.parametrize("data,match", [
-    (b"\x0a\x0d\x0d\x0a" + b"\x00" * 40, "pcapng"),
-    (b"not a capture at all, no", "not a pcap file"),
-    (b"\xd4\xc3\xb2\xa1", "24-byte header"),
-    (b"\xd4\xc3\xb2\xa1" + b"\x00" * 16 + struct.pack("<I", 1) + b"\x00" * 10, "16-byte header"),
-    (b"\xd4\xc3\xb2\xa1" + b"\x00" * 16 + struct.pack("<I", 1) + struct.pack("<IIII", 0, 0, 1 << 30, 60),
-     "over"),
-    (b"\xd4\xc3\xb2\xa1" + b"\x00" * 16 + struct.pack("<I", 1) + struct.pack("<IIII", 0, 0, 60, 60) + b"x",
-     "ends 59 bytes early"),
-    (b"\xd4\xc3\xb2\xa1" + b"\x00" * 16 + struct.pack("<I", 147) + struct.pack("<IIII", 0, 0, 1, 1) + b"x",
-     "link type 147"),
-])
+@pytest.mark.parametrize(
+    "data,match",
+    [
+        (b"\x0a\x0d\x0d\x0a" + b"\x00" * 40, "pcapng"),
+        (b"not a capture at all, no", "not a pcap file"),
+        (b"\xd4\xc3\xb2\xa1", "24-byte header"),
+        (b"\xd4\xc3\xb2\xa1" + b"\x00" * 16 + struct.pack("<I", 1) + b"\x00" * 10, "16-byte header"),
+        (
+            b"\xd4\xc3\xb2\xa1"
+            + b"\x00" * 16
+            + struct.pack("<I", 1)
+            + struct.pack("<IIII", 0, 0, 1 << 30, 60),
+            "over",
+        ),
+        (
+            b"\xd4\xc3\xb2\xa1"
+            + b"\x00" * 16
+            + struct.pack("<I", 1)
+            + struct.pack("<IIII", 0, 0, 60, 60)
+            + b"x",
+            "ends 59 bytes early",
+        ),
+        (
+            b"\xd4\xc3\xb2\xa1"
+            + b"\x00" * 16
+            + struct.pack("<I", 147)
+            + struct.pack("<IIII", 0, 0, 1, 1)
+            + b"x",
+            "link type 147",
+        ),
+    ],
+)
 def test_captures_that_cannot_be_read_raise_a_specific_error(data, match):
     with pytest.raises(errors.InvalidCaptureError, match=match):
         list(tcp_streams(io.BytesIO(data)))

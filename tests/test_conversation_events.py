@@ -2,6 +2,7 @@
 is told about a reused correlation id, an acks=0 Produce, an ApiVersions request at a
 version nobody knows, a frame that is not a request, requests left unanswered, and the
 records inside a Produce; and each event as JSON."""
+
 from __future__ import annotations
 
 import struct
@@ -24,12 +25,19 @@ def test_a_correlation_id_reused_while_in_flight_is_reported(backend):
     assert event_json(first)["api_name"] == "MetadataRequest"
     again = [event_json(e) for e in c.client_data(_metadata(7))]
     assert again[0]["direction"] == "request" and again[0]["correlation_id"] == 7
-    assert again[1] == {"direction": "response", "correlation_id": 7,
-                        "error": "ConnectionStateError: correlation id 7 is already waiting for a response"}
+    assert again[1] == {
+        "direction": "response",
+        "correlation_id": 7,
+        "error": "ConnectionStateError: correlation id 7 is already waiting for a response",
+    }
     (answer,) = c.server_data(kafkawire.encode_response(M.MetadataResponse(), 1, 7))
     out = event_json(answer)
-    assert (out["direction"], out["api_name"], out["api_version"], out["correlation_id"]) == \
-        ("response", "MetadataResponse", 1, 7)
+    assert (out["direction"], out["api_name"], out["api_version"], out["correlation_id"]) == (
+        "response",
+        "MetadataResponse",
+        1,
+        7,
+    )
 
 
 def test_acks_0_produce_and_an_unknown_api_versions_version_are_noted(backend):
@@ -44,24 +52,37 @@ def test_acks_0_produce_and_an_unknown_api_versions_version_are_noted(backend):
     assert "body" not in out and out["api_version"] == 99
     # the capture ends before its answer: the one request awaiting a response fails
     assert [event_json(e) for e in c.end()] == [
-        {"direction": "response", "correlation_id": 9, "api_key": 18, "api_version": 99,
-         "error": "ConnectionClosedError: the capture ended"}]
+        {
+            "direction": "response",
+            "correlation_id": 9,
+            "api_key": 18,
+            "api_version": 99,
+            "error": "ConnectionClosedError: the capture ended",
+        }
+    ]
     assert c.server_data(kafkawire.encode_response(M.ApiVersionsResponse(), 0, 9)) == []
 
 
 def test_a_frame_that_is_not_a_request_stops_reading_the_client_stream(backend):
     c = Conversation()
     (bad,) = c.client_data(struct.pack(">i", 4) + b"\xff\xff\xff\xff")
-    assert event_json(bad) == {"direction": "request",
-                               "error": "UnknownApiError: no request is defined for API key -1"}
+    assert event_json(bad) == {
+        "direction": "request",
+        "error": "UnknownApiError: no request is defined for API key -1",
+    }
     assert c.client_data(_metadata(1)) == []  # the stream lost its framing
 
 
 def test_records_of_a_produce_request_are_decoded_on_request(backend):
     P = M.ProduceRequest
     batch = R.encode_batch([{"key": b"k", "value": b"hello", "timestamp": 5}])
-    request = P(acks=1, timeout_ms=100, topic_data=[P.TopicProduceData(
-        name="t", partition_data=[P.PartitionProduceData(index=0, records=batch)])])
+    request = P(
+        acks=1,
+        timeout_ms=100,
+        topic_data=[
+            P.TopicProduceData(name="t", partition_data=[P.PartitionProduceData(index=0, records=batch)])
+        ],
+    )
     (event,) = Conversation().client_data(kafkawire.encode_request(request, 9, 3, "cli"))
     out = event_json(event, records=True)
     (rec,) = out["body"]["topic_data"][0]["partition_data"][0]["records"]

@@ -1,6 +1,7 @@
 """CRC-32C (and CRC-32) on both backends: known values, a reference package, every
 length and alignment around the block edges of the hardware code, continuation, the
 bytes-like inputs accepted, the errors raised, and the GIL being released."""
+
 from __future__ import annotations
 
 import array
@@ -28,12 +29,29 @@ def _ref():
 FUSED_BLOCK = 8192 + 3 * 6144
 EDGE_LENGTHS = sorted(
     {
-        383, 384, 385, 767, 768, 769,
-        3071, 3072, 3073, 4095, 4096, 4097,
-        12287, 12288, 12289,
-        24575, 24576, 24577,
-        FUSED_BLOCK - 1, FUSED_BLOCK, FUSED_BLOCK + 1,
-        2 * FUSED_BLOCK, 3 * FUSED_BLOCK + 24576 + 3072 + 384 + 13,
+        383,
+        384,
+        385,
+        767,
+        768,
+        769,
+        3071,
+        3072,
+        3073,
+        4095,
+        4096,
+        4097,
+        12287,
+        12288,
+        12289,
+        24575,
+        24576,
+        24577,
+        FUSED_BLOCK - 1,
+        FUSED_BLOCK,
+        FUSED_BLOCK + 1,
+        2 * FUSED_BLOCK,
+        3 * FUSED_BLOCK + 24576 + 3072 + 384 + 13,
         2 * 24576 + 3072 + 384 + 7,
         2 * 24576 + 7 * 3072 + 7 * 384 + 47,
         (1 << 20) + 7,

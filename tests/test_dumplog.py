@@ -1,4 +1,5 @@
 """``kafkawire dump-log``: kafka-dump-log.sh's fields as JSON lines."""
+
 from __future__ import annotations
 
 import base64
@@ -22,10 +23,27 @@ def _run(capsys, *argv):
     return status, [json.loads(line) for line in out.splitlines()], err
 
 
-BATCH_FIELDS = ["baseOffset", "lastOffset", "count", "baseSequence", "lastSequence",
-                "producerId", "producerEpoch", "partitionLeaderEpoch", "isTransactional",
-                "isControl", "deleteHorizonMs", "position", "CreateTime", "size", "magic",
-                "compresscodec", "crc", "isvalid", "records"]
+BATCH_FIELDS = [
+    "baseOffset",
+    "lastOffset",
+    "count",
+    "baseSequence",
+    "lastSequence",
+    "producerId",
+    "producerEpoch",
+    "partitionLeaderEpoch",
+    "isTransactional",
+    "isControl",
+    "deleteHorizonMs",
+    "position",
+    "CreateTime",
+    "size",
+    "magic",
+    "compresscodec",
+    "crc",
+    "isvalid",
+    "records",
+]
 
 
 def test_dumps_every_batch_and_record_of_a_segment(capsys, sample_log):
@@ -54,8 +72,9 @@ def test_dumps_every_batch_and_record_of_a_segment(capsys, sample_log):
 
 
 def test_no_data_prints_batches_only_and_binary_encodings(capsys, tmp_path):
-    data = records.encode_batch([{"key": b"\xff\x00k", "value": b"\x80v", "timestamp": 3}],
-                                compression="gzip")
+    data = records.encode_batch(
+        [{"key": b"\xff\x00k", "value": b"\x80v", "timestamp": 3}], compression="gzip"
+    )
     p = tmp_path / segments.segment_name(0)
     p.write_bytes(data)
     _s, lines, _e = _run(capsys, "--no-data", str(p))
@@ -89,8 +108,7 @@ def test_index_files_and_progress_bar(capsys, sample_log):
     status, lines, _ = _run(capsys, seg.index_path, seg.path[:-4] + ".timeindex")
     assert status == 0
     idx = [line for line in lines if "position" in line]
-    assert idx == [{"offset": o, "position": p}
-                   for o, p in segments.read_offset_index(seg.index_path)]
+    assert idx == [{"offset": o, "position": p} for o, p in segments.read_offset_index(seg.index_path)]
     assert any("timestamp" in line for line in lines)
     status, _lines, err = _run(capsys, "--progress", "always", "--no-data", seg.path)
     assert status == 0 and "100.0%" in err

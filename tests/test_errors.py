@@ -1,4 +1,5 @@
 """kafkawire.errors: the exception hierarchy and Kafka's error-code table."""
+
 import copy
 import importlib.util
 import pickle
@@ -55,19 +56,32 @@ def test_names_and_retriability_agree_with_kio():
 
 def test_hierarchy():
     assert issubclass(errors.KafkaWireError, ValueError)
-    for cls in (errors.TruncatedError, errors.InvalidVarintError, errors.InvalidFrame,
-                errors.FrameTooLarge, errors.CorruptRecordError, errors.DecompressionError,
-                errors.DecompressionLimitError, errors.UnknownApiError, errors.UnsupportedVersionError):
+    for cls in (
+        errors.TruncatedError,
+        errors.InvalidVarintError,
+        errors.InvalidFrame,
+        errors.FrameTooLarge,
+        errors.CorruptRecordError,
+        errors.DecompressionError,
+        errors.DecompressionLimitError,
+        errors.UnknownApiError,
+        errors.UnsupportedVersionError,
+    ):
         assert issubclass(cls, errors.DecodeError)
     assert issubclass(errors.UnsupportedVersionError, errors.EncodeError)
 
 
-@pytest.mark.parametrize("value, same, other", [
-    (errors.for_name("NOT_LEADER_OR_FOLLOWER"),
-     errors.KafkaError(6, "NOT_LEADER_OR_FOLLOWER", True, "NotLeaderOrFollowerException"),
-     errors.NONE),
-    (VersionRange(0, 4), VersionRange.parse("0-4"), VersionRange.parse("0+")),
-])
+@pytest.mark.parametrize(
+    "value, same, other",
+    [
+        (
+            errors.for_name("NOT_LEADER_OR_FOLLOWER"),
+            errors.KafkaError(6, "NOT_LEADER_OR_FOLLOWER", True, "NotLeaderOrFollowerException"),
+            errors.NONE,
+        ),
+        (VersionRange(0, 4), VersionRange.parse("0-4"), VersionRange.parse("0+")),
+    ],
+)
 def test_table_entries_and_version_ranges_are_immutable_values(value, same, other):
     assert value == same and hash(value) == hash(same) and value != other
     assert {value: 1}[same] == 1
@@ -92,7 +106,8 @@ def test_error_code_enum_is_regenerated_from_the_error_table(backend):
     spec.loader.exec_module(tool)
     module = Path(errors.__file__).parent / "error_codes.py"
     assert module.read_text(encoding="utf-8") == tool.render(), (
-        "kafkawire/error_codes.py is stale: run python tools/gen_error_codes.py")
+        "kafkawire/error_codes.py is stale: run python tools/gen_error_codes.py"
+    )
 
 
 @pytest.mark.backend_independent

@@ -1,4 +1,5 @@
 """FrameReader: any split of a stream gives the same frames; bad sizes fail early."""
+
 import random
 import struct
 

@@ -1,4 +1,5 @@
 """Request/response headers: versions derived from the schema and the quirks peers miss."""
+
 from __future__ import annotations
 
 import pytest
@@ -11,14 +12,16 @@ from kafkawire.headers import flexible_versions
 
 def test_request_header_version_follows_flexible_versions():
     assert headers.request_header_version(3, 8) == 1
-    assert headers.request_header_version(3, 9) == 2       # Metadata flexible from v9
+    assert headers.request_header_version(3, 9) == 2  # Metadata flexible from v9
     assert headers.request_header_version(0, 8) == 1
-    assert headers.request_header_version(0, 9) == 2       # Produce flexible from v9
+    assert headers.request_header_version(0, 9) == 2  # Produce flexible from v9
     assert headers.request_header_version(18, 2) == 1
     assert headers.request_header_version(18, 3) == 2
     for key in m.api_keys():
         fv = flexible_versions(key, "request")
-        for v in range(m.request_class(key).valid_versions.lowest, m.request_class(key).valid_versions.highest + 1):
+        for v in range(
+            m.request_class(key).valid_versions.lowest, m.request_class(key).valid_versions.highest + 1
+        ):
             expected = 2 if v in fv else 1
             assert headers.request_header_version(key, v) == expected
 
@@ -27,7 +30,7 @@ def test_response_header_version_and_the_api_versions_quirk():
     assert headers.response_header_version(3, 9) == 1
     assert headers.response_header_version(3, 8) == 0
     for v in range(0, 5):
-        assert headers.response_header_version(18, v) == 0   # KIP-511: always v0
+        assert headers.response_header_version(18, v) == 0  # KIP-511: always v0
     with pytest.raises(UnknownApiError):
         headers.response_header_version(999, 0)
     with pytest.raises(UnknownApiError):
@@ -36,10 +39,10 @@ def test_response_header_version_and_the_api_versions_quirk():
 
 def test_client_id_stays_int16_length_in_v2(backend):
     h = m.RequestHeader(request_api_key=18, request_api_version=3, correlation_id=7, client_id="c1")
-    assert h.encode(2) == bytes.fromhex("0012" "0003" "00000007" "0002" "6331" "00")
-    assert h.encode(1) == bytes.fromhex("0012" "0003" "00000007" "0002" "6331")
+    assert h.encode(2) == bytes.fromhex("00120003000000070002633100")
+    assert h.encode(1) == bytes.fromhex("001200030000000700026331")
     null = m.RequestHeader(request_api_key=18, request_api_version=3, correlation_id=7, client_id=None)
-    assert null.encode(2) == bytes.fromhex("0012000300000007" "ffff" "00")
+    assert null.encode(2) == bytes.fromhex("0012000300000007ffff00")
     got, end = headers.decode_request_header(h.encode(2) + b"body")
     assert got == h and end == 13
 
@@ -50,12 +53,16 @@ def test_retired_apis_and_header_v0_have_no_versions(backend):
     assert m.RequestHeader.valid_versions.lowest == 1
     with pytest.raises(UnsupportedVersionError):
         m.RequestHeader().encode(0)
-    for cls in (m.ControlledShutdownRequest, m.LeaderAndIsrRequest, m.StopReplicaRequest,
-                m.UpdateMetadataRequest):
+    for cls in (
+        m.ControlledShutdownRequest,
+        m.LeaderAndIsrRequest,
+        m.StopReplicaRequest,
+        m.UpdateMetadataRequest,
+    ):
         assert cls.valid_versions.empty
         with pytest.raises(UnsupportedVersionError):
             kafkawire.encode_request(cls(), 0, 5)
-    frame = bytes.fromhex("0007" "0000" "00000005" "0000")  # ControlledShutdown v0, header v1
+    frame = bytes.fromhex("00070000000000050000")  # ControlledShutdown v0, header v1
     with pytest.raises(UnsupportedVersionError):
         kafkawire.decode_request(frame)
 
@@ -82,8 +89,9 @@ def test_response_header_tagged_fields_are_preserved(backend):
 def test_api_versions_fallback_to_v0_kip_511(backend):
     """A broker that does not know the requested ApiVersions version answers with a v0
     body (UNSUPPORTED_VERSION and its own range); it decodes whatever was requested."""
-    v0 = m.ApiVersionsResponse(error_code=35, api_keys=[
-        m.ApiVersionsResponse.ApiVersion(api_key=18, min_version=0, max_version=2)])
+    v0 = m.ApiVersionsResponse(
+        error_code=35, api_keys=[m.ApiVersionsResponse.ApiVersion(api_key=18, min_version=0, max_version=2)]
+    )
     payload = b"\x00\x00\x00\x07" + v0.encode(0)
     for requested in range(0, 5):
         header, msg = kafkawire.decode_response(payload, 18, requested)

@@ -7,6 +7,7 @@ its input through both backends itself, so these tests run once, not once per ba
 The pass is bounded (a few hundred examples per target); ``fuzz/run.py`` runs the long,
 coverage-guided one.
 """
+
 from __future__ import annotations
 
 import glob
@@ -47,8 +48,17 @@ def _seeds(name):
 
 _SEEDS = {name: _seeds(name) for name in T.TARGETS}
 
-_INTERESTING = [b"\xff\xff\xff\xff", b"\x7f\xff\xff\xff", b"\x80\x00\x00\x00", b"\x00\x00\x00\x00",
-                b"\xff\xff\xff\xff\x0f", b"\xff" * 10, b"\x80" * 10, b"\x00\x01", b"\xff\xfe"]
+_INTERESTING = [
+    b"\xff\xff\xff\xff",
+    b"\x7f\xff\xff\xff",
+    b"\x80\x00\x00\x00",
+    b"\x00\x00\x00\x00",
+    b"\xff\xff\xff\xff\x0f",
+    b"\xff" * 10,
+    b"\x80" * 10,
+    b"\x00\x01",
+    b"\xff\xfe",
+]
 
 
 @st.composite
@@ -69,11 +79,11 @@ def mutated(draw, name):
             data[min(at, n - 1)] ^= 1 << draw(st.integers(0, 7))
         elif op == 4:  # overwrite with an interesting integer
             word = draw(st.sampled_from(_INTERESTING))
-            data[at:at + len(word)] = word
+            data[at : at + len(word)] = word
         elif op == 5:  # delete a run
-            del data[at:at + draw(st.integers(1, 16))]
+            del data[at : at + draw(st.integers(1, 16))]
         elif op == 6 and n > 4:  # duplicate a run
-            run = data[at:at + draw(st.integers(1, 32))]
+            run = data[at : at + draw(st.integers(1, 32))]
             data[at:at] = run
     return bytes(data)
 
@@ -86,8 +96,9 @@ def _inputs(name):
 
 
 def _settings(name):
-    return settings(max_examples=_examples(name), deadline=None, database=None,
-                    suppress_health_check=list(HealthCheck))
+    return settings(
+        max_examples=_examples(name), deadline=None, database=None, suppress_health_check=list(HealthCheck)
+    )
 
 
 @pytest.mark.parametrize("name", list(T.TARGETS))
@@ -140,6 +151,7 @@ def test_every_message_class_at_every_version_decodes_alike_when_mutated():
 
 def test_a_non_kafkawire_exception_is_reported():
     """The harness itself catches what it is meant to catch."""
+
     def broken(out):
         raise IndexError("boom")
 

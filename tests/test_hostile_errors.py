@@ -5,6 +5,7 @@ struct, API or codec concerned.
 A sample of messages is collected from mutated inputs of every fuzz target (both
 backends); a few important cases are checked word for word.
 """
+
 from __future__ import annotations
 
 import glob
@@ -28,15 +29,18 @@ _WHERE = re.compile(r"\b(byte|bytes|offset|position|at)\s+-?\d+|\bframe \d+|\bfi
 _NAMED = re.compile(
     r"\b(key|value|header|headers|record|records|batch|message|crc\d*|magic|count|"
     r"attributes|gzip|snappy|lz4|zstd|compression|codec|frame version|record type|"
-    r"version prefix|API key|version)\b", re.I)
-_CLASS = re.compile(r"\b[A-Z][A-Za-z]+(Request|Response|Header|Key|Value|Record|Data|Message|"
-                    r"Assignment|Subscription)\b")
+    r"version prefix|API key|version)\b",
+    re.I,
+)
+_CLASS = re.compile(
+    r"\b[A-Z][A-Za-z]+(Request|Response|Header|Key|Value|Record|Data|Message|"
+    r"Assignment|Subscription)\b"
+)
 _FIELD = re.compile(r"\b[a-z]+(_[a-z0-9]+)+\b")
 
 
 def says_where(text: str) -> bool:
-    return bool(_WHERE.search(text) or _CLASS.search(text) or _FIELD.search(text)
-                or _NAMED.search(text))
+    return bool(_WHERE.search(text) or _CLASS.search(text) or _FIELD.search(text) or _NAMED.search(text))
 
 
 def _collect(monkeypatch, per_target=300, seed=3):
@@ -85,9 +89,12 @@ def _collect(monkeypatch, per_target=300, seed=3):
 def test_a_sample_of_error_messages_say_what_and_where(monkeypatch):
     seen = _collect(monkeypatch)
     assert len(seen) > 100  # a real sample: many distinct messages
-    vague = [(k[0], k[1], msg) for k, msg in seen.items()
-             if k[1] != "TruncatedError" or "no version" not in msg  # the target's own
-             if len(msg) < 12 or not says_where(msg)]
+    vague = [
+        (k[0], k[1], msg)
+        for k, msg in seen.items()
+        if k[1] != "TruncatedError" or "no version" not in msg  # the target's own
+        if len(msg) < 12 or not says_where(msg)
+    ]
     assert not vague, "messages without a what and a where:\n" + "\n".join(map(str, vague[:30]))
 
 
@@ -95,16 +102,20 @@ def test_a_sample_of_error_messages_say_what_and_where(monkeypatch):
 def test_most_decode_errors_give_a_byte_offset(monkeypatch):
     """Offsets, not just names, for the errors of the message codec and framing."""
     seen = _collect(monkeypatch, per_target=150, seed=4)
-    codec_errors = [msg for (b, cls, _), msg in seen.items()
-                    if cls in ("TruncatedError", "InvalidVarintError") and "version" not in msg]
+    codec_errors = [
+        msg
+        for (b, cls, _), msg in seen.items()
+        if cls in ("TruncatedError", "InvalidVarintError") and "version" not in msg
+    ]
     assert codec_errors
     without = [m for m in codec_errors if not _WHERE.search(m)]
     assert len(without) <= len(codec_errors) // 10, without[:20]
 
 
 def test_a_truncated_message_names_the_field_and_the_byte(backend):
-    req = messages.MetadataRequest(topics=[messages.MetadataRequest.MetadataRequestTopic(
-        name="orders")], allow_auto_topic_creation=True)
+    req = messages.MetadataRequest(
+        topics=[messages.MetadataRequest.MetadataRequestTopic(name="orders")], allow_auto_topic_creation=True
+    )
     wire = req.encode(4)
     with pytest.raises(errors.TruncatedError) as info:
         messages.MetadataRequest.decode(wire[:-1], 4)
@@ -165,8 +176,9 @@ def test_a_segment_error_names_the_file_and_the_byte(tmp_path, backend):
 def test_decompression_errors_name_the_codec(impl):
     R = impl("records")
     for codec in ("gzip", "snappy", "lz4", "zstd"):
-        buf = bytearray(R.encode_batch([{"key": b"k", "value": b"v" * 300, "timestamp": 1}],
-                                       compression=codec))
+        buf = bytearray(
+            R.encode_batch([{"key": b"k", "value": b"v" * 300, "timestamp": 1}], compression=codec)
+        )
         buf[70:80] = b"\xa5" * 10
         (batch,) = list(R.iter_batches(T.fix_crcs(bytes(buf))))
         with pytest.raises(errors.DecompressionError) as info:

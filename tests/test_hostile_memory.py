@@ -9,6 +9,7 @@
 * A length or count declared beyond the bytes that remain is rejected (a kafkawire
   error) before anything of that size is allocated.
 """
+
 from __future__ import annotations
 
 import json
@@ -108,8 +109,14 @@ _LEAK_SCRIPT = textwrap.dedent("""
 def _run_isolated(script: str, timeout: int = 120) -> dict:
     env = subprocess_env()
     env.pop("PYTHONTRACEMALLOC", None)
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=timeout, env=env, cwd=tempfile.gettempdir())
+    proc = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+        cwd=tempfile.gettempdir(),
+    )
     assert proc.returncode == 0, proc.stderr[-4000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -125,7 +132,8 @@ def test_decoding_the_same_inputs_again_and_again_leaves_memory_flat():
     # A leak of one object per input per round would add inputs * rounds blocks.
     assert grown_blocks < out["inputs"] // 4, (
         f"allocated blocks grew by {grown_blocks} over {len(blocks) - warm - 1} rounds "
-        f"of {out['inputs']} inputs: {blocks}")
+        f"of {out['inputs']} inputs: {blocks}"
+    )
     if not SANITIZED:
         assert grown_rss < 8 << 20, f"RSS grew by {grown_rss} bytes: {rss}"
 
@@ -187,8 +195,12 @@ def _message_inputs():
         with open(path, "rb") as f:
             data = f.read()
         payload = data[2:]
-        for variant in (payload, payload + b"\x00" * 4096, b"\x00\x00\x04\x00" + b"\x00" * 4096,
-                        b"\x81\x20" + b"\x01" * 4096):
+        for variant in (
+            payload,
+            payload + b"\x00" * 4096,
+            b"\x00\x00\x04\x00" + b"\x00" * 4096,
+            b"\x81\x20" + b"\x01" * 4096,
+        ):
             out.append((data[:2], variant))
     return out
 
@@ -209,15 +221,19 @@ def test_message_decoding_allocates_a_small_multiple_of_its_input(impl):
         ratio = (peak - ALLOC_BASE) / max(len(payload), 1)
         worst = max(worst, (ratio, (name, version, len(payload), peak)))
         assert peak <= ALLOC_BASE + ALLOC_FACTOR * len(payload), (
-            f"{name} v{version}: {peak} bytes allocated for {len(payload)} bytes of input")
+            f"{name} v{version}: {peak} bytes allocated for {len(payload)} bytes of input"
+        )
 
 
 def _record_buffers(R):
     recs = [{"key": None, "value": b"", "timestamp": 0}] * 2000  # the smallest records
-    hdrs = [{"key": b"k", "value": b"v", "timestamp": 0,
-             "headers": [("a", b"")] * 20}] * 200
-    return [R.encode_batch(recs), R.encode_batch(hdrs), R.encode_batch(recs, magic=1),
-            R.encode_batch(recs, magic=0)]
+    hdrs = [{"key": b"k", "value": b"v", "timestamp": 0, "headers": [("a", b"")] * 20}] * 200
+    return [
+        R.encode_batch(recs),
+        R.encode_batch(hdrs),
+        R.encode_batch(recs, magic=1),
+        R.encode_batch(recs, magic=0),
+    ]
 
 
 def test_record_decoding_allocates_a_small_multiple_of_its_input(impl):
@@ -227,7 +243,8 @@ def test_record_decoding_allocates_a_small_multiple_of_its_input(impl):
         result, peak = _peak(R.decode, buf)
         assert not isinstance(result, Exception)
         assert peak <= ALLOC_BASE + 2 * ALLOC_FACTOR * len(buf), (
-            f"{peak} bytes allocated decoding {len(buf)} bytes of records")
+            f"{peak} bytes allocated decoding {len(buf)} bytes of records"
+        )
 
 
 def test_arrow_decoding_allocates_a_small_multiple_of_its_input(impl):
@@ -270,15 +287,18 @@ def _check_rejected_small(fn, *args, **kwargs):
     return result
 
 
-@pytest.mark.parametrize("name,buf", [
-    ("decode_bytes", struct.pack(">i", HUGE32) + b"abc"),
-    ("decode_nullable_bytes", struct.pack(">i", HUGE32) + b"abc"),
-    ("decode_string", struct.pack(">h", 0x7FFF) + b"abc"),
-    ("decode_compact_bytes", b"\xff\xff\xff\xff\x07abc"),
-    ("decode_compact_string", b"\xff\xff\xff\xff\x07abc"),
-    ("decode_compact_nullable_bytes", b"\xff\xff\xff\xff\x07"),
-    ("decode_array_length", b"\x7f\xff"),
-])
+@pytest.mark.parametrize(
+    "name,buf",
+    [
+        ("decode_bytes", struct.pack(">i", HUGE32) + b"abc"),
+        ("decode_nullable_bytes", struct.pack(">i", HUGE32) + b"abc"),
+        ("decode_string", struct.pack(">h", 0x7FFF) + b"abc"),
+        ("decode_compact_bytes", b"\xff\xff\xff\xff\x07abc"),
+        ("decode_compact_string", b"\xff\xff\xff\xff\x07abc"),
+        ("decode_compact_nullable_bytes", b"\xff\xff\xff\xff\x07"),
+        ("decode_array_length", b"\x7f\xff"),
+    ],
+)
 def test_a_primitive_length_beyond_the_input_is_rejected_before_allocation(name, buf, impl):
     _check_rejected_small(getattr(impl("primitives"), name), buf, 0)
 
@@ -340,10 +360,12 @@ def test_record_field_lengths_beyond_the_record_are_rejected_before_allocation(i
         return bytes(out)
 
     body = b"\x00" + zz(0) + zz(0)  # attributes, timestamp delta, offset delta
-    for tail in (zz(HUGE32) + b"ab",  # key length
-                 zz(-1) + zz(HUGE32) + b"ab",  # value length
-                 zz(-1) + zz(-1) + zz(HUGE32) + b"ab",  # header count
-                 zz(-1) + zz(-1) + zz(1) + zz(HUGE32) + b"ab"):  # header key length
+    for tail in (
+        zz(HUGE32) + b"ab",  # key length
+        zz(-1) + zz(HUGE32) + b"ab",  # value length
+        zz(-1) + zz(-1) + zz(HUGE32) + b"ab",  # header count
+        zz(-1) + zz(-1) + zz(1) + zz(HUGE32) + b"ab",
+    ):  # header key length
         record = body + tail
         section = zz(len(record)) + record
         buf = T.v2_batch(section, attributes=0, count=1)
@@ -382,16 +404,22 @@ def test_compressed_payloads_that_declare_huge_sizes_are_rejected_before_allocat
     snappy_raw = b"\xff\xff\xff\xff\x07" + b"\x00" * 8
     snappy_in_cap = b"\x80\x80\x80\x60" + b"\x00" * 4  # 192 MiB
     xerial = b"\x82SNAPPY\x00" + struct.pack(">ii", 1, 1) + struct.pack(">I", HUGE32) + b"abc"
-    xerial_in_cap = b"\x82SNAPPY\x00" + struct.pack(">ii", 1, 1) + (
-        struct.pack(">I", 5) + b"\xfe\xff\xff\x07\x00") * 2
+    xerial_in_cap = (
+        b"\x82SNAPPY\x00" + struct.pack(">ii", 1, 1) + (struct.pack(">I", 5) + b"\xfe\xff\xff\x07\x00") * 2
+    )
     gz = compression.compress("gzip", b"x" * 100)
     gz = gz[:-4] + struct.pack("<I", 0xFFFFFFFF)
-    cases = {"zstd": (compression.ZSTD, zstd), "zstd in cap": (compression.ZSTD, zstd_in_cap),
-             "lz4": (compression.LZ4, lz4), "lz4 tiny blocks": (compression.LZ4, lz4_tiny_blocks),
-             "snappy": (compression.SNAPPY, snappy_raw),
-             "snappy in cap": (compression.SNAPPY, snappy_in_cap),
-             "xerial": (compression.SNAPPY, xerial), "xerial in cap": (compression.SNAPPY, xerial_in_cap),
-             "gzip": (compression.GZIP, gz)}
+    cases = {
+        "zstd": (compression.ZSTD, zstd),
+        "zstd in cap": (compression.ZSTD, zstd_in_cap),
+        "lz4": (compression.LZ4, lz4),
+        "lz4 tiny blocks": (compression.LZ4, lz4_tiny_blocks),
+        "snappy": (compression.SNAPPY, snappy_raw),
+        "snappy in cap": (compression.SNAPPY, snappy_in_cap),
+        "xerial": (compression.SNAPPY, xerial),
+        "xerial in cap": (compression.SNAPPY, xerial_in_cap),
+        "gzip": (compression.GZIP, gz),
+    }
     for what, (codec, data) in cases.items():
         result, peak = _peak(compression.decompress, codec, data)
         # lz4's block reader does not check the declared content size: what matters
@@ -444,6 +472,6 @@ def test_decompressed_output_reaches_only_the_bytes_written(codec, impl):
             out = compression.decompress(compression.CODEC_IDS[codec], given)
             assert out.obj is not None and len(out.obj) == len(out) == len(data)
             assert out == data
-    recs = [{"key": None, "value": text[i * 5000:(i + 1) * 5000], "timestamp": i} for i in range(150)]
+    recs = [{"key": None, "value": text[i * 5000 : (i + 1) * 5000], "timestamp": i} for i in range(150)]
     got = R.decode(R.encode_batch(recs, compression=codec))
     assert [bytes(r.value) for r in got] == [r["value"] for r in recs]

@@ -3,6 +3,7 @@
 Each test names the input that failed and checks the fixed behaviour on both backends
 (through the shared fuzz target, which compares them) and directly.
 """
+
 from __future__ import annotations
 
 import os
@@ -39,8 +40,16 @@ def _zigzag(v):
 
 
 def _record(offset_delta, key=b"k", value=b"v"):
-    body = (b"\x00" + _zigzag(0) + _zigzag(offset_delta) + _zigzag(len(key)) + key
-            + _zigzag(len(value)) + value + _zigzag(0))
+    body = (
+        b"\x00"
+        + _zigzag(0)
+        + _zigzag(offset_delta)
+        + _zigzag(len(key))
+        + key
+        + _zigzag(len(value))
+        + value
+        + _zigzag(0)
+    )
     return _zigzag(len(body)) + body
 
 
@@ -51,8 +60,16 @@ def test_arrow_sequence_of_a_negative_offset_delta_matches_sequence_of(impl):
     # base_sequence + delta.  The Cython path now computes in int64.
     pa = pytest.importorskip("pyarrow")  # noqa: F841
     section = _record(0) + _record(-2) + _record(2)
-    buf = T.v2_batch(section, attributes=0, count=3, last_offset_delta=2, base_sequence=3,
-                     producer_id=1, producer_epoch=0, base_offset=10)
+    buf = T.v2_batch(
+        section,
+        attributes=0,
+        count=3,
+        last_offset_delta=2,
+        base_sequence=3,
+        producer_id=1,
+        producer_epoch=0,
+        base_offset=10,
+    )
     R = impl("records")
     table = R.to_arrow(buf)
     assert table.column("sequence").to_pylist() == [3, 1, 5]
@@ -64,8 +81,15 @@ def test_arrow_sequence_of_a_negative_offset_delta_matches_sequence_of(impl):
 def test_arrow_sequence_wraps_past_int32_max_like_kafka(impl):
     pytest.importorskip("pyarrow")
     section = _record(0) + _record(1) + _record(2)
-    buf = T.v2_batch(section, attributes=0, count=3, last_offset_delta=2,
-                     base_sequence=0x7FFFFFFF, producer_id=1, producer_epoch=0)
+    buf = T.v2_batch(
+        section,
+        attributes=0,
+        count=3,
+        last_offset_delta=2,
+        base_sequence=0x7FFFFFFF,
+        producer_id=1,
+        producer_epoch=0,
+    )
     assert impl("records").to_arrow(buf).column("sequence").to_pylist() == [0x7FFFFFFF, 0, 1]
 
 
@@ -110,8 +134,14 @@ def test_offsets_past_int64_wrap_alike_on_both_backends(impl):
     R = impl("records")
     base = -(1 << 63) + 9
     section = _record(-20)
-    buf = T.v2_batch(section, attributes=0, count=1, base_offset=base,
-                     last_offset_delta=-1367447552, base_timestamp=(1 << 63) - 5)
+    buf = T.v2_batch(
+        section,
+        attributes=0,
+        count=1,
+        base_offset=base,
+        last_offset_delta=-1367447552,
+        base_timestamp=(1 << 63) - 5,
+    )
     (batch,) = list(R.iter_batches(buf))
     assert batch.last_offset == base - 1367447552 + (1 << 64)
     assert batch.next_offset == batch.last_offset + 1
@@ -122,8 +152,9 @@ def test_offsets_past_int64_wrap_alike_on_both_backends(impl):
     from kafkawire import compression
 
     inner = T.legacy_message(b"v", magic=1, attributes=0, offset=-(1 << 63))
-    wrapper = T.legacy_message(compression.compress("gzip", inner, magic=1), magic=1,
-                               attributes=1, offset=(1 << 63) - 1)
+    wrapper = T.legacy_message(
+        compression.compress("gzip", inner, magic=1), magic=1, attributes=1, offset=(1 << 63) - 1
+    )
     (legacy,) = list(R.iter_batches(wrapper))
     # the wrapped shift is negative (-1): the inner offsets stand, as for a producer wrapper
     assert [r.offset for r in legacy.records()] == [-(1 << 63)]
@@ -169,8 +200,9 @@ def test_a_snappy_length_header_beyond_what_the_block_can_hold_is_not_allocated(
     from kafkawire import compression
 
     raw = b"\x80\x80\x80\x60" + b"\x00" * 4
-    xerial = b"\x82SNAPPY\x00" + struct.pack(">ii", 1, 1) + (
-        struct.pack(">I", 5) + b"\xfe\xff\xff\x07\x00") * 2
+    xerial = (
+        b"\x82SNAPPY\x00" + struct.pack(">ii", 1, 1) + (struct.pack(">I", 5) + b"\xfe\xff\xff\x07\x00") * 2
+    )
     for data in (raw, xerial):
         tracemalloc.start()
         try:
@@ -185,5 +217,7 @@ def test_a_snappy_length_header_beyond_what_the_block_can_hold_is_not_allocated(
         assert bytes(compression.decompress(compression.SNAPPY, packed)) == blob
         import cramjam
 
-        assert bytes(compression.decompress(compression.SNAPPY,
-                                            bytes(cramjam.snappy.compress_raw(blob)))) == blob
+        assert (
+            bytes(compression.decompress(compression.SNAPPY, bytes(cramjam.snappy.compress_raw(blob))))
+            == blob
+        )

@@ -3,6 +3,7 @@ the long pure-C steps (CRC32C of a big buffer, decompression) release the GIL, s
 Python thread runs while they are in flight.  Nothing here reads a clock: the speed-up
 of two threads over one is measured in benchmarks/bench_gil.py.
 """
+
 from __future__ import annotations
 
 import glob
@@ -58,10 +59,13 @@ def _jobs(impl):
         payload = data[1:]
         jobs.append(("records", lambda p=payload: T.normalize(R.decode(p, verify_crc=True))))
         if _arrow():
-            jobs.append(("arrow", lambda p=payload: R.to_arrow(p, verify_crc=False).to_pydict()
-                         .get("offset")))
-    recs = [{"key": b"k%d" % i, "value": b"v" * i, "timestamp": 1000 + i,
-             "headers": [("h", b"%d" % i)]} for i in range(50)]
+            jobs.append(
+                ("arrow", lambda p=payload: R.to_arrow(p, verify_crc=False).to_pydict().get("offset"))
+            )
+    recs = [
+        {"key": b"k%d" % i, "value": b"v" * i, "timestamp": 1000 + i, "headers": [("h", b"%d" % i)]}
+        for i in range(50)
+    ]
     for c in ("none", "gzip", "snappy", "lz4", "zstd"):
         jobs.append((f"encode {c}", lambda c=c: R.encode_batch(recs, compression=c, base_offset=3)))
     blob = os.urandom(200_000)
@@ -146,14 +150,14 @@ def test_python_runs_during_a_long_crc32c(impl):
 def test_python_runs_during_the_crc_of_a_long_legacy_message(impl):
     R = impl("records")
     buf = R.encode_batch([{"value": os.urandom(4 << 20), "timestamp": 1}], magic=1)
-    assert python_ran_during(lambda: R.decode(buf, verify_crc=True), rounds=200), \
+    assert python_ran_during(lambda: R.decode(buf, verify_crc=True), rounds=200), (
         "the CRC-32 of a legacy message held the GIL"
+    )
 
 
 # 800 KB, each piece different: repeating one piece would let zstd's long matches reach
 # ratios no Kafka batch has.
-_DATA = b"".join(b"kafka record value with some repetition " * 200 + os.urandom(2000)
-                 for _ in range(80))
+_DATA = b"".join(b"kafka record value with some repetition " * 200 + os.urandom(2000) for _ in range(80))
 
 
 @pytest.mark.backend_independent
@@ -163,5 +167,6 @@ def test_python_runs_during_a_long_decompression(codec):
     cid = compression.CODEC_IDS[codec]
     packed = compression.compress(codec, _DATA)
     assert bytes(compression.decompress(cid, packed)) == _DATA
-    assert python_ran_during(lambda: compression.decompress(cid, packed)), \
+    assert python_ran_during(lambda: compression.decompress(cid, packed)), (
         f"{codec} decompression held the GIL"
+    )

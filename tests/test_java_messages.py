@@ -17,6 +17,7 @@ values in every field and random unknown tagged fields (``_message_draws``, seed
 
 A failure names the draw (its seed and index); ``_message_draws.draw`` rebuilds it.
 """
+
 from __future__ import annotations
 
 import json
@@ -73,8 +74,10 @@ def _drawn(name, version):
 
 
 def _draw_name(name, version, index):
-    return (f"{name} v{version}, draw {index} of seed {SEED} "
-            f"(_message_draws.draw(messages.{name}, {version}, seed={SEED}, index={index}))")
+    return (
+        f"{name} v{version}, draw {index} of seed {SEED} "
+        f"(_message_draws.draw(messages.{name}, {version}, seed={SEED}, index={index}))"
+    )
 
 
 def _same(got, want, what, name, version, indexes):
@@ -89,8 +92,10 @@ def _no_problems(problems, name, version, indexes, direction):
         at, (what, data) = min(problems.items())
         said = data.hex() if what == OTHER_BYTES else data.decode("utf-8", "replace")
         kind = "Java wrote other bytes" if what == OTHER_BYTES else "Java refused it"
-        pytest.fail(f"{direction}: {kind} ({len(problems)} of {len(indexes)} messages), first "
-                    f"{_draw_name(name, version, indexes[at])}: {said}")
+        pytest.fail(
+            f"{direction}: {kind} ({len(problems)} of {len(indexes)} messages), first "
+            f"{_draw_name(name, version, indexes[at])}: {said}"
+        )
 
 
 @pytest.mark.parametrize("name,version,direction", CASES, ids=[f"{n}-v{v}-{d}" for n, v, d in CASES])
@@ -104,10 +109,22 @@ def test_java_agrees(java, name, version, direction, backend):
         wires = [msg.encode(version) for msg in drawn]
         problems, their_json = java.wire_batch(kind, jname, ident, version, wires)
         _no_problems(problems, name, version, indexes, direction)
-        _same(their_json, [java_form(msg, d, plan) for msg, d in zip(drawn, ours)],
-              "Java's JSON differs", name, version, indexes)
-        _same([cls.decode(wire, version) for wire in wires], drawn,
-              "kafkawire reads back another message", name, version, indexes)
+        _same(
+            their_json,
+            [java_form(msg, d, plan) for msg, d in zip(drawn, ours)],
+            "Java's JSON differs",
+            name,
+            version,
+            indexes,
+        )
+        _same(
+            [cls.decode(wire, version) for wire in wires],
+            drawn,
+            "kafkawire reads back another message",
+            name,
+            version,
+            indexes,
+        )
         return
     # Kafka's JSON reader refuses the non-finite float64 values its writer emits
     # (as the strings "Infinity", "-Infinity"): such messages cannot go this way.
@@ -118,12 +135,30 @@ def test_java_agrees(java, name, version, direction, backend):
     _no_problems(problems, name, version, indexes, direction)
     want = [without_unknown_tags(ours[i]) for i in indexes]
     got = [cls.decode(wire, version) for wire in theirs]
-    _same([g.to_dict() for g in got], want,
-          "kafkawire decodes Java's bytes to another message", name, version, indexes)
-    _same([g.encode(version) for g in got], theirs,
-          "kafkawire re-encodes Java's bytes differently", name, version, indexes)
-    _same([cls.from_dict(w).encode(version) for w in want], theirs,
-          "kafkawire encodes the message Java read differently", name, version, indexes)
+    _same(
+        [g.to_dict() for g in got],
+        want,
+        "kafkawire decodes Java's bytes to another message",
+        name,
+        version,
+        indexes,
+    )
+    _same(
+        [g.encode(version) for g in got],
+        theirs,
+        "kafkawire re-encodes Java's bytes differently",
+        name,
+        version,
+        indexes,
+    )
+    _same(
+        [cls.from_dict(w).encode(version) for w in want],
+        theirs,
+        "kafkawire encodes the message Java read differently",
+        name,
+        version,
+        indexes,
+    )
 
 
 def test_java_refuses_a_tag_its_struct_defines_at_other_versions(java, backend):
@@ -145,11 +180,14 @@ def test_java_json_writes_infinity_as_text_and_cannot_read_it_back(java, backend
         java.ask(JSON, "request", "", 49, 1, json.dumps(their_json).encode())
 
 
-@pytest.mark.parametrize("tag,refusal", [
-    (2**31 - 1, "Attempted to use tag 2147483647 as an undefined tag"),  # its "no more tags"
-    (2**31, "tag -2147483648 comes after tag 2, but is not higher than it"),  # read as an int32
-    (2**32 - 1, "tag -1 comes after tag 2, but is not higher than it"),
-])
+@pytest.mark.parametrize(
+    "tag,refusal",
+    [
+        (2**31 - 1, "Attempted to use tag 2147483647 as an undefined tag"),  # its "no more tags"
+        (2**31, "tag -2147483648 comes after tag 2, but is not higher than it"),  # read as an int32
+        (2**32 - 1, "tag -1 comes after tag 2, but is not higher than it"),
+    ],
+)
 def test_java_cannot_write_back_an_unknown_tag_above_2_31_minus_2(java, backend, tag, refusal):
     # A tag is an unsigned varint, which Kafka's Java code keeps in an int: it reads these
     # tags but refuses to write them back.  kafkawire keeps them; the random messages stop

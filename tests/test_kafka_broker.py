@@ -8,6 +8,7 @@ re-encodes to the bytes on the wire, on both backends, with the error codes Kafk
 semantics call for.  An API without a scenario gets a default request and the byte
 check only.
 """
+
 from __future__ import annotations
 
 import json
@@ -25,8 +26,9 @@ from kafka_support.wire import KafkaConnection
 
 pytestmark = pytest.mark.kafka
 
-RECORDED = json.loads((Path(__file__).parent / "vectors" / "kafka" /
-                       "broker-4.4.0-api-versions.json").read_text())
+RECORDED = json.loads(
+    (Path(__file__).parent / "vectors" / "kafka" / "broker-4.4.0-api-versions.json").read_text()
+)
 ADVERTISED = {int(k): tuple(v) for k, v in RECORDED["api_versions"].items()}
 
 
@@ -40,17 +42,25 @@ def _api_name(key: int) -> str:
 def _known_divergence(key: int, version: int) -> list:
     """Marks for pairs where kafkawire's schema is known to differ from Kafka 4.4's."""
     if key == 87 and "leader_epoch" not in M.ReadShareGroupStateSummaryResponse.PartitionResult._attrs:
-        return [pytest.mark.xfail(reason="the schema's ReadShareGroupStateSummaryResponse v0 "
-                                         "predates Kafka 4.4 (no LeaderEpoch)", strict=True)]
+        return [
+            pytest.mark.xfail(
+                reason="the schema's ReadShareGroupStateSummaryResponse v0 "
+                "predates Kafka 4.4 (no LeaderEpoch)",
+                strict=True,
+            )
+        ]
     return []
 
 
 # Kafka 4 advertises Produce v0-v2 (old librdkafka looks for them) but refuses them
 REFUSED = {(0, v) for v in range(3)}
 
-CASES = [pytest.param(key, v, id=f"{_api_name(key)}-v{v}", marks=_known_divergence(key, v))
-         for key, (lo, hi) in sorted(ADVERTISED.items()) for v in range(lo, hi + 1)
-         if (key, v) not in REFUSED]
+CASES = [
+    pytest.param(key, v, id=f"{_api_name(key)}-v{v}", marks=_known_divergence(key, v))
+    for key, (lo, hi) in sorted(ADVERTISED.items())
+    for v in range(lo, hi + 1)
+    if (key, v) not in REFUSED
+]
 
 
 @pytest.fixture(scope="module")
@@ -63,14 +73,16 @@ def kafka_session(kafka_broker):
 def _check_bytes(replies) -> None:
     for reply in replies:
         assert S.reencoded(reply) == reply.payload, (
-            f"{type(reply.body).__name__} v{reply.version} does not re-encode to the broker's bytes")
+            f"{type(reply.body).__name__} v{reply.version} does not re-encode to the broker's bytes"
+        )
 
 
 @pytest.mark.backend_independent
 def test_broker_advertises_the_recorded_versions(kafka_session):
     with kafka_session.connect() as conn:
-        reply = conn.call(M.ApiVersionsRequest(client_software_name="kafkawire-tests",
-                                               client_software_version="1"), 3)
+        reply = conn.call(
+            M.ApiVersionsRequest(client_software_name="kafkawire-tests", client_software_version="1"), 3
+        )
     live = {e.api_key: (e.min_version, e.max_version) for e in reply.body.api_keys}
     assert live == ADVERTISED
 
@@ -102,21 +114,29 @@ def test_refused_produce_versions_close_the_connection(kafka_session, backend, v
     s = kafka_session
     with s.connect() as conn:
         s.produce(conn, 3)  # the connection works
-        frame = bytearray(kafkawire.encode_request(
-            M.ProduceRequest(acks=-1, timeout_ms=1000, topic_data=[]), 3, correlation_id=9))
+        frame = bytearray(
+            kafkawire.encode_request(
+                M.ProduceRequest(acks=-1, timeout_ms=1000, topic_data=[]), 3, correlation_id=9
+            )
+        )
         struct.pack_into(">h", frame, 6, version)  # size(4) api_key(2) then the version
         conn.send_frame(bytes(frame))
         with pytest.raises(ConnectionError):
             conn.read_payload()
 
 
-@pytest.mark.parametrize("version", [ADVERTISED[18][1] + 1, 0x7fff])
+@pytest.mark.parametrize("version", [ADVERTISED[18][1] + 1, 0x7FFF])
 def test_api_versions_fallback(kafka_session, backend, version):
     """KIP-511: a version the broker does not know is answered in the v0 shape with
     UNSUPPORTED_VERSION and the broker's versions."""
-    frame = bytearray(kafkawire.encode_request(
-        M.ApiVersionsRequest(client_software_name="kafkawire-tests", client_software_version="1"),
-        M.ApiVersionsRequest.valid_versions.highest, correlation_id=7, client_id="fallback"))
+    frame = bytearray(
+        kafkawire.encode_request(
+            M.ApiVersionsRequest(client_software_name="kafkawire-tests", client_software_version="1"),
+            M.ApiVersionsRequest.valid_versions.highest,
+            correlation_id=7,
+            client_id="fallback",
+        )
+    )
     struct.pack_into(">h", frame, 6, version)  # size(4) api_key(2) then the version
     with kafka_session.connect() as conn:
         conn.send_frame(bytes(frame))
@@ -131,33 +151,75 @@ def test_api_versions_fallback(kafka_session, backend, version):
 # -- kafkawire's test broker answers the admin client's describe requests as Kafka does ----
 DESCRIBE_REQUESTS = [
     (M.DescribeClusterRequest, 0, {"include_cluster_authorized_operations": True}),
-    (M.DescribeClusterRequest, 1, {"include_cluster_authorized_operations": False,
-                                   "endpoint_type": 1}),
-    (M.DescribeClusterRequest, 2, {"include_cluster_authorized_operations": True,
-                                   "endpoint_type": 2, "include_fenced_brokers": True}),
-    (M.DescribeClusterRequest, 2, {"include_cluster_authorized_operations": True,
-                                   "endpoint_type": 1, "include_fenced_brokers": True}),
-    (M.DescribeTopicPartitionsRequest, 0, {"topics": [{"name": "describe-b"}, {"name": "describe-a"},
-                                                      {"name": "no-such-topic"}],
-                                           "response_partition_limit": 2000}),
-    (M.DescribeTopicPartitionsRequest, 0, {"topics": [{"name": "describe-a"}, {"name": "describe-b"}],
-                                           "response_partition_limit": 2}),
-    (M.DescribeTopicPartitionsRequest, 0, {"topics": [{"name": "describe-a"}, {"name": "describe-b"}],
-                                           "response_partition_limit": 2,
-                                           "cursor": {"topic_name": "describe-a", "partition_index": 2}}),
-    (M.DescribeTopicPartitionsRequest, 0, {"topics": [{"name": "describe-a"}, {"name": "describe-b"}],
-                                           "response_partition_limit": 5}),
-    (M.DescribeTopicPartitionsRequest, 0, {"topics": [{"name": "describe-a"}, {"name": "describe-b"}],
-                                           "response_partition_limit": 3}),
-    (M.DescribeTopicPartitionsRequest, 0, {"topics": [{"name": "describe-a"}, {"name": "describe-b"},
-                                                      {"name": "describe-c"}],
-                                           "response_partition_limit": 5}),
-    (M.DescribeTopicPartitionsRequest, 0, {"topics": [{"name": "describe-a"}, {"name": "describe-b"}],
-                                           "response_partition_limit": 9,
-                                           "cursor": {"topic_name": "describe-a", "partition_index": 7}}),
-    (M.DescribeTopicPartitionsRequest, 0, {"topics": [{"name": "describe-0"}, {"name": "describe-a"}],
-                                           "response_partition_limit": 9,
-                                           "cursor": {"topic_name": "describe-a", "partition_index": 1}}),
+    (M.DescribeClusterRequest, 1, {"include_cluster_authorized_operations": False, "endpoint_type": 1}),
+    (
+        M.DescribeClusterRequest,
+        2,
+        {"include_cluster_authorized_operations": True, "endpoint_type": 2, "include_fenced_brokers": True},
+    ),
+    (
+        M.DescribeClusterRequest,
+        2,
+        {"include_cluster_authorized_operations": True, "endpoint_type": 1, "include_fenced_brokers": True},
+    ),
+    (
+        M.DescribeTopicPartitionsRequest,
+        0,
+        {
+            "topics": [{"name": "describe-b"}, {"name": "describe-a"}, {"name": "no-such-topic"}],
+            "response_partition_limit": 2000,
+        },
+    ),
+    (
+        M.DescribeTopicPartitionsRequest,
+        0,
+        {"topics": [{"name": "describe-a"}, {"name": "describe-b"}], "response_partition_limit": 2},
+    ),
+    (
+        M.DescribeTopicPartitionsRequest,
+        0,
+        {
+            "topics": [{"name": "describe-a"}, {"name": "describe-b"}],
+            "response_partition_limit": 2,
+            "cursor": {"topic_name": "describe-a", "partition_index": 2},
+        },
+    ),
+    (
+        M.DescribeTopicPartitionsRequest,
+        0,
+        {"topics": [{"name": "describe-a"}, {"name": "describe-b"}], "response_partition_limit": 5},
+    ),
+    (
+        M.DescribeTopicPartitionsRequest,
+        0,
+        {"topics": [{"name": "describe-a"}, {"name": "describe-b"}], "response_partition_limit": 3},
+    ),
+    (
+        M.DescribeTopicPartitionsRequest,
+        0,
+        {
+            "topics": [{"name": "describe-a"}, {"name": "describe-b"}, {"name": "describe-c"}],
+            "response_partition_limit": 5,
+        },
+    ),
+    (
+        M.DescribeTopicPartitionsRequest,
+        0,
+        {
+            "topics": [{"name": "describe-a"}, {"name": "describe-b"}],
+            "response_partition_limit": 9,
+            "cursor": {"topic_name": "describe-a", "partition_index": 7},
+        },
+    ),
+    (
+        M.DescribeTopicPartitionsRequest,
+        0,
+        {
+            "topics": [{"name": "describe-0"}, {"name": "describe-a"}],
+            "response_partition_limit": 9,
+            "cursor": {"topic_name": "describe-a", "partition_index": 1},
+        },
+    ),
 ]
 
 
@@ -196,8 +258,10 @@ def test_test_broker_describes_cluster_and_topics_as_kafka_does(kafka_session, t
     for name, partitions in (("describe-a", 3), ("describe-b", 2)):
         real_ids[name] = s.create_topic(name, partitions)
     with Broker(node_id=s.node_id, log_dir=str(tmp_path), check_roundtrip=True) as ours:
-        ours_ids = {name: ours.call(lambda n=name, p=p: ours.storage.create_topic(n, p).topic_id)
-                    for name, p in (("describe-a", 3), ("describe-b", 2))}
+        ours_ids = {
+            name: ours.call(lambda n=name, p=p: ours.storage.create_topic(n, p).topic_id)
+            for name, p in (("describe-a", 3), ("describe-b", 2))
+        }
         for cls, version, fields in DESCRIBE_REQUESTS:
             request = S.build(cls, fields)
             with KafkaConnection(s.host, s.port) as conn:
@@ -237,9 +301,13 @@ def test_broker_dies_with_a_killed_test_process(tmp_path):
     # its files go under tmp_path: the killed process cannot remove them
     errors = tmp_path / "starter.err"
     with open(errors, "wb") as err:
-        starter = subprocess.Popen([sys.executable, "-c", _STARTER, str(Path(__file__).parent)],
-                                   stdout=subprocess.PIPE, stderr=err, text=True,
-                                   env=subprocess_env(TMPDIR=str(tmp_path)))
+        starter = subprocess.Popen(
+            [sys.executable, "-c", _STARTER, str(Path(__file__).parent)],
+            stdout=subprocess.PIPE,
+            stderr=err,
+            text=True,
+            env=subprocess_env(TMPDIR=str(tmp_path)),
+        )
     try:
         line = starter.stdout.readline()  # the JVM's pid, once the broker answers
         assert line.strip().isdigit(), f"the broker did not start: {errors.read_text()[-3000:]}"

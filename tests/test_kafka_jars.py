@@ -1,4 +1,5 @@
 """The Kafka release jars the reference tests use resolve, and are the release we name."""
+
 from __future__ import annotations
 
 import zipfile
@@ -12,9 +13,15 @@ pytestmark = [pytest.mark.kafka, pytest.mark.backend_independent]
 
 def test_the_release_jars_resolve_at_the_pinned_version(backend):
     names = {p.name for p in jars.classpath()}
-    for artifact in ("kafka_2.13", "kafka-clients", "kafka-metadata", "kafka-raft",
-                     "kafka-group-coordinator", "kafka-share-coordinator",
-                     "kafka-transaction-coordinator"):
+    for artifact in (
+        "kafka_2.13",
+        "kafka-clients",
+        "kafka-metadata",
+        "kafka-raft",
+        "kafka-group-coordinator",
+        "kafka-share-coordinator",
+        "kafka-transaction-coordinator",
+    ):
         assert f"{artifact}-{jars.KAFKA_VERSION}.jar" in names
 
 

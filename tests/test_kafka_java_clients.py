@@ -7,6 +7,7 @@ admin client (create, list and describe topics, describe the cluster) run in a J
 scenario and checks as the other clients (``test_clients_e2e.py``): every record, the
 stored batches, the segments on disk, and every frame re-encoded byte for byte.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -36,8 +37,12 @@ def check_frame_log(path, frames_checked: int) -> None:
 @pytest.fixture
 def broker(tmp_path):
     frame_log = tmp_path / "frames.jsonl"
-    with Broker(num_partitions=PARTITIONS, check_roundtrip=True, log_dir=str(tmp_path / "logs"),
-                frame_log=str(frame_log)) as b:
+    with Broker(
+        num_partitions=PARTITIONS,
+        check_roundtrip=True,
+        log_dir=str(tmp_path / "logs"),
+        frame_log=str(frame_log),
+    ) as b:
         yield b
     check_conversation(b)
     check_frame_log(frame_log, b.frames_checked)
@@ -54,16 +59,26 @@ def test_java_every_compression_idempotent_group_resume(broker):
 
 def test_java_smoke(broker):
     """A small scenario on both backends (the full one runs on Cython)."""
-    scenario(broker, "java", {"java-smoke-lz4": {"compression": "lz4", "idempotent": True}},
-             per_phase=8, group="java-smoke")
+    scenario(
+        broker,
+        "java",
+        {"java-smoke-lz4": {"compression": "lz4", "idempotent": True}},
+        per_phase=8,
+        group="java-smoke",
+    )
 
 
 @pytest.mark.timeout(240)
 def test_java_admin_client(backend):
     with Broker(check_roundtrip=True, auto_create_topics=False) as b:
-        result = run_java({"client": "java", "op": "admin", "bootstrap": b.bootstrap_servers,
-                           "create": [{"name": "admin-a", "partitions": 3},
-                                      {"name": "admin-b", "partitions": 1}]})
+        result = run_java(
+            {
+                "client": "java",
+                "op": "admin",
+                "bootstrap": b.bootstrap_servers,
+                "create": [{"name": "admin-a", "partitions": 3}, {"name": "admin-b", "partitions": 1}],
+            }
+        )
         check_conversation(b)
         used = sorted(b.versions_seen)
     print("java admin versions:", {k: sorted(v) for k, v in b.versions_seen.items()})
@@ -76,17 +91,26 @@ def test_java_admin_client(backend):
 
 
 # -- the real broker's SASL listener, as Kafka's own client sees it --------------------------
-_LOGIN_MODULES = {"PLAIN": "org.apache.kafka.common.security.plain.PlainLoginModule",
-                  "SCRAM-SHA-256": "org.apache.kafka.common.security.scram.ScramLoginModule",
-                  "SCRAM-SHA-512": "org.apache.kafka.common.security.scram.ScramLoginModule"}
+_LOGIN_MODULES = {
+    "PLAIN": "org.apache.kafka.common.security.plain.PlainLoginModule",
+    "SCRAM-SHA-256": "org.apache.kafka.common.security.scram.ScramLoginModule",
+    "SCRAM-SHA-512": "org.apache.kafka.common.security.scram.ScramLoginModule",
+}
 
 
 def _sasl_job(kafka_broker, mechanism: str, user: str, password: str, topic: str) -> dict:
     jaas = f'{_LOGIN_MODULES[mechanism]} required username="{user}" password="{password}";'
-    return {"client": "java", "op": "admin", "bootstrap": kafka_broker.sasl_bootstrap_servers,
-            "create": [{"name": topic, "partitions": 1}],
-            "config": {"security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": mechanism,
-                       "sasl.jaas.config": jaas}}
+    return {
+        "client": "java",
+        "op": "admin",
+        "bootstrap": kafka_broker.sasl_bootstrap_servers,
+        "create": [{"name": topic, "partitions": 1}],
+        "config": {
+            "security.protocol": "SASL_PLAINTEXT",
+            "sasl.mechanism": mechanism,
+            "sasl.jaas.config": jaas,
+        },
+    }
 
 
 @pytest.mark.backend_independent
@@ -96,8 +120,10 @@ def test_kafka_broker_fixture_sasl_listener(kafka_broker):
     one JVM logs in with each in turn."""
     assert set(kafka_broker.sasl_mechanisms) == set(_LOGIN_MODULES)
     user = "alice"
-    jobs = [_sasl_job(kafka_broker, m, user, kafka_broker.users[user], f"sasl-{m.lower()}")
-            for m in sorted(_LOGIN_MODULES)]
+    jobs = [
+        _sasl_job(kafka_broker, m, user, kafka_broker.users[user], f"sasl-{m.lower()}")
+        for m in sorted(_LOGIN_MODULES)
+    ]
     result = run_java({"client": "java", "jobs": jobs}, timeout=120)
     for job, answer in zip(jobs, result["results"]):
         assert job["create"][0]["name"] in answer["listed"], job["config"]["sasl.mechanism"]
@@ -107,5 +133,4 @@ def test_kafka_broker_fixture_sasl_listener(kafka_broker):
 @pytest.mark.backend_independent
 def test_kafka_broker_fixture_sasl_listener_refuses_a_wrong_password(kafka_broker):
     with pytest.raises(AssertionError, match="SaslAuthenticationException"):
-        run_java(_sasl_job(kafka_broker, "SCRAM-SHA-256", "alice", "wrong", "sasl-refused"),
-                 timeout=60)
+        run_java(_sasl_job(kafka_broker, "SCRAM-SHA-256", "alice", "wrong", "sasl-refused"), timeout=60)

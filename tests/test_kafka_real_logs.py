@@ -6,6 +6,7 @@ cleanly and keeps its data directory.  The oracles are Kafka itself: its consume
 records (both isolation levels) for ``kafka-log``, and its ``DumpLogSegments`` tool for
 ``kafkawire dump-log`` and for the internal-topic decoders.
 """
+
 from __future__ import annotations
 
 import base64
@@ -30,24 +31,42 @@ INTERNAL_TOPICS = ("__consumer_offsets", "__transaction_state", "__share_group_s
 
 
 def _java_rows(records):
-    return sorted((r["topic"], r["partition"], r["offset"], r["timestamp"],
-                   None if r["key"] is None else bytes.fromhex(r["key"]),
-                   None if r["value"] is None else bytes.fromhex(r["value"]),
-                   [(k, None if v is None else bytes.fromhex(v)) for k, v in r["headers"]])
-                  for r in records)
+    return sorted(
+        (
+            r["topic"],
+            r["partition"],
+            r["offset"],
+            r["timestamp"],
+            None if r["key"] is None else bytes.fromhex(r["key"]),
+            None if r["value"] is None else bytes.fromhex(r["value"]),
+            [(k, None if v is None else bytes.fromhex(v)) for k, v in r["headers"]],
+        )
+        for r in records
+    )
 
 
 def _spark_rows(df, topics):
     from pyspark.sql import functions as F
 
-    rows = (df.where(F.col("topic").isin(topics))
-            .select("topic", "partition", "offset", F.unix_millis("timestamp").alias("ts"),
-                    "key", "value", "headers").collect())
-    return sorted((r.topic, r.partition, r.offset, r.ts,
-                   None if r.key is None else bytes(r.key),
-                   None if r.value is None else bytes(r.value),
-                   [(h.key, None if h.value is None else bytes(h.value)) for h in r.headers])
-                  for r in rows)
+    rows = (
+        df.where(F.col("topic").isin(topics))
+        .select(
+            "topic", "partition", "offset", F.unix_millis("timestamp").alias("ts"), "key", "value", "headers"
+        )
+        .collect()
+    )
+    return sorted(
+        (
+            r.topic,
+            r.partition,
+            r.offset,
+            r.ts,
+            None if r.key is None else bytes(r.key),
+            None if r.value is None else bytes(r.value),
+            [(h.key, None if h.value is None else bytes(h.value)) for h in r.headers],
+        )
+        for r in rows
+    )
 
 
 def _partition_dirs(log_dir: Path):
@@ -98,9 +117,14 @@ def test_control_records_only_with_include_control(kafka_log, kafka_workload):
             java[r["partition"]] += 1
     ends = kafka_workload.end_offsets("read_uncommitted")
     for partition in (0, 1):
-        offsets = sorted([r["offset"] for r in kafka_workload.records["read_uncommitted"]
-                          if r["topic"] == "txn" and r["partition"] == partition]
-                         + [c.offset for c in control if c.partition == partition])
+        offsets = sorted(
+            [
+                r["offset"]
+                for r in kafka_workload.records["read_uncommitted"]
+                if r["topic"] == "txn" and r["partition"] == partition
+            ]
+            + [c.offset for c in control if c.partition == partition]
+        )
         assert offsets == list(range(ends[f"txn-{partition}"]))
 
 
@@ -172,8 +196,9 @@ def _without_absent(ours, theirs):
     """``ours`` without the fields Kafka's JSON leaves out: those the record's version
     has not, and tagged fields at their default (ours hold the defaults)."""
     if isinstance(ours, dict) and isinstance(theirs, dict):
-        return {k: _without_absent(v, theirs.get(k)) for k, v in ours.items()
-                if k in theirs or v not in _DEFAULTS}
+        return {
+            k: _without_absent(v, theirs.get(k)) for k, v in ours.items() if k in theirs or v not in _DEFAULTS
+        }
     if isinstance(ours, list) and isinstance(theirs, list) and len(ours) == len(theirs):
         return [_without_absent(a, b) for a, b in zip(ours, theirs)]
     return ours
@@ -230,8 +255,7 @@ def dumped_by_kafka(kafka_workload):
     return dump(files, ["--deep-iteration", "--print-data-log"])
 
 
-def test_dump_log_prints_what_dump_log_segments_prints(kafka_workload, dumped_by_kafka,
-                                                       capsys):
+def test_dump_log_prints_what_dump_log_segments_prints(kafka_workload, dumped_by_kafka, capsys):
     assert len(dumped_by_kafka) > 40
     kinds = Counter(Path(p).suffix for p in dumped_by_kafka)
     assert kinds[".log"] > 20 and kinds[".index"] > 20 and kinds[".timeindex"] > 20
@@ -242,10 +266,12 @@ def test_dump_log_prints_what_dump_log_segments_prints(kafka_workload, dumped_by
 
 # -- the internal topics against DumpLogSegments' decoders -----------------------------
 
-DECODERS = {"__consumer_offsets": "--offsets-decoder",
-            "__transaction_state": "--transaction-log-decoder",
-            "__share_group_state": "--share-group-state-decoder",
-            "__cluster_metadata": "--cluster-metadata-decoder"}
+DECODERS = {
+    "__consumer_offsets": "--offsets-decoder",
+    "__transaction_state": "--transaction-log-decoder",
+    "__share_group_state": "--share-group-state-decoder",
+    "__cluster_metadata": "--cluster-metadata-decoder",
+}
 
 
 def _records_by_offset(path):
@@ -255,8 +281,11 @@ def _records_by_offset(path):
     with open(path, "rb") as f:
         for batch in records.iter_batches(f.read()):
             for r in batch:
-                out[r.offset] = (batch.is_control, None if r.key is None else bytes(r.key),
-                                 None if r.value is None else bytes(r.value))
+                out[r.offset] = (
+                    batch.is_control,
+                    None if r.key is None else bytes(r.key),
+                    None if r.value is None else bytes(r.value),
+                )
     return out
 
 
@@ -269,8 +298,10 @@ def _embedded_protocol(value):
     if type(value).__name__ != "GroupMetadataValue" or value.protocol_type != "consumer":
         return out
     for member, raw in zip(out["members"], value.members):
-        for attr, cls in (("subscription", messages.ConsumerProtocolSubscription),
-                          ("assignment", messages.ConsumerProtocolAssignment)):
+        for attr, cls in (
+            ("subscription", messages.ConsumerProtocolSubscription),
+            ("assignment", messages.ConsumerProtocolAssignment),
+        ):
             data = bytes(getattr(raw, attr))
             version = int.from_bytes(data[:2], "big", signed=True)
             member[attr] = cls.decode_from(data, version, 2)[0].to_dict()
@@ -305,8 +336,11 @@ def test_internal_topics_decode_as_kafkas_decoders_print(kafka_workload, decoded
                 if topic == internal_topics.CLUSTER_METADATA:
                     want = json.loads(krec["payload"])
                     rec = internal_topics.decode_metadata_record(value)
-                    got = {"type": _snake_upper(type(rec.message).__name__),
-                           "version": rec.version, "data": _norm(rec.message.to_dict())}
+                    got = {
+                        "type": _snake_upper(type(rec.message).__name__),
+                        "version": rec.version,
+                        "data": _norm(rec.message.to_dict()),
+                    }
                     want["data"] = _norm(want["data"])
                     got["data"] = _without_absent(got["data"], want["data"])
                     assert got == want, (path, krec["offset"])
@@ -324,47 +358,72 @@ def test_internal_topics_decode_as_kafkas_decoders_print(kafka_workload, decoded
                     assert int(want_value["version"]) == rec.value_version
                     want = _norm(want_value["data"])
                     assert _without_absent(_norm(_embedded_protocol(rec.value)), want) == want, (
-                        path, krec["offset"])
+                        path,
+                        krec["offset"],
+                    )
                 seen[(topic, type(rec.key).__name__)] += 1
     # what the workload wrote: classic, consumer-protocol and share groups, transactions,
     # share-group state, and the metadata log
     kinds = {k for _, k in seen}
-    assert {"OffsetCommitKey", "GroupMetadataKey", "ConsumerGroupMemberMetadataKey",
-            "ConsumerGroupCurrentMemberAssignmentKey", "ShareGroupMetadataKey",
-            "ShareGroupStatePartitionMetadataKey", "TransactionLogKey", "ShareSnapshotKey",
-            "TOPIC_RECORD", "PARTITION_RECORD"} <= kinds, sorted(kinds)
+    assert {
+        "OffsetCommitKey",
+        "GroupMetadataKey",
+        "ConsumerGroupMemberMetadataKey",
+        "ConsumerGroupCurrentMemberAssignmentKey",
+        "ShareGroupMetadataKey",
+        "ShareGroupStatePartitionMetadataKey",
+        "TransactionLogKey",
+        "ShareSnapshotKey",
+        "TOPIC_RECORD",
+        "PARTITION_RECORD",
+    } <= kinds, sorted(kinds)
 
 
 @pytest.mark.spark
-def test_spark_functions_decode_every_internal_record_with_no_unknown_type(kafka_log,
-                                                                          kafka_workload):
+def test_spark_functions_decode_every_internal_record_with_no_unknown_type(kafka_log, kafka_workload):
     from pyspark.sql import functions as F
 
-    from kafkawire.spark.functions import (decode_cluster_metadata, decode_consumer_offsets,
-                                           decode_transaction_state)
+    from kafkawire.spark.functions import (
+        decode_cluster_metadata,
+        decode_consumer_offsets,
+        decode_transaction_state,
+    )
 
     df = kafka_log().load(str(kafka_workload.log_dir))
-    offsets = (df.where(F.col("topic") == "__consumer_offsets")
-               .select(decode_consumer_offsets("key", "value").alias("r")).select("r.*")
-               .collect())
+    offsets = (
+        df.where(F.col("topic") == "__consumer_offsets")
+        .select(decode_consumer_offsets("key", "value").alias("r"))
+        .select("r.*")
+        .collect()
+    )
     assert offsets and not [r for r in offsets if r.error or r.record_type.startswith("unknown")]
     kinds = Counter(r.record_type for r in offsets)
-    assert {"offset_commit", "group_metadata", "consumer_group_metadata",
-            "consumer_group_member_metadata", "consumer_group_current_member_assignment",
-            "share_group_metadata", "share_group_member_metadata",
-            "share_group_state_partition_metadata"} <= set(kinds), kinds
-    members = [r for r in offsets if r.record_type == "consumer_group_member_metadata"
-               and r.fields is not None]
+    assert {
+        "offset_commit",
+        "group_metadata",
+        "consumer_group_metadata",
+        "consumer_group_member_metadata",
+        "consumer_group_current_member_assignment",
+        "share_group_metadata",
+        "share_group_member_metadata",
+        "share_group_state_partition_metadata",
+    } <= set(kinds), kinds
+    members = [
+        r for r in offsets if r.record_type == "consumer_group_member_metadata" and r.fields is not None
+    ]
     assert members and all(r.group == "group-consumer" and r.member_id for r in members)
-    assert json.loads(members[0].fields)["subscribed_topic_names"] == ["codec-none",
-                                                                        "codec-zstd"]
-    commits = {(r.group, r.topic, r.partition): r.offset for r in offsets
-               if r.record_type == "offset_commit" and r.offset is not None}
+    assert json.loads(members[0].fields)["subscribed_topic_names"] == ["codec-none", "codec-zstd"]
+    commits = {
+        (r.group, r.topic, r.partition): r.offset
+        for r in offsets
+        if r.record_type == "offset_commit" and r.offset is not None
+    }
     # the last commit of each group is the end of what it read
-    assert commits[("group-consumer", "codec-zstd", 0)] == kafka_workload.end_offsets(
-        "read_uncommitted")["codec-zstd-0"]
-    for topic, fn in (("__transaction_state", decode_transaction_state),
-                      ("__cluster_metadata", None)):
+    assert (
+        commits[("group-consumer", "codec-zstd", 0)]
+        == kafka_workload.end_offsets("read_uncommitted")["codec-zstd-0"]
+    )
+    for topic, fn in (("__transaction_state", decode_transaction_state), ("__cluster_metadata", None)):
         part = df.where((F.col("topic") == topic) & ~F.col("is_control"))
         col = fn("key", "value") if fn else decode_cluster_metadata("value")
         rows = part.select(col.alias("r")).select("r.*").collect()
@@ -386,17 +445,18 @@ def _damaged_copy(kafka_workload, tmp_path):
 
 def _kafka_rows(kafka_workload, keep=lambda offset: True):
     topic, partition = segments.parse_partition_dir(DAMAGED)
-    return _java_rows(r for r in kafka_workload.records["read_uncommitted"]
-                      if r["topic"] == topic and r["partition"] == partition
-                      and keep(r["offset"]))
+    return _java_rows(
+        r
+        for r in kafka_workload.records["read_uncommitted"]
+        if r["topic"] == topic and r["partition"] == partition and keep(r["offset"])
+    )
 
 
 def _modes_keep_the_good_batches(kafka_log, root, kafka_workload, bad_path, bad_batch):
     with pytest.raises(Exception) as info:
         kafka_log().load(str(root)).collect()
     assert f"{bad_path}: at byte {bad_batch.position}" in str(info.value)
-    want = _kafka_rows(kafka_workload,
-                       lambda o: not bad_batch.base_offset <= o <= bad_batch.last_offset)
+    want = _kafka_rows(kafka_workload, lambda o: not bad_batch.base_offset <= o <= bad_batch.last_offset)
     topics = [DAMAGED.rsplit("-", 1)[0]]
     assert _spark_rows(kafka_log(mode="DROPMALFORMED").load(str(root)), topics) == want
     permissive = kafka_log(mode="PERMISSIVE").load(str(root))

@@ -2,6 +2,7 @@
 Spark package (and the Spark demo command) import pyspark, the library never imports the
 command line, ``kafkawire --help`` loads none of the subcommands, and the old import
 paths of moved modules still work."""
+
 from __future__ import annotations
 
 import ast
@@ -41,14 +42,20 @@ print(sorted(m for m in sys.modules if m.split(".")[0] in ("pyspark", "py4j")))
 
 
 def _env(backend: str) -> dict:
-    return subprocess_env(**({"KAFKAWIRE_NO_EXTENSIONS": "1"} if backend == "python"
-                             else {"KAFKAWIRE_REQUIRE_EXTENSIONS": "1"}))
+    return subprocess_env(
+        **({"KAFKAWIRE_NO_EXTENSIONS": "1"} if backend == "python" else {"KAFKAWIRE_REQUIRE_EXTENSIONS": "1"})
+    )
 
 
 def test_the_log_package_reads_a_log_without_pyspark(backend, tmp_path):
     pytest.importorskip("pyarrow")
-    proc = subprocess.run([sys.executable, "-c", _WITHOUT_SPARK, str(tmp_path)],
-                          env=_env(backend), capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", _WITHOUT_SPARK, str(tmp_path)],
+        env=_env(backend),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     counts, spark_modules = proc.stdout.splitlines()
     partitions, rows, committed, written, aborted = map(int, counts.split())
@@ -74,28 +81,31 @@ def _imports(path: Path, depth: int = 1) -> set:
 
 @pytest.mark.backend_independent
 def test_only_the_spark_package_and_the_spark_demo_import_pyspark(backend):
-    importers = {str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py")
-                 if "pyspark" in _imports(p)}
+    importers = {str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py") if "pyspark" in _imports(p)}
     assert "spark/datasource.py" in importers  # the check sees what it looks for
     assert {p for p in importers if not p.startswith("spark/")} == {"cli/demo.py"}
 
 
 @pytest.mark.backend_independent
 def test_the_library_does_not_import_the_command_line(backend):
-    importers = {str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py")
-                 if "kafkawire.cli" in _imports(p, depth=2)}
+    importers = {
+        str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py") if "kafkawire.cli" in _imports(p, depth=2)
+    }
     assert "cli/dump_log.py" in importers  # the check sees what it looks for
     assert {p for p in importers if not p.startswith("cli/")} == {"__main__.py"}
 
 
 @pytest.mark.backend_independent
 def test_help_imports_no_subcommand(backend):
-    code = ("import sys\nfrom kafkawire.cli import main\nmain(['--help'])\n"
-            "print(sorted(m for m in sys.modules if m.startswith('kafkawire.cli.')"
-            " or m.split('.')[0] in ('pyarrow', 'pyspark')"
-            " or m.startswith(('kafkawire.broker', 'kafkawire.log', 'kafkawire.spark'))))")
-    proc = subprocess.run([sys.executable, "-c", code], env=_env("python"),
-                          capture_output=True, text=True, timeout=120)
+    code = (
+        "import sys\nfrom kafkawire.cli import main\nmain(['--help'])\n"
+        "print(sorted(m for m in sys.modules if m.startswith('kafkawire.cli.')"
+        " or m.split('.')[0] in ('pyarrow', 'pyspark')"
+        " or m.startswith(('kafkawire.broker', 'kafkawire.log', 'kafkawire.spark'))))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], env=_env("python"), capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 0, proc.stderr
     assert "dump-log" in proc.stdout
     assert proc.stdout.splitlines()[-1] == "[]"
@@ -111,12 +121,15 @@ def test_every_subcommand_is_a_module_of_the_cli_package(backend):
 
 
 @pytest.mark.backend_independent
-@pytest.mark.parametrize("old, new", [
-    ("kafkawire.segments", "kafkawire.log.segments"),
-    ("kafkawire.sample", "kafkawire.log.sample"),
-    ("kafkawire.internal", "kafkawire.internal_topics"),
-    ("kafkawire.spark.logread", "kafkawire.log.read"),
-])
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("kafkawire.segments", "kafkawire.log.segments"),
+        ("kafkawire.sample", "kafkawire.log.sample"),
+        ("kafkawire.internal", "kafkawire.internal_topics"),
+        ("kafkawire.spark.logread", "kafkawire.log.read"),
+    ],
+)
 def test_old_import_paths_give_the_moved_modules(backend, old, new):
     import importlib
 

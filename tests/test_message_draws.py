@@ -7,6 +7,7 @@ where it is an array, its default (so it is left out) where it is tagged, a leng
 127 or more where it is text, bytes or an array of a primitive type; every flexible
 struct carries unknown tagged fields at least once.
 """
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -85,8 +86,9 @@ def test_draws_exercise_every_field(backend):
 
 
 def test_unknown_tags_reach_the_largest_java_writes_back(backend):
-    tags = {tag for msg in draws(messages.FetchRequest, 17, SEED, COUNT)
-            for tag, _ in msg._unknown_tagged or ()}
+    tags = {
+        tag for msg in draws(messages.FetchRequest, 17, SEED, COUNT) for tag, _ in msg._unknown_tagged or ()
+    }
     assert max(tags) > 2**30 and max(tags) <= JAVA_MAX_TAG
     assert any(128 <= tag < 2**14 for tag in tags) and any(tag < 128 for tag in tags)
 
@@ -94,5 +96,9 @@ def test_unknown_tags_reach_the_largest_java_writes_back(backend):
 def test_one_draw_rebuilds_the_message_a_failure_names(backend):
     # a failure of the Java comparison names its seed and index; draw() rebuilds it alone
     batch = draws(messages.MetadataResponse, 12, SEED, 20)
-    assert [draw(messages.MetadataResponse, 12, SEED, i) for i in (0, 7, 19)] == [batch[0], batch[7], batch[19]]
+    assert [draw(messages.MetadataResponse, 12, SEED, i) for i in (0, 7, 19)] == [
+        batch[0],
+        batch[7],
+        batch[19],
+    ]
     assert draws(messages.MetadataResponse, 12, SEED + 1, 20) != batch

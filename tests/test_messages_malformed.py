@@ -1,6 +1,7 @@
 """Hostile input: truncations and random mutations of valid encodings raise
 kafkawire.errors.DecodeError (or a subclass) and nothing else, identically on both
 backends; declared lengths and counts beyond the buffer are rejected before allocating."""
+
 from __future__ import annotations
 
 import random
@@ -27,8 +28,13 @@ def _outcome(codec, plan, buf):
 
 
 @pytest.mark.parametrize("name", ALL)
-@settings(max_examples=1, deadline=None, suppress_health_check=list(HealthCheck), database=None,
-          phases=(Phase.explicit, Phase.generate))
+@settings(
+    max_examples=1,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    database=None,
+    phases=(Phase.explicit, Phase.generate),
+)
 @given(data=st.data())
 def test_truncations_and_mutations_raise_decode_errors_only(name, data, backend):
     cls = messages.CLASSES[name]
@@ -64,22 +70,29 @@ def test_truncations_and_mutations_raise_decode_errors_only(name, data, backend)
 HUGE = 2**31 - 1
 
 
-@pytest.mark.parametrize("buf,cls,version", [
-    # MetadataResponse v0: brokers array count 2**31-1 in a 10-byte buffer.
-    (b"\x7f\xff\xff\xff" + bytes(6), messages.MetadataResponse, 0),
-    # ...and as a compact (flexible) count: uvarint 2**32-1.
-    (b"\x00\x00\x00\x00" + b"\xff\xff\xff\xff\x0f" + bytes(1), messages.MetadataResponse, 12),
-    # MetadataRequest v0: topics array of 2**31-1 structs.
-    (b"\x7f\xff\xff\xff" + bytes(6), messages.MetadataRequest, 0),
-    # A string length of 32767 in 2 remaining bytes (ApiVersionsRequest v3, compact).
-    (b"\xff\xff\x03" + b"ab", messages.ApiVersionsRequest, 3),
-    # A bytes length of 2**31-1 (SaslAuthenticateRequest v0: auth bytes).
-    (b"\x7f\xff\xff\xff" + bytes(6), messages.SaslAuthenticateRequest, 0),
-    # OffsetFetchRequest v2: group id, then an array of 2**31-1 topics.
-    (b"\x00\x01g" + b"\x7f\xff\xff\xff" + bytes(3), messages.OffsetFetchRequest, 2),
-    # ListOffsets v1 partitions: array of int32 elements that cannot fit.
-    (b"\x00\x00\x00\x00" + b"\x00\x00\x00\x01" + b"\x00\x01t" + b"\x7f\xff\xff\xff", messages.ListOffsetsRequest, 1),
-])
+@pytest.mark.parametrize(
+    "buf,cls,version",
+    [
+        # MetadataResponse v0: brokers array count 2**31-1 in a 10-byte buffer.
+        (b"\x7f\xff\xff\xff" + bytes(6), messages.MetadataResponse, 0),
+        # ...and as a compact (flexible) count: uvarint 2**32-1.
+        (b"\x00\x00\x00\x00" + b"\xff\xff\xff\xff\x0f" + bytes(1), messages.MetadataResponse, 12),
+        # MetadataRequest v0: topics array of 2**31-1 structs.
+        (b"\x7f\xff\xff\xff" + bytes(6), messages.MetadataRequest, 0),
+        # A string length of 32767 in 2 remaining bytes (ApiVersionsRequest v3, compact).
+        (b"\xff\xff\x03" + b"ab", messages.ApiVersionsRequest, 3),
+        # A bytes length of 2**31-1 (SaslAuthenticateRequest v0: auth bytes).
+        (b"\x7f\xff\xff\xff" + bytes(6), messages.SaslAuthenticateRequest, 0),
+        # OffsetFetchRequest v2: group id, then an array of 2**31-1 topics.
+        (b"\x00\x01g" + b"\x7f\xff\xff\xff" + bytes(3), messages.OffsetFetchRequest, 2),
+        # ListOffsets v1 partitions: array of int32 elements that cannot fit.
+        (
+            b"\x00\x00\x00\x00" + b"\x00\x00\x00\x01" + b"\x00\x01t" + b"\x7f\xff\xff\xff",
+            messages.ListOffsetsRequest,
+            1,
+        ),
+    ],
+)
 def test_declared_lengths_beyond_the_buffer_fail_fast(buf, cls, version, backend):
     cls.decode(cls().encode(version), version)  # compile the plans first: measure the decode only
     tracemalloc.start()

@@ -9,6 +9,7 @@ schema order), writes them back byte for byte, and kafkawire decodes the peer's 
 to the original message.  Cases where a peer is wrong are listed in ``PEER_BUGS`` with
 the reason, and checked to still be wrong (so a fixed peer is noticed).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -55,8 +56,11 @@ def _kafka_python_classes():
             yield s
             yield from subs(s)
 
-    return {c.__name__: c for c in subs(ApiMessage)
-            if getattr(c, "_class_version", None) is None and getattr(c, "_json", None)}
+    return {
+        c.__name__: c
+        for c in subs(ApiMessage)
+        if getattr(c, "_class_version", None) is None and getattr(c, "_json", None)
+    }
 
 
 def _parse_range(spec):
@@ -75,8 +79,11 @@ for _name, _peer in sorted(KP.items()):
     if _ours is None:
         continue
     lo, hi = _parse_range(_peer._json["validVersions"])
-    versions = [v for v in range(max(lo, _ours.valid_versions.lowest), min(hi, _ours.valid_versions.highest) + 1)
-                if ("kafka-python", _name, v) not in KNOWN_DIFFERENCES]
+    versions = [
+        v
+        for v in range(max(lo, _ours.valid_versions.lowest), min(hi, _ours.valid_versions.highest) + 1)
+        if ("kafka-python", _name, v) not in KNOWN_DIFFERENCES
+    ]
     if versions:
         KP_PAIRS.append((_name, tuple(versions)))
 
@@ -94,9 +101,13 @@ def _kio_pairs():
                 ours = (messages.request_class if kind == "request" else messages.response_class)(api_key)
             except Exception:
                 continue
-            versions = tuple(v for v in sorted(schema_name_map[name]) if v in ours.valid_versions
-                             and et in schema_name_map[name][v]
-                             and ("kio", ours.__name__, v) not in KNOWN_DIFFERENCES)
+            versions = tuple(
+                v
+                for v in sorted(schema_name_map[name])
+                if v in ours.valid_versions
+                and et in schema_name_map[name][v]
+                and ("kio", ours.__name__, v) not in KNOWN_DIFFERENCES
+            )
             if versions:
                 out.append((ours.__name__, api_key, kind, versions))
     return out
@@ -105,8 +116,8 @@ def _kio_pairs():
 KIO_PAIRS = _kio_pairs()
 
 
-
 # -- value normalisation ------------------------------------------------------------------
+
 
 def _norm(v):
     if v is None or isinstance(v, (bool, str, float)):
@@ -136,8 +147,12 @@ def ours_values(obj, version, absent_tagged_struct_none=False):
         if version not in f.versions:
             continue
         v = getattr(obj, f.attr)
-        if (absent_tagged_struct_none and f.kind == STRUCT and version in f.tagged_versions
-                and v == f.struct.default_instance()):
+        if (
+            absent_tagged_struct_none
+            and f.kind == STRUCT
+            and version in f.tagged_versions
+            and v == f.struct.default_instance()
+        ):
             v = None
         if v is not None and f.kind == STRUCT:
             v = ours_values(v, version, absent_tagged_struct_none)
@@ -182,8 +197,13 @@ def kio_values(obj):
 
 
 @pytest.mark.parametrize("name,versions", KP_PAIRS, ids=[n for n, _ in KP_PAIRS])
-@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck), database=None,
-          phases=(Phase.explicit, Phase.generate))
+@settings(
+    max_examples=3,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    database=None,
+    phases=(Phase.explicit, Phase.generate),
+)
 @given(data=st.data())
 def test_kafka_python_agrees_both_ways(name, versions, data, backend):
     ours_cls = messages.CLASSES[name]
@@ -206,8 +226,13 @@ def test_kafka_python_agrees_both_ways(name, versions, data, backend):
 
 
 @pytest.mark.parametrize("name,api_key,kind,versions", KIO_PAIRS, ids=[n for n, *_ in KIO_PAIRS])
-@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck), database=None,
-          phases=(Phase.explicit, Phase.generate))
+@settings(
+    max_examples=3,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    database=None,
+    phases=(Phase.explicit, Phase.generate),
+)
 @given(data=st.data())
 def test_kio_agrees_both_ways(name, api_key, kind, versions, data, backend):
     from kio.index import load_request_schema, load_response_schema

@@ -1,5 +1,6 @@
 """Every definition at every version: generated messages round-trip, sizes are exact,
 and both backends write the same bytes."""
+
 from __future__ import annotations
 
 import pytest
@@ -23,14 +24,26 @@ def test_every_definition_has_a_class():
     # two headers, and the definitions of the four other folders.
     assert len(messages.CLASSES) == 281
     assert {c.kind for c in messages.CLASSES.values()} == {
-        "request", "response", "header", "data", "metadata", "coordinator-key", "coordinator-value"}
+        "request",
+        "response",
+        "header",
+        "data",
+        "metadata",
+        "coordinator-key",
+        "coordinator-value",
+    }
     assert sorted(messages._REQUESTS) == list(range(95)) == sorted(messages._RESPONSES)
     assert PAIRS == 739
 
 
 @pytest.mark.parametrize("name", [n for n, _ in ALL])
-@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck), database=None,
-          phases=(Phase.explicit, Phase.generate))
+@settings(
+    max_examples=4,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    database=None,
+    phases=(Phase.explicit, Phase.generate),
+)
 @given(data=st.data())
 def test_generated_messages_round_trip_at_every_version(name, data, backend):
     cls = messages.CLASSES[name]
@@ -45,8 +58,13 @@ def test_generated_messages_round_trip_at_every_version(name, data, backend):
 
 @pytest.mark.backend_independent
 @pytest.mark.parametrize("name", [n for n, _ in ALL])
-@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck), database=None,
-          phases=(Phase.explicit, Phase.generate))
+@settings(
+    max_examples=4,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    database=None,
+    phases=(Phase.explicit, Phase.generate),
+)
 @given(data=st.data())
 def test_both_backends_write_and_read_the_same_bytes(name, data):
     """The Cython and the pure encoders are two implementations of the plans: each one

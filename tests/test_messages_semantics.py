@@ -1,5 +1,6 @@
 """Message classes: defaults, versions, nulls, unknown tagged fields, records views,
 dicts, equality, class lookup and version negotiation."""
+
 from __future__ import annotations
 
 import copy
@@ -13,6 +14,7 @@ from kafkawire import messages as m
 from kafkawire.errors import DecodeError, EncodeError, UnknownApiError, UnsupportedVersionError
 from kafkawire.schema import DATA_DIR, GROUPS
 from kafkawire.schema.plan import snake_case
+
 
 @pytest.mark.backend_independent
 def test_package_schema_holds_exactly_the_files_its_manifest_lists(backend):
@@ -37,13 +39,13 @@ def test_names_defaults_and_class_attributes(backend):
     req = m.MetadataRequest()
     assert req.topics == [] and req.allow_auto_topic_creation is True
     resp = m.MetadataResponse()
-    assert resp.controller_id == -1 and resp.cluster_id is None          # "default": -1 / "null"
+    assert resp.controller_id == -1 and resp.cluster_id is None  # "default": -1 / "null"
     assert resp.cluster_authorized_operations == -2147483648
     topic = m.MetadataResponse.MetadataResponseTopic()
     assert topic.topic_id == uuid.UUID(int=0) and topic.is_internal is False and topic.name == ""
-    assert m.ProduceRequest.PartitionProduceData().records is None       # nullable records
+    assert m.ProduceRequest.PartitionProduceData().records is None  # nullable records
     assert m.FetchRequest().replica_state == m.FetchRequest.ReplicaState()  # struct default
-    assert m.ConsumerGroupHeartbeatResponse().assignment is None          # "default": "null"
+    assert m.ConsumerGroupHeartbeatResponse().assignment is None  # "default": "null"
     assert m.MetadataRequest.api_key == 3 and m.MetadataRequest.kind == "request"
     assert 12 in m.MetadataResponse.valid_versions and 99 not in m.MetadataResponse.valid_versions
     assert 9 in m.MetadataRequest.flexible_versions and 8 not in m.MetadataRequest.flexible_versions
@@ -72,9 +74,14 @@ def test_equality_repr_copy_pickle(backend):
 
 
 def test_to_dict_is_json_safe_and_from_dict_inverts_it(backend):
-    msg = m.FetchResponse(responses=[m.FetchResponse.FetchableTopicResponse(
-        topic_id=uuid.UUID(int=7), partitions=[m.FetchResponse.PartitionData(
-            partition_index=1, records=b"\x00\x01\xff")])])
+    msg = m.FetchResponse(
+        responses=[
+            m.FetchResponse.FetchableTopicResponse(
+                topic_id=uuid.UUID(int=7),
+                partitions=[m.FetchResponse.PartitionData(partition_index=1, records=b"\x00\x01\xff")],
+            )
+        ]
+    )
     msg._unknown_tagged = ((9, b"zz"),)
     wire = msg.encode(13)
     decoded = m.FetchResponse.decode(wire, 13)
@@ -103,7 +110,7 @@ def test_non_default_value_in_a_field_the_version_lacks_raises(backend):
 
 def test_null_where_not_nullable_raises(backend):
     with pytest.raises(EncodeError):
-        m.MetadataRequest(topics=None).encode(0)           # nullable from v1
+        m.MetadataRequest(topics=None).encode(0)  # nullable from v1
     assert m.MetadataRequest.decode(m.MetadataRequest(topics=None).encode(1), 1).topics is None
     with pytest.raises(EncodeError):
         m.MetadataRequest(topics=[m.MetadataRequest.MetadataRequestTopic(name=None)]).encode(9)
@@ -169,11 +176,23 @@ def test_a_tag_of_a_field_from_another_version_is_not_an_unknown_field(backend):
 
 def test_records_fields_are_zero_copy_views_and_accept_any_bytes_like(backend):
     payload = bytearray(b"R" * 100)
-    msg = m.ProduceRequest(topic_data=[m.ProduceRequest.TopicProduceData(name="t", partition_data=[
-        m.ProduceRequest.PartitionProduceData(index=0, records=memoryview(payload))])])
+    msg = m.ProduceRequest(
+        topic_data=[
+            m.ProduceRequest.TopicProduceData(
+                name="t",
+                partition_data=[m.ProduceRequest.PartitionProduceData(index=0, records=memoryview(payload))],
+            )
+        ]
+    )
     wire = msg.encode(3)
-    assert msg.encode(3) == m.ProduceRequest(topic_data=[m.ProduceRequest.TopicProduceData(
-        name="t", partition_data=[m.ProduceRequest.PartitionProduceData(index=0, records=bytes(payload))])]).encode(3)
+    assert msg.encode(3) == m.ProduceRequest(
+        topic_data=[
+            m.ProduceRequest.TopicProduceData(
+                name="t",
+                partition_data=[m.ProduceRequest.PartitionProduceData(index=0, records=bytes(payload))],
+            )
+        ]
+    ).encode(3)
     buf = bytearray(wire)
     got = m.ProduceRequest.decode(buf, 3)
     view = got.topic_data[0].partition_data[0].records
@@ -184,16 +203,21 @@ def test_records_fields_are_zero_copy_views_and_accept_any_bytes_like(backend):
 
 def test_negotiation_picks_the_highest_common_version(backend):
     V = m.ApiVersionsResponse.ApiVersion
-    resp = m.ApiVersionsResponse(api_keys=[V(api_key=3, min_version=0, max_version=9),
-                                           V(api_key=0, min_version=3, max_version=99),
-                                           V(api_key=1, min_version=200, max_version=300),
-                                           V(api_key=999, min_version=0, max_version=1)])
+    resp = m.ApiVersionsResponse(
+        api_keys=[
+            V(api_key=3, min_version=0, max_version=9),
+            V(api_key=0, min_version=3, max_version=99),
+            V(api_key=1, min_version=200, max_version=300),
+            V(api_key=999, min_version=0, max_version=1),
+        ]
+    )
     got = m.negotiate_versions(resp)
     assert got == {3: 9, 0: m.supported_versions(0).highest}
     assert m.negotiate_version(resp, 3) == 9
     with pytest.raises(UnsupportedVersionError):
         m.negotiate_version(resp, 1)
     from kafkawire.schema.versions import VersionRange
+
     assert m.negotiate_version(resp, 3, VersionRange(0, 4)) == 4
 
 
@@ -204,7 +228,9 @@ def test_size_is_exact_and_encode_parts_frames(backend):
     for v in range(0, 14):
         assert msg.size(v) == len(msg.encode(v))
     h = m.ResponseHeader(correlation_id=1)
-    frame = _message_class._codec["encode_parts"](((m.ResponseHeader.plan(1), h), (m.MetadataResponse.plan(12), msg)), True)
+    frame = _message_class._codec["encode_parts"](
+        ((m.ResponseHeader.plan(1), h), (m.MetadataResponse.plan(12), msg)), True
+    )
     assert frame[4:] == h.encode(1) + msg.encode(12)
     assert int.from_bytes(frame[:4], "big") == len(frame) - 4
 
@@ -215,13 +241,19 @@ def test_nested_structs_may_be_given_as_dicts_and_other_values_fail_at_construct
     assert as_dicts == R(topics=[R.MetadataRequestTopic(name="events")])
     assert as_dicts.encode(12) == R(topics=[R.MetadataRequestTopic(name="events")]).encode(12)
     F = m.FetchRequest  # dicts inside dicts, and a mix with objects
-    fetch = F(topics=[{"topic": "t", "partitions": [{"partition": 1, "fetch_offset": 5},
-                                                    F.FetchPartition(partition=2)]}])
+    fetch = F(
+        topics=[
+            {"topic": "t", "partitions": [{"partition": 1, "fetch_offset": 5}, F.FetchPartition(partition=2)]}
+        ]
+    )
     assert [(p.partition, p.fetch_offset) for p in fetch.topics[0].partitions] == [(1, 5), (2, 0)]
     objects = [R.MetadataRequestTopic(name="kept")]
     assert R(topics=objects).topics is objects  # struct lists are kept as given
-    with pytest.raises(EncodeError, match=r"MetadataRequest\.topics\[0\]: expected "
-                                          r"MetadataRequest\.MetadataRequestTopic or a dict"):
+    with pytest.raises(
+        EncodeError,
+        match=r"MetadataRequest\.topics\[0\]: expected "
+        r"MetadataRequest\.MetadataRequestTopic or a dict",
+    ):
         R(topics=["events"])
     with pytest.raises(EncodeError, match=r"MetadataRequest\.topics: expected a list"):
         R(topics={"name": "events"})
@@ -238,15 +270,23 @@ def test_tagged_nullable_struct_and_json_null_defaults_as_kafka_writes_them(back
     V = m.ConsumerGroupMemberMetadataValue
     assert V().classic_member_metadata == V.ClassicMemberMetadata()
     assert m.ConsumerGroupCurrentMemberAssignmentValue.TopicPartitions().assignment_epochs == []
-    head = bytes.fromhex("0100" "0263" "0268" "01" "00" "00000005" "00")
-    msg = V(instance_id="", rack_id=None, client_id="c", client_host="h", subscribed_topic_names=[],
-            subscribed_topic_regex=None, rebalance_timeout_ms=5, server_assignor=None)
+    head = bytes.fromhex("01000263026801000000000500")
+    msg = V(
+        instance_id="",
+        rack_id=None,
+        client_id="c",
+        client_host="h",
+        subscribed_topic_names=[],
+        subscribed_topic_regex=None,
+        rebalance_timeout_ms=5,
+        server_assignor=None,
+    )
     assert msg.encode(0) == head + b"\x00"
     msg.classic_member_metadata = None
-    assert msg.encode(0) == head + bytes.fromhex("01" "00" "01" "00")
-    assert V.decode(head + bytes.fromhex("01" "00" "01" "00"), 0) == msg
+    assert msg.encode(0) == head + bytes.fromhex("01000100")
+    assert V.decode(head + bytes.fromhex("01000100"), 0) == msg
     msg.classic_member_metadata = V.ClassicMemberMetadata(session_timeout_ms=1)
-    present = head + bytes.fromhex("01" "00" "07" "01" "00000001" "01" "00")
+    present = head + bytes.fromhex("01000701000000010100")
     assert msg.encode(0) == present and V.decode(present, 0) == msg
 
 
@@ -255,8 +295,14 @@ def test_struct_fields_absent_from_the_wire_decode_as_fresh_defaults(backend):
     # they are left off the wire (and v4 has none of them), so the decoder makes each
     # default struct itself: equal to the class's own default, one per field and decode.
     F = m.FetchResponse
-    msg = F(responses=[F.FetchableTopicResponse(topic="t", partitions=[
-        F.PartitionData(partition_index=i, aborted_transactions=[]) for i in range(2)])])
+    msg = F(
+        responses=[
+            F.FetchableTopicResponse(
+                topic="t",
+                partitions=[F.PartitionData(partition_index=i, aborted_transactions=[]) for i in range(2)],
+            )
+        ]
+    )
     for version in (4, 12):
         wire = msg.encode(version)
         first, second = F.decode(wire, version).responses[0].partitions

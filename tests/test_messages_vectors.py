@@ -2,6 +2,7 @@
 
 Each ``tests/vectors/messages/*.bin`` has a ``.json`` sidecar saying where it came from.
 """
+
 from __future__ import annotations
 
 import json
@@ -39,8 +40,12 @@ def test_produce_v0_request_frame_is_refused_as_kafka_4_refuses_it(backend):
     assert zlib.crc32(message_set[16:]) == 0x73ACF77C
     # Kafka 4 removed Produce v0-v2 (KIP-896): the header reads, the body version does not.
     header, _ = decode_request_header(frame[4:])
-    assert (header.request_api_key, header.request_api_version, header.correlation_id,
-            header.client_id) == (0, 0, 1, "foo")
+    assert (header.request_api_key, header.request_api_version, header.correlation_id, header.client_id) == (
+        0,
+        0,
+        1,
+        "foo",
+    )
     with pytest.raises(UnsupportedVersionError):
         kafkawire.decode_request(frame[4:])
 
@@ -57,8 +62,10 @@ def test_metadata_v0_request_seed_uses_a_null_that_v0_does_not_allow(backend):
     assert got.topics is None and header.client_id == "test"
     assert kafkawire.encode_request(m.MetadataRequest(topics=None), 1, 1, "test")[4:] == bytes(v1)
     # At v0, "all topics" is the empty array: the seed's frame with 00000000.
-    assert kafkawire.encode_request(m.MetadataRequest(topics=[]), 0, 1, "test") == \
-        frame[:-4] + b"\x00\x00\x00\x00"
+    assert (
+        kafkawire.encode_request(m.MetadataRequest(topics=[]), 0, 1, "test")
+        == frame[:-4] + b"\x00\x00\x00\x00"
+    )
 
 
 def test_metadata_v0_response_byte_for_byte(backend):
@@ -74,12 +81,12 @@ def test_api_versions_v3_request_layout(backend):
     msg = m.ApiVersionsRequest(client_software_name="apache-kafka-java", client_software_version="3.9.0")
     frame = kafkawire.encode_request(msg, 3, correlation_id=7, client_id="c1")
     assert struct.unpack_from(">ihhi", frame, 0) == (len(frame) - 4, 18, 3, 7)
-    assert frame[12:14] == b"\x00\x02"            # ClientId: int16 length, not compact
+    assert frame[12:14] == b"\x00\x02"  # ClientId: int16 length, not compact
     assert frame[14:16] == b"c1"
-    assert frame[16] == 0                          # header v2 tagged fields
-    assert frame[17] == 18                         # compact length of the 17-byte name
+    assert frame[16] == 0  # header v2 tagged fields
+    assert frame[17] == 18  # compact length of the 17-byte name
     assert frame[18:35] == b"apache-kafka-java"
     assert frame[35] == len("3.9.0") + 1 and frame[36:41] == b"3.9.0"
-    assert frame[41:] == b"\x00"                   # body tagged fields
+    assert frame[41:] == b"\x00"  # body tagged fields
     header, got = kafkawire.decode_request(frame[4:])
     assert got == msg and header.client_id == "c1"

@@ -3,6 +3,7 @@ also enables OAUTHBEARER with Kafka's default validator for unsecured JWTs (``al
 none``, a ``sub`` and an ``exp`` claim): a valid token authenticates (with SASL
 extensions in the initial response), an expired one gets Kafka's JSON error reply,
 which the client answers with ``\\x01`` before the broker refuses."""
+
 from __future__ import annotations
 
 import base64
@@ -25,10 +26,12 @@ FAR_FUTURE = 4102444800  # 2100-01-01: fixed claims, no clock in the test
 def oauth_kafka():
     from kafka_support.broker import start_broker
 
-    broker = start_broker(extra_properties={
-        "sasl.enabled.mechanisms": "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512,OAUTHBEARER",
-        "listener.name.sasl_plaintext.oauthbearer.sasl.jaas.config":
-            "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;"})
+    broker = start_broker(
+        extra_properties={
+            "sasl.enabled.mechanisms": "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512,OAUTHBEARER",
+            "listener.name.sasl_plaintext.oauthbearer.sasl.jaas.config": "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;",
+        }
+    )
     try:
         yield broker
     finally:
@@ -38,6 +41,7 @@ def oauth_kafka():
 def unsecured_jwt(claims: dict) -> str:
     def part(obj) -> str:
         return base64.urlsafe_b64encode(json.dumps(obj).encode()).rstrip(b"=").decode()
+
     return f"{part({'alg': 'none'})}.{part(claims)}."
 
 

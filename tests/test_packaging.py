@@ -3,6 +3,7 @@
 The sdist is built the way a release is (``python -m build --sdist``, here without build
 isolation so no network is needed) from the files git tracks (and new files it does not ignore), into a temporary directory.
 """
+
 from __future__ import annotations
 
 import re
@@ -27,8 +28,13 @@ DOCUMENTS = {"README.md", "CHANGELOG.md", "pyproject.toml", "setup.py", "MANIFES
 def _tracked():
     if shutil.which("git") is None or not (ROOT / ".git").exists():
         pytest.skip("needs a git checkout of kafkawire (the tracked files are the inputs)")
-    out = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT, capture_output=True,
-                         check=True, timeout=60).stdout.decode()
+    out = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+        timeout=60,
+    ).stdout.decode()
     return [p for p in out.split("\0") if p and (ROOT / p).exists()]
 
 
@@ -40,9 +46,22 @@ def sdist(tmp_path_factory):
     for rel in tracked:
         (src / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / rel, src / rel)
-    out = subprocess.run([sys.executable, "-m", "build", "--sdist", "--no-isolation",
-                          "--skip-dependency-check", "--outdir", str(src / "dist"), str(src)],
-                         capture_output=True, text=True, timeout=240)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "build",
+            "--sdist",
+            "--no-isolation",
+            "--skip-dependency-check",
+            "--outdir",
+            str(src / "dist"),
+            str(src),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     (path,) = (src / "dist").glob("kafkawire-*.tar.gz")
     with tarfile.open(path) as tar:
@@ -63,8 +82,11 @@ def test_the_sdist_holds_every_build_input(sdist):
 
 def test_the_sdist_ships_sources_not_generated_or_compiled_files(sdist):
     _, names, _ = sdist
-    generated = [n for n in names if n.startswith("kafkawire/_fast/") and n.endswith(".c")
-                 and not n.endswith("_impl.c")]
+    generated = [
+        n
+        for n in names
+        if n.startswith("kafkawire/_fast/") and n.endswith(".c") and not n.endswith("_impl.c")
+    ]
     compiled = [n for n in names if n.endswith((".so", ".pyd", ".pyc"))]
     assert (generated, compiled) == ([], [])
 

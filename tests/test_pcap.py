@@ -2,6 +2,7 @@
 Ethernet, 802.1Q, Linux cooked, loopback, IPv4, IPv6 and TCP headers): reassembly
 against the bytes that were sent, however the segments are cut, repeated and reordered;
 how connections end; which packets are skipped; and the error for each malformed file."""
+
 from __future__ import annotations
 
 import io
@@ -25,8 +26,12 @@ def tcp(sport, dport, seq, flags, payload=b""):
 
 
 def ipv4(src, dst, segment, proto=6, frag=0):
-    return (struct.pack(">BBHHHBBH", 0x45, 0, 20 + len(segment), 0, frag, 64, proto, 0)
-            + bytes(int(x) for x in src.split(".")) + bytes(int(x) for x in dst.split(".")) + segment)
+    return (
+        struct.pack(">BBHHHBBH", 0x45, 0, 20 + len(segment), 0, frag, 64, proto, 0)
+        + bytes(int(x) for x in src.split("."))
+        + bytes(int(x) for x in dst.split("."))
+        + segment
+    )
 
 
 def ipv6(src: bytes, dst: bytes, segment, next_header=6):
@@ -63,11 +68,11 @@ def _cut(data: bytes, isn: int, rnd: random.Random):
     pieces, pos = [], 0
     while pos < len(data):
         n = rnd.randint(1, 9)
-        pieces.append(((isn + pos) & 0xFFFFFFFF, data[pos:pos + n]))
+        pieces.append(((isn + pos) & 0xFFFFFFFF, data[pos : pos + n]))
         if rnd.random() < 0.2:
             pieces.append(pieces[-1])  # sent twice
         if rnd.random() < 0.2 and pos > 3:  # a retransmission that starts before the edge
-            pieces.append(((isn + pos - 3) & 0xFFFFFFFF, data[pos - 3:pos + n]))
+            pieces.append(((isn + pos - 3) & 0xFFFFFFFF, data[pos - 3 : pos + n]))
         pos += n
     for i in range(len(pieces) - 1):
         if rnd.random() < 0.3:
@@ -85,8 +90,10 @@ def test_both_directions_reassemble_to_the_bytes_sent(seed):
         packets.append(segment(CLIENT, SERVER, seq, PSH | ACK, data))
     for seq, data in _cut(response, s_isn, rnd):
         packets.append(segment(SERVER, CLIENT, seq, PSH | ACK, data))
-    packets += [segment(CLIENT, SERVER, (c_isn + 300) & 0xFFFFFFFF, FIN | ACK),
-                segment(SERVER, CLIENT, s_isn + 200, FIN | ACK)]
+    packets += [
+        segment(CLIENT, SERVER, (c_isn + 300) & 0xFFFFFFFF, FIN | ACK),
+        segment(SERVER, CLIENT, s_isn + 200, FIN | ACK),
+    ]
     items = streams(capture(packets))
     assert joined(items, True) == request and joined(items, False) == response
     assert {(i.client, i.server) for i in items} == {(CLIENT, SERVER)}
@@ -96,8 +103,10 @@ def test_both_directions_reassemble_to_the_bytes_sent(seed):
 def test_how_connections_end():
     other = ("10.0.0.3", 40001)
     packets = [
-        segment(CLIENT, SERVER, 99, SYN), segment(CLIENT, SERVER, 100, ACK, b"one"),
-        segment(other, SERVER, 499, SYN), segment(other, SERVER, 500, ACK, b"x"),
+        segment(CLIENT, SERVER, 99, SYN),
+        segment(CLIENT, SERVER, 100, ACK, b"one"),
+        segment(other, SERVER, 499, SYN),
+        segment(other, SERVER, 500, ACK, b"x"),
         segment(SERVER, other, 7, RST),
         segment(CLIENT, SERVER, 199, SYN),  # the same port pair again: a new connection
         segment(CLIENT, SERVER, 200, ACK, b"two"),
@@ -114,9 +123,11 @@ def test_how_connections_end():
 
 
 def test_without_a_syn_the_server_is_the_side_on_a_server_port():
-    packets = [segment(SERVER, CLIENT, 5000, ACK, b"resp"),  # mid-connection, server first
-               segment(CLIENT, SERVER, 9000, ACK, b"req"),
-               segment(("10.0.0.5", 1234), ("10.0.0.6", 80), 1, ACK, b"web")]  # no server port
+    packets = [
+        segment(SERVER, CLIENT, 5000, ACK, b"resp"),  # mid-connection, server first
+        segment(CLIENT, SERVER, 9000, ACK, b"req"),
+        segment(("10.0.0.5", 1234), ("10.0.0.6", 80), 1, ACK, b"web"),
+    ]  # no server port
     items = streams(capture(packets))
     assert items[:2] == [StreamData(CLIENT, SERVER, False, b"resp"), StreamData(CLIENT, SERVER, True, b"req")]
     assert all(i.server == SERVER for i in items)
@@ -124,13 +135,16 @@ def test_without_a_syn_the_server_is_the_side_on_a_server_port():
     assert [i.data for i in other if isinstance(i, StreamData)] == [b"web"]
 
 
-@pytest.mark.parametrize("link_type,frame", [
-    (1, lambda ip: ethernet(ip, vlan=True)),
-    (113, lambda ip: b"\x00" * 14 + b"\x08\x00" + ip),  # Linux cooked v1
-    (276, lambda ip: b"\x08\x00" + b"\x00" * 18 + ip),  # Linux cooked v2
-    (0, lambda ip: struct.pack("<I", 2) + ip),  # BSD loopback
-    (101, lambda ip: ip),  # raw IP
-])
+@pytest.mark.parametrize(
+    "link_type,frame",
+    [
+        (1, lambda ip: ethernet(ip, vlan=True)),
+        (113, lambda ip: b"\x00" * 14 + b"\x08\x00" + ip),  # Linux cooked v1
+        (276, lambda ip: b"\x08\x00" + b"\x00" * 18 + ip),  # Linux cooked v2
+        (0, lambda ip: struct.pack("<I", 2) + ip),  # BSD loopback
+        (101, lambda ip: ip),  # raw IP
+    ],
+)
 def test_link_types(link_type, frame):
     ip = ipv4(CLIENT[0], SERVER[0], tcp(CLIENT[1], SERVER[1], 1, ACK, b"payload"))
     (data, end) = streams(capture([frame(ip)], link_type=link_type))
@@ -148,25 +162,41 @@ def test_ipv6_and_a_big_endian_nanosecond_file():
 def test_what_is_not_a_tcp_segment_is_skipped():
     udp = ipv4(CLIENT[0], SERVER[0], tcp(CLIENT[1], SERVER[1], 1, ACK, b"u"), proto=17)
     fragment = ipv4(CLIENT[0], SERVER[0], tcp(CLIENT[1], SERVER[1], 1, ACK, b"f"), frag=0x2000)
-    packets = [ethernet(udp), ethernet(fragment), ethernet(b"\x45" + bytes(5)),  # short IPv4
-               ethernet(b"\x60" + bytes(10), ethertype=0x86DD),  # short IPv6
-               ethernet(b"\x70" + bytes(30)),  # IP version 7
-               ethernet(ipv4(CLIENT[0], SERVER[0], b"\x00" * 8)),  # short TCP header
-               ethernet(b"arp", ethertype=0x0806),
-               ethernet(ipv6(bytes(16), bytes(16), b"udp", next_header=17), ethertype=0x86DD)]
+    packets = [
+        ethernet(udp),
+        ethernet(fragment),
+        ethernet(b"\x45" + bytes(5)),  # short IPv4
+        ethernet(b"\x60" + bytes(10), ethertype=0x86DD),  # short IPv6
+        ethernet(b"\x70" + bytes(30)),  # IP version 7
+        ethernet(ipv4(CLIENT[0], SERVER[0], b"\x00" * 8)),  # short TCP header
+        ethernet(b"arp", ethertype=0x0806),
+        ethernet(ipv6(bytes(16), bytes(16), b"udp", next_header=17), ethertype=0x86DD),
+    ]
     assert streams(capture(packets)) == []
     assert streams(capture([b"\x00" * 14 + b"\x08\x06" + b"arp"], link_type=113)) == []
 
 
-@pytest.mark.parametrize("data,message", [
-    (b"\xd4\xc3\xb2\xa1" + bytes(10), "a pcap file starts with a 24-byte header; this one has 14 bytes"),
-    (b"\x0a\x0d\x0d\x0a" + bytes(40), "this is a pcapng file; write classic pcap (tcpdump -w, or editcap -F pcap)"),
-    (b"GIF89a" + bytes(40), "not a pcap file (magic 47494638)"),
-    (capture([]) + bytes(7), "record 0: the file ends inside its 16-byte header"),
-    (capture([]) + struct.pack("<IIII", 0, 0, 1 << 20, 1 << 20), "record 0 declares 1048576 bytes, over 262144"),
-    (capture([b"x" * 10])[:-4], "record 0: the file ends 4 bytes early"),
-    (capture([b"x"], link_type=105), "link type 105 is not read (Ethernet, Linux cooked, loopback, raw IP are)"),
-])
+@pytest.mark.parametrize(
+    "data,message",
+    [
+        (b"\xd4\xc3\xb2\xa1" + bytes(10), "a pcap file starts with a 24-byte header; this one has 14 bytes"),
+        (
+            b"\x0a\x0d\x0d\x0a" + bytes(40),
+            "this is a pcapng file; write classic pcap (tcpdump -w, or editcap -F pcap)",
+        ),
+        (b"GIF89a" + bytes(40), "not a pcap file (magic 47494638)"),
+        (capture([]) + bytes(7), "record 0: the file ends inside its 16-byte header"),
+        (
+            capture([]) + struct.pack("<IIII", 0, 0, 1 << 20, 1 << 20),
+            "record 0 declares 1048576 bytes, over 262144",
+        ),
+        (capture([b"x" * 10])[:-4], "record 0: the file ends 4 bytes early"),
+        (
+            capture([b"x"], link_type=105),
+            "link type 105 is not read (Ethernet, Linux cooked, loopback, raw IP are)",
+        ),
+    ],
+)
 def test_malformed_captures(data, message):
     with pytest.raises(InvalidCaptureError) as info:
         streams(data)

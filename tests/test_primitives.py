@@ -1,4 +1,5 @@
 """Kafka primitive types: edges, round trips, malformed input, and a peer's varints."""
+
 import struct
 import uuid
 
@@ -17,7 +18,8 @@ INT64_EDGES = INT32_EDGES + [2**31, -(2**31) - 1, 2**63 - 1, -(2**63)]
 def test_active_backend_is_the_one_under_test(backend):
     assert kafkawire.BACKEND == backend
     assert p.decode_varint.__module__.startswith(
-        "kafkawire._fast" if backend == "cython" else "kafkawire._pure")
+        "kafkawire._fast" if backend == "cython" else "kafkawire._pure"
+    )
 
 
 def test_examples_from_the_spec():
@@ -122,8 +124,17 @@ def test_fixed_width_types_match_struct(name, fmt, values):
 
 
 @pytest.mark.parametrize(
-    "name, bad", [("int8", 128), ("int16", -32769), ("uint16", -1), ("int32", 2**31),
-                  ("uint32", 2**32), ("int64", 2**63), ("int32", "1"), ("int64", 1.5)]
+    "name, bad",
+    [
+        ("int8", 128),
+        ("int16", -32769),
+        ("uint16", -1),
+        ("int32", 2**31),
+        ("uint32", 2**32),
+        ("int64", 2**63),
+        ("int32", "1"),
+        ("int64", 1.5),
+    ],
 )
 def test_out_of_range_values_raise_encode_error(name, bad):
     with pytest.raises(EncodeError):
@@ -131,8 +142,12 @@ def test_out_of_range_values_raise_encode_error(name, bad):
 
 
 def test_varint_encoders_reject_out_of_range():
-    for fn, bad in [(p.encode_varint, 2**31), (p.encode_varlong, -(2**63) - 1),
-                    (p.encode_unsigned_varint, -1), (p.encode_unsigned_varint, 2**32)]:
+    for fn, bad in [
+        (p.encode_varint, 2**31),
+        (p.encode_varlong, -(2**63) - 1),
+        (p.encode_unsigned_varint, -1),
+        (p.encode_unsigned_varint, 2**32),
+    ]:
         with pytest.raises(EncodeError):
             fn(bad)
 
@@ -172,8 +187,12 @@ def test_null_forms():
     assert p.decode_array_length(b"\xff\xff\xff\xff", 0) == (None, 4)
     assert p.encode_compact_array_length(None) == b"\x00"
     assert p.decode_compact_array_length(b"\x04", 0) == (3, 1)
-    for decoder, raw in [(p.decode_string, b"\xff\xff"), (p.decode_compact_string, b"\x00"),
-                         (p.decode_bytes, b"\xff\xff\xff\xff"), (p.decode_compact_bytes, b"\x00")]:
+    for decoder, raw in [
+        (p.decode_string, b"\xff\xff"),
+        (p.decode_compact_string, b"\x00"),
+        (p.decode_bytes, b"\xff\xff\xff\xff"),
+        (p.decode_compact_bytes, b"\x00"),
+    ]:
         with pytest.raises(DecodeError):
             decoder(raw, 0)
     with pytest.raises(EncodeError):
@@ -183,8 +202,10 @@ def test_null_forms():
 @given(st.one_of(st.none(), st.binary(max_size=300)))
 @settings(max_examples=200)
 def test_bytes_round_trip(value):
-    for enc, dec in [(p.encode_nullable_bytes, p.decode_nullable_bytes),
-                     (p.encode_compact_nullable_bytes, p.decode_compact_nullable_bytes)]:
+    for enc, dec in [
+        (p.encode_nullable_bytes, p.decode_nullable_bytes),
+        (p.encode_compact_nullable_bytes, p.decode_compact_nullable_bytes),
+    ]:
         raw = enc(value)
         assert dec(raw, 0) == (value, len(raw))
 

@@ -1,6 +1,7 @@
 """The README runs as written: every ```python block in README.md is executed, as its
 text stands, in a fresh namespace (Spark blocks once, with the session's SparkSession
 already running; temporary files go to the test's own directory)."""
+
 from __future__ import annotations
 
 import re

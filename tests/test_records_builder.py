@@ -4,6 +4,7 @@ those encode_batch writes for the same records and those aiokafka's own
 DefaultRecordBatchBuilder writes (uncompressed).  Then the unusual inputs append takes:
 headers of any iterable and pair shape, bytes-like values, and a caller's code that
 appends to the same builder from inside append."""
+
 from __future__ import annotations
 
 import pytest
@@ -13,21 +14,28 @@ from hypothesis import strategies as st
 from kafkawire import _backend, records
 from kafkawire.errors import EncodeError
 
+
 def _peer_module(name: str):
     """A peer's module, imported by the tests that compare with it: only they skip
     when the peer is not installed."""
     return pytest.importorskip(name)
 
+
 CODECS = {"none": 0, "gzip": 1, "snappy": 2, "lz4": 3, "zstd": 4}
 TS = 1_700_000_000_000
 
 _header = st.tuples(st.text(max_size=12), st.none() | st.binary(max_size=20))
-_records = st.lists(st.fixed_dictionaries({
-    "key": st.none() | st.binary(max_size=30),
-    "value": st.none() | st.binary(max_size=400),
-    "headers": st.lists(_header, max_size=3),
-    "timestamp": st.integers(TS - 2**40, TS + 2**40),
-}), max_size=25)
+_records = st.lists(
+    st.fixed_dictionaries(
+        {
+            "key": st.none() | st.binary(max_size=30),
+            "value": st.none() | st.binary(max_size=400),
+            "headers": st.lists(_header, max_size=3),
+            "timestamp": st.integers(TS - 2**40, TS + 2**40),
+        }
+    ),
+    max_size=25,
+)
 
 
 def _build(recs, **opts):
@@ -40,7 +48,7 @@ def _build(recs, **opts):
 
 def _aiokafka_reads(buf):
     out = []
-    for reader in (_peer_module("aiokafka.record.memory_records").MemoryRecords, ):
+    for reader in (_peer_module("aiokafka.record.memory_records").MemoryRecords,):
         mr = reader(buf)
         while mr.has_next():
             batch = mr.next_batch()
@@ -54,16 +62,24 @@ def _aiokafka_reads(buf):
 
 @pytest.mark.parametrize("codec", list(CODECS))
 def test_aiokafka_decodes_what_the_builder_builds(codec):
-    @settings(max_examples=40 if codec == "none" else 15, deadline=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=40 if codec == "none" else 15, deadline=None, suppress_health_check=list(HealthCheck)
+    )
     @given(recs=_records, base_offset=st.integers(0, 2**50), pid=st.integers(-1, 2**40))
     def run(recs, base_offset, pid):
-        opts = dict(compression=codec, base_offset=base_offset, producer_id=pid,
-                    producer_epoch=0 if pid >= 0 else -1, base_sequence=0 if pid >= 0 else -1)
+        opts = dict(
+            compression=codec,
+            base_offset=base_offset,
+            producer_id=pid,
+            producer_epoch=0 if pid >= 0 else -1,
+            base_sequence=0 if pid >= 0 else -1,
+        )
         buf = _build(recs, **opts)
         if recs:
-            want = [(base_offset + i, r["timestamp"], r["key"], r["value"],
-                     [(k, v) for k, v in r["headers"]]) for i, r in enumerate(recs)]
+            want = [
+                (base_offset + i, r["timestamp"], r["key"], r["value"], [(k, v) for k, v in r["headers"]])
+                for i, r in enumerate(recs)
+            ]
             assert _aiokafka_reads(buf) == want
         assert buf == records.encode_batch(recs, **opts)
         if codec == "none":
@@ -74,12 +90,16 @@ def test_aiokafka_decodes_what_the_builder_builds(codec):
 
 def _peer_build(recs, base_offset, pid):
     b = _peer_module("aiokafka.record.default_records").DefaultRecordBatchBuilder(
-        magic=2, compression_type=0, is_transactional=0, producer_id=pid,
-        producer_epoch=0 if pid >= 0 else -1, base_sequence=0 if pid >= 0 else -1,
-        batch_size=1 << 30)
+        magic=2,
+        compression_type=0,
+        is_transactional=0,
+        producer_id=pid,
+        producer_epoch=0 if pid >= 0 else -1,
+        base_sequence=0 if pid >= 0 else -1,
+        batch_size=1 << 30,
+    )
     for i, r in enumerate(recs):
-        b.append(i, timestamp=r["timestamp"], key=r["key"], value=r["value"],
-                 headers=r["headers"])
+        b.append(i, timestamp=r["timestamp"], key=r["key"], value=r["value"], headers=r["headers"])
     out = bytearray(b.build())
     # aiokafka leaves the base offset to the broker (0); the rest is the same bytes
     out[0:8] = base_offset.to_bytes(8, "big")
@@ -87,8 +107,16 @@ def _peer_build(recs, base_offset, pid):
 
 
 def test_headers_of_any_shape_give_the_same_batch():
-    want = records.encode_batch([{"key": b"k", "value": b"v", "timestamp": TS,
-                                  "headers": [("a", b"1"), ("b\u00e9", None), ("c", b"")]}])
+    want = records.encode_batch(
+        [
+            {
+                "key": b"k",
+                "value": b"v",
+                "timestamp": TS,
+                "headers": [("a", b"1"), ("b\u00e9", None), ("c", b"")],
+            }
+        ]
+    )
 
     class Raw(bytes):
         pass
@@ -118,10 +146,16 @@ def test_bad_records_are_refused_and_leave_the_builder_as_it_was():
     b = records.BatchBuilder()
     assert b.append(b"k", b"v", None, TS)
     size = b.size_in_bytes
-    for key, value, headers, ts in [(1, b"v", None, TS), (b"k", object(), None, TS),
-                                     (b"k", b"v", [("h",)], TS), (b"k", b"v", [(1, b"x")], TS),
-                                     (b"k", b"v", [("h", 2)], TS), (b"k", b"v", None, 1.5),
-                                     (b"k", b"v", None, 2**63), (b"k", b"v", None, -(2**63))]:
+    for key, value, headers, ts in [
+        (1, b"v", None, TS),
+        (b"k", object(), None, TS),
+        (b"k", b"v", [("h",)], TS),
+        (b"k", b"v", [(1, b"x")], TS),
+        (b"k", b"v", [("h", 2)], TS),
+        (b"k", b"v", None, 1.5),
+        (b"k", b"v", None, 2**63),
+        (b"k", b"v", None, -(2**63)),
+    ]:
         with pytest.raises(EncodeError):
             b.append(key, value, headers, ts)
     assert (b.record_count, b.size_in_bytes) == (1, size)
@@ -157,8 +191,10 @@ def test_an_empty_builder_builds_an_empty_batch():
 def test_the_backends_build_the_same_bytes():
     if not _backend.fast_available():
         pytest.skip("the Cython backend is not built here")
-    recs = [{"key": b"k%d" % i, "value": b"v" * i, "headers": [("h", b"%d" % i)],
-             "timestamp": TS - i * 1000} for i in range(50)]
+    recs = [
+        {"key": b"k%d" % i, "value": b"v" * i, "headers": [("h", b"%d" % i)], "timestamp": TS - i * 1000}
+        for i in range(50)
+    ]
     out = {}
     for name in ("cython", "python"):
         with _backend.use(name):

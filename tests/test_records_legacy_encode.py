@@ -8,6 +8,7 @@ in); kafkawire writes what a log holds after the broker's validation (the last o
 and the highest timestamp for create time), so there the inner set, once decompressed,
 is compared byte for byte, and the wrapper field by field.
 """
+
 from __future__ import annotations
 
 import glob
@@ -22,6 +23,7 @@ from hypothesis import strategies as st
 from kafkawire import compression, records
 from kafkawire.errors import EncodeError
 
+
 def _peer_module(name: str):
     """A peer's module, imported by the tests that compare with it: only they skip
     when the peer is not installed."""
@@ -30,17 +32,25 @@ def _peer_module(name: str):
 
 def _peer_builders():
     """The legacy builders of aiokafka and kafka-python."""
-    return (_peer_module("aiokafka.record.legacy_records").LegacyRecordBatchBuilder,
-            _peer_module("kafka.record.legacy_records").LegacyRecordBatchBuilder)
+    return (
+        _peer_module("aiokafka.record.legacy_records").LegacyRecordBatchBuilder,
+        _peer_module("kafka.record.legacy_records").LegacyRecordBatchBuilder,
+    )
+
 
 VECTORS = os.path.join(os.path.dirname(__file__), "vectors", "records")
 CODECS = {"none": 0, "gzip": 1, "snappy": 2, "lz4": 3}
 
-_records = st.lists(st.fixed_dictionaries({
-    "key": st.none() | st.binary(max_size=40),
-    "value": st.none() | st.binary(max_size=300),
-    "timestamp": st.integers(-(2**63), 2**63 - 1),
-}), max_size=30)
+_records = st.lists(
+    st.fixed_dictionaries(
+        {
+            "key": st.none() | st.binary(max_size=40),
+            "value": st.none() | st.binary(max_size=300),
+            "timestamp": st.integers(-(2**63), 2**63 - 1),
+        }
+    ),
+    max_size=30,
+)
 
 
 def _peer(builder_cls, recs, magic, codec, base_offset=0) -> bytes:
@@ -53,8 +63,7 @@ def _peer(builder_cls, recs, magic, codec, base_offset=0) -> bytes:
 def _ours(recs, magic, codec, base_offset=0, builder=False) -> bytes:
     if not builder:
         return records.encode_batch(recs, magic=magic, compression=codec, base_offset=base_offset)
-    b = records.BatchBuilder(magic=magic, compression=codec, base_offset=base_offset,
-                             max_bytes=1 << 30)
+    b = records.BatchBuilder(magic=magic, compression=codec, base_offset=base_offset, max_bytes=1 << 30)
     for r in recs:
         assert b.append(r["key"], r["value"], None, r["timestamp"])
     return b.build()
@@ -72,7 +81,7 @@ def _message(buf: bytes):
     for _ in range(2):
         (n,) = struct.unpack_from(">i", buf, pos)
         pos += 4
-        fields.append(None if n < 0 else buf[pos:pos + n])
+        fields.append(None if n < 0 else buf[pos : pos + n])
         pos += max(n, 0)
     assert pos == len(buf)
     return offset, magic, attrs, ts, fields[0], fields[1]
@@ -91,12 +100,14 @@ def test_uncompressed_sets_are_the_peers_bytes(magic, builder):
     run()
 
 
-@pytest.mark.parametrize("magic,codec", [(0, "gzip"), (0, "snappy"), (1, "gzip"),
-                                         (1, "snappy"), (1, "lz4")])
+@pytest.mark.parametrize("magic,codec", [(0, "gzip"), (0, "snappy"), (1, "gzip"), (1, "snappy"), (1, "lz4")])
 @pytest.mark.parametrize("builder", [False, True], ids=["encode_batch", "BatchBuilder"])
 def test_compressed_sets_hold_the_peers_inner_bytes(magic, codec, builder):
-    if not {"gzip": _peer_module("kafka.codec").has_gzip, "snappy": _peer_module("kafka.codec").has_snappy,
-            "lz4": _peer_module("kafka.codec").has_lz4}[codec]():
+    if not {
+        "gzip": _peer_module("kafka.codec").has_gzip,
+        "snappy": _peer_module("kafka.codec").has_snappy,
+        "lz4": _peer_module("kafka.codec").has_lz4,
+    }[codec]():
         pytest.skip(f"kafka-python has no {codec} codec here")
 
     @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
@@ -128,10 +139,15 @@ def test_uncompressed_golden_vectors_are_reencoded_byte_for_byte(path):
         meta = json.load(f)
     with open(os.path.join(VECTORS, meta["file"]), "rb") as f:
         data = f.read()
-    recs = [{"offset": r["offset"], "timestamp": r["timestamp"],
-             "key": None if r["key"] is None else bytes.fromhex(r["key"]),
-             "value": None if r["value"] is None else bytes.fromhex(r["value"])}
-            for r in meta["records"]]
+    recs = [
+        {
+            "offset": r["offset"],
+            "timestamp": r["timestamp"],
+            "key": None if r["key"] is None else bytes.fromhex(r["key"]),
+            "value": None if r["value"] is None else bytes.fromhex(r["value"]),
+        }
+        for r in meta["records"]
+    ]
     magic = meta["params"]["magic"]
     assert records.encode_batch(recs, magic=magic, base_offset=meta["params"]["base_offset"]) == data
 
@@ -151,12 +167,14 @@ def test_what_a_legacy_message_cannot_hold_is_refused(magic):
         b.append(b"k", b"v", [("h", b"1")], 1)
     assert b.record_count == 0
     assert b.append(b"k", b"v", None, 1) and b.build() == records.encode_batch(
-        [{"key": b"k", "value": b"v", "timestamp": 1}], magic=magic)
+        [{"key": b"k", "value": b"v", "timestamp": 1}], magic=magic
+    )
 
 
 def test_a_v0_message_drops_its_timestamp():
-    assert records.encode_batch([{"value": b"v", "timestamp": 2**62}], magic=0) == \
-        records.encode_batch([{"value": b"v", "timestamp": 5}], magic=0)
+    assert records.encode_batch([{"value": b"v", "timestamp": 2**62}], magic=0) == records.encode_batch(
+        [{"value": b"v", "timestamp": 5}], magic=0
+    )
     for magic in (0, 1):
         with pytest.raises(EncodeError, match="does not fit in int64"):
             records.encode_batch([{"value": b"v", "timestamp": 2**70}], magic=magic)

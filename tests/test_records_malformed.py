@@ -1,6 +1,7 @@
 """Hostile and broken input: truncation at every byte, bit flips, counts and lengths far
 beyond the buffer, decompression bombs.  Only kafkawire.errors exceptions, no allocation
 beyond a small multiple of the input (or the decompression cap), no crash."""
+
 from __future__ import annotations
 
 import random
@@ -19,8 +20,7 @@ from kafkawire.errors import (
 
 TS = 1_700_000_000_000
 RECS = [
-    {"key": b"key", "value": b"value" * 3, "headers": [("h", b"1"), ("n", None)],
-     "timestamp": TS + 3},
+    {"key": b"key", "value": b"value" * 3, "headers": [("h", b"1"), ("n", None)], "timestamp": TS + 3},
     {"key": None, "value": b"", "headers": [], "timestamp": TS - 1},
 ]
 LEGACY = [dict(r, headers=[]) for r in RECS]
@@ -130,23 +130,29 @@ HOSTILE = {
     "count 2**31-1, no records": _v2_with(lambda b: struct.pack_into(">i", b, 57, 2**31 - 1)),
     "count -5": _v2_with(lambda b: struct.pack_into(">i", b, 57, -5)),
     "record length 2**31-1": _v2_with(
-        lambda b: struct.pack_into(">i", b, 57, 1), _varint(2**31 - 1) + bytes(10)),
+        lambda b: struct.pack_into(">i", b, 57, 1), _varint(2**31 - 1) + bytes(10)
+    ),
     "key length 2**31-1": _v2_with(
         lambda b: struct.pack_into(">i", b, 57, 1),
-        _varint(9) + b"\x00\x00\x00" + _varint(2**31 - 1) + bytes(4)),
+        _varint(9) + b"\x00\x00\x00" + _varint(2**31 - 1) + bytes(4),
+    ),
     "header count 2**30": _v2_with(
         lambda b: struct.pack_into(">i", b, 57, 1),
-        _varint(8) + b"\x00\x00\x00\x01\x01" + _varint(2**30) + bytes(1)),
+        _varint(8) + b"\x00\x00\x00\x01\x01" + _varint(2**30) + bytes(1),
+    ),
     "overlong varint": _v2_with(lambda b: struct.pack_into(">i", b, 57, 1), b"\xff" * 12),
     "batch length 2**31-1": struct.pack(">qi", 0, 2**31 - 1) + bytes(60),
     "batch length -1": struct.pack(">qi", 0, -1) + bytes(60),
     "magic 7": struct.pack(">qiiB", 0, 49, 0, 7) + bytes(48),
     "legacy key length 2**31-1": (lambda m: struct.pack(">qi", 0, len(m)) + m)(
-        struct.pack(">IBBqi", 0, 1, 0, 0, 2**31 - 1) + bytes(4)),
+        struct.pack(">IBBqi", 0, 1, 0, 0, 2**31 - 1) + bytes(4)
+    ),
     "legacy wrapper with null value": (lambda m: struct.pack(">qi", 0, len(m)) + m)(
-        struct.pack(">IBBqii", 0, 1, 1, 0, -1, -1)),
+        struct.pack(">IBBqii", 0, 1, 1, 0, -1, -1)
+    ),
     "legacy wrapper of garbage": (lambda m: struct.pack(">qi", 0, len(m)) + m)(
-        struct.pack(">IBBqii", 0, 1, 1, 0, -1, 10) + b"0123456789"),
+        struct.pack(">IBBqii", 0, 1, 1, 0, -1, 10) + b"0123456789"
+    ),
     "unknown codec 6": _v2_with(lambda b: struct.pack_into(">h", b, 21, 6), b"xx"),
 }
 
@@ -172,8 +178,7 @@ def test_hostile_counts_and_lengths_raise_before_allocating(name):
 def _bomb_batch(codec, size):
     body = bytearray()
     # one record whose value is `size` zero bytes
-    inner = b"\x00" + _varint(0) + _varint(0) + _varint(-1) + _varint(size) + bytes(size) \
-        + _varint(0)
+    inner = b"\x00" + _varint(0) + _varint(0) + _varint(-1) + _varint(size) + bytes(size) + _varint(0)
     body = _varint(len(inner)) + inner
     if codec == "zstd":
         zstandard = pytest.importorskip("zstandard")

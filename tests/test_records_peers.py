@@ -1,5 +1,6 @@
 """Batches kafkawire encodes, at every compression and magic, decode in aiokafka (its
 Cython and pure readers) and kafka-python to the same records."""
+
 from __future__ import annotations
 
 import pytest
@@ -21,16 +22,19 @@ RECS = [
     {"key": b"z" * 70, "value": b"abc" * 3000, "headers": [], "timestamp": TS + 1},
 ]
 LEGACY = [dict(r, headers=[]) for r in RECS]
-CASES = [(2, c) for c in ("none", "gzip", "snappy", "lz4", "zstd")] + \
-        [(m, c) for m in (0, 1) for c in ("none", "gzip", "snappy", "lz4")]
+CASES = [(2, c) for c in ("none", "gzip", "snappy", "lz4", "zstd")] + [
+    (m, c) for m in (0, 1) for c in ("none", "gzip", "snappy", "lz4")
+]
 
 
 def _expected(magic):
     """The input records as a reader must return them: offsets from the base offset,
     no timestamps at magic 0, headers only at magic 2."""
     recs = RECS if magic == 2 else LEGACY
-    return [(300 + i, None if magic == 0 else r["timestamp"], r["key"], r["value"], r["headers"])
-            for i, r in enumerate(recs)]
+    return [
+        (300 + i, None if magic == 0 else r["timestamp"], r["key"], r["value"], r["headers"])
+        for i, r in enumerate(recs)
+    ]
 
 
 def _walk(reader, buf):
@@ -44,8 +48,15 @@ def _walk(reader, buf):
 
 
 def _available(codec):
-    return codec == "none" or {"gzip": kafka_codec.has_gzip, "snappy": kafka_codec.has_snappy,
-                               "lz4": kafka_codec.has_lz4, "zstd": kafka_codec.has_zstd}[codec]()
+    return (
+        codec == "none"
+        or {
+            "gzip": kafka_codec.has_gzip,
+            "snappy": kafka_codec.has_snappy,
+            "lz4": kafka_codec.has_lz4,
+            "zstd": kafka_codec.has_zstd,
+        }[codec]()
+    )
 
 
 AIOKAFKA_CASES = [c for c in CASES if c != (0, "lz4")]
@@ -53,8 +64,9 @@ AIOKAFKA_CASES = [c for c in CASES if c != (0, "lz4")]
 
 @pytest.mark.parametrize("magic,codec", AIOKAFKA_CASES)
 def test_aiokafka_reads_what_kafkawire_writes(magic, codec):
-    buf = records.encode_batch(RECS if magic == 2 else LEGACY, magic=magic, compression=codec,
-                               base_offset=300, producer_id=-1)
+    buf = records.encode_batch(
+        RECS if magic == 2 else LEGACY, magic=magic, compression=codec, base_offset=300, producer_id=-1
+    )
     assert _walk(aio_memory.MemoryRecords, buf) == _expected(magic)
     if magic == 2:
         batch = aio_default._DefaultRecordBatchPy(buf)
@@ -82,16 +94,19 @@ def test_aiokafka_still_refuses_lz4_at_magic_0():
 def test_kafka_python_reads_what_kafkawire_writes(magic, codec):
     if not _available(codec):
         pytest.skip(f"kafka-python has no {codec} codec here")
-    buf = records.encode_batch(RECS if magic == 2 else LEGACY, magic=magic, compression=codec,
-                               base_offset=300)
+    buf = records.encode_batch(
+        RECS if magic == 2 else LEGACY, magic=magic, compression=codec, base_offset=300
+    )
     assert _walk(kp_memory.MemoryRecords, buf) == _expected(magic)
 
 
 def test_peers_read_idempotent_and_control_batches():
-    buf = records.encode_batch(RECS, producer_id=9, producer_epoch=4, base_sequence=17,
-                               is_transactional=True, base_offset=10)
-    marker = records.encode_control_batch("commit", base_offset=14, producer_id=9,
-                                          producer_epoch=4, coordinator_epoch=3, timestamp=TS)
+    buf = records.encode_batch(
+        RECS, producer_id=9, producer_epoch=4, base_sequence=17, is_transactional=True, base_offset=10
+    )
+    marker = records.encode_control_batch(
+        "commit", base_offset=14, producer_id=9, producer_epoch=4, coordinator_epoch=3, timestamp=TS
+    )
     for reader in (aio_memory.MemoryRecords, kp_memory.MemoryRecords):
         mr = reader(buf + marker)
         b1 = mr.next_batch()

@@ -1,5 +1,6 @@
 """Records encode and decode: every magic and compression, every header field, both
 backends giving the same bytes and the same records."""
+
 from __future__ import annotations
 
 import pickle
@@ -17,8 +18,12 @@ RECS = [
     {"key": b"k0", "value": b"v0", "headers": [("a", b"1"), ("b", None)], "timestamp": TS + 5},
     {"key": None, "value": b"", "headers": [], "timestamp": TS - 7},  # negative delta
     {"key": b"", "value": None, "headers": [("\udcff\udcfe", b"raw")], "timestamp": TS},
-    {"key": b"x" * 300, "value": bytes(range(256)) * 20, "headers": [("h", b"y" * 200)],
-     "timestamp": TS + 100_000},
+    {
+        "key": b"x" * 300,
+        "value": bytes(range(256)) * 20,
+        "headers": [("h", b"y" * 200)],
+        "timestamp": TS + 100_000,
+    },
 ]
 LEGACY = [dict(r, headers=[]) for r in RECS]
 
@@ -66,8 +71,7 @@ def test_legacy_refuses_headers_and_zstd(magic):
 
 def test_non_utf8_header_key_roundtrips_byte_for_byte():
     raw = b"\xff\xfe"
-    buf = records.encode_batch([{"key": b"k", "value": b"v", "headers": [(raw, b"x")],
-                                 "timestamp": 1}])
+    buf = records.encode_batch([{"key": b"k", "value": b"v", "headers": [(raw, b"x")], "timestamp": 1}])
     (rec,) = records.decode(buf)
     assert rec.headers[0][0] == raw.decode("utf-8", "surrogateescape")
     assert raw in buf
@@ -75,9 +79,16 @@ def test_non_utf8_header_key_roundtrips_byte_for_byte():
 
 
 def test_header_fields_of_an_idempotent_transactional_batch():
-    buf = records.encode_batch(RECS, base_offset=7, producer_id=42, producer_epoch=3,
-                               base_sequence=100, is_transactional=True,
-                               partition_leader_epoch=9, compression="gzip")
+    buf = records.encode_batch(
+        RECS,
+        base_offset=7,
+        producer_id=42,
+        producer_epoch=3,
+        base_sequence=100,
+        is_transactional=True,
+        partition_leader_epoch=9,
+        compression="gzip",
+    )
     (b,) = list(records.iter_batches(buf))
     assert (b.base_offset, b.last_offset, b.magic, b.compression) == (7, 10, 2, "gzip")
     assert (b.producer_id, b.producer_epoch, b.base_sequence) == (42, 3, 100)
@@ -94,8 +105,7 @@ def test_log_append_time_uses_the_batch_max_timestamp():
     out = records.decode(buf)
     assert {r.timestamp for r in out} == {TS + 100_000}
     assert {r.timestamp_type for r in out} == {"log_append"}
-    buf1 = records.encode_batch(LEGACY, magic=1, timestamp_type="log_append",
-                                compression="gzip")
+    buf1 = records.encode_batch(LEGACY, magic=1, timestamp_type="log_append", compression="gzip")
     assert {r.timestamp for r in records.decode(buf1)} == {TS + 100_000}
 
 
@@ -108,8 +118,9 @@ def test_delete_horizon():
 
 @pytest.mark.parametrize("kind,code", [("commit", 1), ("abort", 0)])
 def test_control_batch(kind, code):
-    buf = records.encode_control_batch(kind, base_offset=500, producer_id=8, producer_epoch=2,
-                                       coordinator_epoch=11, timestamp=TS)
+    buf = records.encode_control_batch(
+        kind, base_offset=500, producer_id=8, producer_epoch=2, coordinator_epoch=11, timestamp=TS
+    )
     (b,) = list(records.iter_batches(buf))
     assert b.is_control and b.is_transactional and b.producer_id == 8
     (rec,) = b.records()
@@ -225,8 +236,9 @@ def test_builder_matches_encode_batch():
     b = records.BatchBuilder(base_offset=3, producer_id=5, producer_epoch=1, base_sequence=0)
     for r in RECS:
         assert b.append(r["key"], r["value"], r["headers"], r["timestamp"])
-    assert b.build() == records.encode_batch(RECS, base_offset=3, producer_id=5,
-                                             producer_epoch=1, base_sequence=0)
+    assert b.build() == records.encode_batch(
+        RECS, base_offset=3, producer_id=5, producer_epoch=1, base_sequence=0
+    )
 
 
 def test_timestamps_default_to_now(monkeypatch):
@@ -238,16 +250,21 @@ def test_timestamps_default_to_now(monkeypatch):
 
 
 @pytest.mark.backend_independent
-@pytest.mark.parametrize("magic,codec", [(m, c) for m in (0, 1, 2) for c in CODECS
-                                         if m == 2 or c != "zstd"])  # zstd needs magic 2
+@pytest.mark.parametrize(
+    "magic,codec", [(m, c) for m in (0, 1, 2) for c in CODECS if m == 2 or c != "zstd"]
+)  # zstd needs magic 2
 def test_backends_give_the_same_bytes_records_and_tables(codec, magic):
     if not _backend.fast_available():
         pytest.skip("the Cython backend did not load: nothing to compare the pure one with")
     fast = _backend.implementation("records", "cython")
     pure = _backend.implementation("records", "python")
     recs = RECS if magic == 2 else LEGACY
-    kw = dict(magic=magic, compression=codec, base_offset=77, compression_level=1
-              if codec in ("gzip", "zstd") else None)
+    kw = dict(
+        magic=magic,
+        compression=codec,
+        base_offset=77,
+        compression_level=1 if codec in ("gzip", "zstd") else None,
+    )
     a, b = fast.encode_batch(recs, **kw), pure.encode_batch(recs, **kw)
     assert a == b  # gzip included: its header carries no time, so the bytes are stable
     for buf in (a, b):
@@ -256,13 +273,16 @@ def test_backends_give_the_same_bytes_records_and_tables(codec, magic):
         assert fast.to_arrow(buf).equals(pure.to_arrow(buf))
 
 
-@pytest.mark.parametrize("columns", [["value", "offset"], ["headers"],
-                                     ["compression", "key", "timestamp"], []])
+@pytest.mark.parametrize(
+    "columns", [["value", "offset"], ["headers"], ["compression", "key", "timestamp"], []]
+)
 def test_to_arrow_of_some_columns_is_those_columns_of_the_whole_table(columns):
     pytest.importorskip("pyarrow")
-    buf = (records.encode_batch(LEGACY, magic=1)
-           + records.encode_batch(RECS, base_offset=4, compression="snappy")
-           + records.encode_batch(RECS, base_offset=8))
+    buf = (
+        records.encode_batch(LEGACY, magic=1)
+        + records.encode_batch(RECS, base_offset=4, compression="snappy")
+        + records.encode_batch(RECS, base_offset=8)
+    )
     t = records.to_arrow(buf, columns=columns)
     assert t.schema.names == columns and t.num_rows == 12
     assert t.equals(records.to_arrow(buf).select(columns))
@@ -297,9 +317,16 @@ def test_to_arrow_checks_the_columns_it_does_not_build():
 def test_to_arrow_columns():
     pa = pytest.importorskip("pyarrow")
     v1 = records.encode_batch(LEGACY[:1], magic=0)
-    buf = v1 + records.encode_batch(RECS, producer_id=4, producer_epoch=2, base_sequence=10,
-                                    is_transactional=True, compression="snappy",
-                                    partition_leader_epoch=6, base_offset=1)
+    buf = v1 + records.encode_batch(
+        RECS,
+        producer_id=4,
+        producer_epoch=2,
+        base_sequence=10,
+        is_transactional=True,
+        compression="snappy",
+        partition_leader_epoch=6,
+        base_offset=1,
+    )
     t = records.to_arrow(buf)
     assert t.schema == records.arrow_schema()
     assert t.schema.field("timestamp").type == pa.timestamp("us", tz="UTC")

@@ -1,5 +1,6 @@
 """Golden vectors built by real peers (tests/vectors/records, see generate.py there)
 decode to the records their sidecars list, on both backends."""
+
 from __future__ import annotations
 
 import glob
@@ -25,10 +26,16 @@ def _load(path):
 def _expected(meta):
     out = []
     for r in meta["records"]:
-        out.append((r["offset"], r["timestamp"], r["timestamp_type"],
-                    None if r["key"] is None else bytes.fromhex(r["key"]),
-                    None if r["value"] is None else bytes.fromhex(r["value"]),
-                    [(k, None if v is None else bytes.fromhex(v)) for k, v in r["headers"]]))
+        out.append(
+            (
+                r["offset"],
+                r["timestamp"],
+                r["timestamp_type"],
+                None if r["key"] is None else bytes.fromhex(r["key"]),
+                None if r["value"] is None else bytes.fromhex(r["value"]),
+                [(k, None if v is None else bytes.fromhex(v)) for k, v in r["headers"]],
+            )
+        )
     return out
 
 
@@ -79,8 +86,9 @@ def test_vector_to_arrow_rows(path):
         assert [(h["key"], h["value"]) for h in row["headers"]] == headers
 
 
-@pytest.mark.parametrize("name,kind,epoch", [("v2-control-commit", "commit", 7),
-                                              ("v2-control-abort", "abort", 0)])
+@pytest.mark.parametrize(
+    "name,kind,epoch", [("v2-control-commit", "commit", 7), ("v2-control-abort", "abort", 0)]
+)
 def test_control_vectors(name, kind, epoch):
     _meta, data = _load(os.path.join(HERE, name + ".json"))
     (batch,) = list(records.iter_batches(data))

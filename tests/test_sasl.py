@@ -3,6 +3,7 @@ and Kafka's two framings (SaslHandshake v1 + SaslAuthenticate, legacy v0 bare to
 
 Real exchanges with real clients and brokers are in test_security_clients.py and
 tests/kafka/test_sasl_kafka.py."""
+
 from __future__ import annotations
 
 import base64
@@ -15,8 +16,15 @@ import kafkawire
 from kafkawire import messages as M
 from kafkawire import sasl
 from kafkawire.errors import (
-    KafkaWireError, SaslAuthenticationError, SaslBase64Error, SaslError, SaslIterationCountError,
-    SaslMalformedError, SaslMechanismError, SaslServerSignatureError, SaslStateError,
+    KafkaWireError,
+    SaslAuthenticationError,
+    SaslBase64Error,
+    SaslError,
+    SaslIterationCountError,
+    SaslMalformedError,
+    SaslMechanismError,
+    SaslServerSignatureError,
+    SaslStateError,
     SaslTokenTooLarge,
 )
 from kafkawire.framing import FrameReader, frame
@@ -27,10 +35,9 @@ RFC7677 = {
     "server_nonce": "%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0",
     "salt": "W22ZaJ0SNY7soEsUEjb6gQ==",
     "client_first": b"n,,n=user,r=rOprNGfwEbeRWgbNEkqO",
-    "server_first": b"r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,"
-                    b"s=W22ZaJ0SNY7soEsUEjb6gQ==,i=4096",
+    "server_first": b"r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,s=W22ZaJ0SNY7soEsUEjb6gQ==,i=4096",
     "client_final": b"c=biws,r=rOprNGfwEbeRWgbNEkqO%hvYDpWUa2RaTCAfuxFIlj)hNlF$k0,"
-                    b"p=dHzbZapWIk4jUhN+Ute9ytag9zjfMHgsqmmiz7AndVQ=",
+    b"p=dHzbZapWIk4jUhN+Ute9ytag9zjfMHgsqmmiz7AndVQ=",
     "server_final": b"v=6rriTRBi23WpRR/wtup+mMhUZUn/dB5nLTJRsjl95G4=",
 }
 # RFC 5802 section 5: the same exchange with SCRAM-SHA-1
@@ -145,19 +152,22 @@ def test_scram_iteration_count_out_of_bounds(count):
         client.receive(b"r=abcdef,s=QSXCR+Q6sek8bf92,i=" + count)
 
 
-@pytest.mark.parametrize("message,error", [
-    (b"r=abcdef,s=not*base64,i=4096", SaslBase64Error),
-    (b"r=abcdef,s=QSXCR+Q6sek8bf9,i=4096", SaslBase64Error),   # bad padding
-    (b"r=abcdef,s=,i=4096", SaslMalformedError),                # empty salt
-    (b"r=abcdef,i=4096,s=QSXCR+Q6sek8bf92", SaslMalformedError),
-    (b"r=abcdef,s=QSXCR+Q6sek8bf92,i=-4096", SaslMalformedError),
-    (b"r=abcdef,s=QSXCR+Q6sek8bf92,i=\xd9\xa4\xd9\xa0\xd9\xa9\xd9\xa6", SaslMalformedError),
-    (b"m=x,r=abcdef,s=QSXCR+Q6sek8bf92,i=4096", SaslMalformedError),
-    (b"r=abcdef,s=QSXCR+Q6sek8bf92", SaslMalformedError),
-    (b"r=abcdef,,s=QSXCR+Q6sek8bf92,i=4096", SaslMalformedError),
-    (b"\xff\xfe", SaslMalformedError),
-    (b"", SaslMalformedError),
-])
+@pytest.mark.parametrize(
+    "message,error",
+    [
+        (b"r=abcdef,s=not*base64,i=4096", SaslBase64Error),
+        (b"r=abcdef,s=QSXCR+Q6sek8bf9,i=4096", SaslBase64Error),  # bad padding
+        (b"r=abcdef,s=,i=4096", SaslMalformedError),  # empty salt
+        (b"r=abcdef,i=4096,s=QSXCR+Q6sek8bf92", SaslMalformedError),
+        (b"r=abcdef,s=QSXCR+Q6sek8bf92,i=-4096", SaslMalformedError),
+        (b"r=abcdef,s=QSXCR+Q6sek8bf92,i=\xd9\xa4\xd9\xa0\xd9\xa9\xd9\xa6", SaslMalformedError),
+        (b"m=x,r=abcdef,s=QSXCR+Q6sek8bf92,i=4096", SaslMalformedError),
+        (b"r=abcdef,s=QSXCR+Q6sek8bf92", SaslMalformedError),
+        (b"r=abcdef,,s=QSXCR+Q6sek8bf92,i=4096", SaslMalformedError),
+        (b"\xff\xfe", SaslMalformedError),
+        (b"", SaslMalformedError),
+    ],
+)
 def test_scram_malformed_server_first(message, error):
     client = sasl.ScramClient("SCRAM-SHA-256", "user", "pencil", nonce="abc")
     client.start()
@@ -165,19 +175,22 @@ def test_scram_malformed_server_first(message, error):
         client.receive(message)
 
 
-@pytest.mark.parametrize("message,error", [
-    (b"y,,n=user,r=abc", SaslAuthenticationError),          # channel binding wanted
-    (b"p=tls-unique,,n=user,r=abc", SaslAuthenticationError),
-    (b"x,,n=user,r=abc", SaslMalformedError),
-    (b"n,,r=abc,n=user", SaslMalformedError),
-    (b"n,,n=us=er,r=abc", SaslMalformedError),                # bad escape
-    (b"n,,n=,r=abc", SaslMalformedError),
-    (b"n,,n=user,r=a,b", SaslMalformedError),
-    (b"n,,n=user,r=", SaslMalformedError),
-    (b"n,,n=user", SaslMalformedError),
-    (b"n,,n=user,r=abc,r=def", SaslMalformedError),
-    (b"n,n=user,r=abc", SaslMalformedError),
-])
+@pytest.mark.parametrize(
+    "message,error",
+    [
+        (b"y,,n=user,r=abc", SaslAuthenticationError),  # channel binding wanted
+        (b"p=tls-unique,,n=user,r=abc", SaslAuthenticationError),
+        (b"x,,n=user,r=abc", SaslMalformedError),
+        (b"n,,r=abc,n=user", SaslMalformedError),
+        (b"n,,n=us=er,r=abc", SaslMalformedError),  # bad escape
+        (b"n,,n=,r=abc", SaslMalformedError),
+        (b"n,,n=user,r=a,b", SaslMalformedError),
+        (b"n,,n=user,r=", SaslMalformedError),
+        (b"n,,n=user", SaslMalformedError),
+        (b"n,,n=user,r=abc,r=def", SaslMalformedError),
+        (b"n,n=user,r=abc", SaslMalformedError),
+    ],
+)
 def test_scram_malformed_client_first(message, error):
     server = sasl.ScramServer("SCRAM-SHA-256", {"user": sasl.scram_credential("SCRAM-SHA-256", "p")})
     with pytest.raises(error):
@@ -191,16 +204,19 @@ def _server_after_first(v=RFC7677):
     return server
 
 
-@pytest.mark.parametrize("message,error", [
-    (RFC7677["client_final"].replace(b"p=dHzb", b"p=*Hzb"), SaslBase64Error),
-    (RFC7677["client_final"].replace(b"c=biws", b"c=bi!s"), SaslBase64Error),
-    (RFC7677["client_final"].replace(b"c=biws", b"c=eSws"), SaslAuthenticationError),  # "y,,"
-    (RFC7677["client_final"].replace(b"%hvY", b"%hvZ"), SaslAuthenticationError),     # nonce
-    (RFC7677["client_final"].replace(b"p=dHzb", b"p=dHza"), SaslAuthenticationError),  # proof
-    (RFC7677["client_final"].rsplit(b",p=", 1)[0] + b",p=AAAA", SaslAuthenticationError),
-    (RFC7677["client_final"].rsplit(b",p=", 1)[0], SaslMalformedError),
-    (b"r=x,c=biws,p=AAAA", SaslMalformedError),
-])
+@pytest.mark.parametrize(
+    "message,error",
+    [
+        (RFC7677["client_final"].replace(b"p=dHzb", b"p=*Hzb"), SaslBase64Error),
+        (RFC7677["client_final"].replace(b"c=biws", b"c=bi!s"), SaslBase64Error),
+        (RFC7677["client_final"].replace(b"c=biws", b"c=eSws"), SaslAuthenticationError),  # "y,,"
+        (RFC7677["client_final"].replace(b"%hvY", b"%hvZ"), SaslAuthenticationError),  # nonce
+        (RFC7677["client_final"].replace(b"p=dHzb", b"p=dHza"), SaslAuthenticationError),  # proof
+        (RFC7677["client_final"].rsplit(b",p=", 1)[0] + b",p=AAAA", SaslAuthenticationError),
+        (RFC7677["client_final"].rsplit(b",p=", 1)[0], SaslMalformedError),
+        (b"r=x,c=biws,p=AAAA", SaslMalformedError),
+    ],
+)
 def test_scram_malformed_or_wrong_client_final(message, error):
     with pytest.raises(error):
         _server_after_first().receive(message)
@@ -218,7 +234,8 @@ def test_scram_delegation_token_extension():
     # the token id is not a user name
     with pytest.raises(SaslAuthenticationError):
         sasl.ScramServer("SCRAM-SHA-512", {}, tokens={"token-id-1": ("alice", cred)}).receive(
-            sasl.ScramClient("SCRAM-SHA-512", "token-id-1", "token-hmac").start())
+            sasl.ScramClient("SCRAM-SHA-512", "token-id-1", "token-hmac").start()
+        )
 
 
 def test_scram_credential_bounds():
@@ -256,12 +273,18 @@ def test_oversized_tokens_are_refused_before_parsing():
 def test_oauthbearer_initial_response_matches_rfc7628_shape():
     # RFC 7628 section 4.1's example, with the key-value pairs in Kafka's order
     token = "vF9dft4qmTc2Nvb3RlckBhbHRhdmlzdGEuY29tCg=="
-    got = sasl.oauthbearer_initial_response(token, authzid="user@example.com",
-                                            extensions={"host": "server.example.com", "port": "143"})
-    assert got == (b"n,a=user@example.com,\x01auth=Bearer " + token.encode() +
-                   b"\x01host=server.example.com\x01port=143\x01\x01")
-    rfc = (b"n,a=user@example.com,\x01host=server.example.com\x01port=143\x01"
-           b"auth=Bearer vF9dft4qmTc2Nvb3RlckBhbHRhdmlzdGEuY29tCg==\x01\x01")
+    got = sasl.oauthbearer_initial_response(
+        token, authzid="user@example.com", extensions={"host": "server.example.com", "port": "143"}
+    )
+    assert got == (
+        b"n,a=user@example.com,\x01auth=Bearer "
+        + token.encode()
+        + b"\x01host=server.example.com\x01port=143\x01\x01"
+    )
+    rfc = (
+        b"n,a=user@example.com,\x01host=server.example.com\x01port=143\x01"
+        b"auth=Bearer vF9dft4qmTc2Nvb3RlckBhbHRhdmlzdGEuY29tCg==\x01\x01"
+    )
     parsed = sasl.parse_oauthbearer_initial_response(rfc)
     assert parsed.token == token and parsed.authzid == "user@example.com"
     assert parsed.extensions == {"host": "server.example.com", "port": "143"}
@@ -285,12 +308,20 @@ def test_oauthbearer_accepted_and_refused_token():
         server.receive(b"\x01")
 
 
-@pytest.mark.parametrize("message", [
-    b"n,,auth=Bearer x\x01\x01", b"n,,\x01auth=Bearer x\x01", b"n,,\x01\x01",
-    b"n,,\x01auth=Bearer x\x01auth=Bearer y\x01\x01", b"n,,\x01auth=Basic x\x01\x01",
-    b"n,,\x01auth=Bearer x\x01bad_key=1\x01\x01", b"n,,\x01auth=Bearer x\x01k\x01\x01",
-    b"y,,\x01auth=Bearer x\x01\x01", b"\xff",
-])
+@pytest.mark.parametrize(
+    "message",
+    [
+        b"n,,auth=Bearer x\x01\x01",
+        b"n,,\x01auth=Bearer x\x01",
+        b"n,,\x01\x01",
+        b"n,,\x01auth=Bearer x\x01auth=Bearer y\x01\x01",
+        b"n,,\x01auth=Basic x\x01\x01",
+        b"n,,\x01auth=Bearer x\x01bad_key=1\x01\x01",
+        b"n,,\x01auth=Bearer x\x01k\x01\x01",
+        b"y,,\x01auth=Bearer x\x01\x01",
+        b"\xff",
+    ],
+)
 def test_oauthbearer_malformed_initial_response(message):
     with pytest.raises(SaslMalformedError):
         sasl.OAuthBearerServer(lambda t, e: "x").receive(message)
@@ -325,14 +356,47 @@ def test_steps_out_of_order():
 
 # -- fuzz: every parser and every state machine fails only with kafkawire's errors ----------
 
-PARSERS = [sasl.parse_client_first, sasl.parse_server_first, sasl.parse_client_final,
-           sasl.parse_server_final, sasl.parse_plain, sasl.parse_oauthbearer_initial_response,
-           sasl.parse_oauthbearer_error_reply]
+PARSERS = [
+    sasl.parse_client_first,
+    sasl.parse_server_first,
+    sasl.parse_client_final,
+    sasl.parse_server_final,
+    sasl.parse_plain,
+    sasl.parse_oauthbearer_initial_response,
+    sasl.parse_oauthbearer_error_reply,
+]
 
-_scram_alphabet = st.sampled_from([b"n", b"r", b"s", b"i", b"c", b"p", b"v", b"e", b"m", b"a",
-                                   b"=", b",", b"4096", b"biws", b"QSXCR+Q6sek8bf92", b"\x00",
-                                   b"\xff", b"=2C", b"=3D", b"abc", b"99999999999", b"\x01",
-                                   b"auth=Bearer ", b"{", b"}", b'"status"', b":"])
+_scram_alphabet = st.sampled_from(
+    [
+        b"n",
+        b"r",
+        b"s",
+        b"i",
+        b"c",
+        b"p",
+        b"v",
+        b"e",
+        b"m",
+        b"a",
+        b"=",
+        b",",
+        b"4096",
+        b"biws",
+        b"QSXCR+Q6sek8bf92",
+        b"\x00",
+        b"\xff",
+        b"=2C",
+        b"=3D",
+        b"abc",
+        b"99999999999",
+        b"\x01",
+        b"auth=Bearer ",
+        b"{",
+        b"}",
+        b'"status"',
+        b":",
+    ]
+)
 scram_like = st.lists(_scram_alphabet, max_size=30).map(b"".join)
 any_bytes = st.one_of(st.binary(max_size=200), scram_like)
 
@@ -352,9 +416,11 @@ def test_fuzz_parsers_raise_only_sasl_errors(data):
 def test_fuzz_state_machines_raise_only_sasl_errors(first, second, cut):
     cred = sasl.scram_credential("SCRAM-SHA-256", "pencil", salt=b"salt")
     mutated_final = RFC7677["client_final"][:cut] + second
-    for server in (sasl.ScramServer("SCRAM-SHA-256", {"user": cred}),
-                   sasl.PlainServer({"user": "pencil"}),
-                   sasl.OAuthBearerServer(lambda t, e: None)):
+    for server in (
+        sasl.ScramServer("SCRAM-SHA-256", {"user": cred}),
+        sasl.PlainServer({"user": "pencil"}),
+        sasl.OAuthBearerServer(lambda t, e: None),
+    ):
         try:
             server.receive(first)
             server.receive(mutated_final)
@@ -371,11 +437,12 @@ def test_fuzz_state_machines_raise_only_sasl_errors(first, second, cut):
 
 # -- Kafka framing: a ClientSession against a ServerSession, bytes on the "wire" -----------
 
+
 def _servers(users):
     servers = {"PLAIN": lambda: sasl.PlainServer(users)}
     for mech in sasl.SCRAM_MECHANISMS:
         creds = {u: sasl.scram_credential(mech, p) for u, p in users.items()}
-        servers[mech] = (lambda m=mech, c=creds: sasl.ScramServer(m, c))
+        servers[mech] = lambda m=mech, c=creds: sasl.ScramServer(m, c)
     return servers
 
 
@@ -466,6 +533,14 @@ def test_server_session_refuses_authenticate_without_handshake():
 
 
 def test_errors_are_kafkawire_errors():
-    for cls in (SaslMalformedError, SaslBase64Error, SaslIterationCountError, SaslTokenTooLarge,
-                SaslAuthenticationError, SaslServerSignatureError, SaslMechanismError, SaslStateError):
+    for cls in (
+        SaslMalformedError,
+        SaslBase64Error,
+        SaslIterationCountError,
+        SaslTokenTooLarge,
+        SaslAuthenticationError,
+        SaslServerSignatureError,
+        SaslMechanismError,
+        SaslStateError,
+    ):
         assert issubclass(cls, SaslError) and issubclass(cls, KafkaWireError)

@@ -5,6 +5,7 @@ legacy v0 bare tokens, then requests pipelined on the authenticated connection; 
 users made at format time (``kafka-storage format --add-scram``) and at run time with
 AlterUserScramCredentials from a salted password that kafkawire computed; and what each
 refusal looks like on the wire, compared with kafkawire's test broker."""
+
 from __future__ import annotations
 
 import asyncio
@@ -17,7 +18,10 @@ from kafkawire import sasl
 from kafkawire.aio import open_connection
 from kafkawire.broker import Broker
 from kafkawire.errors import (
-    AuthenticationRequiredError, ConnectionClosedError, SaslAuthenticationError, SaslMechanismError,
+    AuthenticationRequiredError,
+    ConnectionClosedError,
+    SaslAuthenticationError,
+    SaslMechanismError,
 )
 
 from blocking_client import BlockingClient
@@ -39,8 +43,9 @@ def _sasl_client(kafka_broker, **kw) -> BlockingClient:
 @pytest.mark.parametrize("mechanism", MECHANISMS)
 def test_kafkawire_client_authenticates_to_kafka(kafka_broker, mechanism, handshake_version):
     """ApiVersions, SASL, then five requests pipelined: one ClientConnection throughout."""
-    conn = _sasl_client(kafka_broker, sasl=sasl.client_for(mechanism, "alice", kafka_broker.users["alice"]),
-                        max_in_flight=5)
+    conn = _sasl_client(
+        kafka_broker, sasl=sasl.client_for(mechanism, "alice", kafka_broker.users["alice"]), max_in_flight=5
+    )
     conn.negotiate()
     assert conn.conn.state == "authenticating"
     with pytest.raises(AuthenticationRequiredError):
@@ -50,8 +55,14 @@ def test_kafkawire_client_authenticates_to_kafka(kafka_broker, mechanism, handsh
     assert sorted(done.broker_mechanisms) == MECHANISMS
     assert conn.conn.state == "ready"
     names = [f"sasl-{mechanism}-{handshake_version}-{i}".lower() for i in range(5)]
-    events = conn.pipeline_events([M.MetadataRequest(topics=[M.MetadataRequest.MetadataRequestTopic(name=n)],
-                                                     allow_auto_topic_creation=False) for n in names])
+    events = conn.pipeline_events(
+        [
+            M.MetadataRequest(
+                topics=[M.MetadataRequest.MetadataRequestTopic(name=n)], allow_auto_topic_creation=False
+            )
+            for n in names
+        ]
+    )
     assert [e.message.topics[0].name for e in events] == names
     assert [e.version for e in events] == [conn.conn.negotiated[3]] * 5
     assert all(e.message.cluster_id == kafka_broker.cluster_id for e in events)
@@ -60,7 +71,9 @@ def test_kafkawire_client_authenticates_to_kafka(kafka_broker, mechanism, handsh
 
 def test_sasl_requests_take_the_next_correlation_ids(kafka_broker):
     """SaslHandshake and each SaslAuthenticate are numbered like any other request."""
-    conn = _sasl_client(kafka_broker, sasl=sasl.client_for("SCRAM-SHA-256", "alice", kafka_broker.users["alice"]))
+    conn = _sasl_client(
+        kafka_broker, sasl=sasl.client_for("SCRAM-SHA-256", "alice", kafka_broker.users["alice"])
+    )
     first = conn.negotiate().correlation_id
     conn.authenticate()
     # handshake, client-first, client-final: three ids after ApiVersions
@@ -107,18 +120,31 @@ def test_kafka_closes_a_connection_that_skips_authentication(kafka_broker):
 @pytest.mark.parametrize("mechanism", ["PLAIN", "SCRAM-SHA-512"])
 def test_aio_open_connection_authenticates_to_kafka(kafka_broker, mechanism, handshake_version):
     async def main():
-        async with await open_connection(kafka_broker.host, kafka_broker.sasl_port, client_id="aio-sasl",
-                                         sasl_mechanism=mechanism, sasl_username="alice",
-                                         sasl_password=kafka_broker.users["alice"],
-                                         sasl_handshake_version=handshake_version, timeout=60) as conn:
+        async with await open_connection(
+            kafka_broker.host,
+            kafka_broker.sasl_port,
+            client_id="aio-sasl",
+            sasl_mechanism=mechanism,
+            sasl_username="alice",
+            sasl_password=kafka_broker.users["alice"],
+            sasl_handshake_version=handshake_version,
+            timeout=60,
+        ) as conn:
             assert conn.authentication.mechanism == mechanism
             events = await asyncio.gather(*(conn.request(M.MetadataRequest(topics=None)) for _ in range(8)))
             assert {e.message.cluster_id for e in events} == {kafka_broker.cluster_id}
             assert len({e.correlation_id for e in events}) == 8
         with pytest.raises(SaslAuthenticationError):
-            await open_connection(kafka_broker.host, kafka_broker.sasl_port, sasl_mechanism=mechanism,
-                                  sasl_username="alice", sasl_password="wrong",
-                                  sasl_handshake_version=handshake_version, timeout=60)
+            await open_connection(
+                kafka_broker.host,
+                kafka_broker.sasl_port,
+                sasl_mechanism=mechanism,
+                sasl_username="alice",
+                sasl_password="wrong",
+                sasl_handshake_version=handshake_version,
+                timeout=60,
+            )
+
     asyncio.run(main())
 
 
@@ -130,9 +156,21 @@ def test_scram_user_created_with_kafkawire_salted_password(kafka_broker, mechani
     salt, iterations = b"kafkawire-salt-" + bytes([code]), 8192
     admin = BlockingClient((kafka_broker.host, kafka_broker.port))
     A = M.AlterUserScramCredentialsRequest
-    resp = admin.request(A(deletions=[], upsertions=[A.ScramCredentialUpsertion(
-        name=name, mechanism=code, iterations=iterations, salt=salt,
-        salted_password=sasl.salted_password(mechanism, password, salt, iterations))]), 0)
+    resp = admin.request(
+        A(
+            deletions=[],
+            upsertions=[
+                A.ScramCredentialUpsertion(
+                    name=name,
+                    mechanism=code,
+                    iterations=iterations,
+                    salt=salt,
+                    salted_password=sasl.salted_password(mechanism, password, salt, iterations),
+                )
+            ],
+        ),
+        0,
+    )
     assert [r.error_code for r in resp.results] == [0]
     # the credential reaches the SASL listener through the metadata log: retry a few times
     for attempt in range(50):
@@ -168,9 +206,16 @@ def test_refusals_look_the_same_from_kafka_and_the_test_broker(kafka_broker, mec
                 assert first.error_code == 0
                 token = client.receive(bytes(first.auth_bytes))
             refusal = conn.request(M.SaslAuthenticateRequest(auth_bytes=token), 2)
-            answers.append(((shake.error_code, sorted(shake.mechanisms)), refusal.error_code,
-                            bytes(refusal.auth_bytes), refusal.session_lifetime_ms, conn.closed_by_peer(),
-                            refusal.error_message))
+            answers.append(
+                (
+                    (shake.error_code, sorted(shake.mechanisms)),
+                    refusal.error_code,
+                    bytes(refusal.auth_bytes),
+                    refusal.session_lifetime_ms,
+                    conn.closed_by_peer(),
+                    refusal.error_message,
+                )
+            )
     (k_shake, *kafka), (o_shake, *ours_) = answers
     assert k_shake == o_shake
     assert kafka == ours_

@@ -4,6 +4,7 @@
 ``tools/build_schema_catalog.py``; these tests fail when it no longer matches the JSON,
 and check that an import builds no message class but the two headers.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -42,7 +43,11 @@ def test_catalog_entries_match_each_definition_file(backend):
     for name, (group, filename, kind, api_key, valid, flexible) in catalog.CATALOG.items():
         raw = json.loads((DATA_DIR / group / filename).read_text(encoding="utf-8"))
         assert (raw["name"], raw["type"], raw.get("apiKey"), raw["validVersions"]) == (
-            name, kind, api_key, valid)
+            name,
+            kind,
+            api_key,
+            valid,
+        )
         assert raw.get("flexibleVersions", "none") == flexible
         listed.add(f"{group}/{filename}")
     assert listed == files
@@ -54,21 +59,23 @@ def test_every_class_agrees_with_its_catalog_entry(backend):
         assert cls is getattr(messages, name)
         assert (cls.__name__, cls.kind, cls.api_key) == (name, kind, api_key)
         assert (str(cls.valid_versions), str(cls.flexible_versions)) == (
-            valid.replace(" ", ""), flexible.replace(" ", ""))
+            valid.replace(" ", ""),
+            flexible.replace(" ", ""),
+        )
         assert messages.SPECS[name].group == group
 
 
 def _child(code: str, backend: str) -> str:
     env = subprocess_env(KAFKAWIRE_NO_EXTENSIONS="1" if backend == "python" else "0")
-    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                          text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
 
 
 def test_import_builds_only_the_header_classes(backend):
-    out = _child("import kafkawire, kafkawire.messages as m; print(kafkawire.BACKEND, sorted(m._built))",
-                 backend)
+    out = _child(
+        "import kafkawire, kafkawire.messages as m; print(kafkawire.BACKEND, sorted(m._built))", backend
+    )
     assert out == f"{backend} ['RequestHeader', 'ResponseHeader']"
 
 

@@ -4,6 +4,7 @@
 and asks Kafka's ``Errors`` enum for the error table, then compares with
 ``kafkawire/schema/data`` byte for byte.
 """
+
 from __future__ import annotations
 
 import json
@@ -22,9 +23,22 @@ TOOL = Path(__file__).resolve().parents[1] / "tools" / "update_schema.py"
 
 
 def test_packaged_schema_equals_the_release_jars(backend):
-    proc = subprocess.run([sys.executable, str(TOOL), "--kafka", jars.KAFKA_VERSION, "--check",
-                           "--classpath", jars.classpath_string(), "--data-dir", str(DATA_DIR)],
-                          capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(TOOL),
+            "--kafka",
+            jars.KAFKA_VERSION,
+            "--check",
+            "--classpath",
+            jars.classpath_string(),
+            "--data-dir",
+            str(DATA_DIR),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 

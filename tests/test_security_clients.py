@@ -11,6 +11,7 @@ compared with its view of the same refusal from a real Kafka 4.4 broker.
 The machinery is test_clients_e2e's: each client runs in a subprocess
 (test_clients_driver.py) with a hard timeout; the broker runs in this process.
 """
+
 from __future__ import annotations
 
 import json
@@ -35,9 +36,16 @@ def pki(tmp_path_factory):
     return make_pki(tmp_path_factory.mktemp("pki"))
 
 
-def client_config(client: str, protocol: str, pki, *, mechanism: Optional[str] = None,
-                  user: Optional[str] = None, password: Optional[str] = None,
-                  certificate: bool = False) -> Dict[str, Any]:
+def client_config(
+    client: str,
+    protocol: str,
+    pki,
+    *,
+    mechanism: Optional[str] = None,
+    user: Optional[str] = None,
+    password: Optional[str] = None,
+    certificate: bool = False,
+) -> Dict[str, Any]:
     """Each client's own names for the same security settings."""
     if client == "confluent":
         conf: Dict[str, Any] = {"security.protocol": protocol}
@@ -50,8 +58,9 @@ def client_config(client: str, protocol: str, pki, *, mechanism: Optional[str] =
         return conf
     conf = {"security_protocol": protocol}
     if mechanism:
-        conf.update({"sasl_mechanism": mechanism, "sasl_plain_username": user,
-                     "sasl_plain_password": password})
+        conf.update(
+            {"sasl_mechanism": mechanism, "sasl_plain_username": user, "sasl_plain_password": password}
+        )
     if protocol.endswith("SSL"):
         conf["ssl_cafile"] = pki.ca
     if certificate:
@@ -80,8 +89,7 @@ def _produce_and_consume(broker: Broker, client: str, config: Dict[str, Any], to
     base = {"client": client, "bootstrap": broker.bootstrap_servers, "config": config}
     produced = run_client({**base, "op": "produce", "topic": topic, "records": to_json(records)})
     assert produced["failures"] == [] and produced["delivered"] == 6, produced
-    consumed = run_client({**base, "op": "consume", "group": f"g-{topic}", "topics": [topic],
-                           "expect": 6})
+    consumed = run_client({**base, "op": "consume", "group": f"g-{topic}", "topics": [topic], "expect": 6})
     got = sorted((r["offset"], r["key"], r["value"]) for r in from_json(consumed["records"]))
     assert got == [(i, r["key"], r["value"]) for i, r in enumerate(records)]
     assert broker.roundtrip_failures == [] and broker.handler_errors == []
@@ -89,8 +97,15 @@ def _produce_and_consume(broker: Broker, client: str, config: Dict[str, Any], to
 
 def _check(broker: Broker, client: str, setting: str, pki) -> None:
     s = SETTINGS[setting]
-    config = client_config(client, s["protocol"], pki, mechanism=s["mechanism"], user="alice",
-                           password=USERS["alice"], certificate=s["protocol"] == "SSL")
+    config = client_config(
+        client,
+        s["protocol"],
+        pki,
+        mechanism=s["mechanism"],
+        user="alice",
+        password=USERS["alice"],
+        certificate=s["protocol"] == "SSL",
+    )
     _produce_and_consume(broker, client, config, f"{client}-{setting}".lower())
     if s["mechanism"]:
         assert {(m, p) for _c, m, p in broker.authentications} == {(s["mechanism"], "alice")}
@@ -109,9 +124,14 @@ def test_client_produces_and_consumes_securely(pki, client, setting):
 def test_each_client_over_sasl_ssl_scram_on_each_backend(pki):
     with _broker("SASL_SSL", pki) as broker:
         for client in CLIENTS:
-            _produce_and_consume(broker, client, client_config(
-                client, "SASL_SSL", pki, mechanism="SCRAM-SHA-256", user="bob", password="bob-secret"),
-                f"smoke-{client}")
+            _produce_and_consume(
+                broker,
+                client,
+                client_config(
+                    client, "SASL_SSL", pki, mechanism="SCRAM-SHA-256", user="bob", password="bob-secret"
+                ),
+                f"smoke-{client}",
+            )
 
 
 @pytest.mark.timeout(120)
@@ -119,14 +139,34 @@ def test_ssl_client_certificate_subject_is_the_acl_principal(pki):
     with _broker("SSL", pki, acl_enforce=True) as broker:
         for topic in ("cert-ok", "cert-other"):
             broker.call(lambda t=topic: broker.storage.create_topic(t, 1))
-        broker.call(lambda: broker.acls.add([
-            A.AclBinding(A.TOPIC, "cert-ok", A.LITERAL, CLIENT_PRINCIPAL, "*", A.WRITE, A.ALLOW),
-            A.AclBinding(A.TOPIC, "cert-other", A.LITERAL, "User:CN=other,O=kafkawire-test", "*",
-                         A.WRITE, A.ALLOW)]))
+        broker.call(
+            lambda: broker.acls.add(
+                [
+                    A.AclBinding(A.TOPIC, "cert-ok", A.LITERAL, CLIENT_PRINCIPAL, "*", A.WRITE, A.ALLOW),
+                    A.AclBinding(
+                        A.TOPIC,
+                        "cert-other",
+                        A.LITERAL,
+                        "User:CN=other,O=kafkawire-test",
+                        "*",
+                        A.WRITE,
+                        A.ALLOW,
+                    ),
+                ]
+            )
+        )
         config = client_config("confluent", "SSL", pki, certificate=True)
-        ok = run_client({"client": "confluent", "op": "produce", "bootstrap": broker.bootstrap_servers,
-                         "topic": "cert-ok", "records": to_json(make_records("cert-ok", 0, 2, 1, headers=False)),
-                         "config": config}, timeout=60)
+        ok = run_client(
+            {
+                "client": "confluent",
+                "op": "produce",
+                "bootstrap": broker.bootstrap_servers,
+                "topic": "cert-ok",
+                "records": to_json(make_records("cert-ok", 0, 2, 1, headers=False)),
+                "config": config,
+            },
+            timeout=60,
+        )
         assert ok["delivered"] == 2 and ok["failures"] == []
         said = _refused_produce(broker.bootstrap_servers, "confluent", config, "cert-other")
         assert AUTHZ_ERROR["confluent"] in said
@@ -136,10 +176,16 @@ def test_ssl_client_certificate_subject_is_the_acl_principal(pki):
 
 # How each client reports a refused authentication: librdkafka through its error callback,
 # kafka-python and aiokafka in their logs while they retry (then fail to bootstrap).
-AUTH_ERROR = {"confluent": "_AUTHENTICATION", "kafka-python": "SaslAuthenticationFailedError",
-              "aiokafka": "SaslAuthenticationFailed"}
-AUTHZ_ERROR = {"confluent": "TOPIC_AUTHORIZATION_FAILED", "kafka-python": "TopicAuthorizationFailedError",
-               "aiokafka": "TopicAuthorizationFailedError"}
+AUTH_ERROR = {
+    "confluent": "_AUTHENTICATION",
+    "kafka-python": "SaslAuthenticationFailedError",
+    "aiokafka": "SaslAuthenticationFailed",
+}
+AUTHZ_ERROR = {
+    "confluent": "TOPIC_AUTHORIZATION_FAILED",
+    "kafka-python": "TopicAuthorizationFailedError",
+    "aiokafka": "TopicAuthorizationFailedError",
+}
 
 
 def _refused_produce(bootstrap: str, client: str, config: Dict[str, Any], topic: str) -> str:
@@ -152,9 +198,19 @@ def _refused_produce(bootstrap: str, client: str, config: Dict[str, Any], topic:
         config = dict(config, request_timeout_ms=8000)
     if client == "kafka-python":
         config = dict(config, max_block_ms=8000)  # a producer setting: give up bootstrapping sooner
-    result = run_client({"client": client, "op": "produce", "bootstrap": bootstrap,
-                         "topic": topic, "records": records, "config": config, "timeout": 12,
-                         "expect_failure": True}, timeout=90)
+    result = run_client(
+        {
+            "client": client,
+            "op": "produce",
+            "bootstrap": bootstrap,
+            "topic": topic,
+            "records": records,
+            "config": config,
+            "timeout": 12,
+            "expect_failure": True,
+        },
+        timeout=90,
+    )
     assert result.get("delivered", 0) == 0, result
     return json.dumps(result)
 
@@ -168,13 +224,21 @@ def _nothing_written(broker: Broker, topic: str) -> bool:
 @pytest.mark.parametrize("client", CLIENTS)
 def test_wrong_password_and_unknown_user_are_refused(pki, client):
     with _broker("SASL_SSL", pki) as broker:
-        said = _refused_produce(broker.bootstrap_servers, client, client_config(
-            client, "SASL_SSL", pki, mechanism="SCRAM-SHA-512", user="alice", password="wrong"), "t-wrong")
+        said = _refused_produce(
+            broker.bootstrap_servers,
+            client,
+            client_config(client, "SASL_SSL", pki, mechanism="SCRAM-SHA-512", user="alice", password="wrong"),
+            "t-wrong",
+        )
         assert AUTH_ERROR[client] in said and "SASL mechanism SCRAM-SHA-512" in said
         assert _nothing_written(broker, "t-wrong")
     with _broker("SASL_PLAINTEXT", pki) as broker:
-        said = _refused_produce(broker.bootstrap_servers, client, client_config(
-            client, "SASL_PLAINTEXT", pki, mechanism="PLAIN", user="mallory", password="x"), "t-unknown")
+        said = _refused_produce(
+            broker.bootstrap_servers,
+            client,
+            client_config(client, "SASL_PLAINTEXT", pki, mechanism="PLAIN", user="mallory", password="x"),
+            "t-unknown",
+        )
         assert AUTH_ERROR[client] in said and "Invalid username or password" in said
         assert {p for _c, _m, p in broker.authentications} == {None}
         assert _nothing_written(broker, "t-unknown")
@@ -188,7 +252,7 @@ def test_no_credentials_is_refused(pki, client):
         broker.call(lambda: broker.storage.create_topic("t-anon", 1))
         config = client_config(client, "PLAINTEXT", pki)
         said = _refused_produce(broker.bootstrap_servers, client, config, "t-anon")
-        assert "delivered\": 0" in said or "exception" in said
+        assert 'delivered": 0' in said or "exception" in said
         reasons = [why for _id, why in broker.closed_connections]
         assert reasons and all("before SASL authentication" in r for r in reasons if "client closed" not in r)
         assert any("before SASL authentication" in r for r in reasons)
@@ -202,32 +266,59 @@ def test_acl_denial_is_the_client_authorization_error(pki, client):
     with _broker("SASL_PLAINTEXT", pki, acl_enforce=True, super_users=["bob"]) as broker:
         for topic in ("granted", "denied"):
             broker.call(lambda t=topic: broker.storage.create_topic(t, 1))
-        broker.call(lambda: broker.acls.add([
-            A.AclBinding(A.TOPIC, "granted", A.LITERAL, "User:alice", "*", A.WRITE, A.ALLOW)]))
-        config = client_config(client, "SASL_PLAINTEXT", pki, mechanism="SCRAM-SHA-256", user="alice",
-                               password=USERS["alice"])
+        broker.call(
+            lambda: broker.acls.add(
+                [A.AclBinding(A.TOPIC, "granted", A.LITERAL, "User:alice", "*", A.WRITE, A.ALLOW)]
+            )
+        )
+        config = client_config(
+            client, "SASL_PLAINTEXT", pki, mechanism="SCRAM-SHA-256", user="alice", password=USERS["alice"]
+        )
         said = _refused_produce(broker.bootstrap_servers, client, config, "denied")
         assert AUTHZ_ERROR[client] in said
         assert _nothing_written(broker, "denied")
         # the same principal may write where the ACL allows it
-        ok = run_client({"client": client, "op": "produce", "bootstrap": broker.bootstrap_servers,
-                         "topic": "granted", "records": to_json(make_records("granted", 0, 3, 1, headers=False)),
-                         "config": config}, timeout=90)
+        ok = run_client(
+            {
+                "client": client,
+                "op": "produce",
+                "bootstrap": broker.bootstrap_servers,
+                "topic": "granted",
+                "records": to_json(make_records("granted", 0, 3, 1, headers=False)),
+                "config": config,
+            },
+            timeout=90,
+        )
         assert ok["delivered"] == 3 and ok["failures"] == []
 
 
 # -- Kafka's Java clients (kafka-clients 4.4; need Java and the Kafka jars) ------------------
 
-def java_config(protocol: str, pki, *, mechanism: Optional[str] = None, user: str = "alice",
-                password: str = "alice-secret", certificate: bool = False,
-                tmp_path=None) -> Dict[str, Any]:
+
+def java_config(
+    protocol: str,
+    pki,
+    *,
+    mechanism: Optional[str] = None,
+    user: str = "alice",
+    password: str = "alice-secret",
+    certificate: bool = False,
+    tmp_path=None,
+) -> Dict[str, Any]:
     """The Java client's names: a JAAS line for SASL, PEM trust and key stores for TLS."""
     conf: Dict[str, Any] = {"security.protocol": protocol}
     if mechanism:
-        module = ("org.apache.kafka.common.security.plain.PlainLoginModule" if mechanism == "PLAIN"
-                  else "org.apache.kafka.common.security.scram.ScramLoginModule")
-        conf.update({"sasl.mechanism": mechanism,
-                     "sasl.jaas.config": f'{module} required username="{user}" password="{password}";'})
+        module = (
+            "org.apache.kafka.common.security.plain.PlainLoginModule"
+            if mechanism == "PLAIN"
+            else "org.apache.kafka.common.security.scram.ScramLoginModule"
+        )
+        conf.update(
+            {
+                "sasl.mechanism": mechanism,
+                "sasl.jaas.config": f'{module} required username="{user}" password="{password}";',
+            }
+        )
     if protocol.endswith("SSL"):
         conf.update({"ssl.truststore.type": "PEM", "ssl.truststore.location": pki.ca})
     if certificate:
@@ -245,8 +336,13 @@ def java_config(protocol: str, pki, *, mechanism: Optional[str] = None, user: st
 def test_java_client_produces_and_consumes_securely(pki, tmp_path, setting):
     s = SETTINGS[setting]
     with _broker(s["protocol"], pki) as broker:
-        config = java_config(s["protocol"], pki, mechanism=s["mechanism"],
-                             certificate=s["protocol"] == "SSL", tmp_path=tmp_path)
+        config = java_config(
+            s["protocol"],
+            pki,
+            mechanism=s["mechanism"],
+            certificate=s["protocol"] == "SSL",
+            tmp_path=tmp_path,
+        )
         _produce_and_consume(broker, "java", config, f"java-{setting}".lower())
         if s["mechanism"]:
             assert {(m, p) for _c, m, p in broker.authentications} == {(s["mechanism"], "alice")}
@@ -257,17 +353,29 @@ def test_java_client_produces_and_consumes_securely(pki, tmp_path, setting):
 @pytest.mark.timeout(300)
 def test_java_client_refusals(pki, tmp_path):
     with _broker("SASL_SSL", pki) as broker:
-        said = _refused_produce(broker.bootstrap_servers, "java", java_config(
-            "SASL_SSL", pki, mechanism="SCRAM-SHA-512", password="wrong"), "java-wrong")
+        said = _refused_produce(
+            broker.bootstrap_servers,
+            "java",
+            java_config("SASL_SSL", pki, mechanism="SCRAM-SHA-512", password="wrong"),
+            "java-wrong",
+        )
         assert "SaslAuthenticationException" in said and "SASL mechanism SCRAM-SHA-512" in said
-        said = _refused_produce(broker.bootstrap_servers, "java", java_config(
-            "SASL_SSL", pki, mechanism="PLAIN", user="mallory", password="x"), "java-unknown")
+        said = _refused_produce(
+            broker.bootstrap_servers,
+            "java",
+            java_config("SASL_SSL", pki, mechanism="PLAIN", user="mallory", password="x"),
+            "java-unknown",
+        )
         assert "SaslAuthenticationException" in said and "Invalid username or password" in said
         assert _nothing_written(broker, "java-wrong") and _nothing_written(broker, "java-unknown")
     with _broker("SASL_PLAINTEXT", pki, acl_enforce=True) as broker:
         broker.call(lambda: broker.storage.create_topic("java-denied", 1))
-        said = _refused_produce(broker.bootstrap_servers, "java", java_config(
-            "SASL_PLAINTEXT", pki, mechanism="SCRAM-SHA-256"), "java-denied")
+        said = _refused_produce(
+            broker.bootstrap_servers,
+            "java",
+            java_config("SASL_PLAINTEXT", pki, mechanism="SCRAM-SHA-256"),
+            "java-denied",
+        )
         assert "TopicAuthorizationException" in said
         assert _nothing_written(broker, "java-denied")
 
@@ -275,7 +383,10 @@ def test_java_client_refusals(pki, tmp_path):
 def _librdkafka_auth_errors(said: str):
     """librdkafka's authentication error texts, without the broker address and timing."""
     import re
-    return sorted({m.group(1) for m in re.finditer(r"SASL authentication error: (.*?)(?: \(after \d+ms|\")", said)})
+
+    return sorted(
+        {m.group(1) for m in re.finditer(r"SASL authentication error: (.*?)(?: \(after \d+ms|\")", said)}
+    )
 
 
 @pytest.mark.kafka
@@ -284,12 +395,16 @@ def _librdkafka_auth_errors(said: str):
 @pytest.mark.parametrize("mechanism", ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"])
 def test_librdkafka_refusal_is_the_same_from_kafka_and_the_test_broker(kafka_broker, pki, mechanism):
     """The real broker is the reference for what a refusal looks like to librdkafka."""
-    config = client_config("confluent", "SASL_PLAINTEXT", pki, mechanism=mechanism, user="alice",
-                           password="wrong")
+    config = client_config(
+        "confluent", "SASL_PLAINTEXT", pki, mechanism=mechanism, user="alice", password="wrong"
+    )
     with _broker("SASL_PLAINTEXT", pki) as ours:
-        from_ours = _librdkafka_auth_errors(_refused_produce(ours.bootstrap_servers, "confluent", config, "refused"))
+        from_ours = _librdkafka_auth_errors(
+            _refused_produce(ours.bootstrap_servers, "confluent", config, "refused")
+        )
     from_kafka = _librdkafka_auth_errors(
-        _refused_produce(kafka_broker.sasl_bootstrap_servers, "confluent", config, "refused"))
+        _refused_produce(kafka_broker.sasl_bootstrap_servers, "confluent", config, "refused")
+    )
     assert from_kafka and from_ours == from_kafka
 
 
@@ -304,14 +419,24 @@ def test_legacy_client_sends_bare_sasl_tokens(pki, mechanism):
     with _broker("SASL_PLAINTEXT", pki) as broker:
         topic = f"legacy-{mechanism}".lower()
         broker.call(lambda: broker.storage.create_topic(topic, 1))
-        config = client_config("kafka-python", "SASL_PLAINTEXT", pki, mechanism=mechanism, user="alice",
-                               password=USERS["alice"])
+        config = client_config(
+            "kafka-python", "SASL_PLAINTEXT", pki, mechanism=mechanism, user="alice", password=USERS["alice"]
+        )
         records = make_records(topic, 0, 4, 1, headers=False)
-        result = run_client({"client": "kafka-python", "op": "produce", "bootstrap": broker.bootstrap_servers,
-                             "topic": topic, "records": to_json(records), "config": config,
-                             "api_version": [0, 11]}, timeout=90)
+        result = run_client(
+            {
+                "client": "kafka-python",
+                "op": "produce",
+                "bootstrap": broker.bootstrap_servers,
+                "topic": topic,
+                "records": to_json(records),
+                "config": config,
+                "api_version": [0, 11],
+            },
+            timeout=90,
+        )
         assert result["delivered"] == 4 and result["failures"] == []
-        assert broker.versions_seen[17] == {0}                  # SaslHandshake v0 only
-        assert 36 not in broker.versions_seen                   # no SaslAuthenticate
+        assert broker.versions_seen[17] == {0}  # SaslHandshake v0 only
+        assert 36 not in broker.versions_seen  # no SaslAuthenticate
         assert {(m, p) for _c, m, p in broker.authentications} == {(mechanism, "alice")}
         assert len(broker.topic_records(topic)[0]) == 4

@@ -3,6 +3,7 @@
 The reader (``kafkawire.log.read.read_split``) is the code Spark's workers run; it is
 tested here on both backends directly.
 """
+
 from __future__ import annotations
 
 import os
@@ -35,22 +36,42 @@ def _rows(table):
     for r in table.to_pylist():
         ts = r["timestamp"]
         ms = None if ts is None else int(ts.timestamp() * 1000 + 0.5)
-        out.append((r["topic"], r["partition"], r["offset"], ms, r["key"], r["value"],
-                    [(h["key"], h["value"]) for h in r["headers"]], r["compression"]))
+        out.append(
+            (
+                r["topic"],
+                r["partition"],
+                r["offset"],
+                ms,
+                r["key"],
+                r["value"],
+                [(h["key"], h["value"]) for h in r["headers"]],
+                r["compression"],
+            )
+        )
     return out
 
 
 def _expected(log, *, committed=False):
-    return [(r.topic, r.partition, r.offset, r.timestamp, r.key, r.value, r.headers,
-             r.compression) for r in log.records if not (committed and r.aborted)]
+    return [
+        (r.topic, r.partition, r.offset, r.timestamp, r.key, r.value, r.headers, r.compression)
+        for r in log.records
+        if not (committed and r.aborted)
+    ]
 
 
 def _batches(n_batches, per_batch=20, *, base=0, codec="none", value=b"v" * 50):
     out = bytearray()
     off = base
     for b in range(n_batches):
-        recs = [{"key": f"k{off + i}".encode(), "value": value, "headers": [("h", b"x")],
-                 "timestamp": 1_700_000_000_000 + off + i} for i in range(per_batch)]
+        recs = [
+            {
+                "key": f"k{off + i}".encode(),
+                "value": value,
+                "headers": [("h", b"x")],
+                "timestamp": 1_700_000_000_000 + off + i,
+            }
+            for i in range(per_batch)
+        ]
         out += records.encode_batch(recs, base_offset=off, compression=codec)
         off += per_batch
     return bytes(out)
@@ -71,8 +92,14 @@ def test_discover_log_dir_partition_dir_segment_and_glob(sample_log):
     root = sample_log.directory
     logs = segments.discover(root)
     names = [(pl.topic, pl.partition) for pl in logs]
-    assert names == [("orders", 0), ("orders", 1), ("orders", 2), ("payments", 0),
-                     ("payments", 1), ("users", 0)]
+    assert names == [
+        ("orders", 0),
+        ("orders", 1),
+        ("orders", 2),
+        ("payments", 0),
+        ("payments", 1),
+        ("users", 0),
+    ]
     assert all(len(pl.segments) >= 1 for pl in logs)
     assert all(s.index_path for pl in logs for s in pl.segments)
     one = segments.discover(os.path.join(root, "orders-1"))
@@ -107,13 +134,16 @@ def test_segment_file_names_are_twenty_digit_base_offsets():
 
 def test_scan_headers_matches_decoded_batches(tmp_path):
     data = _batches(5, codec="lz4") + records.encode_control_batch(
-        "commit", base_offset=100, producer_id=9, producer_epoch=1)
+        "commit", base_offset=100, producer_id=9, producer_epoch=1
+    )
     path = _partition(tmp_path, data)
     headers = list(segments.scan_headers(path))
     decoded = list(records.iter_batches(data))
-    assert [(h.base_offset, h.last_offset, h.size_in_bytes, h.magic, h.is_control, h.producer_id)
-            for h in headers] == [(b.base_offset, b.last_offset, b.size_in_bytes, b.magic,
-                                   b.is_control, b.producer_id) for b in decoded]
+    assert [
+        (h.base_offset, h.last_offset, h.size_in_bytes, h.magic, h.is_control, h.producer_id) for h in headers
+    ] == [
+        (b.base_offset, b.last_offset, b.size_in_bytes, b.magic, b.is_control, b.producer_id) for b in decoded
+    ]
     assert headers[-1].is_transactional and headers[-1].is_control
     assert sum(h.size_in_bytes for h in headers) == len(data)
 
@@ -122,7 +152,8 @@ def test_batch_headers_name_every_field_as_the_decoded_batches_do(tmp_path):
     # one BatchHeader for the segment scanner and the broker's log, its every field
     # read from the bytes as the record decoder reads the same field
     data = _batches(3, codec="gzip") + records.encode_control_batch(
-        "abort", base_offset=50, producer_id=4, producer_epoch=2)
+        "abort", base_offset=50, producer_id=4, producer_epoch=2
+    )
     headers = list(segments.scan_headers(_partition(tmp_path, data)))
     names = [n for n in segments.BatchHeader._fields if n != "position"]
     names += ["last_offset", "compression", "compression_id", "is_transactional", "is_control"]
@@ -218,8 +249,7 @@ def test_the_index_bounds_a_segment_range_on_both_sides(tmp_path):
         inside = [h for h in headers if start <= h.position < end]
         assert {h.position for h in headers} >= {start} | ({end} - {seg.size})
         # every batch that holds an offset of [lo, hi] is inside the range
-        assert all(start <= h.position < end for h in headers
-                   if h.last_offset >= lo and h.base_offset <= hi)
+        assert all(start <= h.position < end for h in headers if h.last_offset >= lo and h.base_offset <= hi)
         assert inside
     assert segments.index_ceiling(seg, 100) < seg.size  # it does cut
     assert segments.index_floor(seg, 900) > 0
@@ -259,8 +289,7 @@ def test_split_with_index_and_by_scanning_give_batch_boundaries(tmp_path):
     (seg,) = segments.discover(d)[0].segments
     bounds = {h.position for h in segments.scan_headers(seg.path)}
     with_index = segments.split_segment(seg, 2500)
-    no_index = segments.split_segment(
-        segments.Segment(seg.path, seg.base_offset, seg.size, None), 2500)
+    no_index = segments.split_segment(segments.Segment(seg.path, seg.base_offset, seg.size, None), 2500)
     for ranges in (with_index, no_index):
         assert len(ranges) > 3
         assert ranges[0][0] == 0 and ranges[-1][1] == seg.size
@@ -281,8 +310,7 @@ def test_split_ignores_an_index_that_does_not_match_the_log(tmp_path):
 
 
 def test_iter_chunks_bounds_memory_and_reads_big_batches_whole(tmp_path):
-    data = _batches(3) + _batches(1, per_batch=50, base=60, value=b"x" * 4000) + _batches(
-        3, base=110)
+    data = _batches(3) + _batches(1, per_batch=50, base=60, value=b"x" * 4000) + _batches(3, base=110)
     path = _partition(tmp_path, data)
     seen = []
     for pos, view, headers in segments.iter_chunks(path, chunk_size=3000):
@@ -339,12 +367,12 @@ def test_transactions_come_from_markers_and_match_the_txnindex(sample_log):
 def test_open_transaction_hides_everything_from_its_start_under_read_committed(tmp_path, arrow):
     data = _batches(2)  # offsets 0..39
     txn = [{"key": b"t", "value": b"pending", "timestamp": 1}] * 5
-    data += records.encode_batch(txn, base_offset=40, producer_id=7, producer_epoch=0,
-                                 base_sequence=0, is_transactional=True)
+    data += records.encode_batch(
+        txn, base_offset=40, producer_id=7, producer_epoch=0, base_sequence=0, is_transactional=True
+    )
     data += _batches(1, base=45)
     _partition(tmp_path, data)
-    committed = logread.read_all(str(tmp_path), logread.ReadOptions(
-        isolation_level="read_committed"))
+    committed = logread.read_all(str(tmp_path), logread.ReadOptions(isolation_level="read_committed"))
     assert committed.column("offset").to_pylist() == list(range(40))
     assert logread.read_all(str(tmp_path)).num_rows == 65
 
@@ -352,9 +380,11 @@ def test_open_transaction_hides_everything_from_its_start_under_read_committed(t
 def test_segments_written_here_decode_in_kafka_python_record_for_record(sample_log):
     kr = pytest.importorskip("kafka.record")
     for plog in segments.discover(sample_log.directory):
-        want = [(r.offset, r.timestamp, r.key, r.value, r.headers)
-                for r in sample_log.records
-                if (r.topic, r.partition) == (plog.topic, plog.partition)]
+        want = [
+            (r.offset, r.timestamp, r.key, r.value, r.headers)
+            for r in sample_log.records
+            if (r.topic, r.partition) == (plog.topic, plog.partition)
+        ]
         got = []
         for seg in plog.segments:
             with open(seg.path, "rb") as f:
@@ -365,8 +395,7 @@ def test_segments_written_here_decode_in_kafka_python_record_for_record(sample_l
                     break
                 if batch.is_control_batch:
                     continue
-                got += [(r.offset, r.timestamp, r.key, r.value, list(r.headers))
-                        for r in batch]
+                got += [(r.offset, r.timestamp, r.key, r.value, list(r.headers)) for r in batch]
         assert got == want
 
 
@@ -444,6 +473,7 @@ def test_read_options_are_checked():
         logread.ReadOptions.parse({"isolationLevel": "serializable"})
     with pytest.raises(ValueError, match="mode"):
         logread.ReadOptions.parse({"mode": "lenient"})
-    o = logread.ReadOptions.parse({"VERIFYCRC": "false", "maxPartitionBytes": "64m",
-                                   "includeControl": "true"})
+    o = logread.ReadOptions.parse(
+        {"VERIFYCRC": "false", "maxPartitionBytes": "64m", "includeControl": "true"}
+    )
     assert (o.verify_crc, o.max_partition_bytes, o.include_control) == (False, 64 << 20, True)

@@ -1,4 +1,5 @@
 """The main job, ``kafkawire demo``, on the shared local SparkSession."""
+
 from __future__ import annotations
 
 import pytest
@@ -19,8 +20,13 @@ def test_demo_prints_the_aggregates_of_the_sample_log(spark, tmp_path, capsys):
     assert {c for _t, c, *_ in figures["per_topic_compression"]} == set(sample.CODECS)
     assert sum(r[2] for r in figures["per_topic_compression"]) == len(log.records)
     assert figures["users_keys"] == 40
-    for text in ("records per topic and compression", "what read_committed removed",
-                 "the compacted-looking topic 'users'", "orders", "payments"):
+    for text in (
+        "records per topic and compression",
+        "what read_committed removed",
+        "the compacted-looking topic 'users'",
+        "orders",
+        "payments",
+    ):
         assert text in out
     assert not spark.sparkContext._jsc.sc().isStopped()  # the shared session lives on
 

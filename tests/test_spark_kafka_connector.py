@@ -6,6 +6,7 @@ groups; the README's consumer-lag pipeline then runs as written, in a child Pyth
 SparkSession of its own (the suite's shared session has no connector jars on
 ``spark.jars``), and its table must equal what was produced and committed.
 """
+
 from __future__ import annotations
 
 import json
@@ -62,12 +63,10 @@ def _produce_and_commit(bootstrap: str, topic: str, groups: dict) -> dict:
     finally:
         producer.close()
     for group, commits in groups.items():
-        consumer = KafkaConsumer(bootstrap_servers=bootstrap, group_id=group,
-                                 enable_auto_commit=False)
+        consumer = KafkaConsumer(bootstrap_servers=bootstrap, group_id=group, enable_auto_commit=False)
         try:
             for partition, offset in commits:
-                consumer.commit({TopicPartition(topic, partition):
-                                 OffsetAndMetadata(offset, "", -1)})
+                consumer.commit({TopicPartition(topic, partition): OffsetAndMetadata(offset, "", -1)})
         finally:
             consumer.close()
     return counts
@@ -91,14 +90,24 @@ def test_consumer_lag_from_a_live_broker_with_sparks_kafka_connector(kafka_broke
     groups = {ahead: [(0, 2), (0, 4), (1, 3)], behind: [(0, 1), (0, 0)]}
     ends = _produce_and_commit(kafka_broker.bootstrap_servers, topic, groups)
 
-    backend_env = ({"KAFKAWIRE_NO_EXTENSIONS": "1"} if backend == "python"
-                   else {"KAFKAWIRE_REQUIRE_EXTENSIONS": "1"})
-    env = subprocess_env(KAFKA_BOOTSTRAP=kafka_broker.bootstrap_servers,
-                         SPARK_KAFKA_JARS=",".join(str(j) for j in conn.jars),
-                         PYSPARK_PYTHON=sys.executable, SPARK_LOCAL_IP="127.0.0.1",
-                         **backend_env)
-    proc = subprocess.run([sys.executable, "-c", CHILD], input=readme_pipeline(), env=env,
-                          capture_output=True, text=True, timeout=PIPELINE_TIMEOUT)
+    backend_env = (
+        {"KAFKAWIRE_NO_EXTENSIONS": "1"} if backend == "python" else {"KAFKAWIRE_REQUIRE_EXTENSIONS": "1"}
+    )
+    env = subprocess_env(
+        KAFKA_BOOTSTRAP=kafka_broker.bootstrap_servers,
+        SPARK_KAFKA_JARS=",".join(str(j) for j in conn.jars),
+        PYSPARK_PYTHON=sys.executable,
+        SPARK_LOCAL_IP="127.0.0.1",
+        **backend_env,
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", CHILD],
+        input=readme_pipeline(),
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=PIPELINE_TIMEOUT,
+    )
     assert proc.returncode == 0, proc.stderr[-4000:]
     print(proc.stdout)
     rows = json.loads(proc.stdout.strip().splitlines()[-1].removeprefix("LAG "))
@@ -108,7 +117,14 @@ def test_consumer_lag_from_a_live_broker_with_sparks_kafka_connector(kafka_broke
         last = dict(commits)  # the newest commit of each partition
         for partition in sorted(last):
             end = ends[partition]
-            expected.append({"group": group, "topic": topic, "partition": partition,
-                             "committed_offset": last[partition], "log_end_offset": end,
-                             "lag": end - last[partition]})
+            expected.append(
+                {
+                    "group": group,
+                    "topic": topic,
+                    "partition": partition,
+                    "committed_offset": last[partition],
+                    "log_end_offset": end,
+                    "lag": end - last[partition],
+                }
+            )
     assert [r for r in rows if r["topic"] == topic] == expected

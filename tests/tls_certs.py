@@ -1,6 +1,7 @@
 """A throwaway certificate authority for TLS tests, made with the openssl command at test
 time (no key is ever committed): a CA, a server certificate for 127.0.0.1/localhost, and
 a client certificate whose subject is ``CN=client,O=kafkawire-test``."""
+
 from __future__ import annotations
 
 import shutil
@@ -34,15 +35,60 @@ def make_pki(directory: Path) -> Pki:
         pytest.skip("the openssl command is needed to generate test certificates")
     d = Path(directory)
     d.mkdir(parents=True, exist_ok=True)
-    _openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem",
-             "-days", "2", "-subj", "/O=kafkawire-test/CN=test-ca", cwd=d)
-    (d / "server.ext").write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\n"
-                                  "extendedKeyUsage=serverAuth\n")
+    _openssl(
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.pem",
+        "-days",
+        "2",
+        "-subj",
+        "/O=kafkawire-test/CN=test-ca",
+        cwd=d,
+    )
+    (d / "server.ext").write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n")
     (d / "client.ext").write_text("extendedKeyUsage=clientAuth\n")
     for name, subject in (("server", "/O=kafkawire-test/CN=localhost"), ("client", CLIENT_SUBJECT)):
-        _openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{name}.key", "-out",
-                 f"{name}.csr", "-subj", subject, cwd=d)
-        _openssl("x509", "-req", "-in", f"{name}.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
-                 "-CAcreateserial", "-out", f"{name}.pem", "-days", "2", "-extfile", f"{name}.ext", cwd=d)
-    return Pki(ca=str(d / "ca.pem"), server_cert=str(d / "server.pem"), server_key=str(d / "server.key"),
-               client_cert=str(d / "client.pem"), client_key=str(d / "client.key"))
+        _openssl(
+            "req",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            f"{name}.key",
+            "-out",
+            f"{name}.csr",
+            "-subj",
+            subject,
+            cwd=d,
+        )
+        _openssl(
+            "x509",
+            "-req",
+            "-in",
+            f"{name}.csr",
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-out",
+            f"{name}.pem",
+            "-days",
+            "2",
+            "-extfile",
+            f"{name}.ext",
+            cwd=d,
+        )
+    return Pki(
+        ca=str(d / "ca.pem"),
+        server_cert=str(d / "server.pem"),
+        server_key=str(d / "server.key"),
+        client_cert=str(d / "client.pem"),
+        client_key=str(d / "client.key"),
+    )

@@ -7,6 +7,7 @@ from its own JSON file on first use.  Run this after any change to ``data/``:
     python tools/build_schema_catalog.py          # rewrite the catalog
     python tools/build_schema_catalog.py --check  # exit 1 if it is stale (the test suite does this)
 """
+
 from __future__ import annotations
 
 import json
@@ -41,8 +42,14 @@ def render(data_dir: Path = DATA_DIR) -> str:
             if name in seen:
                 raise SystemExit(f"{path}: definition {name} is defined twice")
             seen.add(name)
-            entry = (group, path.name, raw["type"], raw.get("apiKey"), raw["validVersions"],
-                     raw.get("flexibleVersions", "none"))
+            entry = (
+                group,
+                path.name,
+                raw["type"],
+                raw.get("apiKey"),
+                raw["validVersions"],
+                raw.get("flexibleVersions", "none"),
+            )
             lines.append(f"    {name!r}: {entry!r},")
     lines.append("}")
     return "\n".join(lines) + "\n"

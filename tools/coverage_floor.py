@@ -6,6 +6,7 @@ of coverage.py's JSON report (Python and Cython files alike)::
     python -m pytest --cov --cov-report=json
     python tools/coverage_floor.py coverage.json --floor 85
 """
+
 from __future__ import annotations
 
 import argparse

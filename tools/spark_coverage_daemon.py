@@ -11,6 +11,7 @@ data file of its own.  Used through Spark's setting::
 
     spark.python.daemon.module=tools.spark_coverage_daemon
 """
+
 from __future__ import annotations
 
 import importlib

@@ -12,6 +12,7 @@ small Java program (``tools/KafkaErrors.java``).  ``MANIFEST.json`` names each f
 jar, version and the sha256 of the jar entry it came from.  After writing, the
 package's index of the definitions (``kafkawire/schema/catalog.py``) is rebuilt.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -42,8 +43,13 @@ JARS = {
 }
 # kafka-clients' KRaft control-record payloads (the values of a metadata log's control
 # batches); its other "data" definitions are embedded payloads.
-CONTROL_RECORDS = {"LeaderChangeMessage", "SnapshotHeaderRecord", "SnapshotFooterRecord",
-                   "KRaftVersionRecord", "VotersRecord"}
+CONTROL_RECORDS = {
+    "LeaderChangeMessage",
+    "SnapshotHeaderRecord",
+    "SnapshotFooterRecord",
+    "KRaftVersionRecord",
+    "VotersRecord",
+}
 
 
 def resolve_jars(version: str) -> List[Path]:
@@ -53,8 +59,16 @@ def resolve_jars(version: str) -> List[Path]:
         sys.exit("update_schema: Maven (mvn) is needed to resolve the Kafka jars")
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "classpath"
-        cmd = [mvn, "-q", "-B", "-f", str(TOOLS / "pom.xml"), f"-Dkafka.version={version}",
-               "dependency:build-classpath", f"-Dmdep.outputFile={out}"]
+        cmd = [
+            mvn,
+            "-q",
+            "-B",
+            "-f",
+            str(TOOLS / "pom.xml"),
+            f"-Dkafka.version={version}",
+            "dependency:build-classpath",
+            f"-Dmdep.outputFile={out}",
+        ]
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
         if proc.returncode != 0 or not out.exists():
             sys.exit("update_schema: Maven failed:\n" + proc.stdout + proc.stderr)
@@ -109,7 +123,7 @@ def extract(jars: List[Path], version: str) -> Dict[str, bytes]:
         jar_path = find_jar(jars, artifact, version)
         with zipfile.ZipFile(jar_path) as jar:
             for entry in sorted(jar.namelist()):
-                if not (entry.startswith(prefix) and entry.endswith(".json")) or "/" in entry[len(prefix):]:
+                if not (entry.startswith(prefix) and entry.endswith(".json")) or "/" in entry[len(prefix) :]:
                     continue
                 raw = jar.read(entry)
                 spec = strip_prose(parse_definition(raw.decode("utf-8")))
@@ -118,17 +132,25 @@ def extract(jars: List[Path], version: str) -> Dict[str, bytes]:
                 if relative in files:
                     sys.exit(f"update_schema: {relative} is defined twice")
                 files[relative] = render(spec)
-                manifest[relative] = {"jar": jar_path.name, "artifact": artifact,
-                                      "version": version, "entry": entry,
-                                      "sha256": hashlib.sha256(raw).hexdigest(),
-                                      "validVersions": spec["validVersions"]}
+                manifest[relative] = {
+                    "jar": jar_path.name,
+                    "artifact": artifact,
+                    "version": version,
+                    "entry": entry,
+                    "sha256": hashlib.sha256(raw).hexdigest(),
+                    "validVersions": spec["validVersions"],
+                }
     clients = find_jar(jars, "kafka-clients", version)
     files["errors.json"] = render(error_table(jars, version))
-    manifest["errors.json"] = {"jar": clients.name, "artifact": "kafka-clients", "version": version,
-                               "entry": "org/apache/kafka/common/protocol/Errors.class",
-                               "sha256": hashlib.sha256(
-                                   zipfile.ZipFile(clients).read(
-                                       "org/apache/kafka/common/protocol/Errors.class")).hexdigest()}
+    manifest["errors.json"] = {
+        "jar": clients.name,
+        "artifact": "kafka-clients",
+        "version": version,
+        "entry": "org/apache/kafka/common/protocol/Errors.class",
+        "sha256": hashlib.sha256(
+            zipfile.ZipFile(clients).read("org/apache/kafka/common/protocol/Errors.class")
+        ).hexdigest(),
+    }
     files["MANIFEST.json"] = render({"kafka": version, "files": dict(sorted(manifest.items()))})
     return files
 
@@ -139,15 +161,18 @@ def error_table(jars: List[Path], version: str) -> dict:
     if java is None:
         sys.exit("update_schema: Java is needed to read Kafka's error table")
     classpath = os.pathsep.join(str(j) for j in jars)
-    proc = subprocess.run([java, "-cp", classpath, str(TOOLS / "KafkaErrors.java")],
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [java, "-cp", classpath, str(TOOLS / "KafkaErrors.java")], capture_output=True, text=True, timeout=300
+    )
     if proc.returncode != 0:
         sys.exit("update_schema: KafkaErrors failed:\n" + proc.stderr)
     errors = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
     errors.sort(key=lambda e: e["code"])
-    return {"source": f"Apache Kafka {version}: org.apache.kafka.common.protocol.Errors "
-                      "('retriable': the exception derives from RetriableException)",
-            "errors": errors}
+    return {
+        "source": f"Apache Kafka {version}: org.apache.kafka.common.protocol.Errors "
+        "('retriable': the exception derives from RetriableException)",
+        "errors": errors,
+    }
 
 
 def current_files(data_dir: Path) -> Dict[str, bytes]:
@@ -164,8 +189,9 @@ def current_files(data_dir: Path) -> Dict[str, bytes]:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kafka", required=True, help="the Apache Kafka release, e.g. 4.4.0")
-    parser.add_argument("--check", action="store_true",
-                        help="compare with the packaged schema instead of writing it")
+    parser.add_argument(
+        "--check", action="store_true", help="compare with the packaged schema instead of writing it"
+    )
     parser.add_argument("--classpath", help="the resolved jars (os.pathsep-separated); skips Maven")
     parser.add_argument("--data-dir", type=Path, default=DATA_DIR)
     args = parser.parse_args(argv)

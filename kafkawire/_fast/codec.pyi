@@ -1,4 +1,5 @@
 """Type stubs for the compiled plan executor (kafkawire._fast.codec)."""
+
 from typing import Any, Sequence, Tuple
 
 from kafkawire.schema.plan import StructPlan

@@ -4,6 +4,7 @@
 guards the legacy message sets (magic 0 and 1).  ``kafkawire._pure.crc`` has the same
 functions in pure Python.
 """
+
 from typing import Literal, SupportsIndex, Union
 
 from typing_extensions import Buffer

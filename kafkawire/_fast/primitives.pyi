@@ -1,4 +1,5 @@
 """Type stubs for kafkawire._fast.primitives (the same API as kafkawire._pure.primitives)."""
+
 import uuid
 from typing import Optional, Tuple, Union
 

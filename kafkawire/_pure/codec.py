@@ -10,6 +10,7 @@ UTF-8 bytes and every tagged value's size; the second writes into one buffer of 
 that size.  Decoding checks every length and count against what remains of the buffer
 (or of the enclosing tagged field) before reading or allocating anything.
 """
+
 from __future__ import annotations
 
 import gc as _gc
@@ -20,8 +21,25 @@ from typing import Any, Dict, List, Sequence, Tuple
 from kafkawire._pure.primitives import read_uvarint, size_of_unsigned_varint as _uvarint_size
 from kafkawire.errors import DecodeError, EncodeError, TruncatedError
 from kafkawire.schema.plan import (
-    ARRAY, BOOL, BYTES, DEF_EMPTY, DEF_NONE, FLOAT64, INT8, INT16, INT32, INT64, INT_RANGE,
-    KIND_NAMES, RECORDS, STRING, STRUCT, UINT16, UINT32, UUID, StructPlan,
+    ARRAY,
+    BOOL,
+    BYTES,
+    DEF_EMPTY,
+    DEF_NONE,
+    FLOAT64,
+    INT8,
+    INT16,
+    INT32,
+    INT64,
+    INT_RANGE,
+    KIND_NAMES,
+    RECORDS,
+    STRING,
+    STRUCT,
+    UINT16,
+    UINT32,
+    UUID,
+    StructPlan,
 )
 
 __all__ = ["encode", "encode_parts", "size", "decode", "decode_from", "UNKNOWN_TAGGED"]
@@ -32,9 +50,19 @@ UNKNOWN_TAGGED = "_unknown_tagged"
 
 _I32 = _struct.Struct(">i")
 _I16 = _struct.Struct(">h")
-_ELEM = {k: _struct.Struct(">" + c) for k, c in
-         ((BOOL, "?"), (INT8, "b"), (INT16, "h"), (UINT16, "H"), (INT32, "i"),
-          (UINT32, "I"), (INT64, "q"), (FLOAT64, "d"))}
+_ELEM = {
+    k: _struct.Struct(">" + c)
+    for k, c in (
+        (BOOL, "?"),
+        (INT8, "b"),
+        (INT16, "h"),
+        (UINT16, "H"),
+        (INT32, "i"),
+        (UINT32, "I"),
+        (INT64, "q"),
+        (FLOAT64, "d"),
+    )
+}
 _UUID_NEW = _uuid.UUID.__new__
 _ZERO_UUID = _uuid.UUID(int=0)
 _SAFE_UNKNOWN = _uuid.SafeUUID.unknown
@@ -61,8 +89,7 @@ def _write_uvarint(out: bytearray, pos: int, v: int) -> int:
 
 
 def _truncated(what: str, pos: int, need: int, end: int) -> TruncatedError:
-    return TruncatedError(
-        f"truncated {what} at byte {pos}: needs {need} bytes, {max(end - pos, 0)} remain")
+    return TruncatedError(f"truncated {what} at byte {pos}: needs {need} bytes, {max(end - pos, 0)} remain")
 
 
 # -- decoding -------------------------------------------------------------------------
@@ -102,7 +129,7 @@ def _read_text(mv, pos: int, n: int, end: int, attr: str) -> str:
     if n > end - pos:
         raise _truncated(f"{attr} string", pos, n, end)
     try:
-        return str(mv[pos:pos + n], "utf-8")
+        return str(mv[pos : pos + n], "utf-8")
     except UnicodeDecodeError as exc:
         raise DecodeError(f"{attr}: string at byte {pos} is not valid UTF-8: {exc}") from None
 
@@ -123,8 +150,8 @@ def _read_field(p, mv, pos: int, end: int) -> Tuple[Any, int]:
         if n > end - pos:
             raise _truncated(f"{p.attr} bytes", pos, n, end)
         if kind == RECORDS:
-            return mv[pos:pos + n], pos + n
-        return bytes(mv[pos:pos + n]), pos + n
+            return mv[pos : pos + n], pos + n
+        return bytes(mv[pos : pos + n]), pos + n
     if kind == ARRAY:
         n, pos = _read_len(p.compact, False, mv, pos, end, "array")
         if n < 0:
@@ -151,7 +178,7 @@ def _read_field(p, mv, pos: int, end: int) -> Tuple[Any, int]:
         if ek == UUID:
             if n * 16 > end - pos:
                 raise _truncated(f"{p.attr} array of {n}", pos, n * 16, end)
-            out = [_uuid_from(mv[pos + 16 * i:pos + 16 * i + 16]) for i in range(n)]
+            out = [_uuid_from(mv[pos + 16 * i : pos + 16 * i + 16]) for i in range(n)]
             return out, pos + 16 * n
         if ek == STRING:
             if n > end - pos:
@@ -182,7 +209,7 @@ def _read_field(p, mv, pos: int, end: int) -> Tuple[Any, int]:
     if kind == UUID:
         if end - pos < 16:
             raise _truncated(f"{p.attr} uuid", pos, 16, end)
-        return _uuid_from(mv[pos:pos + 16]), pos + 16
+        return _uuid_from(mv[pos : pos + 16]), pos + 16
     st = _ELEM[kind]
     if end - pos < st.size:
         raise _truncated(f"{p.attr} {KIND_NAMES[kind]}", pos, st.size, end)
@@ -208,16 +235,18 @@ def _read_tags(plan: StructPlan, obj, mv, pos: int, end: int) -> int:
                 if after != pos + n:
                     raise DecodeError(
                         f"{p.attr}: tagged field {tag} at byte {pos} declares {n} bytes "
-                        f"but its value takes {after - pos}")
+                        f"but its value takes {after - pos}"
+                    )
                 _set(obj, p.attr, v)
                 break
         else:
             if tag in plan.reserved_tags:
-                raise DecodeError(f"tagged field {tag} at byte {pos} is not valid at "
-                                  f"v{plan.version} of {plan.spec.name}")
+                raise DecodeError(
+                    f"tagged field {tag} at byte {pos} is not valid at v{plan.version} of {plan.spec.name}"
+                )
             if unknown is None:
                 unknown = []
-            unknown.append((tag, bytes(mv[pos:pos + n])))
+            unknown.append((tag, bytes(mv[pos : pos + n])))
         pos += n
     if unknown is not None:
         unknown.sort(key=lambda t: t[0])
@@ -286,7 +315,8 @@ def decode(plan: StructPlan, buf) -> Any:
                 _gc.enable()
     if pos != len(mv):
         raise DecodeError(
-            f"{plan.spec.name} v{plan.version}: {len(mv) - pos} trailing bytes after byte {pos}")
+            f"{plan.spec.name} v{plan.version}: {len(mv) - pos} trailing bytes after byte {pos}"
+        )
     return obj
 
 
@@ -372,8 +402,7 @@ def _size_value(p, v, cache: list) -> int:
             cls = sub.cls
             for item in v:
                 if not isinstance(item, cls):
-                    raise EncodeError(
-                        f"{p.attr}: expected {cls.__name__} items, got {type(item).__name__}")
+                    raise EncodeError(f"{p.attr}: expected {cls.__name__} items, got {type(item).__name__}")
                 total += _size_struct(sub, item, cache)
             return total
         if ek == STRING:
@@ -425,8 +454,10 @@ def _check_unknown(unknown, plan: StructPlan) -> None:
         if tag in plan.tags:
             raise EncodeError(f"{UNKNOWN_TAGGED}: tag {tag} is a known field at v{plan.version}")
         if tag in plan.reserved_tags:
-            raise EncodeError(f"{UNKNOWN_TAGGED}: tag {tag} is a field of {plan.spec.name} at "
-                              f"other versions, not an unknown one at v{plan.version}")
+            raise EncodeError(
+                f"{UNKNOWN_TAGGED}: tag {tag} is a field of {plan.spec.name} at "
+                f"other versions, not an unknown one at v{plan.version}"
+            )
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise EncodeError(f"{UNKNOWN_TAGGED}: tag {tag} data is not bytes-like")
 
@@ -458,13 +489,15 @@ def _size_tags(plan: StructPlan, obj, cache: list) -> int:
 def _absent_error(plan: StructPlan, p, v) -> EncodeError:
     return EncodeError(
         f"{plan.spec.name}.{p.attr} holds a non-default value ({v!r:.80}) but "
-        f"version {plan.version} does not have this field")
+        f"version {plan.version} does not have this field"
+    )
 
 
 def _not_flexible(plan: StructPlan) -> EncodeError:
     return EncodeError(
         f"{plan.spec.name} v{plan.version} is not flexible: it cannot carry the "
-        f"unknown tagged fields this object holds")
+        f"unknown tagged fields this object holds"
+    )
 
 
 def _size_struct(plan: StructPlan, obj, cache: list) -> int:
@@ -497,7 +530,8 @@ def _check_int(p, kind: int, v) -> None:
         iv = v.__index__()
     except (AttributeError, TypeError):
         raise EncodeError(
-            f"{p.attr}: cannot encode {v!r:.80} as {KIND_NAMES[kind]}: not an integer") from None
+            f"{p.attr}: cannot encode {v!r:.80} as {KIND_NAMES[kind]}: not an integer"
+        ) from None
     lo, hi = INT_RANGE[kind]
     if not lo <= iv <= hi:
         raise EncodeError(f"{p.attr}: {iv} is out of range for {KIND_NAMES[kind]}")
@@ -535,7 +569,7 @@ def _write_fixed(p, kind: int, v, out: bytearray, pos: int) -> int:
         return pos + 1
     _check_fixed(p, kind, v)
     if kind == UUID:
-        out[pos:pos + 16] = v.bytes
+        out[pos : pos + 16] = v.bytes
         return pos + 16
     st = _ELEM[kind]
     st.pack_into(out, pos, v)
@@ -555,13 +589,13 @@ def _write_value(p, v, out: bytearray, pos: int, nxt) -> int:
         raw = nxt()
         n = len(raw)
         pos = _write_len(out, pos, p.compact, True, n)
-        out[pos:pos + n] = raw
+        out[pos : pos + n] = raw
         return pos + n
     if kind == BYTES or kind == RECORDS:
         mv = v if type(v) is bytes else memoryview(v).cast("B")
         n = len(mv)
         pos = _write_len(out, pos, p.compact, False, n)
-        out[pos:pos + n] = mv
+        out[pos : pos + n] = mv
         return pos + n
     if kind == ARRAY:
         pos = _write_len(out, pos, p.compact, False, len(v))
@@ -575,7 +609,7 @@ def _write_value(p, v, out: bytearray, pos: int, nxt) -> int:
                 raw = nxt()
                 n = len(raw)
                 pos = _write_len(out, pos, p.compact, True, n)
-                out[pos:pos + n] = raw
+                out[pos : pos + n] = raw
                 pos += n
         else:
             for item in v:
@@ -608,7 +642,7 @@ def _write_tags(plan: StructPlan, obj, out: bytearray, pos: int, nxt) -> int:
         if p is None:
             raw = memoryview(v).cast("B")
             pos = _write_uvarint(out, pos, len(raw))
-            out[pos:pos + len(raw)] = raw
+            out[pos : pos + len(raw)] = raw
             pos += len(raw)
         else:
             n = nxt()
@@ -671,6 +705,7 @@ def _not_list(p, v) -> EncodeError:
 
 def _attr_ok(name: str) -> bool:
     import keyword
+
     return name.isidentifier() and not keyword.iskeyword(name)
 
 
@@ -711,10 +746,11 @@ def _emit_read_array(r: List[str], p, k: int, env: Dict[str, Any]) -> None:
         r.append(f"        if n > end - pos or n * MIN{k} > end - pos:")
         r.append(f"            raise trunc('{p.attr} array of ' + str(n), pos, n * max(MIN{k}, 1), end)")
         sp = p.sub
-        if (all(st is not None for st, _ in sp.steps)
-                and all(_attr_ok(q.attr) for _, run in sp.steps for q in run)
-                and all(q.factory is None and _attr_ok(q.attr)
-                        for q in sp.absent + sp.tagged)):
+        if (
+            all(st is not None for st, _ in sp.steps)
+            and all(_attr_ok(q.attr) for _, run in sp.steps for q in run)
+            and all(q.factory is None and _attr_ok(q.attr) for q in sp.absent + sp.tagged)
+        ):
             # Elements of fixed-width fields only (ApiVersion, say): read in the
             # loop, the statements of the element's own reader without the call.
             env[f"EC{k}"] = sp.cls
@@ -727,7 +763,9 @@ def _emit_read_array(r: List[str], p, k: int, env: Dict[str, Any]) -> None:
                 env[f"ES{k}_{j}"] = st.unpack_from
                 env[f"ER{k}_{j}"] = run
                 names = [f"x{i}" for i in range(len(run))]
-                r.append(f"            if end - pos < {st.size}: raise trunc_run(ER{k}_{j}, pos, {st.size}, end)")
+                r.append(
+                    f"            if end - pos < {st.size}: raise trunc_run(ER{k}_{j}, pos, {st.size}, end)"
+                )
                 r.append(f"            {', '.join(names)}, = ES{k}_{j}(mv, pos)")
                 r.append(f"            pos += {st.size}")
                 for q, name in zip(run, names):
@@ -764,7 +802,9 @@ def _emit_read_array(r: List[str], p, k: int, env: Dict[str, Any]) -> None:
     else:
         est = _ELEM[p.elem_kind]
         code, w = est.format[1:], est.size
-        r.append(f"        if n * {w} > end - pos: raise trunc('{p.attr} array of ' + str(n), pos, n * {w}, end)")
+        r.append(
+            f"        if n * {w} > end - pos: raise trunc('{p.attr} array of ' + str(n), pos, n * {w}, end)"
+        )
         r.append("        " + _attr_set(p, f"list(array_fmt({code!r}, n).unpack_from(mv, pos)) if n else []"))
         r.append(f"        pos += n * {w}")
 
@@ -898,7 +938,9 @@ def _emit_size(plan: StructPlan, env: Dict[str, Any]) -> List[str]:
             z.append("        sub = sub.size")
             z.append("        for item in v:")
             z.append(f"            if type(item) is not ZCLS{k} and not isinstance(item, ZCLS{k}):")
-            z.append(f"                raise EncodeError('{p.attr}: expected {p.sub.cls.__name__} items, got ' + type(item).__name__)")
+            z.append(
+                f"                raise EncodeError('{p.attr}: expected {p.sub.cls.__name__} items, got ' + type(item).__name__)"
+            )
             z.append("            total += sub(item, cache)")
         else:
             z.append(f"    total += size_value(Q{k}, v, cache)")
@@ -923,8 +965,12 @@ def _emit_size(plan: StructPlan, env: Dict[str, Any]) -> List[str]:
 def _null_or(p, k: int) -> List[str]:
     """Lines loading field ``p`` into ``v``: a null one goes to write_value, and the
     lines that follow (indented 8) write a present one."""
-    return [f"    v = {_attr_get('obj', p)}", "    if v is None:",
-            f"        pos = write_value(P{k}, v, out, pos, nxt)", "    else:"]
+    return [
+        f"    v = {_attr_get('obj', p)}",
+        "    if v is None:",
+        f"        pos = write_value(P{k}, v, out, pos, nxt)",
+        "    else:",
+    ]
 
 
 def _put_length(p, n: str, width: int) -> List[str]:
@@ -944,7 +990,9 @@ def _emit_write(plan: StructPlan, env: Dict[str, Any]) -> List[str]:
             vals = [_attr_get("obj", p) for p in item]
             for p in item:
                 if p.kind == FLOAT64:
-                    wl.append(f"    if not isinstance({_attr_get('obj', p)}, FLOAT_TYPES): check_fixed(R{k}[{item.index(p)}], {FLOAT64}, {_attr_get('obj', p)})")
+                    wl.append(
+                        f"    if not isinstance({_attr_get('obj', p)}, FLOAT_TYPES): check_fixed(R{k}[{item.index(p)}], {FLOAT64}, {_attr_get('obj', p)})"
+                    )
             wl.append("    try:")
             wl.append(f"        SP{k}(out, pos, {', '.join(vals)})")
             wl.append("    except (struct_error, TypeError, OverflowError):")
@@ -961,12 +1009,18 @@ def _emit_write(plan: StructPlan, env: Dict[str, Any]) -> List[str]:
             wl += _put_length(p, "n", 4)
             wl.append("        if n:")
             if p.elem_kind == FLOAT64:
-                wl.append("            for x in v: check_fixed(P{k}, {FLOAT64}, x)".format(k=k, FLOAT64=FLOAT64))
+                wl.append(
+                    "            for x in v: check_fixed(P{k}, {FLOAT64}, x)".format(k=k, FLOAT64=FLOAT64)
+                )
             wl.append("            try:")
             wl.append(f"                array_fmt({code!r}, n).pack_into(out, pos, *v)")
             wl.append("            except (struct_error, TypeError, OverflowError):")
             wl.append(f"                for x in v: check_fixed(P{k}, {p.elem_kind}, x)")
-            wl.append("                raise EncodeError('" + p.attr + ": a value changed while it was being encoded')")
+            wl.append(
+                "                raise EncodeError('"
+                + p.attr
+                + ": a value changed while it was being encoded')"
+            )
             wl.append(f"            pos += n * {est.size}")
             continue
         if p.kind == ARRAY and p.elem_kind == STRUCT:
@@ -1002,18 +1056,46 @@ def _compile(plan: StructPlan) -> _Compiled:
     compiled = _Compiled()
     plan.pure = compiled  # set first: nested plans never refer back, but be safe
     env: Dict[str, Any] = {
-        "cls": plan.cls, "new": object.__new__, "set": _set, "PLAN": plan,
-        "read_field": _read_field, "read_tags": _read_tags, "read_uvarint": _read_uvarint,
-        "trunc": _truncated, "trunc_run": _trunc_run, "bad_count": _bad_count,
-        "I32": _I32.unpack_from, "I16": _I16.unpack_from, "str": str,
-        "UnicodeDecodeError": UnicodeDecodeError, "I32P": _I32.pack_into, "I16P": _I16.pack_into,
-        "array_fmt": _array_fmt, "size_value": _size_value, "size_tags": _size_tags,
-        "is_default": _is_default, "absent_error": _absent_error, "not_flexible": _not_flexible,
-        "not_list": _not_list, "write_value": _write_value, "write_tags": _write_tags,
-        "write_uvarint": _write_uvarint, "run_error": _run_error, "check_fixed": _check_fixed,
-        "uvarint_size": _uvarint_size, "EncodeError": EncodeError, "struct_error": _struct.error,
-        "UNKNOWN": UNKNOWN_TAGGED, "getattr": getattr, "isinstance": isinstance, "len": len,
-        "list": list, "tuple": tuple, "type": type, "range": range, "bytes": bytes,
+        "cls": plan.cls,
+        "new": object.__new__,
+        "set": _set,
+        "PLAN": plan,
+        "read_field": _read_field,
+        "read_tags": _read_tags,
+        "read_uvarint": _read_uvarint,
+        "trunc": _truncated,
+        "trunc_run": _trunc_run,
+        "bad_count": _bad_count,
+        "I32": _I32.unpack_from,
+        "I16": _I16.unpack_from,
+        "str": str,
+        "UnicodeDecodeError": UnicodeDecodeError,
+        "I32P": _I32.pack_into,
+        "I16P": _I16.pack_into,
+        "array_fmt": _array_fmt,
+        "size_value": _size_value,
+        "size_tags": _size_tags,
+        "is_default": _is_default,
+        "absent_error": _absent_error,
+        "not_flexible": _not_flexible,
+        "not_list": _not_list,
+        "write_value": _write_value,
+        "write_tags": _write_tags,
+        "write_uvarint": _write_uvarint,
+        "run_error": _run_error,
+        "check_fixed": _check_fixed,
+        "uvarint_size": _uvarint_size,
+        "EncodeError": EncodeError,
+        "struct_error": _struct.error,
+        "UNKNOWN": UNKNOWN_TAGGED,
+        "getattr": getattr,
+        "isinstance": isinstance,
+        "len": len,
+        "list": list,
+        "tuple": tuple,
+        "type": type,
+        "range": range,
+        "bytes": bytes,
         "FLOAT_TYPES": (int, float),
     }
     r = _emit_read(plan, env)

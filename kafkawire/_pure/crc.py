@@ -10,6 +10,7 @@ consume 16 bytes, with the bytes unpacked by ``zip`` over a single iterator (the
 cheapest way CPython has to take a buffer 16 bytes at a time).  ``crc32`` is
 zlib's C code and fast on either backend.
 """
+
 from __future__ import annotations
 
 import operator
@@ -56,9 +57,7 @@ def _bytes_view(data: _BytesLike) -> memoryview:
     try:
         view = memoryview(data)
     except TypeError:
-        raise TypeError(
-            f"a bytes-like object is required, not {type(data).__name__!r}"
-        ) from None
+        raise TypeError(f"a bytes-like object is required, not {type(data).__name__!r}") from None
     if not view.c_contiguous:
         raise TypeError("a C-contiguous bytes-like object is required")
     if view.ndim != 1 or view.format != "B":
@@ -123,9 +122,7 @@ def crc32(data: _BytesLike, crc: SupportsIndex = 0) -> int:
     try:  # zlib checks the buffer itself: no view per call (legacy records call this per message)
         return zlib.crc32(data, start)
     except TypeError:
-        raise TypeError(
-            f"a bytes-like object is required, not {type(data).__name__!r}"
-        ) from None
+        raise TypeError(f"a bytes-like object is required, not {type(data).__name__!r}") from None
     except BufferError:
         raise TypeError("a C-contiguous bytes-like object is required") from None
 

@@ -4,6 +4,7 @@ Encoders take a value and return bytes; decoders take ``(buf, offset)`` (``buf``
 bytes-like object) and return ``(value, new_offset)``.  Every length is checked against
 what remains of the buffer before anything is read or allocated.
 """
+
 from __future__ import annotations
 
 import struct
@@ -124,8 +125,9 @@ def _encode_uvarint(value: int) -> bytes:
     return bytes(out)
 
 
-def read_uvarint(buf: _BytesLike, pos: int, end: int, max_bytes: int, bits: int,
-                 what: str) -> Tuple[int, int]:
+def read_uvarint(
+    buf: _BytesLike, pos: int, end: int, max_bytes: int, bits: int, what: str
+) -> Tuple[int, int]:
     """The LEB128 value at ``pos`` of at most ``max_bytes`` bytes, none at or past
     ``end``, that fits in ``bits`` bits; returns ``(value, position after it)``."""
     value = 0

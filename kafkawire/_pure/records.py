@@ -3,6 +3,7 @@
 Record batches (magic 2) and legacy message sets (magic 0 and 1), decode and encode,
 every compression.  See :mod:`kafkawire.records` for the public API and its contract.
 """
+
 from __future__ import annotations
 
 import struct
@@ -62,9 +63,15 @@ class Record:
 
     __slots__ = ("offset", "timestamp", "timestamp_type", "key", "value", "headers")
 
-    def __init__(self, offset: int = 0, timestamp: Optional[int] = None,
-                 timestamp_type: Optional[str] = "create", key: Optional[bytes] = None,
-                 value: Optional[bytes] = None, headers: Optional[_Headers] = None) -> None:
+    def __init__(
+        self,
+        offset: int = 0,
+        timestamp: Optional[int] = None,
+        timestamp_type: Optional[str] = "create",
+        key: Optional[bytes] = None,
+        value: Optional[bytes] = None,
+        headers: Optional[_Headers] = None,
+    ) -> None:
         self.offset = offset
         self.timestamp = timestamp
         self.timestamp_type = timestamp_type
@@ -74,8 +81,7 @@ class Record:
 
     def as_tuple(self) -> Tuple[Any, ...]:
         """(offset, timestamp, timestamp_type, key, value, headers)."""
-        return (self.offset, self.timestamp, self.timestamp_type, self.key, self.value,
-                self.headers)
+        return (self.offset, self.timestamp, self.timestamp_type, self.key, self.value, self.headers)
 
     def __eq__(self, other: Any) -> bool:
         try:
@@ -90,9 +96,11 @@ class Record:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return (f"Record(offset={self.offset!r}, timestamp={self.timestamp!r}, "
-                f"timestamp_type={self.timestamp_type!r}, key={self.key!r}, "
-                f"value={self.value!r}, headers={self.headers!r})")
+        return (
+            f"Record(offset={self.offset!r}, timestamp={self.timestamp!r}, "
+            f"timestamp_type={self.timestamp_type!r}, key={self.key!r}, "
+            f"value={self.value!r}, headers={self.headers!r})"
+        )
 
 
 def _corrupt(msg: str) -> CorruptRecordError:
@@ -118,8 +126,15 @@ def _i64(v: int) -> int:
     return ((v + 0x8000000000000000) & 0xFFFFFFFFFFFFFFFF) - 0x8000000000000000
 
 
-def _parse_v2_records(data: BytesLike, count: int, base_offset: int, base_ts: int, log_append: bool,
-                      max_ts: int, out: List[Record]) -> None:
+def _parse_v2_records(
+    data: BytesLike,
+    count: int,
+    base_offset: int,
+    base_ts: int,
+    log_append: bool,
+    max_ts: int,
+    out: List[Record],
+) -> None:
     """Parse ``count`` records from ``data`` (the whole, uncompressed records section)."""
     end = len(data)
     if count < 0 or count > end // MIN_RECORD_SIZE:
@@ -129,8 +144,9 @@ def _parse_v2_records(data: BytesLike, count: int, base_offset: int, base_ts: in
     for _ in range(count):
         length, pos = _varint(data, pos, end)
         if length < MIN_RECORD_SIZE - 1 or length > end - pos:
-            raise _corrupt(f"record length {length} at byte {pos} is invalid or beyond the "
-                           f"{end - pos} bytes left")
+            raise _corrupt(
+                f"record length {length} at byte {pos} is invalid or beyond the {end - pos} bytes left"
+            )
         rend = pos + length
         pos += 1  # attributes (unused)
         ts_delta, pos = _varlong(data, pos, rend)
@@ -179,11 +195,17 @@ def _parse_v2_records(data: BytesLike, count: int, base_offset: int, base_ts: in
                 pos += hvlen
             headers.append((hkey, hval))
         if pos != rend:
-            raise _corrupt(f"record declares {length} bytes but its fields take "
-                           f"{length - (rend - pos)}")
-        out.append(Record(_i64(base_offset + off_delta),
-                          max_ts if log_append else _i64(base_ts + ts_delta),
-                          tstype, key, value, headers))
+            raise _corrupt(f"record declares {length} bytes but its fields take {length - (rend - pos)}")
+        out.append(
+            Record(
+                _i64(base_offset + off_delta),
+                max_ts if log_append else _i64(base_ts + ts_delta),
+                tstype,
+                key,
+                value,
+                headers,
+            )
+        )
     if pos != end:
         raise _corrupt(f"{end - pos} bytes left over after the batch's {count} records")
 
@@ -195,10 +217,24 @@ class RecordBatch:
     """A record batch (magic 2).  Header fields are attributes; iterating decodes the
     records (lazily: nothing is parsed or decompressed until then)."""
 
-    __slots__ = ("base_offset", "batch_length", "partition_leader_epoch", "magic", "crc",
-                 "attributes", "last_offset_delta", "base_timestamp", "max_timestamp",
-                 "producer_id", "producer_epoch", "base_sequence", "record_count", "_buf",
-                 "_max_size", "_records")
+    __slots__ = (
+        "base_offset",
+        "batch_length",
+        "partition_leader_epoch",
+        "magic",
+        "crc",
+        "attributes",
+        "last_offset_delta",
+        "base_timestamp",
+        "max_timestamp",
+        "producer_id",
+        "producer_epoch",
+        "base_sequence",
+        "record_count",
+        "_buf",
+        "_max_size",
+        "_records",
+    )
 
     base_offset: int
     batch_length: int
@@ -215,27 +251,44 @@ class RecordBatch:
     record_count: int
 
     def __init__(self, buf: memoryview, max_size: int):
-        (self.base_offset, self.batch_length, self.partition_leader_epoch, self.magic,
-         self.crc, self.attributes, self.last_offset_delta, self.base_timestamp,
-         self.max_timestamp, self.producer_id, self.producer_epoch, self.base_sequence,
-         self.record_count) = _HDR.unpack_from(buf, 0)
+        (
+            self.base_offset,
+            self.batch_length,
+            self.partition_leader_epoch,
+            self.magic,
+            self.crc,
+            self.attributes,
+            self.last_offset_delta,
+            self.base_timestamp,
+            self.max_timestamp,
+            self.producer_id,
+            self.producer_epoch,
+            self.base_sequence,
+            self.record_count,
+        ) = _HDR.unpack_from(buf, 0)
         self._buf = buf
         self._max_size = max_size
         self._records: Optional[List[Record]] = None
 
-    compression_id = property(lambda self: self.attributes & COMPRESSION_MASK,
-                              doc="Codec id (0 none, 1 gzip, 2 snappy, 3 lz4, 4 zstd).")
-    compression = property(lambda self: _comp.codec_name(self.attributes & COMPRESSION_MASK),
-                           doc='Codec name: "none", "gzip", "snappy", "lz4" or "zstd".')
+    compression_id = property(
+        lambda self: self.attributes & COMPRESSION_MASK,
+        doc="Codec id (0 none, 1 gzip, 2 snappy, 3 lz4, 4 zstd).",
+    )
+    compression = property(
+        lambda self: _comp.codec_name(self.attributes & COMPRESSION_MASK),
+        doc='Codec name: "none", "gzip", "snappy", "lz4" or "zstd".',
+    )
     timestamp_type = property(
         lambda self: TIMESTAMP_TYPES[1 if self.attributes & TIMESTAMP_TYPE_BIT else 0],
-        doc='"create" or "log_append".')
+        doc='"create" or "log_append".',
+    )
     is_transactional = property(lambda self: bool(self.attributes & TRANSACTIONAL_BIT))
     is_control = property(lambda self: bool(self.attributes & CONTROL_BIT))
     has_delete_horizon = property(lambda self: bool(self.attributes & DELETE_HORIZON_BIT))
     delete_horizon_ms = property(
         lambda self: self.base_timestamp if self.attributes & DELETE_HORIZON_BIT else None,
-        doc="The delete horizon (KIP-534) when the batch has one, else None.")
+        doc="The delete horizon (KIP-534) when the batch has one, else None.",
+    )
     last_offset = property(lambda self: _i64(self.base_offset + self.last_offset_delta))
     next_offset = property(lambda self: _i64(self.base_offset + self.last_offset_delta + 1))
     size_in_bytes = property(lambda self: len(self._buf), doc="Bytes of the batch on the wire.")
@@ -253,8 +306,15 @@ class RecordBatch:
             if codec:
                 data = _comp.decompress(codec, data, max_size=self._max_size)
             out: List[Record] = []
-            _parse_v2_records(data, self.record_count, self.base_offset, self.base_timestamp,
-                              bool(self.attributes & TIMESTAMP_TYPE_BIT), self.max_timestamp, out)
+            _parse_v2_records(
+                data,
+                self.record_count,
+                self.base_offset,
+                self.base_timestamp,
+                bool(self.attributes & TIMESTAMP_TYPE_BIT),
+                self.max_timestamp,
+                out,
+            )
             self._records = out
         return self._records
 
@@ -265,13 +325,16 @@ class RecordBatch:
         return self.record_count
 
     def __repr__(self) -> str:
-        return (f"RecordBatch(base_offset={self.base_offset}, magic=2, records="
-                f"{self.record_count}, compression={self.compression!r}, "
-                f"is_transactional={self.is_transactional}, is_control={self.is_control})")
+        return (
+            f"RecordBatch(base_offset={self.base_offset}, magic=2, records="
+            f"{self.record_count}, compression={self.compression!r}, "
+            f"is_transactional={self.is_transactional}, is_control={self.is_control})"
+        )
 
 
-def _parse_legacy_message(buf: BytesLike, pos: int, end: int, verify_crc: bool, what: str, shift: int = 0
-                          ) -> Tuple[Any, ...]:
+def _parse_legacy_message(
+    buf: BytesLike, pos: int, end: int, verify_crc: bool, what: str, shift: int = 0
+) -> Tuple[Any, ...]:
     """Parse one log entry at ``pos``; returns (offset, crc, magic, attributes,
     timestamp, key, value, next_pos).  The entry must lie within ``end``.  Errors give
     its position as ``pos + shift`` (``buf`` may be a view starting at ``shift``)."""
@@ -292,7 +355,8 @@ def _parse_legacy_message(buf: BytesLike, pos: int, end: int, verify_crc: bool, 
         actual = _crc32(buf[start + 4 : mend])
         if actual != crc:
             raise CorruptRecordError(
-                f"{what} at byte {at}: CRC32 is {actual:#010x}, the message says {crc:#010x}")
+                f"{what} at byte {at}: CRC32 is {actual:#010x}, the message says {crc:#010x}"
+            )
     p = start + 6
     timestamp = NO_TIMESTAMP
     if magic == 1:
@@ -323,8 +387,19 @@ class LegacyRecordBatch:
     compressed wrapper whose value holds inner messages.  Same attribute names as
     :class:`RecordBatch`; fields legacy messages lack have Kafka's "none" values."""
 
-    __slots__ = ("offset", "magic", "crc", "attributes", "timestamp", "_key", "_value",
-                 "_buf", "_verify", "_max_size", "_records")
+    __slots__ = (
+        "offset",
+        "magic",
+        "crc",
+        "attributes",
+        "timestamp",
+        "_key",
+        "_value",
+        "_buf",
+        "_verify",
+        "_max_size",
+        "_records",
+    )
 
     partition_leader_epoch = -1
     producer_id = -1
@@ -336,9 +411,9 @@ class LegacyRecordBatch:
     delete_horizon_ms = None
 
     def __init__(self, buf: memoryview, verify_crc: bool, max_size: int, position: int = 0):
-        (self.offset, self.crc, self.magic, self.attributes, self.timestamp, self._key,
-         self._value, _end) = _parse_legacy_message(buf, 0, len(buf), verify_crc, "message",
-                                                    position)
+        (self.offset, self.crc, self.magic, self.attributes, self.timestamp, self._key, self._value, _end) = (
+            _parse_legacy_message(buf, 0, len(buf), verify_crc, "message", position)
+        )
         self._buf = buf
         self._verify = verify_crc
         self._max_size = max_size
@@ -347,16 +422,26 @@ class LegacyRecordBatch:
     compression_id = property(lambda self: self.attributes & COMPRESSION_MASK)
     compression = property(lambda self: _comp.codec_name(self.attributes & COMPRESSION_MASK))
     timestamp_type = property(
-        lambda self: None if self.magic == 0
-        else TIMESTAMP_TYPES[1 if self.attributes & TIMESTAMP_TYPE_BIT else 0])
+        lambda self: (
+            None if self.magic == 0 else TIMESTAMP_TYPES[1 if self.attributes & TIMESTAMP_TYPE_BIT else 0]
+        )
+    )
     size_in_bytes = property(lambda self: len(self._buf))
     raw = property(lambda self: self._buf)
-    last_offset = property(lambda self: self.records()[-1].offset if self.attributes & COMPRESSION_MASK
-                           and self.records() else self.offset)
+    last_offset = property(
+        lambda self: (
+            self.records()[-1].offset
+            if self.attributes & COMPRESSION_MASK and self.records()
+            else self.offset
+        )
+    )
     next_offset = property(lambda self: self.last_offset + 1)
     max_timestamp = property(lambda self: self.timestamp)
-    base_offset = property(lambda self: self.records()[0].offset if self.attributes & COMPRESSION_MASK
-                           and self.records() else self.offset)
+    base_offset = property(
+        lambda self: (
+            self.records()[0].offset if self.attributes & COMPRESSION_MASK and self.records() else self.offset
+        )
+    )
     base_timestamp = property(lambda self: self.timestamp)
     record_count = property(lambda self: len(self.records()))
     last_offset_delta = property(lambda self: self.last_offset - self.base_offset)
@@ -370,9 +455,16 @@ class LegacyRecordBatch:
         codec = self.attributes & COMPRESSION_MASK
         tstype = self.timestamp_type
         if not codec:
-            out = [Record(self.offset, self.timestamp if self.magic else None, tstype,
-                          None if self._key is None else bytes(self._key),
-                          None if self._value is None else bytes(self._value), [])]
+            out = [
+                Record(
+                    self.offset,
+                    self.timestamp if self.magic else None,
+                    tstype,
+                    None if self._key is None else bytes(self._key),
+                    None if self._value is None else bytes(self._value),
+                    [],
+                )
+            ]
             self._records = out
             return out
         if self._value is None:
@@ -383,12 +475,12 @@ class LegacyRecordBatch:
         end = len(inner)
         while pos < end:
             off, _crc, magic, attrs, ts, key, value, pos = _parse_legacy_message(
-                inner, pos, end, self._verify, "inner message")
+                inner, pos, end, self._verify, "inner message"
+            )
             if attrs & COMPRESSION_MASK:
                 raise _corrupt("a compressed message holds another compressed message")
             if magic != self.magic:
-                raise _corrupt(f"inner message magic {magic} differs from its wrapper's "
-                               f"{self.magic}")
+                raise _corrupt(f"inner message magic {magic} differs from its wrapper's {self.magic}")
             msgs.append((off, ts, key, value))
         out = []
         if msgs:
@@ -399,11 +491,16 @@ class LegacyRecordBatch:
                 # broker assigned offsets: the inner offsets stand as they are.
                 shift = 0
             for off, ts, key, value in msgs:
-                out.append(Record(_i64(off + shift),
-                                  None if self.magic == 0 else self.timestamp if log_append else ts,
-                                  tstype,
-                                  None if key is None else bytes(key),
-                                  None if value is None else bytes(value), []))
+                out.append(
+                    Record(
+                        _i64(off + shift),
+                        None if self.magic == 0 else self.timestamp if log_append else ts,
+                        tstype,
+                        None if key is None else bytes(key),
+                        None if value is None else bytes(value),
+                        [],
+                    )
+                )
         self._records = out
         return out
 
@@ -414,8 +511,9 @@ class LegacyRecordBatch:
         return len(self.records())
 
     def __repr__(self) -> str:
-        return (f"LegacyRecordBatch(offset={self.offset}, magic={self.magic}, "
-                f"compression={self.compression!r})")
+        return (
+            f"LegacyRecordBatch(offset={self.offset}, magic={self.magic}, compression={self.compression!r})"
+        )
 
 
 class BatchIterator:
@@ -429,15 +527,20 @@ class BatchIterator:
 
     __slots__ = ("_buf", "_verify", "_max_size", "position")
 
-    def __init__(self, buf: BytesLike, verify_crc: bool = True,
-                 max_decompressed_size: int = _comp.DEFAULT_MAX_DECOMPRESSED_SIZE):
+    def __init__(
+        self,
+        buf: BytesLike,
+        verify_crc: bool = True,
+        max_decompressed_size: int = _comp.DEFAULT_MAX_DECOMPRESSED_SIZE,
+    ):
         view = memoryview(buf)
         if view.ndim != 1 or view.itemsize != 1:
             view = view.cast("B")
         self._buf = view
         self._verify = verify_crc
-        self._max_size = (_comp.DEFAULT_MAX_DECOMPRESSED_SIZE if max_decompressed_size is None
-                          else max_decompressed_size)
+        self._max_size = (
+            _comp.DEFAULT_MAX_DECOMPRESSED_SIZE if max_decompressed_size is None else max_decompressed_size
+        )
         self.position = 0
 
     @property
@@ -474,22 +577,30 @@ class BatchIterator:
                 if actual != batch.crc:
                     raise CorruptRecordError(
                         f"record batch at byte {pos} (base offset {batch.base_offset}): CRC32C "
-                        f"is {actual:#010x}, the batch says {batch.crc:#010x}")
+                        f"is {actual:#010x}, the batch says {batch.crc:#010x}"
+                    )
         else:
             batch = LegacyRecordBatch(view, self._verify, self._max_size, pos)
         self.position = end
         return batch
 
 
-def iter_batches(buf: BytesLike, *, verify_crc: bool = True,
-                 max_decompressed_size: int = _comp.DEFAULT_MAX_DECOMPRESSED_SIZE
-                 ) -> BatchIterator:
+def iter_batches(
+    buf: BytesLike,
+    *,
+    verify_crc: bool = True,
+    max_decompressed_size: int = _comp.DEFAULT_MAX_DECOMPRESSED_SIZE,
+) -> BatchIterator:
     """The batches of ``buf``, as a :class:`BatchIterator` (see there)."""
     return BatchIterator(buf, verify_crc, max_decompressed_size)
 
 
-def decode(buf: BytesLike, *, verify_crc: bool = True,
-           max_decompressed_size: int = _comp.DEFAULT_MAX_DECOMPRESSED_SIZE) -> List[Record]:
+def decode(
+    buf: BytesLike,
+    *,
+    verify_crc: bool = True,
+    max_decompressed_size: int = _comp.DEFAULT_MAX_DECOMPRESSED_SIZE,
+) -> List[Record]:
     """Every record of every complete batch in ``buf`` (a trailing partial batch is
     ignored, as Kafka's consumers do)."""
     out: List[Record] = []
@@ -550,8 +661,14 @@ def _enc_varlong(value: int, out: bytearray) -> None:
     _enc_uvarint(((value << 1) ^ (value >> 63)) & 0xFFFFFFFFFFFFFFFF, out)
 
 
-def _v2_record(out: bytearray, off_delta: int, ts_delta: int, key: Optional[bytes], value: Optional[bytes],
-               headers: Sequence[Tuple[bytes, Optional[bytes]]]) -> None:
+def _v2_record(
+    out: bytearray,
+    off_delta: int,
+    ts_delta: int,
+    key: Optional[bytes],
+    value: Optional[bytes],
+    headers: Sequence[Tuple[bytes, Optional[bytes]]],
+) -> None:
     body = bytearray(b"\x00")
     _enc_varlong(ts_delta, body)
     _enc_varint(off_delta, body)
@@ -614,10 +731,21 @@ def _normalize(records: Iterable[Any], base_offset: int) -> List[_Item]:
     return items
 
 
-def _v2_batch(items: List[_Item], *, base_offset: int, codec: int, level: Optional[int], ts_bit: int,
-              producer_id: int, producer_epoch: int, base_sequence: int, is_transactional: bool,
-              is_control: bool, partition_leader_epoch: int, delete_horizon_ms: Optional[int] = None
-              ) -> bytes:
+def _v2_batch(
+    items: List[_Item],
+    *,
+    base_offset: int,
+    codec: int,
+    level: Optional[int],
+    ts_bit: int,
+    producer_id: int,
+    producer_epoch: int,
+    base_sequence: int,
+    is_transactional: bool,
+    is_control: bool,
+    partition_leader_epoch: int,
+    delete_horizon_ms: Optional[int] = None,
+) -> bytes:
     _check_int("base_offset", base_offset, 64)
     _check_int("producer_id", producer_id, 64)
     _check_int("producer_epoch", producer_epoch, 16)
@@ -644,19 +772,39 @@ def _v2_batch(items: List[_Item], *, base_offset: int, codec: int, level: Option
             raise EncodeError(f"timestamp {ts} is too far from the base timestamp {base_ts}")
         _v2_record(body, delta, ts - base_ts, key, value, headers)
     records: BytesLike = _comp.compress(codec, body, level) if codec else body
-    attrs = codec | (ts_bit << 3) | (TRANSACTIONAL_BIT if is_transactional else 0) | \
-        (CONTROL_BIT if is_control else 0) | (DELETE_HORIZON_BIT if delete_horizon_ms is not None else 0)
+    attrs = (
+        codec
+        | (ts_bit << 3)
+        | (TRANSACTIONAL_BIT if is_transactional else 0)
+        | (CONTROL_BIT if is_control else 0)
+        | (DELETE_HORIZON_BIT if delete_horizon_ms is not None else 0)
+    )
     out = bytearray(V2_HEADER_SIZE)
-    _HDR.pack_into(out, 0, base_offset, V2_HEADER_SIZE - LOG_OVERHEAD + len(records),
-                   partition_leader_epoch, 2, 0, attrs, last_delta, base_ts, max_ts,
-                   producer_id, producer_epoch, base_sequence, len(items))
+    _HDR.pack_into(
+        out,
+        0,
+        base_offset,
+        V2_HEADER_SIZE - LOG_OVERHEAD + len(records),
+        partition_leader_epoch,
+        2,
+        0,
+        attrs,
+        last_delta,
+        base_ts,
+        max_ts,
+        producer_id,
+        producer_epoch,
+        base_sequence,
+        len(items),
+    )
     out += records
     _U32.pack_into(out, 17, _crc32c(memoryview(out)[21:]))
     return bytes(out)
 
 
-def _legacy_message(out: bytearray, offset: int, magic: int, attrs: int, ts: int,
-                    key: Optional[bytes], value: Optional[bytes]) -> None:
+def _legacy_message(
+    out: bytearray, offset: int, magic: int, attrs: int, ts: int, key: Optional[bytes], value: Optional[bytes]
+) -> None:
     start = len(out)
     out += _LOG.pack(offset, 0)
     out += b"\x00\x00\x00\x00"
@@ -684,8 +832,9 @@ def _check_legacy_item(item: _Item, magic: int) -> None:
         _check_int("timestamp", ts, 64)
 
 
-def _legacy_batch(items: List[_Item], *, magic: int, base_offset: int, codec: int, level: Optional[int],
-                  ts_bit: int) -> bytes:
+def _legacy_batch(
+    items: List[_Item], *, magic: int, base_offset: int, codec: int, level: Optional[int], ts_bit: int
+) -> bytes:
     if codec == _comp.ZSTD:
         raise EncodeError("zstd compression needs magic 2")
     for it in items:
@@ -700,8 +849,7 @@ def _legacy_batch(items: List[_Item], *, magic: int, base_offset: int, codec: in
         return b""
     inner = bytearray()
     for offset, ts, key, value, _h in items:
-        _legacy_message(inner, offset - base_offset if magic == 1 else offset, magic, 0, ts,
-                        key, value)
+        _legacy_message(inner, offset - base_offset if magic == 1 else offset, magic, 0, ts, key, value)
     payload = _comp.compress(codec, inner, level, magic=magic)
     wrapper_ts = max(it[1] for it in items) if magic == 1 else NO_TIMESTAMP
     attrs = codec | ((ts_bit << 3) if magic == 1 else 0)
@@ -709,12 +857,22 @@ def _legacy_batch(items: List[_Item], *, magic: int, base_offset: int, codec: in
     return bytes(out)
 
 
-def encode_batch(records: Iterable[Any], *, magic: int = 2, base_offset: int = 0,
-                 compression: Union[str, int] = "none", compression_level: Optional[int] = None,
-                 timestamp_type: Union[str, int, None] = "create", producer_id: int = -1, producer_epoch: int = -1,
-                 base_sequence: int = -1, is_transactional: bool = False,
-                 partition_leader_epoch: int = -1, is_control: bool = False,
-                 delete_horizon_ms: Optional[int] = None) -> bytes:
+def encode_batch(
+    records: Iterable[Any],
+    *,
+    magic: int = 2,
+    base_offset: int = 0,
+    compression: Union[str, int] = "none",
+    compression_level: Optional[int] = None,
+    timestamp_type: Union[str, int, None] = "create",
+    producer_id: int = -1,
+    producer_epoch: int = -1,
+    base_sequence: int = -1,
+    is_transactional: bool = False,
+    partition_leader_epoch: int = -1,
+    is_control: bool = False,
+    delete_horizon_ms: Optional[int] = None,
+) -> bytes:
     """Encode ``records`` (Record objects or dicts with ``key``, ``value``,
     ``headers``, ``timestamp`` in ms (default: now) and an optional ``offset``) as one
     record batch (magic 2) or a legacy message set (magic 0/1; compressed as one
@@ -724,36 +882,57 @@ def encode_batch(records: Iterable[Any], *, magic: int = 2, base_offset: int = 0
     _check_int("base_offset", base_offset, 64)
     items = _normalize(records, base_offset)
     if magic == 2:
-        return _v2_batch(items, base_offset=base_offset, codec=codec, level=compression_level,
-                         ts_bit=ts_bit, producer_id=producer_id, producer_epoch=producer_epoch,
-                         base_sequence=base_sequence, is_transactional=is_transactional,
-                         is_control=is_control, partition_leader_epoch=partition_leader_epoch,
-                         delete_horizon_ms=delete_horizon_ms)
+        return _v2_batch(
+            items,
+            base_offset=base_offset,
+            codec=codec,
+            level=compression_level,
+            ts_bit=ts_bit,
+            producer_id=producer_id,
+            producer_epoch=producer_epoch,
+            base_sequence=base_sequence,
+            is_transactional=is_transactional,
+            is_control=is_control,
+            partition_leader_epoch=partition_leader_epoch,
+            delete_horizon_ms=delete_horizon_ms,
+        )
     if magic in (0, 1):
         if is_transactional or is_control or producer_id != -1 or delete_horizon_ms is not None:
             raise EncodeError(f"magic {magic} messages have no producer or transaction fields")
-        return _legacy_batch(items, magic=magic, base_offset=base_offset, codec=codec,
-                             level=compression_level, ts_bit=ts_bit)
+        return _legacy_batch(
+            items, magic=magic, base_offset=base_offset, codec=codec, level=compression_level, ts_bit=ts_bit
+        )
     raise EncodeError(f"unknown magic {magic!r}; expected 0, 1 or 2")
 
 
-def encode_control_batch(control_type: str, *, base_offset: int = 0, producer_id: int,
-                         producer_epoch: int, coordinator_epoch: int = 0,
-                         timestamp: Optional[int] = None, partition_leader_epoch: int = -1
-                         ) -> bytes:
+def encode_control_batch(
+    control_type: str,
+    *,
+    base_offset: int = 0,
+    producer_id: int,
+    producer_epoch: int,
+    coordinator_epoch: int = 0,
+    timestamp: Optional[int] = None,
+    partition_leader_epoch: int = -1,
+) -> bytes:
     """A transaction marker batch: one control record of type ``"commit"`` or
     ``"abort"`` (key: version 0 + type; value: version 0 + coordinator epoch)."""
     try:
         ctype = _MARKER_TYPES[control_type]
     except KeyError:
-        raise EncodeError(f"control_type must be 'commit' or 'abort', not {control_type!r}") \
-            from None
+        raise EncodeError(f"control_type must be 'commit' or 'abort', not {control_type!r}") from None
     key = struct.pack(">hh", 0, ctype)
     value = struct.pack(">hi", 0, _check_int("coordinator_epoch", coordinator_epoch, 32))
     rec = {"key": key, "value": value, "timestamp": timestamp}
-    return encode_batch([rec], base_offset=base_offset, producer_id=producer_id,
-                        producer_epoch=producer_epoch, is_transactional=True, is_control=True,
-                        partition_leader_epoch=partition_leader_epoch)
+    return encode_batch(
+        [rec],
+        base_offset=base_offset,
+        producer_id=producer_id,
+        producer_epoch=producer_epoch,
+        is_transactional=True,
+        is_control=True,
+        partition_leader_epoch=partition_leader_epoch,
+    )
 
 
 class BatchBuilder:
@@ -765,26 +944,46 @@ class BatchBuilder:
     encoded batch.
     """
 
-    def __init__(self, *, magic: int = 2, base_offset: int = 0, compression: Union[str, int] = "none",
-                 compression_level: Optional[int] = None, timestamp_type: Union[str, int, None] = "create",
-                 producer_id: int = -1, producer_epoch: int = -1, base_sequence: int = -1,
-                 is_transactional: bool = False, partition_leader_epoch: int = -1,
-                 max_bytes: int = 1024 * 1024):
+    def __init__(
+        self,
+        *,
+        magic: int = 2,
+        base_offset: int = 0,
+        compression: Union[str, int] = "none",
+        compression_level: Optional[int] = None,
+        timestamp_type: Union[str, int, None] = "create",
+        producer_id: int = -1,
+        producer_epoch: int = -1,
+        base_sequence: int = -1,
+        is_transactional: bool = False,
+        partition_leader_epoch: int = -1,
+        max_bytes: int = 1024 * 1024,
+    ):
         if magic not in (0, 1, 2):
             raise EncodeError(f"unknown magic {magic!r}; expected 0, 1 or 2")
-        self._opts: Dict[str, Any] = dict(magic=magic, base_offset=base_offset, compression=compression,
-                          compression_level=compression_level, timestamp_type=timestamp_type,
-                          producer_id=producer_id, producer_epoch=producer_epoch,
-                          base_sequence=base_sequence, is_transactional=is_transactional,
-                          partition_leader_epoch=partition_leader_epoch)
+        self._opts: Dict[str, Any] = dict(
+            magic=magic,
+            base_offset=base_offset,
+            compression=compression,
+            compression_level=compression_level,
+            timestamp_type=timestamp_type,
+            producer_id=producer_id,
+            producer_epoch=producer_epoch,
+            base_sequence=base_sequence,
+            is_transactional=is_transactional,
+            partition_leader_epoch=partition_leader_epoch,
+        )
         _comp.codec_id(compression)
         _timestamp_type_bit(timestamp_type)
         self.magic = magic
         self.base_offset = base_offset
         self.max_bytes = max_bytes
         self._items: List[_Item] = []
-        self._size = V2_HEADER_SIZE if magic == 2 else (
-            LOG_OVERHEAD + LEGACY_OVERHEAD[magic] if _comp.codec_id(compression) else 0)
+        self._size = (
+            V2_HEADER_SIZE
+            if magic == 2
+            else (LOG_OVERHEAD + LEGACY_OVERHEAD[magic] if _comp.codec_id(compression) else 0)
+        )
         self._first_ts: Optional[int] = None
 
     @property
@@ -796,8 +995,14 @@ class BatchBuilder:
         """The batch's size so far, uncompressed."""
         return self._size
 
-    def _record_size(self, offset: int, ts: int, key: Optional[bytes], value: Optional[bytes],
-                     headers: Sequence[Tuple[bytes, Optional[bytes]]]) -> int:
+    def _record_size(
+        self,
+        offset: int,
+        ts: int,
+        key: Optional[bytes],
+        value: Optional[bytes],
+        headers: Sequence[Tuple[bytes, Optional[bytes]]],
+    ) -> int:
         if self.magic != 2:
             return LOG_OVERHEAD + LEGACY_OVERHEAD[self.magic] + len(key or b"") + len(value or b"")
         body = bytearray()
@@ -805,11 +1010,13 @@ class BatchBuilder:
         _v2_record(body, offset - self.base_offset, ts - first, key, value, headers)
         return len(body)
 
-    def append(self, key: Any = None, value: Any = None, headers: Any = None, timestamp: Optional[int] = None
-               ) -> bool:
+    def append(
+        self, key: Any = None, value: Any = None, headers: Any = None, timestamp: Optional[int] = None
+    ) -> bool:
         """Add a record; False (nothing added) if it would pass ``max_bytes``."""
-        (item,) = _normalize([{"key": key, "value": value, "headers": headers,
-                               "timestamp": timestamp}], self.base_offset)
+        (item,) = _normalize(
+            [{"key": key, "value": value, "headers": headers, "timestamp": timestamp}], self.base_offset
+        )
         # the offset after normalising: reading the headers may have run code that appended
         item = (self.base_offset + len(self._items),) + item[1:]
         if self.magic != 2:
@@ -827,8 +1034,9 @@ class BatchBuilder:
 
     def build(self) -> bytes:
         """The encoded batch."""
-        recs = [{"offset": o, "timestamp": t, "key": k, "value": v, "headers": h}
-                for o, t, k, v, h in self._items]
+        recs = [
+            {"offset": o, "timestamp": t, "key": k, "value": v, "headers": h} for o, t, k, v, h in self._items
+        ]
         return encode_batch(recs, **self._opts)
 
 
@@ -844,9 +1052,13 @@ def _arrow_key(key: str) -> str:
         return key.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
-def to_arrow(buf: BytesLike, *, verify_crc: bool = True,
-             max_decompressed_size: int = _comp.DEFAULT_MAX_DECOMPRESSED_SIZE,
-             columns: Optional[Iterable[str]] = None) -> Any:
+def to_arrow(
+    buf: BytesLike,
+    *,
+    verify_crc: bool = True,
+    max_decompressed_size: int = _comp.DEFAULT_MAX_DECOMPRESSED_SIZE,
+    columns: Optional[Iterable[str]] = None,
+) -> Any:
     """A ``pyarrow.Table`` with one row per record of ``buf`` (see
     :func:`kafkawire.records.to_arrow` for the columns), only ``columns`` of them when
     given, in that order."""
@@ -854,8 +1066,7 @@ def to_arrow(buf: BytesLike, *, verify_crc: bool = True,
 
     wanted = _arrow_columns(columns)
     if wanted == []:  # no columns, but as many rows as records, as the Cython backend
-        return to_arrow(buf, verify_crc=verify_crc,
-                        max_decompressed_size=max_decompressed_size).select([])
+        return to_arrow(buf, verify_crc=verify_crc, max_decompressed_size=max_decompressed_size).select([])
     schema = arrow_schema()
     if wanted is not None:
         schema = pa.schema([schema.field(name) for name in wanted])
@@ -866,7 +1077,7 @@ def to_arrow(buf: BytesLike, *, verify_crc: bool = True,
         recs = batch.records()
         legacy = batch.magic < 2
         base = batch.base_offset if not legacy else 0
-        tstype = (-1 if batch.magic == 0 else (1 if batch.timestamp_type == "log_append" else 0))
+        tstype = -1 if batch.magic == 0 else (1 if batch.timestamp_type == "log_append" else 0)
         for r in recs:
             fill["offset"](r.offset)
             ts = r.timestamp  # None exactly for magic 0
@@ -876,16 +1087,17 @@ def to_arrow(buf: BytesLike, *, verify_crc: bool = True,
             fill["key"](r.key)
             fill["value"](r.value)
             if "headers" in cols:
-                cols["headers"].append([{"key": _arrow_key(k), "value": v}
-                                        for k, v in r.headers])
+                cols["headers"].append([{"key": _arrow_key(k), "value": v} for k, v in r.headers])
             fill["sequence"](-1 if legacy else batch.sequence_of(r.offset - base))
         n = len(recs)
-        for name, value in (("partition_leader_epoch", batch.partition_leader_epoch),
-                            ("producer_id", batch.producer_id),
-                            ("producer_epoch", batch.producer_epoch),
-                            ("is_transactional", batch.is_transactional),
-                            ("is_control", batch.is_control),
-                            ("compression", batch.compression)):
+        for name, value in (
+            ("partition_leader_epoch", batch.partition_leader_epoch),
+            ("producer_id", batch.producer_id),
+            ("producer_epoch", batch.producer_epoch),
+            ("is_transactional", batch.is_transactional),
+            ("is_control", batch.is_control),
+            ("compression", batch.compression),
+        ):
             if name in cols:
                 cols[name].extend([value] * n)
     arrays = [pa.array(cols[field.name], type=field.type) for field in schema]

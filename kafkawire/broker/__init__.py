@@ -7,6 +7,7 @@
 See :mod:`kafkawire.broker.server` for what it implements, and ``kafkawire serve`` for
 the command line.
 """
+
 from kafkawire.broker.connections import CodecStats
 from kafkawire.broker.frame_log import FrameLog
 from kafkawire.broker.server import Broker

@@ -9,6 +9,7 @@ principal matches by name or as ``User:*``; its host by address or ``*``; its op
 by equality or ALL.  An ALLOW of READ, WRITE, DELETE or ALTER also allows DESCRIBE, and
 ALTER_CONFIGS allows DESCRIBE_CONFIGS.
 """
+
 from __future__ import annotations
 
 import json
@@ -19,18 +20,34 @@ from typing import Iterable, List, Optional
 # Kafka's ResourceType, PatternType, AclOperation and AclPermissionType codes
 ANY = 1
 TOPIC, GROUP, CLUSTER, TRANSACTIONAL_ID, DELEGATION_TOKEN, USER = 2, 3, 4, 5, 6, 7
-RESOURCE_TYPES = {"TOPIC": TOPIC, "GROUP": GROUP, "CLUSTER": CLUSTER,
-                  "TRANSACTIONAL_ID": TRANSACTIONAL_ID, "DELEGATION_TOKEN": DELEGATION_TOKEN,
-                  "USER": USER}
+RESOURCE_TYPES = {
+    "TOPIC": TOPIC,
+    "GROUP": GROUP,
+    "CLUSTER": CLUSTER,
+    "TRANSACTIONAL_ID": TRANSACTIONAL_ID,
+    "DELEGATION_TOKEN": DELEGATION_TOKEN,
+    "USER": USER,
+}
 MATCH, LITERAL, PREFIXED = 2, 3, 4
 ALL, READ, WRITE, CREATE, DELETE, ALTER, DESCRIBE = 2, 3, 4, 5, 6, 7, 8
 CLUSTER_ACTION, DESCRIBE_CONFIGS, ALTER_CONFIGS, IDEMPOTENT_WRITE = 9, 10, 11, 12
 CREATE_TOKENS, DESCRIBE_TOKENS, TWO_PHASE_COMMIT = 13, 14, 15
-OPERATIONS = {"ALL": ALL, "READ": READ, "WRITE": WRITE, "CREATE": CREATE, "DELETE": DELETE,
-              "ALTER": ALTER, "DESCRIBE": DESCRIBE, "CLUSTER_ACTION": CLUSTER_ACTION,
-              "DESCRIBE_CONFIGS": DESCRIBE_CONFIGS, "ALTER_CONFIGS": ALTER_CONFIGS,
-              "IDEMPOTENT_WRITE": IDEMPOTENT_WRITE, "CREATE_TOKENS": CREATE_TOKENS,
-              "DESCRIBE_TOKENS": DESCRIBE_TOKENS, "TWO_PHASE_COMMIT": TWO_PHASE_COMMIT}
+OPERATIONS = {
+    "ALL": ALL,
+    "READ": READ,
+    "WRITE": WRITE,
+    "CREATE": CREATE,
+    "DELETE": DELETE,
+    "ALTER": ALTER,
+    "DESCRIBE": DESCRIBE,
+    "CLUSTER_ACTION": CLUSTER_ACTION,
+    "DESCRIBE_CONFIGS": DESCRIBE_CONFIGS,
+    "ALTER_CONFIGS": ALTER_CONFIGS,
+    "IDEMPOTENT_WRITE": IDEMPOTENT_WRITE,
+    "CREATE_TOKENS": CREATE_TOKENS,
+    "DESCRIBE_TOKENS": DESCRIBE_TOKENS,
+    "TWO_PHASE_COMMIT": TWO_PHASE_COMMIT,
+}
 DENY, ALLOW = 2, 3
 CLUSTER_NAME = "kafka-cluster"  # the one resource name of CLUSTER
 WILDCARD = "*"
@@ -94,8 +111,12 @@ class AclFilter:
     permission_type: int = ANY
 
     def validate(self) -> None:
-        if self.resource_type < ANY or self.pattern_type < ANY or self.operation < ANY \
-                or self.permission_type < ANY:
+        if (
+            self.resource_type < ANY
+            or self.pattern_type < ANY
+            or self.operation < ANY
+            or self.permission_type < ANY
+        ):
             raise AclError("a filter with an UNKNOWN type, pattern, operation or permission")
 
     def matches(self, b: AclBinding) -> bool:
@@ -104,19 +125,25 @@ class AclFilter:
         if self.pattern_type == MATCH:
             # MATCH: the bindings that would apply to the named resource
             if self.resource_name is not None and not (
-                    b.resource_name == WILDCARD and b.pattern_type == LITERAL
-                    or b.pattern_type == LITERAL and b.resource_name == self.resource_name
-                    or b.pattern_type == PREFIXED and self.resource_name.startswith(b.resource_name)):
+                b.resource_name == WILDCARD
+                and b.pattern_type == LITERAL
+                or b.pattern_type == LITERAL
+                and b.resource_name == self.resource_name
+                or b.pattern_type == PREFIXED
+                and self.resource_name.startswith(b.resource_name)
+            ):
                 return False
         else:
             if self.pattern_type != ANY and b.pattern_type != self.pattern_type:
                 return False
             if self.resource_name is not None and b.resource_name != self.resource_name:
                 return False
-        return ((self.principal is None or b.principal == self.principal)
-                and (self.host is None or b.host == self.host)
-                and self.operation in (ANY, b.operation)
-                and self.permission_type in (ANY, b.permission_type))
+        return (
+            (self.principal is None or b.principal == self.principal)
+            and (self.host is None or b.host == self.host)
+            and self.operation in (ANY, b.operation)
+            and self.permission_type in (ANY, b.permission_type)
+        )
 
 
 class AclStore:
@@ -155,17 +182,18 @@ class AclStore:
             self._save()
         return gone
 
-    def authorize(self, principal: str, host: str, operation: int, resource_type: int,
-                  name: str) -> bool:
+    def authorize(self, principal: str, host: str, operation: int, resource_type: int, name: str) -> bool:
         """Whether ``principal`` connected from ``host`` may do ``operation`` on the
         resource, as Kafka's StandardAuthorizer decides it."""
         if principal in self.super_users:
             return True
         allowed = False
         for b in self.bindings:
-            if not (b.matches_resource(resource_type, name)
-                    and b.principal in (principal, "User:*")
-                    and b.host in (host, WILDCARD)):
+            if not (
+                b.matches_resource(resource_type, name)
+                and b.principal in (principal, "User:*")
+                and b.host in (host, WILDCARD)
+            ):
                 continue
             if b.permission_type == DENY:
                 if b.operation in (operation, ALL):
@@ -181,15 +209,16 @@ class AclStore:
         if principal in self.super_users:
             return True
         names = {b.resource_name for b in self.bindings if b.resource_type == TOPIC}
-        return any(self.authorize(principal, host, operation, TOPIC, n if n != WILDCARD else "x")
-                   for n in names)
+        return any(
+            self.authorize(principal, host, operation, TOPIC, n if n != WILDCARD else "x") for n in names
+        )
 
-    def operations(self, principal: str, host: str, resource_type: int, name: str,
-                   candidates: Iterable[int]) -> int:
+    def operations(
+        self, principal: str, host: str, resource_type: int, name: str, candidates: Iterable[int]
+    ) -> int:
         """The bit set of ``candidates`` the principal may do (``*_authorized_operations``)."""
         bits = 0
         for op in candidates:
             if self.authorize(principal, host, op, resource_type, name):
                 bits |= 1 << op
         return bits
-

@@ -1,5 +1,6 @@
 """Kafka's error codes the broker answers with, by their ErrorCode names, and the other
 protocol numbers its modules share."""
+
 from __future__ import annotations
 
 import uuid
@@ -42,11 +43,26 @@ FAILED_AUTHENTICATION_DELAY = 0.1
 ZERO_UUID = uuid.UUID(int=0)
 
 # The operations a topic has (READ .. DESCRIBE_CONFIGS, ALTER_CONFIGS)
-TOPIC_OPERATIONS = (A.READ, A.WRITE, A.CREATE, A.DELETE, A.ALTER, A.DESCRIBE,
-                     A.DESCRIBE_CONFIGS, A.ALTER_CONFIGS)
+TOPIC_OPERATIONS = (
+    A.READ,
+    A.WRITE,
+    A.CREATE,
+    A.DELETE,
+    A.ALTER,
+    A.DESCRIBE,
+    A.DESCRIBE_CONFIGS,
+    A.ALTER_CONFIGS,
+)
 ALL_TOPIC_OPERATIONS = sum(1 << b for b in TOPIC_OPERATIONS)
 # The operations the cluster has (what Kafka 4.4 reports without an authorizer)
-CLUSTER_OPERATIONS = (A.CREATE, A.ALTER, A.DESCRIBE, A.CLUSTER_ACTION, A.DESCRIBE_CONFIGS,
-                       A.ALTER_CONFIGS, A.IDEMPOTENT_WRITE)
+CLUSTER_OPERATIONS = (
+    A.CREATE,
+    A.ALTER,
+    A.DESCRIBE,
+    A.CLUSTER_ACTION,
+    A.DESCRIBE_CONFIGS,
+    A.ALTER_CONFIGS,
+    A.IDEMPOTENT_WRITE,
+)
 ALL_CLUSTER_OPERATIONS = sum(1 << b for b in CLUSTER_OPERATIONS)
 BROKER_ENDPOINT = 1  # DescribeCluster's endpoint type of brokers (2: controllers)

@@ -1,6 +1,7 @@
 """The broker's connections: what it knows of each client connection, and the loop that
 reads a connection's bytes, hands every complete request to the dispatch and closes the
 connection when a request must close it (see :mod:`kafkawire.broker.server`)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -22,8 +23,9 @@ class Connection:
 
     __slots__ = ("id", "peer", "writer", "protocol", "principal", "sasl", "session_expires")
 
-    def __init__(self, conn_id: int, peer: str, writer: asyncio.StreamWriter,
-                 protocol: ServerConnection) -> None:
+    def __init__(
+        self, conn_id: int, peer: str, writer: asyncio.StreamWriter, protocol: ServerConnection
+    ) -> None:
         self.id = conn_id
         self.peer = peer
         self.writer = writer

@@ -1,6 +1,7 @@
 """The dispatch: which handler answers each API key, and the steps around every request
 (the SASL gate, KIP-511's answer to an unsupported ApiVersions version, the frame log,
 the codec statistics, sending the response)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -99,10 +100,18 @@ class Dispatch:
         response = conn.protocol.api_versions_response(error_code=UNSUPPORTED_VERSION)
         frame = conn.protocol.respond(event, response)
         if self.frame_log is not None:
-            self.frame_log({"time": time.time(), "connection": conn.id, "direction": "request",
-                            "api_key": API_VERSIONS, "api_version": event.version,
-                            "correlation_id": event.correlation_id, "hex": event.payload.hex(),
-                            "note": "version not supported: answered as KIP-511 asks"})
+            self.frame_log(
+                {
+                    "time": time.time(),
+                    "connection": conn.id,
+                    "direction": "request",
+                    "api_key": API_VERSIONS,
+                    "api_version": event.version,
+                    "correlation_id": event.correlation_id,
+                    "hex": event.payload.hex(),
+                    "note": "version not supported: answered as KIP-511 asks",
+                }
+            )
         if self.frame_log is not None or self.check_roundtrip:
             self._log_response(conn, frame, API_VERSIONS, 0, event.correlation_id)
         await self._send(conn, frame)

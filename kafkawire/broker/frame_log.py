@@ -1,5 +1,6 @@
 """The frame log (every frame as a JSON line) and the round-trip check (every decoded
 frame re-encoded and compared with the bytes on the wire)."""
+
 from __future__ import annotations
 
 import json
@@ -14,7 +15,10 @@ from kafkawire.broker.codes import API_VERSIONS, UNSUPPORTED_VERSION
 from kafkawire.broker.connections import Connection
 from kafkawire.errors import DecodeError
 from kafkawire.headers import (
-    encode_request_header, encode_response_header, request_header_version, response_header_version,
+    encode_request_header,
+    encode_response_header,
+    request_header_version,
+    response_header_version,
 )
 
 log = logging.getLogger("kafkawire.broker")
@@ -51,18 +55,29 @@ class FrameChecks:
 
     # -- frame log and round-trip check ----------------------------------------------
     def _roundtrip_failed(self, entry: dict, expected: bytes, got: bytes) -> None:
-        diff_at = next((i for i, (a, b) in enumerate(zip(expected, got)) if a != b),
-                       min(len(expected), len(got)))
+        diff_at = next(
+            (i for i, (a, b) in enumerate(zip(expected, got)) if a != b), min(len(expected), len(got))
+        )
         failure = dict(entry, reencoded_hex=got.hex(), first_difference=diff_at)
         self.roundtrip_failures.append(failure)
-        log.error("frame does not re-encode to the same bytes: %s v%s (byte %d)",
-                  entry.get("api_name"), entry.get("api_version"), diff_at)
+        log.error(
+            "frame does not re-encode to the same bytes: %s v%s (byte %d)",
+            entry.get("api_name"),
+            entry.get("api_version"),
+            diff_at,
+        )
 
     def _log_request(self, conn: Connection, payload: bytes, header, request) -> None:
         version = header.request_api_version
-        entry = {"time": time.time(), "connection": conn.id, "direction": "request",
-                 "api_key": header.request_api_key, "api_name": type(request).__name__,
-                 "api_version": version, "correlation_id": header.correlation_id}
+        entry = {
+            "time": time.time(),
+            "connection": conn.id,
+            "direction": "request",
+            "api_key": header.request_api_key,
+            "api_name": type(request).__name__,
+            "api_version": version,
+            "correlation_id": header.correlation_id,
+        }
 
         def encode_again() -> bytes:
             hv = request_header_version(header.request_api_key, version)
@@ -70,13 +85,20 @@ class FrameChecks:
 
         self._check_and_log(entry, payload, header, request, encode_again)
 
-    def _log_response(self, conn: Connection, frame: bytes, api_key: int, version: int,
-                      correlation_id: int) -> None:
+    def _log_response(
+        self, conn: Connection, frame: bytes, api_key: int, version: int, correlation_id: int
+    ) -> None:
         payload = memoryview(frame)[4:]
         cls = M.response_class(api_key)
-        entry = {"time": time.time(), "connection": conn.id, "direction": "response",
-                 "api_key": api_key, "api_name": cls.__name__, "api_version": version,
-                 "correlation_id": correlation_id}
+        entry = {
+            "time": time.time(),
+            "connection": conn.id,
+            "direction": "response",
+            "api_key": api_key,
+            "api_name": cls.__name__,
+            "api_version": version,
+            "correlation_id": correlation_id,
+        }
         try:
             header, body = kafkawire.decode_response(payload, api_key, version)
         except DecodeError as exc:
@@ -96,8 +118,7 @@ class FrameChecks:
 
         self._check_and_log(entry, payload, header, body, encode_again)
 
-    def _check_and_log(self, entry: dict, payload, header, body,
-                       encode_again: Callable[[], bytes]) -> None:
+    def _check_and_log(self, entry: dict, payload, header, body, encode_again: Callable[[], bytes]) -> None:
         """With ``check_roundtrip``, whether re-encoding ``header`` and ``body`` gives
         ``payload`` back; then ``entry`` to the frame log, if there is one."""
         if self.check_roundtrip:

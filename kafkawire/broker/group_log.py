@@ -10,6 +10,7 @@ are read back in order, so committed offsets (and each group's generation) survi
 restart, and ``kafka-log`` / ``decode_consumer_offsets`` read the groups as they read a
 real broker's.  The partition is the coordinator's own: it is not listed as a topic.
 """
+
 from __future__ import annotations
 
 import os
@@ -27,7 +28,7 @@ TOPIC = internal_topics.CONSUMER_OFFSETS
 PARTITION = 0
 OFFSET_COMMIT = 1
 GROUP_METADATA = 2
-OFFSET_COMMIT_VERSION = 4            # with the topic id
+OFFSET_COMMIT_VERSION = 4  # with the topic id
 OFFSET_COMMIT_VERSION_NO_ID = 3
 GROUP_METADATA_VERSION = 3
 
@@ -46,36 +47,60 @@ class GroupLog:
 
     def _append(self, entries: List[Tuple[bytes, Optional[bytes]]]) -> None:
         now = _now_ms()
-        batch = records.encode_batch([{"key": k, "value": v, "timestamp": now}
-                                      for k, v in entries])
+        batch = records.encode_batch([{"key": k, "value": v, "timestamp": now} for k, v in entries])
         self.log.append(split_batches(batch))
 
-    def offset_committed(self, group_id: str, topic: str, partition: int,
-                         committed: "CommittedOffset", topic_id: Optional[uuid.UUID]) -> None:
-        key = internal_topics.encode_key(TOPIC, messages.OffsetCommitKey(
-            group=group_id, topic=topic, partition=partition), OFFSET_COMMIT)
+    def offset_committed(
+        self,
+        group_id: str,
+        topic: str,
+        partition: int,
+        committed: "CommittedOffset",
+        topic_id: Optional[uuid.UUID],
+    ) -> None:
+        key = internal_topics.encode_key(
+            TOPIC, messages.OffsetCommitKey(group=group_id, topic=topic, partition=partition), OFFSET_COMMIT
+        )
         version = OFFSET_COMMIT_VERSION if topic_id is not None else OFFSET_COMMIT_VERSION_NO_ID
-        fields: Dict[str, Any] = dict(offset=committed.offset, leader_epoch=committed.leader_epoch,
-                      metadata=committed.metadata or "",
-                      commit_timestamp=committed.commit_timestamp)
+        fields: Dict[str, Any] = dict(
+            offset=committed.offset,
+            leader_epoch=committed.leader_epoch,
+            metadata=committed.metadata or "",
+            commit_timestamp=committed.commit_timestamp,
+        )
         if topic_id is not None:
             fields["topic_id"] = topic_id
         value = internal_topics.encode_value(messages.OffsetCommitValue(**fields), version)
         self._append([(key, value)])
 
     def group_settled(self, group: "Group") -> None:
-        key = internal_topics.encode_key(TOPIC, messages.GroupMetadataKey(group=group.group_id),
-                                  GROUP_METADATA)
-        members = [messages.GroupMetadataValue.MemberMetadata(
-            member_id=m.member_id, group_instance_id=m.group_instance_id,
-            client_id=m.client_id, client_host=m.client_host,
-            rebalance_timeout=m.rebalance_timeout_ms, session_timeout=m.session_timeout_ms,
-            subscription=m.metadata_for(group.protocol_name or ""),
-            assignment=m.assignment) for m in group.members.values()]
-        value = internal_topics.encode_value(messages.GroupMetadataValue(
-            protocol_type=group.protocol_type or "", generation=group.generation_id,
-            protocol=group.protocol_name, leader=group.leader if members else None,
-            current_state_timestamp=_now_ms(), members=members), GROUP_METADATA_VERSION)
+        key = internal_topics.encode_key(
+            TOPIC, messages.GroupMetadataKey(group=group.group_id), GROUP_METADATA
+        )
+        members = [
+            messages.GroupMetadataValue.MemberMetadata(
+                member_id=m.member_id,
+                group_instance_id=m.group_instance_id,
+                client_id=m.client_id,
+                client_host=m.client_host,
+                rebalance_timeout=m.rebalance_timeout_ms,
+                session_timeout=m.session_timeout_ms,
+                subscription=m.metadata_for(group.protocol_name or ""),
+                assignment=m.assignment,
+            )
+            for m in group.members.values()
+        ]
+        value = internal_topics.encode_value(
+            messages.GroupMetadataValue(
+                protocol_type=group.protocol_type or "",
+                generation=group.generation_id,
+                protocol=group.protocol_name,
+                leader=group.leader if members else None,
+                current_state_timestamp=_now_ms(),
+                members=members,
+            ),
+            GROUP_METADATA_VERSION,
+        )
         self._append([(key, value)])
 
     def replay(self) -> Iterator[internal_topics.CoordinatorRecord]:

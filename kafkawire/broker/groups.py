@@ -14,6 +14,7 @@ and answers every waiting join.  SyncGroup from followers waits for the leader's
 assignments.  Members that stop heartbeating for their session timeout are removed.
 Everything runs on the broker's event loop; nothing here blocks.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -187,15 +188,25 @@ class Group:
         if self.leader not in self.members:
             self.leader = next(iter(self.members))
         self.state = COMPLETING_REBALANCE
-        members = [(m.member_id, m.group_instance_id, m.metadata_for(self.protocol_name))
-                   for m in self.members.values()]
+        members = [
+            (m.member_id, m.group_instance_id, m.metadata_for(self.protocol_name))
+            for m in self.members.values()
+        ]
         for m in self.members.values():
             fut, m.join_future = m.join_future, None
             m.last_heartbeat = _now()
             if fut is not None and not fut.done():
-                fut.set_result(JoinResult(
-                    NONE, self.generation_id, self.protocol_type, self.protocol_name,
-                    self.leader, m.member_id, members if m.member_id == self.leader else []))
+                fut.set_result(
+                    JoinResult(
+                        NONE,
+                        self.generation_id,
+                        self.protocol_type,
+                        self.protocol_name,
+                        self.leader,
+                        m.member_id,
+                        members if m.member_id == self.leader else [],
+                    )
+                )
 
     def _remove_member(self, member_id: str) -> None:
         m = self.members.pop(member_id, None)
@@ -219,10 +230,18 @@ class Group:
             self._maybe_complete_join()
 
     # -- the APIs ------------------------------------------------------------------------
-    async def join(self, member_id: str, group_instance_id: Optional[str], client_id: str,
-                   client_host: str, session_timeout_ms: int, rebalance_timeout_ms: int,
-                   protocol_type: str, protocols: List[Tuple[str, bytes]],
-                   require_known_member_id: bool) -> JoinResult:
+    async def join(
+        self,
+        member_id: str,
+        group_instance_id: Optional[str],
+        client_id: str,
+        client_host: str,
+        session_timeout_ms: int,
+        rebalance_timeout_ms: int,
+        protocol_type: str,
+        protocols: List[Tuple[str, bytes]],
+        require_known_member_id: bool,
+    ) -> JoinResult:
         if not MIN_SESSION_TIMEOUT_MS <= session_timeout_ms <= MAX_SESSION_TIMEOUT_MS:
             return JoinResult(INVALID_SESSION_TIMEOUT, member_id=member_id)
         if rebalance_timeout_ms < 0:
@@ -246,16 +265,35 @@ class Group:
         self.pending_members.discard(member_id)
 
         existing = self.members.get(member_id)
-        if existing is not None and self.state == STABLE and member_id != self.leader \
-                and existing.protocols == protocols:
+        if (
+            existing is not None
+            and self.state == STABLE
+            and member_id != self.leader
+            and existing.protocols == protocols
+        ):
             # a follower rejoining with nothing changed gets the current generation
             existing.last_heartbeat = _now()
-            return JoinResult(NONE, self.generation_id, self.protocol_type, self.protocol_name,
-                              self.leader or "", member_id, [])
+            return JoinResult(
+                NONE,
+                self.generation_id,
+                self.protocol_type,
+                self.protocol_name,
+                self.leader or "",
+                member_id,
+                [],
+            )
         if existing is not None and existing.join_future is not None and not existing.join_future.done():
             existing.join_future.set_result(JoinResult(UNKNOWN_MEMBER_ID, member_id=member_id))
-        m = Member(member_id, group_instance_id, client_id, client_host, session_timeout_ms,
-                   rebalance_timeout_ms, protocol_type, list(protocols))
+        m = Member(
+            member_id,
+            group_instance_id,
+            client_id,
+            client_host,
+            session_timeout_ms,
+            rebalance_timeout_ms,
+            protocol_type,
+            list(protocols),
+        )
         if existing is not None:
             m.assignment = existing.assignment
         if not self.members:
@@ -268,8 +306,9 @@ class Group:
         self._maybe_complete_join()
         return await fut
 
-    async def sync(self, member_id: str, generation_id: int,
-                   assignments: List[Tuple[str, bytes]]) -> Tuple[int, bytes]:
+    async def sync(
+        self, member_id: str, generation_id: int, assignments: List[Tuple[str, bytes]]
+    ) -> Tuple[int, bytes]:
         m = self.members.get(member_id)
         if m is None:
             return UNKNOWN_MEMBER_ID, b""
@@ -344,13 +383,20 @@ class Group:
         m.last_heartbeat = _now()
         return NONE
 
-    def commit(self, topic: str, partition: int, offset: int, leader_epoch: int,
-               metadata: Optional[str], topic_id: Optional[uuid.UUID] = None) -> None:
+    def commit(
+        self,
+        topic: str,
+        partition: int,
+        offset: int,
+        leader_epoch: int,
+        metadata: Optional[str],
+        topic_id: Optional[uuid.UUID] = None,
+    ) -> None:
         committed = self.offsets[(topic, partition)] = CommittedOffset(
-            offset, leader_epoch, metadata, int(time.time() * 1000))
+            offset, leader_epoch, metadata, int(time.time() * 1000)
+        )
         if self.coordinator.log is not None:
-            self.coordinator.log.offset_committed(self.group_id, topic, partition, committed,
-                                                  topic_id)
+            self.coordinator.log.offset_committed(self.group_id, topic, partition, committed, topic_id)
 
     def _settled(self) -> None:
         """The group reached Stable or Empty: record it (with a log directory)."""
@@ -386,7 +432,8 @@ class GroupCoordinator:
                 continue
             v = rec.value
             g.offsets[(key.topic, key.partition)] = CommittedOffset(
-                v.offset, getattr(v, "leader_epoch", -1), v.metadata, v.commit_timestamp)
+                v.offset, getattr(v, "leader_epoch", -1), v.metadata, v.commit_timestamp
+            )
         self.log = log
 
     @overload

@@ -6,6 +6,7 @@ A connection's principal is what Kafka's default principal builder names it:
 the certificate subject's distinguished name (RFC 2253 order: ``CN=...,O=...``) with
 one, and ``User:`` and the SASL user name after SASL.
 """
+
 from __future__ import annotations
 
 import functools
@@ -26,11 +27,17 @@ BEFORE_AUTHENTICATION = frozenset((API_VERSIONS, SASL_HANDSHAKE, SASL_AUTHENTICA
 class ListenerSecurity:
     """The security settings of the broker's one listener."""
 
-    def __init__(self, protocol: str = "PLAINTEXT", *,
-                 sasl_mechanisms: Sequence[str] = SASL_MECHANISMS,
-                 users: Optional[Mapping[str, str]] = None,
-                 ssl_certfile: Optional[str] = None, ssl_keyfile: Optional[str] = None,
-                 ssl_cafile: Optional[str] = None, session_lifetime_ms: int = 0) -> None:
+    def __init__(
+        self,
+        protocol: str = "PLAINTEXT",
+        *,
+        sasl_mechanisms: Sequence[str] = SASL_MECHANISMS,
+        users: Optional[Mapping[str, str]] = None,
+        ssl_certfile: Optional[str] = None,
+        ssl_keyfile: Optional[str] = None,
+        ssl_cafile: Optional[str] = None,
+        session_lifetime_ms: int = 0,
+    ) -> None:
         if protocol not in SECURITY_PROTOCOLS:
             raise ValueError(f"security protocol {protocol!r} is not one of {', '.join(SECURITY_PROTOCOLS)}")
         unknown = [m for m in sasl_mechanisms if m not in SASL_MECHANISMS]
@@ -50,7 +57,9 @@ class ListenerSecurity:
         # SCRAM credentials derived once from the passwords, as a broker stores them
         self._scram: Dict[str, Dict[str, sasl.ScramCredential]] = {
             m: {u: sasl.scram_credential(m, p) for u, p in self.users.items()}
-            for m in self.sasl_mechanisms if m in sasl.SCRAM_MECHANISMS}
+            for m in self.sasl_mechanisms
+            if m in sasl.SCRAM_MECHANISMS
+        }
 
     def ssl_context(self) -> Optional[ssl.SSLContext]:
         """The server TLS context (client certificates required when there is a CA file)."""
@@ -83,9 +92,16 @@ def certificate_principal(peercert: Optional[Dict[str, Any]]) -> str:
     or ``User:ANONYMOUS`` without one."""
     if not peercert or not peercert.get("subject"):
         return ANONYMOUS
-    names = {"commonName": "CN", "organizationName": "O", "organizationalUnitName": "OU",
-             "countryName": "C", "stateOrProvinceName": "ST", "localityName": "L",
-             "domainComponent": "DC", "emailAddress": "EMAILADDRESS"}
+    names = {
+        "commonName": "CN",
+        "organizationName": "O",
+        "organizationalUnitName": "OU",
+        "countryName": "C",
+        "stateOrProvinceName": "ST",
+        "localityName": "L",
+        "domainComponent": "DC",
+        "emailAddress": "EMAILADDRESS",
+    }
     rdns = []
     for rdn in reversed(peercert["subject"]):
         rdns.append("+".join(f"{names.get(k, k)}={_escape_dn(v)}" for k, v in rdn))

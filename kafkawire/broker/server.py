@@ -30,6 +30,7 @@ from mixins: the connection loop (:mod:`~kafkawire.broker.connections`), the dis
 APIs (:mod:`kafkawire.broker.handlers`); the error codes they answer with are in
 :mod:`~kafkawire.broker.codes`.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -66,8 +67,17 @@ def _versions_of(api_key: int) -> Tuple[int, int]:
     return r.lowest, r.highest
 
 
-class Broker(ConnectionLoop, Dispatch, FrameChecks, SaslHandlers, TopicHandlers,
-             ProduceFetchHandlers, AclHandlers, GroupHandlers, HandlerHelpers):
+class Broker(
+    ConnectionLoop,
+    Dispatch,
+    FrameChecks,
+    SaslHandlers,
+    TopicHandlers,
+    ProduceFetchHandlers,
+    AclHandlers,
+    GroupHandlers,
+    HandlerHelpers,
+):
     """A single-node Kafka broker on 127.0.0.1, for tests and demos.
 
     Use it as a context manager (``with Broker() as b:`` runs it on a thread of its own;
@@ -87,19 +97,30 @@ class Broker(ConnectionLoop, Dispatch, FrameChecks, SaslHandlers, TopicHandlers,
     certificates); ``super_users``; ``acl_enforce``; ``session_lifetime_ms``.
     """
 
-    def __init__(self, *, host: str = "127.0.0.1", port: int = 0, log_dir: Optional[str] = None,
-                 node_id: int = 1, num_partitions: int = 1, auto_create_topics: bool = True,
-                 frame_log: Union[None, str, os.PathLike, Callable[[dict], None]] = None,
-                 check_roundtrip: Optional[bool] = None,
-                 max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
-                 cluster_id: str = "kafkawire-test-cluster",
-                 api_versions: Optional[Dict[int, Tuple[int, int]]] = None,
-                 security_protocol: str = "PLAINTEXT",
-                 sasl_mechanisms: Sequence[str] = SASL_MECHANISMS,
-                 users: Optional[Mapping[str, str]] = None,
-                 ssl_certfile: Optional[str] = None, ssl_keyfile: Optional[str] = None,
-                 ssl_cafile: Optional[str] = None, super_users: Sequence[str] = (),
-                 acl_enforce: bool = False, session_lifetime_ms: int = 0) -> None:
+    def __init__(
+        self,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        log_dir: Optional[str] = None,
+        node_id: int = 1,
+        num_partitions: int = 1,
+        auto_create_topics: bool = True,
+        frame_log: Union[None, str, os.PathLike, Callable[[dict], None]] = None,
+        check_roundtrip: Optional[bool] = None,
+        max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
+        cluster_id: str = "kafkawire-test-cluster",
+        api_versions: Optional[Dict[int, Tuple[int, int]]] = None,
+        security_protocol: str = "PLAINTEXT",
+        sasl_mechanisms: Sequence[str] = SASL_MECHANISMS,
+        users: Optional[Mapping[str, str]] = None,
+        ssl_certfile: Optional[str] = None,
+        ssl_keyfile: Optional[str] = None,
+        ssl_cafile: Optional[str] = None,
+        super_users: Sequence[str] = (),
+        acl_enforce: bool = False,
+        session_lifetime_ms: int = 0,
+    ) -> None:
         self.host = host
         self.port = port
         self.log_dir = log_dir
@@ -112,15 +133,23 @@ class Broker(ConnectionLoop, Dispatch, FrameChecks, SaslHandlers, TopicHandlers,
         self.frame_log: Optional[FrameLog] = None
         self.check_roundtrip = (frame_log is not None) if check_roundtrip is None else check_roundtrip
         self.api_versions: Dict[int, Tuple[int, int]] = dict(
-            api_versions if api_versions is not None else {k: _versions_of(k) for k in self.HANDLERS})
+            api_versions if api_versions is not None else {k: _versions_of(k) for k in self.HANDLERS}
+        )
         self.security = ListenerSecurity(
-            security_protocol, sasl_mechanisms=sasl_mechanisms, users=users,
-            ssl_certfile=ssl_certfile, ssl_keyfile=ssl_keyfile, ssl_cafile=ssl_cafile,
-            session_lifetime_ms=session_lifetime_ms)
+            security_protocol,
+            sasl_mechanisms=sasl_mechanisms,
+            users=users,
+            ssl_certfile=ssl_certfile,
+            ssl_keyfile=ssl_keyfile,
+            ssl_cafile=ssl_cafile,
+            session_lifetime_ms=session_lifetime_ms,
+        )
         self.super_users = tuple(super_users)
         self.acl_enforce = acl_enforce
         self.acls: Optional[AclStore] = None
-        self.authentications: List[Tuple[int, str, Optional[str]]] = []  # (conn, mechanism, principal or None)
+        self.authentications: List[
+            Tuple[int, str, Optional[str]]
+        ] = []  # (conn, mechanism, principal or None)
         self.storage: Optional[Storage] = None
         self.groups = GroupCoordinator()
         self.stats = CodecStats()
@@ -158,8 +187,9 @@ class Broker(ConnectionLoop, Dispatch, FrameChecks, SaslHandlers, TopicHandlers,
         if self._frame_log_target is not None:
             self.frame_log = FrameLog(self._frame_log_target)
         self.groups.start()
-        self._server = await asyncio.start_server(self._serve_connection, self.host, self.port,
-                                                  limit=1 << 20, ssl=self.security.ssl_context())
+        self._server = await asyncio.start_server(
+            self._serve_connection, self.host, self.port, limit=1 << 20, ssl=self.security.ssl_context()
+        )
         self.port = self._server.sockets[0].getsockname()[1]
         log.info("kafkawire broker listening on %s", self.bootstrap_servers)
         return self
@@ -236,23 +266,29 @@ class Broker(ConnectionLoop, Dispatch, FrameChecks, SaslHandlers, TopicHandlers,
 
     def call(self, fn: Callable[[], Any], timeout: float = 10.0) -> Any:
         """Run ``fn()`` on the broker's loop and return its result (thread-safe)."""
+
         async def run():
             return fn()
+
         return asyncio.run_coroutine_threadsafe(run(), self._loop).result(timeout)
 
     # -- inspection (for tests) ------------------------------------------------------
     def topic_records(self, topic: str) -> Dict[int, list]:
         """Every record of ``topic`` by partition, decoded with kafkawire.records."""
+
         def collect():
             t = self.storage.topics[topic]
             return {p.partition: b"".join(p.iter_batches()) for p in t.partitions}
+
         raw = self.call(collect)
         return {p: R.decode(data) for p, data in raw.items()}
 
     def topic_batches(self, topic: str) -> Dict[int, list]:
         """The batch headers of ``topic`` by partition."""
+
         def collect():
             t = self.storage.topics[topic]
             return {p.partition: b"".join(p.iter_batches()) for p in t.partitions}
+
         raw = self.call(collect)
         return {p: list(R.iter_batches(data)) for p, data in raw.items()}

@@ -17,6 +17,7 @@ With a log directory the log also lives on disk as Kafka lays it out, written by
 own tools, ``kafkawire dump-log`` and the ``kafka-log`` Spark source read what the
 clients produced.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -110,8 +111,9 @@ OFFSET_OUT_OF_RANGE = ErrorCode.OFFSET_OUT_OF_RANGE.value
 class PartitionLog:
     """One partition: its batches, offsets, and idempotent producers' state."""
 
-    def __init__(self, topic: str, partition: int, directory: Optional[str] = None,
-                 leader_epoch: int = 0) -> None:
+    def __init__(
+        self, topic: str, partition: int, directory: Optional[str] = None, leader_epoch: int = 0
+    ) -> None:
         self.topic = topic
         self.partition = partition
         self.leader_epoch = leader_epoch
@@ -187,13 +189,14 @@ class PartitionLog:
                 raise StorageError(
                     OUT_OF_ORDER_SEQUENCE_NUMBER,
                     f"producer {h.producer_id} epoch {h.producer_epoch} must start at "
-                    f"sequence 0, not {h.base_sequence}")
+                    f"sequence 0, not {h.base_sequence}",
+                )
             return None
         if h.producer_epoch < entry.epoch:
             raise StorageError(
                 INVALID_PRODUCER_EPOCH,
-                f"producer {h.producer_id} epoch {h.producer_epoch} is older than "
-                f"the current {entry.epoch}")
+                f"producer {h.producer_id} epoch {h.producer_epoch} is older than the current {entry.epoch}",
+            )
         for first, last, base in entry.batches:
             if first == h.base_sequence and last == h.last_sequence:
                 return base
@@ -201,7 +204,8 @@ class PartitionLog:
         if h.base_sequence != expected:
             raise StorageError(
                 OUT_OF_ORDER_SEQUENCE_NUMBER,
-                f"producer {h.producer_id}: sequence {h.base_sequence}, expected {expected}")
+                f"producer {h.producer_id}: sequence {h.base_sequence}, expected {expected}",
+            )
         return None
 
     def append(self, batches: List[Tuple[BatchHeader, memoryview]]) -> Tuple[int, bool]:
@@ -221,7 +225,9 @@ class PartitionLog:
                 if len(batches) == 1:
                     duplicate_at = dup
                 else:
-                    raise StorageError(OUT_OF_ORDER_SEQUENCE_NUMBER, "duplicate batch in a multi-batch request")
+                    raise StorageError(
+                        OUT_OF_ORDER_SEQUENCE_NUMBER, "duplicate batch in a multi-batch request"
+                    )
         if duplicate_at is not None:
             return duplicate_at, True
         first = self.next_offset
@@ -252,7 +258,8 @@ class PartitionLog:
         if offset < self.log_start_offset or offset > self.next_offset:
             raise StorageError(
                 OFFSET_OUT_OF_RANGE,
-                f"offset {offset} is outside [{self.log_start_offset}, {self.next_offset}]")
+                f"offset {offset} is outside [{self.log_start_offset}, {self.next_offset}]",
+            )
         i = bisect.bisect_right(self._bases, offset) - 1
         if i < 0:
             i = 0
@@ -373,8 +380,14 @@ class Storage:
             return None
         return None
 
-    def create_topic(self, name: str, num_partitions: int, *, topic_id: Optional[uuid.UUID] = None,
-                     configs: Optional[Dict[str, str]] = None) -> Topic:
+    def create_topic(
+        self,
+        name: str,
+        num_partitions: int,
+        *,
+        topic_id: Optional[uuid.UUID] = None,
+        configs: Optional[Dict[str, str]] = None,
+    ) -> Topic:
         if topic_id is None:
             topic_id = uuid.uuid4()
         parts = []

@@ -7,6 +7,7 @@ status (2: the command line is wrong; 1: the input, a file or the system is), an
 ``--bytes-as`` option (:func:`kafkawire.json_output.render_bytes`, the one way keys and
 values are printed).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -34,11 +35,15 @@ BROKEN_PIPE = 0
 
 
 def add_bytes_as(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--bytes-as", choices=BYTES_AS, default="auto",
-                        help="how record keys, values and header values are printed: auto "
-                             "(the default) as text when they are UTF-8 and as base64 "
-                             "otherwise; text (bytes that are not UTF-8 as \\x escapes); "
-                             "base64; hex")
+    parser.add_argument(
+        "--bytes-as",
+        choices=BYTES_AS,
+        default="auto",
+        help="how record keys, values and header values are printed: auto "
+        "(the default) as text when they are UTF-8 and as base64 "
+        "otherwise; text (bytes that are not UTF-8 as \\x escapes); "
+        "base64; hex",
+    )
 
 
 class CommandError(Exception):
@@ -55,8 +60,12 @@ class CommandParser(argparse.ArgumentParser):
 
     def __init__(self, prog: str, description: str, verbose_help: str = "") -> None:
         super().__init__(prog=prog, description=description)
-        self.add_argument("-v", "--verbose", action="store_true",
-                          help=verbose_help or "on an error, print the traceback too")
+        self.add_argument(
+            "-v",
+            "--verbose",
+            action="store_true",
+            help=verbose_help or "on an error, print the traceback too",
+        )
 
     def error(self, message: str) -> NoReturn:
         raise CommandError(f"{message} (see {self.prog} --help)", USAGE_ERROR)
@@ -95,8 +104,9 @@ def _quiet_stdout() -> None:
     os.close(devnull)
 
 
-def run_command(parser: argparse.ArgumentParser, work: Callable[[Any], Optional[int]],
-                argv: Optional[List[str]]) -> int:
+def run_command(
+    parser: argparse.ArgumentParser, work: Callable[[Any], Optional[int]], argv: Optional[List[str]]
+) -> int:
     """Parse ``argv`` with ``parser``, run ``work(args)`` and return its exit status.
 
     A :class:`CommandError`, a :class:`~kafkawire.errors.KafkaWireError` or an
@@ -140,8 +150,7 @@ def _expected(exc: BaseException) -> bool:
 
 
 def _usage() -> str:
-    lines = ["usage: kafkawire COMMAND [ARGS...]", "       kafkawire --version", "",
-             "commands:"]
+    lines = ["usage: kafkawire COMMAND [ARGS...]", "       kafkawire --version", "", "commands:"]
     lines += [f"  {name:<10} {help_}" for name, (_, help_) in COMMANDS.items()]
     lines += ["", "kafkawire COMMAND --help describes a command."]
     return "\n".join(lines)
@@ -171,8 +180,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         return _print(f"kafkawire {kafkawire.__version__}", sys.stdout)
     name, rest = argv[0], argv[1:]
     if name not in COMMANDS:
-        print(f"kafkawire: unknown command {name!r} (commands: {', '.join(COMMANDS)}; "
-              "see kafkawire --help)", file=sys.stderr)
+        print(
+            f"kafkawire: unknown command {name!r} (commands: {', '.join(COMMANDS)}; see kafkawire --help)",
+            file=sys.stderr,
+        )
         return USAGE_ERROR
     module = importlib.import_module(COMMANDS[name][0])
     return int(module.main(rest) or 0)

@@ -30,6 +30,7 @@ and values are printed as ``--bytes-as`` says (:func:`kafkawire.json_output.rend
 Input that ends inside a frame is reported as truncated, with the frames before it
 decoded.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -52,31 +53,43 @@ _HEX = re.compile(rb"^(?:0x)?[0-9a-fA-F\s]+$")
 
 def _parser() -> argparse.ArgumentParser:
     p = CommandParser(
-        "kafkawire decode",
-        "Decode captured Kafka request or response frames and print them as JSON.")
-    p.add_argument("input", nargs="?", default="-",
-                   help="file holding the frame(s): hex text, binary, or frame-log JSON lines "
-                        "(default: stdin)")
+        "kafkawire decode", "Decode captured Kafka request or response frames and print them as JSON."
+    )
+    p.add_argument(
+        "input",
+        nargs="?",
+        default="-",
+        help="file holding the frame(s): hex text, binary, or frame-log JSON lines (default: stdin)",
+    )
     p.add_argument("--hex", dest="hex_text", help="the frame as hex on the command line")
     kind = p.add_mutually_exclusive_group()
     kind.add_argument("--request", action="store_true", help="the input is requests (default)")
-    kind.add_argument("--response", action="store_true",
-                      help="the input is responses (needs --api-key and --version)")
+    kind.add_argument(
+        "--response", action="store_true", help="the input is responses (needs --api-key and --version)"
+    )
     p.add_argument("--api-key", type=int, help="API key of the request a response answers")
     p.add_argument("--version", type=int, help="version of the request a response answers")
-    p.add_argument("--no-size-prefix", action="store_true",
-                   help="the input is one frame payload without its 4-byte size "
-                        "(by default a matching size prefix is detected)")
-    p.add_argument("--pcap", metavar="FILE",
-                   help="pair the requests and responses of a pcap capture")
-    p.add_argument("--port", type=int, action="append",
-                   help="with --pcap: a broker port, for connections whose SYN is not in the "
-                        "capture (repeatable; default 9092)")
-    p.add_argument("--streams", nargs=2, metavar=("CLIENT", "SERVER"),
-                   help="pair the two byte streams of one connection (files of raw bytes or "
-                        "hex)")
-    p.add_argument("--records", action="store_true",
-                   help="decode records fields into lists of records")
+    p.add_argument(
+        "--no-size-prefix",
+        action="store_true",
+        help="the input is one frame payload without its 4-byte size "
+        "(by default a matching size prefix is detected)",
+    )
+    p.add_argument("--pcap", metavar="FILE", help="pair the requests and responses of a pcap capture")
+    p.add_argument(
+        "--port",
+        type=int,
+        action="append",
+        help="with --pcap: a broker port, for connections whose SYN is not in the "
+        "capture (repeatable; default 9092)",
+    )
+    p.add_argument(
+        "--streams",
+        nargs=2,
+        metavar=("CLIENT", "SERVER"),
+        help="pair the two byte streams of one connection (files of raw bytes or hex)",
+    )
+    p.add_argument("--records", action="store_true", help="decode records fields into lists of records")
     add_bytes_as(p)
     p.add_argument("--compact", action="store_true", help="one JSON object per line")
     return p
@@ -117,9 +130,15 @@ def _prefixed(data: bytes) -> Tuple[List[bytes], int]:
     return frames, pos
 
 
-def decode_frame(payload: bytes, *, response: bool = False, api_key: Optional[int] = None,
-                 version: Optional[int] = None, records: bool = False,
-                 bytes_as: str = "auto") -> Dict[str, Any]:
+def decode_frame(
+    payload: bytes,
+    *,
+    response: bool = False,
+    api_key: Optional[int] = None,
+    version: Optional[int] = None,
+    records: bool = False,
+    bytes_as: str = "auto",
+) -> Dict[str, Any]:
     """One frame payload (no size prefix) as a JSON-safe dict."""
     header: Message
     if response:
@@ -129,8 +148,13 @@ def decode_frame(payload: bytes, *, response: bool = False, api_key: Optional[in
     else:
         header, body = kafkawire.decode_request(payload)
         api_key, version = peek_request_api(payload)
-    out = {"api_key": api_key, "api_name": type(body).__name__, "api_version": version,
-           "header": header.to_dict(), "body": body.to_dict()}
+    out = {
+        "api_key": api_key,
+        "api_name": type(body).__name__,
+        "api_version": version,
+        "header": header.to_dict(),
+        "body": body.to_dict(),
+    }
     if records:
         records_json(body, out["body"], bytes_as)
     return out
@@ -147,8 +171,9 @@ def _cut_short(payload: bytes, decode: Callable[[bytes], Any]) -> bool:
     return False
 
 
-def decode_input(data: bytes, decode: Callable[[bytes], Dict[str, Any]], *, bare: bool = False
-                 ) -> Iterator[Dict[str, Any]]:
+def decode_input(
+    data: bytes, decode: Callable[[bytes], Dict[str, Any]], *, bare: bool = False
+) -> Iterator[Dict[str, Any]]:
     """``decode(payload)`` of every frame in ``data``: size-prefixed frames back to
     back, or (when the prefixes do not fit, or ``bare`` says so) one bare payload.
 
@@ -169,24 +194,25 @@ def decode_input(data: bytes, decode: Callable[[bytes], Dict[str, Any]], *, bare
         rest = len(data) - pos
         if rest >= 4:
             size = struct.unpack_from(">i", data, pos)[0]
-            if size > rest - 4 and _cut_short(data[pos + 4:], decode):
+            if size > rest - 4 and _cut_short(data[pos + 4 :], decode):
                 for payload in frames:
                     yield decode(payload)
                 raise TruncatedError(
                     f"truncated input: the frame at byte {pos} is {size} bytes long "
-                    f"(its size prefix says), only {rest - 4} follow") from None
+                    f"(its size prefix says), only {rest - 4} follow"
+                ) from None
         elif frames:
             for payload in frames:
                 yield decode(payload)
             raise TruncatedError(
                 f"truncated input: {rest} bytes after the last whole frame (at byte {pos}), "
-                "too few for a size prefix") from None
+                "too few for a size prefix"
+            ) from None
         raise
     yield whole
 
 
-def _from_frame_log(data: bytes, records: bool, bytes_as: str = "auto"
-                    ) -> Iterator[Dict[str, Any]]:
+def _from_frame_log(data: bytes, records: bool, bytes_as: str = "auto") -> Iterator[Dict[str, Any]]:
     for n, line in enumerate(data.splitlines(), 1):
         if not line.strip():
             continue
@@ -198,14 +224,26 @@ def _from_frame_log(data: bytes, records: bool, bytes_as: str = "auto"
         if payload is None:
             continue
         try:
-            decoded = decode_frame(payload, response=entry.get("direction") == "response",
-                                   api_key=entry.get("api_key"), version=entry.get("api_version"),
-                                   records=records, bytes_as=bytes_as)
+            decoded = decode_frame(
+                payload,
+                response=entry.get("direction") == "response",
+                api_key=entry.get("api_key"),
+                version=entry.get("api_version"),
+                records=records,
+                bytes_as=bytes_as,
+            )
         except KafkaWireError as exc:
-            decoded = {"api_key": entry.get("api_key"), "api_version": entry.get("api_version"),
-                       "error": f"{type(exc).__name__}: {exc}"}
-        decoded = {"line": n, "direction": entry.get("direction"),
-                   "connection": entry.get("connection"), **decoded}
+            decoded = {
+                "api_key": entry.get("api_key"),
+                "api_version": entry.get("api_version"),
+                "error": f"{type(exc).__name__}: {exc}",
+            }
+        decoded = {
+            "line": n,
+            "direction": entry.get("direction"),
+            "connection": entry.get("connection"),
+            **decoded,
+        }
         yield decoded
 
 
@@ -222,16 +260,16 @@ def _conversation(args: argparse.Namespace, indent: Optional[int]) -> int:
 
     if args.pcap:
         with open(args.pcap, "rb") as fh:
-            for item in pcap_conversations(fh, tuple(args.port or (9092,)),
-                                           records=args.records, bytes_as=args.bytes_as):
+            for item in pcap_conversations(
+                fh, tuple(args.port or (9092,)), records=args.records, bytes_as=args.bytes_as
+            ):
                 print(json.dumps(item, indent=indent))
         return 0
     client, server = (_stream_bytes(path) for path in args.streams)
     conv = Conversation()
     events = conv.client_data(client) + conv.server_data(server) + conv.end()
     for event in events:
-        print(json.dumps(event_json(event, records=args.records, bytes_as=args.bytes_as),
-                         indent=indent))
+        print(json.dumps(event_json(event, records=args.records, bytes_as=args.bytes_as), indent=indent))
     return 0
 
 
@@ -240,8 +278,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.pcap or args.streams:
         return _conversation(args, indent)
     if args.response and (args.api_key is None or args.version is None):
-        raise CommandError("--response needs --api-key and --version of the request it "
-                           "answers", USAGE_ERROR)
+        raise CommandError("--response needs --api-key and --version of the request it answers", USAGE_ERROR)
     data = _read_input(args)
     if args.hex_text is None and data.lstrip()[:1] == b"{":
         for item in _from_frame_log(data, args.records, args.bytes_as):
@@ -251,13 +288,17 @@ def _run(args: argparse.Namespace) -> int:
         try:
             data = _unhex(data)
         except binascii.Error:
-            raise DecodeError("the input reads as hex text with an odd number of "
-                              "digits") from None
+            raise DecodeError("the input reads as hex text with an odd number of digits") from None
 
     def decode(payload: bytes) -> Dict[str, Any]:
-        return decode_frame(payload, response=args.response, api_key=args.api_key,
-                            version=args.version, records=args.records,
-                            bytes_as=args.bytes_as)
+        return decode_frame(
+            payload,
+            response=args.response,
+            api_key=args.api_key,
+            version=args.version,
+            records=args.records,
+            bytes_as=args.bytes_as,
+        )
 
     for item in decode_input(data, decode, bare=args.no_size_prefix):
         print(json.dumps(item, indent=indent))

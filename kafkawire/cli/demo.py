@@ -9,6 +9,7 @@ source, and prints a few aggregates: records per topic and compression, bytes, w
     kafkawire demo                    # a temporary directory, removed afterwards
     kafkawire demo --dir /tmp/kafka-logs --scale 5
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,7 +27,8 @@ DESCRIPTION = (
     "codec, headers, committed and aborted transactions, a compacted-looking key set), "
     "read it with a local Spark through the kafka-log data source, and print a few "
     "aggregates: records per topic and compression, bytes, what read_committed removed, "
-    "and the compacted topic's latest values.")
+    "and the compacted topic's latest values."
+)
 
 
 def _scale(text: str) -> int:
@@ -38,11 +40,15 @@ def _scale(text: str) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     p = CommandParser("kafkawire demo", DESCRIPTION)
-    p.add_argument("--dir", help="write the sample log into this directory and keep it; "
-                                 "without --dir a temporary directory is used and removed "
-                                 "at exit")
-    p.add_argument("--scale", type=_scale, default=1,
-                   help="multiply the sample's record counts (default 1: about 8,000)")
+    p.add_argument(
+        "--dir",
+        help="write the sample log into this directory and keep it; "
+        "without --dir a temporary directory is used and removed "
+        "at exit",
+    )
+    p.add_argument(
+        "--scale", type=_scale, default=1, help="multiply the sample's record counts (default 1: about 8,000)"
+    )
     p.add_argument("--master", default="local[2]", help="Spark master (default local[2])")
     return p
 
@@ -53,8 +59,7 @@ def check_dir(keep: str) -> None:
     if os.path.exists(keep) and not os.path.isdir(keep):
         raise CommandError(f"--dir {keep}: not a directory")
     if os.path.isdir(keep) and os.listdir(keep):
-        raise CommandError(f"--dir {keep}: not empty (the sample needs a new or empty "
-                           "directory)")
+        raise CommandError(f"--dir {keep}: not empty (the sample needs a new or empty directory)")
 
 
 @contextlib.contextmanager
@@ -67,8 +72,10 @@ def log_dir(keep: Optional[str]) -> Iterator[str]:
         yield keep
         return
     tmp = tempfile.mkdtemp(prefix="kafkawire-demo-")
-    print(f"writing the sample log to a temporary directory, removed at exit: {tmp} "
-          "(--dir DIR keeps it)", flush=True)
+    print(
+        f"writing the sample log to a temporary directory, removed at exit: {tmp} (--dir DIR keeps it)",
+        flush=True,
+    )
     try:
         yield os.path.join(tmp, "kafka-logs")
     finally:
@@ -81,8 +88,12 @@ def _table(title: str, header: List[str], rows: List[List[Any]]) -> None:
     cells = [header] + [["" if v is None else str(v) for v in r] for r in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
     for i, r in enumerate(cells):
-        print("  " + "  ".join(v.rjust(w) if i and v.replace(".", "").isdigit() else v.ljust(w)
-                               for v, w in zip(r, widths)).rstrip())
+        print(
+            "  "
+            + "  ".join(
+                v.rjust(w) if i and v.replace(".", "").isdigit() else v.ljust(w) for v, w in zip(r, widths)
+            ).rstrip()
+        )
         if i == 0:
             print("  " + "  ".join("-" * w for w in widths))
 
@@ -97,8 +108,10 @@ def run(directory: str, *, scale: int = 1, master: str = "local[2]", spark: Any 
     log = sample.generate(directory, scale=scale)
     plogs = segments.discover(directory)
     disk = sum(p.size for p in plogs)
-    print(f"wrote {len(log.records):,} records in {len(plogs)} partitions, "
-          f"{sum(len(p.segments) for p in plogs)} segments, {disk:,} bytes: {directory}")
+    print(
+        f"wrote {len(log.records):,} records in {len(plogs)} partitions, "
+        f"{sum(len(p.segments) for p in plogs)} segments, {disk:,} bytes: {directory}"
+    )
 
     t1 = time.monotonic()
     own = spark is None
@@ -115,57 +128,98 @@ def run(directory: str, *, scale: int = 1, master: str = "local[2]", spark: Any 
     print(f"local Spark {spark.version} ({master}) up in {time.monotonic() - t1:.1f}s")
     t2 = time.monotonic()
     df = spark.read.format("kafka-log").load(directory).cache()
-    committed = (spark.read.format("kafka-log").option("isolationLevel", "read_committed")
-                 .load(directory))
+    committed = spark.read.format("kafka-log").option("isolationLevel", "read_committed").load(directory)
     figures: Dict[str, Any] = {}
 
-    per = (df.groupBy("topic", "compression")
-           .agg(F.count("*").alias("records"),
-                F.sum(F.coalesce(F.length("key"), F.lit(0))
-                      + F.coalesce(F.length("value"), F.lit(0))).alias("bytes"),
-                F.sum(F.size("headers")).alias("headers"))
-           .orderBy("topic", "compression").collect())
+    per = (
+        df.groupBy("topic", "compression")
+        .agg(
+            F.count("*").alias("records"),
+            F.sum(F.coalesce(F.length("key"), F.lit(0)) + F.coalesce(F.length("value"), F.lit(0))).alias(
+                "bytes"
+            ),
+            F.sum(F.size("headers")).alias("headers"),
+        )
+        .orderBy("topic", "compression")
+        .collect()
+    )
     figures["per_topic_compression"] = [tuple(r) for r in per]
-    _table("records per topic and compression (read_uncommitted)",
-           ["topic", "compression", "records", "key+value bytes", "headers"],
-           [list(r) for r in per])
+    _table(
+        "records per topic and compression (read_uncommitted)",
+        ["topic", "compression", "records", "key+value bytes", "headers"],
+        [list(r) for r in per],
+    )
 
-    topics = (df.groupBy("topic").agg(
-        F.countDistinct("partition").alias("partitions"), F.count("*").alias("records"),
-        F.min("timestamp").alias("first"), F.max("timestamp").alias("last"))
-        .orderBy("topic").collect())
+    topics = (
+        df.groupBy("topic")
+        .agg(
+            F.countDistinct("partition").alias("partitions"),
+            F.count("*").alias("records"),
+            F.min("timestamp").alias("first"),
+            F.max("timestamp").alias("last"),
+        )
+        .orderBy("topic")
+        .collect()
+    )
     on_disk: Dict[Optional[str], int] = {}
     for p in plogs:
         on_disk[p.topic] = on_disk.get(p.topic, 0) + p.size
-    _table("topics", ["topic", "partitions", "records", "bytes on disk", "first", "last"],
-           [[r.topic, r.partitions, r.records, on_disk.get(r.topic),
-             r["first"].strftime("%Y-%m-%d %H:%M:%S"), r["last"].strftime("%H:%M:%S")]
-            for r in topics])
+    _table(
+        "topics",
+        ["topic", "partitions", "records", "bytes on disk", "first", "last"],
+        [
+            [
+                r.topic,
+                r.partitions,
+                r.records,
+                on_disk.get(r.topic),
+                r["first"].strftime("%Y-%m-%d %H:%M:%S"),
+                r["last"].strftime("%H:%M:%S"),
+            ]
+            for r in topics
+        ],
+    )
 
     keys = ["topic", "partition", "offset"]
     removed = df.select(*keys, "producer_id").join(committed.select(*keys), keys, "left_anti")
-    rem = (removed.groupBy("topic", "partition", "producer_id")
-           .agg(F.count("*").alias("records"), F.min("offset").alias("from"),
-                F.max("offset").alias("to"))
-           .orderBy("topic", "partition").collect())
+    rem = (
+        removed.groupBy("topic", "partition", "producer_id")
+        .agg(F.count("*").alias("records"), F.min("offset").alias("from"), F.max("offset").alias("to"))
+        .orderBy("topic", "partition")
+        .collect()
+    )
     figures["removed_by_read_committed"] = sum(r.records for r in rem)
     figures["committed"] = committed.count()
-    _table(f"what read_committed removed: {figures['removed_by_read_committed']:,} records of "
-           f"aborted transactions ({figures['committed']:,} of {df.count():,} remain)",
-           ["topic", "partition", "producer id", "records", "offsets from", "to"],
-           [list(r) for r in rem])
+    _table(
+        f"what read_committed removed: {figures['removed_by_read_committed']:,} records of "
+        f"aborted transactions ({figures['committed']:,} of {df.count():,} remain)",
+        ["topic", "partition", "producer id", "records", "offsets from", "to"],
+        [list(r) for r in rem],
+    )
 
     users = df.where("topic = 'users'")
-    latest = (users.groupBy("key").agg(F.max_by("value", "offset").alias("value"))
-              .agg(F.count("*").alias("keys"),
-                   F.sum(F.when(F.col("value").isNull(), 1).otherwise(0)).alias("tombstones"))
-              .collect()[0])
+    latest = (
+        users.groupBy("key")
+        .agg(F.max_by("value", "offset").alias("value"))
+        .agg(
+            F.count("*").alias("keys"),
+            F.sum(F.when(F.col("value").isNull(), 1).otherwise(0)).alias("tombstones"),
+        )
+        .collect()[0]
+    )
     figures["users_keys"] = latest.keys
-    _table("the compacted-looking topic 'users'",
-           ["records", "distinct keys", "keys deleted (latest is a tombstone)",
-            "offset gaps (cleaned)"],
-           [[users.count(), latest.keys, latest.tombstones,
-             users.agg((F.max("offset") - F.min("offset") + 1 - F.count("*"))).collect()[0][0]]])
+    _table(
+        "the compacted-looking topic 'users'",
+        ["records", "distinct keys", "keys deleted (latest is a tombstone)", "offset gaps (cleaned)"],
+        [
+            [
+                users.count(),
+                latest.keys,
+                latest.tombstones,
+                users.agg((F.max("offset") - F.min("offset") + 1 - F.count("*"))).collect()[0][0],
+            ]
+        ],
+    )
     df.unpersist()
     print(f"\nSpark queries took {time.monotonic() - t2:.1f}s; total {time.monotonic() - t0:.1f}s")
     if own:

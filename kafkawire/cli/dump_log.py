@@ -27,6 +27,7 @@ there unless ``--skip-corrupt``; a file that stops framing into batches ends wit
 read in bounded memory.  With stderr on a terminal, a progress bar shows there for big
 files.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,8 +49,12 @@ if TYPE_CHECKING:
     AnyBatch = Union[RecordBatch, LegacyRecordBatch]
 
 # the files a directory given on the command line stands for
-_DUMPABLE = (segments.LOG_SUFFIX, segments.INDEX_SUFFIX, segments.TIME_INDEX_SUFFIX,
-             segments.TXN_INDEX_SUFFIX)
+_DUMPABLE = (
+    segments.LOG_SUFFIX,
+    segments.INDEX_SUFFIX,
+    segments.TIME_INDEX_SUFFIX,
+    segments.TXN_INDEX_SUFFIX,
+)
 
 
 def _byte_count(text: str) -> int:
@@ -64,21 +69,33 @@ def _parser() -> argparse.ArgumentParser:
         "kafkawire dump-log",
         "Print the batches and records of Kafka log segments (and the entries of .index, "
         ".timeindex and .txnindex files) as JSON lines, like kafka-dump-log.sh "
-        "--print-data-log.")
-    p.add_argument("files", nargs="+", metavar="FILE",
-                   help="segment or index files, or directories holding them")
-    p.add_argument("--no-data", action="store_true",
-                   help="print batches only, not their records (kafka-dump-log.sh without "
-                        "--print-data-log)")
+        "--print-data-log.",
+    )
+    p.add_argument(
+        "files", nargs="+", metavar="FILE", help="segment or index files, or directories holding them"
+    )
+    p.add_argument(
+        "--no-data",
+        action="store_true",
+        help="print batches only, not their records (kafka-dump-log.sh without --print-data-log)",
+    )
     add_bytes_as(p)
-    p.add_argument("--skip-corrupt", action="store_true",
-                   help="after a corrupt batch (bad CRC, records that do not decode), report "
-                        "it and carry on with the rest of the file; the exit status is 1 "
-                        "either way")
-    p.add_argument("--max-bytes", type=_byte_count, default=None,
-                   help="stop after this many bytes of each segment")
-    p.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
-                   help="progress bar on stderr (auto: when stderr is a terminal)")
+    p.add_argument(
+        "--skip-corrupt",
+        action="store_true",
+        help="after a corrupt batch (bad CRC, records that do not decode), report "
+        "it and carry on with the rest of the file; the exit status is 1 "
+        "either way",
+    )
+    p.add_argument(
+        "--max-bytes", type=_byte_count, default=None, help="stop after this many bytes of each segment"
+    )
+    p.add_argument(
+        "--progress",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="progress bar on stderr (auto: when stderr is a terminal)",
+    )
     return p
 
 
@@ -96,8 +113,9 @@ class _Progress:
         self._last = now
         frac = min(done / self.total, 1.0)
         bar = "#" * int(frac * 30)
-        self.stream.write(f"\r{self.name} [{bar:<30}] {frac * 100:5.1f}% "
-                          f"{done / 1e6:.1f}/{self.total / 1e6:.1f} MB")
+        self.stream.write(
+            f"\r{self.name} [{bar:<30}] {frac * 100:5.1f}% {done / 1e6:.1f}/{self.total / 1e6:.1f} MB"
+        )
         if final:
             self.stream.write("\n")
         self.stream.flush()
@@ -122,8 +140,13 @@ def _ts_name(timestamp_type: Optional[str]) -> str:
 
 
 # KRaft control record types as DumpLogSegments names them
-_KRAFT_CONTROL_NAMES = {2: "LeaderChange", 3: "SnapshotHeader", 4: "SnapshotFooter",
-                        5: "KRaftVersion", 6: "KRaftVoters"}
+_KRAFT_CONTROL_NAMES = {
+    2: "LeaderChange",
+    3: "SnapshotHeader",
+    4: "SnapshotFooter",
+    5: "KRaftVersion",
+    6: "KRaftVoters",
+}
 
 
 def _control_fields(record: Record) -> Dict[str, Any]:
@@ -144,13 +167,13 @@ def _control_fields(record: Record) -> Dict[str, Any]:
     return {_KRAFT_CONTROL_NAMES[ctype]: body}
 
 
-def batch_json(batch: AnyBatch, position: int, *, data: bool = True, bytes_as: str = "auto"
-               ) -> Dict[str, Any]:
+def batch_json(
+    batch: AnyBatch, position: int, *, data: bool = True, bytes_as: str = "auto"
+) -> Dict[str, Any]:
     """The dump of one batch (a :mod:`kafkawire.records` batch object) as a dict."""
 
     base_seq = batch.base_sequence
-    last_seq = -1 if base_seq < 0 else (base_seq + batch.last_offset - batch.base_offset) % (
-        1 << 31)
+    last_seq = -1 if base_seq < 0 else (base_seq + batch.last_offset - batch.base_offset) % (1 << 31)
     out: Dict[str, Any] = {
         "baseOffset": batch.base_offset,
         "lastOffset": batch.last_offset,
@@ -187,8 +210,7 @@ def batch_json(batch: AnyBatch, position: int, *, data: bool = True, bytes_as: s
                 ts_key: r.timestamp,
                 "keySize": -1 if r.key is None else len(r.key),
                 "valueSize": -1 if r.value is None else len(r.value),
-                "sequence": batch.sequence_of(r.offset - batch.base_offset)
-                if batch.magic >= 2 else -1,
+                "sequence": batch.sequence_of(r.offset - batch.base_offset) if batch.magic >= 2 else -1,
                 "headerKeys": [k for k, _v in r.headers],
             }
             if batch.is_control:
@@ -206,9 +228,14 @@ def batch_json(batch: AnyBatch, position: int, *, data: bool = True, bytes_as: s
     return out
 
 
-def dump_segment(path: str, *, data: bool = True, bytes_as: str = "auto",
-                 max_bytes: Optional[int] = None,
-                 progress: Optional[_Progress] = None) -> Generator[Dict[str, Any], None, None]:
+def dump_segment(
+    path: str,
+    *,
+    data: bool = True,
+    bytes_as: str = "auto",
+    max_bytes: Optional[int] = None,
+    progress: Optional[_Progress] = None,
+) -> Generator[Dict[str, Any], None, None]:
     """The JSON-able lines of one ``.log`` segment (see the module docstring)."""
     from kafkawire import records
 
@@ -220,7 +247,7 @@ def dump_segment(path: str, *, data: bool = True, bytes_as: str = "auto",
         for pos, view, headers in segments.iter_chunks(path, 0, end):
             for h in headers:
                 rel = h.position - pos
-                entry = view[rel:rel + h.size_in_bytes]
+                entry = view[rel : rel + h.size_in_bytes]
                 try:
                     (batch,) = list(records.iter_batches(entry, verify_crc=False))
                 except (DecodeError, ValueError) as exc:
@@ -230,8 +257,7 @@ def dump_segment(path: str, *, data: bool = True, bytes_as: str = "auto",
             if progress is not None:
                 progress.update(pos + len(view))
     except segments.SegmentError as exc:
-        if max_bytes is not None and exc.position >= 0 and "truncated" in exc.reason \
-                and end < size:
+        if max_bytes is not None and exc.position >= 0 and "truncated" in exc.reason and end < size:
             return  # --max-bytes cut a batch in two: stop there, as Kafka's tool does
         yield {"error": str(exc), "position": exc.position}
 
@@ -245,8 +271,12 @@ def dump_index(path: str) -> Generator[Dict[str, Any], None, None]:
             yield {"timestamp": ts, "offset": off}
     elif path.endswith(segments.TXN_INDEX_SUFFIX):
         for a in segments.read_txn_index(path):
-            yield {"producerId": a.producer_id, "firstOffset": a.first_offset,
-                   "lastOffset": a.last_offset, "lastStableOffset": a.last_stable_offset}
+            yield {
+                "producerId": a.producer_id,
+                "firstOffset": a.first_offset,
+                "lastOffset": a.last_offset,
+                "lastStableOffset": a.last_stable_offset,
+            }
     else:
         for off, pos in segments.read_offset_index(path, base):
             yield {"offset": off, "position": pos}
@@ -256,11 +286,11 @@ def _files_of(path: str) -> List[str]:
     """The files a command-line argument stands for: itself, or a directory's segment
     and index files in name order."""
     if os.path.isdir(path):
-        names = sorted(n for n in os.listdir(path)
-                       if n.endswith(_DUMPABLE) and os.path.isfile(os.path.join(path, n)))
+        names = sorted(
+            n for n in os.listdir(path) if n.endswith(_DUMPABLE) and os.path.isfile(os.path.join(path, n))
+        )
         if not names:
-            raise CommandError(f"{path}: a directory with no .log, .index, .timeindex or "
-                               ".txnindex files")
+            raise CommandError(f"{path}: a directory with no .log, .index, .timeindex or .txnindex files")
         return [os.path.join(path, n) for n in names]
     if not os.path.exists(path):
         raise CommandError(f"{path}: no such file or directory")
@@ -270,28 +300,30 @@ def _files_of(path: str) -> List[str]:
 def _problem(path: str, line: Dict[str, Any]) -> Optional[str]:
     """What is wrong with the file at this dumped line, if anything."""
     if line.get("isvalid") is False:
-        return (f"{path}: corrupt batch at byte {line['position']}: its CRC is "
-                f"{line['crc']}, its bytes give {line['computedCrc']}")
+        return (
+            f"{path}: corrupt batch at byte {line['position']}: its CRC is "
+            f"{line['crc']}, its bytes give {line['computedCrc']}"
+        )
     if "recordsError" in line:
         return f"{path}: corrupt batch at byte {line['position']}: {line['recordsError']}"
     if "error" in line and "dumping" not in line and "baseOffset" not in line:
         error = line["error"]
-        return error if error.startswith(path) else (
-            f"{path}: at byte {line['position']}: {error}")
+        return error if error.startswith(path) else (f"{path}: at byte {line['position']}: {error}")
     return None
 
 
 def _dump_file(path: str, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    show = args.progress == "always" or (args.progress == "auto" and err.isatty()
-                                         and os.path.getsize(path) > (4 << 20))
+    show = args.progress == "always" or (
+        args.progress == "auto" and err.isatty() and os.path.getsize(path) > (4 << 20)
+    )
     progress = None
-    if path.endswith((segments.INDEX_SUFFIX, segments.TIME_INDEX_SUFFIX,
-                      segments.TXN_INDEX_SUFFIX)):
+    if path.endswith((segments.INDEX_SUFFIX, segments.TIME_INDEX_SUFFIX, segments.TXN_INDEX_SUFFIX)):
         lines = dump_index(path)
     else:
         progress = _Progress(path, os.path.getsize(path), err) if show else None
-        lines = dump_segment(path, data=not args.no_data, bytes_as=args.bytes_as,
-                             max_bytes=args.max_bytes, progress=progress)
+        lines = dump_segment(
+            path, data=not args.no_data, bytes_as=args.bytes_as, max_bytes=args.max_bytes, progress=progress
+        )
     status = 0
     for line in lines:
         out.write(json.dumps(line, separators=(",", ":")) + "\n")
@@ -302,8 +334,7 @@ def _dump_file(path: str, args: argparse.Namespace, out: TextIO, err: TextIO) ->
         if args.skip_corrupt or "baseOffset" not in line:
             print(f"kafkawire dump-log: {problem}", file=err)
             continue
-        print(f"kafkawire dump-log: {problem}; stopped there (--skip-corrupt carries on)",
-              file=err)
+        print(f"kafkawire dump-log: {problem}; stopped there (--skip-corrupt carries on)", file=err)
         lines.close()
         return status
     if progress is not None:

@@ -18,6 +18,7 @@
 It returns a :class:`SampleLog` listing every record written, with its fate under
 ``read_committed``, so callers can check a reader record for record.
 """
+
 from __future__ import annotations
 
 import json
@@ -72,8 +73,7 @@ class SampleLog:
 class _Partition:
     """Writes one partition's batches, tracking offsets and the manifest."""
 
-    def __init__(self, log: SampleLog, topic: str, partition: int, *,
-                 segment_bytes: int) -> None:
+    def __init__(self, log: SampleLog, topic: str, partition: int, *, segment_bytes: int) -> None:
         from kafkawire import records
 
         self._records = records
@@ -81,36 +81,58 @@ class _Partition:
         self.topic = topic
         self.partition = partition
         self.dir = os.path.join(log.directory, f"{topic}-{partition}")
-        self.writer = segments.PartitionWriter(self.dir, segment_bytes=segment_bytes,
-                                               index_interval_bytes=1024)
+        self.writer = segments.PartitionWriter(
+            self.dir, segment_bytes=segment_bytes, index_interval_bytes=1024
+        )
         self.next_offset = 0
         self.aborted_txns: List[segments.AbortedTxn] = []
 
-    def batch(self, recs: List[Dict[str, Any]], *, compression: str = "none",
-              offsets: Optional[Sequence[int]] = None, **batch_fields: Any) -> List[SampleRecord]:
+    def batch(
+        self,
+        recs: List[Dict[str, Any]],
+        *,
+        compression: str = "none",
+        offsets: Optional[Sequence[int]] = None,
+        **batch_fields: Any,
+    ) -> List[SampleRecord]:
         base = self.next_offset if offsets is None else offsets[0]
         items = []
         for i, r in enumerate(recs):
             item = dict(r)
             item["offset"] = (base + i) if offsets is None else offsets[i]
             items.append(item)
-        data = self._records.encode_batch(items, base_offset=base, compression=compression,
-                                          partition_leader_epoch=0, **batch_fields)
+        data = self._records.encode_batch(
+            items, base_offset=base, compression=compression, partition_leader_epoch=0, **batch_fields
+        )
         self.writer.append(data)
         self.log.bytes_written += len(data)
         self.next_offset = items[-1]["offset"] + 1
-        out = [SampleRecord(self.topic, self.partition, it["offset"], it["timestamp"],
-                            it["key"], it["value"], list(it.get("headers") or []),
-                            compression,
-                            is_transactional=batch_fields.get("is_transactional", False))
-               for it in items]
+        out = [
+            SampleRecord(
+                self.topic,
+                self.partition,
+                it["offset"],
+                it["timestamp"],
+                it["key"],
+                it["value"],
+                list(it.get("headers") or []),
+                compression,
+                is_transactional=batch_fields.get("is_transactional", False),
+            )
+            for it in items
+        ]
         self.log.records.extend(out)
         return out
 
     def marker(self, kind: str, producer_id: int, producer_epoch: int, timestamp: int) -> int:
         data = self._records.encode_control_batch(
-            kind, base_offset=self.next_offset, producer_id=producer_id,
-            producer_epoch=producer_epoch, timestamp=timestamp, partition_leader_epoch=0)
+            kind,
+            base_offset=self.next_offset,
+            producer_id=producer_id,
+            producer_epoch=producer_epoch,
+            timestamp=timestamp,
+            partition_leader_epoch=0,
+        )
         self.writer.append(data)
         self.log.bytes_written += len(data)
         self.log.control_batches += 1
@@ -124,20 +146,25 @@ class _Partition:
             # Kafka keeps each aborted range in the .txnindex of the segment that holds
             # its marker; the sample's markers all sit in the partition's last segment.
             last = self.writer.segments[-1]
-            segments.write_txn_index(last[: -len(segments.LOG_SUFFIX)]
-                                     + segments.TXN_INDEX_SUFFIX, self.aborted_txns)
+            segments.write_txn_index(
+                last[: -len(segments.LOG_SUFFIX)] + segments.TXN_INDEX_SUFFIX, self.aborted_txns
+            )
 
 
 def _order(rng: random.Random, i: int) -> bytes:
-    return json.dumps({
-        "order_id": i, "customer": f"c{rng.randrange(500):03d}",
-        "amount": round(rng.uniform(1, 500), 2),
-        "items": rng.randrange(1, 9), "status": rng.choice(["new", "paid", "shipped"]),
-    }, separators=(",", ":")).encode()
+    return json.dumps(
+        {
+            "order_id": i,
+            "customer": f"c{rng.randrange(500):03d}",
+            "amount": round(rng.uniform(1, 500), 2),
+            "items": rng.randrange(1, 9),
+            "status": rng.choice(["new", "paid", "shipped"]),
+        },
+        separators=(",", ":"),
+    ).encode()
 
 
-def generate(directory: str, *, scale: int = 1, seed: int = 7,
-             segment_bytes: int = 64 * 1024) -> SampleLog:
+def generate(directory: str, *, scale: int = 1, seed: int = 7, segment_bytes: int = 64 * 1024) -> SampleLog:
     """Write the sample log directory into ``directory`` (created if need be).
 
     ``scale`` multiplies the record counts (scale 1: about 9,000 records, 1.5 MB).
@@ -160,11 +187,18 @@ def generate(directory: str, *, scale: int = 1, seed: int = 7,
                 ts += rng.randrange(0, 20)
                 headers: List[Tuple[str, Optional[bytes]]] = [
                     ("trace-id", f"{rng.getrandbits(64):016x}".encode()),
-                           ("source", rng.choice([b"web", b"mobile", b"pos"]))]
+                    ("source", rng.choice([b"web", b"mobile", b"pos"])),
+                ]
                 if i % 97 == 0:
                     headers.append(("retry", None))
-                recs.append({"key": f"order-{p}-{i}".encode(), "value": _order(rng, i),
-                             "headers": headers, "timestamp": ts})
+                recs.append(
+                    {
+                        "key": f"order-{p}-{i}".encode(),
+                        "value": _order(rng, i),
+                        "headers": headers,
+                        "timestamp": ts,
+                    }
+                )
                 i += 1
             part.batch(recs, compression=CODECS[b % len(CODECS)])
             b += 1
@@ -181,12 +215,22 @@ def generate(directory: str, *, scale: int = 1, seed: int = 7,
             recs = []
             for _ in range(count):
                 ts += rng.randrange(1, 30)
-                recs.append({"key": f"acct-{rng.randrange(50):02d}".encode(),
-                             "value": json.dumps({"cents": rng.randrange(1, 100000)}).encode(),
-                             "headers": [("txn", b"1" if transactional else b"0")],
-                             "timestamp": ts})
-            out = part.batch(recs, compression=codec, producer_id=pid, producer_epoch=0,
-                             base_sequence=seq[pid], is_transactional=transactional)
+                recs.append(
+                    {
+                        "key": f"acct-{rng.randrange(50):02d}".encode(),
+                        "value": json.dumps({"cents": rng.randrange(1, 100000)}).encode(),
+                        "headers": [("txn", b"1" if transactional else b"0")],
+                        "timestamp": ts,
+                    }
+                )
+            out = part.batch(
+                recs,
+                compression=codec,
+                producer_id=pid,
+                producer_epoch=0,
+                base_sequence=seq[pid],
+                is_transactional=transactional,
+            )
             seq[pid] += count
             return out
 
@@ -203,8 +247,7 @@ def generate(directory: str, *, scale: int = 1, seed: int = 7,
             if aborting:
                 for r in txn_recs:
                     r.aborted = True
-                part.aborted_txns.append(segments.AbortedTxn(txn_pid, first, marker,
-                                                             marker + 1))
+                part.aborted_txns.append(segments.AbortedTxn(txn_pid, first, marker, marker + 1))
         part.close()
 
     # users: a compacted-looking key set with tombstones
@@ -214,23 +257,29 @@ def generate(directory: str, *, scale: int = 1, seed: int = 7,
     for off in range(600 * scale):
         ts += rng.randrange(1, 50)
         key = rng.choice(keys)
-        value = None if rng.random() < 0.08 else json.dumps(
-            {"name": key.decode(), "v": off, "plan": rng.choice(["free", "pro"])}).encode()
-        history.append({"key": key, "value": value, "headers": [], "timestamp": ts,
-                        "offset": off})
+        value = (
+            None
+            if rng.random() < 0.08
+            else json.dumps({"name": key.decode(), "v": off, "plan": rng.choice(["free", "pro"])}).encode()
+        )
+        history.append({"key": key, "value": value, "headers": [], "timestamp": ts, "offset": off})
     cleaned_upto = len(history) // 2
     latest: Dict[bytes, Dict[str, Any]] = {}
     for rec in history[:cleaned_upto]:
         latest[rec["key"]] = rec
     kept = sorted(latest.values(), key=lambda r: r["offset"])
     for start in range(0, len(kept), 16):
-        chunk = kept[start:start + 16]
-        part.batch([{k: r[k] for k in ("key", "value", "headers", "timestamp")} for r in chunk],
-                   compression="lz4", offsets=[r["offset"] for r in chunk])
+        chunk = kept[start : start + 16]
+        part.batch(
+            [{k: r[k] for k in ("key", "value", "headers", "timestamp")} for r in chunk],
+            compression="lz4",
+            offsets=[r["offset"] for r in chunk],
+        )
     part.writer.roll()  # the cleaner leaves the active segment apart
     for start in range(cleaned_upto, len(history), 25):
-        chunk = history[start:start + 25]
-        part.batch([{k: r[k] for k in ("key", "value", "headers", "timestamp")} for r in chunk],
-                   compression="snappy")
+        chunk = history[start : start + 25]
+        part.batch(
+            [{k: r[k] for k in ("key", "value", "headers", "timestamp")} for r in chunk], compression="snappy"
+        )
     part.close()
     return log

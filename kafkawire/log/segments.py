@@ -13,6 +13,7 @@ whatever its format (batch v2 or legacy message v0/v1).  That is enough to find 
 boundaries, split a big segment into ranges, and read a segment in bounded memory.
 Decoding the batches themselves is :mod:`kafkawire.records`' work.
 """
+
 from __future__ import annotations
 
 import glob as _glob
@@ -20,8 +21,21 @@ import os
 import re
 import struct
 from dataclasses import dataclass, field
-from typing import (IO, Any, BinaryIO, Callable, Dict, Iterable, Iterator, List, Optional, Sequence,
-                    Tuple, TypeVar, Union)
+from typing import (
+    IO,
+    Any,
+    BinaryIO,
+    Callable,
+    Dict,
+    Iterable,
+    Iterator,
+    List,
+    Optional,
+    Sequence,
+    Tuple,
+    TypeVar,
+    Union,
+)
 
 from kafkawire._records_common import (
     LEGACY_OVERHEAD,
@@ -200,8 +214,7 @@ def discover(paths: Union[PathLike, Sequence[PathLike]]) -> List[PartitionLog]:
     logs = list(by_dir.values())
     for plog in logs:
         plog.segments.sort(key=lambda s: (s.base_offset, s.path))
-    logs.sort(key=lambda pl: (pl.topic or "", -1 if pl.partition is None else pl.partition,
-                              pl.directory))
+    logs.sort(key=lambda pl: (pl.topic or "", -1 if pl.partition is None else pl.partition, pl.directory))
     return logs
 
 
@@ -209,9 +222,14 @@ def discover(paths: Union[PathLike, Sequence[PathLike]]) -> List[PartitionLog]:
 # batch headers (BatchHeader is the one type of kafkawire._records_common)
 
 
-def parse_header(buf: BytesLike, position: int = 0, *, path: str = "<buffer>",
-                 file_position: Optional[int] = None, available: Optional[int] = None
-                 ) -> BatchHeader:
+def parse_header(
+    buf: BytesLike,
+    position: int = 0,
+    *,
+    path: str = "<buffer>",
+    file_position: Optional[int] = None,
+    available: Optional[int] = None,
+) -> BatchHeader:
     """The header of the log entry at ``buf[position:]``.
 
     ``available`` is how many bytes of the file are left from this entry's start (for
@@ -224,8 +242,9 @@ def parse_header(buf: BytesLike, position: int = 0, *, path: str = "<buffer>",
     if available is None:
         available = have
     if available < 17 or have < 17:  # have < available: the file shrank under us
-        raise SegmentError(path, where, f"truncated log entry header: "
-                           f"{min(available, have)} bytes left, at least 17 needed")
+        raise SegmentError(
+            path, where, f"truncated log entry header: {min(available, have)} bytes left, at least 17 needed"
+        )
     base_offset, length, epoch_or_crc, magic = _ENTRY_HEAD.unpack_from(buf, position)
     if magic > 2:
         raise SegmentError(path, where, f"unknown magic {magic} (not a Kafka log entry)")
@@ -233,14 +252,16 @@ def parse_header(buf: BytesLike, position: int = 0, *, path: str = "<buffer>",
         raise SegmentError(path, where, f"invalid log entry length {length} for magic {magic}")
     size = LOG_OVERHEAD + length
     if size > available:
-        raise SegmentError(path, where, f"truncated log entry: declares {size} bytes, "
-                           f"{available} left in the file")
+        raise SegmentError(
+            path, where, f"truncated log entry: declares {size} bytes, {available} left in the file"
+        )
     if base_offset < 0:
         raise SegmentError(path, where, f"negative base offset {base_offset}")
     if magic < 2:
         attributes = _LEGACY_ATTR.unpack_from(buf, position + 17)[0] if have > 17 else 0
-        return BatchHeader(where, base_offset, size, magic, attributes=attributes,
-                           crc=epoch_or_crc & 0xFFFFFFFF)
+        return BatchHeader(
+            where, base_offset, size, magic, attributes=attributes, crc=epoch_or_crc & 0xFFFFFFFF
+        )
     if have < V2_HEADER_SIZE:
         raise SegmentError(path, where, "buffer too short for a batch v2 header")
     header = unpack_v2_header(buf, position, where)
@@ -249,8 +270,9 @@ def parse_header(buf: BytesLike, position: int = 0, *, path: str = "<buffer>",
     return header
 
 
-def scan_headers(path: str, start: int = 0, end: Optional[int] = None,
-                 *, f: Optional[BinaryIO] = None) -> Iterator[BatchHeader]:
+def scan_headers(
+    path: str, start: int = 0, end: Optional[int] = None, *, f: Optional[BinaryIO] = None
+) -> Iterator[BatchHeader]:
     """Every log entry header of the segment ``path`` from ``start`` to ``end``.
 
     Reads only the first 61 bytes of each entry, seeking over the rest, so scanning a
@@ -486,8 +508,9 @@ def check_boundary(path: str, position: int, offset: int, size: int) -> bool:
         return _check_boundary(f, path, position, offset, size)
 
 
-def split_segment(segment: Segment, target_bytes: int, start: int = 0,
-                  end: Optional[int] = None) -> List[Tuple[int, int]]:
+def split_segment(
+    segment: Segment, target_bytes: int, start: int = 0, end: Optional[int] = None
+) -> List[Tuple[int, int]]:
     """Byte ranges ``(start, end)`` covering ``segment[start:end]`` (``start`` a batch
     boundary) with about ``target_bytes`` each.
 
@@ -517,8 +540,9 @@ def split_segment(segment: Segment, target_bytes: int, start: int = 0,
     return [(a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
 
 
-def _index_cuts(f: BinaryIO, segment: Segment, target_bytes: int, start: int,
-                end: int) -> Optional[List[int]]:
+def _index_cuts(
+    f: BinaryIO, segment: Segment, target_bytes: int, start: int, end: int
+) -> Optional[List[int]]:
     """Cut positions from the ``.index``: the first entry at or past each target, each
     checked; None when the index is empty or an entry does not check out."""
     cuts: List[int] = []
@@ -582,8 +606,9 @@ def index_ceiling(segment: Segment, offset: int) -> int:
         f.seek(position)
         head = f.read(V2_HEADER_SIZE)
     try:
-        h = parse_header(head, 0, path=segment.path, file_position=position,
-                         available=segment.size - position)
+        h = parse_header(
+            head, 0, path=segment.path, file_position=position, available=segment.size - position
+        )
     except SegmentError:
         return segment.size
     if h.magic < 2 or not offset < h.base_offset <= entry_offset <= h.last_offset:
@@ -609,9 +634,14 @@ def time_index_start(segment: Segment, min_timestamp: int) -> Optional[int]:
 # bounded-memory reading
 
 
-def iter_chunks(path: str, start: int = 0, end: Optional[int] = None, *,
-                chunk_size: int = 8 << 20, f: Optional[BinaryIO] = None
-                ) -> Iterator[Tuple[int, memoryview, List[BatchHeader]]]:
+def iter_chunks(
+    path: str,
+    start: int = 0,
+    end: Optional[int] = None,
+    *,
+    chunk_size: int = 8 << 20,
+    f: Optional[BinaryIO] = None,
+) -> Iterator[Tuple[int, memoryview, List[BatchHeader]]]:
     """Whole batches of ``path[start:end]``, about ``chunk_size`` bytes at a time.
 
     Yields ``(position, view, headers)``: ``view`` holds complete log entries only, the
@@ -633,8 +663,7 @@ def iter_chunks(path: str, start: int = 0, end: Optional[int] = None, *,
         def read_exactly(n: int, at: int) -> bytes:
             data = fh.read(n)
             if len(data) < n:
-                raise SegmentError(path, at + len(data),
-                                   "the file ended early (it shrank while being read?)")
+                raise SegmentError(path, at + len(data), "the file ended early (it shrank while being read?)")
             return data
 
         while pos < end:
@@ -651,8 +680,7 @@ def iter_chunks(path: str, start: int = 0, end: Optional[int] = None, *,
                 if n - off < V2_HEADER_SIZE and not at_end:
                     break
                 try:
-                    h = parse_header(mv, off, path=path, file_position=pos + off,
-                                     available=end - pos - off)
+                    h = parse_header(mv, off, path=path, file_position=pos + off, available=end - pos - off)
                 except SegmentError:
                     if headers:  # what frames before the bad entry is still given
                         yield pos, mv[:off], headers
@@ -708,9 +736,14 @@ class PartitionWriter:
     right; :meth:`append` checks they follow on from the log's end.
     """
 
-    def __init__(self, directory: str, *, next_offset: int = 0,
-                 segment_bytes: int = DEFAULT_SEGMENT_BYTES,
-                 index_interval_bytes: int = DEFAULT_INDEX_INTERVAL_BYTES) -> None:
+    def __init__(
+        self,
+        directory: str,
+        *,
+        next_offset: int = 0,
+        segment_bytes: int = DEFAULT_SEGMENT_BYTES,
+        index_interval_bytes: int = DEFAULT_INDEX_INTERVAL_BYTES,
+    ) -> None:
         os.makedirs(directory, exist_ok=True)
         self.directory = directory
         self.next_offset = next_offset
@@ -749,8 +782,7 @@ class PartitionWriter:
         # as Kafka does when a segment is closed or rolled: the time index ends with the
         # segment's largest timestamp, so it tells how new the whole segment is
         if self._timeindex is not None and self._max_ts > self._indexed_ts:
-            self._timeindex.write(_TIME_INDEX_ENTRY.pack(self._max_ts,
-                                                         self._max_ts_offset - self._base))
+            self._timeindex.write(_TIME_INDEX_ENTRY.pack(self._max_ts, self._max_ts_offset - self._base))
             self._indexed_ts = self._max_ts
         for fh in (self._log, self._index, self._timeindex):
             if fh is not None:
@@ -764,8 +796,9 @@ class PartitionWriter:
         while off < len(mv):
             h = parse_header(mv, off, path=self.directory)
             if h.base_offset < self.next_offset:
-                raise ValueError(f"batch at offset {h.base_offset} does not follow the log "
-                                 f"end {self.next_offset}")
+                raise ValueError(
+                    f"batch at offset {h.base_offset} does not follow the log end {self.next_offset}"
+                )
             if self._log is None:
                 self._open(h.base_offset)
             elif self._size > 0 and self._size + h.size_in_bytes > self.segment_bytes:
@@ -775,11 +808,10 @@ class PartitionWriter:
             if self._since_index > self.index_interval_bytes:
                 index.write(_INDEX_ENTRY.pack(h.last_offset - self._base, self._size))
                 if self._max_ts_offset >= 0 and self._max_ts > self._indexed_ts:
-                    timeindex.write(_TIME_INDEX_ENTRY.pack(
-                        self._max_ts, self._max_ts_offset - self._base))
+                    timeindex.write(_TIME_INDEX_ENTRY.pack(self._max_ts, self._max_ts_offset - self._base))
                     self._indexed_ts = self._max_ts
                 self._since_index = 0
-            log.write(mv[off:off + h.size_in_bytes])
+            log.write(mv[off : off + h.size_in_bytes])
             if h.magic >= 2 and h.max_timestamp > self._max_ts:
                 self._max_ts, self._max_ts_offset = h.max_timestamp, h.last_offset
             self._size += h.size_in_bytes
@@ -808,5 +840,6 @@ def write_txn_index(path: str, aborted: Iterable[AbortedTxn]) -> None:
     """Write a ``.txnindex`` file (version 0 entries) listing aborted transactions."""
     with open(path, "wb") as f:
         for a in aborted:
-            f.write(_TXN_INDEX_ENTRY.pack(0, a.producer_id, a.first_offset, a.last_offset,
-                                          a.last_stable_offset))
+            f.write(
+                _TXN_INDEX_ENTRY.pack(0, a.producer_id, a.first_offset, a.last_offset, a.last_stable_offset)
+            )

@@ -6,6 +6,7 @@ those files say.  ``catalog.py`` indexes them (generated from them by
 ``tools/build_schema_catalog.py``), so that each file is read only when its definition
 is first used.
 """
+
 from __future__ import annotations
 
 import json
@@ -37,4 +38,3 @@ def load_definition(name: str) -> Dict[str, Any]:
 def definitions() -> Dict[str, Dict[str, Any]]:
     """Every message definition by name (``"ProduceRequest"``), with ``"group"`` added."""
     return {name: load_definition(name) for name in CATALOG}
-

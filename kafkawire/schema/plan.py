@@ -12,6 +12,7 @@ Plans are built on first use and cached on the spec, one per version.  Both back
 execute the very same plan objects; the Cython backend additionally compiles each plan
 into a C-level form that it keeps in :attr:`StructPlan.fast`.
 """
+
 from __future__ import annotations
 
 import re
@@ -39,26 +40,50 @@ STRUCT = 13
 ARRAY = 14
 
 KIND_NAMES = {
-    BOOL: "bool", INT8: "int8", INT16: "int16", UINT16: "uint16", INT32: "int32",
-    UINT32: "uint32", INT64: "int64", FLOAT64: "float64", UUID: "uuid", STRING: "string",
-    BYTES: "bytes", RECORDS: "records", STRUCT: "struct", ARRAY: "array",
+    BOOL: "bool",
+    INT8: "int8",
+    INT16: "int16",
+    UINT16: "uint16",
+    INT32: "int32",
+    UINT32: "uint32",
+    INT64: "int64",
+    FLOAT64: "float64",
+    UUID: "uuid",
+    STRING: "string",
+    BYTES: "bytes",
+    RECORDS: "records",
+    STRUCT: "struct",
+    ARRAY: "array",
 }
 _PRIMITIVE_KINDS = {v: k for k, v in KIND_NAMES.items() if k not in (STRUCT, ARRAY)}
 
 # Fixed wire widths; 0 for variable-length kinds.
-WIDTH = {BOOL: 1, INT8: 1, INT16: 2, UINT16: 2, INT32: 4, UINT32: 4, INT64: 8,
-         FLOAT64: 8, UUID: 16}
+WIDTH = {BOOL: 1, INT8: 1, INT16: 2, UINT16: 2, INT32: 4, UINT32: 4, INT64: 8, FLOAT64: 8, UUID: 16}
 # struct module codes of the fixed kinds (the pure executor packs runs of them at once).
-STRUCT_CODE = {BOOL: "?", INT8: "b", INT16: "h", UINT16: "H", INT32: "i", UINT32: "I",
-               INT64: "q", FLOAT64: "d"}
-INT_RANGE = {INT8: (-(2**7), 2**7 - 1), INT16: (-(2**15), 2**15 - 1), UINT16: (0, 2**16 - 1),
-             INT32: (-(2**31), 2**31 - 1), UINT32: (0, 2**32 - 1), INT64: (-(2**63), 2**63 - 1)}
+STRUCT_CODE = {
+    BOOL: "?",
+    INT8: "b",
+    INT16: "h",
+    UINT16: "H",
+    INT32: "i",
+    UINT32: "I",
+    INT64: "q",
+    FLOAT64: "d",
+}
+INT_RANGE = {
+    INT8: (-(2**7), 2**7 - 1),
+    INT16: (-(2**15), 2**15 - 1),
+    UINT16: (0, 2**16 - 1),
+    INT32: (-(2**31), 2**31 - 1),
+    UINT32: (0, 2**32 - 1),
+    INT64: (-(2**63), 2**63 - 1),
+}
 
 # How "is this value the default?" is decided (tagged fields are written only when it is
 # not; a field a version lacks may hold only its default unless ignorable).
-DEF_EQ = 0      # value == default
-DEF_NONE = 1    # value is None
-DEF_EMPTY = 2   # value is not None and len(value) == 0
+DEF_EQ = 0  # value == default
+DEF_NONE = 1  # value is None
+DEF_EMPTY = 2  # value is not None and len(value) == 0
 
 ZERO_UUID = _uuid.UUID(int=0)
 
@@ -75,9 +100,24 @@ def snake_case(name: str) -> str:
 class FieldSpec:
     """One field of a struct, as the definition states it."""
 
-    __slots__ = ("name", "attr", "type", "kind", "elem_kind", "struct", "versions",
-                 "nullable_versions", "tagged_versions", "tag", "ignorable",
-                 "flexible_override", "raw_default", "default_null", "doc", "index")
+    __slots__ = (
+        "name",
+        "attr",
+        "type",
+        "kind",
+        "elem_kind",
+        "struct",
+        "versions",
+        "nullable_versions",
+        "tagged_versions",
+        "tag",
+        "ignorable",
+        "flexible_override",
+        "raw_default",
+        "default_null",
+        "doc",
+        "index",
+    )
 
     def __init__(self, raw: Dict[str, Any], index: int) -> None:
         self.name: str = raw["name"]
@@ -214,16 +254,18 @@ class DefinitionSpec:
             if name not in self.structs:
                 self._declare(name, common["fields"], commons)
 
-    def _declare(self, name: str, fields: List[Dict[str, Any]],
-                 commons: Dict[str, Dict[str, Any]]) -> StructSpec:
+    def _declare(
+        self, name: str, fields: List[Dict[str, Any]], commons: Dict[str, Dict[str, Any]]
+    ) -> StructSpec:
         spec = StructSpec(name, self)
         self.structs[name] = spec
         self.nested.append(spec)
         self._fill(spec, fields, commons)
         return spec
 
-    def _fill(self, spec: StructSpec, fields: List[Dict[str, Any]],
-              commons: Dict[str, Dict[str, Any]]) -> None:
+    def _fill(
+        self, spec: StructSpec, fields: List[Dict[str, Any]], commons: Dict[str, Dict[str, Any]]
+    ) -> None:
         for i, raw in enumerate(fields):
             f = FieldSpec(raw, i)
             sname = f.struct_name
@@ -245,8 +287,22 @@ class DefinitionSpec:
 class FieldPlan:
     """How one field is read and written at one version."""
 
-    __slots__ = ("name", "attr", "slot", "kind", "elem_kind", "compact", "nullable",
-                 "sub", "tag", "default", "factory", "defkind", "ignorable", "width")
+    __slots__ = (
+        "name",
+        "attr",
+        "slot",
+        "kind",
+        "elem_kind",
+        "compact",
+        "nullable",
+        "sub",
+        "tag",
+        "default",
+        "factory",
+        "defkind",
+        "ignorable",
+        "width",
+    )
 
     def __init__(self, spec: FieldSpec, version: int, flexible: bool, tagged: bool) -> None:
         self.name = spec.name
@@ -295,8 +351,23 @@ class FieldPlan:
 class StructPlan:
     """Everything an executor needs to read or write one struct at one version."""
 
-    __slots__ = ("spec", "cls", "version", "flexible", "fields", "tagged", "absent",
-                 "tags", "reserved_tags", "nslots", "min_size", "steps", "fast", "pure", "__weakref__")
+    __slots__ = (
+        "spec",
+        "cls",
+        "version",
+        "flexible",
+        "fields",
+        "tagged",
+        "absent",
+        "tags",
+        "reserved_tags",
+        "nslots",
+        "min_size",
+        "steps",
+        "fast",
+        "pure",
+        "__weakref__",
+    )
 
     def __init__(self, spec: StructSpec, version: int) -> None:
         self.spec = spec

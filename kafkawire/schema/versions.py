@@ -1,4 +1,5 @@
 """Kafka's version specs: ``"N+"``, ``"N-M"``, ``"N"`` and ``"none"``."""
+
 from __future__ import annotations
 
 # Highest version any Kafka definition can reach; "N+" is open-ended up to here.

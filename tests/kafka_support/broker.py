@@ -11,6 +11,7 @@ JVM, then kills it after a bounded wait; an ``atexit`` hook does the same for a 
 ends abnormally, and on Linux the JVM gets SIGTERM when the test process dies, however it
 dies.  Kafka's warnings and errors are in ``broker.output()``.
 """
+
 from __future__ import annotations
 
 import atexit
@@ -32,7 +33,7 @@ from kafka_support.jars import KafkaUnavailable, classpath_string, java_executab
 from kafka_support.jvm import start_options
 
 START_TIMEOUT = 120.0  # seconds for the JVM to answer ApiVersions, on a busy 2-core machine
-STOP_TIMEOUT = 15.0    # seconds between SIGTERM and SIGKILL
+STOP_TIMEOUT = 15.0  # seconds between SIGTERM and SIGKILL
 HEAP = "-Xmx384m"
 
 #: SASL users: name -> password.  PLAIN users live in the listener's JAAS config; SCRAM
@@ -50,8 +51,8 @@ class KafkaBroker:
     """A running broker: where it listens, who may log in, and how to stop it."""
 
     host: str
-    port: int                       # PLAINTEXT listener
-    sasl_port: int                  # SASL_PLAINTEXT listener (PLAIN, SCRAM-SHA-256/512)
+    port: int  # PLAINTEXT listener
+    sasl_port: int  # SASL_PLAINTEXT listener (PLAIN, SCRAM-SHA-256/512)
     controller_port: int
     cluster_id: str
     node_id: int
@@ -61,8 +62,8 @@ class KafkaBroker:
     process: Optional[subprocess.Popen] = None
     after_exit: Callable[[], None] = lambda: None  # run once the JVM has exited
     start_seconds: float = 0.0
-    ssl_port: Optional[int] = None        # SSL listener, when started with a certificate
-    sasl_ssl_port: Optional[int] = None   # SASL_SSL listener (the same mechanisms)
+    ssl_port: Optional[int] = None  # SSL listener, when started with a certificate
+    sasl_ssl_port: Optional[int] = None  # SASL_SSL listener (the same mechanisms)
 
     @property
     def bootstrap_servers(self) -> str:
@@ -122,11 +123,19 @@ def _jaas_string(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def server_properties(*, node_id: int, port: int, sasl_port: int, controller_port: int,
-                      log_dir: Path, users: Dict[str, str],
-                      extra: Optional[Dict[str, object]] = None,
-                      ssl_port: Optional[int] = None, sasl_ssl_port: Optional[int] = None,
-                      keystore: Optional[str] = None) -> str:
+def server_properties(
+    *,
+    node_id: int,
+    port: int,
+    sasl_port: int,
+    controller_port: int,
+    log_dir: Path,
+    users: Dict[str, str],
+    extra: Optional[Dict[str, object]] = None,
+    ssl_port: Optional[int] = None,
+    sasl_ssl_port: Optional[int] = None,
+    keystore: Optional[str] = None,
+) -> str:
     """The ``server.properties`` of a one-node KRaft broker+controller (``extra``
     settings added or overriding).  With ``keystore`` (a PEM file: the private key, then
     the certificate) it listens on SSL and SASL_SSL too."""
@@ -138,11 +147,12 @@ def server_properties(*, node_id: int, port: int, sasl_port: int, controller_por
         "node.id": node_id,
         "controller.quorum.bootstrap.servers": f"{host}:{controller_port}",
         "controller.listener.names": "CONTROLLER",
-        "listeners": (f"PLAINTEXT://{host}:{port},SASL_PLAINTEXT://{host}:{sasl_port},"
-                      f"CONTROLLER://{host}:{controller_port}"),
+        "listeners": (
+            f"PLAINTEXT://{host}:{port},SASL_PLAINTEXT://{host}:{sasl_port},"
+            f"CONTROLLER://{host}:{controller_port}"
+        ),
         "advertised.listeners": f"PLAINTEXT://{host}:{port},SASL_PLAINTEXT://{host}:{sasl_port}",
-        "listener.security.protocol.map":
-            "PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT",
+        "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT",
         "inter.broker.listener.name": "PLAINTEXT",
         "log.dirs": str(log_dir),
         "num.partitions": 1,
@@ -170,10 +180,11 @@ def server_properties(*, node_id: int, port: int, sasl_port: int, controller_por
         "num.replica.fetchers": 1,
         "log.segment.bytes": 16 * 1024 * 1024,
         "sasl.enabled.mechanisms": "PLAIN," + ",".join(SCRAM_MECHANISMS),
-        "listener.name.sasl_plaintext.plain.sasl.jaas.config":
-            ("org.apache.kafka.common.security.plain.PlainLoginModule required "
-             f"username={_jaas_string(admin)} password={_jaas_string(users[admin])} "
-             f"{plain_users};"),
+        "listener.name.sasl_plaintext.plain.sasl.jaas.config": (
+            "org.apache.kafka.common.security.plain.PlainLoginModule required "
+            f"username={_jaas_string(admin)} password={_jaas_string(users[admin])} "
+            f"{plain_users};"
+        ),
     }
     sasl_listeners = ["sasl_plaintext"]
     if keystore:
@@ -183,13 +194,15 @@ def server_properties(*, node_id: int, port: int, sasl_port: int, controller_por
         props["listener.security.protocol.map"] += ",SSL:SSL,SASL_SSL:SASL_SSL"
         props["ssl.keystore.type"] = "PEM"
         props["ssl.keystore.location"] = keystore
-        props["listener.name.sasl_ssl.plain.sasl.jaas.config"] = (
-            props["listener.name.sasl_plaintext.plain.sasl.jaas.config"])
+        props["listener.name.sasl_ssl.plain.sasl.jaas.config"] = props[
+            "listener.name.sasl_plaintext.plain.sasl.jaas.config"
+        ]
         sasl_listeners.append("sasl_ssl")
     for listener in sasl_listeners:
         for mech in SCRAM_MECHANISMS:
             props[f"listener.name.{listener}.{mech.lower()}.sasl.jaas.config"] = (
-                "org.apache.kafka.common.security.scram.ScramLoginModule required;")
+                "org.apache.kafka.common.security.scram.ScramLoginModule required;"
+            )
     props.update(extra or {})
     return "".join(f"{k}={v}\n" for k, v in props.items())
 
@@ -197,8 +210,10 @@ def server_properties(*, node_id: int, port: int, sasl_port: int, controller_por
 def _run_tool(args: List[str], cwd: Path, timeout: float) -> str:
     proc = subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=timeout)
     if proc.returncode != 0:
-        raise BrokerFailed(f"the Kafka storage tool failed ({proc.returncode}): "
-                           + (proc.stdout + proc.stderr).strip()[-2000:])
+        raise BrokerFailed(
+            f"the Kafka storage tool failed ({proc.returncode}): "
+            + (proc.stdout + proc.stderr).strip()[-2000:]
+        )
     return proc.stdout
 
 
@@ -209,9 +224,11 @@ def _answers_api_versions(host: str, port: int) -> bool:
     from kafkawire.messages import ApiVersionsRequest
 
     frame = kafkawire.encode_request(
-        ApiVersionsRequest(client_software_name="kafkawire-tests",
-                           client_software_version="1"), 3, correlation_id=1,
-        client_id="readiness")
+        ApiVersionsRequest(client_software_name="kafkawire-tests", client_software_version="1"),
+        3,
+        correlation_id=1,
+        client_id="readiness",
+    )
     try:
         with socket.create_connection((host, port), timeout=2.0) as sock:
             sock.settimeout(5.0)
@@ -246,9 +263,12 @@ def _stop_all() -> None:
 atexit.register(_stop_all)
 
 
-def start_broker(*, timeout: float = START_TIMEOUT,
-                 extra_properties: Optional[Dict[str, object]] = None,
-                 tls: Optional[Tuple[str, str]] = None) -> KafkaBroker:
+def start_broker(
+    *,
+    timeout: float = START_TIMEOUT,
+    extra_properties: Optional[Dict[str, object]] = None,
+    tls: Optional[Tuple[str, str]] = None,
+) -> KafkaBroker:
     """Format storage and start one broker; return it once it answers ApiVersions.
     ``extra_properties`` are added to its ``server.properties`` (an authorizer, say);
     ``tls`` is ``(certificate, key)``, PEM files, for SSL and SASL_SSL listeners."""
@@ -256,9 +276,15 @@ def start_broker(*, timeout: float = START_TIMEOUT,
     cp = classpath_string()
     work = Path(tempfile.mkdtemp(prefix="kafkawire-kafka-"))
     port, sasl_port, controller_port, ssl_port, sasl_ssl_port = _free_ports(5)
-    broker = KafkaBroker(host="127.0.0.1", port=port, sasl_port=sasl_port,
-                         controller_port=controller_port, cluster_id=_random_cluster_id(),
-                         node_id=1, log_dir=work / "logs")
+    broker = KafkaBroker(
+        host="127.0.0.1",
+        port=port,
+        sasl_port=sasl_port,
+        controller_port=controller_port,
+        cluster_id=_random_cluster_id(),
+        node_id=1,
+        log_dir=work / "logs",
+    )
     keystore = None
     if tls is not None:
         broker.ssl_port, broker.sasl_ssl_port = ssl_port, sasl_ssl_port
@@ -267,12 +293,20 @@ def start_broker(*, timeout: float = START_TIMEOUT,
         certificate, key = tls
         keystore.write_text(Path(key).read_text() + Path(certificate).read_text())
     config = work / "server.properties"
-    config.write_text(server_properties(node_id=broker.node_id, port=port, sasl_port=sasl_port,
-                                        controller_port=controller_port,
-                                        log_dir=broker.log_dir, users=broker.users,
-                                        extra=extra_properties, ssl_port=ssl_port,
-                                        sasl_ssl_port=sasl_ssl_port,
-                                        keystore=str(keystore) if keystore else None))
+    config.write_text(
+        server_properties(
+            node_id=broker.node_id,
+            port=port,
+            sasl_port=sasl_port,
+            controller_port=controller_port,
+            log_dir=broker.log_dir,
+            users=broker.users,
+            extra=extra_properties,
+            ssl_port=ssl_port,
+            sasl_ssl_port=sasl_ssl_port,
+            keystore=str(keystore) if keystore else None,
+        )
+    )
     began = time.monotonic()
     try:
         scram = []
@@ -280,27 +314,49 @@ def start_broker(*, timeout: float = START_TIMEOUT,
             for name, password in broker.users.items():
                 scram += ["--add-scram", f"{mech}=[name={name},password={password}]"]
         options, dumped = start_options("kafka-storage-tool")
-        _run_tool([java, *options, "-cp", cp, "kafka.tools.StorageTool", "format",
-                   "--config", str(config), "--cluster-id", broker.cluster_id, "--standalone",
-                   *scram], cwd=work, timeout=timeout)
+        _run_tool(
+            [
+                java,
+                *options,
+                "-cp",
+                cp,
+                "kafka.tools.StorageTool",
+                "format",
+                "--config",
+                str(config),
+                "--cluster-id",
+                broker.cluster_id,
+                "--standalone",
+                *scram,
+            ],
+            cwd=work,
+            timeout=timeout,
+        )
         dumped()
         out = open(work / "broker.out", "wb")
         options, broker.after_exit = start_options("kafka-broker")
         broker.process = subprocess.Popen(
             [java, HEAP, "-Xms64m", *options, "-cp", cp, "kafka.Kafka", str(config)],
-            cwd=work, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+            cwd=work,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
             start_new_session=True,
-            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None)
+            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
+        )
         out.close()
         _RUNNING.append(broker)
         deadline = began + timeout
         while not _answers_api_versions(broker.host, port):
             if broker.process.poll() is not None:
-                raise BrokerFailed(f"the Kafka broker exited with {broker.process.returncode}: "
-                                   + broker.output()[-2000:])
+                raise BrokerFailed(
+                    f"the Kafka broker exited with {broker.process.returncode}: " + broker.output()[-2000:]
+                )
             if time.monotonic() > deadline:
-                raise BrokerFailed(f"the Kafka broker did not answer ApiVersions within "
-                                   f"{timeout:.0f} s: " + broker.output()[-2000:])
+                raise BrokerFailed(
+                    f"the Kafka broker did not answer ApiVersions within "
+                    f"{timeout:.0f} s: " + broker.output()[-2000:]
+                )
             time.sleep(0.2)
     except BaseException:
         broker.stop()
@@ -309,5 +365,12 @@ def start_broker(*, timeout: float = START_TIMEOUT,
     return broker
 
 
-__all__ = ["KafkaBroker", "BrokerFailed", "KafkaUnavailable", "start_broker", "USERS",
-           "SCRAM_MECHANISMS", "server_properties"]
+__all__ = [
+    "KafkaBroker",
+    "BrokerFailed",
+    "KafkaUnavailable",
+    "start_broker",
+    "USERS",
+    "SCRAM_MECHANISMS",
+    "server_properties",
+]

@@ -10,6 +10,7 @@ values as the tool printed them (text): batches (``baseOffset`` ...) with their 
 time index entries; :func:`dump_txn_indexes` the aborted transactions of ``.txnindex``
 files, read by Kafka 4.4's own ``TransactionIndex``.
 """
+
 from __future__ import annotations
 
 import functools
@@ -33,29 +34,50 @@ RUN_TIMEOUT = 300
 
 _KRAFT_CONTROL = re.compile(
     r" (?P<name>LeaderChange|SnapshotHeader|SnapshotFooter|KRaftVersion|KRaftVoters):? "
-    r"(?P<json>\{.*\})$", re.S)
+    r"(?P<json>\{.*\})$",
+    re.S,
+)
 _FIELD = re.compile(r"(\w+): (\S*)")
 _RECORD_HEAD = re.compile(
     r"\| offset: (?P<offset>-?\d+) (?P<tstype>CreateTime|LogAppendTime|NoTimestampType): "
     r"(?P<ts>-?\d+) keySize: (?P<keySize>-?\d+) valueSize: (?P<valueSize>-?\d+) "
-    r"sequence: (?P<sequence>-?\d+) headerKeys: \[(?P<headerKeys>[^\]]*)\]")
+    r"sequence: (?P<sequence>-?\d+) headerKeys: \[(?P<headerKeys>[^\]]*)\]"
+)
 
 
 @functools.lru_cache(maxsize=None)
 def tools_jar() -> Path:
-    path = (Path.home() / ".m2" / "repository" / "org" / "apache" / "kafka" / "kafka-tools"
-            / TOOLS_VERSION / f"kafka-tools-{TOOLS_VERSION}.jar")
+    path = (
+        Path.home()
+        / ".m2"
+        / "repository"
+        / "org"
+        / "apache"
+        / "kafka"
+        / "kafka-tools"
+        / TOOLS_VERSION
+        / f"kafka-tools-{TOOLS_VERSION}.jar"
+    )
     if path.exists():
         return path
     mvn = shutil.which("mvn")
     if mvn is None:
         raise KafkaUnavailable("no Maven (mvn) to resolve kafka-tools")
-    proc = subprocess.run([mvn, "-q", "-B", "dependency:get",
-                           f"-Dartifact=org.apache.kafka:kafka-tools:{TOOLS_VERSION}",
-                           "-Dtransitive=false"], capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [
+            mvn,
+            "-q",
+            "-B",
+            "dependency:get",
+            f"-Dartifact=org.apache.kafka:kafka-tools:{TOOLS_VERSION}",
+            "-Dtransitive=false",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     if proc.returncode != 0 or not path.exists():
-        raise KafkaUnavailable(f"Maven could not resolve kafka-tools {TOOLS_VERSION}: "
-                               + proc.stdout[-500:])
+        raise KafkaUnavailable(f"Maven could not resolve kafka-tools {TOOLS_VERSION}: " + proc.stdout[-500:])
     return path
 
 
@@ -64,10 +86,14 @@ def _parse_record(line: str) -> Dict[str, object]:
     if m is None:
         raise AssertionError(f"DumpLogSegments printed a record line we cannot read: {line!r}")
     rec: Dict[str, object] = {
-        "offset": m["offset"], m["tstype"]: m["ts"], "keySize": m["keySize"],
-        "valueSize": m["valueSize"], "sequence": m["sequence"],
-        "headerKeys": m["headerKeys"].split(",") if m["headerKeys"] else []}
-    rest = line[m.end():]
+        "offset": m["offset"],
+        m["tstype"]: m["ts"],
+        "keySize": m["keySize"],
+        "valueSize": m["valueSize"],
+        "sequence": m["sequence"],
+        "headerKeys": m["headerKeys"].split(",") if m["headerKeys"] else [],
+    }
+    rest = line[m.end() :]
     if rest.startswith(" endTxnMarker: "):
         rec.update(_FIELD.findall(rest))
         return rec
@@ -76,13 +102,13 @@ def _parse_record(line: str) -> Dict[str, object]:
         rec[control["name"]] = json.loads(control["json"])
         return rec
     if rest.startswith(" key: "):
-        rest = rest[len(" key: "):]
+        rest = rest[len(" key: ") :]
         key, sep, payload = rest.partition(" payload: ")
         rec["key"] = key
         if sep:
             rec["payload"] = payload
     elif rest.startswith(" payload: "):
-        rec["payload"] = rest[len(" payload: "):]
+        rec["payload"] = rest[len(" payload: ") :]
     return rec
 
 
@@ -95,15 +121,29 @@ def parse(text: str) -> Dict[str, List[Dict[str, object]]]:
     # a payload holding a newline continues on the next line: glue it back
     joined: List[str] = []
     for line in lines:
-        if joined and joined[-1].startswith("| offset: ") and not line.startswith(
-                ("| offset: ", "baseOffset: ", FILE_MARK, "Dumping ", "Log starting offset",
-                 "offset: ", "timestamp: ", "version: ", "producerId: ")):
+        if (
+            joined
+            and joined[-1].startswith("| offset: ")
+            and not line.startswith(
+                (
+                    "| offset: ",
+                    "baseOffset: ",
+                    FILE_MARK,
+                    "Dumping ",
+                    "Log starting offset",
+                    "offset: ",
+                    "timestamp: ",
+                    "version: ",
+                    "producerId: ",
+                )
+            )
+        ):
             joined[-1] += "\n" + line
         else:
             joined.append(line)
     for line in joined:
         if line.startswith(FILE_MARK):
-            entries = files.setdefault(line[len(FILE_MARK):], [])
+            entries = files.setdefault(line[len(FILE_MARK) :], [])
         elif line.startswith(("Dumping ", "Log starting offset")) or not line:
             continue
         elif line.startswith("baseOffset: "):
@@ -123,13 +163,27 @@ def dump(files: List[str], options: List[str] = ()) -> Dict[str, List[Dict[str, 
     cp = os.pathsep.join([str(jar), str(tools_jar()), classpath_string()])
     opts, dumped = start_options("dump-log-runner", cp)
     proc = subprocess.run(
-        [java_executable(), "-Xmx256m", "-Dstdout.encoding=UTF-8", "-Dfile.encoding=UTF-8",
-         *opts, "-cp", cp, "DumpLogRunner", *options, "--", *files],
-        capture_output=True, timeout=RUN_TIMEOUT)
+        [
+            java_executable(),
+            "-Xmx256m",
+            "-Dstdout.encoding=UTF-8",
+            "-Dfile.encoding=UTF-8",
+            *opts,
+            "-cp",
+            cp,
+            "DumpLogRunner",
+            *options,
+            "--",
+            *files,
+        ],
+        capture_output=True,
+        timeout=RUN_TIMEOUT,
+    )
     dumped()
     if proc.returncode != 0:
-        raise AssertionError(f"DumpLogSegments failed ({proc.returncode}): "
-                             f"{proc.stderr.decode(errors='replace')[-3000:]}")
+        raise AssertionError(
+            f"DumpLogSegments failed ({proc.returncode}): {proc.stderr.decode(errors='replace')[-3000:]}"
+        )
     return parse(proc.stdout.decode("utf-8", errors="replace"))
 
 
@@ -138,9 +192,13 @@ def dump_txn_indexes(files: List[str]) -> Dict[str, List[Dict[str, object]]]:
     reads them (4.3's DumpLogSegments cannot open them on the 4.4 jars)."""
     jar = compiled(TXN_INDEX_READER)
     cp = os.pathsep.join([str(jar), classpath_string()])
-    proc = subprocess.run([java_executable(), "-Xmx128m", "-cp", cp, "TxnIndexReader", *files],
-                          capture_output=True, timeout=RUN_TIMEOUT)
+    proc = subprocess.run(
+        [java_executable(), "-Xmx128m", "-cp", cp, "TxnIndexReader", *files],
+        capture_output=True,
+        timeout=RUN_TIMEOUT,
+    )
     if proc.returncode != 0:
-        raise AssertionError(f"TransactionIndex failed ({proc.returncode}): "
-                             f"{proc.stderr.decode(errors='replace')[-3000:]}")
+        raise AssertionError(
+            f"TransactionIndex failed ({proc.returncode}): {proc.stderr.decode(errors='replace')[-3000:]}"
+        )
     return parse(proc.stdout.decode())

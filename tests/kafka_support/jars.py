@@ -9,6 +9,7 @@ them once into its local repository; the classpath itself is cached under
 when the jars cannot be resolved) it skips with one clear reason, and with
 ``KAFKAWIRE_REQUIRE_KAFKA=1`` that skip becomes a failure.
 """
+
 from __future__ import annotations
 
 import functools
@@ -69,8 +70,7 @@ def classpath() -> tuple[Path, ...]:
     java_executable()
     CACHE_DIR.mkdir(parents=True, exist_ok=True)
     out = cached.with_suffix(".tmp")
-    cmd = [mvn, "-q", "-B", "-f", str(POM), "dependency:build-classpath",
-           f"-Dmdep.outputFile={out}"]
+    cmd = [mvn, "-q", "-B", "-f", str(POM), "dependency:build-classpath", f"-Dmdep.outputFile={out}"]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=RESOLVE_TIMEOUT)
     except subprocess.TimeoutExpired:

@@ -5,6 +5,7 @@ under the jars' cache directory, keyed by the source's and the jars' hashes.
 ``run_java(job, timeout)`` runs one driver job (the JSON jobs of
 ``tests/test_clients_driver.py``) in a JVM that is killed after ``timeout`` seconds.
 """
+
 from __future__ import annotations
 
 import functools
@@ -18,7 +19,12 @@ from pathlib import Path
 from typing import Any, Dict
 
 from kafka_support.jars import (
-    CACHE_DIR, KafkaUnavailable, classpath, classpath_string, java_executable, javac_executable,
+    CACHE_DIR,
+    KafkaUnavailable,
+    classpath,
+    classpath_string,
+    java_executable,
+    javac_executable,
 )
 from kafka_support.jvm import start_options
 
@@ -49,7 +55,10 @@ def compiled(source: Path = SOURCE) -> Path:
         try:
             proc = subprocess.run(
                 [javac_executable(), "-nowarn", "-cp", classpath_string(), "-d", tmp, str(source)],
-                capture_output=True, text=True, timeout=COMPILE_TIMEOUT)
+                capture_output=True,
+                text=True,
+                timeout=COMPILE_TIMEOUT,
+            )
         except subprocess.TimeoutExpired:
             raise KafkaUnavailable(f"javac did not compile {source.name} in {COMPILE_TIMEOUT} s")
         if proc.returncode != 0:
@@ -68,14 +77,15 @@ def run_java(job: Dict[str, Any], timeout: float = 90) -> Dict[str, Any]:
     options, dumped = start_options("java-client-driver", cp)
     cmd = [java_executable(), "-Xmx256m", *options, "-cp", cp, MAIN_CLASS]
     try:
-        proc = subprocess.run(cmd, input=json.dumps(job), capture_output=True, text=True,
-                              timeout=timeout)
+        proc = subprocess.run(cmd, input=json.dumps(job), capture_output=True, text=True, timeout=timeout)
         dumped()
     except subprocess.TimeoutExpired as exc:
         err = exc.stderr.decode(errors="replace") if isinstance(exc.stderr, bytes) else (exc.stderr or "")
-        raise AssertionError(f"java {job.get('op')} timed out after {timeout}s; "
-                             f"stderr:\n{err[-3000:]}") from None
+        raise AssertionError(
+            f"java {job.get('op')} timed out after {timeout}s; stderr:\n{err[-3000:]}"
+        ) from None
     if proc.returncode != 0 or RESULT_MARKER not in proc.stdout:
-        raise AssertionError(f"java driver failed (rc {proc.returncode}):\n"
-                             f"{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}")
+        raise AssertionError(
+            f"java driver failed (rc {proc.returncode}):\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
+        )
     return json.loads(proc.stdout.rsplit(RESULT_MARKER, 1)[1].splitlines()[0])

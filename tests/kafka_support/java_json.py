@@ -9,6 +9,7 @@ tagged fields.  Bytes are standard base64 in both.  Kafka's JSON writer gives a
 request logs; its reader does take records), so :func:`java_form` writes records the
 same way unless the JSON is for Java to read.
 """
+
 from __future__ import annotations
 
 import base64
@@ -48,8 +49,9 @@ def _value(fp: P.FieldPlan, obj_value: Any, dict_value: Any, for_reading: bool) 
     return dict_value
 
 
-def java_form(obj: Any, as_dict: Dict[str, Any], plan: P.StructPlan,
-              for_reading: bool = False) -> Dict[str, Any]:
+def java_form(
+    obj: Any, as_dict: Dict[str, Any], plan: P.StructPlan, for_reading: bool = False
+) -> Dict[str, Any]:
     """``as_dict`` (``obj.to_dict()``) as Kafka's JsonConverter writes ``obj`` at ``plan``'s
     version; ``for_reading``: with the records, for Java to read."""
     out: Dict[str, Any] = {}

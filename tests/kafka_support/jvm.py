@@ -3,6 +3,7 @@ client driver): a small heap, the quick JIT tier, and a class-data-sharing archi
 program, dumped by its first run and mapped by the later ones (it roughly halves the CPU
 a JVM spends loading Kafka's classes; a missing or stale archive only costs that time).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -13,11 +14,16 @@ from typing import Callable, List, Tuple
 from kafka_support.jars import CACHE_DIR, classpath_string, java_executable
 
 # the JVM's own messages (an archive dump says so at exit) go to stderr, never stdout
-BASE_OPTIONS = ["-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Djava.awt.headless=true",
-                "-Xlog:disable", "-Xlog:all=warning:stderr",
-                # Kafka's own log lines (slf4j-simple): warnings and errors, to stderr
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                "-Dorg.slf4j.simpleLogger.logFile=System.err"]
+BASE_OPTIONS = [
+    "-XX:+UseSerialGC",
+    "-XX:TieredStopAtLevel=1",
+    "-Djava.awt.headless=true",
+    "-Xlog:disable",
+    "-Xlog:all=warning:stderr",
+    # Kafka's own log lines (slf4j-simple): warnings and errors, to stderr
+    "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+    "-Dorg.slf4j.simpleLogger.logFile=System.err",
+]
 
 
 def _archive(program: str, classpath: str) -> Path:

@@ -8,6 +8,7 @@ form, re-serializes it, and answers with its bytes and its JSON (the generated
 ``*JsonConverter``).  A batch sends many messages of one definition and version in
 one frame (:meth:`JavaMessages.wire_batch`, :meth:`JavaMessages.json_batch`).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -30,8 +31,11 @@ _WIRE_BATCH, _JSON_BATCH = 3, 4
 REFUSED, OTHER_BYTES = 1, 2  # what went wrong with one message of a batch
 _GENERATED_PACKAGES = ("org/apache/kafka/common/message/", "org/apache/kafka/raft/generated/")
 # The jar a coordinator definition comes from names the record-type enum Java uses.
-COORDINATOR_TOPICS = {"kafka-group-coordinator": "group", "kafka-share-coordinator": "share",
-                      "kafka-transaction-coordinator": "transaction"}
+COORDINATOR_TOPICS = {
+    "kafka-group-coordinator": "group",
+    "kafka-share-coordinator": "share",
+    "kafka-transaction-coordinator": "transaction",
+}
 
 
 class JavaError(Exception):
@@ -54,9 +58,12 @@ def compiled_classes() -> Path:
         return out
     tmp = out.with_suffix(".tmp")
     tmp.mkdir(parents=True, exist_ok=True)
-    proc = subprocess.run([jars.javac_executable(), "-nowarn", "-cp", jars.classpath_string(),
-                           "-d", str(tmp), str(SOURCE)],
-                          capture_output=True, text=True, timeout=COMPILE_TIMEOUT)
+    proc = subprocess.run(
+        [jars.javac_executable(), "-nowarn", "-cp", jars.classpath_string(), "-d", str(tmp), str(SOURCE)],
+        capture_output=True,
+        text=True,
+        timeout=COMPILE_TIMEOUT,
+    )
     if proc.returncode != 0:
         raise jars.KafkaUnavailable("javac failed on MessageOracle.java: " + proc.stderr[-2000:])
     tmp.replace(out)
@@ -83,21 +90,34 @@ class JavaMessages:
         classes = compiled_classes()
         classpath = os.pathsep.join([str(classes), jars.classpath_string()])
         self._proc = subprocess.Popen(
-            [jars.java_executable(), "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-             "-Xshare:auto", "-cp", classpath, "MessageOracle"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            [
+                jars.java_executable(),
+                "-Xmx256m",
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-Xshare:auto",
+                "-cp",
+                classpath,
+                "MessageOracle",
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
         self._buffer = bytearray()
         self._pos = 0
 
-    def ask(self, source: int, kind: str, name: str, ident: int, version: int,
-            data: bytes) -> Tuple[bytes, Any]:
+    def ask(
+        self, source: int, kind: str, name: str, ident: int, version: int, data: bytes
+    ) -> Tuple[bytes, Any]:
         """``(bytes, json)`` as Java re-serializes the message it read from ``data``."""
         self._send(source, kind, name, ident, version, struct.pack(">i", len(data)) + data)
         wire = self._part()
         return wire, json.loads(self._part())
 
-    def wire_batch(self, kind: str, name: str, ident: int, version: int,
-                   wires: Sequence[bytes]) -> Tuple[Dict[int, Tuple[int, bytes]], List[Any]]:
+    def wire_batch(
+        self, kind: str, name: str, ident: int, version: int, wires: Sequence[bytes]
+    ) -> Tuple[Dict[int, Tuple[int, bytes]], List[Any]]:
         """Java reads each of ``wires`` and writes it back.  Returns ``(problems, jsons)``:
         by index, ``(REFUSED, error text)`` or ``(OTHER_BYTES, Java's bytes)`` for each
         message that did not come back byte for byte, and Java's JSON of every message
@@ -109,8 +129,9 @@ class JavaMessages:
         problems = self._problems()
         return problems, json.loads(self._part())
 
-    def json_batch(self, kind: str, name: str, ident: int, version: int,
-                   messages: List[Any]) -> Tuple[Dict[int, Tuple[int, bytes]], List[bytes]]:
+    def json_batch(
+        self, kind: str, name: str, ident: int, version: int, messages: List[Any]
+    ) -> Tuple[Dict[int, Tuple[int, bytes]], List[bytes]]:
         """Java builds each of ``messages`` (JSON values) and writes it.  Returns
         ``(problems, bytes of each message)`` (empty bytes where Java refused it)."""
         data = json.dumps(messages).encode()
@@ -150,7 +171,7 @@ class JavaMessages:
             if not chunk:
                 raise EOFError(f"the Java oracle exited (status {self._proc.poll()})")
             buf += chunk
-        out = bytes(buf[pos:pos + n])
+        out = bytes(buf[pos : pos + n])
         self._pos = pos + n
         if self._pos == len(buf):  # an answer read to its end
             buf.clear()
@@ -176,8 +197,9 @@ def _utf(text: str) -> bytes:
     return struct.pack(">H", len(raw)) + raw
 
 
-def java_target(spec: Any, manifest: Dict[str, Any],
-                class_names: Dict[str, str]) -> Optional[Tuple[str, str, int]]:
+def java_target(
+    spec: Any, manifest: Dict[str, Any], class_names: Dict[str, str]
+) -> Optional[Tuple[str, str, int]]:
     """``(kind, name, id)`` that MessageOracle instantiates for a kafkawire definition."""
     if spec.type in ("request", "response", "metadata"):
         return spec.type, "", spec.api_key

@@ -6,6 +6,7 @@ of a newer minor may not be published yet). The chosen version and its jars (wit
 ones pyspark already ships, see ``spark-kafka-pom.xml``) are cached under
 ``~/.cache/kafkawire`` keyed by the pom's hash and the pyspark version.
 """
+
 from __future__ import annotations
 
 import functools
@@ -28,7 +29,7 @@ _RELEASE = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")  # no previews or release candid
 
 @dataclass(frozen=True)
 class Connector:
-    version: str          # the connector release resolved
+    version: str  # the connector release resolved
     pyspark_version: str  # the pyspark it runs in
     jars: tuple[Path, ...]
 
@@ -45,13 +46,20 @@ def _resolve(version: str, out: Path) -> subprocess.CompletedProcess:
     mvn = shutil.which("mvn")
     if mvn is None:
         raise KafkaUnavailable("no Maven (mvn) to resolve Spark's Kafka connector")
-    cmd = [mvn, "-q", "-B", "-f", str(POM), "dependency:build-classpath",
-           f"-Dspark.connector.version={version}", f"-Dmdep.outputFile={out}"]
+    cmd = [
+        mvn,
+        "-q",
+        "-B",
+        "-f",
+        str(POM),
+        "dependency:build-classpath",
+        f"-Dspark.connector.version={version}",
+        f"-Dmdep.outputFile={out}",
+    ]
     try:
         return subprocess.run(cmd, capture_output=True, text=True, timeout=RESOLVE_TIMEOUT)
     except subprocess.TimeoutExpired:
-        raise KafkaUnavailable(f"Maven did not resolve {ARTIFACT} {version} "
-                               f"in {RESOLVE_TIMEOUT} s")
+        raise KafkaUnavailable(f"Maven did not resolve {ARTIFACT} {version} in {RESOLVE_TIMEOUT} s")
 
 
 def newest_of_major(versions, major: int) -> str | None:
@@ -70,13 +78,15 @@ def _published_versions(major: int) -> list[str]:
         raise KafkaUnavailable("no Maven (mvn) to list Spark's Kafka connector releases")
     artifact = f"{GROUP}:{ARTIFACT}:[{major}.0.0,{major + 1}.0.0)"
     try:
-        subprocess.run([mvn, "-q", "-B", "dependency:get", f"-Dartifact={artifact}",
-                        "-Dtransitive=false"], capture_output=True, text=True,
-                       timeout=RESOLVE_TIMEOUT)
+        subprocess.run(
+            [mvn, "-q", "-B", "dependency:get", f"-Dartifact={artifact}", "-Dtransitive=false"],
+            capture_output=True,
+            text=True,
+            timeout=RESOLVE_TIMEOUT,
+        )
     except subprocess.TimeoutExpired:
-        raise KafkaUnavailable(f"Maven did not list the {ARTIFACT} releases "
-                               f"in {RESOLVE_TIMEOUT} s")
-    folder = (Path.home() / ".m2" / "repository" / GROUP.replace(".", os.sep) / ARTIFACT)
+        raise KafkaUnavailable(f"Maven did not list the {ARTIFACT} releases in {RESOLVE_TIMEOUT} s")
+    folder = Path.home() / ".m2" / "repository" / GROUP.replace(".", os.sep) / ARTIFACT
     versions: list[str] = []
     for meta in sorted(folder.glob("maven-metadata*.xml")):
         try:
@@ -114,8 +124,7 @@ def connector() -> Connector:
         proc = _resolve(version, out)
     if proc.returncode != 0 or not out.exists():
         tail = (proc.stdout + proc.stderr).strip().splitlines()[-3:]
-        raise KafkaUnavailable(f"Maven could not resolve {ARTIFACT} {version}: "
-                               + " | ".join(tail))
+        raise KafkaUnavailable(f"Maven could not resolve {ARTIFACT} {version}: " + " | ".join(tail))
     paths = out.read_text().strip()
     out.unlink()
     cached.write_text(f"{version}\n{paths}")

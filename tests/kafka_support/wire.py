@@ -4,6 +4,7 @@
 kafkawire, sends it, and returns the response frame's payload with its decoded header
 and body.  Every read is bounded by a socket timeout.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -19,7 +20,7 @@ TIMEOUT = 30.0  # seconds for one answer; coordinator APIs wait for their topic 
 
 @dataclass
 class Reply:
-    payload: bytes      # the response frame without its size prefix
+    payload: bytes  # the response frame without its size prefix
     header: Any
     body: Any
     api_key: int
@@ -60,8 +61,7 @@ class KafkaConnection:
     def call(self, request: Any, version: int) -> Reply:
         """Send ``request`` at ``version``; return the broker's decoded answer."""
         correlation_id = next(self._ids)
-        self.send_frame(kafkawire.encode_request(request, version, correlation_id,
-                                                 client_id=self.client_id))
+        self.send_frame(kafkawire.encode_request(request, version, correlation_id, client_id=self.client_id))
         payload = self.read_payload()
         header, body = kafkawire.decode_response(payload, type(request).api_key, version)
         assert header.correlation_id == correlation_id

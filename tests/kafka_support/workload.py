@@ -9,6 +9,7 @@ broker cleanly and moves its data directory to ``dest``.  The result says where 
 directory is and what Kafka's consumer read from the live broker, under both isolation
 levels.
 """
+
 from __future__ import annotations
 
 import json
@@ -29,21 +30,21 @@ DRIVER_SOURCE = Path(__file__).with_name("LogWorkloadDriver.java")
 DRIVER_TIMEOUT = 300  # seconds, for the whole workload on a busy 2-core machine
 
 BROKER_PROPERTIES = {
-    "log.cleaner.backoff.ms": 100,           # the cleaner looks for work ten times a second
+    "log.cleaner.backoff.ms": 100,  # the cleaner looks for work ten times a second
     "log.cleaner.threads": 1,
     "log.cleaner.dedupe.buffer.size": 4 * 1024 * 1024,
     "log.cleaner.min.cleanable.ratio": 0.01,
-    "log.segment.delete.delay.ms": 600000,   # a deleted topic's folder stays, as -delete
-    "log.retention.ms": -1,                  # the records carry fixed, old timestamps
+    "log.segment.delete.delay.ms": 600000,  # a deleted topic's folder stays, as -delete
+    "log.retention.ms": -1,  # the records carry fixed, old timestamps
 }
 
 
 @dataclass
 class Workload:
-    log_dir: Path                       # the broker's whole data directory
-    summary: Dict[str, Any]             # what the driver did (see LogWorkloadDriver.java)
+    log_dir: Path  # the broker's whole data directory
+    summary: Dict[str, Any]  # what the driver did (see LogWorkloadDriver.java)
     records: Dict[str, List[Dict[str, Any]]]  # isolation level -> Kafka's consumer's records
-    seconds: float                      # broker start, workload and clean stop
+    seconds: float  # broker start, workload and clean stop
 
     @property
     def topics(self) -> List[str]:
@@ -61,8 +62,7 @@ def _stop_cleanly(broker) -> None:
         proc.wait(STOP_TIMEOUT * 4)
     except subprocess.TimeoutExpired:
         broker.stop()
-        raise AssertionError("the Kafka broker did not shut down cleanly: "
-                             + broker.output()[-2000:])
+        raise AssertionError("the Kafka broker did not shut down cleanly: " + broker.output()[-2000:])
 
 
 def run_workload(dest: Path) -> Workload:
@@ -76,16 +76,29 @@ def run_workload(dest: Path) -> Workload:
         options, dumped = start_options("log-workload-driver", cp)
         try:
             proc = subprocess.run(
-                [java_executable(), "-Xmx256m", *options, "-cp", cp, "LogWorkloadDriver",
-                 broker.bootstrap_servers, str(out)],
-                capture_output=True, text=True, timeout=DRIVER_TIMEOUT)
+                [
+                    java_executable(),
+                    "-Xmx256m",
+                    *options,
+                    "-cp",
+                    cp,
+                    "LogWorkloadDriver",
+                    broker.bootstrap_servers,
+                    str(out),
+                ],
+                capture_output=True,
+                text=True,
+                timeout=DRIVER_TIMEOUT,
+            )
         except subprocess.TimeoutExpired as exc:
-            raise AssertionError(f"the log workload did not finish in {DRIVER_TIMEOUT} s: "
-                                 f"{exc.stderr!r:.3000}") from None
+            raise AssertionError(
+                f"the log workload did not finish in {DRIVER_TIMEOUT} s: {exc.stderr!r:.3000}"
+            ) from None
         dumped()
         if proc.returncode != 0:
-            raise AssertionError(f"the log workload failed ({proc.returncode}):\n"
-                                 f"{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}")
+            raise AssertionError(
+                f"the log workload failed ({proc.returncode}):\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
+            )
         _stop_cleanly(broker)
         broker.after_exit()
         shutil.move(str(broker.log_dir), dest / "logs")
@@ -97,5 +110,4 @@ def run_workload(dest: Path) -> Workload:
         lines = (out / f"{isolation}.jsonl").read_text().splitlines()
         records[isolation] = [json.loads(line) for line in lines]
     summary = json.loads((out / "summary.json").read_text())
-    return Workload(log_dir=dest / "logs", summary=summary, records=records,
-                    seconds=time.monotonic() - began)
+    return Workload(log_dir=dest / "logs", summary=summary, records=records, seconds=time.monotonic() - began)

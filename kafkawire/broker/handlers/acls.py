@@ -1,4 +1,5 @@
 """CreateAcls, DescribeAcls and DeleteAcls."""
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -22,9 +23,15 @@ class AclHandlers:
         results, added = [], []
         allowed = self._cluster_allowed(conn, A.ALTER)
         for c in req.creations:
-            binding = AclBinding(c.resource_type, c.resource_name,
-                                 c.resource_pattern_type if version >= 1 else A.LITERAL,
-                                 c.principal, c.host, c.operation, c.permission_type)
+            binding = AclBinding(
+                c.resource_type,
+                c.resource_name,
+                c.resource_pattern_type if version >= 1 else A.LITERAL,
+                c.principal,
+                c.host,
+                c.operation,
+                c.permission_type,
+            )
             error, message = NONE, None
             if not allowed:
                 error, message = CLUSTER_AUTHORIZATION_FAILED, "Authorization failed."
@@ -40,15 +47,25 @@ class AclHandlers:
 
     @staticmethod
     def _acl_filter(f, version: int) -> AclFilter:
-        return AclFilter(f.resource_type_filter, f.resource_name_filter,
-                         f.pattern_type_filter if version >= 1 else A.LITERAL,
-                         f.principal_filter, f.host_filter, f.operation, f.permission_type)
+        return AclFilter(
+            f.resource_type_filter,
+            f.resource_name_filter,
+            f.pattern_type_filter if version >= 1 else A.LITERAL,
+            f.principal_filter,
+            f.host_filter,
+            f.operation,
+            f.permission_type,
+        )
 
     async def _describe_acls(self, conn, header, req, version):
         R_ = M.DescribeAclsResponse
         if not self._cluster_allowed(conn, A.DESCRIBE):
-            return R_(throttle_time_ms=0, error_code=CLUSTER_AUTHORIZATION_FAILED,
-                      error_message="Authorization failed.", resources=[])
+            return R_(
+                throttle_time_ms=0,
+                error_code=CLUSTER_AUTHORIZATION_FAILED,
+                error_message="Authorization failed.",
+                resources=[],
+            )
         flt = self._acl_filter(req, version)
         try:
             flt.validate()
@@ -57,11 +74,22 @@ class AclHandlers:
         by_resource: Dict[Tuple[int, str, int], list] = defaultdict(list)
         for b in self.acls.describe(flt):
             by_resource[(b.resource_type, b.resource_name, b.pattern_type)].append(
-                R_.AclDescription(principal=b.principal, host=b.host, operation=b.operation,
-                                  permission_type=b.permission_type))
-        return R_(throttle_time_ms=0, error_code=NONE, error_message=None, resources=[
-            R_.DescribeAclsResource(resource_type=t, resource_name=n, pattern_type=p, acls=acls)
-            for (t, n, p), acls in by_resource.items()])
+                R_.AclDescription(
+                    principal=b.principal,
+                    host=b.host,
+                    operation=b.operation,
+                    permission_type=b.permission_type,
+                )
+            )
+        return R_(
+            throttle_time_ms=0,
+            error_code=NONE,
+            error_message=None,
+            resources=[
+                R_.DescribeAclsResource(resource_type=t, resource_name=n, pattern_type=p, acls=acls)
+                for (t, n, p), acls in by_resource.items()
+            ],
+        )
 
     async def _delete_acls(self, conn, header, req, version):
         R_ = M.DeleteAclsResponse
@@ -69,21 +97,42 @@ class AclHandlers:
         results = []
         for f in req.filters:
             if not allowed:
-                results.append(R_.DeleteAclsFilterResult(
-                    error_code=CLUSTER_AUTHORIZATION_FAILED, error_message="Authorization failed.",
-                    matching_acls=[]))
+                results.append(
+                    R_.DeleteAclsFilterResult(
+                        error_code=CLUSTER_AUTHORIZATION_FAILED,
+                        error_message="Authorization failed.",
+                        matching_acls=[],
+                    )
+                )
                 continue
             flt = self._acl_filter(f, version)
             try:
                 flt.validate()
             except AclError as exc:
-                results.append(R_.DeleteAclsFilterResult(error_code=INVALID_REQUEST,
-                                                         error_message=str(exc), matching_acls=[]))
+                results.append(
+                    R_.DeleteAclsFilterResult(
+                        error_code=INVALID_REQUEST, error_message=str(exc), matching_acls=[]
+                    )
+                )
                 continue
-            results.append(R_.DeleteAclsFilterResult(error_code=NONE, error_message=None, matching_acls=[
-                R_.DeleteAclsMatchingAcl(error_code=NONE, error_message=None, resource_type=b.resource_type,
-                                         resource_name=b.resource_name, pattern_type=b.pattern_type,
-                                         principal=b.principal, host=b.host, operation=b.operation,
-                                         permission_type=b.permission_type)
-                for b in self.acls.delete(flt)]))
+            results.append(
+                R_.DeleteAclsFilterResult(
+                    error_code=NONE,
+                    error_message=None,
+                    matching_acls=[
+                        R_.DeleteAclsMatchingAcl(
+                            error_code=NONE,
+                            error_message=None,
+                            resource_type=b.resource_type,
+                            resource_name=b.resource_name,
+                            pattern_type=b.pattern_type,
+                            principal=b.principal,
+                            host=b.host,
+                            operation=b.operation,
+                            permission_type=b.permission_type,
+                        )
+                        for b in self.acls.delete(flt)
+                    ],
+                )
+            )
         return R_(throttle_time_ms=0, filter_results=results)

@@ -1,4 +1,5 @@
 """What several handlers ask: authorization, topic and partition lookup, auto-creation."""
+
 from __future__ import annotations
 
 import uuid
@@ -6,7 +7,11 @@ from typing import Optional
 
 from kafkawire.broker import acls as A
 from kafkawire.broker.codes import (
-    ALL_TOPIC_OPERATIONS, INVALID_TOPIC_EXCEPTION, NONE, TOPIC_OPERATIONS, UNKNOWN_TOPIC_ID,
+    ALL_TOPIC_OPERATIONS,
+    INVALID_TOPIC_EXCEPTION,
+    NONE,
+    TOPIC_OPERATIONS,
+    UNKNOWN_TOPIC_ID,
     UNKNOWN_TOPIC_OR_PARTITION,
 )
 from kafkawire.broker.connections import Connection
@@ -25,8 +30,9 @@ class HandlerHelpers:
         return self.acls.authorize(conn.principal, conn.host, operation, resource_type, name)
 
     def _may_create_topic(self, conn: Connection, name: str) -> bool:
-        return (self._allowed(conn, A.CREATE, A.CLUSTER, A.CLUSTER_NAME)
-                or self._allowed(conn, A.CREATE, A.TOPIC, name))
+        return self._allowed(conn, A.CREATE, A.CLUSTER, A.CLUSTER_NAME) or self._allowed(
+            conn, A.CREATE, A.TOPIC, name
+        )
 
     def _resolve(self, name: Optional[str], topic_id: Optional[uuid.UUID], by_id: bool):
         """``(topic, error)`` for a topic named by name (old versions) or id (new)."""

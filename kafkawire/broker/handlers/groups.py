@@ -1,5 +1,6 @@
 """FindCoordinator, JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit and
 OffsetFetch (the group state itself is :mod:`kafkawire.broker.groups`')."""
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -8,8 +9,13 @@ from typing import Dict
 from kafkawire import messages as M
 from kafkawire.broker import acls as A
 from kafkawire.broker.codes import (
-    GROUP_AUTHORIZATION_FAILED, INVALID_GROUP_ID, NONE, TOPIC_AUTHORIZATION_FAILED,
-    TRANSACTIONAL_ID_AUTHORIZATION_FAILED, UNKNOWN_TOPIC_ID, ZERO_UUID,
+    GROUP_AUTHORIZATION_FAILED,
+    INVALID_GROUP_ID,
+    NONE,
+    TOPIC_AUTHORIZATION_FAILED,
+    TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
+    UNKNOWN_TOPIC_ID,
+    ZERO_UUID,
 )
 from kafkawire.broker.groups import UNKNOWN_MEMBER_ID
 
@@ -30,10 +36,12 @@ class GroupHandlers:
 
         def coordinator(error: int):
             if error:
-                return dict(error_code=error, error_message="Authorization failed.", node_id=-1,
-                            host="", port=-1)
-            return dict(error_code=NONE, error_message=None, node_id=self.node_id, host=self.host,
-                        port=self.port)
+                return dict(
+                    error_code=error, error_message="Authorization failed.", node_id=-1, host="", port=-1
+                )
+            return dict(
+                error_code=NONE, error_message=None, node_id=self.node_id, host=self.host, port=self.port
+            )
 
         if version >= 4:
             coords = [R_.Coordinator(key=k, **coordinator(error_for(k))) for k in req.coordinator_keys]
@@ -44,29 +52,54 @@ class GroupHandlers:
         R_ = M.JoinGroupResponse
         if not req.group_id:
             result_error = INVALID_GROUP_ID
-            return R_(error_code=result_error, generation_id=-1,
-                      protocol_name=None if version >= 7 else "", leader="", member_id=req.member_id,
-                      members=[])
+            return R_(
+                error_code=result_error,
+                generation_id=-1,
+                protocol_name=None if version >= 7 else "",
+                leader="",
+                member_id=req.member_id,
+                members=[],
+            )
         if not self._allowed(conn, A.READ, A.GROUP, req.group_id):
-            return R_(error_code=GROUP_AUTHORIZATION_FAILED, generation_id=-1,
-                      protocol_name=None if version >= 7 else "", leader="", member_id=req.member_id,
-                      members=[])
+            return R_(
+                error_code=GROUP_AUTHORIZATION_FAILED,
+                generation_id=-1,
+                protocol_name=None if version >= 7 else "",
+                leader="",
+                member_id=req.member_id,
+                members=[],
+            )
         group = self.groups.get(req.group_id)
         result = await group.join(
-            req.member_id, req.group_instance_id if version >= 5 else None, header.client_id or "",
-            conn.peer.rsplit(":", 1)[0], req.session_timeout_ms,
+            req.member_id,
+            req.group_instance_id if version >= 5 else None,
+            header.client_id or "",
+            conn.peer.rsplit(":", 1)[0],
+            req.session_timeout_ms,
             req.rebalance_timeout_ms if version >= 1 else req.session_timeout_ms,
-            req.protocol_type, [(p.name, bytes(p.metadata)) for p in req.protocols],
-            require_known_member_id=version >= 4)
-        members = [R_.JoinGroupResponseMember(member_id=mid, group_instance_id=gi if version >= 5 else None,
-                                               metadata=md) for mid, gi, md in result.members]
+            req.protocol_type,
+            [(p.name, bytes(p.metadata)) for p in req.protocols],
+            require_known_member_id=version >= 4,
+        )
+        members = [
+            R_.JoinGroupResponseMember(
+                member_id=mid, group_instance_id=gi if version >= 5 else None, metadata=md
+            )
+            for mid, gi, md in result.members
+        ]
         protocol_name = result.protocol_name
         if protocol_name is None and version < 7:
             protocol_name = ""
-        return R_(throttle_time_ms=0, error_code=result.error_code, generation_id=result.generation_id,
-                  protocol_type=result.protocol_type if version >= 7 else None,
-                  protocol_name=protocol_name, leader=result.leader, member_id=result.member_id,
-                  members=members)
+        return R_(
+            throttle_time_ms=0,
+            error_code=result.error_code,
+            generation_id=result.generation_id,
+            protocol_type=result.protocol_type if version >= 7 else None,
+            protocol_name=protocol_name,
+            leader=result.leader,
+            member_id=result.member_id,
+            members=members,
+        )
 
     async def _sync_group(self, conn, header, req, version):
         R_ = M.SyncGroupResponse
@@ -76,7 +109,8 @@ class GroupHandlers:
         if group is None:
             return R_(throttle_time_ms=0, error_code=UNKNOWN_MEMBER_ID, assignment=b"")
         error, assignment = await group.sync(
-            req.member_id, req.generation_id, [(a.member_id, bytes(a.assignment)) for a in req.assignments])
+            req.member_id, req.generation_id, [(a.member_id, bytes(a.assignment)) for a in req.assignments]
+        )
         resp = R_(throttle_time_ms=0, error_code=error, assignment=assignment)
         if version >= 5 and error == NONE:
             resp.protocol_type = group.protocol_type
@@ -101,8 +135,11 @@ class GroupHandlers:
         members = []
         for m in req.members:
             error = group.leave(m.member_id, m.group_instance_id) if group else UNKNOWN_MEMBER_ID
-            members.append(R_.MemberResponse(member_id=m.member_id, group_instance_id=m.group_instance_id,
-                                             error_code=error))
+            members.append(
+                R_.MemberResponse(
+                    member_id=m.member_id, group_instance_id=m.group_instance_id, error_code=error
+                )
+            )
         return R_(throttle_time_ms=0, error_code=NONE, members=members)
 
     async def _offset_commit(self, conn, header, req, version):
@@ -121,16 +158,24 @@ class GroupHandlers:
             parts = []
             for p in t.partitions:
                 error = group_error
-                if error == NONE and not self._allowed(conn, A.READ, A.TOPIC, topic.name if topic else t.name or ""):
+                if error == NONE and not self._allowed(
+                    conn, A.READ, A.TOPIC, topic.name if topic else t.name or ""
+                ):
                     error = TOPIC_AUTHORIZATION_FAILED
                 if error == NONE:
                     plog, error = self._partition(topic, terr, p.partition_index)
                     if plog is not None:
-                        group.commit(topic.name, p.partition_index, p.committed_offset,
-                                     p.committed_leader_epoch if version >= 6 else -1,
-                                     p.committed_metadata, topic.topic_id)
-                parts.append(R_.OffsetCommitResponsePartition(partition_index=p.partition_index,
-                                                              error_code=error))
+                        group.commit(
+                            topic.name,
+                            p.partition_index,
+                            p.committed_offset,
+                            p.committed_leader_epoch if version >= 6 else -1,
+                            p.committed_metadata,
+                            topic.topic_id,
+                        )
+                parts.append(
+                    R_.OffsetCommitResponsePartition(partition_index=p.partition_index, error_code=error)
+                )
             topics.append(R_.OffsetCommitResponseTopic(name=t.name, topic_id=t.topic_id, partitions=parts))
         return R_(throttle_time_ms=0, topics=topics)
 
@@ -157,7 +202,9 @@ class GroupHandlers:
                     continue
                 name = t.name
             if not self._allowed(conn, A.DESCRIBE, A.TOPIC, name):
-                out.append((name, topic_id, [(p, -1, -1, "", TOPIC_AUTHORIZATION_FAILED) for p in partitions]))
+                out.append(
+                    (name, topic_id, [(p, -1, -1, "", TOPIC_AUTHORIZATION_FAILED) for p in partitions])
+                )
                 continue
             parts = []
             for p in partitions:
@@ -174,30 +221,60 @@ class GroupHandlers:
         if version >= 8:
             groups = []
             for g in req.groups:
-                requested = None if g.topics is None else [
-                    (t.name, t.topic_id, list(t.partition_indexes)) for t in g.topics]
+                requested = (
+                    None
+                    if g.topics is None
+                    else [(t.name, t.topic_id, list(t.partition_indexes)) for t in g.topics]
+                )
                 topics = []
                 if not self._allowed(conn, A.DESCRIBE, A.GROUP, g.group_id):
-                    groups.append(R_.OffsetFetchResponseGroup(group_id=g.group_id, topics=[],
-                                                              error_code=GROUP_AUTHORIZATION_FAILED))
+                    groups.append(
+                        R_.OffsetFetchResponseGroup(
+                            group_id=g.group_id, topics=[], error_code=GROUP_AUTHORIZATION_FAILED
+                        )
+                    )
                     continue
                 for name, topic_id, parts in self._offsets_of(conn, g.group_id, requested, version >= 10):
-                    topics.append(R_.OffsetFetchResponseTopics(
-                        name=name if version < 10 else "", topic_id=topic_id if version >= 10 else ZERO_UUID,
-                        partitions=[R_.OffsetFetchResponsePartitions(
-                            partition_index=p, committed_offset=o, committed_leader_epoch=e,
-                            metadata=md, error_code=err) for p, o, e, md, err in parts]))
-                groups.append(R_.OffsetFetchResponseGroup(group_id=g.group_id, topics=topics, error_code=NONE))
+                    topics.append(
+                        R_.OffsetFetchResponseTopics(
+                            name=name if version < 10 else "",
+                            topic_id=topic_id if version >= 10 else ZERO_UUID,
+                            partitions=[
+                                R_.OffsetFetchResponsePartitions(
+                                    partition_index=p,
+                                    committed_offset=o,
+                                    committed_leader_epoch=e,
+                                    metadata=md,
+                                    error_code=err,
+                                )
+                                for p, o, e, md, err in parts
+                            ],
+                        )
+                    )
+                groups.append(
+                    R_.OffsetFetchResponseGroup(group_id=g.group_id, topics=topics, error_code=NONE)
+                )
             return R_(throttle_time_ms=0, groups=groups)
-        requested = None if req.topics is None else [(t.name, None, list(t.partition_indexes))
-                                                     for t in req.topics]
+        requested = (
+            None if req.topics is None else [(t.name, None, list(t.partition_indexes)) for t in req.topics]
+        )
         topics = []
         if not self._allowed(conn, A.DESCRIBE, A.GROUP, req.group_id):
             return R_(throttle_time_ms=0, topics=[], error_code=GROUP_AUTHORIZATION_FAILED)
         for name, _tid, parts in self._offsets_of(conn, req.group_id, requested, False):
-            topics.append(R_.OffsetFetchResponseTopic(name=name, partitions=[
-                R_.OffsetFetchResponsePartition(
-                    partition_index=p, committed_offset=o,
-                    committed_leader_epoch=e if version >= 5 else -1,
-                    metadata=md, error_code=err) for p, o, e, md, err in parts]))
+            topics.append(
+                R_.OffsetFetchResponseTopic(
+                    name=name,
+                    partitions=[
+                        R_.OffsetFetchResponsePartition(
+                            partition_index=p,
+                            committed_offset=o,
+                            committed_leader_epoch=e if version >= 5 else -1,
+                            metadata=md,
+                            error_code=err,
+                        )
+                        for p, o, e, md, err in parts
+                    ],
+                )
+            )
         return R_(throttle_time_ms=0, topics=topics, error_code=NONE)

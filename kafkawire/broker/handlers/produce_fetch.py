@@ -1,4 +1,5 @@
 """Produce, Fetch (with its wait for ``min_bytes``), ListOffsets and InitProducerId."""
+
 from __future__ import annotations
 
 import asyncio
@@ -7,8 +8,14 @@ from kafkawire import messages as M
 from kafkawire import records as R
 from kafkawire.broker import acls as A
 from kafkawire.broker.codes import (
-    CLUSTER_AUTHORIZATION_FAILED, CORRUPT_MESSAGE, INVALID_RECORD, INVALID_REQUIRED_ACKS, NONE,
-    TOPIC_AUTHORIZATION_FAILED, TRANSACTIONAL_ID_AUTHORIZATION_FAILED, UNKNOWN_TOPIC_OR_PARTITION,
+    CLUSTER_AUTHORIZATION_FAILED,
+    CORRUPT_MESSAGE,
+    INVALID_RECORD,
+    INVALID_REQUIRED_ACKS,
+    NONE,
+    TOPIC_AUTHORIZATION_FAILED,
+    TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
+    UNKNOWN_TOPIC_OR_PARTITION,
     UNSUPPORTED_FOR_MESSAGE_FORMAT,
 )
 from kafkawire.broker.storage import StorageError, peek_magic, split_batches
@@ -26,7 +33,9 @@ class ProduceFetchHandlers:
             raise StorageError(INVALID_RECORD, "no records")
         magic = peek_magic(buf)
         if magic in (0, 1):
-            raise StorageError(UNSUPPORTED_FOR_MESSAGE_FORMAT, "Produce v3+ must carry record batches (magic 2)")
+            raise StorageError(
+                UNSUPPORTED_FOR_MESSAGE_FORMAT, "Produce v3+ must carry record batches (magic 2)"
+            )
         if magic != 2:
             raise StorageError(CORRUPT_MESSAGE, f"unknown magic {magic}")
         batches = split_batches(buf)
@@ -40,7 +49,8 @@ class ProduceFetchHandlers:
         responses = []
         appended = False
         txn_denied = req.transactional_id is not None and not self._allowed(
-            conn, A.WRITE, A.TRANSACTIONAL_ID, req.transactional_id)
+            conn, A.WRITE, A.TRANSACTIONAL_ID, req.transactional_id
+        )
         for td in req.topic_data:
             topic, terr = self._resolve(td.name, td.topic_id, by_id)
             if txn_denied:
@@ -49,8 +59,13 @@ class ProduceFetchHandlers:
                 topic, terr = None, TOPIC_AUTHORIZATION_FAILED
             parts = []
             for pd in td.partition_data:
-                res = R_.PartitionProduceResponse(index=pd.index, error_code=NONE, base_offset=-1,
-                                                  log_append_time_ms=-1, log_start_offset=-1)
+                res = R_.PartitionProduceResponse(
+                    index=pd.index,
+                    error_code=NONE,
+                    base_offset=-1,
+                    log_append_time_ms=-1,
+                    log_start_offset=-1,
+                )
                 plog, res.error_code = self._partition(topic, terr, pd.index)
                 if plog is not None and req.acks not in (-1, 0, 1):
                     res.error_code = INVALID_REQUIRED_ACKS
@@ -71,9 +86,13 @@ class ProduceFetchHandlers:
                         if version >= 8:
                             res.error_message = str(exc)
                 parts.append(res)
-            responses.append(R_.TopicProduceResponse(
-                name=td.name if not by_id else (topic.name if topic else ""),
-                topic_id=td.topic_id, partition_responses=parts))
+            responses.append(
+                R_.TopicProduceResponse(
+                    name=td.name if not by_id else (topic.name if topic else ""),
+                    topic_id=td.topic_id,
+                    partition_responses=parts,
+                )
+            )
         if appended:
             async with self._appended:
                 self._appended.notify_all()
@@ -115,10 +134,15 @@ class ProduceFetchHandlers:
                 topic, terr = None, TOPIC_AUTHORIZATION_FAILED
             parts = []
             for fp in ft.partitions:
-                pd = R_.PartitionData(partition_index=fp.partition, error_code=NONE,
-                                      high_watermark=-1, last_stable_offset=-1,
-                                      log_start_offset=-1, aborted_transactions=None if version >= 4 else [],
-                                      records=b"")
+                pd = R_.PartitionData(
+                    partition_index=fp.partition,
+                    error_code=NONE,
+                    high_watermark=-1,
+                    last_stable_offset=-1,
+                    log_start_offset=-1,
+                    aborted_transactions=None if version >= 4 else [],
+                    records=b"",
+                )
                 plog, pd.error_code = self._partition(topic, terr, fp.partition)
                 if plog is None:
                     errors = True
@@ -141,8 +165,13 @@ class ProduceFetchHandlers:
                     pd.records = data
                     total += len(data)
                 parts.append(pd)
-            topics.append(R_.FetchableTopicResponse(topic=ft.topic if not by_id else (topic.name if topic else ""),
-                                                    topic_id=ft.topic_id, partitions=parts))
+            topics.append(
+                R_.FetchableTopicResponse(
+                    topic=ft.topic if not by_id else (topic.name if topic else ""),
+                    topic_id=ft.topic_id,
+                    partitions=parts,
+                )
+            )
         return R_(throttle_time_ms=0, error_code=NONE, session_id=0, responses=topics), total, errors
 
     # -- ListOffsets -----------------------------------------------------------------
@@ -189,13 +218,19 @@ class ProduceFetchHandlers:
         R_ = M.InitProducerIdResponse
         if req.transactional_id is not None:
             if not self._allowed(conn, A.WRITE, A.TRANSACTIONAL_ID, req.transactional_id):
-                return R_(throttle_time_ms=0, error_code=TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
-                          producer_id=-1, producer_epoch=-1)
+                return R_(
+                    throttle_time_ms=0,
+                    error_code=TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
+                    producer_id=-1,
+                    producer_epoch=-1,
+                )
         elif self.acl_enforce and not (
-                self._allowed(conn, A.IDEMPOTENT_WRITE, A.CLUSTER, A.CLUSTER_NAME)
-                or self.acls.any_topic_allows(conn.principal, conn.host, A.WRITE)):
-            return R_(throttle_time_ms=0, error_code=CLUSTER_AUTHORIZATION_FAILED,
-                      producer_id=-1, producer_epoch=-1)
+            self._allowed(conn, A.IDEMPOTENT_WRITE, A.CLUSTER, A.CLUSTER_NAME)
+            or self.acls.any_topic_allows(conn.principal, conn.host, A.WRITE)
+        ):
+            return R_(
+                throttle_time_ms=0, error_code=CLUSTER_AUTHORIZATION_FAILED, producer_id=-1, producer_epoch=-1
+            )
         if req.transactional_id is not None:
             pid, epoch = self._transactional.get(req.transactional_id, (None, -1))
             if pid is None:

@@ -1,5 +1,6 @@
 """SaslHandshake and SaslAuthenticate, the bare tokens of SaslHandshake v0, and the gate
 that closes connections which have not (or no longer) authenticated (KIP-368)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -62,8 +63,9 @@ class SaslHandlers:
 
     async def _sasl_authenticate(self, conn, header, req, version):
         if conn.sasl is None:
-            return M.SaslAuthenticateResponse(error_code=ILLEGAL_SASL_STATE, auth_bytes=b"",
-                                              error_message="this listener has no SASL")
+            return M.SaslAuthenticateResponse(
+                error_code=ILLEGAL_SASL_STATE, auth_bytes=b"", error_message="this listener has no SASL"
+            )
         response = conn.sasl.authenticate(req, version)
         if conn.sasl.failure is not None:
             self.authentications.append((conn.id, conn.sasl.mechanism, None))

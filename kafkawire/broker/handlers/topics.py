@@ -1,5 +1,6 @@
 """ApiVersions, Metadata, DescribeCluster, DescribeTopicPartitions, CreateTopics and
 DeleteTopics."""
+
 from __future__ import annotations
 
 import uuid
@@ -8,9 +9,19 @@ from typing import List, Optional, Tuple
 from kafkawire import messages as M
 from kafkawire.broker import acls as A
 from kafkawire.broker.codes import (
-    ALL_CLUSTER_OPERATIONS, BROKER_ENDPOINT, CLUSTER_OPERATIONS, INVALID_PARTITIONS,
-    INVALID_REPLICATION_FACTOR, INVALID_REQUEST, INVALID_TOPIC_EXCEPTION, MISMATCHED_ENDPOINT_TYPE, NONE,
-    TOPIC_ALREADY_EXISTS, TOPIC_AUTHORIZATION_FAILED, UNKNOWN_TOPIC_ID, UNKNOWN_TOPIC_OR_PARTITION,
+    ALL_CLUSTER_OPERATIONS,
+    BROKER_ENDPOINT,
+    CLUSTER_OPERATIONS,
+    INVALID_PARTITIONS,
+    INVALID_REPLICATION_FACTOR,
+    INVALID_REQUEST,
+    INVALID_TOPIC_EXCEPTION,
+    MISMATCHED_ENDPOINT_TYPE,
+    NONE,
+    TOPIC_ALREADY_EXISTS,
+    TOPIC_AUTHORIZATION_FAILED,
+    UNKNOWN_TOPIC_ID,
+    UNKNOWN_TOPIC_OR_PARTITION,
     ZERO_UUID,
 )
 from kafkawire.broker.storage import topic_name_error
@@ -29,8 +40,11 @@ class TopicHandlers:
         storage = self.storage
         wanted: List[Tuple[Optional[str], Optional[uuid.UUID]]]
         if req.topics is None or (version == 0 and not req.topics):
-            wanted = [(t.name, None) for t in storage.topics.values() if not t.name.startswith("__")
-                      and self._allowed(conn, A.DESCRIBE, A.TOPIC, t.name)]
+            wanted = [
+                (t.name, None)
+                for t in storage.topics.values()
+                if not t.name.startswith("__") and self._allowed(conn, A.DESCRIBE, A.TOPIC, t.name)
+            ]
         else:
             wanted = [(t.name, t.topic_id if version >= 10 else None) for t in req.topics]
         auto = self.auto_create_topics and (version < 4 or req.allow_auto_topic_creation)
@@ -57,44 +71,89 @@ class TopicHandlers:
                         error = UNKNOWN_TOPIC_OR_PARTITION
             else:
                 error = INVALID_REQUEST
-            if topic is not None and name is None and not self._allowed(conn, A.DESCRIBE, A.TOPIC, topic.name):
+            if (
+                topic is not None
+                and name is None
+                and not self._allowed(conn, A.DESCRIBE, A.TOPIC, topic.name)
+            ):
                 topic, error = None, TOPIC_AUTHORIZATION_FAILED
             if topic is None:
-                topics.append(R_.MetadataResponseTopic(
-                    error_code=error, name=name if name is not None or version >= 12 else "",
-                    topic_id=topic_id or ZERO_UUID, partitions=[]))
+                topics.append(
+                    R_.MetadataResponseTopic(
+                        error_code=error,
+                        name=name if name is not None or version >= 12 else "",
+                        topic_id=topic_id or ZERO_UUID,
+                        partitions=[],
+                    )
+                )
                 continue
-            parts = [R_.MetadataResponsePartition(
-                error_code=NONE, partition_index=p.partition, leader_id=self.node_id,
-                leader_epoch=p.leader_epoch, replica_nodes=[self.node_id], isr_nodes=[self.node_id],
-                offline_replicas=[]) for p in topic.partitions]
-            topics.append(R_.MetadataResponseTopic(
-                error_code=NONE, name=topic.name, topic_id=topic.topic_id,
-                is_internal=topic.is_internal, partitions=parts,
-                topic_authorized_operations=self._topic_operations(conn, topic.name)
-                if version >= 8 and req.include_topic_authorized_operations else -2147483648))
+            parts = [
+                R_.MetadataResponsePartition(
+                    error_code=NONE,
+                    partition_index=p.partition,
+                    leader_id=self.node_id,
+                    leader_epoch=p.leader_epoch,
+                    replica_nodes=[self.node_id],
+                    isr_nodes=[self.node_id],
+                    offline_replicas=[],
+                )
+                for p in topic.partitions
+            ]
+            topics.append(
+                R_.MetadataResponseTopic(
+                    error_code=NONE,
+                    name=topic.name,
+                    topic_id=topic.topic_id,
+                    is_internal=topic.is_internal,
+                    partitions=parts,
+                    topic_authorized_operations=self._topic_operations(conn, topic.name)
+                    if version >= 8 and req.include_topic_authorized_operations
+                    else -2147483648,
+                )
+            )
         brokers = [R_.MetadataResponseBroker(node_id=self.node_id, host=self.host, port=self.port, rack=None)]
-        return R_(throttle_time_ms=0, brokers=brokers, cluster_id=self.cluster_id,
-                  controller_id=self.node_id, topics=topics)
+        return R_(
+            throttle_time_ms=0,
+            brokers=brokers,
+            cluster_id=self.cluster_id,
+            controller_id=self.node_id,
+            topics=topics,
+        )
 
     # -- DescribeCluster / DescribeTopicPartitions (what Kafka's admin client asks) -------
     async def _describe_cluster(self, conn, header, req, version):
         R_ = M.DescribeClusterResponse
         if version >= 1 and req.endpoint_type != BROKER_ENDPOINT:
             # as Kafka's brokers answer: controllers are not reachable through a broker
-            return R_(throttle_time_ms=0, error_code=MISMATCHED_ENDPOINT_TYPE,
-                      error_message="The request was sent to an endpoint of type BROKER, "
-                                    "but we wanted an endpoint of type CONTROLLER",
-                      cluster_id="", brokers=[])
+            return R_(
+                throttle_time_ms=0,
+                error_code=MISMATCHED_ENDPOINT_TYPE,
+                error_message="The request was sent to an endpoint of type BROKER, "
+                "but we wanted an endpoint of type CONTROLLER",
+                cluster_id="",
+                brokers=[],
+            )
         operations = -2147483648  # Kafka's "not requested"
         if req.include_cluster_authorized_operations:
-            operations = (ALL_CLUSTER_OPERATIONS if not self.acl_enforce else self.acls.operations(
-                conn.principal, conn.host, A.CLUSTER, A.CLUSTER_NAME, CLUSTER_OPERATIONS))
-        broker = R_.DescribeClusterBroker(broker_id=self.node_id, host=self.host, port=self.port,
-                                          rack=None, is_fenced=False)
-        return R_(throttle_time_ms=0, error_code=NONE, error_message=None, cluster_id=self.cluster_id,
-                  controller_id=self.node_id, brokers=[broker],
-                  cluster_authorized_operations=operations)
+            operations = (
+                ALL_CLUSTER_OPERATIONS
+                if not self.acl_enforce
+                else self.acls.operations(
+                    conn.principal, conn.host, A.CLUSTER, A.CLUSTER_NAME, CLUSTER_OPERATIONS
+                )
+            )
+        broker = R_.DescribeClusterBroker(
+            broker_id=self.node_id, host=self.host, port=self.port, rack=None, is_fenced=False
+        )
+        return R_(
+            throttle_time_ms=0,
+            error_code=NONE,
+            error_message=None,
+            cluster_id=self.cluster_id,
+            controller_id=self.node_id,
+            brokers=[broker],
+            cluster_authorized_operations=operations,
+        )
 
     async def _describe_topic_partitions(self, conn, header, req, version):
         """Topics in name order from the cursor on, at most ``response_partition_limit``
@@ -105,8 +164,11 @@ class TopicHandlers:
         if req.topics:
             names = sorted({t.name for t in req.topics})
         else:
-            names = sorted(n for n in storage.topics if not n.startswith("__")
-                           and self._allowed(conn, A.DESCRIBE, A.TOPIC, n))
+            names = sorted(
+                n
+                for n in storage.topics
+                if not n.startswith("__") and self._allowed(conn, A.DESCRIBE, A.TOPIC, n)
+            )
         cursor = req.cursor
         if cursor is not None:
             names = [n for n in names if n >= cursor.topic_name]
@@ -124,20 +186,41 @@ class TopicHandlers:
             elif topic is None:
                 error = UNKNOWN_TOPIC_OR_PARTITION
             if topic is None:
-                topics.append(R_.DescribeTopicPartitionsResponseTopic(
-                    error_code=error, name=name, topic_id=ZERO_UUID, partitions=[],
-                    topic_authorized_operations=self._topic_operations(conn, name)))
+                topics.append(
+                    R_.DescribeTopicPartitionsResponseTopic(
+                        error_code=error,
+                        name=name,
+                        topic_id=ZERO_UUID,
+                        partitions=[],
+                        topic_authorized_operations=self._topic_operations(conn, name),
+                    )
+                )
                 continue
-            taken = topic.partitions[first:first + budget]
+            taken = topic.partitions[first : first + budget]
             budget -= len(taken)
-            topics.append(R_.DescribeTopicPartitionsResponseTopic(
-                error_code=NONE, name=name, topic_id=topic.topic_id, is_internal=topic.is_internal,
-                partitions=[R_.DescribeTopicPartitionsResponsePartition(
-                    error_code=NONE, partition_index=p.partition, leader_id=self.node_id,
-                    leader_epoch=p.leader_epoch, replica_nodes=[self.node_id],
-                    isr_nodes=[self.node_id], eligible_leader_replicas=[], last_known_elr=[],
-                    offline_replicas=[]) for p in taken],
-                topic_authorized_operations=self._topic_operations(conn, name)))
+            topics.append(
+                R_.DescribeTopicPartitionsResponseTopic(
+                    error_code=NONE,
+                    name=name,
+                    topic_id=topic.topic_id,
+                    is_internal=topic.is_internal,
+                    partitions=[
+                        R_.DescribeTopicPartitionsResponsePartition(
+                            error_code=NONE,
+                            partition_index=p.partition,
+                            leader_id=self.node_id,
+                            leader_epoch=p.leader_epoch,
+                            replica_nodes=[self.node_id],
+                            isr_nodes=[self.node_id],
+                            eligible_leader_replicas=[],
+                            last_known_elr=[],
+                            offline_replicas=[],
+                        )
+                        for p in taken
+                    ],
+                    topic_authorized_operations=self._topic_operations(conn, name),
+                )
+            )
             if first + len(taken) < len(topic.partitions):
                 next_cursor = R_.Cursor(topic_name=name, partition_index=first + len(taken))
                 break
@@ -167,9 +250,12 @@ class TopicHandlers:
             elif partitions <= 0:
                 error, message = INVALID_PARTITIONS, "Number of partitions must be larger than 0."
             elif t.replication_factor not in (-1, 1) or any(
-                    len(a.broker_ids) != 1 or a.broker_ids[0] != self.node_id for a in t.assignments):
-                error, message = INVALID_REPLICATION_FACTOR, (
-                    "Replication factor must be 1 (or -1): this cluster has one broker.")
+                len(a.broker_ids) != 1 or a.broker_ids[0] != self.node_id for a in t.assignments
+            ):
+                error, message = (
+                    INVALID_REPLICATION_FACTOR,
+                    ("Replication factor must be 1 (or -1): this cluster has one broker."),
+                )
             res.error_code, res.error_message = error, message
             if error == NONE:
                 configs = {c.name: c.value for c in t.configs}
@@ -179,9 +265,12 @@ class TopicHandlers:
                 if version >= 5:
                     res.num_partitions = partitions
                     res.replication_factor = 1
-                    res.configs = [R_.CreatableTopicConfigs(name=k, value=v, read_only=False,
-                                                             config_source=1, is_sensitive=False)
-                                   for k, v in sorted(configs.items())]
+                    res.configs = [
+                        R_.CreatableTopicConfigs(
+                            name=k, value=v, read_only=False, config_source=1, is_sensitive=False
+                        )
+                        for k, v in sorted(configs.items())
+                    ]
             results.append(res)
         return R_(throttle_time_ms=0, topics=results)
 
@@ -202,12 +291,16 @@ class TopicHandlers:
                 topic = self.storage.topics.get(name)
                 error = NONE if topic is not None else UNKNOWN_TOPIC_OR_PARTITION
             if (topic is not None or name is not None) and not self._allowed(
-                    conn, A.DELETE, A.TOPIC, topic.name if topic is not None else name):
+                conn, A.DELETE, A.TOPIC, topic.name if topic is not None else name
+            ):
                 error = TOPIC_AUTHORIZATION_FAILED
             elif topic is not None:
                 self.storage.delete_topic(topic.name)
-            results.append(R_.DeletableTopicResult(
-                name=topic.name if topic is not None else name,
-                topic_id=topic.topic_id if topic is not None else (topic_id or ZERO_UUID),
-                error_code=error))
+            results.append(
+                R_.DeletableTopicResult(
+                    name=topic.name if topic is not None else name,
+                    topic_id=topic.topic_id if topic is not None else (topic_id or ZERO_UUID),
+                    error_code=error,
+                )
+            )
         return R_(throttle_time_ms=0, responses=results)
