@@ -16,7 +16,7 @@ from __future__ import annotations
 import gc as _gc
 import struct as _struct
 import uuid as _uuid
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from kafkawire._pure.primitives import read_uvarint, size_of_unsigned_varint as _uvarint_size
 from kafkawire.errors import DecodeError, EncodeError, TruncatedError
@@ -39,6 +39,7 @@ from kafkawire.schema.plan import (
     UINT16,
     UINT32,
     UUID,
+    FieldPlan,
     StructPlan,
 )
 
@@ -47,6 +48,12 @@ __all__ = ["encode", "encode_parts", "size", "decode", "decode_from", "UNKNOWN_T
 # The slot of every message object that keeps unknown tagged fields: None or a tuple of
 # (tag, bytes) pairs in ascending tag order.
 UNKNOWN_TAGGED = "_unknown_tagged"
+
+# What pass 1 caches for pass 2 (UTF-8 bytes, tagged sizes), and how pass 2 takes it.
+_Cache = List[Any]
+_Next = Callable[[], Any]
+_Reader = Callable[[memoryview, int, int], Tuple[Any, int]]
+_Writer = Callable[[Any, bytearray, int, _Next], int]
 
 _I32 = _struct.Struct(">i")
 _I16 = _struct.Struct(">h")
@@ -71,7 +78,7 @@ _set = object.__setattr__
 # -- varints --------------------------------------------------------------------------
 
 
-def _read_uvarint(mv, pos: int, end: int) -> Tuple[int, int]:
+def _read_uvarint(mv: memoryview, pos: int, end: int) -> Tuple[int, int]:
     if pos < end:  # the one-byte case inline: it is nearly every length and count
         b = mv[pos]
         if b < 0x80:
@@ -95,7 +102,7 @@ def _truncated(what: str, pos: int, need: int, end: int) -> TruncatedError:
 # -- decoding -------------------------------------------------------------------------
 
 
-def _read_len(compact: bool, short: bool, mv, pos: int, end: int, what: str) -> Tuple[int, int]:
+def _read_len(compact: bool, short: bool, mv: memoryview, pos: int, end: int, what: str) -> Tuple[int, int]:
     if compact:
         n, pos = _read_uvarint(mv, pos, end)
         return n - 1, pos
@@ -108,14 +115,14 @@ def _read_len(compact: bool, short: bool, mv, pos: int, end: int, what: str) -> 
     return _I32.unpack_from(mv, pos)[0], pos + 4
 
 
-def _null_check(p, n: int, pos: int, what: str) -> None:
+def _null_check(p: FieldPlan, n: int, pos: int, what: str) -> None:
     if n < -1:
         raise DecodeError(f"{p.attr}: negative {what} length {n} before byte {pos}")
     if n == -1 and not p.nullable:
         raise DecodeError(f"{p.attr}: null {what} before byte {pos} where null is not allowed")
 
 
-def _uuid_from(raw) -> _uuid.UUID:
+def _uuid_from(raw: memoryview) -> _uuid.UUID:
     i = int.from_bytes(raw, "big")
     if not i:
         return _ZERO_UUID
@@ -125,7 +132,7 @@ def _uuid_from(raw) -> _uuid.UUID:
     return u
 
 
-def _read_text(mv, pos: int, n: int, end: int, attr: str) -> str:
+def _read_text(mv: memoryview, pos: int, n: int, end: int, attr: str) -> str:
     if n > end - pos:
         raise _truncated(f"{attr} string", pos, n, end)
     try:
@@ -134,7 +141,7 @@ def _read_text(mv, pos: int, n: int, end: int, attr: str) -> str:
         raise DecodeError(f"{attr}: string at byte {pos} is not valid UTF-8: {exc}") from None
 
 
-def _read_field(p, mv, pos: int, end: int) -> Tuple[Any, int]:
+def _read_field(p: FieldPlan, mv: memoryview, pos: int, end: int) -> Tuple[Any, int]:
     kind = p.kind
     if kind == STRING:
         n, pos = _read_len(p.compact, True, mv, pos, end, "string")
@@ -160,9 +167,10 @@ def _read_field(p, mv, pos: int, end: int) -> Tuple[Any, int]:
         ek = p.elem_kind
         if ek == STRUCT:
             sub = p.sub
+            assert sub is not None  # a struct field's plan has its struct's plan
             if n > end - pos or n * sub.min_size > end - pos:
                 raise _truncated(f"{p.attr} array of {n}", pos, n * max(sub.min_size, 1), end)
-            out = []
+            out: List[Any] = []
             append = out.append
             for _ in range(n):
                 v, pos = _read_struct(sub, mv, pos, end)
@@ -193,19 +201,21 @@ def _read_field(p, mv, pos: int, end: int) -> Tuple[Any, int]:
             return out, pos
         raise AssertionError(ek)
     if kind == STRUCT:
+        sub = p.sub
+        assert sub is not None
         if p.nullable:
             if p.tag >= 0:  # a tagged struct's marker is an unsigned varint: 0 null
                 marker, pos = _read_uvarint(mv, pos, end)
                 if marker == 0:
                     return None, pos
-                return _read_struct(p.sub, mv, pos, end)
+                return _read_struct(sub, mv, pos, end)
             if pos >= end:
                 raise _truncated(f"{p.attr} marker", pos, 1, end)
             marker = mv[pos]
             pos += 1
             if marker >= 0x80:  # negative int8: null
                 return None, pos
-        return _read_struct(p.sub, mv, pos, end)
+        return _read_struct(sub, mv, pos, end)
     if kind == UUID:
         if end - pos < 16:
             raise _truncated(f"{p.attr} uuid", pos, 16, end)
@@ -216,11 +226,11 @@ def _read_field(p, mv, pos: int, end: int) -> Tuple[Any, int]:
     return st.unpack_from(mv, pos)[0], pos + st.size
 
 
-def _read_tags(plan: StructPlan, obj, mv, pos: int, end: int) -> int:
+def _read_tags(plan: StructPlan, obj: Any, mv: memoryview, pos: int, end: int) -> int:
     """Read a tagged-field section into ``obj`` (known tags by name, the rest kept raw);
     the tagged fields already hold their defaults."""
     tagged = plan.tagged
-    unknown = None
+    unknown: Optional[List[Tuple[int, bytes]]] = None
     count, pos = _read_uvarint(mv, pos, end)
     if count > end - pos:
         raise _truncated("tagged fields", pos, count, end)
@@ -248,21 +258,22 @@ def _read_tags(plan: StructPlan, obj, mv, pos: int, end: int) -> int:
                 unknown = []
             unknown.append((tag, bytes(mv[pos : pos + n])))
         pos += n
-    if unknown is not None:
+    if unknown is None:
+        _set(obj, UNKNOWN_TAGGED, None)
+    else:
         unknown.sort(key=lambda t: t[0])
-        unknown = tuple(unknown)
-    _set(obj, UNKNOWN_TAGGED, unknown)
+        _set(obj, UNKNOWN_TAGGED, tuple(unknown))
     return pos
 
 
-def _read_struct(plan: StructPlan, mv, pos: int, end: int) -> Tuple[Any, int]:
-    compiled = plan.pure
+def _read_struct(plan: StructPlan, mv: memoryview, pos: int, end: int) -> Tuple[Any, int]:
+    compiled: _Compiled = plan.pure
     if compiled is None:
         compiled = _compile(plan)
     return compiled.read(mv, pos, end)
 
 
-def _view(buf) -> memoryview:
+def _view(buf: Any) -> memoryview:
     if type(buf) is bytes:  # always one-dimensional unsigned bytes
         return memoryview(buf)
     try:
@@ -277,7 +288,7 @@ def _view(buf) -> memoryview:
     return mv
 
 
-def decode_from(plan: StructPlan, buf, offset: int = 0) -> Tuple[Any, int]:
+def decode_from(plan: StructPlan, buf: Any, offset: int = 0) -> Tuple[Any, int]:
     """Decode one struct at ``offset``; returns ``(object, offset after it)``."""
     mv = _view(buf)
     if offset < 0 or offset > len(mv):
@@ -296,10 +307,10 @@ def decode_from(plan: StructPlan, buf, offset: int = 0) -> Tuple[Any, int]:
 _SMALL = 4096
 
 
-def decode(plan: StructPlan, buf) -> Any:
+def decode(plan: StructPlan, buf: Any) -> Any:
     """Decode a struct that fills ``buf`` exactly (trailing bytes raise DecodeError)."""
     mv = _view(buf)
-    compiled = plan.pure
+    compiled: _Compiled = plan.pure
     if compiled is None:
         compiled = _compile(plan)
     end = len(mv)
@@ -323,14 +334,14 @@ def decode(plan: StructPlan, buf) -> Any:
 # -- encoding: pass 1, exact size -------------------------------------------------------
 
 
-def _get(obj, p) -> Any:
+def _get(obj: Any, p: FieldPlan) -> Any:
     try:
         return getattr(obj, p.attr)
     except AttributeError:
         raise EncodeError(f"{type(obj).__name__}.{p.attr} is not set") from None
 
 
-def _utf8(p, v) -> bytes:
+def _utf8(p: FieldPlan, v: Any) -> bytes:
     if type(v) is not str:
         if not isinstance(v, str):
             raise EncodeError(f"{p.attr}: expected str, got {type(v).__name__}")
@@ -340,7 +351,7 @@ def _utf8(p, v) -> bytes:
         raise EncodeError(f"{p.attr}: not encodable as UTF-8: {exc}") from None
 
 
-def _nbytes(p, v) -> int:
+def _nbytes(p: FieldPlan, v: Any) -> int:
     if type(v) is bytes:
         return len(v)
     if isinstance(v, (bytearray, memoryview)) or hasattr(v, "__buffer__"):
@@ -367,7 +378,7 @@ def _len_size(compact: bool, short: bool, n: int) -> int:
     return 2 if short else 4
 
 
-def _null_value(p) -> int:
+def _null_value(p: FieldPlan) -> int:
     if not p.nullable:
         raise EncodeError(f"{p.attr}: None is not allowed at this version")
     if p.kind == STRUCT:  # a null struct is a one-byte marker
@@ -375,7 +386,7 @@ def _null_value(p) -> int:
     return 1 if p.compact else (2 if p.kind == STRING else 4)
 
 
-def _size_value(p, v, cache: list) -> int:
+def _size_value(p: FieldPlan, v: Any, cache: _Cache) -> int:
     kind = p.kind
     if p.width:
         return p.width
@@ -399,6 +410,7 @@ def _size_value(p, v, cache: list) -> int:
         ek = p.elem_kind
         if ek == STRUCT:
             sub = p.sub
+            assert sub is not None
             cls = sub.cls
             for item in v:
                 if not isinstance(item, cls):
@@ -419,13 +431,15 @@ def _size_value(p, v, cache: list) -> int:
             return total + 16 * n
         return total + _ELEM[ek].size * n
     if kind == STRUCT:
-        if not isinstance(v, p.sub.cls):
-            raise EncodeError(f"{p.attr}: expected {p.sub.cls.__name__}, got {type(v).__name__}")
-        return (1 if p.nullable else 0) + _size_struct(p.sub, v, cache)
+        sub = p.sub
+        assert sub is not None
+        if not isinstance(v, sub.cls):
+            raise EncodeError(f"{p.attr}: expected {sub.cls.__name__}, got {type(v).__name__}")
+        return (1 if p.nullable else 0) + _size_struct(sub, v, cache)
     raise AssertionError(kind)
 
 
-def _is_default(p, v) -> bool:
+def _is_default(p: FieldPlan, v: Any) -> bool:
     dk = p.defkind
     if dk == DEF_NONE:
         return v is None
@@ -436,12 +450,18 @@ def _is_default(p, v) -> bool:
             return len(v) == 0
         except TypeError:
             return False
+    # == of a message class or a plain value: a bool, typed Any by its operands
+    same: bool
     if p.kind == STRUCT:
-        return v == p.sub.spec.default_instance()
-    return v == p.default
+        sub = p.sub
+        assert sub is not None
+        same = v == sub.spec.default_instance()
+    else:
+        same = v == p.default
+    return same
 
 
-def _check_unknown(unknown, plan: StructPlan) -> None:
+def _check_unknown(unknown: Any, plan: StructPlan) -> None:
     if type(unknown) is not tuple and not isinstance(unknown, (tuple, list)):
         raise EncodeError(f"{UNKNOWN_TAGGED} must be None or a sequence of (tag, bytes) pairs")
     for item in unknown:
@@ -462,7 +482,7 @@ def _check_unknown(unknown, plan: StructPlan) -> None:
             raise EncodeError(f"{UNKNOWN_TAGGED}: tag {tag} data is not bytes-like")
 
 
-def _size_tags(plan: StructPlan, obj, cache: list) -> int:
+def _size_tags(plan: StructPlan, obj: Any, cache: _Cache) -> int:
     """The size of a tagged-field section, caching each written known value's size."""
     total = 0
     count = 0
@@ -486,7 +506,7 @@ def _size_tags(plan: StructPlan, obj, cache: list) -> int:
     return total + _uvarint_size(count)
 
 
-def _absent_error(plan: StructPlan, p, v) -> EncodeError:
+def _absent_error(plan: StructPlan, p: FieldPlan, v: Any) -> EncodeError:
     return EncodeError(
         f"{plan.spec.name}.{p.attr} holds a non-default value ({v!r:.80}) but "
         f"version {plan.version} does not have this field"
@@ -500,8 +520,8 @@ def _not_flexible(plan: StructPlan) -> EncodeError:
     )
 
 
-def _size_struct(plan: StructPlan, obj, cache: list) -> int:
-    compiled = plan.pure
+def _size_struct(plan: StructPlan, obj: Any, cache: _Cache) -> int:
+    compiled: _Compiled = plan.pure
     if compiled is None:
         compiled = _compile(plan)
     return compiled.size(obj, cache)
@@ -520,7 +540,7 @@ def _write_len(out: bytearray, pos: int, compact: bool, short: bool, n: int) -> 
     return pos + 4
 
 
-def _check_int(p, kind: int, v) -> None:
+def _check_int(p: FieldPlan, kind: int, v: Any) -> None:
     if type(v) is int or type(v) is bool:
         lo, hi = INT_RANGE[kind]
         if lo <= v <= hi:
@@ -537,7 +557,7 @@ def _check_int(p, kind: int, v) -> None:
         raise EncodeError(f"{p.attr}: {iv} is out of range for {KIND_NAMES[kind]}")
 
 
-def _check_fixed(p, kind: int, v) -> None:
+def _check_fixed(p: FieldPlan, kind: int, v: Any) -> None:
     """Raise EncodeError if ``v`` cannot be written as ``kind`` (BOOL takes anything)."""
     if kind == BOOL:
         return
@@ -556,14 +576,14 @@ def _check_fixed(p, kind: int, v) -> None:
     _check_int(p, kind, v)
 
 
-def _run_error(run, obj) -> EncodeError:
+def _run_error(run: Sequence[FieldPlan], obj: Any) -> EncodeError:
     """The EncodeError for a run of fixed fields that ``struct`` refused to pack."""
     for p in run:
         _check_fixed(p, p.kind, getattr(obj, p.attr))
     return EncodeError(f"{run[0].attr}: a value changed while it was being encoded")
 
 
-def _write_fixed(p, kind: int, v, out: bytearray, pos: int) -> int:
+def _write_fixed(p: FieldPlan, kind: int, v: Any, out: bytearray, pos: int) -> int:
     if kind == BOOL:
         out[pos] = 1 if v else 0
         return pos + 1
@@ -576,7 +596,7 @@ def _write_fixed(p, kind: int, v, out: bytearray, pos: int) -> int:
     return pos + st.size
 
 
-def _write_value(p, v, out: bytearray, pos: int, nxt) -> int:
+def _write_value(p: FieldPlan, v: Any, out: bytearray, pos: int, nxt: _Next) -> int:
     kind = p.kind
     if p.width:
         return _write_fixed(p, kind, v, out, pos)
@@ -601,7 +621,9 @@ def _write_value(p, v, out: bytearray, pos: int, nxt) -> int:
         pos = _write_len(out, pos, p.compact, False, len(v))
         ek = p.elem_kind
         if ek == STRUCT:
-            write = _writer(p.sub)
+            sub = p.sub
+            assert sub is not None
+            write = _writer(sub)
             for item in v:
                 pos = write(item, out, pos, nxt)
         elif ek == STRING:
@@ -619,12 +641,14 @@ def _write_value(p, v, out: bytearray, pos: int, nxt) -> int:
         if p.nullable:
             out[pos] = 1
             pos += 1
-        return _writer(p.sub)(v, out, pos, nxt)
+        sub = p.sub
+        assert sub is not None
+        return _writer(sub)(v, out, pos, nxt)
     raise AssertionError(kind)
 
 
-def _write_tags(plan: StructPlan, obj, out: bytearray, pos: int, nxt) -> int:
-    items = []
+def _write_tags(plan: StructPlan, obj: Any, out: bytearray, pos: int, nxt: _Next) -> int:
+    items: List[Tuple[int, Optional[FieldPlan], Any]] = []
     for p in plan.tagged:
         v = getattr(obj, p.attr)
         if not _is_default(p, v):
@@ -637,9 +661,9 @@ def _write_tags(plan: StructPlan, obj, out: bytearray, pos: int, nxt) -> int:
     pos = _write_uvarint(out, pos, len(items))
     # Pass 1 cached each known tagged value's size in ascending tag order (the order
     # the items are written in), followed by what the value itself cached.
-    for tag, p, v in items:
+    for tag, known, v in items:
         pos = _write_uvarint(out, pos, tag)
-        if p is None:
+        if known is None:
             raw = memoryview(v).cast("B")
             pos = _write_uvarint(out, pos, len(raw))
             out[pos : pos + len(raw)] = raw
@@ -648,14 +672,14 @@ def _write_tags(plan: StructPlan, obj, out: bytearray, pos: int, nxt) -> int:
             n = nxt()
             pos = _write_uvarint(out, pos, n)
             start = pos
-            pos = _write_value(p, v, out, pos, nxt)
+            pos = _write_value(known, v, out, pos, nxt)
             if pos - start != n:
-                raise EncodeError(f"{p.attr}: value changed while it was being encoded")
+                raise EncodeError(f"{known.attr}: value changed while it was being encoded")
     return pos
 
 
-def _writer(plan: StructPlan):
-    compiled = plan.pure
+def _writer(plan: StructPlan) -> _Writer:
+    compiled: _Compiled = plan.pure
     if compiled is None:
         compiled = _compile(plan)
     return compiled.write
@@ -674,9 +698,12 @@ def _writer(plan: StructPlan):
 
 class _Compiled:
     __slots__ = ("read", "size", "write")
+    read: _Reader
+    size: Callable[[Any, _Cache], int]
+    write: _Writer
 
 
-_FMT = {}
+_FMT: Dict[Tuple[str, int], _struct.Struct] = {}
 
 
 def _array_fmt(code: str, n: int) -> _struct.Struct:
@@ -689,17 +716,17 @@ def _array_fmt(code: str, n: int) -> _struct.Struct:
     return st
 
 
-def _trunc_run(run, pos: int, w: int, end: int) -> TruncatedError:
+def _trunc_run(run: Sequence[FieldPlan], pos: int, w: int, end: int) -> TruncatedError:
     return _truncated(f"{run[0].attr} {KIND_NAMES[run[0].kind]}", pos, w, end)
 
 
-def _bad_count(p, n: int, pos: int) -> DecodeError:
+def _bad_count(p: FieldPlan, n: int, pos: int) -> DecodeError:
     if n == -1:
         return DecodeError(f"{p.attr}: null array before byte {pos} where null is not allowed")
     return DecodeError(f"{p.attr}: negative array length {n} before byte {pos}")
 
 
-def _not_list(p, v) -> EncodeError:
+def _not_list(p: FieldPlan, v: Any) -> EncodeError:
     return EncodeError(f"{p.attr}: expected a list, got {type(v).__name__}")
 
 
@@ -709,17 +736,17 @@ def _attr_ok(name: str) -> bool:
     return name.isidentifier() and not keyword.iskeyword(name)
 
 
-def _attr_get(obj: str, p) -> str:
+def _attr_get(obj: str, p: FieldPlan) -> str:
     """Source reading field ``p`` of ``obj``."""
     return f"{obj}.{p.attr}" if _attr_ok(p.attr) else f"getattr({obj}, {p.attr!r})"
 
 
-def _attr_set(p, value: str) -> str:
+def _attr_set(p: FieldPlan, value: str) -> str:
     """Source setting field ``p`` of ``obj`` to ``value``."""
     return f"obj.{p.attr} = {value}" if _attr_ok(p.attr) else f"set(obj, {p.attr!r}, {value})"
 
 
-def _emit_read_array(r: List[str], p, k: int, env: Dict[str, Any]) -> None:
+def _emit_read_array(r: List[str], p: FieldPlan, k: int, env: Dict[str, Any]) -> None:
     """Append to ``r`` the lines reading array field ``p`` (step ``k``) of fixed-width
     elements or of structs."""
     if p.compact:
@@ -741,11 +768,12 @@ def _emit_read_array(r: List[str], p, k: int, env: Dict[str, Any]) -> None:
         r.append(f"        raise bad_count(P{k}, n, pos)")
     r.append("    else:")
     if p.elem_kind == STRUCT:
-        env[f"SUB{k}"] = p.sub
-        env[f"MIN{k}"] = p.sub.min_size
+        sp = p.sub
+        assert sp is not None  # a struct field's plan has its struct's plan
+        env[f"SUB{k}"] = sp
+        env[f"MIN{k}"] = sp.min_size
         r.append(f"        if n > end - pos or n * MIN{k} > end - pos:")
         r.append(f"            raise trunc('{p.attr} array of ' + str(n), pos, n * max(MIN{k}, 1), end)")
-        sp = p.sub
         if (
             all(st is not None for st, _ in sp.steps)
             and all(_attr_ok(q.attr) for _, run in sp.steps for q in run)
@@ -784,7 +812,7 @@ def _emit_read_array(r: List[str], p, k: int, env: Dict[str, Any]) -> None:
             r.append("            app(e)")
             r.append("        " + _attr_set(p, "lst"))
             return
-        sub_compiled = p.sub.pure if p.sub.pure is not None else _compile(p.sub)
+        sub_compiled = sp.pure if sp.pure is not None else _compile(sp)
         sub_read = getattr(sub_compiled, "read", None)
         if sub_read is not None:  # nested plans are compiled first, so bound here
             env[f"SUBR{k}"] = sub_read
@@ -879,11 +907,12 @@ def _emit_read(plan: StructPlan, env: Dict[str, Any]) -> List[str]:
     for k, p in enumerate(plan.absent + plan.tagged):
         env[f"D{k}"] = p.default
         env[f"F{k}"] = p.factory
-        sub_defaults = p.sub.cls._defaults if p.kind == STRUCT and p.factory is not None else None
-        if sub_defaults and all(f is None and _attr_ok(a) for a, _, f in sub_defaults):
+        sub = p.sub if p.kind == STRUCT and p.factory is not None else None
+        sub_defaults = sub.cls._defaults if sub is not None else None
+        if sub is not None and sub_defaults and all(f is None and _attr_ok(a) for a, _, f in sub_defaults):
             # A default struct of plain values (the usual absent tagged struct): built
             # inline, as the class's default maker would build it.
-            env[f"DC{k}"] = p.sub.cls
+            env[f"DC{k}"] = sub.cls
             r.append(f"    t = new(DC{k})")
             for i, (a, value, _) in enumerate(sub_defaults):
                 env[f"DV{k}_{i}"] = value
@@ -925,8 +954,10 @@ def _emit_size(plan: StructPlan, env: Dict[str, Any]) -> List[str]:
             z.append("    else:")
             z.append(f"        raise not_list(Q{k}, v)")
         elif p.kind == ARRAY and p.elem_kind == STRUCT:
-            env[f"ZSUB{k}"] = p.sub
-            env[f"ZCLS{k}"] = p.sub.cls
+            sub = p.sub
+            assert sub is not None
+            env[f"ZSUB{k}"] = sub
+            env[f"ZCLS{k}"] = sub.cls
             z.append("    if v is None:")
             z.append(f"        total += size_value(Q{k}, v, cache)")
             z.append("    else:")
@@ -939,7 +970,7 @@ def _emit_size(plan: StructPlan, env: Dict[str, Any]) -> List[str]:
             z.append("        for item in v:")
             z.append(f"            if type(item) is not ZCLS{k} and not isinstance(item, ZCLS{k}):")
             z.append(
-                f"                raise EncodeError('{p.attr}: expected {p.sub.cls.__name__} items, got ' + type(item).__name__)"
+                f"                raise EncodeError('{p.attr}: expected {sub.cls.__name__} items, got ' + type(item).__name__)"
             )
             z.append("            total += sub(item, cache)")
         else:
@@ -962,7 +993,7 @@ def _emit_size(plan: StructPlan, env: Dict[str, Any]) -> List[str]:
     return z
 
 
-def _null_or(p, k: int) -> List[str]:
+def _null_or(p: FieldPlan, k: int) -> List[str]:
     """Lines loading field ``p`` into ``v``: a null one goes to write_value, and the
     lines that follow (indented 8) write a present one."""
     return [
@@ -973,7 +1004,7 @@ def _null_or(p, k: int) -> List[str]:
     ]
 
 
-def _put_length(p, n: str, width: int) -> List[str]:
+def _put_length(p: FieldPlan, n: str, width: int) -> List[str]:
     """Lines writing the length ``n`` of field ``p``: compact, else int16/int32."""
     if p.compact:
         return [f"        pos = write_uvarint(out, pos, {n} + 1)"]
@@ -1115,13 +1146,13 @@ def _compile(plan: StructPlan) -> _Compiled:
     return compiled
 
 
-def _sized(parts: Sequence[Tuple[StructPlan, Any]]):
-    caches: List[list] = []
+def _sized(parts: Sequence[Tuple[StructPlan, Any]]) -> Tuple[int, List[_Cache]]:
+    caches: List[_Cache] = []
     total = 0
     for plan, obj in parts:
         if not isinstance(obj, plan.cls):
             raise EncodeError(f"expected {plan.cls.__name__}, got {type(obj).__name__}")
-        cache: list = []
+        cache: _Cache = []
         try:
             total += _size_struct(plan, obj, cache)
         except AttributeError as exc:
@@ -1133,7 +1164,7 @@ def _sized(parts: Sequence[Tuple[StructPlan, Any]]):
     return total, caches
 
 
-def size(plan: StructPlan, obj) -> int:
+def size(plan: StructPlan, obj: Any) -> int:
     """The exact number of bytes :func:`encode` writes for ``obj`` at the plan's version."""
     return _sized(((plan, obj),))[0]
 
@@ -1160,6 +1191,6 @@ def encode_parts(parts: Sequence[Tuple[StructPlan, Any]], size_prefix: bool = Fa
     return bytes(out)
 
 
-def encode(plan: StructPlan, obj) -> bytes:
+def encode(plan: StructPlan, obj: Any) -> bytes:
     """The bytes of ``obj`` at the plan's version (exact size, one output buffer)."""
     return encode_parts(((plan, obj),), False)
