@@ -20,6 +20,7 @@ the newest 1% by timestamp, and one partition's offset range.
 Run as a script (``python benchmarks/bench_spark_layouts.py [--records N]``), from outside
 the source tree or with the extensions built in place, or under pytest-benchmark.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -46,13 +47,19 @@ def build_log(directory: str, n_records: int, partitions: int, segment_bytes: in
     value = bytes(range(100))
     per = n_records // partitions
     for p in range(partitions):
-        with segments.PartitionWriter(os.path.join(directory, f"bench-{p}"),
-                                      segment_bytes=segment_bytes) as w:
+        with segments.PartitionWriter(
+            os.path.join(directory, f"bench-{p}"), segment_bytes=segment_bytes
+        ) as w:
             for base in range(0, per, 1000):
-                recs = [{"key": b"key-%012d" % (base + i), "value": value,
-                         "headers": [("trace", b"0123456789abcdef")],
-                         "timestamp": BASE_TS + base + i}
-                        for i in range(min(1000, per - base))]
+                recs = [
+                    {
+                        "key": b"key-%012d" % (base + i),
+                        "value": value,
+                        "headers": [("trace", b"0123456789abcdef")],
+                        "timestamp": BASE_TS + base + i,
+                    }
+                    for i in range(min(1000, per - base))
+                ]
                 w.append(records.encode_batch(recs, base_offset=base))
 
 
@@ -88,8 +95,7 @@ def _replay_source():
             self.columns = columns
 
         def partitions(self):
-            return [InputPartition(os.path.join(self.path, n))
-                    for n in sorted(os.listdir(self.path))]
+            return [InputPartition(os.path.join(self.path, n)) for n in sorted(os.listdir(self.path))]
 
         def read(self, partition):
             import pyarrow as pa
@@ -155,22 +161,28 @@ def measure(spark, work: str, n_records: int, rounds: int = 2) -> dict:
         t_parquet = _best(lambda: _agg(parquet), rounds)
         t_kl_some = _best(lambda: _agg(kl_some), rounds)
         t_floor_some = _best(lambda: _agg(replay_some), rounds)
-        out[name] = {"kafka_log_s": t_kl, "floor_s": t_floor, "parquet_s": t_parquet,
-                     "vs_floor": t_floor / t_kl, "vs_parquet": t_parquet / t_kl,
-                     "kafka_log_2col_s": t_kl_some, "floor_2col_s": t_floor_some,
-                     "vs_floor_2col": t_floor_some / t_kl_some,
-                     "vs_parquet_2col": t_parquet / t_kl_some,
-                     "tasks": kl.rdd.getNumPartitions()}
+        out[name] = {
+            "kafka_log_s": t_kl,
+            "floor_s": t_floor,
+            "parquet_s": t_parquet,
+            "vs_floor": t_floor / t_kl,
+            "vs_parquet": t_parquet / t_kl,
+            "kafka_log_2col_s": t_kl_some,
+            "floor_2col_s": t_floor_some,
+            "vs_floor_2col": t_floor_some / t_kl_some,
+            "vs_parquet_2col": t_parquet / t_kl_some,
+            "tasks": kl.rdd.getNumPartitions(),
+        }
         if full_dir is None:
             full_dir = log_dir
-    out.update(measure_filters(spark, full_dir, n_records, rounds,
-                               full=out[next(iter(LAYOUTS))]["kafka_log_s"]))
+    out.update(
+        measure_filters(spark, full_dir, n_records, rounds, full=out[next(iter(LAYOUTS))]["kafka_log_s"])
+    )
     out["udf"] = measure_udf(spark, n_records, rounds)
     return out
 
 
-def measure_filters(spark, log_dir: str, n_records: int, rounds: int = 2,
-                    full: float = None) -> dict:
+def measure_filters(spark, log_dir: str, n_records: int, rounds: int = 2, full: float = None) -> dict:
     """The newest 1% by timestamp, and one partition's offset range, against the full
     scan of a log of 2 partitions (``build_log`` with 2 partitions)."""
     df = spark.read.format("kafka-log").load(log_dir)
@@ -182,10 +194,13 @@ def measure_filters(spark, log_dir: str, n_records: int, rounds: int = 2,
     lo, hi = per // 2, per // 2 + per // 1000
     out = {}
     for label, cond, want in (
-            ("timestamp >= newest 1%", f"timestamp >= timestamp_millis({newest})",
-             2 * (per // 100)),
-            ("partition = 1 and offset between A and B",
-             f"partition = 1 and offset between {lo} and {hi}", hi - lo + 1)):
+        ("timestamp >= newest 1%", f"timestamp >= timestamp_millis({newest})", 2 * (per // 100)),
+        (
+            "partition = 1 and offset between A and B",
+            f"partition = 1 and offset between {lo} and {hi}",
+            hi - lo + 1,
+        ),
+    ):
         q = df.where(cond)
         assert _agg(q)[0] == want, (label, _agg(q))
         t = _best(lambda: _agg(q), rounds)
@@ -220,16 +235,23 @@ def _aiokafka_arrow_udf():
                 if batch.is_control_batch:
                     continue
                 for r in batch:
-                    rows.append({
-                        "offset": r.offset,
-                        "timestamp": datetime.datetime.fromtimestamp(r.timestamp / 1000, utc),
-                        "timestamp_type": r.timestamp_type, "key": r.key, "value": r.value,
-                        "headers": [{"key": k, "value": v} for k, v in r.headers],
-                        "partition_leader_epoch": -1, "producer_id": batch.producer_id,
-                        "producer_epoch": batch.producer_epoch,
-                        "sequence": batch.base_sequence + r.offset - batch.base_offset,
-                        "is_transactional": batch.is_transactional, "is_control": False,
-                        "compression": codecs[batch.compression_type]})
+                    rows.append(
+                        {
+                            "offset": r.offset,
+                            "timestamp": datetime.datetime.fromtimestamp(r.timestamp / 1000, utc),
+                            "timestamp_type": r.timestamp_type,
+                            "key": r.key,
+                            "value": r.value,
+                            "headers": [{"key": k, "value": v} for k, v in r.headers],
+                            "partition_leader_epoch": -1,
+                            "producer_id": batch.producer_id,
+                            "producer_epoch": batch.producer_epoch,
+                            "sequence": batch.base_sequence + r.offset - batch.base_offset,
+                            "is_transactional": batch.is_transactional,
+                            "is_control": False,
+                            "compression": codecs[batch.compression_type],
+                        }
+                    )
             out.append(rows)
         return pa.array(out, type=pa.list_(pa.field("element", record_type)))
 
@@ -247,12 +269,19 @@ def measure_udf(spark, n_records: int, rounds: int = 2) -> dict:
     value = bytes(range(100))
     rows = []
     for base in range(0, n_records, 1000):
-        recs = [{"key": b"key-%012d" % (base + i), "value": value,
-                 "headers": [("trace", b"0123456789abcdef")], "timestamp": BASE_TS + base + i}
-                for i in range(min(1000, n_records - base))]
+        recs = [
+            {
+                "key": b"key-%012d" % (base + i),
+                "value": value,
+                "headers": [("trace", b"0123456789abcdef")],
+                "timestamp": BASE_TS + base + i,
+            }
+            for i in range(min(1000, n_records - base))
+        ]
         rows.append((records.encode_batch(recs, base_offset=base),))
-    df = spark.createDataFrame(rows, "batch binary").repartition(
-        spark.sparkContext.defaultParallelism).cache()
+    df = (
+        spark.createDataFrame(rows, "batch binary").repartition(spark.sparkContext.defaultParallelism).cache()
+    )
     df.count()
     ours = df.select(F.explode(decode_record_batches("batch")).alias("r")).select("r.*")
     theirs = df.select(F.explode(_aiokafka_arrow_udf()("batch")).alias("r")).select("r.*")
@@ -260,40 +289,51 @@ def measure_udf(spark, n_records: int, rounds: int = 2) -> dict:
     t_ours = _best(lambda: _agg(ours), rounds)
     t_theirs = _best(lambda: _agg(theirs), rounds)
     df.unpersist()
-    return {"decode_record_batches_s": t_ours, "aiokafka_arrow_udf_s": t_theirs,
-            "ours_rows_per_s": n_records / t_ours, "theirs_rows_per_s": n_records / t_theirs,
-            "speedup": t_theirs / t_ours}
+    return {
+        "decode_record_batches_s": t_ours,
+        "aiokafka_arrow_udf_s": t_theirs,
+        "ours_rows_per_s": n_records / t_ours,
+        "theirs_rows_per_s": n_records / t_theirs,
+        "speedup": t_theirs / t_ours,
+    }
 
 
 def report(fig: dict, n_records: int) -> str:
     lines = [f"{n_records:,} records, local[2]"]
     for name in (n for n in LAYOUTS if n in fig):
         f = fig[name]
-        lines.append(f"  {name:34s} kafka-log {f['kafka_log_s']:6.2f} s ({f['tasks']} tasks)"
-                     f"  floor {f['floor_s']:6.2f} s  parquet {f['parquet_s']:6.2f} s"
-                     f"  -> {f['vs_floor']:.2f}x floor, {f['vs_parquet']:.2f}x parquet")
+        lines.append(
+            f"  {name:34s} kafka-log {f['kafka_log_s']:6.2f} s ({f['tasks']} tasks)"
+            f"  floor {f['floor_s']:6.2f} s  parquet {f['parquet_s']:6.2f} s"
+            f"  -> {f['vs_floor']:.2f}x floor, {f['vs_parquet']:.2f}x parquet"
+        )
         if "kafka_log_2col_s" in f:
-            lines.append(f"  {'  same, schema ' + QUERY_COLUMNS:34s} kafka-log "
-                         f"{f['kafka_log_2col_s']:6.2f} s            floor "
-                         f"{f['floor_2col_s']:6.2f} s                  -> "
-                         f"{f['vs_floor_2col']:.2f}x floor, {f['vs_parquet_2col']:.2f}x parquet")
+            lines.append(
+                f"  {'  same, schema ' + QUERY_COLUMNS:34s} kafka-log "
+                f"{f['kafka_log_2col_s']:6.2f} s            floor "
+                f"{f['floor_2col_s']:6.2f} s                  -> "
+                f"{f['vs_floor_2col']:.2f}x floor, {f['vs_parquet_2col']:.2f}x parquet"
+            )
     for name, f in fig.items():
         if "full_scan_s" in f:
-            lines.append(f"  {name:42s} {f['filtered_s']:6.2f} s vs full scan "
-                         f"{f['full_scan_s']:6.2f} s: {f['speedup']:.1f}x")
+            lines.append(
+                f"  {name:42s} {f['filtered_s']:6.2f} s vs full scan "
+                f"{f['full_scan_s']:6.2f} s: {f['speedup']:.1f}x"
+            )
     u = fig.get("udf")
     if u:
-        lines.append(f"  UDF over record-batch bytes: decode_record_batches "
-                     f"{u['ours_rows_per_s']:,.0f} rows/s, aiokafka Arrow UDF "
-                     f"{u['theirs_rows_per_s']:,.0f} rows/s: {u['speedup']:.1f}x")
+        lines.append(
+            f"  UDF over record-batch bytes: decode_record_batches "
+            f"{u['ours_rows_per_s']:,.0f} rows/s, aiokafka Arrow UDF "
+            f"{u['theirs_rows_per_s']:,.0f} rows/s: {u['speedup']:.1f}x"
+        )
     return "\n".join(lines)
 
 
 def _session():
     from kafkawire.spark import local_session
 
-    return local_session("local[2]", app="kafkawire-bench-layouts",
-                         **{"spark.driver.memory": "4g"})
+    return local_session("local[2]", app="kafkawire-bench-layouts", **{"spark.driver.memory": "4g"})
 
 
 def test_kafka_log_layouts_vs_floor_and_parquet(benchmark, tmp_path):
@@ -308,17 +348,19 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--records", type=int, default=1_000_000)
     p.add_argument("--rounds", type=int, default=2)
-    p.add_argument("--filters-only", action="store_true",
-                   help="only the filtered queries, on 2 partitions of 1 GiB segments "
-                        "(e.g. --records 14000000 for about 2 GB)")
+    p.add_argument(
+        "--filters-only",
+        action="store_true",
+        help="only the filtered queries, on 2 partitions of 1 GiB segments "
+        "(e.g. --records 14000000 for about 2 GB)",
+    )
     args = p.parse_args(argv)
     work = tempfile.mkdtemp(prefix="kafkawire-bench-layouts-")
     try:
         spark = _session()
         if args.filters_only:
             build_log(work, args.records, 2, 1 << 30)
-            print(report(measure_filters(spark, work, args.records, args.rounds),
-                         args.records))
+            print(report(measure_filters(spark, work, args.records, args.rounds), args.records))
         else:
             print(report(measure(spark, work, args.records, args.rounds), args.records))
         spark.stop()

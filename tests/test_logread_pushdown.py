@@ -4,6 +4,7 @@ Every pushed-down read is compared with the full read filtered afterwards by the
 predicate (in plain Python over the rows), on a log with compaction gaps, control
 batches, aborted transactions, several segments per partition and a legacy message set.
 """
+
 from __future__ import annotations
 
 import os
@@ -27,18 +28,30 @@ def log_dir(tmp_path_factory):
     sample.generate(d, segment_bytes=16 * 1024)
     with segments.PartitionWriter(os.path.join(d, "legacy-0"), segment_bytes=4096) as w:
         for base in range(0, 200, 10):
-            recs = [{"key": b"k%d" % (base + i), "value": b"v" * 30,
-                     "timestamp": BASE_TS + base + i} for i in range(10)]
-            w.append(records.encode_batch(recs, base_offset=base, magic=1,
-                                          compression="gzip" if base % 20 else "none"))
+            recs = [
+                {"key": b"k%d" % (base + i), "value": b"v" * 30, "timestamp": BASE_TS + base + i}
+                for i in range(10)
+            ]
+            w.append(
+                records.encode_batch(
+                    recs, base_offset=base, magic=1, compression="gzip" if base % 20 else "none"
+                )
+            )
     return d
 
 
 def _rows(table):
-    return sorted((r["topic"], r["partition"], r["offset"],
-                   None if r["timestamp"] is None else
-                   int(r["timestamp"].timestamp() * 1000 + 0.5), r["key"], r["value"])
-                  for r in table.to_pylist())
+    return sorted(
+        (
+            r["topic"],
+            r["partition"],
+            r["offset"],
+            None if r["timestamp"] is None else int(r["timestamp"].timestamp() * 1000 + 0.5),
+            r["key"],
+            r["value"],
+        )
+        for r in table.to_pylist()
+    )
 
 
 def _matches(row, f: logread.RowFilter) -> bool:
@@ -69,21 +82,23 @@ FILTERS = [
     logread.RowFilter(topics=frozenset({"legacy"}), min_offset=95, max_offset=121),
     logread.RowFilter(min_timestamp=BASE_TS + 30_000),
     logread.RowFilter(min_timestamp=BASE_TS + 10_000, max_timestamp=BASE_TS + 20_000),
-    logread.RowFilter(topics=frozenset({"payments"}), min_timestamp=BASE_TS + 40_000,
-                      max_offset=700),
+    logread.RowFilter(topics=frozenset({"payments"}), min_timestamp=BASE_TS + 40_000, max_offset=700),
     logread.RowFilter(topics=frozenset({"nope"})),
     logread.RowFilter(min_offset=10, max_offset=5),
 ]
 
 
-@pytest.mark.parametrize("options", [
-    logread.ReadOptions(),
-    logread.ReadOptions(isolation_level="read_committed"),
-    logread.ReadOptions(include_control=True, max_partition_bytes=5000, chunk_bytes=3000),
-], ids=["default", "read_committed", "control+small-splits"])
+@pytest.mark.parametrize(
+    "options",
+    [
+        logread.ReadOptions(),
+        logread.ReadOptions(isolation_level="read_committed"),
+        logread.ReadOptions(include_control=True, max_partition_bytes=5000, chunk_bytes=3000),
+    ],
+    ids=["default", "read_committed", "control+small-splits"],
+)
 @pytest.mark.parametrize("row_filter", FILTERS, ids=lambda f: repr(f)[9:60])
-def test_a_pushed_down_read_equals_the_full_read_filtered_afterwards(
-        log_dir, options, row_filter):
+def test_a_pushed_down_read_equals_the_full_read_filtered_afterwards(log_dir, options, row_filter):
     full = _rows(logread.read_all(log_dir, options))
     expected = [r for r in full if _matches(r, row_filter)]
     got = _rows(logread.read_all(log_dir, options, row_filter))
@@ -98,8 +113,9 @@ def test_a_partition_filter_plans_only_that_partition(log_dir):
 
 def test_an_offset_range_skips_segments_and_starts_inside_one_from_the_index(log_dir):
     everything = [s for s in logread.plan(log_dir) if (s.topic, s.partition) == ("orders", 1)]
-    f = logread.RowFilter(topics=frozenset({"orders"}), partitions=frozenset({1}),
-                          min_offset=900, max_offset=1000)
+    f = logread.RowFilter(
+        topics=frozenset({"orders"}), partitions=frozenset({1}), min_offset=900, max_offset=1000
+    )
     narrowed = logread.plan(log_dir, logread.ReadOptions(), f)
     assert len(everything) > 3
     assert 0 < len(narrowed) < len(everything)
@@ -111,13 +127,11 @@ def test_an_offset_range_skips_segments_and_starts_inside_one_from_the_index(log
 
 
 def test_batches_outside_the_filter_are_skipped_by_their_header(log_dir):
-    f = logread.RowFilter(topics=frozenset({"orders"}), partitions=frozenset({0}),
-                          max_offset=50)
+    f = logread.RowFilter(topics=frozenset({"orders"}), partitions=frozenset({0}), max_offset=50)
     opts = logread.ReadOptions()
     stats = logread.ReadStats()
     splits = logread.plan(log_dir, opts, f)
-    rows = sum(b.num_rows for b in logread.read_splits(splits, opts, stats=stats,
-                                                          row_filter=f))
+    rows = sum(b.num_rows for b in logread.read_splits(splits, opts, stats=stats, row_filter=f))
     assert rows == 51
     # the read stops at the first batch past the range: the first segment's rest is
     # skipped by header, later segments are never opened
@@ -132,12 +146,12 @@ def test_a_time_filter_starts_reading_where_the_time_index_allows(log_dir):
     opts = logread.ReadOptions()
     f = logread.RowFilter(topics=frozenset({"orders"}), min_timestamp=late)
     everything = logread.ReadStats()
-    for _ in logread.read_splits(logread.plan(log_dir, opts, logread.RowFilter(
-            topics=f.topics)), opts, stats=everything):
+    for _ in logread.read_splits(
+        logread.plan(log_dir, opts, logread.RowFilter(topics=f.topics)), opts, stats=everything
+    ):
         pass
     narrowed = logread.ReadStats()
-    for _ in logread.read_splits(logread.plan(log_dir, opts, f), opts, stats=narrowed,
-                                 row_filter=f):
+    for _ in logread.read_splits(logread.plan(log_dir, opts, f), opts, stats=narrowed, row_filter=f):
         pass
     assert narrowed.batches_read < everything.batches_read / 2
 
@@ -153,8 +167,8 @@ def test_small_segments_are_packed_into_few_tasks_in_offset_order(log_dir):
     for g in groups:
         assert g == sorted(g, key=splits.index)
     table = pa.Table.from_batches(
-        [b for g in groups for b in logread.read_splits(g, opts)],
-        schema=logread.arrow_schema(opts))
+        [b for g in groups for b in logread.read_splits(g, opts)], schema=logread.arrow_schema(opts)
+    )
     assert _rows(table) == _rows(logread.read_all(log_dir, opts))
 
 
@@ -172,8 +186,7 @@ def test_a_big_segment_is_cut_at_batch_boundaries_so_every_core_gets_work(tmp_pa
 
 
 def test_split_size_follows_spark_rules():
-    opts = logread.ReadOptions(max_partition_bytes=128 << 20, open_cost_bytes=4 << 20,
-                               min_partitions=2)
+    opts = logread.ReadOptions(max_partition_bytes=128 << 20, open_cost_bytes=4 << 20, min_partitions=2)
     assert logread.split_bytes(10 << 30, 10, opts) == 128 << 20  # capped
     assert logread.split_bytes(100 << 20, 1, opts) == (104 << 20) // 2  # spread over cores
     assert logread.split_bytes(1000, 1, opts) == 4 << 20  # never below the open cost
@@ -186,12 +199,14 @@ def test_read_options_parse_the_packing_options():
         logread.ReadOptions.parse({"minPartitions": "0"})
 
 
-@pytest.mark.parametrize("columns", [("offset", "value"), ("value", "partition", "topic"),
-                                     ("headers", "timestamp", "is_control")])
+@pytest.mark.parametrize(
+    "columns", [("offset", "value"), ("value", "partition", "topic"), ("headers", "timestamp", "is_control")]
+)
 @pytest.mark.parametrize("row_filter", FILTERS[2:4] + FILTERS[8:9], ids=lambda f: repr(f)[9:60])
 @pytest.mark.parametrize("isolation", ["read_uncommitted", "read_committed"])
 def test_a_read_of_some_columns_equals_those_columns_of_the_full_read(
-        log_dir, columns, row_filter, isolation):
+    log_dir, columns, row_filter, isolation
+):
     full = logread.ReadOptions(isolation_level=isolation)
     some = logread.ReadOptions(isolation_level=isolation, columns=columns)
     table = logread.read_all(log_dir, some, row_filter)

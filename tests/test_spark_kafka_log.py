@@ -3,6 +3,7 @@
 Each test runs per backend; the ``kafka_log`` fixture passes the backend to the workers
 through the source's ``backend`` option.
 """
+
 from __future__ import annotations
 
 import os
@@ -27,18 +28,41 @@ def sample_log(tmp_path_factory):
 
 
 def _collect(df):
-    rows = (df.select("topic", "partition", "offset", F.unix_millis("timestamp").alias("ts"),
-                      "key", "value", "headers", "compression")
-            .orderBy("topic", "partition", "offset").collect())
-    return [(r.topic, r.partition, r.offset, r.ts,
-             None if r.key is None else bytes(r.key), None if r.value is None else bytes(r.value),
-             [(h.key, None if h.value is None else bytes(h.value)) for h in r.headers],
-             r.compression) for r in rows]
+    rows = (
+        df.select(
+            "topic",
+            "partition",
+            "offset",
+            F.unix_millis("timestamp").alias("ts"),
+            "key",
+            "value",
+            "headers",
+            "compression",
+        )
+        .orderBy("topic", "partition", "offset")
+        .collect()
+    )
+    return [
+        (
+            r.topic,
+            r.partition,
+            r.offset,
+            r.ts,
+            None if r.key is None else bytes(r.key),
+            None if r.value is None else bytes(r.value),
+            [(h.key, None if h.value is None else bytes(h.value)) for h in r.headers],
+            r.compression,
+        )
+        for r in rows
+    ]
 
 
 def _expected(log, committed=False):
-    return sorted((r.topic, r.partition, r.offset, r.timestamp, r.key, r.value, r.headers,
-                   r.compression) for r in log.records if not (committed and r.aborted))
+    return sorted(
+        (r.topic, r.partition, r.offset, r.timestamp, r.key, r.value, r.headers, r.compression)
+        for r in log.records
+        if not (committed and r.aborted)
+    )
 
 
 def test_reads_every_record_of_a_log_directory_as_written(kafka_log, sample_log):
@@ -52,7 +76,8 @@ def test_read_committed_removes_the_aborted_transaction(kafka_log, sample_log):
     committed = kafka_log(isolationLevel="read_committed").load(sample_log.directory)
     assert _collect(committed) == _expected(sample_log, committed=True)
     removed = uncommitted.select("topic", "partition", "offset").subtract(
-        committed.select("topic", "partition", "offset"))
+        committed.select("topic", "partition", "offset")
+    )
     want = sorted((r.topic, r.partition, r.offset) for r in sample_log.aborted)
     assert sorted(tuple(r) for r in removed.collect()) == want
 
@@ -79,29 +104,43 @@ def test_control_records_on_request(kafka_log, sample_log):
     assert df.where("is_control").count() == sample_log.control_batches
 
 
-def test_write_then_read_round_trip_with_compression(spark, kafka_log, sample_log, tmp_path,
-                                                     backend):
+def test_write_then_read_round_trip_with_compression(spark, kafka_log, sample_log, tmp_path, backend):
     src = kafka_log().load(sample_log.directory).where("topic <> 'users'")
     out = str(tmp_path / "written")
-    (src.select("topic", "partition", "key", "value", "headers", "timestamp")
-     .repartition(3)  # rows of one partition spread over tasks
-     .write.format("kafka-log").mode("overwrite").option("compression", "zstd")
-     .option("batchBytes", "8k").option("backend", backend).save(out))
-    assert sorted(os.listdir(out)) == ["orders-0", "orders-1", "orders-2", "payments-0",
-                                       "payments-1"]
+    (
+        src.select("topic", "partition", "key", "value", "headers", "timestamp")
+        .repartition(3)  # rows of one partition spread over tasks
+        .write.format("kafka-log")
+        .mode("overwrite")
+        .option("compression", "zstd")
+        .option("batchBytes", "8k")
+        .option("backend", backend)
+        .save(out)
+    )
+    assert sorted(os.listdir(out)) == ["orders-0", "orders-1", "orders-2", "payments-0", "payments-1"]
     back = kafka_log().load(out)
     got = back.groupBy("topic", "partition").agg(
-        F.count("*").alias("n"), F.min("offset").alias("lo"), F.max("offset").alias("hi"),
-        F.countDistinct("offset").alias("distinct"))
+        F.count("*").alias("n"),
+        F.min("offset").alias("lo"),
+        F.max("offset").alias("hi"),
+        F.countDistinct("offset").alias("distinct"),
+    )
     for r in got.collect():
         assert (r.lo, r.hi, r.distinct) == (0, r.n - 1, r.n)  # contiguous offsets
-    assert set(r.compression for r in back.select("compression").distinct().collect()) == {
-        "zstd"}
+    assert set(r.compression for r in back.select("compression").distinct().collect()) == {"zstd"}
 
     def content(df):
-        return sorted(tuple(r) for r in df.select(
-            "topic", "partition", "key", "value", F.unix_millis("timestamp").alias("ts"),
-            F.to_json("headers").alias("h")).collect())
+        return sorted(
+            tuple(r)
+            for r in df.select(
+                "topic",
+                "partition",
+                "key",
+                "value",
+                F.unix_millis("timestamp").alias("ts"),
+                F.to_json("headers").alias("h"),
+            ).collect()
+        )
 
     assert content(back) == content(src)
 
@@ -123,13 +162,17 @@ def test_append_continues_offsets_and_overwrite_replaces(spark, kafka_log, tmp_p
 @pytest.mark.backends("cython")
 def test_written_segments_decode_in_aiokafka_record_for_record(spark, kafka_log, tmp_path):
     mr = pytest.importorskip("aiokafka.record.memory_records")
-    rows = [("pay", i % 2, f"k{i}".encode(), os.urandom(i % 40), i * 1000 + 1_700_000_000_000)
-            for i in range(400)]
-    df = spark.createDataFrame(rows, "topic string, partition int, key binary, value binary, "
-                               "ts long").select(
-        "topic", "partition", "key", "value",
+    rows = [
+        ("pay", i % 2, f"k{i}".encode(), os.urandom(i % 40), i * 1000 + 1_700_000_000_000) for i in range(400)
+    ]
+    df = spark.createDataFrame(rows, "topic string, partition int, key binary, value binary, ts long").select(
+        "topic",
+        "partition",
+        "key",
+        "value",
         F.timestamp_millis("ts").alias("timestamp"),
-        F.array(F.struct(F.lit("h").alias("key"), F.col("key").alias("value"))).alias("headers"))
+        F.array(F.struct(F.lit("h").alias("key"), F.col("key").alias("value"))).alias("headers"),
+    )
     out = str(tmp_path / "w")
     df.write.format("kafka-log").mode("overwrite").option("compression", "lz4").save(out)
     for plog in segments.discover(out):
@@ -146,8 +189,7 @@ def test_written_segments_decode_in_aiokafka_record_for_record(spark, kafka_log,
 
 
 def test_corrupt_batch_fails_the_query_with_file_and_position(kafka_log, tmp_path):
-    data = bytearray(records.encode_batch(
-        [{"key": b"k", "value": b"x" * 100, "timestamp": 1}] * 10))
+    data = bytearray(records.encode_batch([{"key": b"k", "value": b"x" * 100, "timestamp": 1}] * 10))
     good = bytes(data)
     data[100] ^= 0x40
     d = tmp_path / "bad-0"
@@ -177,18 +219,26 @@ def test_truncated_and_garbage_segments_name_the_file(kafka_log, tmp_path):
     assert f"{path}: at byte 0" in str(info.value)
 
 
-@pytest.mark.parametrize("condition, unpushable", [
-    ("topic = 'orders' and partition in (0, 2)", "concat(topic, '') = 'orders' and "
-     "partition + 0 in (0, 2)"),
-    ("partition = 1 and offset between 300 and 700", "partition + 0 = 1 and "
-     "offset + 0 between 300 and 700"),
-    ("offset > 1500 or offset < 10", "offset + 0 > 1500 or offset + 0 < 10"),
-    ("timestamp >= timestamp_millis({late})", "unix_millis(timestamp) >= {late}"),
-    ("timestamp < timestamp_millis({early}) and topic = 'payments'",
-     "unix_millis(timestamp) < {early} and concat(topic, '') = 'payments'"),
-])
-def test_pushed_down_filters_give_the_rows_spark_alone_gives(kafka_log, sample_log,
-                                                              condition, unpushable):
+@pytest.mark.parametrize(
+    "condition, unpushable",
+    [
+        (
+            "topic = 'orders' and partition in (0, 2)",
+            "concat(topic, '') = 'orders' and partition + 0 in (0, 2)",
+        ),
+        (
+            "partition = 1 and offset between 300 and 700",
+            "partition + 0 = 1 and offset + 0 between 300 and 700",
+        ),
+        ("offset > 1500 or offset < 10", "offset + 0 > 1500 or offset + 0 < 10"),
+        ("timestamp >= timestamp_millis({late})", "unix_millis(timestamp) >= {late}"),
+        (
+            "timestamp < timestamp_millis({early}) and topic = 'payments'",
+            "unix_millis(timestamp) < {early} and concat(topic, '') = 'payments'",
+        ),
+    ],
+)
+def test_pushed_down_filters_give_the_rows_spark_alone_gives(kafka_log, sample_log, condition, unpushable):
     """The same predicate once in a form the source can use and once in a form only
     Spark evaluates (an expression on the column is never pushed down)."""
     late = sample.BASE_TIMESTAMP + 35_000
@@ -207,25 +257,29 @@ def test_small_segments_are_packed_into_few_spark_partitions(kafka_log, sample_l
     assert df.count() == len(sample_log.records)
 
 
-@pytest.mark.parametrize("columns", [
-    "offset bigint, value binary",
-    "value binary, topic string, `partition` int, offset bigint, headers "
-    "array<struct<key:string,value:binary>>, is_control boolean",
-    "timestamp timestamp, offset bigint, key binary",
-])
-def test_a_schema_of_some_columns_gives_those_columns_of_the_same_rows(
-        kafka_log, sample_log, columns):
+@pytest.mark.parametrize(
+    "columns",
+    [
+        "offset bigint, value binary",
+        "value binary, topic string, `partition` int, offset bigint, headers "
+        "array<struct<key:string,value:binary>>, is_control boolean",
+        "timestamp timestamp, offset bigint, key binary",
+    ],
+)
+def test_a_schema_of_some_columns_gives_those_columns_of_the_same_rows(kafka_log, sample_log, columns):
     """A schema naming some of the columns (Spark's only way to tell a Python source
     what a query reads) gives exactly those columns of the rows the full read gives,
     with and without a pushed-down filter, in both isolation levels."""
     for isolation in ("read_uncommitted", "read_committed"):
         full = kafka_log(isolationLevel=isolation).load(sample_log.directory)
-        pruned = kafka_log(isolationLevel=isolation).schema(columns).load(
-            sample_log.directory)
+        pruned = kafka_log(isolationLevel=isolation).schema(columns).load(sample_log.directory)
         names = pruned.columns
         assert len(names) == len(columns.split(", "))
-        for cond in ("true", "partition = 1 and offset between 300 and 700",
-                     f"timestamp >= timestamp_millis({sample.BASE_TIMESTAMP + 35_000})"):
+        for cond in (
+            "true",
+            "partition = 1 and offset between 300 and 700",
+            f"timestamp >= timestamp_millis({sample.BASE_TIMESTAMP + 35_000})",
+        ):
             if "partition" in cond and "partition" not in names:
                 cond = "offset between 300 and 700"
             if "timestamp" in cond and "timestamp" not in names:
@@ -238,7 +292,6 @@ def test_a_schema_of_some_columns_gives_those_columns_of_the_same_rows(
 def test_a_schema_with_an_unknown_column_or_type_names_it(kafka_log, sample_log):
     from pyspark.errors import PySparkException
 
-    for schema, word in (("offset bigint, nope int", "nope"),
-                         ("offset int", "bigint")):
+    for schema, word in (("offset bigint, nope int", "nope"), ("offset int", "bigint")):
         with pytest.raises(PySparkException, match=word):
             kafka_log().schema(schema).load(sample_log.directory).collect()

@@ -9,6 +9,7 @@ Reading is bounded in memory: a split is read in chunks of whole batches
 (:func:`kafkawire.log.segments.iter_chunks`), each decoded by :func:`kafkawire.records.to_arrow`
 into Arrow columns with no Python object per record.
 """
+
 from __future__ import annotations
 
 import os
@@ -56,8 +57,9 @@ def _size(value, name: str) -> int:
     try:
         return int(text[:-1] if mult > 1 else text) * mult
     except ValueError:
-        raise ValueError(f"option {name} must be a byte size such as 134217728 or 128m, "
-                         f"not {value!r}") from None
+        raise ValueError(
+            f"option {name} must be a byte size such as 134217728 or 128m, not {value!r}"
+        ) from None
 
 
 def _positive(value, name: str) -> Optional[int]:
@@ -96,8 +98,7 @@ class ReadOptions:
         opts = {str(k).lower(): v for k, v in options.items()}
         iso = str(opts.get("isolationlevel", "read_uncommitted")).lower()
         if iso not in ISOLATION_LEVELS:
-            raise ValueError(f"option isolationLevel must be one of {ISOLATION_LEVELS}, "
-                             f"not {iso!r}")
+            raise ValueError(f"option isolationLevel must be one of {ISOLATION_LEVELS}, not {iso!r}")
         mode = str(opts.get("mode", "FAILFAST")).upper()
         if mode not in MODES:
             raise ValueError(f"option mode must be one of {MODES}, not {mode!r}")
@@ -110,11 +111,10 @@ class ReadOptions:
             isolation_level=iso,
             mode=mode,
             corrupt_column=opts.get("columnnameofcorruptrecord", DEFAULT_CORRUPT_COLUMN),
-            max_partition_bytes=_size(opts.get("maxpartitionbytes",
-                                               DEFAULT_MAX_PARTITION_BYTES),
-                                      "maxPartitionBytes"),
-            open_cost_bytes=_size(opts.get("opencostinbytes", DEFAULT_OPEN_COST_BYTES),
-                                  "openCostInBytes"),
+            max_partition_bytes=_size(
+                opts.get("maxpartitionbytes", DEFAULT_MAX_PARTITION_BYTES), "maxPartitionBytes"
+            ),
+            open_cost_bytes=_size(opts.get("opencostinbytes", DEFAULT_OPEN_COST_BYTES), "openCostInBytes"),
             min_partitions=_positive(opts.get("minpartitions"), "minPartitions"),
             chunk_bytes=_size(opts.get("chunkbytes", DEFAULT_CHUNK_BYTES), "chunkBytes"),
             backend=backend,
@@ -143,8 +143,7 @@ def arrow_schema(options: Optional[ReadOptions] = None, *, pruned: bool = True):
     by_name = {f.name: f for f in fields}
     for name in options.columns:
         if name not in by_name:
-            raise ValueError(f"kafka-log has no column {name!r}; its columns are "
-                             + ", ".join(by_name))
+            raise ValueError(f"kafka-log has no column {name!r}; its columns are " + ", ".join(by_name))
     return pa.schema([by_name[name] for name in options.columns])
 
 
@@ -260,21 +259,27 @@ class RowFilter:
     @property
     def empty(self) -> bool:
         """True when nothing can match (contradictory bounds, an empty IN list)."""
-        return (self.topics is not None and not self.topics
-                or self.partitions is not None and not self.partitions
-                or None not in (self.min_offset, self.max_offset)
-                and self.min_offset > self.max_offset
-                or None not in (self.min_timestamp, self.max_timestamp)
-                and self.min_timestamp > self.max_timestamp)
+        return (
+            self.topics is not None
+            and not self.topics
+            or self.partitions is not None
+            and not self.partitions
+            or None not in (self.min_offset, self.max_offset)
+            and self.min_offset > self.max_offset
+            or None not in (self.min_timestamp, self.max_timestamp)
+            and self.min_timestamp > self.max_timestamp
+        )
 
     @property
     def bounds_rows(self) -> bool:
-        return any(v is not None for v in (self.min_offset, self.max_offset,
-                                           self.min_timestamp, self.max_timestamp))
+        return any(
+            v is not None for v in (self.min_offset, self.max_offset, self.min_timestamp, self.max_timestamp)
+        )
 
     def keeps_partition(self, topic: Optional[str], partition: Optional[int]) -> bool:
-        return ((self.topics is None or topic in self.topics)
-                and (self.partitions is None or partition in self.partitions))
+        return (self.topics is None or topic in self.topics) and (
+            self.partitions is None or partition in self.partitions
+        )
 
     def keeps_batch(self, h: segments.BatchHeader) -> bool:
         """False only when no record of the batch can match."""
@@ -290,8 +295,7 @@ class RowFilter:
     def past_end(self, h: segments.BatchHeader) -> bool:
         """True when this batch and every later one of its partition are past the
         offsets the filter wants (offsets only grow along a partition)."""
-        return (self.max_offset is not None and h.magic >= 2
-                and h.base_offset > self.max_offset)
+        return self.max_offset is not None and h.magic >= 2 and h.base_offset > self.max_offset
 
 
 NO_FILTER = RowFilter()
@@ -300,12 +304,10 @@ NO_FILTER = RowFilter()
 def _segment_bounds(plog: segments.PartitionLog) -> List[Tuple[segments.Segment, Optional[int]]]:
     """Each segment with the last offset it can hold (None for the last segment)."""
     segs = [s for s in plog.segments]
-    return [(seg, segs[i + 1].base_offset - 1 if i + 1 < len(segs) else None)
-            for i, seg in enumerate(segs)]
+    return [(seg, segs[i + 1].base_offset - 1 if i + 1 < len(segs) else None) for i, seg in enumerate(segs)]
 
 
-def plan(paths, options: ReadOptions = ReadOptions(),
-         row_filter: RowFilter = NO_FILTER) -> List[Split]:
+def plan(paths, options: ReadOptions = ReadOptions(), row_filter: RowFilter = NO_FILTER) -> List[Split]:
     """The splits that read ``paths`` (see :func:`kafkawire.log.segments.discover`), in
     topic, partition and offset order.
 
@@ -316,8 +318,7 @@ def plan(paths, options: ReadOptions = ReadOptions(),
     """
     if row_filter.empty:
         return []
-    logs = [pl for pl in segments.discover(paths)
-            if row_filter.keeps_partition(pl.topic, pl.partition)]
+    logs = [pl for pl in segments.discover(paths) if row_filter.keeps_partition(pl.topic, pl.partition)]
     pieces: List[Tuple[segments.PartitionLog, segments.Segment, int, int]] = []
     for plog in logs:
         for seg, seg_last in _segment_bounds(plog):
@@ -325,8 +326,11 @@ def plan(paths, options: ReadOptions = ReadOptions(),
                 continue
             if row_filter.max_offset is not None and seg.base_offset > row_filter.max_offset:
                 continue
-            if (row_filter.min_offset is not None and seg_last is not None
-                    and seg_last < row_filter.min_offset):
+            if (
+                row_filter.min_offset is not None
+                and seg_last is not None
+                and seg_last < row_filter.min_offset
+            ):
                 continue
             start_offset = row_filter.min_offset
             if row_filter.min_timestamp is not None:
@@ -335,14 +339,15 @@ def plan(paths, options: ReadOptions = ReadOptions(),
                 after = segments.time_index_start(seg, row_filter.min_timestamp)
                 if after is not None:
                     start_offset = after if start_offset is None else max(start_offset, after)
-            start = (segments.index_floor(seg, start_offset)
-                     if start_offset is not None else 0)
-            end = (segments.index_ceiling(seg, row_filter.max_offset)
-                   if row_filter.max_offset is not None else seg.size)
+            start = segments.index_floor(seg, start_offset) if start_offset is not None else 0
+            end = (
+                segments.index_ceiling(seg, row_filter.max_offset)
+                if row_filter.max_offset is not None
+                else seg.size
+            )
             if end > start:
                 pieces.append((plog, seg, start, end))
-    target = split_bytes(sum(end - start for _p, _s, start, end in pieces), len(pieces),
-                         options)
+    target = split_bytes(sum(end - start for _p, _s, start, end in pieces), len(pieces), options)
     out: List[Split] = []
     strict = options.mode == "FAILFAST"
     txn: Dict[str, Tuple[Tuple[Tuple[int, int, int], ...], Optional[int]]] = {}
@@ -357,8 +362,7 @@ def plan(paths, options: ReadOptions = ReadOptions(),
             if strict:
                 raise
             ranges = [(start, end)]  # the read reports the bad batch
-        out.extend(Split(plog.topic, plog.partition, seg.path, a, b, aborted, lso)
-                   for a, b in ranges)
+        out.extend(Split(plog.topic, plog.partition, seg.path, a, b, aborted, lso) for a, b in ranges)
     return out
 
 
@@ -378,8 +382,7 @@ def pack(splits: Sequence[Split], options: ReadOptions = ReadOptions()) -> List[
     if not splits:
         return []
     target = split_bytes(sum(s.end - s.start for s in splits), len(splits), options)
-    order = sorted(range(len(splits)), key=lambda i: splits[i].end - splits[i].start,
-                   reverse=True)
+    order = sorted(range(len(splits)), key=lambda i: splits[i].end - splits[i].start, reverse=True)
     groups: List[List[int]] = []
     current: List[int] = []
     size = 0
@@ -416,15 +419,16 @@ def _bounds_mask(table, row_filter: RowFilter):
     if row_filter.max_offset is not None:
         both(pc.less_equal(offsets, pa.scalar(row_filter.max_offset, pa.int64())))
     stamps = table.column("timestamp")
-    for bound, cmp in ((row_filter.min_timestamp, pc.greater_equal),
-                       (row_filter.max_timestamp, pc.less_equal)):
+    for bound, cmp in (
+        (row_filter.min_timestamp, pc.greater_equal),
+        (row_filter.max_timestamp, pc.less_equal),
+    ):
         if bound is not None:
             both(pc.fill_null(cmp(stamps, pa.scalar(bound * 1000, stamps.type)), False))
     return mask
 
 
-def _record_filter(table, split: Split, options: ReadOptions,
-                   row_filter: RowFilter = NO_FILTER):
+def _record_filter(table, split: Split, options: ReadOptions, row_filter: RowFilter = NO_FILTER):
     """The mask of rows to keep (None: keep all) for control records, isolation and
     the pushed-down filter's bounds."""
     import pyarrow as pa
@@ -451,9 +455,13 @@ def _record_filter(table, split: Split, options: ReadOptions,
             for pid, first, last in split.aborted:
                 if last < lo or first > hi:
                     continue
-                hit = pc.and_(pc.and_(data, pc.equal(pids, pa.scalar(pid, pa.int64()))),
-                              pc.and_(pc.greater_equal(offsets, pa.scalar(first, pa.int64())),
-                                      pc.less_equal(offsets, pa.scalar(last, pa.int64()))))
+                hit = pc.and_(
+                    pc.and_(data, pc.equal(pids, pa.scalar(pid, pa.int64()))),
+                    pc.and_(
+                        pc.greater_equal(offsets, pa.scalar(first, pa.int64())),
+                        pc.less_equal(offsets, pa.scalar(last, pa.int64())),
+                    ),
+                )
                 drop = hit if drop is None else pc.or_(drop, hit)
         if drop is not None:
             keep = pc.invert(pc.fill_null(drop, False))
@@ -461,8 +469,7 @@ def _record_filter(table, split: Split, options: ReadOptions,
     return mask
 
 
-def _finish(table, split: Split, options: ReadOptions, schema,
-            row_filter: RowFilter = NO_FILTER):
+def _finish(table, split: Split, options: ReadOptions, schema, row_filter: RowFilter = NO_FILTER):
     """Filter a decoded table down to the rows to keep and the columns of ``schema``
     (the split's topic and partition among them when asked for)."""
     import pyarrow as pa
@@ -502,8 +509,7 @@ def _decoded_columns(options: ReadOptions, schema) -> List[str]:
     return [name for name in records.arrow_schema().names if name in wanted]
 
 
-def _corrupt_row(split: Split, options: ReadOptions, schema, offset: Optional[int],
-                 message: str):
+def _corrupt_row(split: Split, options: ReadOptions, schema, offset: Optional[int], message: str):
     import pyarrow as pa
 
     values = []
@@ -532,9 +538,13 @@ class ReadStats:
         self.batches_skipped = 0
 
 
-def read_split(split: Split, options: ReadOptions = ReadOptions(), *,
-               stats: Optional[ReadStats] = None,
-               row_filter: RowFilter = NO_FILTER) -> Iterator["pyarrow.RecordBatch"]:
+def read_split(
+    split: Split,
+    options: ReadOptions = ReadOptions(),
+    *,
+    stats: Optional[ReadStats] = None,
+    row_filter: RowFilter = NO_FILTER,
+) -> Iterator["pyarrow.RecordBatch"]:
     """Arrow record batches of the records in ``split``, filtered per ``options`` and
     ``row_filter`` (batches it rules out are skipped by their header, undecoded).
 
@@ -547,9 +557,13 @@ def read_split(split: Split, options: ReadOptions = ReadOptions(), *,
     return read_splits([split], options, stats=stats, row_filter=row_filter)
 
 
-def read_splits(splits: Sequence[Split], options: ReadOptions = ReadOptions(), *,
-                stats: Optional[ReadStats] = None,
-                row_filter: RowFilter = NO_FILTER) -> Iterator["pyarrow.RecordBatch"]:
+def read_splits(
+    splits: Sequence[Split],
+    options: ReadOptions = ReadOptions(),
+    *,
+    stats: Optional[ReadStats] = None,
+    row_filter: RowFilter = NO_FILTER,
+) -> Iterator["pyarrow.RecordBatch"]:
     """:func:`read_split` of each split in turn: what one Spark task reads."""
     stats = stats if stats is not None else ReadStats()
     for split in splits:
@@ -577,8 +591,7 @@ def _runs(headers: List[segments.BatchHeader], row_filter: RowFilter):
     return runs, False
 
 
-def _read_split(split: Split, options: ReadOptions, stats: ReadStats,
-                row_filter: RowFilter):
+def _read_split(split: Split, options: ReadOptions, stats: ReadStats, row_filter: RowFilter):
     # the records implementation the 'backend' option names, else the active one
     records = _backend.implementation("records", options.backend or None)
     schema = arrow_schema(options)
@@ -586,8 +599,11 @@ def _read_split(split: Split, options: ReadOptions, stats: ReadStats,
     verify = options.verify_crc
 
     def bad(position: int, offset: Optional[int], exc: Exception):
-        err = (exc if isinstance(exc, SegmentError) else
-               SegmentCorruptRecordError(split.path, position, str(exc)))
+        err = (
+            exc
+            if isinstance(exc, SegmentError)
+            else SegmentCorruptRecordError(split.path, position, str(exc))
+        )
         if options.mode == "FAILFAST":
             raise err from (None if exc is err else exc)
         stats.corrupt.append(str(err))
@@ -614,8 +630,7 @@ def _read_split(split: Split, options: ReadOptions, stats: ReadStats,
         for h in headers:
             rel = h.position - base
             try:
-                part = records.to_arrow(view[rel:rel + h.size_in_bytes], verify_crc=verify,
-                                        columns=columns)
+                part = records.to_arrow(view[rel : rel + h.size_in_bytes], verify_crc=verify, columns=columns)
             except DecodeError as exc:
                 row = bad(h.position, h.base_offset, exc)
                 if row is not None:
@@ -624,8 +639,7 @@ def _read_split(split: Split, options: ReadOptions, stats: ReadStats,
             yield from emit(_finish(part, split, options, schema, row_filter))
 
     filtering = row_filter.bounds_rows
-    chunks = segments.iter_chunks(split.path, split.start, split.end,
-                                  chunk_size=options.chunk_bytes)
+    chunks = segments.iter_chunks(split.path, split.start, split.end, chunk_size=options.chunk_bytes)
     while True:
         try:
             position, view, headers = next(chunks)
@@ -644,16 +658,14 @@ def _read_split(split: Split, options: ReadOptions, stats: ReadStats,
         for first, last in runs:
             a = headers[first].position - position
             b = headers[last].end - position
-            yield from decode(view[a:b], headers[first].position, headers[first:last + 1])
+            yield from decode(view[a:b], headers[first].position, headers[first : last + 1])
         if done:
             return
 
 
-def read_all(paths, options: ReadOptions = ReadOptions(),
-             row_filter: RowFilter = NO_FILTER):
+def read_all(paths, options: ReadOptions = ReadOptions(), row_filter: RowFilter = NO_FILTER):
     """Every split of ``paths`` read into one ``pyarrow.Table`` (for small logs, tests)."""
     import pyarrow as pa
 
-    batches = list(read_splits(plan(paths, options, row_filter), options,
-                               row_filter=row_filter))
+    batches = list(read_splits(plan(paths, options, row_filter), options, row_filter=row_filter))
     return pa.Table.from_batches(batches, schema=arrow_schema(options))

@@ -64,6 +64,7 @@ final offsets (a batch's base offset lies outside its CRC, so this needs no re-e
 and appends them to the partitions, so every partition's offsets are contiguous however
 the rows were spread over tasks.
 """
+
 from __future__ import annotations
 
 import datetime as _dt
@@ -147,8 +148,7 @@ class KafkaLogReader(DataSourceReader):
         return [SplitPartition(g) for g in groups] or [SplitPartition([])]
 
     def read(self, partition: InputPartition) -> Iterator["pyarrow.RecordBatch"]:
-        return logread.read_splits(partition.value, self.options,
-                                   row_filter=self.row_filter)
+        return logread.read_splits(partition.value, self.options, row_filter=self.row_filter)
 
 
 def columns_of(schema, options: logread.ReadOptions) -> Optional[Tuple[str, ...]]:
@@ -166,12 +166,13 @@ def columns_of(schema, options: logread.ReadOptions) -> Optional[Tuple[str, ...]
     for f in wanted:
         i = full.get_field_index(f.name)
         if i < 0:
-            raise ValueError(f"kafka-log has no column {f.name!r}; its columns are "
-                             + ", ".join(full.names))
+            raise ValueError(f"kafka-log has no column {f.name!r}; its columns are " + ", ".join(full.names))
         ours = full.field(i)
         if not f.type.equals(ours.type) or not f.nullable:
-            raise ValueError(f"kafka-log column {f.name!r} is {spark_type(ours.type)}"
-                             f" (nullable), not {schema[f.name].dataType.simpleString()}")
+            raise ValueError(
+                f"kafka-log column {f.name!r} is {spark_type(ours.type)}"
+                f" (nullable), not {schema[f.name].dataType.simpleString()}"
+            )
     return None if wanted.names == full.names else tuple(wanted.names)
 
 
@@ -266,12 +267,12 @@ class WriteOptions:
         return cls(
             compression=codec_name(codec_id(str(opts.get("compression", "none")).lower())),
             batch_bytes=logread._size(opts.get("batchbytes", 1 << 20), "batchBytes"),
-            segment_bytes=logread._size(opts.get("segmentbytes",
-                                                 segments.DEFAULT_SEGMENT_BYTES),
-                                        "segmentBytes"),
+            segment_bytes=logread._size(
+                opts.get("segmentbytes", segments.DEFAULT_SEGMENT_BYTES), "segmentBytes"
+            ),
             index_interval_bytes=logread._size(
-                opts.get("indexintervalbytes", segments.DEFAULT_INDEX_INTERVAL_BYTES),
-                "indexIntervalBytes"),
+                opts.get("indexintervalbytes", segments.DEFAULT_INDEX_INTERVAL_BYTES), "indexIntervalBytes"
+            ),
             topic=opts.get("topic"),
             partition=int(opts.get("partition", 0)),
         )
@@ -295,8 +296,12 @@ class StagedTask(WriterCommitMessage):
 
 def _check_topic(topic: str) -> str:
     # Kafka's rule for topic names; they become folder names here
-    if not topic or len(topic) > 249 or topic in (".", "..") or any(
-            not (c.isascii() and (c.isalnum() or c in "._-")) for c in topic):
+    if (
+        not topic
+        or len(topic) > 249
+        or topic in (".", "..")
+        or any(not (c.isascii() and (c.isalnum() or c in "._-")) for c in topic)
+    ):
         raise ValueError(f"invalid Kafka topic name {topic!r}")
     return topic
 
@@ -358,8 +363,7 @@ class KafkaLogWriter(DataSourceArrowWriter):
             sf = files.get(tp)
             if sf is None:
                 sf = files[tp] = _StagingFile(os.path.join(folder, f"{tp[0]}-{tp[1]}.batches"))
-            data = records.encode_batch(recs, base_offset=sf.next_offset,
-                                        compression=opts.compression)
+            data = records.encode_batch(recs, base_offset=sf.next_offset, compression=opts.compression)
             sf.fh.write(data)
             sf.next_offset += len(recs)
             sf.records += len(recs)
@@ -401,13 +405,20 @@ class KafkaLogWriter(DataSourceArrowWriter):
                     key = key.encode()
                 hdrs = headers[i]
                 if hdrs:
-                    hdrs = [(h["key"], h["value"]) if isinstance(h, dict) else tuple(h)
-                            for h in hdrs]
+                    hdrs = [(h["key"], h["value"]) if isinstance(h, dict) else tuple(h) for h in hdrs]
                 ts = stamps[i]
-                rec = {"key": key, "value": value, "headers": hdrs or [],
-                       "timestamp": now if ts is None else ts}
-                size = 24 + len(key or b"") + len(value or b"") + sum(
-                    8 + len(k) + len(v or b"") for k, v in rec["headers"])
+                rec = {
+                    "key": key,
+                    "value": value,
+                    "headers": hdrs or [],
+                    "timestamp": now if ts is None else ts,
+                }
+                size = (
+                    24
+                    + len(key or b"")
+                    + len(value or b"")
+                    + sum(8 + len(k) + len(v or b"") for k, v in rec["headers"])
+                )
                 lst = pending.get(tp)
                 if lst is None:
                     lst = pending[tp] = []
@@ -422,8 +433,9 @@ class KafkaLogWriter(DataSourceArrowWriter):
             flush(tp)
         for sf in files.values():
             sf.fh.close()
-        return StagedTask(task, [StagedPartition(tp[0], tp[1], sf.path, sf.records)
-                                 for tp, sf in sorted(files.items())])
+        return StagedTask(
+            task, [StagedPartition(tp[0], tp[1], sf.path, sf.records) for tp, sf in sorted(files.items())]
+        )
 
     # -- on the driver -----------------------------------------------------
 
@@ -442,15 +454,17 @@ class KafkaLogWriter(DataSourceArrowWriter):
                     for plog in segments.discover(directory):
                         next_offset = segments.last_offset(plog) + 1
                 with segments.PartitionWriter(
-                        directory, next_offset=next_offset,
-                        segment_bytes=self.options.segment_bytes,
-                        index_interval_bytes=self.options.index_interval_bytes) as out:
+                    directory,
+                    next_offset=next_offset,
+                    segment_bytes=self.options.segment_bytes,
+                    index_interval_bytes=self.options.index_interval_bytes,
+                ) as out:
                     for sp in files:
                         delta = out.next_offset
                         for _pos, view, headers in segments.iter_chunks(sp.path):
                             for h in headers:
                                 start = h.position - _pos
-                                entry = bytearray(view[start:start + h.size_in_bytes])
+                                entry = bytearray(view[start : start + h.size_in_bytes])
                                 segments.set_base_offset(entry, h.base_offset + delta)
                                 out.append(entry)
         finally:
@@ -464,8 +478,11 @@ class KafkaLogWriter(DataSourceArrowWriter):
             return
         for name in os.listdir(self.path):
             sub = os.path.join(self.path, name)
-            if (os.path.isdir(sub) and segments.parse_partition_dir(name)
-                    and any(n.endswith(segments.LOG_SUFFIX) for n in os.listdir(sub))):
+            if (
+                os.path.isdir(sub)
+                and segments.parse_partition_dir(name)
+                and any(n.endswith(segments.LOG_SUFFIX) for n in os.listdir(sub))
+            ):
                 shutil.rmtree(sub)
 
 
