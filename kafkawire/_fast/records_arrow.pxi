@@ -141,7 +141,7 @@ cdef void _v2_bounds(const uint8_t *d, Py_ssize_t size, Py_ssize_t *rows,
         if bsize < 14 or bsize > size - pos - LOG_OVERHEAD:
             break
         if d[pos + 16] == 2 and bsize >= V2_HEADER_SIZE - LOG_OVERHEAD and \
-                (load_be16(d + pos + 21) & 7) == 0:
+                (load_be16(d + pos + 21) & COMPRESSION_MASK) == 0:
             n = bsize + LOG_OVERHEAD - V2_HEADER_SIZE
             count = <int32_t>load_be32(d + pos + 57)
             if 0 <= count <= n // 7:
@@ -357,7 +357,7 @@ cdef class _ArrowSink(_Sink):
         cdef Py_ssize_t pos = 0, rend, i, _h
         cdef int32_t length, off_delta, klen, vlen, nh, hklen, hvlen
         cdef int64_t ts_delta, ts
-        cdef bint log_append = (bi.attrs >> 3) & 1
+        cdef bint log_append = (bi.attrs & TIMESTAMP_TYPE_BIT) != 0
         cdef int32_t base_seq = bi.base_seq
         cdef int64_t *o_off = <int64_t *>(B[B_OFFSET].p + B[B_OFFSET].n)
         cdef int64_t *o_ts = <int64_t *>(B[B_TS].p + B[B_TS].n)
@@ -506,7 +506,7 @@ cdef class _ArrowSink(_Sink):
         """Fill the columns that are constant over a batch for its rows."""
         cdef Py_ssize_t n = self.rows - self.batch_rows0
         cdef Py_ssize_t i, at, done, step
-        cdef int codec = self.cur.attrs & 7
+        cdef int codec = self.cur.attrs & COMPRESSION_MASK
         cdef bytes raw = (_CODEC_NAMES[codec] if codec < 5 else _comp.codec_name(codec)
                           ).encode("ascii")
         cdef Py_ssize_t rl = len(raw)
