@@ -15,6 +15,7 @@ on two cores.
 Run as a script (``python benchmarks/bench_spark.py [--records N]``) or under
 pytest-benchmark (``pytest benchmarks/bench_spark.py``, one round each).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,10 +42,15 @@ def build_log(directory: str, n_records: int = 1_000_000, partitions: int = 2) -
         with segments.PartitionWriter(d, segment_bytes=8 << 20) as w:
             n = n_records // partitions
             for base in range(0, n, per_batch):
-                recs = [{"key": b"key-%012d" % (base + i), "value": value,
-                         "headers": [("trace", b"0123456789abcdef")],
-                         "timestamp": 1_700_000_000_000 + base + i}
-                        for i in range(min(per_batch, n - base))]
+                recs = [
+                    {
+                        "key": b"key-%012d" % (base + i),
+                        "value": value,
+                        "headers": [("trace", b"0123456789abcdef")],
+                        "timestamp": 1_700_000_000_000 + base + i,
+                    }
+                    for i in range(min(per_batch, n - base))
+                ]
                 data = records.encode_batch(recs, base_offset=base)
                 w.append(data)
                 total += len(data)
@@ -54,8 +60,10 @@ def build_log(directory: str, n_records: int = 1_000_000, partitions: int = 2) -
 def _aiokafka_udf():
     from pyspark.sql.functions import udf
 
-    @udf("array<struct<offset: bigint, timestamp: bigint, key: binary, value: binary, "
-         "headers: array<struct<key: string, value: binary>>>>")
+    @udf(
+        "array<struct<offset: bigint, timestamp: bigint, key: binary, value: binary, "
+        "headers: array<struct<key: string, value: binary>>>>"
+    )
     def decode_segment(content):
         from aiokafka.record.memory_records import MemoryRecords
 
@@ -78,8 +86,9 @@ def measure(spark, directory: str, n_records: int) -> dict:
     from kafkawire.log import read as logread
 
     def agg(df):
-        return df.agg(F.count("*").alias("n"), F.sum(F.length("value")).alias("bytes"),
-                      F.max("offset").alias("hi")).collect()[0]
+        return df.agg(
+            F.count("*").alias("n"), F.sum(F.length("value")).alias("bytes"), F.max("offset").alias("hi")
+        ).collect()[0]
 
     out: dict = {}
     # warm the Python workers once (imports, worker start) so both routes start equal
@@ -118,15 +127,17 @@ def measure(spark, directory: str, n_records: int) -> dict:
 
 
 def report(fig: dict) -> str:
-    return (f"{fig['records']:,} records, {fig['splits']} splits, local[2]\n"
-            f"  kafka-log                 {fig['kafka_log_s']:7.2f} s  "
-            f"{fig['kafka_log_rows_per_s']:>12,.0f} rows/s\n"
-            f"  binaryFile + aiokafka UDF {fig['binaryfile_udf_s']:7.2f} s  "
-            f"{fig['binaryfile_udf_rows_per_s']:>12,.0f} rows/s\n"
-            f"  kafka-log is {fig['speedup']:.1f}x faster\n"
-            f"  kafkawire decode alone: {fig['decode_one_core_s']:.2f} s on one core = "
-            f"{fig['decode_share'] * 100:.0f}% of the CPU time of the kafka-log query; "
-            f"the rest is Spark (Arrow transfer to the JVM, the aggregation, task overhead)")
+    return (
+        f"{fig['records']:,} records, {fig['splits']} splits, local[2]\n"
+        f"  kafka-log                 {fig['kafka_log_s']:7.2f} s  "
+        f"{fig['kafka_log_rows_per_s']:>12,.0f} rows/s\n"
+        f"  binaryFile + aiokafka UDF {fig['binaryfile_udf_s']:7.2f} s  "
+        f"{fig['binaryfile_udf_rows_per_s']:>12,.0f} rows/s\n"
+        f"  kafka-log is {fig['speedup']:.1f}x faster\n"
+        f"  kafkawire decode alone: {fig['decode_one_core_s']:.2f} s on one core = "
+        f"{fig['decode_share'] * 100:.0f}% of the CPU time of the kafka-log query; "
+        f"the rest is Spark (Arrow transfer to the JVM, the aggregation, task overhead)"
+    )
 
 
 def _session():

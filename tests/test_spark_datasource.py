@@ -6,6 +6,7 @@ options and rows and lays out the log (read back by aiokafka, a peer).
 re-checks every row, so a pushed filter that is ignored goes unnoticed, and a writer's
 refusal is only seen as a failed job.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -37,16 +38,28 @@ UTC = dt.timezone.utc
 
 @pytest.mark.backend_independent
 def test_offset_bounds_are_inclusive_and_the_tightest_wins():
-    got = row_filter_of([GreaterThan(("offset",), 10), GreaterThanOrEqual(("offset",), 5),
-                         LessThan(("offset",), 100), LessThanOrEqual(("offset",), 120)])
+    got = row_filter_of(
+        [
+            GreaterThan(("offset",), 10),
+            GreaterThanOrEqual(("offset",), 5),
+            LessThan(("offset",), 100),
+            LessThanOrEqual(("offset",), 120),
+        ]
+    )
     assert (got.min_offset, got.max_offset) == (11, 99)
     assert row_filter_of([EqualTo(("offset",), 42)]) == RowFilter(min_offset=42, max_offset=42)
 
 
 @pytest.mark.backend_independent
 def test_topic_and_partition_sets_intersect():
-    got = row_filter_of([In(("topic",), ("orders", "payments")), EqualTo(("topic",), "orders"),
-                         In(("partition",), (0, 1, 2)), In(("partition",), (2, 3))])
+    got = row_filter_of(
+        [
+            In(("topic",), ("orders", "payments")),
+            EqualTo(("topic",), "orders"),
+            In(("partition",), (0, 1, 2)),
+            In(("partition",), (2, 3)),
+        ]
+    )
     assert got.topics == frozenset({"orders"}) and got.partitions == frozenset({2})
     assert row_filter_of([EqualTo(("topic",), "a"), EqualTo(("topic",), "b")]).empty
 
@@ -66,11 +79,11 @@ def test_timestamps_become_epoch_milliseconds_rounded_down():
 @pytest.mark.backend_independent
 def test_filters_the_log_cannot_answer_leave_no_bound():
     unusable = [
-        Not(EqualTo(("offset",), 3)),                  # negation: no attribute
-        LessThan(("partition",), 3),                   # only = and IN on partitions
-        GreaterThan(("offset",), True),                # a boolean is not an offset
-        GreaterThan(("timestamp",), 1_700_000_000),    # not a timestamp literal
-        EqualTo(("headers", "key"), "h"),              # a nested field
+        Not(EqualTo(("offset",), 3)),  # negation: no attribute
+        LessThan(("partition",), 3),  # only = and IN on partitions
+        GreaterThan(("offset",), True),  # a boolean is not an offset
+        GreaterThan(("timestamp",), 1_700_000_000),  # not a timestamp literal
+        EqualTo(("headers", "key"), "h"),  # a nested field
         IsNotNull(("key",)),
     ]
     assert row_filter_of(unusable) == RowFilter()
@@ -85,18 +98,22 @@ def test_every_filter_goes_back_to_spark():
 
 
 def _schema(*names):
-    return StructType([StructField(n, BinaryType() if n in ("key", "value") else StringType())
-                       for n in names])
+    return StructType(
+        [StructField(n, BinaryType() if n in ("key", "value") else StringType()) for n in names]
+    )
 
 
 @pytest.mark.backend_independent
-@pytest.mark.parametrize("options, names, message", [
-    ({}, ("value",), "needs a path"),
-    ({"paths": '["/a", "/b"]'}, ("topic", "value"), "writes to one path"),
-    ({"path": "/a"}, ("topic", "key"), "need a 'value' column"),
-    ({"path": "/a"}, ("key", "value"), "need a 'topic' column or the 'topic' option"),
-    ({"path": "/a", "topic": "t", "compression": "brotli"}, ("value",), "brotli"),
-])
+@pytest.mark.parametrize(
+    "options, names, message",
+    [
+        ({}, ("value",), "needs a path"),
+        ({"paths": '["/a", "/b"]'}, ("topic", "value"), "writes to one path"),
+        ({"path": "/a"}, ("topic", "key"), "need a 'value' column"),
+        ({"path": "/a"}, ("key", "value"), "need a 'topic' column or the 'topic' option"),
+        ({"path": "/a", "topic": "t", "compression": "brotli"}, ("value",), "brotli"),
+    ],
+)
 def test_writer_refuses_what_it_cannot_write(options, names, message):
     with pytest.raises(ValueError, match=message):
         KafkaLogWriter(options, _schema(*names), overwrite=False)
@@ -129,34 +146,43 @@ def _written(path):
             with open(seg.path, "rb") as f:
                 mem = mr.MemoryRecords(f.read())
             while mem.has_next():
-                rows += [(r.offset, r.key, r.value, r.timestamp, list(r.headers))
-                         for r in mem.next_batch()]
+                rows += [(r.offset, r.key, r.value, r.timestamp, list(r.headers)) for r in mem.next_batch()]
     return out
 
 
 def test_write_commit_and_overwrite_outside_spark(tmp_path, backend):
     path = str(tmp_path / "log")
-    options = {"path": path, "topic": "dflt", "partition": "1", "batchBytes": "200",
-               "compression": "gzip", "backend": backend}
+    options = {
+        "path": path,
+        "topic": "dflt",
+        "partition": "1",
+        "batchBytes": "200",
+        "compression": "gzip",
+        "backend": backend,
+    }
     schema = _schema("topic", "key", "value")
     ts = pa.array([1_700_000_000_000 + i for i in range(6)], pa.timestamp("ms", tz="UTC"))
-    batch = pa.RecordBatch.from_pydict({
-        "topic": ["t", None, "t", "t", None, "t"],
-        "partition": [0, None, 0, 2, 3, 0],
-        "key": ["k0", None, b"k2", "k3", "k4", "k5"],   # str and bytes both accepted
-        "value": [b"v" * 80, "v1", b"v" * 90, b"v3", None, b"v5"],
-        "headers": [[{"key": "h", "value": b"1"}], None, [], None, None, None],
-        "timestamp": ts,
-    })
+    batch = pa.RecordBatch.from_pydict(
+        {
+            "topic": ["t", None, "t", "t", None, "t"],
+            "partition": [0, None, 0, 2, 3, 0],
+            "key": ["k0", None, b"k2", "k3", "k4", "k5"],  # str and bytes both accepted
+            "value": [b"v" * 80, "v1", b"v" * 90, b"v3", None, b"v5"],
+            "headers": [[{"key": "h", "value": b"1"}], None, [], None, None, None],
+            "timestamp": ts,
+        }
+    )
     writer = KafkaLogWriter(options, schema, overwrite=False)
     empty = pa.RecordBatch.from_pydict({"value": pa.array([], pa.binary())})
     writer.commit([writer.write(iter([empty, batch]))])
     assert _written(path) == {
         ("dflt", 1): [(0, None, b"v1", 1_700_000_000_001, [])],
         ("dflt", 3): [(0, b"k4", None, 1_700_000_000_004, [])],
-        ("t", 0): [(0, b"k0", b"v" * 80, 1_700_000_000_000, [("h", b"1")]),
-                   (1, b"k2", b"v" * 90, 1_700_000_000_002, []),
-                   (2, b"k5", b"v5", 1_700_000_000_005, [])],
+        ("t", 0): [
+            (0, b"k0", b"v" * 80, 1_700_000_000_000, [("h", b"1")]),
+            (1, b"k2", b"v" * 90, 1_700_000_000_002, []),
+            (2, b"k5", b"v5", 1_700_000_000_005, []),
+        ],
         ("t", 2): [(0, b"k3", b"v3", 1_700_000_000_003, [])],
     }
     # batchBytes 200: the two large records of t-0 do not share a batch
@@ -165,18 +191,17 @@ def test_write_commit_and_overwrite_outside_spark(tmp_path, backend):
     assert not [n for n in os.listdir(path) if n.startswith("_kafkawire_staging")]
 
     # overwrite replaces the partition folders; the rows get offsets from 0 again
-    again = KafkaLogWriter({"path": path, "topic": "t", "backend": backend},
-                           _schema("value"), overwrite=True)
+    again = KafkaLogWriter({"path": path, "topic": "t", "backend": backend}, _schema("value"), overwrite=True)
     one = pa.RecordBatch.from_pydict({"value": [b"only"]})
     again.commit([again.write(iter([one]))])
-    assert [(k, [r[:3] for r in v]) for k, v in _written(path).items()] == [
-        (("t", 0), [(0, None, b"only")])]
+    assert [(k, [r[:3] for r in v]) for k, v in _written(path).items()] == [(("t", 0), [(0, None, b"only")])]
 
 
 def test_abort_removes_the_staged_files(tmp_path, backend):
     path = str(tmp_path / "log")
-    writer = KafkaLogWriter({"path": path, "topic": "t", "backend": backend},
-                            _schema("value"), overwrite=False)
+    writer = KafkaLogWriter(
+        {"path": path, "topic": "t", "backend": backend}, _schema("value"), overwrite=False
+    )
     staged = writer.write(iter([pa.RecordBatch.from_pydict({"value": [b"x"]})]))
     assert all(os.path.exists(f.path) for f in staged.files)
     writer.abort([staged])

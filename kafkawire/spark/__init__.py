@@ -9,6 +9,7 @@
 The planning and reading behind ``kafka-log`` is :mod:`kafkawire.log.read`, which needs
 no Spark; only this package (and the ``kafkawire demo`` command) imports pyspark.
 """
+
 from __future__ import annotations
 
 import os
@@ -42,13 +43,16 @@ def local_session(master: str = "local[2]", app: str = "kafkawire", **conf: str)
         os.environ["PYTHONPATH"] = package_parent + (os.pathsep + path if path else "")
     from pyspark.sql import SparkSession
 
-    spark = (SparkSession.builder.master(master).appName(app)
-             .config("spark.ui.enabled", "false")
-             .config("spark.ui.showConsoleProgress", "false")
-             .config("spark.sql.session.timeZone", "UTC")
-             .config("spark.sql.shuffle.partitions", "4")
-             .config(map=conf)
-             .getOrCreate())
+    spark = (
+        SparkSession.builder.master(master)
+        .appName(app)
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.sql.shuffle.partitions", "4")
+        .config(map=conf)
+        .getOrCreate()
+    )
     spark.sparkContext.setLogLevel("ERROR")
     register(spark)
     return spark

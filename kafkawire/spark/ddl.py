@@ -1,6 +1,7 @@
 """The Spark SQL types, as DDL, of the Arrow types that ``kafka-log`` and the column
 functions yield (Spark declares a Python data source's schema and a UDF's return type
 in DDL)."""
+
 from __future__ import annotations
 
 from typing import Optional
@@ -8,9 +9,14 @@ from typing import Optional
 from kafkawire.log.read import ReadOptions, arrow_schema
 
 _SPARK_TYPES = {
-    "string": "string", "int32": "int", "int64": "bigint", "int16": "smallint",
-    "int8": "tinyint", "bool": "boolean", "binary": "binary", "timestamp[us, tz=UTC]":
-    "timestamp",
+    "string": "string",
+    "int32": "int",
+    "int64": "bigint",
+    "int16": "smallint",
+    "int8": "tinyint",
+    "bool": "boolean",
+    "binary": "binary",
+    "timestamp[us, tz=UTC]": "timestamp",
 }
 
 

@@ -25,6 +25,7 @@ Records are decoded by :mod:`kafkawire.records`, internal-topic keys and values 
 :mod:`kafkawire.internal_topics` (which also says which class a version prefix selects); here
 is only how their fields become columns.
 """
+
 from __future__ import annotations
 
 import functools
@@ -53,26 +54,58 @@ def _arrow_types() -> Dict[str, Any]:
 
     from kafkawire import records
 
-    member = pa.struct([
-        ("member_id", pa.string()), ("group_instance_id", pa.string()),
-        ("client_id", pa.string()), ("client_host", pa.string()),
-        ("rebalance_timeout", pa.int32()), ("session_timeout", pa.int32()),
-        ("subscription", pa.binary()), ("assignment", pa.binary())])
-    consumer_offsets = pa.struct([
-        ("record_type", pa.string()), ("key_version", pa.int16()),
-        ("value_version", pa.int16()), ("group", pa.string()), ("topic", pa.string()),
-        ("partition", pa.int32()), ("offset", pa.int64()), ("leader_epoch", pa.int32()),
-        ("metadata", pa.string()), ("commit_timestamp", pa.int64()),
-        ("expire_timestamp", pa.int64()), ("protocol_type", pa.string()),
-        ("generation", pa.int32()), ("protocol", pa.string()), ("leader", pa.string()),
-        ("members", pa.list_(member)), ("member_id", pa.string()), ("epoch", pa.int32()),
-        ("fields", pa.string()), ("error", pa.string())])
-    typed_json = pa.struct([
-        ("record_type", pa.string()), ("version", pa.int16()), ("fields", pa.string()),
-        ("error", pa.string())])
-    return {name: _spark_arrow_type(t) for name, t in (
-        (_RECORD, pa.struct(list(records.arrow_schema()))),
-        (_CONSUMER_OFFSETS, consumer_offsets), (_TYPED_JSON, typed_json))}
+    member = pa.struct(
+        [
+            ("member_id", pa.string()),
+            ("group_instance_id", pa.string()),
+            ("client_id", pa.string()),
+            ("client_host", pa.string()),
+            ("rebalance_timeout", pa.int32()),
+            ("session_timeout", pa.int32()),
+            ("subscription", pa.binary()),
+            ("assignment", pa.binary()),
+        ]
+    )
+    consumer_offsets = pa.struct(
+        [
+            ("record_type", pa.string()),
+            ("key_version", pa.int16()),
+            ("value_version", pa.int16()),
+            ("group", pa.string()),
+            ("topic", pa.string()),
+            ("partition", pa.int32()),
+            ("offset", pa.int64()),
+            ("leader_epoch", pa.int32()),
+            ("metadata", pa.string()),
+            ("commit_timestamp", pa.int64()),
+            ("expire_timestamp", pa.int64()),
+            ("protocol_type", pa.string()),
+            ("generation", pa.int32()),
+            ("protocol", pa.string()),
+            ("leader", pa.string()),
+            ("members", pa.list_(member)),
+            ("member_id", pa.string()),
+            ("epoch", pa.int32()),
+            ("fields", pa.string()),
+            ("error", pa.string()),
+        ]
+    )
+    typed_json = pa.struct(
+        [
+            ("record_type", pa.string()),
+            ("version", pa.int16()),
+            ("fields", pa.string()),
+            ("error", pa.string()),
+        ]
+    )
+    return {
+        name: _spark_arrow_type(t)
+        for name, t in (
+            (_RECORD, pa.struct(list(records.arrow_schema()))),
+            (_CONSUMER_OFFSETS, consumer_offsets),
+            (_TYPED_JSON, typed_json),
+        )
+    }
 
 
 def _arrow_type(name: str):
@@ -110,15 +143,18 @@ def decode_record_batches_array(batches, *, verify_crc: bool = True):
         valid.append(True)
     if tables:
         table = pa.concat_tables(tables).combine_chunks()
-        columns = [table.column(f.name).chunk(0) if table.column(f.name).num_chunks else
-                   pa.array([], f.type) for f in target]
+        columns = [
+            table.column(f.name).chunk(0) if table.column(f.name).num_chunks else pa.array([], f.type)
+            for f in target
+        ]
         columns = [c if c.type == f.type else c.cast(f.type) for c, f in zip(columns, target)]
         values = pa.StructArray.from_arrays(columns, fields=list(target))
     else:
         values = pa.array([], target)
     mask = pa.array([not v for v in valid], pa.bool_())
-    return pa.ListArray.from_arrays(pa.array(offsets, pa.int32()), values,
-                                    type=pa.list_(pa.field("element", target)), mask=mask)
+    return pa.ListArray.from_arrays(
+        pa.array(offsets, pa.int32()), values, type=pa.list_(pa.field("element", target)), mask=mask
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -156,13 +192,17 @@ def _record_type_name(key_cls) -> str:
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", key_cls.__name__[:-3]).lower()
 
 
-def _group_protocol_record(topic: str, record_type: int, key: bytes,
-                           value: Optional[bytes]) -> Dict[str, Any]:
+def _group_protocol_record(
+    topic: str, record_type: int, key: bytes, value: Optional[bytes]
+) -> Dict[str, Any]:
     """A record of the consumer (KIP-848), share (KIP-932) or streams group protocols:
     its type, group, member and epoch as columns, the whole value as JSON ``fields``."""
     _, k = internal_topics.decode_key(topic, key)
-    out: Dict[str, Any] = {"record_type": _record_type_name(type(k)),
-                           "group": k.group_id, "member_id": getattr(k, "member_id", None)}
+    out: Dict[str, Any] = {
+        "record_type": _record_type_name(type(k)),
+        "group": k.group_id,
+        "member_id": getattr(k, "member_id", None),
+    }
     if value is not None:
         out["value_version"], v = internal_topics.decode_value(topic, record_type, value)
         out["epoch"] = next((getattr(v, f) for f in _EPOCH_FIELDS if hasattr(v, f)), None)
@@ -185,10 +225,13 @@ def consumer_offsets_record(key: Optional[bytes], value: Optional[bytes]) -> Dic
             if value is not None:
                 out["value_version"] = vver = _version_prefix(value)
                 _, v = internal_topics.decode_value(topic, record_type, value)
-                out.update(offset=v.offset, metadata=v.metadata,
-                           commit_timestamp=v.commit_timestamp,
-                           leader_epoch=getattr(v, "leader_epoch", None),
-                           expire_timestamp=getattr(v, "expire_timestamp", None))
+                out.update(
+                    offset=v.offset,
+                    metadata=v.metadata,
+                    commit_timestamp=v.commit_timestamp,
+                    leader_epoch=getattr(v, "leader_epoch", None),
+                    expire_timestamp=getattr(v, "expire_timestamp", None),
+                )
                 if out["leader_epoch"] == -1 and vver < 3:
                     out["leader_epoch"] = None
                 if out["expire_timestamp"] == -1:
@@ -200,20 +243,28 @@ def consumer_offsets_record(key: Optional[bytes], value: Optional[bytes]) -> Dic
             if value is not None:
                 out["value_version"] = _version_prefix(value)
                 _, v = internal_topics.decode_value(topic, record_type, value)
-                out.update(protocol_type=v.protocol_type, generation=v.generation,
-                           protocol=v.protocol, leader=v.leader,
-                           commit_timestamp=getattr(v, "current_state_timestamp", None))
+                out.update(
+                    protocol_type=v.protocol_type,
+                    generation=v.generation,
+                    protocol=v.protocol,
+                    leader=v.leader,
+                    commit_timestamp=getattr(v, "current_state_timestamp", None),
+                )
                 if out["commit_timestamp"] == -1:
                     out["commit_timestamp"] = None
-                out["members"] = [{
-                    "member_id": m.member_id,
-                    "group_instance_id": getattr(m, "group_instance_id", None),
-                    "client_id": m.client_id, "client_host": m.client_host,
-                    "rebalance_timeout": getattr(m, "rebalance_timeout", None),
-                    "session_timeout": m.session_timeout,
-                    "subscription": None if m.subscription is None else bytes(m.subscription),
-                    "assignment": None if m.assignment is None else bytes(m.assignment),
-                } for m in v.members]
+                out["members"] = [
+                    {
+                        "member_id": m.member_id,
+                        "group_instance_id": getattr(m, "group_instance_id", None),
+                        "client_id": m.client_id,
+                        "client_host": m.client_host,
+                        "rebalance_timeout": getattr(m, "rebalance_timeout", None),
+                        "session_timeout": m.session_timeout,
+                        "subscription": None if m.subscription is None else bytes(m.subscription),
+                        "assignment": None if m.assignment is None else bytes(m.assignment),
+                    }
+                    for m in v.members
+                ]
         elif key_cls is not None:  # the consumer, share and streams group protocols
             out.update(_group_protocol_record(topic, record_type, key, value))
         else:
@@ -232,8 +283,11 @@ def transaction_state_record(key: Optional[bytes], value: Optional[bytes]) -> Di
         if rec.value is not None:
             fields["value"] = rec.value.to_dict()
             version = rec.value_version
-        return {"record_type": "transaction_log", "version": version,
-                "fields": json.dumps(fields, default=_json_default, sort_keys=True)}
+        return {
+            "record_type": "transaction_log",
+            "version": version,
+            "fields": json.dumps(fields, default=_json_default, sort_keys=True),
+        }
     except (DecodeError, UnknownApiError) as exc:
         return {"error": str(exc)}
 
@@ -244,9 +298,11 @@ def cluster_metadata_record(value: Optional[bytes]) -> Dict[str, Any]:
         return {}
     try:
         rec = internal_topics.decode_metadata_record(value)
-        return {"record_type": type(rec.message).__name__, "version": rec.version,
-                "fields": json.dumps(rec.message.to_dict(), default=_json_default,
-                                     sort_keys=True)}
+        return {
+            "record_type": type(rec.message).__name__,
+            "version": rec.version,
+            "fields": json.dumps(rec.message.to_dict(), default=_json_default, sort_keys=True),
+        }
     except (DecodeError, UnknownApiError) as exc:
         return {"error": str(exc)}
 
@@ -255,8 +311,7 @@ def _struct_array(rows: List[Dict[str, Any]], name: str):
     import pyarrow as pa
 
     typ = _arrow_type(name)
-    return pa.array([{f.name: r.get(f.name) for f in typ} if r is not None else None
-                     for r in rows], type=typ)
+    return pa.array([{f.name: r.get(f.name) for f in typ} if r is not None else None for r in rows], type=typ)
 
 
 def _py(item):
@@ -264,13 +319,15 @@ def _py(item):
 
 
 def decode_consumer_offsets_array(keys, values):
-    return _struct_array([consumer_offsets_record(_py(k), _py(v))
-                          for k, v in zip(keys, values)], _CONSUMER_OFFSETS)
+    return _struct_array(
+        [consumer_offsets_record(_py(k), _py(v)) for k, v in zip(keys, values)], _CONSUMER_OFFSETS
+    )
 
 
 def decode_transaction_state_array(keys, values):
-    return _struct_array([transaction_state_record(_py(k), _py(v))
-                          for k, v in zip(keys, values)], _TYPED_JSON)
+    return _struct_array(
+        [transaction_state_record(_py(k), _py(v)) for k, v in zip(keys, values)], _TYPED_JSON
+    )
 
 
 def decode_cluster_metadata_array(values):
@@ -298,8 +355,7 @@ def decode_consumer_offsets(key, value):
     """``__consumer_offsets`` key and value Columns -> struct Column."""
     from pyspark.sql.functions import arrow_udf
 
-    return arrow_udf(decode_consumer_offsets_array, _ddl(_CONSUMER_OFFSETS))(
-        key, value)
+    return arrow_udf(decode_consumer_offsets_array, _ddl(_CONSUMER_OFFSETS))(key, value)
 
 
 def decode_transaction_state(key, value):

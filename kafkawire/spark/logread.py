@@ -1,5 +1,6 @@
 """The old path of :mod:`kafkawire.log.read`, which existing imports of
 ``kafkawire.spark.logread`` still find."""
+
 import sys
 
 from kafkawire.log import read as _moved
