@@ -8,10 +8,12 @@ import asyncio
 import logging
 import time
 from collections import defaultdict
-from typing import Dict, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 from kafkawire import messages as M
+from kafkawire import sasl
 from kafkawire.broker.security import ANONYMOUS, certificate_principal
+from kafkawire.broker.state import BrokerState
 from kafkawire.connection import ServerConnection
 
 log = logging.getLogger("kafkawire.broker")
@@ -42,8 +44,8 @@ class Connection:
     @property
     def requests(self) -> int:
         return self.protocol.requests_received
-        self.principal = ANONYMOUS
-        self.sasl = None  # kafkawire.sasl.ServerSession on a SASL listener
+        self.principal: str = ANONYMOUS
+        self.sasl: Optional[sasl.ServerSession] = None  # on a SASL listener
         self.session_expires: Optional[float] = None  # loop time (KIP-368)
 
     @property
@@ -59,8 +61,8 @@ class CodecStats:
         self.decode_ns: Dict[int, int] = defaultdict(int)
         self.encode_ns: Dict[int, int] = defaultdict(int)
 
-    def summary(self) -> Dict[str, dict]:
-        out = {}
+    def summary(self) -> Dict[str, Dict[str, Any]]:
+        out: Dict[str, Dict[str, Any]] = {}
         for key in sorted(self.count):
             n = self.count[key]
             name = M.request_class(key).__name__[: -len("Request")]
@@ -78,12 +80,13 @@ class CodecStats:
         return (sum(self.decode_ns.values()) + sum(self.encode_ns.values())) / n / 1000.0
 
 
-class ConnectionLoop:
+class ConnectionLoop(BrokerState):
     """Reads each connection's requests and hands them to the dispatch, one at a time."""
 
     # -- connections -----------------------------------------------------------------
     async def _serve_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
+        assert task is not None  # asyncio runs this callback as a task
         self._tasks.add(task)
         peer = writer.get_extra_info("peername")
         protocol = ServerConnection(self.api_versions, max_frame_size=self.max_frame_size)

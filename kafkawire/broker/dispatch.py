@@ -10,11 +10,12 @@ from typing import Optional
 
 from kafkawire.broker.codes import API_VERSIONS, FAILED_AUTHENTICATION_DELAY, UNSUPPORTED_VERSION
 from kafkawire.broker.connections import Connection
+from kafkawire.broker.state import BrokerState
 from kafkawire.connection import InvalidRequest, RequestEvent, SaslTokenReceived
 from kafkawire.errors import InvalidFrame, UnknownApiError, UnsupportedVersionError
 
 
-class Dispatch:
+class Dispatch(BrokerState):
     """Answers one request with the handler its API key names."""
 
     #: API key -> handler method name.  ApiVersions advertises exactly these.
@@ -54,7 +55,7 @@ class Dispatch:
             return f"unsupported version: {error}"
         return f"request does not decode: {error}"
 
-    async def _handle_event(self, conn: Connection, event, decode_ns: int) -> Optional[str]:
+    async def _handle_event(self, conn: Connection, event: object, decode_ns: int) -> Optional[str]:
         """Answer one request; returns why the connection must close, or None.
 
         Requests of one connection are handled one at a time, as Kafka does, so what
@@ -68,7 +69,8 @@ class Dispatch:
         api_key, version = event.api_key, event.version
         self.versions_seen[api_key].add(version)
         if event.unsupported_version:
-            return await self._unsupported_api_versions(conn, event)
+            await self._unsupported_api_versions(conn, event)
+            return None
         refused = self._before_authentication(conn, api_key)
         if refused:
             return refused

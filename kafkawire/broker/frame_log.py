@@ -7,14 +7,16 @@ import json
 import logging
 import os
 import time
-from typing import Callable, Union
+from typing import IO, Any, Callable, Dict, Optional, Union
 
 import kafkawire
 from kafkawire import messages as M
 from kafkawire.broker.codes import API_VERSIONS, UNSUPPORTED_VERSION
 from kafkawire.broker.connections import Connection
+from kafkawire.broker.state import BrokerState
 from kafkawire.errors import DecodeError
 from kafkawire.headers import (
+    RequestHeader,
     encode_request_header,
     encode_response_header,
     request_header_version,
@@ -29,19 +31,22 @@ class FrameLog:
     connection, API, version, correlation id, the payload in hex (what
     ``kafkawire decode`` reads back) and the decoded header and body."""
 
-    def __init__(self, target: Union[str, os.PathLike, Callable[[dict], None]]) -> None:
-        self._fh = None
+    def __init__(self, target: Union[str, os.PathLike[str], Callable[[Dict[str, Any]], None]]) -> None:
+        self._fh: Optional[IO[str]] = None
+        self._sink: Callable[[Dict[str, Any]], None]
         if callable(target):
             self._sink = target
         else:
-            self._fh = open(target, "a", encoding="utf-8")
-            self._sink = self._write
+            fh = open(target, "a", encoding="utf-8")
+            self._fh = fh
 
-    def _write(self, entry: dict) -> None:
-        self._fh.write(json.dumps(entry, default=str) + "\n")
-        self._fh.flush()
+            def write(entry: Dict[str, Any]) -> None:
+                fh.write(json.dumps(entry, default=str) + "\n")
+                fh.flush()
 
-    def __call__(self, entry: dict) -> None:
+            self._sink = write
+
+    def __call__(self, entry: Dict[str, Any]) -> None:
         self._sink(entry)
 
     def close(self) -> None:
@@ -50,11 +55,11 @@ class FrameLog:
             self._fh = None
 
 
-class FrameChecks:
+class FrameChecks(BrokerState):
     """Logs the frames and checks that each decoded frame re-encodes to its bytes."""
 
     # -- frame log and round-trip check ----------------------------------------------
-    def _roundtrip_failed(self, entry: dict, expected: bytes, got: bytes) -> None:
+    def _roundtrip_failed(self, entry: Dict[str, Any], expected: bytes, got: bytes) -> None:
         diff_at = next(
             (i for i, (a, b) in enumerate(zip(expected, got)) if a != b), min(len(expected), len(got))
         )
@@ -67,7 +72,7 @@ class FrameChecks:
             diff_at,
         )
 
-    def _log_request(self, conn: Connection, payload: bytes, header, request) -> None:
+    def _log_request(self, conn: Connection, payload: bytes, header: RequestHeader, request: Any) -> None:
         version = header.request_api_version
         entry = {
             "time": time.time(),
@@ -81,7 +86,8 @@ class FrameChecks:
 
         def encode_again() -> bytes:
             hv = request_header_version(header.request_api_key, version)
-            return encode_request_header(header, hv) + request.encode(version)
+            again: bytes = encode_request_header(header, hv) + request.encode(version)
+            return again
 
         self._check_and_log(entry, payload, header, request, encode_again)
 
@@ -114,11 +120,19 @@ class FrameChecks:
             if api_key == API_VERSIONS and body.error_code == UNSUPPORTED_VERSION:
                 body_version = 0
             hv = response_header_version(api_key, version)
-            return encode_response_header(header, hv) + body.encode(body_version)
+            again: bytes = encode_response_header(header, hv) + body.encode(body_version)
+            return again
 
         self._check_and_log(entry, payload, header, body, encode_again)
 
-    def _check_and_log(self, entry: dict, payload, header, body, encode_again: Callable[[], bytes]) -> None:
+    def _check_and_log(
+        self,
+        entry: Dict[str, Any],
+        payload: Union[bytes, memoryview],
+        header: Any,
+        body: Any,
+        encode_again: Callable[[], bytes],
+    ) -> None:
         """With ``check_roundtrip``, whether re-encoding ``header`` and ``body`` gives
         ``payload`` back; then ``entry`` to the frame log, if there is one."""
         if self.check_roundtrip:

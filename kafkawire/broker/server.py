@@ -39,7 +39,7 @@ import logging
 import os
 import threading
 from collections import defaultdict
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 from kafkawire import messages as M
 from kafkawire import records as R
@@ -106,7 +106,7 @@ class Broker(
         node_id: int = 1,
         num_partitions: int = 1,
         auto_create_topics: bool = True,
-        frame_log: Union[None, str, os.PathLike, Callable[[dict], None]] = None,
+        frame_log: Union[None, str, os.PathLike[str], Callable[[Dict[str, Any]], None]] = None,
         check_roundtrip: Optional[bool] = None,
         max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
         cluster_id: str = "kafkawire-test-cluster",
@@ -148,14 +148,14 @@ class Broker(
         self.acl_enforce = acl_enforce
         self.acls: Optional[AclStore] = None
         self.authentications: List[
-            Tuple[int, str, Optional[str]]
+            Tuple[int, Optional[str], Optional[str]]
         ] = []  # (conn, mechanism, principal or None)
         self.storage: Optional[Storage] = None
         self.groups = GroupCoordinator()
         self.stats = CodecStats()
-        self.roundtrip_failures: List[dict] = []
+        self.roundtrip_failures: List[Dict[str, Any]] = []
         self.handler_errors: List[str] = []  # exceptions raised while answering (bugs)
-        self.versions_seen: Dict[int, set] = defaultdict(set)  # API key -> versions asked
+        self.versions_seen: Dict[int, Set[int]] = defaultdict(set)  # API key -> versions asked
         self.frames_checked = 0
         self.fetches_parked = 0  # fetches that waited for data (min_bytes not yet met)
         self.closed_connections: List[Tuple[int, str]] = []  # (connection id, why)
@@ -166,7 +166,7 @@ class Broker(
         self._producer_epochs: Dict[int, int] = {}
         self._server: Optional[asyncio.AbstractServer] = None
         self._appended: Optional[asyncio.Condition] = None
-        self._tasks: set = set()
+        self._tasks: Set[asyncio.Task[Any]] = set()
         self._loop: Optional[asyncio.AbstractEventLoop] = None
         self._thread: Optional[threading.Thread] = None
         self._stop_event: Optional[asyncio.Event] = None
@@ -218,7 +218,7 @@ class Broker(
     async def __aenter__(self) -> "Broker":
         return await self.start()
 
-    async def __aexit__(self, *exc) -> None:
+    async def __aexit__(self, *exc: object) -> None:
         await self.stop()
 
     def __enter__(self) -> "Broker":
@@ -252,42 +252,43 @@ class Broker(
             raise failure[0]
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.shutdown()
 
     def shutdown(self, timeout: float = 10.0) -> None:
         """Stop a broker started with ``with`` (from any thread but its own)."""
         if self._thread is None:
             return
-        if self._loop is not None and not self._loop.is_closed():
-            self._loop.call_soon_threadsafe(self._stop_event.set)
+        stop = self._stop_event  # made before the thread reported ready
+        if self._loop is not None and stop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(stop.set)
         self._thread.join(timeout)
         self._thread = None
 
     def call(self, fn: Callable[[], Any], timeout: float = 10.0) -> Any:
         """Run ``fn()`` on the broker's loop and return its result (thread-safe)."""
 
-        async def run():
+        async def run() -> Any:
             return fn()
 
-        return asyncio.run_coroutine_threadsafe(run(), self._loop).result(timeout)
+        return asyncio.run_coroutine_threadsafe(run(), self._running_loop).result(timeout)
 
     # -- inspection (for tests) ------------------------------------------------------
-    def topic_records(self, topic: str) -> Dict[int, list]:
+    def topic_records(self, topic: str) -> Dict[int, List[R.Record]]:
         """Every record of ``topic`` by partition, decoded with kafkawire.records."""
 
-        def collect():
-            t = self.storage.topics[topic]
+        def collect() -> Dict[int, bytes]:
+            t = self._store.topics[topic]
             return {p.partition: b"".join(p.iter_batches()) for p in t.partitions}
 
         raw = self.call(collect)
         return {p: R.decode(data) for p, data in raw.items()}
 
-    def topic_batches(self, topic: str) -> Dict[int, list]:
+    def topic_batches(self, topic: str) -> Dict[int, List[Any]]:
         """The batch headers of ``topic`` by partition."""
 
-        def collect():
-            t = self.storage.topics[topic]
+        def collect() -> Dict[int, bytes]:
+            t = self._store.topics[topic]
             return {p.partition: b"".join(p.iter_batches()) for p in t.partitions}
 
         raw = self.call(collect)

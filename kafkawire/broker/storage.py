@@ -318,7 +318,7 @@ class Topic:
     name: str
     topic_id: uuid.UUID
     partitions: List[PartitionLog]
-    configs: Dict[str, str] = field(default_factory=dict)
+    configs: Dict[str, Optional[str]] = field(default_factory=dict)  # None: Kafka's default
     is_internal: bool = False
 
 
@@ -386,7 +386,7 @@ class Storage:
         num_partitions: int,
         *,
         topic_id: Optional[uuid.UUID] = None,
-        configs: Optional[Dict[str, str]] = None,
+        configs: Optional[Dict[str, Optional[str]]] = None,
     ) -> Topic:
         if topic_id is None:
             topic_id = uuid.uuid4()

@@ -3,22 +3,27 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Dict, Tuple
+from typing import Dict, List, Tuple, Union
 
 from kafkawire import messages as M
 from kafkawire.broker import acls as A
 from kafkawire.broker.acls import AclBinding, AclError, AclFilter
 from kafkawire.broker.codes import CLUSTER_AUTHORIZATION_FAILED, INVALID_REQUEST, NONE
+from kafkawire.broker.connections import Connection
+from kafkawire.broker.state import BrokerState
+from kafkawire.headers import RequestHeader
 
 
-class AclHandlers:
+class AclHandlers(BrokerState):
     """The ACL requests."""
 
     # -- ACLs ------------------------------------------------------------------------
-    def _cluster_allowed(self, conn, operation: int) -> bool:
+    def _cluster_allowed(self, conn: Connection, operation: int) -> bool:
         return self._allowed(conn, operation, A.CLUSTER, A.CLUSTER_NAME)
 
-    async def _create_acls(self, conn, header, req, version):
+    async def _create_acls(
+        self, conn: Connection, header: RequestHeader, req: M.CreateAclsRequest, version: int
+    ) -> M.CreateAclsResponse:
         R_ = M.CreateAclsResponse
         results, added = [], []
         allowed = self._cluster_allowed(conn, A.ALTER)
@@ -42,11 +47,13 @@ class AclHandlers:
                 except AclError as exc:
                     error, message = INVALID_REQUEST, str(exc)
             results.append(R_.AclCreationResult(error_code=error, error_message=message))
-        self.acls.add(added)
+        self._acl_store.add(added)
         return R_(throttle_time_ms=0, results=results)
 
     @staticmethod
-    def _acl_filter(f, version: int) -> AclFilter:
+    def _acl_filter(
+        f: Union[M.DescribeAclsRequest, M.DeleteAclsRequest.DeleteAclsFilter], version: int
+    ) -> AclFilter:
         return AclFilter(
             f.resource_type_filter,
             f.resource_name_filter,
@@ -57,7 +64,9 @@ class AclHandlers:
             f.permission_type,
         )
 
-    async def _describe_acls(self, conn, header, req, version):
+    async def _describe_acls(
+        self, conn: Connection, header: RequestHeader, req: M.DescribeAclsRequest, version: int
+    ) -> M.DescribeAclsResponse:
         R_ = M.DescribeAclsResponse
         if not self._cluster_allowed(conn, A.DESCRIBE):
             return R_(
@@ -71,8 +80,10 @@ class AclHandlers:
             flt.validate()
         except AclError as exc:
             return R_(throttle_time_ms=0, error_code=INVALID_REQUEST, error_message=str(exc), resources=[])
-        by_resource: Dict[Tuple[int, str, int], list] = defaultdict(list)
-        for b in self.acls.describe(flt):
+        by_resource: Dict[Tuple[int, str, int], List[M.DescribeAclsResponse.AclDescription]] = defaultdict(
+            list
+        )
+        for b in self._acl_store.describe(flt):
             by_resource[(b.resource_type, b.resource_name, b.pattern_type)].append(
                 R_.AclDescription(
                     principal=b.principal,
@@ -91,7 +102,9 @@ class AclHandlers:
             ],
         )
 
-    async def _delete_acls(self, conn, header, req, version):
+    async def _delete_acls(
+        self, conn: Connection, header: RequestHeader, req: M.DeleteAclsRequest, version: int
+    ) -> M.DeleteAclsResponse:
         R_ = M.DeleteAclsResponse
         allowed = self._cluster_allowed(conn, A.ALTER)
         results = []
@@ -131,7 +144,7 @@ class AclHandlers:
                             operation=b.operation,
                             permission_type=b.permission_type,
                         )
-                        for b in self.acls.delete(flt)
+                        for b in self._acl_store.delete(flt)
                     ],
                 )
             )

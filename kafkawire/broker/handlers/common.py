@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from typing import Optional
+from typing import Optional, Tuple
 
 from kafkawire.broker import acls as A
 from kafkawire.broker.codes import (
@@ -15,10 +15,11 @@ from kafkawire.broker.codes import (
     UNKNOWN_TOPIC_OR_PARTITION,
 )
 from kafkawire.broker.connections import Connection
-from kafkawire.broker.storage import topic_name_error
+from kafkawire.broker.state import BrokerState
+from kafkawire.broker.storage import PartitionLog, Topic, topic_name_error
 
 
-class HandlerHelpers:
+class HandlerHelpers(BrokerState):
     """Authorization, topic and partition lookup and auto-creation, for the handlers."""
 
     # -- helpers ---------------------------------------------------------------------
@@ -27,23 +28,27 @@ class HandlerHelpers:
         (always, without ``acl_enforce``)."""
         if not self.acl_enforce:
             return True
-        return self.acls.authorize(conn.principal, conn.host, operation, resource_type, name)
+        return self._acl_store.authorize(conn.principal, conn.host, operation, resource_type, name)
 
     def _may_create_topic(self, conn: Connection, name: str) -> bool:
         return self._allowed(conn, A.CREATE, A.CLUSTER, A.CLUSTER_NAME) or self._allowed(
             conn, A.CREATE, A.TOPIC, name
         )
 
-    def _resolve(self, name: Optional[str], topic_id: Optional[uuid.UUID], by_id: bool):
+    def _resolve(
+        self, name: Optional[str], topic_id: Optional[uuid.UUID], by_id: bool
+    ) -> Tuple[Optional[Topic], int]:
         """``(topic, error)`` for a topic named by name (old versions) or id (new)."""
         if by_id:
-            t = self.storage.by_id.get(topic_id)
+            t = self._store.by_id.get(topic_id) if topic_id is not None else None
             return t, (NONE if t is not None else UNKNOWN_TOPIC_ID)
-        t = self.storage.topics.get(name)
+        t = self._store.topics.get(name) if name is not None else None
         return t, (NONE if t is not None else UNKNOWN_TOPIC_OR_PARTITION)
 
     @staticmethod
-    def _partition(topic, topic_error: int, index: int):
+    def _partition(
+        topic: Optional[Topic], topic_error: int, index: int
+    ) -> Tuple[Optional[PartitionLog], int]:
         """``(partition log, error)`` of partition ``index`` of ``topic`` (None, its
         lookup failing with ``topic_error``)."""
         if topic is None:
@@ -55,11 +60,11 @@ class HandlerHelpers:
     def _topic_operations(self, conn: Connection, name: str) -> int:
         if not self.acl_enforce:
             return ALL_TOPIC_OPERATIONS
-        return self.acls.operations(conn.principal, conn.host, A.TOPIC, name, TOPIC_OPERATIONS)
+        return self._acl_store.operations(conn.principal, conn.host, A.TOPIC, name, TOPIC_OPERATIONS)
 
     def _auto_create(self, name: str) -> int:
         err = topic_name_error(name)
         if err is not None:
             return INVALID_TOPIC_EXCEPTION
-        self.storage.create_topic(name, self.num_partitions)
+        self._store.create_topic(name, self.num_partitions)
         return NONE

@@ -3,8 +3,9 @@ OffsetFetch (the group state itself is :mod:`kafkawire.broker.groups`')."""
 
 from __future__ import annotations
 
+import uuid
 from collections import defaultdict
-from typing import Dict
+from typing import Any, Dict, List, Optional, Tuple
 
 from kafkawire import messages as M
 from kafkawire.broker import acls as A
@@ -17,14 +18,22 @@ from kafkawire.broker.codes import (
     UNKNOWN_TOPIC_ID,
     ZERO_UUID,
 )
+from kafkawire.broker.connections import Connection
 from kafkawire.broker.groups import UNKNOWN_MEMBER_ID
+from kafkawire.broker.state import BrokerState
+from kafkawire.headers import RequestHeader
+
+# (partition, committed offset, leader epoch, metadata, error code)
+_PartitionOffset = Tuple[int, int, int, Optional[str], int]
 
 
-class GroupHandlers:
+class GroupHandlers(BrokerState):
     """The consumer group requests."""
 
     # -- groups ----------------------------------------------------------------------
-    async def _find_coordinator(self, conn, header, req, version):
+    async def _find_coordinator(
+        self, conn: Connection, header: RequestHeader, req: M.FindCoordinatorRequest, version: int
+    ) -> M.FindCoordinatorResponse:
         R_ = M.FindCoordinatorResponse
         key_type = req.key_type if version >= 1 else 0
 
@@ -34,7 +43,7 @@ class GroupHandlers:
                 return NONE if ok else TRANSACTIONAL_ID_AUTHORIZATION_FAILED
             return NONE if self._allowed(conn, A.DESCRIBE, A.GROUP, key) else GROUP_AUTHORIZATION_FAILED
 
-        def coordinator(error: int):
+        def coordinator(error: int) -> Dict[str, Any]:
             if error:
                 return dict(
                     error_code=error, error_message="Authorization failed.", node_id=-1, host="", port=-1
@@ -48,7 +57,9 @@ class GroupHandlers:
             return R_(throttle_time_ms=0, coordinators=coords)
         return R_(throttle_time_ms=0, **coordinator(error_for(req.key)))
 
-    async def _join_group(self, conn, header, req, version):
+    async def _join_group(
+        self, conn: Connection, header: RequestHeader, req: M.JoinGroupRequest, version: int
+    ) -> M.JoinGroupResponse:
         R_ = M.JoinGroupResponse
         if not req.group_id:
             result_error = INVALID_GROUP_ID
@@ -101,7 +112,9 @@ class GroupHandlers:
             members=members,
         )
 
-    async def _sync_group(self, conn, header, req, version):
+    async def _sync_group(
+        self, conn: Connection, header: RequestHeader, req: M.SyncGroupRequest, version: int
+    ) -> M.SyncGroupResponse:
         R_ = M.SyncGroupResponse
         if not self._allowed(conn, A.READ, A.GROUP, req.group_id):
             return R_(throttle_time_ms=0, error_code=GROUP_AUTHORIZATION_FAILED, assignment=b"")
@@ -117,14 +130,18 @@ class GroupHandlers:
             resp.protocol_name = group.protocol_name
         return resp
 
-    async def _heartbeat(self, conn, header, req, version):
+    async def _heartbeat(
+        self, conn: Connection, header: RequestHeader, req: M.HeartbeatRequest, version: int
+    ) -> M.HeartbeatResponse:
         if not self._allowed(conn, A.READ, A.GROUP, req.group_id):
             return M.HeartbeatResponse(throttle_time_ms=0, error_code=GROUP_AUTHORIZATION_FAILED)
         group = self.groups.get(req.group_id, create=False)
         error = group.heartbeat(req.member_id, req.generation_id) if group else UNKNOWN_MEMBER_ID
         return M.HeartbeatResponse(throttle_time_ms=0, error_code=error)
 
-    async def _leave_group(self, conn, header, req, version):
+    async def _leave_group(
+        self, conn: Connection, header: RequestHeader, req: M.LeaveGroupRequest, version: int
+    ) -> M.LeaveGroupResponse:
         R_ = M.LeaveGroupResponse
         if not self._allowed(conn, A.READ, A.GROUP, req.group_id):
             return R_(throttle_time_ms=0, error_code=GROUP_AUTHORIZATION_FAILED, members=[])
@@ -142,7 +159,9 @@ class GroupHandlers:
             )
         return R_(throttle_time_ms=0, error_code=NONE, members=members)
 
-    async def _offset_commit(self, conn, header, req, version):
+    async def _offset_commit(
+        self, conn: Connection, header: RequestHeader, req: M.OffsetCommitRequest, version: int
+    ) -> M.OffsetCommitResponse:
         R_ = M.OffsetCommitResponse
         by_id = version >= 10
         generation = req.generation_id_or_member_epoch if version >= 1 else -1
@@ -164,7 +183,7 @@ class GroupHandlers:
                     error = TOPIC_AUTHORIZATION_FAILED
                 if error == NONE:
                     plog, error = self._partition(topic, terr, p.partition_index)
-                    if plog is not None:
+                    if plog is not None and topic is not None and group is not None:  # error NONE: both found
                         group.commit(
                             topic.name,
                             p.partition_index,
@@ -179,24 +198,30 @@ class GroupHandlers:
             topics.append(R_.OffsetCommitResponseTopic(name=t.name, topic_id=t.topic_id, partitions=parts))
         return R_(throttle_time_ms=0, topics=topics)
 
-    def _offsets_of(self, conn, group_id: str, requested, by_id: bool):
+    def _offsets_of(
+        self,
+        conn: Connection,
+        group_id: str,
+        requested: Optional[List[Tuple[str, uuid.UUID, List[int]]]],
+        by_id: bool,
+    ) -> List[Tuple[str, uuid.UUID, List[_PartitionOffset]]]:
         """``[(name, topic_id, [(partition, offset, epoch, metadata, error)])]``."""
         group = self.groups.get(group_id, create=False)
         committed = group.offsets if group is not None else {}
-        out = []
+        out: List[Tuple[str, uuid.UUID, List[_PartitionOffset]]] = []
         if requested is None:
-            by_topic: Dict[str, list] = defaultdict(list)
-            for (topic, part), c in sorted(committed.items()):
+            by_topic: Dict[str, List[_PartitionOffset]] = defaultdict(list)
+            for (topic, part), held in sorted(committed.items()):
                 if not self._allowed(conn, A.DESCRIBE, A.TOPIC, topic):
                     continue  # topics the principal may not see are left out
-                by_topic[topic].append((part, c.offset, c.leader_epoch, c.metadata, NONE))
+                by_topic[topic].append((part, held.offset, held.leader_epoch, held.metadata, NONE))
             for name, parts in by_topic.items():
-                t = self.storage.topics.get(name)
+                t = self._store.topics.get(name)
                 out.append((name, t.topic_id if t else ZERO_UUID, parts))
             return out
         for name, topic_id, partitions in requested:
             if by_id:
-                t = self.storage.by_id.get(topic_id)
+                t = self._store.by_id.get(topic_id)
                 if t is None:
                     out.append((name, topic_id, [(p, -1, -1, "", UNKNOWN_TOPIC_ID) for p in partitions]))
                     continue
@@ -216,7 +241,9 @@ class GroupHandlers:
             out.append((name, topic_id, parts))
         return out
 
-    async def _offset_fetch(self, conn, header, req, version):
+    async def _offset_fetch(
+        self, conn: Connection, header: RequestHeader, req: M.OffsetFetchRequest, version: int
+    ) -> M.OffsetFetchResponse:
         R_ = M.OffsetFetchResponse
         if version >= 8:
             groups = []
@@ -226,7 +253,7 @@ class GroupHandlers:
                     if g.topics is None
                     else [(t.name, t.topic_id, list(t.partition_indexes)) for t in g.topics]
                 )
-                topics = []
+                group_topics: List[M.OffsetFetchResponse.OffsetFetchResponseTopics] = []
                 if not self._allowed(conn, A.DESCRIBE, A.GROUP, g.group_id):
                     groups.append(
                         R_.OffsetFetchResponseGroup(
@@ -235,7 +262,7 @@ class GroupHandlers:
                     )
                     continue
                 for name, topic_id, parts in self._offsets_of(conn, g.group_id, requested, version >= 10):
-                    topics.append(
+                    group_topics.append(
                         R_.OffsetFetchResponseTopics(
                             name=name if version < 10 else "",
                             topic_id=topic_id if version >= 10 else ZERO_UUID,
@@ -252,11 +279,13 @@ class GroupHandlers:
                         )
                     )
                 groups.append(
-                    R_.OffsetFetchResponseGroup(group_id=g.group_id, topics=topics, error_code=NONE)
+                    R_.OffsetFetchResponseGroup(group_id=g.group_id, topics=group_topics, error_code=NONE)
                 )
             return R_(throttle_time_ms=0, groups=groups)
         requested = (
-            None if req.topics is None else [(t.name, None, list(t.partition_indexes)) for t in req.topics]
+            None
+            if req.topics is None
+            else [(t.name, ZERO_UUID, list(t.partition_indexes)) for t in req.topics]
         )
         topics = []
         if not self._allowed(conn, A.DESCRIBE, A.GROUP, req.group_id):

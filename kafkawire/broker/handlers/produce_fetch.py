@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+from typing import List, Optional, Tuple
 
 from kafkawire import messages as M
 from kafkawire import records as R
+from kafkawire._records_common import BatchHeader
 from kafkawire.broker import acls as A
 from kafkawire.broker.codes import (
     CLUSTER_AUTHORIZATION_FAILED,
@@ -18,15 +20,21 @@ from kafkawire.broker.codes import (
     UNKNOWN_TOPIC_OR_PARTITION,
     UNSUPPORTED_FOR_MESSAGE_FORMAT,
 )
+from kafkawire.broker.connections import Connection
+from kafkawire.broker.state import BrokerState
 from kafkawire.broker.storage import StorageError, peek_magic, split_batches
 from kafkawire.errors import DecodeError
+from kafkawire.framing import BytesLike
+from kafkawire.headers import RequestHeader
 
 
-class ProduceFetchHandlers:
+class ProduceFetchHandlers(BrokerState):
     """Writing and reading the partitions' logs, and producer ids."""
 
     # -- Produce ---------------------------------------------------------------------
-    def _to_batches(self, buf, produce_version: int):
+    def _to_batches(
+        self, buf: Optional[BytesLike], produce_version: int
+    ) -> List[Tuple[BatchHeader, memoryview]]:
         """The magic-2 batches of a produce request's records.  Produce v3+ (the only
         versions since Kafka 4) must carry record batches, never legacy message sets."""
         if buf is None or len(buf) == 0:
@@ -43,7 +51,9 @@ class ProduceFetchHandlers:
             pass
         return batches
 
-    async def _produce(self, conn, header, req, version):
+    async def _produce(
+        self, conn: Connection, header: RequestHeader, req: M.ProduceRequest, version: int
+    ) -> Optional[M.ProduceResponse]:
         R_ = M.ProduceResponse
         by_id = version >= 13
         responses = []
@@ -94,21 +104,23 @@ class ProduceFetchHandlers:
                 )
             )
         if appended:
-            async with self._appended:
-                self._appended.notify_all()
+            async with self._appended_cond:
+                self._appended_cond.notify_all()
         if req.acks == 0:
             return None
         return R_(responses=responses, throttle_time_ms=0)
 
     # -- Fetch -----------------------------------------------------------------------
-    async def _fetch(self, conn, header, req, version):
+    async def _fetch(
+        self, conn: Connection, header: RequestHeader, req: M.FetchRequest, version: int
+    ) -> M.FetchResponse:
         loop = asyncio.get_running_loop()
 
         deadline = loop.time() + max(req.max_wait_ms, 0) / 1000.0
         min_bytes = max(req.min_bytes, 0)
         parked = False
         while True:
-            async with self._appended:
+            async with self._appended_cond:
                 response, total, errors = self._fetch_once(conn, req, version)
                 remaining = deadline - loop.time()
                 if total >= min_bytes or errors or remaining <= 0:
@@ -117,11 +129,13 @@ class ProduceFetchHandlers:
                     parked = True
                     self.fetches_parked += 1
                 try:
-                    await asyncio.wait_for(self._appended.wait(), remaining)
+                    await asyncio.wait_for(self._appended_cond.wait(), remaining)
                 except asyncio.TimeoutError:
                     pass
 
-    def _fetch_once(self, conn, req, version):
+    def _fetch_once(
+        self, conn: Connection, req: M.FetchRequest, version: int
+    ) -> Tuple[M.FetchResponse, int, bool]:
         R_ = M.FetchResponse
         by_id = version >= 13
         budget = req.max_bytes if version >= 3 else 0x7FFFFFFF
@@ -175,19 +189,19 @@ class ProduceFetchHandlers:
         return R_(throttle_time_ms=0, error_code=NONE, session_id=0, responses=topics), total, errors
 
     # -- ListOffsets -----------------------------------------------------------------
-    async def _list_offsets(self, conn, header, req, version):
+    async def _list_offsets(
+        self, conn: Connection, header: RequestHeader, req: M.ListOffsetsRequest, version: int
+    ) -> M.ListOffsetsResponse:
         R_ = M.ListOffsetsResponse
         topics = []
         for lt in req.topics:
-            topic = self.storage.topics.get(lt.name)
+            topic = self._store.topics.get(lt.name)
             terr = UNKNOWN_TOPIC_OR_PARTITION
             if not self._allowed(conn, A.DESCRIBE, A.TOPIC, lt.name):
                 topic, terr = None, TOPIC_AUTHORIZATION_FAILED
             parts = []
             for lp in lt.partitions:
                 res = R_.ListOffsetsPartitionResponse(partition_index=lp.partition_index, error_code=NONE)
-                if version == 0:
-                    res.old_style_offsets = []
                 plog, res.error_code = self._partition(topic, terr, lp.partition_index)
                 if plog is None:
                     parts.append(res)
@@ -203,18 +217,18 @@ class ProduceFetchHandlers:
                     offset, found_ts = -1, -1
                 else:
                     offset, found_ts = plog.offset_for_timestamp(ts)
-                if version == 0:
-                    res.old_style_offsets = [offset] if offset >= 0 and lp.max_num_offsets > 0 else []
-                else:
-                    res.offset, res.timestamp = offset, found_ts
-                    if version >= 4:
-                        res.leader_epoch = plog.leader_epoch if offset >= 0 else -1
+                # v1+ only (Kafka 4 dropped v0 and its old_style_offsets list)
+                res.offset, res.timestamp = offset, found_ts
+                if version >= 4:
+                    res.leader_epoch = plog.leader_epoch if offset >= 0 else -1
                 parts.append(res)
             topics.append(R_.ListOffsetsTopicResponse(name=lt.name, partitions=parts))
         return R_(throttle_time_ms=0, topics=topics)
 
     # -- InitProducerId --------------------------------------------------------------
-    async def _init_producer_id(self, conn, header, req, version):
+    async def _init_producer_id(
+        self, conn: Connection, header: RequestHeader, req: M.InitProducerIdRequest, version: int
+    ) -> M.InitProducerIdResponse:
         R_ = M.InitProducerIdResponse
         if req.transactional_id is not None:
             if not self._allowed(conn, A.WRITE, A.TRANSACTIONAL_ID, req.transactional_id):
@@ -226,7 +240,7 @@ class ProduceFetchHandlers:
                 )
         elif self.acl_enforce and not (
             self._allowed(conn, A.IDEMPOTENT_WRITE, A.CLUSTER, A.CLUSTER_NAME)
-            or self.acls.any_topic_allows(conn.principal, conn.host, A.WRITE)
+            or self._acl_store.any_topic_allows(conn.principal, conn.host, A.WRITE)
         ):
             return R_(
                 throttle_time_ms=0, error_code=CLUSTER_AUTHORIZATION_FAILED, producer_id=-1, producer_epoch=-1

@@ -10,11 +10,14 @@ from kafkawire import messages as M
 from kafkawire.broker.codes import FAILED_AUTHENTICATION_DELAY, ILLEGAL_SASL_STATE
 from kafkawire.broker.connections import Connection
 from kafkawire.broker.security import BEFORE_AUTHENTICATION
+from kafkawire.broker.state import BrokerState
 from kafkawire.connection import SaslTokenReceived
 from kafkawire.errors import SaslError
+from kafkawire.headers import RequestHeader
+from kafkawire.sasl import ServerSession
 
 
-class SaslHandlers:
+class SaslHandlers(BrokerState):
     """SASL authentication of a connection."""
 
     # -- authentication --------------------------------------------------------------
@@ -25,15 +28,15 @@ class SaslHandlers:
             return None
         if not conn.sasl.authenticated:
             return f"API key {api_key} sent before SASL authentication"
-        if conn.session_expires is not None and self._loop.time() > conn.session_expires:
+        if conn.session_expires is not None and self._running_loop.time() > conn.session_expires:
             return "the SASL session expired without re-authentication"
         return None
 
-    def _authenticated(self, conn: Connection) -> None:
-        conn.principal = f"User:{conn.sasl.principal}"
+    def _authenticated(self, conn: Connection, session: ServerSession) -> None:
+        conn.principal = f"User:{session.principal}"
         lifetime = self.security.session_lifetime_ms
-        conn.session_expires = self._loop.time() + lifetime / 1000.0 if lifetime else None
-        self.authentications.append((conn.id, conn.sasl.mechanism, conn.sasl.principal))
+        conn.session_expires = self._running_loop.time() + lifetime / 1000.0 if lifetime else None
+        self.authentications.append((conn.id, session.mechanism, session.principal))
 
     async def _raw_sasl_token(self, conn: Connection, event: SaslTokenReceived) -> Optional[str]:
         """A bare token after SaslHandshake v0: answered with a bare frame; a refusal
@@ -48,11 +51,13 @@ class SaslHandlers:
             return f"SASL authentication failed: {exc}"
         if not conn.sasl.expects_raw_token:  # the mechanism finished: Kafka requests again
             conn.protocol.end_sasl_tokens()
-            self._authenticated(conn)
+            self._authenticated(conn, conn.sasl)
         await self._send(conn, conn.protocol.respond(event, reply))
         return None
 
-    async def _sasl_handshake(self, conn, header, req, version):
+    async def _sasl_handshake(
+        self, conn: Connection, header: RequestHeader, req: M.SaslHandshakeRequest, version: int
+    ) -> M.SaslHandshakeResponse:
         if conn.sasl is None:  # Kafka answers so on listeners without SASL
             conn.protocol.end_sasl_tokens()
             return M.SaslHandshakeResponse(error_code=ILLEGAL_SASL_STATE, mechanisms=[])
@@ -61,7 +66,9 @@ class SaslHandlers:
             conn.protocol.end_sasl_tokens()
         return response
 
-    async def _sasl_authenticate(self, conn, header, req, version):
+    async def _sasl_authenticate(
+        self, conn: Connection, header: RequestHeader, req: M.SaslAuthenticateRequest, version: int
+    ) -> M.SaslAuthenticateResponse:
         if conn.sasl is None:
             return M.SaslAuthenticateResponse(
                 error_code=ILLEGAL_SASL_STATE, auth_bytes=b"", error_message="this listener has no SASL"
@@ -70,5 +77,5 @@ class SaslHandlers:
         if conn.sasl.failure is not None:
             self.authentications.append((conn.id, conn.sasl.mechanism, None))
         elif conn.sasl.exchange_complete:
-            self._authenticated(conn)
+            self._authenticated(conn, conn.sasl)
         return response

@@ -24,20 +24,27 @@ from kafkawire.broker.codes import (
     UNKNOWN_TOPIC_OR_PARTITION,
     ZERO_UUID,
 )
+from kafkawire.broker.connections import Connection
+from kafkawire.broker.state import BrokerState
 from kafkawire.broker.storage import topic_name_error
+from kafkawire.headers import RequestHeader
 
 
-class TopicHandlers:
+class TopicHandlers(BrokerState):
     """The cluster's and the topics' descriptions, topic creation and deletion."""
 
     # -- ApiVersions -----------------------------------------------------------------
-    async def _api_versions(self, conn, header, req, version):
+    async def _api_versions(
+        self, conn: Connection, header: RequestHeader, req: M.ApiVersionsRequest, version: int
+    ) -> M.ApiVersionsResponse:
         return conn.protocol.api_versions_response()
 
     # -- Metadata --------------------------------------------------------------------
-    async def _metadata(self, conn, header, req, version):
+    async def _metadata(
+        self, conn: Connection, header: RequestHeader, req: M.MetadataRequest, version: int
+    ) -> M.MetadataResponse:
         R_ = M.MetadataResponse
-        storage = self.storage
+        storage = self._store
         wanted: List[Tuple[Optional[str], Optional[uuid.UUID]]]
         if req.topics is None or (version == 0 and not req.topics):
             wanted = [
@@ -121,7 +128,9 @@ class TopicHandlers:
         )
 
     # -- DescribeCluster / DescribeTopicPartitions (what Kafka's admin client asks) -------
-    async def _describe_cluster(self, conn, header, req, version):
+    async def _describe_cluster(
+        self, conn: Connection, header: RequestHeader, req: M.DescribeClusterRequest, version: int
+    ) -> M.DescribeClusterResponse:
         R_ = M.DescribeClusterResponse
         if version >= 1 and req.endpoint_type != BROKER_ENDPOINT:
             # as Kafka's brokers answer: controllers are not reachable through a broker
@@ -138,7 +147,7 @@ class TopicHandlers:
             operations = (
                 ALL_CLUSTER_OPERATIONS
                 if not self.acl_enforce
-                else self.acls.operations(
+                else self._acl_store.operations(
                     conn.principal, conn.host, A.CLUSTER, A.CLUSTER_NAME, CLUSTER_OPERATIONS
                 )
             )
@@ -155,12 +164,14 @@ class TopicHandlers:
             cluster_authorized_operations=operations,
         )
 
-    async def _describe_topic_partitions(self, conn, header, req, version):
+    async def _describe_topic_partitions(
+        self, conn: Connection, header: RequestHeader, req: M.DescribeTopicPartitionsRequest, version: int
+    ) -> M.DescribeTopicPartitionsResponse:
         """Topics in name order from the cursor on, at most ``response_partition_limit``
         partitions in all; the next cursor names the first partition left out (as Kafka
         4.4 does: a topic is left out whole once the limit is reached before it)."""
         R_ = M.DescribeTopicPartitionsResponse
-        storage = self.storage
+        storage = self._store
         if req.topics:
             names = sorted({t.name for t in req.topics})
         else:
@@ -227,7 +238,9 @@ class TopicHandlers:
         return R_(throttle_time_ms=0, topics=topics, next_cursor=next_cursor)
 
     # -- CreateTopics / DeleteTopics -------------------------------------------------------
-    async def _create_topics(self, conn, header, req, version):
+    async def _create_topics(
+        self, conn: Connection, header: RequestHeader, req: M.CreateTopicsRequest, version: int
+    ) -> M.CreateTopicsResponse:
         R_ = M.CreateTopicsResponse
         results = []
         names = [t.name for t in req.topics]
@@ -245,7 +258,7 @@ class TopicHandlers:
                 error, message = TOPIC_AUTHORIZATION_FAILED, "Authorization failed."
             elif topic_name_error(t.name):
                 error, message = INVALID_TOPIC_EXCEPTION, topic_name_error(t.name)
-            elif t.name in self.storage.topics:
+            elif t.name in self._store.topics:
                 error, message = TOPIC_ALREADY_EXISTS, f"Topic '{t.name}' already exists."
             elif partitions <= 0:
                 error, message = INVALID_PARTITIONS, "Number of partitions must be larger than 0."
@@ -260,7 +273,7 @@ class TopicHandlers:
             if error == NONE:
                 configs = {c.name: c.value for c in t.configs}
                 if not req.validate_only:
-                    topic = self.storage.create_topic(t.name, partitions, configs=configs)
+                    topic = self._store.create_topic(t.name, partitions, configs=configs)
                     res.topic_id = topic.topic_id
                 if version >= 5:
                     res.num_partitions = partitions
@@ -274,28 +287,30 @@ class TopicHandlers:
             results.append(res)
         return R_(throttle_time_ms=0, topics=results)
 
-    async def _delete_topics(self, conn, header, req, version):
+    async def _delete_topics(
+        self, conn: Connection, header: RequestHeader, req: M.DeleteTopicsRequest, version: int
+    ) -> M.DeleteTopicsResponse:
         R_ = M.DeleteTopicsResponse
         results = []
+        wanted: List[Tuple[Optional[str], Optional[uuid.UUID]]]
         if version >= 6:
             wanted = [(t.name, t.topic_id) for t in req.topics]
         else:
             wanted = [(n, None) for n in req.topic_names]
         for name, topic_id in wanted:
             if name is None:
-                topic = self.storage.by_id.get(topic_id)
+                topic = self._store.by_id.get(topic_id) if topic_id is not None else None
                 error = NONE if topic is not None else UNKNOWN_TOPIC_ID
                 if topic is not None and not self._allowed(conn, A.DESCRIBE, A.TOPIC, topic.name):
                     topic, error = None, UNKNOWN_TOPIC_ID  # by id, a hidden topic stays unknown
             else:
-                topic = self.storage.topics.get(name)
+                topic = self._store.topics.get(name)
                 error = NONE if topic is not None else UNKNOWN_TOPIC_OR_PARTITION
-            if (topic is not None or name is not None) and not self._allowed(
-                conn, A.DELETE, A.TOPIC, topic.name if topic is not None else name
-            ):
+            subject = topic.name if topic is not None else name
+            if subject is not None and not self._allowed(conn, A.DELETE, A.TOPIC, subject):
                 error = TOPIC_AUTHORIZATION_FAILED
             elif topic is not None:
-                self.storage.delete_topic(topic.name)
+                self._store.delete_topic(topic.name)
             results.append(
                 R_.DeletableTopicResult(
                     name=topic.name if topic is not None else name,
