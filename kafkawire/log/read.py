@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, BinaryIO, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from kafkawire import _backend
+from kafkawire._records_common import BatchHeader
 from kafkawire.errors import DecodeError
 from kafkawire.log import segments
 from kafkawire.log.segments import SegmentCorruptRecordError, SegmentError
@@ -37,7 +38,7 @@ ISOLATION_LEVELS = ("read_uncommitted", "read_committed")
 DEFAULT_CORRUPT_COLUMN = "_corrupt_record"
 
 
-def _bool(value, name: str) -> bool:
+def _bool(value: Union[str, bool], name: str) -> bool:
     if isinstance(value, bool):
         return value
     text = str(value).strip().lower()
@@ -48,7 +49,7 @@ def _bool(value, name: str) -> bool:
     raise ValueError(f"option {name} must be true or false, not {value!r}")
 
 
-def _size(value, name: str) -> int:
+def _size(value: Union[str, int], name: str) -> int:
     """A byte size option: an integer, or with a k/m/g suffix (``128m``)."""
     if isinstance(value, int):
         return value
@@ -62,7 +63,7 @@ def _size(value, name: str) -> int:
         ) from None
 
 
-def _positive(value, name: str) -> Optional[int]:
+def _positive(value: Union[str, int, None], name: str) -> Optional[int]:
     if value is None:
         return None
     try:
@@ -125,7 +126,7 @@ class ReadOptions:
 # schema
 
 
-def arrow_schema(options: Optional[ReadOptions] = None, *, pruned: bool = True):
+def arrow_schema(options: Optional[ReadOptions] = None, *, pruned: bool = True) -> "pyarrow.Schema":
     """The Arrow schema of what :func:`read_split` yields: ``topic``, ``partition``, the
     columns of :func:`kafkawire.records.to_arrow`, and in PERMISSIVE mode the corrupt
     record column; only ``options.columns`` of them when set (and ``pruned``).  Every
@@ -147,7 +148,7 @@ def arrow_schema(options: Optional[ReadOptions] = None, *, pruned: bool = True):
     return pa.schema([by_name[name] for name in options.columns])
 
 
-def _spark_arrow_type(t):
+def _spark_arrow_type(t: "pyarrow.DataType") -> "pyarrow.DataType":
     """``t`` as Spark writes it in Arrow: every field nullable, list items named
     ``element``.  Spark compares the batches a data source yields to exactly that."""
     import pyarrow as pa
@@ -195,7 +196,7 @@ class TxnState:
         return min(self.open.values()) if self.open else None
 
 
-def _control_type(path: str, header: segments.BatchHeader, f) -> str:
+def _control_type(path: str, header: BatchHeader, f: BinaryIO) -> str:
     from kafkawire import records
 
     f.seek(header.position)
@@ -249,8 +250,8 @@ class RowFilter:
     header, without decompressing them, and drops the rows outside it.
     """
 
-    topics: Optional[frozenset] = None
-    partitions: Optional[frozenset] = None
+    topics: Optional[frozenset[str]] = None
+    partitions: Optional[frozenset[int]] = None
     min_offset: Optional[int] = None
     max_offset: Optional[int] = None
     min_timestamp: Optional[int] = None
@@ -264,9 +265,11 @@ class RowFilter:
             and not self.topics
             or self.partitions is not None
             and not self.partitions
-            or None not in (self.min_offset, self.max_offset)
+            or self.min_offset is not None
+            and self.max_offset is not None
             and self.min_offset > self.max_offset
-            or None not in (self.min_timestamp, self.max_timestamp)
+            or self.min_timestamp is not None
+            and self.max_timestamp is not None
             and self.min_timestamp > self.max_timestamp
         )
 
@@ -281,7 +284,7 @@ class RowFilter:
             self.partitions is None or partition in self.partitions
         )
 
-    def keeps_batch(self, h: segments.BatchHeader) -> bool:
+    def keeps_batch(self, h: BatchHeader) -> bool:
         """False only when no record of the batch can match."""
         if self.min_offset is not None and h.last_offset < self.min_offset:
             return False  # a legacy wrapper's offset is its last inner one
@@ -292,7 +295,7 @@ class RowFilter:
         # the header has the largest timestamp, not the smallest (deltas may be negative)
         return self.min_timestamp is None or h.max_timestamp >= self.min_timestamp
 
-    def past_end(self, h: segments.BatchHeader) -> bool:
+    def past_end(self, h: BatchHeader) -> bool:
         """True when this batch and every later one of its partition are past the
         offsets the filter wants (offsets only grow along a partition)."""
         return self.max_offset is not None and h.magic >= 2 and h.base_offset > self.max_offset
@@ -307,7 +310,11 @@ def _segment_bounds(plog: segments.PartitionLog) -> List[Tuple[segments.Segment,
     return [(seg, segs[i + 1].base_offset - 1 if i + 1 < len(segs) else None) for i, seg in enumerate(segs)]
 
 
-def plan(paths, options: ReadOptions = ReadOptions(), row_filter: RowFilter = NO_FILTER) -> List[Split]:
+def plan(
+    paths: Union[segments.PathLike, Sequence[segments.PathLike]],
+    options: ReadOptions = ReadOptions(),
+    row_filter: RowFilter = NO_FILTER,
+) -> List[Split]:
     """The splits that read ``paths`` (see :func:`kafkawire.log.segments.discover`), in
     topic, partition and offset order.
 
@@ -402,14 +409,14 @@ def pack(splits: Sequence[Split], options: ReadOptions = ReadOptions()) -> List[
 # reading
 
 
-def _bounds_mask(table, row_filter: RowFilter):
+def _bounds_mask(table: "pyarrow.Table", row_filter: RowFilter) -> Optional["pyarrow.ChunkedArray"]:
     """The mask of rows inside the filter's offset and timestamp bounds (None: all)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    mask = None
+    mask: Optional["pyarrow.ChunkedArray"] = None
 
-    def both(m):
+    def both(m: "pyarrow.ChunkedArray") -> None:
         nonlocal mask
         mask = m if mask is None else pc.and_(mask, m)
 
@@ -428,7 +435,9 @@ def _bounds_mask(table, row_filter: RowFilter):
     return mask
 
 
-def _record_filter(table, split: Split, options: ReadOptions, row_filter: RowFilter = NO_FILTER):
+def _record_filter(
+    table: "pyarrow.Table", split: Split, options: ReadOptions, row_filter: RowFilter = NO_FILTER
+) -> Optional["pyarrow.ChunkedArray"]:
     """The mask of rows to keep (None: keep all) for control records, isolation and
     the pushed-down filter's bounds."""
     import pyarrow as pa
@@ -469,7 +478,13 @@ def _record_filter(table, split: Split, options: ReadOptions, row_filter: RowFil
     return mask
 
 
-def _finish(table, split: Split, options: ReadOptions, schema, row_filter: RowFilter = NO_FILTER):
+def _finish(
+    table: "pyarrow.Table",
+    split: Split,
+    options: ReadOptions,
+    schema: "pyarrow.Schema",
+    row_filter: RowFilter = NO_FILTER,
+) -> "pyarrow.Table":
     """Filter a decoded table down to the rows to keep and the columns of ``schema``
     (the split's topic and partition among them when asked for)."""
     import pyarrow as pa
@@ -500,7 +515,7 @@ def _finish(table, split: Split, options: ReadOptions, schema, row_filter: RowFi
 _FILTER_COLUMNS = ("offset", "timestamp", "is_control", "is_transactional", "producer_id")
 
 
-def _decoded_columns(options: ReadOptions, schema) -> List[str]:
+def _decoded_columns(options: ReadOptions, schema: "pyarrow.Schema") -> List[str]:
     """The columns of :func:`kafkawire.records.to_arrow` a split's reader needs: those
     ``schema`` yields and those the row filters read."""
     from kafkawire import records
@@ -509,7 +524,9 @@ def _decoded_columns(options: ReadOptions, schema) -> List[str]:
     return [name for name in records.arrow_schema().names if name in wanted]
 
 
-def _corrupt_row(split: Split, options: ReadOptions, schema, offset: Optional[int], message: str):
+def _corrupt_row(
+    split: Split, options: ReadOptions, schema: "pyarrow.Schema", offset: Optional[int], message: str
+) -> "pyarrow.Table":
     import pyarrow as pa
 
     values = []
@@ -570,11 +587,11 @@ def read_splits(
         yield from _read_split(split, options, stats, row_filter)
 
 
-def _runs(headers: List[segments.BatchHeader], row_filter: RowFilter):
+def _runs(headers: List[BatchHeader], row_filter: RowFilter) -> Tuple[List[Tuple[int, int]], bool]:
     """Runs of consecutive batches the filter may want, as (first, last) header
     indexes; ``done`` is True when the partition has nothing more to give."""
     runs: List[Tuple[int, int]] = []
-    first = None
+    first: Optional[int] = None
     for i, h in enumerate(headers):
         if row_filter.past_end(h):
             if first is not None:
@@ -591,14 +608,16 @@ def _runs(headers: List[segments.BatchHeader], row_filter: RowFilter):
     return runs, False
 
 
-def _read_split(split: Split, options: ReadOptions, stats: ReadStats, row_filter: RowFilter):
+def _read_split(
+    split: Split, options: ReadOptions, stats: ReadStats, row_filter: RowFilter
+) -> Iterator["pyarrow.RecordBatch"]:
     # the records implementation the 'backend' option names, else the active one
     records = _backend.implementation("records", options.backend or None)
     schema = arrow_schema(options)
     columns = _decoded_columns(options, schema)
     verify = options.verify_crc
 
-    def bad(position: int, offset: Optional[int], exc: Exception):
+    def bad(position: int, offset: Optional[int], exc: Exception) -> Optional["pyarrow.Table"]:
         err = (
             exc
             if isinstance(exc, SegmentError)
@@ -611,13 +630,13 @@ def _read_split(split: Split, options: ReadOptions, stats: ReadStats, row_filter
             return _corrupt_row(split, options, schema, offset, str(err))
         return None
 
-    def emit(table):
+    def emit(table: "pyarrow.Table") -> Iterator["pyarrow.RecordBatch"]:
         for b in table.to_batches():
             if b.num_rows:
                 stats.rows += b.num_rows
                 yield b
 
-    def decode(view, base: int, headers: List[segments.BatchHeader]):
+    def decode(view: memoryview, base: int, headers: List[BatchHeader]) -> Iterator["pyarrow.RecordBatch"]:
         stats.batches_read += len(headers)
         try:
             table = records.to_arrow(view, verify_crc=verify, columns=columns)
@@ -663,7 +682,11 @@ def _read_split(split: Split, options: ReadOptions, stats: ReadStats, row_filter
             return
 
 
-def read_all(paths, options: ReadOptions = ReadOptions(), row_filter: RowFilter = NO_FILTER):
+def read_all(
+    paths: Union[segments.PathLike, Sequence[segments.PathLike]],
+    options: ReadOptions = ReadOptions(),
+    row_filter: RowFilter = NO_FILTER,
+) -> "pyarrow.Table":
     """Every split of ``paths`` read into one ``pyarrow.Table`` (for small logs, tests)."""
     import pyarrow as pa
 

@@ -4,9 +4,12 @@ in DDL)."""
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from kafkawire.log.read import ReadOptions, arrow_schema
+
+if TYPE_CHECKING:
+    import pyarrow
 
 _SPARK_TYPES = {
     "string": "string",
@@ -20,7 +23,7 @@ _SPARK_TYPES = {
 }
 
 
-def spark_type(t) -> str:
+def spark_type(t: "pyarrow.DataType") -> str:
     """The Spark SQL type (as DDL) of the Arrow type ``t``."""
     import pyarrow as pa
 
