@@ -14,11 +14,15 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING, Dict, Optional, Union
 
 from kafkawire.spark.datasource import FORMAT, KafkaLogDataSource
 
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
 
-def register(spark) -> None:
+
+def register(spark: "SparkSession") -> None:
     """Register the ``kafka-log`` data source with ``spark`` (a SparkSession), and turn
     on Python data source filter pushdown, which ``kafka-log`` uses to read only the
     partitions, segments and batches a query's ``topic``/``partition``/``offset``/
@@ -28,7 +32,7 @@ def register(spark) -> None:
     spark.dataSource.register(KafkaLogDataSource)
 
 
-def local_session(master: str = "local[2]", app: str = "kafkawire", **conf: str):
+def local_session(master: str = "local[2]", app: str = "kafkawire", **conf: str) -> "SparkSession":
     """A local SparkSession (UTC, no UI) with ``kafka-log`` registered, whose Python
     workers run this interpreter and import the same kafkawire as this process
     (installed or a source tree); ``conf`` adds Spark settings."""
@@ -43,6 +47,7 @@ def local_session(master: str = "local[2]", app: str = "kafkawire", **conf: str)
         os.environ["PYTHONPATH"] = package_parent + (os.pathsep + path if path else "")
     from pyspark.sql import SparkSession
 
+    settings: Dict[str, Optional[Union[bool, float, int, str]]] = dict(conf)
     spark = (
         SparkSession.builder.master(master)
         .appName(app)
@@ -50,7 +55,7 @@ def local_session(master: str = "local[2]", app: str = "kafkawire", **conf: str)
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.sql.shuffle.partitions", "4")
-        .config(map=conf)
+        .config(map=settings)
         .getOrCreate()
     )
     spark.sparkContext.setLogLevel("ERROR")

@@ -74,7 +74,20 @@ import shutil
 import time
 import uuid
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Sequence, Tuple
+from types import ModuleType
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    Dict,
+    Iterator,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    TypeVar,
+)
 
 from pyspark.sql.datasource import (
     DataSource,
@@ -97,12 +110,15 @@ from kafkawire.spark.ddl import spark_ddl, spark_type
 
 if TYPE_CHECKING:
     import pyarrow
+    from pyspark.sql.types import StructType
+
+_T = TypeVar("_T")
 
 FORMAT = "kafka-log"
 _STAGING_PREFIX = "_kafkawire_staging-"
 
 
-def _paths(options) -> List[str]:
+def _paths(options: Mapping[str, str]) -> List[str]:
     paths: List[str] = []
     raw = options.get("paths")
     if raw:
@@ -128,7 +144,7 @@ class SplitPartition(InputPartition):
 class KafkaLogReader(DataSourceReader):
     """Plans splits on the driver side and reads each group in a task."""
 
-    def __init__(self, options, schema=None) -> None:
+    def __init__(self, options: Mapping[str, str], schema: Optional["StructType"] = None) -> None:
         self.paths = _paths(options)
         self.options = logread.ReadOptions.parse(options)
         if schema is not None:
@@ -151,7 +167,7 @@ class KafkaLogReader(DataSourceReader):
         return logread.read_splits(partition.value, self.options, row_filter=self.row_filter)
 
 
-def columns_of(schema, options: logread.ReadOptions) -> Optional[Tuple[str, ...]]:
+def columns_of(schema: "StructType", options: logread.ReadOptions) -> Optional[Tuple[str, ...]]:
     """The columns a query's schema asks for (None: all of them, in order).
 
     Spark gives a Python data source no list of the columns a query uses, but it does
@@ -179,7 +195,7 @@ def columns_of(schema, options: logread.ReadOptions) -> Optional[Tuple[str, ...]
 _EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
 
 
-def _epoch_ms(value) -> Optional[int]:
+def _epoch_ms(value: object) -> Optional[int]:
     """A pushed-down timestamp literal as epoch milliseconds (None if not one)."""
     if isinstance(value, _dt.datetime):
         if value.tzinfo is None:  # Spark hands naive datetimes in the worker's zone
@@ -191,14 +207,18 @@ def _epoch_ms(value) -> Optional[int]:
 def row_filter_of(filters: Sequence[Filter]) -> logread.RowFilter:
     """The :class:`~kafkawire.log.read.RowFilter` implied by the AND of
     ``filters`` (those it cannot use are left to Spark alone)."""
-    topics = partitions = None
-    lo_off = hi_off = lo_ts = hi_ts = None
+    topics: Optional[frozenset[str]] = None
+    partitions: Optional[frozenset[int]] = None
+    lo_off: Optional[int] = None
+    hi_off: Optional[int] = None
+    lo_ts: Optional[int] = None
+    hi_ts: Optional[int] = None
 
-    def tighter(old, new, pick):
+    def tighter(old: Optional[_T], new: _T, pick: Callable[[_T, _T], _T]) -> _T:
         return new if old is None else pick(old, new)
 
     for f in filters:
-        column = getattr(f, "attribute", ())  # Not(...) has none: left to Spark
+        column: Tuple[str, ...] = getattr(f, "attribute", ())  # Not(...) has none: left to Spark
         name = column[0] if len(column) == 1 else None
         if name in ("topic", "partition"):
             if isinstance(f, EqualTo):
@@ -224,7 +244,8 @@ def row_filter_of(filters: Sequence[Filter]) -> logread.RowFilter:
         # strict bounds tighten by one only for offsets; a millisecond bound rounded
         # down keeps every row that may match, and Spark drops the rest
         strict = 1 if name == "offset" else 0
-        lo = hi = None
+        lo: Optional[int] = None
+        hi: Optional[int] = None
         if isinstance(f, EqualTo):
             lo = hi = value
         elif isinstance(f, GreaterThan):
@@ -260,7 +281,7 @@ class WriteOptions:
     partition: int = 0
 
     @classmethod
-    def parse(cls, options) -> "WriteOptions":
+    def parse(cls, options: Mapping[str, str]) -> "WriteOptions":
         from kafkawire.compression import codec_id, codec_name
 
         opts = {str(k).lower(): v for k, v in options.items()}
@@ -317,7 +338,7 @@ class _StagingFile:
 class KafkaLogWriter(DataSourceArrowWriter):
     """Encodes rows into batches per topic partition; the commit places them in the log."""
 
-    def __init__(self, options, schema, overwrite: bool) -> None:
+    def __init__(self, options: Mapping[str, str], schema: "StructType", overwrite: bool) -> None:
         paths = _paths(options)
         if len(paths) != 1:
             raise ValueError("kafka-log writes to one path")
@@ -340,7 +361,7 @@ class KafkaLogWriter(DataSourceArrowWriter):
         # the records implementation the 'backend' option names, else the active one
         return self._write(iterator, _backend.implementation("records", self.backend or None))
 
-    def _write(self, iterator, records) -> StagedTask:
+    def _write(self, iterator: Iterator["pyarrow.RecordBatch"], records: ModuleType) -> StagedTask:
         import pyarrow as pa
         import pyarrow.compute as pc
         from pyspark import TaskContext
@@ -352,10 +373,10 @@ class KafkaLogWriter(DataSourceArrowWriter):
         os.makedirs(folder, exist_ok=True)
         opts = self.options
         files: Dict[Tuple[str, int], _StagingFile] = {}
-        pending: Dict[Tuple[str, int], List[dict]] = {}
+        pending: Dict[Tuple[str, int], List[Dict[str, Any]]] = {}
         sizes: Dict[Tuple[str, int], int] = {}
 
-        def flush(tp) -> None:
+        def flush(tp: Tuple[str, int]) -> None:
             recs = pending.pop(tp, None)
             sizes.pop(tp, None)
             if not recs:
@@ -375,10 +396,11 @@ class KafkaLogWriter(DataSourceArrowWriter):
                 continue
             names = batch.schema.names
 
-            def column(name, default=None):
+            def column(name: str, default: object = None) -> List[Any]:
                 if name not in names:
                     return [default] * n
-                return batch.column(names.index(name)).to_pylist()
+                got: List[Any] = batch.column(names.index(name)).to_pylist()
+                return got
 
             topics = column("topic", opts.topic)
             parts = column("partition", opts.partition)
@@ -439,10 +461,12 @@ class KafkaLogWriter(DataSourceArrowWriter):
 
     # -- on the driver -----------------------------------------------------
 
-    def commit(self, messages: List[Optional[StagedTask]]) -> None:
+    def commit(self, messages: List[Optional[WriterCommitMessage]]) -> None:
         try:
             staged: Dict[Tuple[str, int], List[StagedPartition]] = {}
-            for msg in sorted((m for m in messages if m is not None), key=lambda m: m.task):
+            # every message is a StagedTask of this writer's tasks (None: a task that failed)
+            ours = [m for m in messages if isinstance(m, StagedTask)]
+            for msg in sorted(ours, key=lambda m: m.task):
                 for sp in msg.files:
                     staged.setdefault((sp.topic, sp.partition), []).append(sp)
             if self.overwrite:
@@ -470,7 +494,7 @@ class KafkaLogWriter(DataSourceArrowWriter):
         finally:
             shutil.rmtree(self.staging, ignore_errors=True)
 
-    def abort(self, messages: List[Optional[StagedTask]]) -> None:
+    def abort(self, messages: List[Optional[WriterCommitMessage]]) -> None:
         shutil.rmtree(self.staging, ignore_errors=True)
 
     def _clear(self) -> None:
@@ -496,8 +520,8 @@ class KafkaLogDataSource(DataSource):
     def schema(self) -> str:
         return spark_ddl(logread.ReadOptions.parse(self.options))
 
-    def reader(self, schema) -> KafkaLogReader:
+    def reader(self, schema: "StructType") -> KafkaLogReader:
         return KafkaLogReader(self.options, schema)
 
-    def writer(self, schema, overwrite: bool) -> KafkaLogWriter:
+    def writer(self, schema: "StructType", overwrite: bool) -> KafkaLogWriter:
         return KafkaLogWriter(self.options, schema, overwrite)
