@@ -32,12 +32,19 @@ import functools
 import json
 import re
 import struct
-from typing import Any, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Type
 
 from kafkawire import internal_topics, messages
 from kafkawire.errors import DecodeError, UnknownApiError
 from kafkawire.log.read import _spark_arrow_type
 from kafkawire.spark.ddl import spark_type
+
+if TYPE_CHECKING:
+    import pyarrow
+    from pyspark.sql import Column
+    from pyspark.sql._typing import ColumnOrName
+
+    from kafkawire._message_class import Message
 
 _INT16 = struct.Struct(">h")
 
@@ -46,7 +53,7 @@ _RECORD, _CONSUMER_OFFSETS, _TYPED_JSON = "record", "consumer_offsets", "typed_j
 
 
 @functools.lru_cache(maxsize=None)
-def _arrow_types() -> Dict[str, Any]:
+def _arrow_types() -> Dict[str, "pyarrow.DataType"]:
     """The Arrow struct types of what these functions return, as Spark writes them
     (every field nullable, list items named ``element``); their Spark DDL is derived
     from them (:func:`_ddl`)."""
@@ -108,7 +115,7 @@ def _arrow_types() -> Dict[str, Any]:
     }
 
 
-def _arrow_type(name: str):
+def _arrow_type(name: str) -> "pyarrow.DataType":
     return _arrow_types()[name]
 
 
@@ -121,7 +128,9 @@ def _ddl(name: str) -> str:
 # record batches
 
 
-def decode_record_batches_array(batches, *, verify_crc: bool = True):
+def decode_record_batches_array(
+    batches: "pyarrow.BinaryArray", *, verify_crc: bool = True
+) -> "pyarrow.ListArray":
     """``pyarrow`` binary array of record-batch bytes -> list<struct<record>> array."""
     import pyarrow as pa
 
@@ -161,7 +170,7 @@ def decode_record_batches_array(batches, *, verify_crc: bool = True):
 # internal topics
 
 
-def _json_default(v: Any):
+def _json_default(v: Any) -> str:
     if isinstance(v, (bytes, bytearray, memoryview)):
         import base64
 
@@ -173,10 +182,11 @@ def _version_prefix(data: Optional[bytes]) -> int:
     """The int16 that starts a coordinator-topic key (its record type) or value."""
     if data is None or len(data) < 2:
         raise DecodeError("an internal-topic key or value starts with an int16 version")
-    return _INT16.unpack_from(data)[0]
+    version: int = _INT16.unpack_from(data)[0]
+    return version
 
 
-def _key_class_or_none(topic: str, record_type: int):
+def _key_class_or_none(topic: str, record_type: int) -> Optional[Type["Message"]]:
     try:
         return internal_topics.key_class(topic, record_type)
     except UnknownApiError:
@@ -187,16 +197,18 @@ def _key_class_or_none(topic: str, record_type: int):
 _EPOCH_FIELDS = ("epoch", "member_epoch", "assignment_epoch")
 
 
-def _record_type_name(key_cls) -> str:
+def _record_type_name(key_cls: type) -> str:
     """``ConsumerGroupMemberMetadataKey`` -> ``consumer_group_member_metadata``."""
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", key_cls.__name__[:-3]).lower()
 
 
 def _group_protocol_record(
-    topic: str, record_type: int, key: bytes, value: Optional[bytes]
+    topic: str, record_type: int, key: Optional[bytes], value: Optional[bytes]
 ) -> Dict[str, Any]:
     """A record of the consumer (KIP-848), share (KIP-932) or streams group protocols:
     its type, group, member and epoch as columns, the whole value as JSON ``fields``."""
+    k: Any  # the key and value classes of record_type (chosen at run time)
+    v: Any
     _, k = internal_topics.decode_key(topic, key)
     out: Dict[str, Any] = {
         "record_type": _record_type_name(type(k)),
@@ -214,6 +226,8 @@ def consumer_offsets_record(key: Optional[bytes], value: Optional[bytes]) -> Dic
     """One ``__consumer_offsets`` record as a dict of ``decode_consumer_offsets`` fields."""
     topic = internal_topics.CONSUMER_OFFSETS
     out: Dict[str, Any] = {}
+    k: Any  # the key and value classes of record_type (chosen at run time)
+    v: Any
     try:
         record_type = _version_prefix(key)
         out["key_version"] = record_type
@@ -279,7 +293,7 @@ def transaction_state_record(key: Optional[bytes], value: Optional[bytes]) -> Di
     try:
         rec = internal_topics.decode_record(internal_topics.TRANSACTION_STATE, key, value)
         fields = {"key": rec.key.to_dict()}
-        version = rec.record_type
+        version: Optional[int] = rec.record_type
         if rec.value is not None:
             fields["value"] = rec.value.to_dict()
             version = rec.value_version
@@ -307,30 +321,30 @@ def cluster_metadata_record(value: Optional[bytes]) -> Dict[str, Any]:
         return {"error": str(exc)}
 
 
-def _struct_array(rows: List[Dict[str, Any]], name: str):
+def _struct_array(rows: List[Dict[str, Any]], name: str) -> "pyarrow.StructArray":
     import pyarrow as pa
 
     typ = _arrow_type(name)
     return pa.array([{f.name: r.get(f.name) for f in typ} if r is not None else None for r in rows], type=typ)
 
 
-def _py(item):
+def _py(item: "pyarrow.Scalar") -> Any:
     return None if not item.is_valid else item.as_py()
 
 
-def decode_consumer_offsets_array(keys, values):
+def decode_consumer_offsets_array(keys, values):  # type: ignore[no-untyped-def]  # see _arrow_udf
     return _struct_array(
         [consumer_offsets_record(_py(k), _py(v)) for k, v in zip(keys, values)], _CONSUMER_OFFSETS
     )
 
 
-def decode_transaction_state_array(keys, values):
+def decode_transaction_state_array(keys, values):  # type: ignore[no-untyped-def]  # see _arrow_udf
     return _struct_array(
         [transaction_state_record(_py(k), _py(v)) for k, v in zip(keys, values)], _TYPED_JSON
     )
 
 
-def decode_cluster_metadata_array(values):
+def decode_cluster_metadata_array(values):  # type: ignore[no-untyped-def]  # see _arrow_udf
     return _struct_array([cluster_metadata_record(_py(v)) for v in values], _TYPED_JSON)
 
 
@@ -338,36 +352,38 @@ def decode_cluster_metadata_array(values):
 # Spark columns
 
 
-def decode_record_batches(col, verify_crc: bool = True):
-    """Column of record-batch bytes -> ``array<struct<record>>`` Column."""
-    from pyspark.sql.functions import arrow_udf
+def _arrow_udf() -> Callable[..., Callable[..., "Column"]]:
+    """pyspark's ``arrow_udf``, which its type stubs leave untyped.
 
+    The functions handed to it carry no annotations: pyspark infers a UDF's kind from
+    them, and without any makes the scalar Arrow UDF these are."""
+    from pyspark.sql.pandas.functions import arrow_udf
+
+    udf: Callable[..., Callable[..., Column]] = arrow_udf
+    return udf
+
+
+def decode_record_batches(col: "ColumnOrName", verify_crc: bool = True) -> "Column":
+    """Column of record-batch bytes -> ``array<struct<record>>`` Column."""
     verify = bool(verify_crc)
 
-    @arrow_udf(f"array<{_ddl(_RECORD)}>")
-    def _decode(batches):
+    def _decode(batches):  # type: ignore[no-untyped-def]  # see _arrow_udf
         return decode_record_batches_array(batches, verify_crc=verify)
 
-    return _decode(col)
+    return _arrow_udf()(_decode, f"array<{_ddl(_RECORD)}>")(col)
 
 
-def decode_consumer_offsets(key, value):
+def decode_consumer_offsets(key: "ColumnOrName", value: "ColumnOrName") -> "Column":
     """``__consumer_offsets`` key and value Columns -> struct Column."""
-    from pyspark.sql.functions import arrow_udf
-
-    return arrow_udf(decode_consumer_offsets_array, _ddl(_CONSUMER_OFFSETS))(key, value)
+    return _arrow_udf()(decode_consumer_offsets_array, _ddl(_CONSUMER_OFFSETS))(key, value)
 
 
-def decode_transaction_state(key, value):
+def decode_transaction_state(key: "ColumnOrName", value: "ColumnOrName") -> "Column":
     """``__transaction_state`` key and value Columns -> struct(record_type, version,
     fields JSON) Column."""
-    from pyspark.sql.functions import arrow_udf
-
-    return arrow_udf(decode_transaction_state_array, _ddl(_TYPED_JSON))(key, value)
+    return _arrow_udf()(decode_transaction_state_array, _ddl(_TYPED_JSON))(key, value)
 
 
-def decode_cluster_metadata(value):
+def decode_cluster_metadata(value: "ColumnOrName") -> "Column":
     """``__cluster_metadata`` value Column -> struct(record_type, version, fields JSON)."""
-    from pyspark.sql.functions import arrow_udf
-
-    return arrow_udf(decode_cluster_metadata_array, _ddl(_TYPED_JSON))(value)
+    return _arrow_udf()(decode_cluster_metadata_array, _ddl(_TYPED_JSON))(value)
