@@ -343,3 +343,27 @@ def test_to_arrow_columns():
     assert rows[2]["key"] is None and rows[3]["value"] is None
     empty = records.to_arrow(b"")
     assert empty.num_rows == 0 and empty.schema == records.arrow_schema()
+
+
+def test_header_fields_and_repr_of_a_batch_of_each_magic():
+    # v2: the batch length field counts the bytes after itself (all but the 8-byte base
+    # offset and the 4-byte length)
+    v2 = records.encode_batch(RECS, compression="gzip", base_offset=1000)
+    (batch,) = records.iter_batches(v2)
+    assert (batch.size_in_bytes, batch.batch_length) == (len(v2), len(v2) - 12)
+    assert repr(batch) == (
+        "RecordBatch(base_offset=1000, magic=2, records=4, compression='gzip', "
+        "is_transactional=False, is_control=False)"
+    )
+    # magic 1, compressed: Kafka's wrapper message carries the last inner offset and, for
+    # create time, the largest inner timestamp
+    legacy = records.encode_batch(LEGACY, magic=1, compression="snappy", base_offset=50)
+    (wrapper,) = records.iter_batches(legacy)
+    assert (wrapper.compression_id, wrapper.compression) == (2, "snappy")
+    assert wrapper.timestamp == max(r["timestamp"] for r in LEGACY)
+    assert repr(wrapper) == "LegacyRecordBatch(offset=53, magic=1, compression='snappy')"
+
+
+def test_no_decompression_limit_given_means_the_default_one():
+    buf = records.encode_batch(RECS, compression="zstd")
+    assert _tuples(records.decode(buf, max_decompressed_size=None)) == _tuples(records.decode(buf))
