@@ -32,6 +32,9 @@ class Connection:
         self.peer = peer
         self.writer = writer
         self.protocol = protocol
+        self.principal: str = ANONYMOUS
+        self.sasl: Optional[sasl.ServerSession] = None  # on a SASL listener
+        self.session_expires: Optional[float] = None  # loop time (KIP-368)
 
     @property
     def client_id(self) -> Optional[str]:
@@ -44,9 +47,6 @@ class Connection:
     @property
     def requests(self) -> int:
         return self.protocol.requests_received
-        self.principal: str = ANONYMOUS
-        self.sasl: Optional[sasl.ServerSession] = None  # on a SASL listener
-        self.session_expires: Optional[float] = None  # loop time (KIP-368)
 
     @property
     def host(self) -> str:
@@ -132,11 +132,8 @@ class ConnectionLoop(BrokerState):
             self.connections.pop(conn.id, None)
             self.closed_connections.append((conn.id, why))
             log.debug("connection %d (%s) closed: %s", conn.id, conn.peer, why)
-            try:
-                writer.close()
-            except Exception:  # already gone
-                pass
             self._tasks.discard(task)
+            writer.close()  # closing a transport that is already closed does nothing
 
     async def _send(self, conn: Connection, frame: bytes) -> None:
         conn.writer.write(frame)
