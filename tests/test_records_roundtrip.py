@@ -367,3 +367,45 @@ def test_header_fields_and_repr_of_a_batch_of_each_magic():
 def test_no_decompression_limit_given_means_the_default_one():
     buf = records.encode_batch(RECS, compression="zstd")
     assert _tuples(records.decode(buf, max_decompressed_size=None)) == _tuples(records.decode(buf))
+
+
+@pytest.mark.backends("cython")
+def test_to_arrow_in_a_block_another_table_used_matches_the_pure_backend():
+    """Big tables' blocks are kept for the next table: nothing of the first may show."""
+    pytest.importorskip("pyarrow")
+    from kafkawire._fast import records as fast
+
+    pure = _backend.implementation("records", "python")
+    full = [
+        {"key": b"k" * 40, "value": b"v" * 400, "headers": [("h", b"x" * 30)], "timestamp": TS + i}
+        for i in range(3000)
+    ]
+    sparse = [
+        {
+            "key": None if i % 3 else b"k",
+            "value": None if i % 5 == 0 else b"w" * 400,
+            "headers": [("h", None)] if i % 2 else [],
+            "timestamp": TS - i,
+        }
+        for i in range(3000)
+    ]
+    first = fast.encode_batch(full, is_transactional=True, producer_id=9, producer_epoch=1, base_sequence=0)
+    second = b"".join(fast.encode_batch(sparse[i : i + 500], base_offset=i) for i in range(0, 3000, 500))
+    _, reused = fast._arrow_pool()
+    assert fast.to_arrow(first).num_rows == 3000  # made, then dropped: its block is kept
+    table = fast.to_arrow(second)
+    assert fast._arrow_pool()[1] > reused
+    assert table.equals(pure.to_arrow(second))
+    assert table.column("key").null_count == 2000 and not any(table.column("is_transactional").to_pylist())
+
+
+@pytest.mark.backends("cython")
+def test_to_arrow_keeps_a_bounded_number_of_blocks():
+    pytest.importorskip("pyarrow")
+    from kafkawire._fast import records as fast
+
+    buf = records.encode_batch([{"key": b"k", "value": b"v" * 1000, "timestamp": TS}] * 2000)
+    tables = [fast.to_arrow(buf) for _ in range(10)]
+    del tables  # ten blocks freed at once
+    kept, _ = fast._arrow_pool()
+    assert 1 <= kept <= 4

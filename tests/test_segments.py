@@ -309,16 +309,23 @@ def test_split_ignores_an_index_that_does_not_match_the_log(tmp_path):
     assert len(ranges) > 1 and all(s in bounds for s, _ in ranges)
 
 
-def test_iter_chunks_bounds_memory_and_reads_big_batches_whole(tmp_path):
+@pytest.mark.parametrize("reuse", [False, True])
+def test_iter_chunks_bounds_memory_and_reads_big_batches_whole(tmp_path, reuse):
     data = _batches(3) + _batches(1, per_batch=50, base=60, value=b"x" * 4000) + _batches(3, base=110)
     path = _partition(tmp_path, data)
-    seen = []
-    for pos, view, headers in segments.iter_chunks(path, chunk_size=3000):
+    seen, views = [], []
+    for pos, view, headers in segments.iter_chunks(path, chunk_size=3000, reuse_buffer=reuse):
         assert len(view) <= 3000 or len(headers) == 1
         assert headers[0].position == pos
         seen.append(bytes(view))
+        views.append(view)
     assert b"".join(seen) == data
     assert len(seen) > 3
+    if reuse:  # one buffer (two: the big batch outgrew the first), overwritten chunk after chunk
+        assert len({id(v.obj) for v in views}) == 2
+        assert bytes(views[0]) != seen[0]
+    else:  # each view keeps its own bytes
+        assert [bytes(v) for v in views] == seen
 
 
 def test_read_split_ranges_give_the_same_rows_as_whole_segments(sample_log, arrow):

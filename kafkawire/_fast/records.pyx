@@ -13,6 +13,10 @@ cimport cython
 from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.pythread cimport (
+    WAIT_LOCK, PyThread_acquire_lock, PyThread_allocate_lock, PyThread_release_lock,
+    PyThread_type_lock,
+)
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport (

@@ -63,15 +63,86 @@ cdef struct Export:
     KwArrowArray *list_kids[1]
     KwArrowArray *struct_kids[2]
     CBuf bufs[NBUF]
+    Py_ssize_t block_size  # of the block e starts, for _block_give
 
 
 cdef void _free_export(Export *e) noexcept nogil:
-    """Free the buffers that outgrew e's block, then the block (e itself)."""
+    """Free the buffers that outgrew e's block, then give the block (e itself) back."""
     cdef int i
     for i in range(NBUF):
         if e.bufs[i].owned:
             free(e.bufs[i].p)
-    free(e)
+    _block_give(e, e.block_size)
+
+
+# -- blocks kept for the next table ---------------------------------------------------
+#
+# The pages of a fresh block fault in one by one as they are first written: over 4 MB
+# chunks of small records, that kernel work cost more than the decoding itself.  A log
+# is read chunk by chunk, each table freed before the next one is made, so a few freed
+# blocks are kept and handed out again.  Bounded: at most _POOL_SLOTS blocks, each of
+# _POOL_MIN to _POOL_MAX bytes (smaller ones are cheap to get, bigger ones are rare).
+# The release callback may run on any thread, without the GIL: a plain lock guards it.
+
+cdef enum:
+    _POOL_SLOTS = 4
+cdef Py_ssize_t _POOL_MIN = 1 << 20
+cdef Py_ssize_t _POOL_MAX = 64 << 20
+cdef void *_pool_block[_POOL_SLOTS]
+cdef Py_ssize_t _pool_size[_POOL_SLOTS]
+cdef Py_ssize_t _pool_reused = 0
+cdef PyThread_type_lock _pool_lock = PyThread_allocate_lock()
+
+
+cdef void *_block_take(Py_ssize_t want, Py_ssize_t *size) noexcept nogil:
+    """A block of at least ``want`` bytes (its real size in ``size``): the smallest kept
+    one that fits, else a new one; NULL when memory is short."""
+    global _pool_reused
+    cdef int i, best = -1
+    cdef void *p = NULL
+    if _POOL_MIN <= want <= _POOL_MAX:
+        PyThread_acquire_lock(_pool_lock, WAIT_LOCK)
+        for i in range(_POOL_SLOTS):
+            if _pool_block[i] != NULL and _pool_size[i] >= want:
+                if best < 0 or _pool_size[i] < _pool_size[best]:
+                    best = i
+        if best >= 0:
+            p = _pool_block[best]
+            size[0] = _pool_size[best]
+            _pool_block[best] = NULL
+            _pool_reused += 1
+        PyThread_release_lock(_pool_lock)
+        if p != NULL:
+            return p
+    size[0] = want
+    return malloc(want)
+
+
+cdef void _block_give(void *p, Py_ssize_t size) noexcept nogil:
+    """Keep ``p`` for a later table when there is room, else free it."""
+    cdef int i
+    if _POOL_MIN <= size <= _POOL_MAX:
+        PyThread_acquire_lock(_pool_lock, WAIT_LOCK)
+        for i in range(_POOL_SLOTS):
+            if _pool_block[i] == NULL:
+                _pool_block[i] = p
+                _pool_size[i] = size
+                p = NULL
+                break
+        PyThread_release_lock(_pool_lock)
+    free(p)
+
+
+def _arrow_pool():
+    """(blocks kept now, blocks handed out again so far): for the tests."""
+    cdef int i, kept = 0
+    PyThread_acquire_lock(_pool_lock, WAIT_LOCK)
+    for i in range(_POOL_SLOTS):
+        if _pool_block[i] != NULL:
+            kept += 1
+    reused = _pool_reused
+    PyThread_release_lock(_pool_lock)
+    return kept, reused
 
 
 cdef void _release_child(KwArrowArray *a) noexcept nogil:
@@ -116,10 +187,11 @@ cdef Export *_new_export(Py_ssize_t rows, Py_ssize_t data, Py_ssize_t hdrs) exce
     total = _align64(sizeof(Export))
     for i in range(NBUF):
         total += _align64(cap[i] if cap[i] > 0 else 1)
-    e = <Export *>malloc(total)
+    e = <Export *>_block_take(total, &total)
     if e == NULL:
         raise MemoryError()
     memset(e, 0, sizeof(Export))
+    e.block_size = total
     p = <char *>e + _align64(sizeof(Export))
     for i in range(NBUF):
         e.bufs[i].p = p

@@ -658,7 +658,10 @@ def _read_split(
             yield from emit(_finish(part, split, options, schema, row_filter))
 
     filtering = row_filter.bounds_rows
-    chunks = segments.iter_chunks(split.path, split.start, split.end, chunk_size=options.chunk_bytes)
+    # to_arrow copies what it keeps, so every chunk can reuse one buffer
+    chunks = segments.iter_chunks(
+        split.path, split.start, split.end, chunk_size=options.chunk_bytes, reuse_buffer=True
+    )
     while True:
         try:
             position, view, headers = next(chunks)

@@ -17,6 +17,7 @@ Decoding the batches themselves is :mod:`kafkawire.records`' work.
 from __future__ import annotations
 
 import glob as _glob
+import io
 import os
 import re
 import struct
@@ -640,7 +641,8 @@ def iter_chunks(
     end: Optional[int] = None,
     *,
     chunk_size: int = 8 << 20,
-    f: Optional[BinaryIO] = None,
+    f: Optional[Union[io.RawIOBase, io.BufferedIOBase]] = None,
+    reuse_buffer: bool = False,
 ) -> Iterator[Tuple[int, memoryview, List[BatchHeader]]]:
     """Whole batches of ``path[start:end]``, about ``chunk_size`` bytes at a time.
 
@@ -649,30 +651,41 @@ def iter_chunks(
     stays within ``chunk_size`` plus one batch: a batch bigger than the chunk is read
     whole on its own.  A framing error raises :class:`SegmentError` with the position;
     the batches before it have been yielded.
+
+    With ``reuse_buffer``, every chunk is read into the same buffer, which the next one
+    overwrites: a view is good only until the generator resumes (for readers that copy
+    what they keep, and save the page faults of a fresh buffer per chunk).
     """
     own = f is None
-    fh: BinaryIO = open(path, "rb", buffering=0) if f is None else f
+    fh: Union[io.RawIOBase, io.BufferedIOBase] = open(path, "rb", buffering=0) if f is None else f
     try:
         if end is None:
             end = os.fstat(fh.fileno()).st_size
         chunk_size = max(chunk_size, V2_HEADER_SIZE)
         fh.seek(start)
         pos = start
-        buf = b""
+        buf = bytearray()
+        filled = 0  # buf[:filled] holds the file from pos on
 
-        def read_exactly(n: int, at: int) -> bytes:
-            data = fh.read(n)
-            if len(data) < n:
-                raise SegmentError(path, at + len(data), "the file ended early (it shrank while being read?)")
-            return data
+        def fill(n: int) -> None:
+            """Read until buf holds n bytes from pos on (growing it when it must)."""
+            nonlocal buf, filled
+            if len(buf) < n:
+                grown = bytearray(n)
+                grown[:filled] = memoryview(buf)[:filled]
+                buf = grown
+            view = memoryview(buf)
+            while filled < n:
+                got = fh.readinto(view[filled:n])
+                if not got:
+                    at = pos + filled
+                    raise SegmentError(path, at, "the file ended early (it shrank while being read?)")
+                filled += got
 
         while pos < end:
-            need = min(chunk_size, end - pos)
-            if len(buf) < need:
-                more = read_exactly(need - len(buf), pos + len(buf))
-                buf = buf + more if buf else more
-            mv = memoryview(buf)
-            n = len(buf)
+            fill(min(chunk_size, end - pos))
+            n = filled
+            mv = memoryview(buf)[:n]
             at_end = pos + n == end
             headers: List[BatchHeader] = []
             off = 0
@@ -689,13 +702,18 @@ def iter_chunks(
                     if off:
                         break
                     # a single entry bigger than the chunk: read it whole
-                    buf = buf + read_exactly(h.size_in_bytes - n, pos + n)
-                    mv = memoryview(buf)
-                    n = len(buf)
+                    fill(h.size_in_bytes)
+                    n = filled
+                    mv = memoryview(buf)[:n]
                 headers.append(h)
                 off += h.size_in_bytes
             yield pos, mv[:off], headers
-            buf = buf[off:]
+            # what follows the last whole entry starts the next chunk
+            rest = bytes(mv[off:n])
+            if not reuse_buffer:
+                buf = bytearray(len(rest))
+            buf[: len(rest)] = rest
+            filled = len(rest)
             pos += off
     finally:
         if own:
