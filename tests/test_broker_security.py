@@ -1,6 +1,7 @@
 """The test broker's security: SASL (PLAIN, SCRAM-SHA-256/512; SaslHandshake v0 and v1),
 TLS with and without client certificates, KIP-368 session lifetimes, and ACLs (CreateAcls,
-DescribeAcls, DeleteAcls, and the *_AUTHORIZATION_FAILED answers under ``acl_enforce``).
+DescribeAcls, DeleteAcls, and the *_AUTHORIZATION_FAILED answers under ``acl_enforce``),
+and a frame log that withholds the SASL tokens.
 
 The client side here is kafkawire.connection.ClientConnection on a blocking socket
 (tests/blocking_client.py), authenticating with kafkawire.sasl's mechanisms; real
@@ -9,11 +10,14 @@ clients (librdkafka, kafka-python, aiokafka) are in test_security_clients.py.
 
 from __future__ import annotations
 
+import base64
+import json
 import ssl
 import time
 
 import pytest
 
+import kafkawire
 from kafkawire import messages as M
 from kafkawire import records as R
 from kafkawire.broker import Broker
@@ -21,6 +25,7 @@ from kafkawire.broker import acls as A
 from kafkawire.errors import ConnectionClosedError, SaslAuthenticationError, SaslMechanismError
 
 from blocking_client import BlockingClient
+from test_broker_protocol import Client
 from tls_certs import CLIENT_PRINCIPAL, make_pki
 
 USERS = {"alice": "alice-secret", "bob": "bob-secret", "admin": "admin-secret"}
@@ -151,6 +156,49 @@ def test_reauthentication_keeps_the_connection_and_the_principal():
         ):
             wire.login("SCRAM-SHA-256", "alice", "alice-secret")
         assert wire.closed_by_peer()
+
+
+@pytest.mark.parametrize("handshake_version", [0, 1])
+def test_the_frame_log_withholds_the_sasl_credentials(handshake_version):
+    entries: list = []
+    with Broker(security_protocol="SASL_PLAINTEXT", users=USERS, frame_log=entries.append) as b:
+        wire = BlockingClient(b)
+        wire.login("PLAIN", "alice", "alice-secret", handshake_version)
+        assert metadata(wire, ["after-login"]).topics[0].error_code == 0
+        wire.close()
+    logged = json.dumps(entries)
+    token = b"\x00alice\x00alice-secret"
+    for secret in ("alice-secret", b"alice-secret".hex(), base64.b64encode(token).decode()):
+        assert secret not in logged
+    assert "MetadataRequest" in logged
+    authenticate = [e for e in entries if e["api_name"] == "SaslAuthenticateRequest"]
+    assert len(authenticate) == (1 if handshake_version else 0)  # v0 tokens are bare frames
+    for entry in authenticate:
+        assert entry["body"]["auth_bytes"] == f"<{len(token)} bytes withheld>"
+        _, request = kafkawire.decode_request(bytes.fromhex(entry["hex"]))
+        assert request.auth_bytes == bytes(len(token))
+
+
+def test_a_sasl_token_not_byte_exact_is_logged_without_its_hex():
+    token = b"\x00alice\x00alice-secret"
+    frame = kafkawire.encode_request(M.SaslAuthenticateRequest(auth_bytes=token), 2, 2, "x")
+    length = bytes([len(token) + 1])  # compact bytes: the length plus one, one varint byte
+    assert frame.count(length + token) == 1
+    padded = frame[4:].replace(length + token, bytes([length[0] | 0x80, 0]) + token)  # same varint, 2 bytes
+    entries: list = []
+    with Broker(security_protocol="SASL_PLAINTEXT", users=USERS, frame_log=entries.append) as b:
+        wire = Client(b, client_id="x")
+        try:
+            assert wire.request(M.SaslHandshakeRequest(mechanism="PLAIN"), 1).error_code == 0
+            wire.sock.sendall(len(padded).to_bytes(4, "big") + padded)
+            _, answer = kafkawire.decode_response(wire.recv_frame(), 36, 2)
+            assert answer.error_code == 0
+        finally:
+            wire.close()
+    (entry,) = [e for e in entries if e["api_name"] == "SaslAuthenticateRequest"]
+    assert entry["roundtrip"] is False and "hex" not in entry
+    assert entry["body"]["auth_bytes"] == f"<{len(token)} bytes withheld>"
+    assert "alice-secret" not in json.dumps(entries)
 
 
 def test_sasl_on_a_plaintext_listener_is_an_illegal_state():

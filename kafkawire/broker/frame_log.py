@@ -3,11 +3,12 @@ frame re-encoded and compared with the bytes on the wire)."""
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 import os
 import time
-from typing import IO, Any, Callable, Dict, Optional, Union
+from typing import IO, Any, Callable, Dict, Optional, Tuple, Union
 
 import kafkawire
 from kafkawire import messages as M
@@ -25,11 +26,33 @@ from kafkawire.headers import (
 
 log = logging.getLogger("kafkawire.broker")
 
+#: What the frame log shows of a frame: its hex (None: withheld) and its decoded body.
+Shown = Tuple[Optional[str], Dict[str, Any]]
+
+
+def _without_credentials(
+    payload: Union[bytes, memoryview], request: M.SaslAuthenticateRequest, version: int
+) -> Shown:
+    """A SaslAuthenticate request as the frame log shows it: the SASL token (a PLAIN
+    password, a SCRAM proof, an OAuth token) is zeros in the hex and a count of the
+    withheld bytes in the body, so the log can be shared and still decodes."""
+    body = request.to_dict()
+    size = len(request.auth_bytes)
+    body["auth_bytes"] = f"<{size} bytes withheld>"
+    blank = copy.copy(request)
+    blank.auth_bytes = bytes(size)
+    encoded, wire = request.encode(version), bytes(payload)
+    if not wire.endswith(encoded):  # not byte-exact: no safe place to blank the token
+        return None, body
+    return (wire[: len(wire) - len(encoded)] + blank.encode(version)).hex(), body
+
 
 class FrameLog:
     """Writes every frame of the broker's conversations as JSON lines: direction,
     connection, API, version, correlation id, the payload in hex (what
-    ``kafkawire decode`` reads back) and the decoded header and body."""
+    ``kafkawire decode`` reads back) and the decoded header and body.  SASL tokens are
+    withheld: the bytes of SaslAuthenticate requests are zeros in the hex, and the bare
+    tokens after SaslHandshake v0 are not logged."""
 
     def __init__(self, target: Union[str, os.PathLike[str], Callable[[Dict[str, Any]], None]]) -> None:
         self._fh: Optional[IO[str]] = None
@@ -89,7 +112,10 @@ class FrameChecks(BrokerState):
             again: bytes = encode_request_header(header, hv) + request.encode(version)
             return again
 
-        self._check_and_log(entry, payload, header, request, encode_again)
+        shown = None
+        if isinstance(request, M.SaslAuthenticateRequest):
+            shown = _without_credentials(payload, request, version)
+        self._check_and_log(entry, payload, header, request, encode_again, shown)
 
     def _log_response(
         self, conn: Connection, frame: bytes, api_key: int, version: int, correlation_id: int
@@ -132,9 +158,11 @@ class FrameChecks(BrokerState):
         header: Any,
         body: Any,
         encode_again: Callable[[], bytes],
+        shown: Optional[Shown] = None,
     ) -> None:
         """With ``check_roundtrip``, whether re-encoding ``header`` and ``body`` gives
-        ``payload`` back; then ``entry`` to the frame log, if there is one."""
+        ``payload`` back; then ``entry`` to the frame log, if there is one, with the hex
+        and body of ``shown`` when given."""
         if self.check_roundtrip:
             again = encode_again()
             self.frames_checked += 1
@@ -142,7 +170,9 @@ class FrameChecks(BrokerState):
             if not entry["roundtrip"]:
                 self._roundtrip_failed(dict(entry, hex=bytes(payload).hex()), bytes(payload), again)
         if self.frame_log is not None:
-            entry["hex"] = bytes(payload).hex()
+            hex_shown, body_shown = shown or (bytes(payload).hex(), body.to_dict())
+            if hex_shown is not None:
+                entry["hex"] = hex_shown
             entry["header"] = header.to_dict()
-            entry["body"] = body.to_dict()
+            entry["body"] = body_shown
             self.frame_log(entry)
