@@ -45,6 +45,7 @@ from kafkawire.connection import (
 )
 from kafkawire.errors import (
     ConnectionClosedError,
+    ConnectTimeoutError,
     ConnectionStateError,
     InFlightLimitError,
     KafkaWireError,
@@ -263,7 +264,8 @@ async def open_connection(
     authentication, and by default every request.  TLS: ``ssl`` is an
     :class:`ssl.SSLContext` or True (a default context: the system's certificate
     authorities, host name checked); ``server_hostname`` is the name the certificate must
-    carry, by default ``host``.  A failed handshake raises
+    carry, by default ``host``.  A connect that outlasts ``timeout`` raises
+    :class:`~kafkawire.errors.ConnectTimeoutError`, a failed TLS handshake
     :class:`~kafkawire.errors.TlsHandshakeError`.  SASL: ``sasl`` is a :mod:`kafkawire.sasl` client, or
     ``sasl_mechanism`` (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512) with ``sasl_username`` and
     ``sasl_password`` make one; ``sasl_handshake_version=0`` uses Kafka's legacy bare
@@ -276,7 +278,10 @@ async def open_connection(
     context = _tls_context(ssl, server_hostname)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
-    reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+    try:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+    except asyncio.TimeoutError as exc:
+        raise ConnectTimeoutError(f"the connect to {host}:{port} did not finish within {timeout} s") from exc
     if context is not None:
         await _start_tls(
             writer, context, server_hostname or host, f"{host}:{port}", deadline - loop.time(), timeout

@@ -137,6 +137,11 @@ class TlsHandshakeError(ConnectionClosedError):
     :mod:`ssl` or OS error, when there is one, is its ``__cause__``."""
 
 
+class ConnectTimeoutError(KafkaWireError, TimeoutError):
+    """The TCP connect to a broker did not complete within the timeout.  Also a
+    :class:`TimeoutError`, so code that catches that keeps working."""
+
+
 class RequestTimedOutError(KafkaWireError):
     """A request whose deadline passed before its response arrived."""
 

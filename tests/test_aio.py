@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import socket
 from pathlib import Path
 
 import pytest
@@ -154,6 +155,32 @@ def test_connecting_to_a_closed_port_fails_within_the_timeout():
         port = broker.port
     with pytest.raises(OSError):
         asyncio.run(open_connection("127.0.0.1", port, timeout=5))
+
+
+def test_a_connect_that_outlasts_the_timeout_is_a_connect_timeout_error():
+    # A listener whose accept queue is full: Linux drops further SYNs, so a connect
+    # neither succeeds nor is refused until the client gives up.
+    listener = socket.create_server(("127.0.0.1", 0), backlog=0)
+    queued = []
+    try:
+        for _ in range(16):
+            sock = socket.socket()
+            queued.append(sock)
+            sock.settimeout(1.0)
+            try:
+                sock.connect(listener.getsockname())
+            except socket.timeout:
+                break
+        else:
+            pytest.skip("this system does not leave a connect to a full accept queue hanging")
+        port = listener.getsockname()[1]
+        with pytest.raises(errors.ConnectTimeoutError, match=rf"127\.0\.0\.1:{port} .* 0\.2 s") as raised:
+            asyncio.run(open_connection("127.0.0.1", port, timeout=0.2))
+        assert isinstance(raised.value, TimeoutError) and isinstance(raised.value, errors.KafkaWireError)
+    finally:
+        for sock in queued:
+            sock.close()
+        listener.close()
 
 
 def test_the_readme_connections_section_runs_as_written(capsys):
