@@ -112,6 +112,18 @@ def _schema(*names):
         ({"path": "/a"}, ("topic", "key"), "need a 'value' column"),
         ({"path": "/a"}, ("key", "value"), "need a 'topic' column or the 'topic' option"),
         ({"path": "/a", "topic": "t", "compression": "brotli"}, ("value",), "brotli"),
+        ({"path": "/a", "topic": "a/b"}, ("value",), r"option topic: invalid Kafka topic name 'a/b'"),
+        (
+            {"path": "/a", "topic": "t", "partition": "two"},
+            ("value",),
+            r"option partition: 'two' is not a partition",
+        ),
+        (
+            {"path": "/a", "topic": "t", "partition": "-1"},
+            ("value",),
+            r"option partition: '-1' is not a partition",
+        ),
+        ({"path": "/a", "topic": "t", "partition": "2147483648"}, ("value",), "from 0 to 2147483647"),
     ],
 )
 def test_writer_refuses_what_it_cannot_write(options, names, message):
@@ -125,6 +137,25 @@ def test_rows_with_an_invalid_topic_name_are_refused(tmp_path, topic):
     writer = KafkaLogWriter({"path": str(tmp_path)}, _schema("topic", "value"), overwrite=False)
     batch = pa.RecordBatch.from_pydict({"topic": [topic], "value": [b"v"]})
     with pytest.raises(ValueError, match="invalid Kafka topic name"):
+        writer.write(iter([batch]))
+
+
+@pytest.mark.backend_independent
+@pytest.mark.parametrize(
+    "column, value, message",
+    [
+        ("topic", 7, r"column topic: 7 is not a string"),
+        ("topic", b"t", r"column topic: b't' is not a string"),
+        ("partition", "two", r"column partition: 'two' is not a partition number"),
+        ("partition", -1, r"column partition: -1 is not a partition number"),
+        ("partition", 1.5, r"column partition: 1\.5 is not a partition number"),
+        ("partition", 1 << 31, r"column partition: 2147483648 is not a partition number"),
+    ],
+)
+def test_rows_with_a_topic_or_partition_of_the_wrong_kind_are_refused(tmp_path, column, value, message):
+    writer = KafkaLogWriter({"path": str(tmp_path), "topic": "t"}, _schema("value"), overwrite=False)
+    batch = pa.RecordBatch.from_pydict({column: [value], "value": [b"v"]})
+    with pytest.raises(ValueError, match=message):
         writer.write(iter([batch]))
 
 

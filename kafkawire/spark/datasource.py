@@ -116,6 +116,7 @@ _T = TypeVar("_T")
 
 FORMAT = "kafka-log"
 _STAGING_PREFIX = "_kafkawire_staging-"
+_MAX_PARTITION = (1 << 31) - 1  # partitions are int32 on the wire
 
 
 def _paths(options: Mapping[str, str]) -> List[str]:
@@ -294,8 +295,8 @@ class WriteOptions:
             index_interval_bytes=logread._size(
                 opts.get("indexintervalbytes", segments.DEFAULT_INDEX_INTERVAL_BYTES), "indexIntervalBytes"
             ),
-            topic=opts.get("topic"),
-            partition=int(opts.get("partition", 0)),
+            topic=None if opts.get("topic") is None else _check_topic(str(opts["topic"]), "option topic"),
+            partition=_check_partition(str(opts.get("partition", 0)), "option partition"),
         )
 
 
@@ -315,16 +316,34 @@ class StagedTask(WriterCommitMessage):
     files: List[StagedPartition]
 
 
-def _check_topic(topic: str) -> str:
-    # Kafka's rule for topic names; they become folder names here
+def _check_topic(topic: object, where: str) -> str:
+    """``topic`` if it is a Kafka topic name (they become folder names here); ``where``
+    names the option or column it came from."""
+    if not isinstance(topic, str):
+        raise ValueError(f"{where}: {topic!r} is not a string")
     if (
         not topic
         or len(topic) > 249
         or topic in (".", "..")
         or any(not (c.isascii() and (c.isalnum() or c in "._-")) for c in topic)
     ):
-        raise ValueError(f"invalid Kafka topic name {topic!r}")
+        raise ValueError(f"{where}: invalid Kafka topic name {topic!r}")
     return topic
+
+
+def _check_partition(partition: object, where: str) -> int:
+    """``partition`` as a Kafka partition number (an int32 from 0): an int, or the text
+    of one; ``where`` names the option or column it came from."""
+    number = -1
+    if isinstance(partition, str) and partition.strip().isdecimal():
+        number = int(partition)
+    elif isinstance(partition, int) and not isinstance(partition, bool):
+        number = partition
+    if not 0 <= number <= _MAX_PARTITION:
+        raise ValueError(
+            f"{where}: {partition!r} is not a partition number (an integer from 0 to {_MAX_PARTITION})"
+        )
+    return number
 
 
 class _StagingFile:
@@ -419,7 +438,7 @@ class KafkaLogWriter(DataSourceArrowWriter):
                 part = parts[i] if parts[i] is not None else opts.partition
                 if topic is None:
                     raise ValueError("a row has a null topic and no 'topic' option is set")
-                tp = (_check_topic(topic), int(part))
+                tp = (_check_topic(topic, "column topic"), _check_partition(part, "column partition"))
                 key, value = keys[i], values[i]
                 if isinstance(value, str):
                     value = value.encode()
