@@ -66,6 +66,22 @@ from kafkawire._records_common import ControlRecord
 from kafkawire._records_common import parse_control_record as _parse_control_record
 from kafkawire.compression import DEFAULT_MAX_DECOMPRESSED_SIZE
 
+# Listed, not computed, so that type checkers know what the module exports: the active
+# backend's names here, those both backends share added below.
+__all__ = [
+    "Record",
+    "RecordBatch",
+    "LegacyRecordBatch",
+    "BatchIterator",
+    "BatchBuilder",
+    "iter_batches",
+    "decode",
+    "encode_batch",
+    "encode_control_batch",
+    "to_arrow",
+    "arrow_schema",
+]
+
 if TYPE_CHECKING:  # what a type checker sees; at run time the active backend's objects
     from kafkawire._fast.records import (
         BatchBuilder,
@@ -81,23 +97,7 @@ if TYPE_CHECKING:  # what a type checker sees; at run time the active backend's 
         to_arrow,
     )
 else:
-    _backend.bind(
-        globals(),
-        "records",
-        (
-            "Record",
-            "RecordBatch",
-            "LegacyRecordBatch",
-            "BatchIterator",
-            "BatchBuilder",
-            "iter_batches",
-            "decode",
-            "encode_batch",
-            "encode_control_batch",
-            "to_arrow",
-            "arrow_schema",
-        ),
-    )
+    _backend.bind(globals(), "records", tuple(__all__))
 
 
 def parse_control_record(record: Record) -> ControlRecord:
@@ -106,19 +106,4 @@ def parse_control_record(record: Record) -> ControlRecord:
     return _parse_control_record(record.key, record.value)
 
 
-__all__ = [
-    "Record",
-    "RecordBatch",
-    "LegacyRecordBatch",
-    "BatchIterator",
-    "BatchBuilder",
-    "iter_batches",
-    "decode",
-    "encode_batch",
-    "encode_control_batch",
-    "to_arrow",
-    "arrow_schema",
-    "ControlRecord",
-    "parse_control_record",
-    "DEFAULT_MAX_DECOMPRESSED_SIZE",
-]
+__all__ += ["ControlRecord", "parse_control_record", "DEFAULT_MAX_DECOMPRESSED_SIZE"]
