@@ -185,6 +185,57 @@ def test_a_big_segment_is_cut_at_batch_boundaries_so_every_core_gets_work(tmp_pa
     assert sum(b.num_rows for g in groups for b in logread.read_splits(g, opts)) == 20_000
 
 
+def _partitions(tmp_path, sizes):
+    """One partition per entry of ``sizes``: that many batches of 100 records."""
+    for p, batches in enumerate(sizes):
+        with segments.PartitionWriter(str(tmp_path / f"even-{p}")) as w:
+            for base in range(0, batches * 100, 100):
+                recs = [{"key": None, "value": b"x" * 100, "timestamp": BASE_TS}] * 100
+                w.append(records.encode_batch(recs, base_offset=base))
+    return str(tmp_path)
+
+
+def _bytes(group):
+    return sum(s.end - s.start for s in group)
+
+
+def test_tasks_get_equal_work_even_when_segments_do_not_divide_evenly(tmp_path):
+    # three equal partitions over two cores: whole segments would make tasks of 1 and 2
+    log = _partitions(tmp_path, [60, 60, 60])
+    opts = logread.ReadOptions(min_partitions=2, open_cost_bytes=1)
+    groups = logread.pack(logread.plan(log, opts), opts)
+    assert len(groups) == 2
+    sizes = [_bytes(g) for g in groups]
+    assert max(sizes) < 1.2 * min(sizes)
+    table = pa.Table.from_batches(
+        [b for g in groups for b in logread.read_splits(g, opts)], schema=logread.arrow_schema(opts)
+    )
+    assert _rows(table) == _rows(logread.read_all(log, opts))
+
+
+def test_tasks_come_in_whole_waves_of_the_cores(tmp_path):
+    log = _partitions(tmp_path, [30] * 6)
+    total = sum(_bytes([s]) for s in logread.plan(log))
+    # maxPartitionBytes asks for 3 tasks; on 2 cores the third would run alone: 4 it is
+    opts = logread.ReadOptions(min_partitions=2, open_cost_bytes=1, max_partition_bytes=total // 3 + 1)
+    groups = logread.pack(logread.plan(log, opts), opts)
+    assert len(groups) == 4
+    sizes = [_bytes(g) for g in groups]
+    assert max(sizes) < 1.3 * min(sizes)
+
+
+def test_pieces_of_one_segment_in_one_task_are_read_as_one_split(tmp_path):
+    log = _partitions(tmp_path, [200])
+    opts = logread.ReadOptions(min_partitions=2, open_cost_bytes=1)
+    splits = logread.plan(log, opts)
+    assert len(splits) >= 8  # cut finer than the tasks, for balance
+    groups = logread.pack(splits, opts)
+    assert [len(g) for g in groups] == [1, 1]
+    (a,), (b,) = groups
+    assert (a.start, a.end, b.end) == (0, b.start, splits[-1].end)
+    assert sum(batch.num_rows for g in groups for batch in logread.read_splits(g, opts)) == 20_000
+
+
 def test_split_size_follows_spark_rules():
     opts = logread.ReadOptions(max_partition_bytes=128 << 20, open_cost_bytes=4 << 20, min_partitions=2)
     assert logread.split_bytes(10 << 30, 10, opts) == 128 << 20  # capped

@@ -13,7 +13,7 @@ into Arrow columns with no Python object per record.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, BinaryIO, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from kafkawire import _backend
@@ -318,9 +318,10 @@ def plan(
     """The splits that read ``paths`` (see :func:`kafkawire.log.segments.discover`), in
     topic, partition and offset order.
 
-    Each segment larger than the target split size (``max_partition_bytes``, or less
-    so that every core gets work: see :func:`split_bytes`) is cut at batch boundaries,
-    found from its ``.index`` when there is one, else by scanning batch headers.
+    Each segment larger than a quarter of the target task size (``max_partition_bytes``,
+    or less so that every core gets work: see :func:`split_bytes`) is cut at batch
+    boundaries, found from its ``.index`` when there is one, else by scanning batch
+    headers: pieces that small let :func:`pack` give every task the same work.
     ``row_filter`` skips partitions, segments and segment starts that cannot match.
     """
     if row_filter.empty:
@@ -355,6 +356,8 @@ def plan(
             if end > start:
                 pieces.append((plog, seg, start, end))
     target = split_bytes(sum(end - start for _p, _s, start, end in pieces), len(pieces), options)
+    # no finer than what opening a segment costs, unless the target itself is
+    grain = min(target, max(options.open_cost_bytes, target // 4))
     out: List[Split] = []
     strict = options.mode == "FAILFAST"
     txn: Dict[str, Tuple[Tuple[Tuple[int, int, int], ...], Optional[int]]] = {}
@@ -364,7 +367,7 @@ def plan(
             txn[plog.directory] = (tuple(state.aborted), state.last_stable_offset)
         aborted, lso = txn.get(plog.directory, ((), None))
         try:
-            ranges = segments.split_segment(seg, target, start, end)
+            ranges = segments.split_segment(seg, grain, start, end)
         except SegmentError:
             if strict:
                 raise
@@ -373,36 +376,58 @@ def plan(
     return out
 
 
+def _cores(options: ReadOptions) -> int:
+    return options.min_partitions or os.cpu_count() or 1
+
+
 def split_bytes(total: int, files: int, options: ReadOptions) -> int:
     """The target bytes of one Spark partition, as Spark's file sources choose it:
     ``maxPartitionBytes``, lowered so that the log spreads over ``minPartitions`` tasks
     (by default the planning machine's cores), never below ``openCostInBytes``."""
-    cores = options.min_partitions or os.cpu_count() or 1
-    per_core = (total + files * options.open_cost_bytes) // cores
+    per_core = (total + files * options.open_cost_bytes) // _cores(options)
     return max(1, min(options.max_partition_bytes, max(options.open_cost_bytes, per_core)))
 
 
 def pack(splits: Sequence[Split], options: ReadOptions = ReadOptions()) -> List[List[Split]]:
-    """Splits grouped into Spark partitions, as Spark packs small files: largest first,
-    each group filled up to the target size, counting ``openCostInBytes`` per split.
-    Within a group splits keep topic, partition and offset order."""
+    """Splits grouped into Spark partitions of about equal work, in topic, partition and
+    offset order.
+
+    As many groups as ``maxPartitionBytes`` asks for, rounded up to whole waves of
+    ``minPartitions`` tasks: with 2 cores, 3 equal tasks take as long as 4 (the last
+    runs alone), so the work is cut in 2 or 4.  A split counts its bytes, plus
+    ``openCostInBytes`` unless it continues the previous split's segment; it goes to the
+    group its middle falls in.  Consecutive ranges of one segment in one group are read
+    as one split.
+    """
     if not splits:
         return []
-    target = split_bytes(sum(s.end - s.start for s in splits), len(splits), options)
-    order = sorted(range(len(splits)), key=lambda i: splits[i].end - splits[i].start, reverse=True)
-    groups: List[List[int]] = []
-    current: List[int] = []
-    size = 0
-    for i in order:
-        length = splits[i].end - splits[i].start
-        if current and size + length > target:
-            groups.append(current)
-            current, size = [], 0
-        current.append(i)
-        size += length + options.open_cost_bytes
-    if current:
-        groups.append(current)
-    return [[splits[i] for i in sorted(g)] for g in groups]
+    costs = []
+    for i, s in enumerate(splits):
+        continues = i > 0 and splits[i - 1].path == s.path and splits[i - 1].end == s.start
+        costs.append(s.end - s.start + (0 if continues else options.open_cost_bytes))
+    total = sum(costs)
+    cores = _cores(options)
+    waves = -(-total // (options.max_partition_bytes * cores))
+    n = min(len(splits), waves * cores)
+    share = total / n
+    groups: List[List[Split]] = [[] for _ in range(n)]
+    done = 0
+    for s, cost in zip(splits, costs):
+        groups[min(n - 1, int((done + cost / 2) // share))].append(s)
+        done += cost
+    return [_joined(g) for g in groups if g]
+
+
+def _joined(group: List[Split]) -> List[Split]:
+    """``group`` with each run of adjacent ranges of one segment made one split."""
+    out = [group[0]]
+    for s in group[1:]:
+        last = out[-1]
+        if s.path == last.path and s.start == last.end:
+            out[-1] = replace(last, end=s.end)
+        else:
+            out.append(s)
+    return out
 
 
 # ---------------------------------------------------------------------------

@@ -42,6 +42,7 @@ Read options (all optional):
     cluster's on a cluster) but never below ``openCostInBytes``.  Bigger segments are cut
     at batch boundaries (from the ``.index`` file when present, else by scanning batch
     headers); smaller ones are packed together, each counting ``openCostInBytes`` extra.
+    Tasks get equal work and come in whole waves of ``minPartitions``.
 ``chunkBytes`` (4m)
     How much of a segment a task decodes at a time: memory is bounded by this plus the
     largest batch.
@@ -136,7 +137,7 @@ def _paths(options: Mapping[str, str]) -> List[str]:
 
 class SplitPartition(InputPartition):
     """A Spark input partition: the :class:`~kafkawire.log.read.Split` list one
-    task reads (small segments packed together, as Spark packs small files)."""
+    task reads (small segments packed together, big ones cut, for equal work)."""
 
     def __init__(self, splits: List[logread.Split]) -> None:
         super().__init__(splits)
