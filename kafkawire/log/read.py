@@ -392,12 +392,12 @@ def pack(splits: Sequence[Split], options: ReadOptions = ReadOptions()) -> List[
     """Splits grouped into Spark partitions of about equal work, in topic, partition and
     offset order.
 
-    As many groups as ``maxPartitionBytes`` asks for, rounded up to whole waves of
-    ``minPartitions`` tasks: with 2 cores, 3 equal tasks take as long as 4 (the last
-    runs alone), so the work is cut in 2 or 4.  A split counts its bytes, plus
-    ``openCostInBytes`` unless it continues the previous split's segment; it goes to the
-    group its middle falls in.  Consecutive ranges of one segment in one group are read
-    as one split.
+    As many groups as it takes for none to read more than ``maxPartitionBytes``, rounded
+    up to whole waves of ``minPartitions`` tasks: with 2 cores, 3 equal tasks take as
+    long as 4 (the last runs alone), so the work is cut in 2 or 4.  For balance a split
+    weighs its bytes plus ``openCostInBytes``, unless it continues the previous split's
+    segment, and goes to the group its middle falls in.  Consecutive ranges of one
+    segment in one group are read as one split.
     """
     if not splits:
         return []
@@ -407,7 +407,7 @@ def pack(splits: Sequence[Split], options: ReadOptions = ReadOptions()) -> List[
         costs.append(s.end - s.start + (0 if continues else options.open_cost_bytes))
     total = sum(costs)
     cores = _cores(options)
-    waves = -(-total // (options.max_partition_bytes * cores))
+    waves = -(-sum(s.end - s.start for s in splits) // (options.max_partition_bytes * cores))
     n = min(len(splits), waves * cores)
     share = total / n
     groups: List[List[Split]] = [[] for _ in range(n)]
