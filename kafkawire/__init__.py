@@ -15,7 +15,13 @@ if TYPE_CHECKING:  # what a type checker sees; at run time the active backend's 
 else:
     _backend.bind(globals(), "crc", ("crc32c",))
 
-from kafkawire.protocol import decode_request, decode_response, encode_request, encode_response  # noqa: E402
+from kafkawire.protocol import (  # noqa: E402
+    decode_request,
+    decode_request_prefix,
+    decode_response,
+    encode_request,
+    encode_response,
+)
 
 __version__ = "0.1.0"
 __all__ = [
@@ -24,6 +30,7 @@ __all__ = [
     "__version__",
     "encode_request",
     "decode_request",
+    "decode_request_prefix",
     "encode_response",
     "decode_response",
 ]

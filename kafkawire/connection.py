@@ -70,7 +70,7 @@ from kafkawire.messages import (
     request_class,
     supported_versions,
 )
-from kafkawire.protocol import decode_request, decode_response, encode_request, encode_response
+from kafkawire.protocol import decode_request_prefix, decode_response, encode_request, encode_response
 from kafkawire.schema.versions import VersionRange
 
 if TYPE_CHECKING:
@@ -818,7 +818,8 @@ class RequestEvent(_Event):
     ``acks=0``.  ``unsupported_version`` marks an ApiVersions request at a version the
     server does not support: its ``message`` is None and :meth:`ServerConnection.respond`
     writes the answer v0-shaped (KIP-511; see
-    :meth:`ServerConnection.api_versions_response`)."""
+    :meth:`ServerConnection.api_versions_response`).  ``trailing`` counts the bytes
+    after the body, which were not read (Kafka's broker ignores them too)."""
 
     __slots__ = (
         "correlation_id",
@@ -830,6 +831,7 @@ class RequestEvent(_Event):
         "unsupported_version",
         "sequence",
         "payload",
+        "trailing",
     )
 
     def __init__(
@@ -842,6 +844,7 @@ class RequestEvent(_Event):
         unsupported_version: bool,
         sequence: Optional[int],
         payload: bytes,
+        trailing: int = 0,
     ) -> None:
         self.correlation_id = header.correlation_id
         self.api_key = api_key
@@ -852,6 +855,7 @@ class RequestEvent(_Event):
         self.unsupported_version = unsupported_version
         self.sequence = sequence
         self.payload = payload  # the frame as received, without its size (for logs, proxies)
+        self.trailing = trailing  # bytes after the body, not read (Kafka ignores them too)
 
 
 class InvalidRequest(_Event):
@@ -979,7 +983,10 @@ class ServerConnection:
                 payload,
             )
         try:
-            header, message = decode_request(payload)
+            # Kafka's broker reads the body it expects and ignores any bytes after it
+            # (it serves librdkafka 2.16's MetadataRequests, which carry 3 extra bytes):
+            # so does this end, keeping the count in ``event.trailing``.
+            header, message, end = decode_request_prefix(payload)
         except DecodeError as exc:
             return InvalidRequest(exc, payload)
         self.requests_received += 1
@@ -988,9 +995,10 @@ class ServerConnection:
             self.client_software = (message.client_software_name, message.client_software_version)
         elif api_key == SASL_HANDSHAKE_KEY and version == 0:
             self._sasl_tokens = True
+        trailing = len(payload) - end
         if _is_acks0_produce(api_key, message):
-            return RequestEvent(api_key, version, header, message, False, False, None, payload)
-        event = RequestEvent(api_key, version, header, message, True, False, None, payload)
+            return RequestEvent(api_key, version, header, message, False, False, None, payload, trailing)
+        event = RequestEvent(api_key, version, header, message, True, False, None, payload, trailing)
         event.sequence = self._enqueue(event)
         return event
 

@@ -23,7 +23,7 @@ from kafkawire.headers import (
 )
 from kafkawire.messages import request_class, response_class
 
-__all__ = ["encode_request", "decode_request", "encode_response", "decode_response"]
+__all__ = ["encode_request", "decode_request", "decode_request_prefix", "encode_response", "decode_response"]
 
 _codec = cast(_Codec, {})
 _backend.bind(cast(Dict[str, Any], _codec), "codec", ("encode_parts", "decode_from"))
@@ -62,12 +62,14 @@ def _body(cls: type[Message], payload: Any, version: int, offset: int) -> Any:
     return msg
 
 
-def decode_request(payload: Any) -> Tuple[RequestHeader, Any]:
-    """``(header, request)`` of a request frame's payload (no size prefix).
+def decode_request_prefix(payload: Any) -> Tuple[RequestHeader, Any, int]:
+    """``(header, request, end)``: the request at the start of a frame's payload and the
+    offset where its body ends.  Bytes from ``end`` on are not read.
 
-    The API key and version come from the header.  An unknown API key raises
-    :class:`~kafkawire.errors.UnknownApiError`, a version the API does not have
-    :class:`~kafkawire.errors.UnsupportedVersionError`.
+    This is how Kafka's broker parses a request: it reads the body it expects and never
+    looks at what follows, so a request with bytes after its body is served (librdkafka
+    2.16 sends such MetadataRequests).  A broker or proxy that must accept what Kafka
+    accepts uses this; :func:`decode_request` is the strict, byte-exact reading.
     """
     api_key, api_version = peek_request_api(payload)
     cls = request_class(api_key)
@@ -77,7 +79,27 @@ def decode_request(payload: Any) -> Tuple[RequestHeader, Any]:
         )
     hv = request_header_version(api_key, api_version)
     header, offset = _codec["decode_from"](RequestHeader.plan(hv), payload, 0)
-    return header, _body(cls, payload, api_version, offset)
+    msg, end = _codec["decode_from"](cls.plan(api_version), payload, offset)
+    return header, msg, end
+
+
+def decode_request(payload: Any) -> Tuple[RequestHeader, Any]:
+    """``(header, request)`` of a request frame's payload (no size prefix).
+
+    The API key and version come from the header.  An unknown API key raises
+    :class:`~kafkawire.errors.UnknownApiError`, a version the API does not have
+    :class:`~kafkawire.errors.UnsupportedVersionError`.  The body must fill the payload:
+    bytes after it raise :class:`~kafkawire.errors.DecodeError` (a decode is byte-exact;
+    :func:`decode_request_prefix` reads a request as Kafka's broker does).
+    """
+    header, msg, end = decode_request_prefix(payload)
+    size = memoryview(payload).nbytes
+    if end != size:
+        name = type(msg).__name__
+        raise DecodeError(
+            f"{name} v{header.request_api_version}: {size - end} trailing bytes after byte {end}"
+        )
+    return header, msg
 
 
 def encode_response(msg: Message, version: int, correlation_id: int) -> bytes:

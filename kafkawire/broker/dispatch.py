@@ -79,7 +79,7 @@ class Dispatch(BrokerState):
             return f"API key {api_key} ({type(event.message).__name__}) is not implemented by this broker"
         header, request = event.header, event.message
         if self.frame_log is not None or self.check_roundtrip:
-            self._log_request(conn, event.payload, header, request)
+            self._log_request(conn, event.payload, header, request, event.trailing)
         response = await getattr(self, handler_name)(conn, header, request, version)
         self.stats.count[api_key] += 1
         self.stats.decode_ns[api_key] += decode_ns

@@ -95,7 +95,12 @@ class FrameChecks(BrokerState):
             diff_at,
         )
 
-    def _log_request(self, conn: Connection, payload: bytes, header: RequestHeader, request: Any) -> None:
+    def _log_request(
+        self, conn: Connection, payload: bytes, header: RequestHeader, request: Any, trailing: int = 0
+    ) -> None:
+        """Log a request and check its round trip.  ``trailing`` bytes at the end of
+        ``payload`` were not read (Kafka ignores them): the log keeps them apart, as
+        ``trailing_hex``, so that ``hex`` is the request that decodes."""
         version = header.request_api_version
         entry = {
             "time": time.time(),
@@ -106,6 +111,9 @@ class FrameChecks(BrokerState):
             "api_version": version,
             "correlation_id": header.correlation_id,
         }
+        if trailing:
+            entry["trailing_hex"] = payload[len(payload) - trailing :].hex()
+            payload = payload[: len(payload) - trailing]
 
         def encode_again() -> bytes:
             hv = request_header_version(header.request_api_key, version)

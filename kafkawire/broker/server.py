@@ -2,7 +2,8 @@
 
 It is meant for tests and demos: real Kafka clients (librdkafka, kafka-python,
 aiokafka, the Java client) connect to it on 127.0.0.1 and produce, fetch, and run
-consumer groups.  Every request is decoded with :func:`kafkawire.decode_request` and
+consumer groups.  Every request is decoded with :func:`kafkawire.decode_request_prefix`
+(as Kafka does, bytes after a request's body are ignored; the frame log shows them) and
 every response encoded with :func:`kafkawire.encode_response`, so a conversation with a
 real client exercises the codec end to end; with ``check_roundtrip`` every frame is
 also re-encoded after decoding and compared with the bytes on the wire.

@@ -108,7 +108,7 @@ class BrokerState:
 
         # kafkawire.broker.frame_log
         def _log_request(
-            self, conn: Connection, payload: bytes, header: RequestHeader, request: Any
+            self, conn: Connection, payload: bytes, header: RequestHeader, request: Any, trailing: int = 0
         ) -> None: ...
 
         def _log_response(
