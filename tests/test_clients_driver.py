@@ -205,6 +205,20 @@ def confluent_consume(job: Dict[str, Any]) -> Dict[str, Any]:
     return {"records": to_json(got), "errors": errors}
 
 
+def confluent_list_topics(job: Dict[str, Any]) -> Dict[str, Any]:
+    """Metadata of every topic (librdkafka's ``list_topics()`` without a topic: a
+    MetadataRequest with null topics)."""
+    import confluent_kafka
+
+    conf = _confluent_base(job)
+    errors: List[str] = []
+    conf["error_cb"] = lambda err: errors.append(str(err))
+    producer = confluent_kafka.Producer(conf)
+    metadata = producer.list_topics(timeout=job.get("timeout", JOB_TIMEOUT))
+    topics = {name: len(t.partitions) for name, t in metadata.topics.items()}
+    return {"topics": topics, "brokers": len(metadata.brokers), "errors": errors}
+
+
 def confluent_group_pair(job: Dict[str, Any]) -> Dict[str, Any]:
     """Two consumers of one group: wait until the group has split the partitions
     between them, then produce the records and consume them with both."""
@@ -467,6 +481,7 @@ DRIVERS = {
     ("confluent", "produce"): confluent_produce,
     ("confluent", "consume"): confluent_consume,
     ("confluent", "group_pair"): confluent_group_pair,
+    ("confluent", "list_topics"): confluent_list_topics,
     ("kafka-python", "produce"): kafka_python_produce,
     ("kafka-python", "consume"): kafka_python_consume,
     ("aiokafka", "produce"): aiokafka_produce,

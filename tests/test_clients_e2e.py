@@ -266,6 +266,30 @@ def test_each_client_on_each_backend_smoke(broker):
         scenario(broker, client, topics, per_phase=8, group=f"smoke-{client}")
 
 
+def test_librdkafka_lists_every_topic_then_produces(broker):
+    """librdkafka's metadata request for every topic (MetadataRequest v13 with null
+    topics; 2.16 sends 3 bytes after its body, which Kafka ignores) is answered, and a
+    produce on the same client works.  The broker fixture checks the frame log and the
+    round trip of every frame."""
+    broker.call(lambda: broker.storage.create_topic("listed", 3))
+    records = make_records("listed", 0, 6, 3, headers=False)
+    result = run_client(
+        {
+            "client": "confluent",
+            "bootstrap": broker.bootstrap_servers,
+            "jobs": [
+                {"op": "list_topics"},
+                {"op": "produce", "topic": "listed", "records": to_json(records)},
+            ],
+        }
+    )
+    listed, produced = result["results"]
+    assert listed["topics"] == {"listed": 3} and listed["brokers"] == 1
+    assert produced["delivered"] == 6 and produced["failures"] == [] and produced["unflushed"] == 0
+    assert not [why for _, why in broker.closed_connections if "decode" in why]
+    assert sum(len(v) for v in broker.topic_records("listed").values()) == 6
+
+
 @pytest.mark.backends("cython")
 def test_librdkafka_two_consumers_of_one_group_split_the_partitions(tmp_path):
     with Broker(num_partitions=4, check_roundtrip=True) as broker:
