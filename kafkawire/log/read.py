@@ -12,6 +12,7 @@ into Arrow columns with no Python object per record.
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, BinaryIO, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
@@ -131,6 +132,11 @@ def arrow_schema(options: Optional[ReadOptions] = None, *, pruned: bool = True) 
     columns of :func:`kafkawire.records.to_arrow`, and in PERMISSIVE mode the corrupt
     record column; only ``options.columns`` of them when set (and ``pruned``).  Every
     field is nullable, as Spark's are."""
+    return _arrow_schema(options, pruned)
+
+
+@functools.lru_cache(maxsize=64)  # asked for once a split: a task may read a thousand
+def _arrow_schema(options: Optional[ReadOptions], pruned: bool) -> "pyarrow.Schema":
     import pyarrow as pa
 
     from kafkawire import records
