@@ -391,6 +391,10 @@ def test_to_arrow_in_a_block_another_table_used_matches_the_pure_backend():
     ]
     first = fast.encode_batch(full, is_transactional=True, producer_id=9, producer_epoch=1, base_sequence=0)
     second = b"".join(fast.encode_batch(sparse[i : i + 500], base_offset=i) for i in range(0, 3000, 500))
+    # a pool already full of smaller blocks (as other tables leave it) makes room
+    small = fast.encode_batch([{"key": None, "value": b"s" * 300, "timestamp": TS}] * 1000)
+    held = [fast.to_arrow(small) for _ in range(5)]
+    del held
     _, reused = fast._arrow_pool()
     assert fast.to_arrow(first).num_rows == 3000  # made, then dropped: its block is kept
     table = fast.to_arrow(second)

@@ -119,16 +119,21 @@ cdef void *_block_take(Py_ssize_t want, Py_ssize_t *size) noexcept nogil:
 
 
 cdef void _block_give(void *p, Py_ssize_t size) noexcept nogil:
-    """Keep ``p`` for a later table when there is room, else free it."""
-    cdef int i
+    """Keep ``p`` for a later table in a free slot, or in place of the smallest kept
+    block when that one is smaller (the pool follows the tables being made); free
+    what is not kept."""
+    cdef int i, slot = -1
     if _POOL_MIN <= size <= _POOL_MAX:
         PyThread_acquire_lock(_pool_lock, WAIT_LOCK)
         for i in range(_POOL_SLOTS):
             if _pool_block[i] == NULL:
-                _pool_block[i] = p
-                _pool_size[i] = size
-                p = NULL
+                slot = i
                 break
+            if _pool_size[i] < size and (slot < 0 or _pool_size[i] < _pool_size[slot]):
+                slot = i
+        if slot >= 0:
+            p, _pool_block[slot] = _pool_block[slot], p
+            _pool_size[slot] = size
         PyThread_release_lock(_pool_lock)
     free(p)
 
