@@ -40,27 +40,35 @@ LAYOUTS = {
 }
 
 
-def build_log(directory: str, n_records: int, partitions: int, segment_bytes: int) -> None:
+def _batches(n_records: int):
+    """The benchmark's records (16-byte keys, 100-byte values, one header), as record
+    batches of 1000 with offsets from 0."""
     from kafkawire import records
-    from kafkawire.log import segments
 
     value = bytes(range(100))
+    for base in range(0, n_records, 1000):
+        recs = [
+            {
+                "key": b"key-%012d" % (base + i),
+                "value": value,
+                "headers": [("trace", b"0123456789abcdef")],
+                "timestamp": BASE_TS + base + i,
+            }
+            for i in range(min(1000, n_records - base))
+        ]
+        yield records.encode_batch(recs, base_offset=base)
+
+
+def build_log(directory: str, n_records: int, partitions: int, segment_bytes: int) -> None:
+    from kafkawire.log import segments
+
     per = n_records // partitions
     for p in range(partitions):
         with segments.PartitionWriter(
             os.path.join(directory, f"bench-{p}"), segment_bytes=segment_bytes
         ) as w:
-            for base in range(0, per, 1000):
-                recs = [
-                    {
-                        "key": b"key-%012d" % (base + i),
-                        "value": value,
-                        "headers": [("trace", b"0123456789abcdef")],
-                        "timestamp": BASE_TS + base + i,
-                    }
-                    for i in range(min(1000, per - base))
-                ]
-                w.append(records.encode_batch(recs, base_offset=base))
+            for batch in _batches(per):
+                w.append(batch)
 
 
 def build_replay(log_dir: str, out_dir: str, files: int) -> None:
@@ -283,22 +291,9 @@ def measure_udf(spark, n_records: int, rounds: int = 2) -> dict:
     1000 records a row) against an Arrow UDF calling aiokafka, both exploded to rows."""
     from pyspark.sql import functions as F
 
-    from kafkawire import records
     from kafkawire.spark.functions import decode_record_batches
 
-    value = bytes(range(100))
-    rows = []
-    for base in range(0, n_records, 1000):
-        recs = [
-            {
-                "key": b"key-%012d" % (base + i),
-                "value": value,
-                "headers": [("trace", b"0123456789abcdef")],
-                "timestamp": BASE_TS + base + i,
-            }
-            for i in range(min(1000, n_records - base))
-        ]
-        rows.append((records.encode_batch(recs, base_offset=base),))
+    rows = [(batch,) for batch in _batches(n_records)]
     df = (
         spark.createDataFrame(rows, "batch binary").repartition(spark.sparkContext.defaultParallelism).cache()
     )

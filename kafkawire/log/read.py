@@ -15,7 +15,19 @@ from __future__ import annotations
 import functools
 import os
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, BinaryIO, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    BinaryIO,
+    Dict,
+    Iterator,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
 
 from kafkawire import _backend
 from kafkawire._records_common import BatchHeader
@@ -614,8 +626,12 @@ def read_splits(
 ) -> Iterator["pyarrow.RecordBatch"]:
     """:func:`read_split` of each split in turn: what one Spark task reads."""
     stats = stats if stats is not None else ReadStats()
+    # the records implementation the 'backend' option names, else the active one
+    records = _backend.implementation("records", options.backend or None)
+    schema = arrow_schema(options)
+    columns = _decoded_columns(options, schema)
     for split in splits:
-        yield from _read_split(split, options, stats, row_filter)
+        yield from _read_split(split, options, stats, row_filter, records, schema, columns)
 
 
 def _runs(headers: List[BatchHeader], row_filter: RowFilter) -> Tuple[List[Tuple[int, int]], bool]:
@@ -640,12 +656,16 @@ def _runs(headers: List[BatchHeader], row_filter: RowFilter) -> Tuple[List[Tuple
 
 
 def _read_split(
-    split: Split, options: ReadOptions, stats: ReadStats, row_filter: RowFilter
+    split: Split,
+    options: ReadOptions,
+    stats: ReadStats,
+    row_filter: RowFilter,
+    records: Any,
+    schema: "pyarrow.Schema",
+    columns: List[str],
 ) -> Iterator["pyarrow.RecordBatch"]:
-    # the records implementation the 'backend' option names, else the active one
-    records = _backend.implementation("records", options.backend or None)
-    schema = arrow_schema(options)
-    columns = _decoded_columns(options, schema)
+    """One split, with what every split of a task shares worked out once by
+    :func:`read_splits`: the records backend, the schema and the columns to decode."""
     verify = options.verify_crc
 
     def bad(position: int, offset: Optional[int], exc: Exception) -> Optional["pyarrow.Table"]:
