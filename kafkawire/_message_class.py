@@ -347,7 +347,7 @@ def make_classes(definition: DefinitionSpec, module: str) -> type:
     envs = []
     for spec in specs:
         maker, env = _default_maker(spec)
-        spec.default_factory = maker  # type: ignore[method-assign]  # the faster maker
+        spec.default_factory = maker
         envs.append(env)
     for spec, env in zip(specs, envs):
         spec.cls._defaults = tuple((f.attr,) + f.default_value() for f in spec.fields)
@@ -371,7 +371,7 @@ def _default_maker(spec: StructSpec) -> Tuple[Callable[[], Any], Dict[str, Any]]
     env: Dict[str, Any] = {"new": object.__new__, "set": object.__setattr__, "cls": spec.cls}
     lines = ["def make():", "    o = new(cls)"]
     for i, f in enumerate(spec.fields):
-        value = f"F{i}()" if f.default_value()[1] is not None else f"D{i}"
+        value = f"F{i}()" if f.makes_fresh_default() else f"D{i}"
         if f.attr.isidentifier() and not keyword.iskeyword(f.attr):
             lines.append(f"    o.{f.attr} = {value}")
         else:

@@ -1,7 +1,6 @@
 """The package's layers: the log package works where pyspark cannot be imported, only the
 Spark package (and the Spark demo command) import pyspark, the library never imports the
-command line, ``kafkawire --help`` loads none of the subcommands, and the old import
-paths of moved modules still work."""
+command line, and ``kafkawire --help`` loads none of the subcommands."""
 
 from __future__ import annotations
 
@@ -118,24 +117,3 @@ def test_every_subcommand_is_a_module_of_the_cli_package(backend):
     for name, (module, _help) in cli.COMMANDS.items():
         assert module == "kafkawire.cli." + name.replace("-", "_")
         assert callable(importlib.import_module(module).main)
-
-
-@pytest.mark.backend_independent
-@pytest.mark.parametrize(
-    "old, new",
-    [
-        ("kafkawire.segments", "kafkawire.log.segments"),
-        ("kafkawire.sample", "kafkawire.log.sample"),
-        ("kafkawire.internal", "kafkawire.internal_topics"),
-        ("kafkawire.spark.logread", "kafkawire.log.read"),
-    ],
-)
-def test_old_import_paths_give_the_moved_modules(backend, old, new):
-    import importlib
-
-    if old.startswith("kafkawire.spark."):
-        pytest.importorskip("pyspark")
-    moved = importlib.import_module(new)
-    assert importlib.import_module(old) is moved
-    parent, _, name = old.rpartition(".")
-    assert getattr(importlib.import_module(parent), name) is moved

@@ -66,8 +66,8 @@ def _types(field, owner: str) -> tuple[str, str]:
     """(attribute type, constructor argument type) of a field."""
     from kafkawire.schema import plan as p
 
-    value, factory = field.default_value()
-    optional = not field.nullable_versions.empty or (value is None and factory is None)
+    value, _factory = field.default_value()
+    optional = not field.nullable_versions.empty or (value is None and not field.makes_fresh_default())
     if field.kind == p.ARRAY:
         if field.elem_kind == p.STRUCT:
             elem = f"{owner}.{field.struct.name}"

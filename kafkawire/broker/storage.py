@@ -23,7 +23,6 @@ from __future__ import annotations
 import bisect
 import os
 import struct
-import time
 import uuid
 from dataclasses import dataclass, field
 from typing import Dict, Iterator, List, Optional, Tuple
@@ -279,18 +278,6 @@ class PartitionLog:
             i += 1
         return out
 
-    def bytes_after(self, offset: int, limit: int) -> int:
-        """How many bytes a read from ``offset`` would return (capped at ``limit``)."""
-        if offset < self.log_start_offset or offset >= self.next_offset:
-            return 0
-        i = max(bisect.bisect_right(self._bases, offset) - 1, 0)
-        total = 0
-        for b in self._batches[i:]:
-            total += len(b.data)
-            if total >= limit:
-                break
-        return total
-
     def offset_for_timestamp(self, timestamp: int) -> Tuple[int, int]:
         """ListOffsets: ``(offset, timestamp)`` of the first batch whose max timestamp is
         at least ``timestamp`` (Kafka answers with batch precision for compressed data
@@ -439,7 +426,3 @@ def _uuid_from_kafka(s: str) -> uuid.UUID:
     import base64
 
     return uuid.UUID(bytes=base64.urlsafe_b64decode(s + "=" * (-len(s) % 4)))
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)

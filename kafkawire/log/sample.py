@@ -59,12 +59,6 @@ class SampleLog:
     control_batches: int = 0
     bytes_written: int = 0
 
-    def by_partition(self) -> Dict[Tuple[str, int], List[SampleRecord]]:
-        out: Dict[Tuple[str, int], List[SampleRecord]] = {}
-        for r in self.records:
-            out.setdefault((r.topic, r.partition), []).append(r)
-        return out
-
     @property
     def aborted(self) -> List[SampleRecord]:
         return [r for r in self.records if r.aborted]

@@ -10,7 +10,6 @@ is first used.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Dict
 
@@ -32,9 +31,3 @@ def load_definition(name: str) -> Dict[str, Any]:
     spec: Dict[str, Any] = load_json(f"{group}/{filename}")
     spec["group"] = group
     return spec
-
-
-@lru_cache(maxsize=None)
-def definitions() -> Dict[str, Dict[str, Any]]:
-    """Every message definition by name (``"ProduceRequest"``), with ``"group"`` added."""
-    return {name: load_definition(name) for name in CATALOG}

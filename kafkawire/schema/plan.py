@@ -115,7 +115,6 @@ class FieldSpec:
         "flexible_override",
         "raw_default",
         "default_null",
-        "doc",
         "index",
     )
 
@@ -138,7 +137,6 @@ class FieldSpec:
         # Only the string "null" makes null the default; a JSON null is no default at all
         # (Kafka's generator reads it so: an empty array or struct, 0, "").
         self.default_null = self.raw_default == "null"
-        self.doc = raw.get("about", "")
         base = self.type[2:] if self.type.startswith("[]") else self.type
         self.struct: Optional[StructSpec] = None
         if self.type.startswith("[]"):
@@ -154,6 +152,10 @@ class FieldSpec:
         return base if base not in _PRIMITIVE_KINDS else None
 
     # Kafka's default rules ------------------------------------------------------
+    def makes_fresh_default(self) -> bool:
+        """Whether the default is a new object each time (an array or a struct, not null)."""
+        return self.kind in (ARRAY, STRUCT) and not self.default_null
+
     def default_value(self) -> Tuple[Any, Optional[Callable[[], Any]]]:
         """``(value, factory)``: the default, or a factory making a fresh one (mutable)."""
         d = self.raw_default
@@ -206,17 +208,14 @@ class StructSpec:
         self.definition = definition
         self.fields: List[FieldSpec] = []
         self.cls: Any = None  # the generated message class, set by kafkawire.messages
+        # makes an instance with every default; set with the class (kafkawire._message_class)
+        self.default_factory: Optional[Callable[[], Any]] = None
         self.plans: Dict[int, StructPlan] = {}
         self._default_instance: Any = None
 
     @property
     def attrs(self) -> Tuple[str, ...]:
         return tuple(f.attr for f in self.fields)
-
-    def default_factory(self) -> Any:
-        from kafkawire._message_class import _new_default
-
-        return _new_default(self.cls)
 
     def default_instance(self) -> Any:
         if self._default_instance is None:
@@ -443,8 +442,3 @@ def _group_steps(fields: Tuple[FieldPlan, ...]) -> Tuple[Any, ...]:
             steps.append((None, p))
     flush()
     return tuple(steps)
-
-
-def load_definitions(raw_definitions: Dict[str, Dict[str, Any]]) -> Dict[str, DefinitionSpec]:
-    """Parse every raw JSON definition (as :func:`kafkawire.schema.definitions` gives)."""
-    return {name: DefinitionSpec(raw) for name, raw in raw_definitions.items()}
