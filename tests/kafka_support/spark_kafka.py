@@ -1,9 +1,11 @@
 """Spark's own Kafka connector (``spark-sql-kafka-0-10_2.13``), resolved with Maven.
 
 ``connector()`` picks the connector release for the installed pyspark: the same version
-when Maven can resolve it, else the newest release of the same major line (the connector
-of a newer minor may not be published yet). The chosen version and its jars (without the
-ones pyspark already ships, see ``spark-kafka-pom.xml``) are cached under
+when Maven can resolve it, else the newest plain release (``X.Y.Z``) of the same major
+line (the connector of a newer minor may not be published yet). The releases are listed by
+resolving a version range in a pom's dependency, which Maven supports from an empty local
+repository. The chosen version and its jars (without the ones pyspark already ships, see
+``spark-kafka-pom.xml``) are cached under
 ``~/.cache/kafkawire`` keyed by the pom's hash and the pyspark version.
 """
 
@@ -22,6 +24,7 @@ from pathlib import Path
 from kafka_support.jars import CACHE_DIR, RESOLVE_TIMEOUT, KafkaUnavailable, java_executable
 
 POM = Path(__file__).with_name("spark-kafka-pom.xml")
+VERSIONS_POM = Path(__file__).with_name("spark-kafka-versions-pom.xml")
 ARTIFACT = "spark-sql-kafka-0-10_2.13"
 GROUP = "org.apache.spark"
 _RELEASE = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")  # no previews or release candidates
@@ -70,23 +73,34 @@ def newest_of_major(versions, major: int) -> str | None:
 
 
 def _published_versions(major: int) -> list[str]:
-    """The connector's releases, from the version list Maven keeps in its local
-    repository; asking Maven for a version range of the major line fetches that list
-    (whether or not the range then resolves)."""
+    """The connector's published versions, as Maven lists them when it resolves a version
+    range of ``major`` in ``spark-kafka-versions-pom.xml`` (the only place Maven supports a
+    range from an empty local repository; ``dependency:get`` takes one literally).
+
+    The range is resolved into a local repository of its own under ``CACHE_DIR``, so the
+    version list is found without knowing where the user's repository is. Resolving the
+    range writes that list before Maven reads each candidate's descriptor; a repository
+    that serves the list but not every old preview's descriptor still lists them."""
     mvn = shutil.which("mvn")
     if mvn is None:
         raise KafkaUnavailable("no Maven (mvn) to list Spark's Kafka connector releases")
-    artifact = f"{GROUP}:{ARTIFACT}:[{major}.0.0,{major + 1}.0.0)"
+    repo = CACHE_DIR / "maven-versions"
+    cmd = [
+        mvn,
+        "-q",
+        "-B",
+        "-f",
+        str(VERSIONS_POM),
+        "dependency:build-classpath",
+        f"-Dspark.connector.range=[{major}.0.0,{major + 1}.0.0)",
+        f"-Dmaven.repo.local={repo}",
+        f"-Dmdep.outputFile={repo / 'classpath.txt'}",
+    ]
     try:
-        subprocess.run(
-            [mvn, "-q", "-B", "dependency:get", f"-Dartifact={artifact}", "-Dtransitive=false"],
-            capture_output=True,
-            text=True,
-            timeout=RESOLVE_TIMEOUT,
-        )
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=RESOLVE_TIMEOUT)
     except subprocess.TimeoutExpired:
         raise KafkaUnavailable(f"Maven did not list the {ARTIFACT} releases in {RESOLVE_TIMEOUT} s")
-    folder = Path.home() / ".m2" / "repository" / GROUP.replace(".", os.sep) / ARTIFACT
+    folder = repo / GROUP.replace(".", os.sep) / ARTIFACT
     versions: list[str] = []
     for meta in sorted(folder.glob("maven-metadata*.xml")):
         try:
@@ -94,7 +108,8 @@ def _published_versions(major: int) -> list[str]:
         except (OSError, ET.ParseError):
             continue
     if not versions:
-        raise KafkaUnavailable(f"Maven could not list the {ARTIFACT} releases")
+        tail = (proc.stdout + proc.stderr).strip().splitlines()[-3:]
+        raise KafkaUnavailable(f"Maven could not list the {ARTIFACT} releases: " + " | ".join(tail))
     return versions
 
 
