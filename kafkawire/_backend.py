@@ -3,8 +3,9 @@
 kafkawire has two backends with the same module names and the same behaviour:
 ``kafkawire._fast`` (Cython, compiled to C) and ``kafkawire._pure`` (pure Python).
 The Cython backend is used when its extensions import; ``KAFKAWIRE_NO_EXTENSIONS=1``
-selects the pure one.  When the extensions fail to import otherwise, kafkawire runs the
-pure backend and says so once, with a ``RuntimeWarning`` naming the cause and the fix
+selects the pure one, and so does any Python but CPython (PyPy, whose emulation of
+CPython's C API cannot run the extension types).  When the extensions fail to import
+otherwise, kafkawire runs the pure backend and says so once, with a ``RuntimeWarning`` naming the cause and the fix
 (the pure backend is several times slower, which nobody should find out by accident).
 ``KAFKAWIRE_REQUIRE_EXTENSIONS=1`` turns a failed import of the extensions into an
 error instead of a fallback, so CI cannot pass on the wrong backend.
@@ -19,6 +20,7 @@ import glob
 import importlib
 import importlib.machinery
 import os
+import sys
 import warnings
 from contextlib import contextmanager
 from types import ModuleType
@@ -44,6 +46,13 @@ def import_error() -> Optional[BaseException]:
     return _import_error
 
 
+def _is_checkout(fast_dir: str) -> bool:
+    """True when the package is imported from a source checkout (its build files beside
+    it), where building in place is the fix; never for an installed copy in site-packages."""
+    root = os.path.dirname(os.path.dirname(fast_dir))
+    return bool(glob.glob(os.path.join(fast_dir, "*.pyx"))) and os.path.exists(os.path.join(root, "setup.py"))
+
+
 def fallback_reason(exc: BaseException) -> str:
     """Why the compiled extensions did not import and how to fix it, in words."""
     fast_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_fast")
@@ -59,10 +68,11 @@ def fallback_reason(exc: BaseException) -> str:
             f"({type(exc).__name__}: {exc})"
         )
         fix = (
-            "rebuild them for this Python: `python setup.py build_ext --inplace` in a "
-            "source checkout, or reinstall kafkawire"
+            "rebuild them for this Python: `python setup.py build_ext --inplace` in the source checkout"
+            if _is_checkout(fast_dir)
+            else "reinstall kafkawire with a wheel built for this platform and Python"
         )
-    elif glob.glob(os.path.join(fast_dir, "*.pyx")):
+    elif _is_checkout(fast_dir):
         others = sorted(
             {
                 os.path.basename(p)
@@ -98,7 +108,12 @@ def fallback_reason(exc: BaseException) -> str:
 
 _pure = _load("_pure")
 _fast: Optional[Dict[str, ModuleType]] = None
-if os.environ.get("KAFKAWIRE_NO_EXTENSIONS") != "1":
+if sys.implementation.name != "cpython":
+    # the extensions are built for CPython's C API only (setup.py builds none elsewhere)
+    _import_error = ImportError(f"the Cython backend runs on CPython only, not {sys.implementation.name}")
+    if os.environ.get("KAFKAWIRE_REQUIRE_EXTENSIONS") == "1":
+        raise ImportError(f"KAFKAWIRE_REQUIRE_EXTENSIONS=1 but {_import_error}")
+elif os.environ.get("KAFKAWIRE_NO_EXTENSIONS") != "1":
     try:
         _fast = _load("_fast")
     except ImportError as exc:  # no compiled extensions for this platform

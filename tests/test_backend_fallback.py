@@ -28,16 +28,19 @@ PROBE = "import kafkawire; print(kafkawire.BACKEND)"
 
 
 def _copy(root, *, sources=True):
-    """A copy of the package under ``root`` without compiled extensions (and without the
-    Cython sources unless ``sources``: an installed package, not a checkout)."""
+    """A copy of the package under ``root`` without compiled extensions: a checkout (the
+    Cython sources and setup.py beside the package) unless ``sources`` is false (an
+    installed package)."""
     skip = ["__pycache__", "*.so", "*.pyd", "*.c", "*.html"]
     if not sources:
         skip += ["*.pyx", "*.pxd", "*.pxi"]
     shutil.copytree(PACKAGE, root / "kafkawire", ignore=shutil.ignore_patterns(*skip))
     fast = root / "kafkawire" / "_fast"
-    if sources and not list(fast.glob("*.pyx")):  # an installed kafkawire: take the checkout's
-        for src in [*CHECKOUT_FAST.glob("*.pyx"), *CHECKOUT_FAST.glob("*.pxi")]:
-            shutil.copy2(src, fast / src.name)
+    if sources:
+        if not list(fast.glob("*.pyx")):  # an installed kafkawire: take the checkout's
+            for src in [*CHECKOUT_FAST.glob("*.pyx"), *CHECKOUT_FAST.glob("*.pxi")]:
+                shutil.copy2(src, fast / src.name)
+        shutil.copy2(CHECKOUT_FAST.parent.parent / "setup.py", root / "setup.py")
     return fast
 
 
@@ -78,6 +81,54 @@ def test_an_installed_package_missing_its_shared_objects_names_them(tmp_path):
     assert "has no compiled extension for primitives, crc, codec, records" in line
     assert "No module named 'kafkawire._fast." in line  # the import error's own text
     assert "pip install --no-binary kafkawire kafkawire" in line
+
+
+def test_an_installed_package_is_never_told_to_build_in_place(tmp_path):
+    # a wheel that carries the .pyx sources into site-packages (as the first builds did):
+    # sources without a setup.py beside them are still an installed package, not a checkout
+    fast = _copy(tmp_path, sources=False)
+    for src in CHECKOUT_FAST.glob("*.pyx"):
+        shutil.copy2(src, fast / src.name)
+    out = _run(tmp_path)
+    (line,) = _warnings(out.stderr)
+    assert "the installed package at" in line and "pip install -e" not in line
+    for name in ("primitives", "crc", "codec", "records"):
+        (fast / f"{name}{SUFFIX}").write_bytes(b"not a shared object")
+    (line,) = _warnings(_run(tmp_path).stderr)
+    assert "failed to import" in line and "reinstall kafkawire with a wheel" in line
+    assert "pip install -e" not in line and "build_ext" not in line
+
+
+def test_pypy_runs_the_pure_backend_without_a_word(tmp_path):
+    # PyPy 3.11 is not packaged here: the child reports another implementation's name,
+    # the one fact the choice reads, before importing kafkawire
+    _copy(tmp_path)
+    pretend = (
+        "import sys, types; "
+        "sys.implementation = types.SimpleNamespace(**{**vars(sys.implementation), 'name': 'pypy'}); "
+    )
+    base = dict(os.environ, PYTHONPATH=str(tmp_path))
+    for key in ("KAFKAWIRE_NO_EXTENSIONS", "KAFKAWIRE_REQUIRE_EXTENSIONS", "PYTHONWARNINGS"):
+        base.pop(key, None)
+    out = subprocess.run(
+        [sys.executable, "-c", pretend + PROBE],
+        cwd=tmp_path,
+        env=base,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (out.returncode, out.stdout.strip(), out.stderr) == (0, "python", "")
+    base["KAFKAWIRE_REQUIRE_EXTENSIONS"] = "1"
+    out = subprocess.run(
+        [sys.executable, "-c", pretend + PROBE],
+        cwd=tmp_path,
+        env=base,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 1 and "runs on CPython only, not pypy" in out.stderr
 
 
 def test_an_extension_that_fails_to_import_gives_the_error_text(tmp_path):

@@ -1,16 +1,21 @@
-"""The source distribution carries every build input, and the version has one source.
+"""The source distribution carries every build input, its wheels carry no sources, a
+machine without a C compiler still gets a working install, and the version and the
+metadata each have one source.
 
 The sdist is built the way a release is (``python -m build --sdist``, here without build
-isolation so no network is needed) from the files git tracks (and new files it does not ignore), into a temporary directory.
+isolation so no network is needed) from the files git tracks (and new files it does not
+ignore), into a temporary directory; wheels are built from that sdist with pip.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
 import sys
 import tarfile
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -22,7 +27,9 @@ pytestmark = [pytest.mark.backend_independent, pytest.mark.timeout(300)]
 ROOT = Path(__file__).resolve().parent.parent
 # What a build reads: Python and Cython sources, C helpers, stubs, schema data, markers.
 BUILD_INPUT = re.compile(r"\.(py|pyx|pxd|pxi|pyi|h|json)$|(^|/)py\.typed$|_impl\.c$")
-DOCUMENTS = {"README.md", "CHANGELOG.md", "pyproject.toml", "setup.py", "MANIFEST.in"}
+DOCUMENTS = {"README.md", "CHANGELOG.md", "LICENSE", "pyproject.toml", "setup.py", "MANIFEST.in"}
+# What only the sdist carries: the Cython sources and the C they and the helpers are.
+SOURCES = re.compile(r"\.(pyx|pxd|pxi|c|h)$")
 
 
 def _tracked():
@@ -68,11 +75,51 @@ def sdist(tmp_path_factory):
         names = tar.getnames()
         top = names[0].split("/")[0]
         pkg_info = tar.extractfile(f"{top}/PKG-INFO").read().decode()
-    return tracked, {n.split("/", 1)[1] for n in names if "/" in n}, pkg_info
+    return tracked, {n.split("/", 1)[1] for n in names if "/" in n}, pkg_info, path
+
+
+def _wheel_from(sdist_path, outdir, **env):
+    """A wheel built by pip from the sdist alone (no build isolation), and pip's log."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith("KAFKAWIRE_")}
+    out = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "--no-build-isolation"]
+        + ["--wheel-dir", str(outdir), str(sdist_path)],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env={**base, **env},
+        cwd=outdir.parent,
+    )
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr
+    (wheel,) = outdir.glob("kafkawire-*.whl")
+    return wheel, out.stdout + out.stderr
+
+
+def _import_in_a_child(wheel, root):
+    """Install ``wheel`` into a directory of its own and import it from there, elsewhere
+    than the checkout: the backend that runs and what it printed on stderr."""
+    target = root / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(wheel)],
+        check=True,
+        timeout=120,
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KAFKAWIRE_") and k != "PYTHONWARNINGS"}
+    env["PYTHONPATH"] = str(target)
+    out = subprocess.run(
+        [sys.executable, "-c", "import kafkawire; print(kafkawire.BACKEND, kafkawire.__file__)"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        cwd=root,
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stdout.split(), out.stderr
 
 
 def test_the_sdist_holds_every_build_input(sdist):
-    tracked, names, _ = sdist
+    tracked, names, _, _ = sdist
     wanted = {p for p in tracked if p.startswith("kafkawire/") and BUILD_INPUT.search(p)}
     wanted |= DOCUMENTS
     assert any(p.endswith(".pyx") for p in wanted)  # the pattern does see the sources
@@ -81,7 +128,7 @@ def test_the_sdist_holds_every_build_input(sdist):
 
 
 def test_the_sdist_ships_sources_not_generated_or_compiled_files(sdist):
-    _, names, _ = sdist
+    _, names, _, _ = sdist
     generated = [
         n
         for n in names
@@ -92,7 +139,7 @@ def test_the_sdist_ships_sources_not_generated_or_compiled_files(sdist):
 
 
 def test_the_version_has_one_source(sdist):
-    _, _, pkg_info = sdist
+    _, _, pkg_info, _ = sdist
     assert f"\nVersion: {kafkawire.__version__}\n" in pkg_info
     pyproject = (ROOT / "pyproject.toml").read_text()
     assert re.search(r'(?m)^dynamic = \["version"\]', pyproject)
@@ -108,3 +155,48 @@ def test_cibuildwheel_sets_its_variables_for_every_platform():
     assert not re.match(r"\s*\w+=", config["test-command"]) and "'" not in config["test-command"]
     for platform in ("linux", "macos", "windows"):
         assert "environment" not in config.get(platform, {}), f"{platform} overrides it"
+
+
+def test_without_a_c_compiler_the_sdist_installs_the_pure_backend(sdist, tmp_path):
+    # a compiler that is not there, as on a machine without one
+    wheel, log = _wheel_from(sdist[3], tmp_path / "wheels", CC="kafkawire-no-such-cc")
+    (warning,) = [line for line in log.splitlines() if "WARNING: kafkawire's Cython extensions" in line]
+    assert "runs the pure-Python backend" in warning and "kafkawire-no-such-cc" in log
+    names = zipfile.ZipFile(wheel).namelist()
+    assert not [n for n in names if n.endswith((".so", ".pyd")) or SOURCES.search(n)], names
+    (backend, where), stderr = _import_in_a_child(wheel, tmp_path)
+    assert backend == "python" and where.startswith(str(tmp_path / "site"))
+    (line,) = [line for line in stderr.splitlines() if "RuntimeWarning" in line]
+    assert "has no compiled extension" in line and "pip install -e" not in line
+
+
+def test_requiring_the_extensions_makes_a_failed_build_fail(sdist, tmp_path):
+    base = {k: v for k, v in os.environ.items() if not k.startswith("KAFKAWIRE_")}
+    out = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation"]
+        + ["--wheel-dir", str(tmp_path), str(sdist[3])],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env={**base, "CC": "kafkawire-no-such-cc", "KAFKAWIRE_REQUIRE_EXTENSIONS": "1"},
+    )
+    assert out.returncode != 0 and not list(tmp_path.glob("*.whl"))
+    assert "KAFKAWIRE_REQUIRE_EXTENSIONS=1 but the extensions cannot be built" in out.stdout + out.stderr
+
+
+def test_the_pure_wheel_is_for_any_python_and_carries_the_metadata(sdist, tmp_path):
+    wheel, _ = _wheel_from(sdist[3], tmp_path / "wheels", KAFKAWIRE_NO_EXTENSIONS="1")
+    assert wheel.name.endswith("-py3-none-any.whl")
+    with zipfile.ZipFile(wheel) as whl:
+        names = whl.namelist()
+        (metadata,) = [n for n in names if n.endswith(".dist-info/METADATA")]
+        meta = whl.read(metadata).decode()
+    assert not [n for n in names if SOURCES.search(n)]
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
+    assert "\nLicense-Expression: Apache-2.0\n" in meta and "\nLicense-File: LICENSE\n" in meta
+    assert "\nRequires-Python: >=3.11\n" in meta
+    # one classifier per CPython from requires-python's to the newest the wheels are built for
+    versions = re.findall(r"Classifier: Programming Language :: Python :: 3\.(\d+)\n", meta)
+    assert [int(v) for v in versions] == list(range(11, 16))
+    (backend, _), stderr = _import_in_a_child(wheel, tmp_path)
+    assert backend == "python" and "RuntimeWarning" in stderr  # announced: nothing was compiled
