@@ -10,6 +10,7 @@ from typing import Any, List, NamedTuple, Optional
 
 from kafkawire.compression import codec_name
 from kafkawire.errors import CorruptRecordError, EncodeError
+from kafkawire.schema.plan import INT32_MAX
 
 # -- the record batch (magic 2) header ---------------------------------------------------
 # baseOffset, batchLength, partitionLeaderEpoch, magic, crc, attributes, lastOffsetDelta,
@@ -29,8 +30,6 @@ TIMESTAMP_TYPE_BIT = 0x08  # log append time (magic 1 and 2)
 TRANSACTIONAL_BIT = 0x10
 CONTROL_BIT = 0x20
 DELETE_HORIZON_BIT = 0x40
-
-INT32_MAX = 0x7FFFFFFF
 
 
 def next_sequence(base: int, delta: int) -> int:

@@ -53,6 +53,7 @@ from kafkawire.errors import (
     TlsHandshakeError,
 )
 from kafkawire.messages import ApiVersionsRequest, Message
+from kafkawire.schema.catalog import ApiKey
 
 if TYPE_CHECKING:
     from kafkawire.sasl import SaslClient
@@ -97,7 +98,7 @@ class AsyncConnection:
         self, message: Message, *, version: Optional[int] = None, timeout: Optional[float] = None
     ) -> ResponseEvent:
         """Send ``message`` and wait for its response event (``.message`` is the response)."""
-        if message.api_key == 0 and getattr(message, "acks", None) == 0:
+        if message.api_key == ApiKey.PRODUCE and getattr(message, "acks", None) == 0:
             raise ConnectionStateError("a Produce with acks=0 gets no response: use send()")
         loop = asyncio.get_running_loop()
         timeout = self.timeout if timeout is None else timeout

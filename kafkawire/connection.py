@@ -58,7 +58,7 @@ from kafkawire.errors import (
     for_code,
 )
 from kafkawire.framing import DEFAULT_MAX_FRAME_SIZE, BytesLike, FrameReader, frame
-from kafkawire.headers import API_VERSIONS_KEY, RequestHeader, ResponseHeader, peek_request_api
+from kafkawire.headers import RequestHeader, ResponseHeader, peek_request_api
 from kafkawire.messages import (
     ApiVersionsRequest,
     ApiVersionsResponse,
@@ -71,6 +71,8 @@ from kafkawire.messages import (
     supported_versions,
 )
 from kafkawire.protocol import decode_request_prefix, decode_response, encode_request, encode_response
+from kafkawire.schema.catalog import ApiKey
+from kafkawire.schema.plan import INT32_MAX, INT32_MIN
 from kafkawire.schema.versions import VersionRange
 
 if TYPE_CHECKING:
@@ -91,12 +93,6 @@ __all__ = [
     "SASL_RESERVED_MIN",
 ]
 
-PRODUCE_KEY = 0
-SASL_HANDSHAKE_KEY = 17
-UNSUPPORTED_SASL_MECHANISM = ErrorCode.UNSUPPORTED_SASL_MECHANISM.value
-UNSUPPORTED_VERSION = ErrorCode.UNSUPPORTED_VERSION.value  # Kafka error code
-INT32_MAX = 2**31 - 1
-INT32_MIN = -(2**31)
 #: The lowest of the ids Kafka's client keeps for its SASL re-authentication requests
 #: (KIP-368); a SASL layer may use them through :meth:`ClientConnection.track`.
 SASL_RESERVED_MIN = INT32_MAX - 7
@@ -127,7 +123,7 @@ def _ranges(versions: Optional[Versions]) -> Dict[int, VersionRange]:
 
 
 def _is_acks0_produce(api_key: Optional[int], message: Any) -> bool:
-    return api_key == PRODUCE_KEY and getattr(message, "acks", None) == 0
+    return api_key == ApiKey.PRODUCE and getattr(message, "acks", None) == 0
 
 
 class _Event:
@@ -413,7 +409,7 @@ class ClientConnection:
                 "send_sasl_token() until end_sasl_tokens()"
             )
         if self._needs_authentication:
-            if message.api_key != API_VERSIONS_KEY:
+            if message.api_key != ApiKey.API_VERSIONS:
                 raise AuthenticationRequiredError(
                     f"cannot send {type(message).__name__} before SASL authentication: call "
                     "authenticate() first (only ApiVersions may come before it)"
@@ -485,7 +481,11 @@ class ClientConnection:
                         f"{peer if peer is not None else 'no version'})"
                     )
             return version
-        if api_key == API_VERSIONS_KEY and self.negotiated is None and self._api_versions_version is not None:
+        if (
+            api_key == ApiKey.API_VERSIONS
+            and self.negotiated is None
+            and self._api_versions_version is not None
+        ):
             return self._api_versions_version
         if self.negotiated is not None:
             try:
@@ -578,9 +578,9 @@ class ClientConnection:
         exchange = self._auth
         if exchange is None:  # an exchange that failed earlier: nothing waits for this
             return []
-        if api_key == SASL_HANDSHAKE_KEY:
+        if api_key == ApiKey.SASL_HANDSHAKE:
             exchange.broker_mechanisms = self.broker_mechanisms = list(message.mechanisms)
-            if message.error_code == UNSUPPORTED_SASL_MECHANISM:
+            if message.error_code == ErrorCode.UNSUPPORTED_SASL_MECHANISM:
                 return self._sasl_failed(
                     SaslMechanismError(
                         f"the broker does not enable {exchange.client.mechanism}; it offers "
@@ -715,20 +715,20 @@ class ClientConnection:
         self._remember(correlation_id, "was already answered")
         if pending.sasl:
             return self._sasl_answer(api_key, version, message)
-        if api_key == API_VERSIONS_KEY:
+        if api_key == ApiKey.API_VERSIONS:
             self._api_versions_answered(message)
-        elif api_key == SASL_HANDSHAKE_KEY and version == 0 and message.error_code == 0:
+        elif api_key == ApiKey.SASL_HANDSHAKE and version == 0 and message.error_code == 0:
             self._sasl_tokens = True
         return [ResponseEvent(correlation_id, api_key, version, header, message, pending.request)]
 
     def _api_versions_answered(self, message: ApiVersionsResponse) -> None:
         advertised = {e.api_key: VersionRange(e.min_version, e.max_version) for e in message.api_keys}
-        if message.error_code == UNSUPPORTED_VERSION:
+        if message.error_code == ErrorCode.UNSUPPORTED_VERSION:
             # KIP-511: the broker did not know our ApiVersions version and listed what it
             # knows; the next ApiVersions goes at the highest version both sides have
             # (v0 when the answer does not say).
-            theirs = advertised.get(API_VERSIONS_KEY, VersionRange(0, 0))
-            common = theirs.intersect(self.ours[API_VERSIONS_KEY])
+            theirs = advertised.get(ApiKey.API_VERSIONS, VersionRange(0, 0))
+            common = theirs.intersect(self.ours[ApiKey.API_VERSIONS])
             self._api_versions_version = common.highest if not common.empty else 0
             return
         if message.error_code != 0:
@@ -974,7 +974,7 @@ class ServerConnection:
                 payload,
             )
         if version not in served:
-            if api_key == API_VERSIONS_KEY:
+            if api_key == ApiKey.API_VERSIONS:
                 return self._unsupported_api_versions(payload, version)
             return InvalidRequest(
                 UnsupportedVersionError(
@@ -991,9 +991,9 @@ class ServerConnection:
             return InvalidRequest(exc, payload)
         self.requests_received += 1
         self.client_id = header.client_id
-        if api_key == API_VERSIONS_KEY and version >= 3:
+        if api_key == ApiKey.API_VERSIONS and version >= 3:
             self.client_software = (message.client_software_name, message.client_software_version)
-        elif api_key == SASL_HANDSHAKE_KEY and version == 0:
+        elif api_key == ApiKey.SASL_HANDSHAKE and version == 0:
             self._sasl_tokens = True
         trailing = len(payload) - end
         if _is_acks0_produce(api_key, message):
@@ -1013,13 +1013,13 @@ class ServerConnection:
             header, _ = RequestHeader.decode_from(payload, 2, 0)
         except DecodeError:
             header = RequestHeader(
-                request_api_key=API_VERSIONS_KEY,
+                request_api_key=ApiKey.API_VERSIONS,
                 request_api_version=version,
                 correlation_id=correlation_id,
                 client_id=None,
             )
         self.requests_received += 1
-        event = RequestEvent(API_VERSIONS_KEY, version, header, None, True, True, None, payload)
+        event = RequestEvent(ApiKey.API_VERSIONS, version, header, None, True, True, None, payload)
         event.sequence = self._enqueue(event)
         return event
 

@@ -18,7 +18,7 @@ from typing import Any, Optional, Tuple
 
 from kafkawire.errors import TruncatedError, UnknownApiError
 from kafkawire.messages import RequestHeader, ResponseHeader
-from kafkawire.schema.catalog import CATALOG
+from kafkawire.schema.catalog import CATALOG, ApiKey
 from kafkawire.schema.versions import VersionRange
 
 __all__ = [
@@ -34,7 +34,6 @@ __all__ = [
     "flexible_versions",
 ]
 
-API_VERSIONS_KEY = 18
 _PEEK = struct.Struct(">hh")
 
 
@@ -42,9 +41,9 @@ _PEEK = struct.Struct(">hh")
 def flexible_versions(api_key: int, kind: str) -> VersionRange:
     """The flexible versions of the ``kind`` ("request" or "response") of ``api_key``, from
     the catalog (without building the message class)."""
-    for _group, _file, type_, key, _valid, flexible in CATALOG.values():
-        if key == api_key and type_ == kind:
-            return VersionRange.parse(flexible)
+    for entry in CATALOG.values():
+        if entry.api_key == api_key and entry.type == kind:
+            return VersionRange.parse(entry.flexible_versions)
     raise UnknownApiError(f"no {kind} is defined for API key {api_key}")
 
 
@@ -55,7 +54,7 @@ def request_header_version(api_key: int, api_version: int) -> int:
 
 def response_header_version(api_key: int, api_version: int) -> int:
     """The response header version for ``api_key`` at ``api_version`` (0 or 1)."""
-    if api_key == API_VERSIONS_KEY:
+    if api_key == ApiKey.API_VERSIONS:
         flexible_versions(api_key, "response")  # unknown keys raise like any other
         return 0
     return 1 if api_version in flexible_versions(api_key, "response") else 0

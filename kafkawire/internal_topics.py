@@ -74,13 +74,13 @@ def _key_table() -> Dict[str, Dict[int, Tuple[Type[Message], Type[Message]]]]:
         TRANSACTION_STATE: {},
         SHARE_GROUP_STATE: {},
     }
-    for name, (_group, _file, type_, api_key, *_rest) in CATALOG.items():
-        if type_ != "coordinator-key":
+    for name, entry in CATALOG.items():
+        if entry.type != "coordinator-key":
             continue
         key_cls = messages.CLASSES[name]
         value_cls = messages.CLASSES[name[:-3] + "Value"]
         topic = _topic_of(name)
-        record_type = api_key
+        record_type = entry.api_key
         if record_type is None:
             raise AssertionError(f"{name}: a coordinator key without a record type")
         if record_type in table[topic]:

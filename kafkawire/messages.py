@@ -89,7 +89,7 @@ SPECS: Mapping[str, DefinitionSpec] = _LazyByName(lambda name: _class(name)._spe
 
 
 def _names_by_key(kind: str) -> Dict[int, str]:
-    return {entry[3]: name for name, entry in CATALOG.items() if entry[2] == kind}
+    return {entry.api_key: name for name, entry in CATALOG.items() if entry.type == kind}
 
 
 _REQUESTS = _names_by_key("request")

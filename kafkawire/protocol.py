@@ -14,7 +14,6 @@ from kafkawire import _backend
 from kafkawire._message_class import Message, _Codec
 from kafkawire.errors import DecodeError, EncodeError, UnsupportedVersionError
 from kafkawire.headers import (
-    API_VERSIONS_KEY,
     RequestHeader,
     ResponseHeader,
     peek_request_api,
@@ -22,6 +21,7 @@ from kafkawire.headers import (
     response_header_version,
 )
 from kafkawire.messages import request_class, response_class
+from kafkawire.schema.catalog import ApiKey
 
 __all__ = ["encode_request", "decode_request", "decode_request_prefix", "encode_response", "decode_response"]
 
@@ -127,7 +127,7 @@ def decode_response(payload: Any, api_key: int, version: int) -> Tuple[ResponseH
     try:
         return header, _body(cls, payload, version, offset)
     except DecodeError:
-        if api_key != API_VERSIONS_KEY or version == 0:
+        if api_key != ApiKey.API_VERSIONS or version == 0:
             raise
         try:
             return header, _body(cls, payload, 0, offset)

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from kafkawire import messages as M
+from kafkawire.error_codes import ErrorCode
 from kafkawire.errors import (
     SaslAuthenticationError,
     SaslBase64Error,
@@ -61,13 +62,6 @@ _HASHES = {"SCRAM-SHA-256": "sha256", "SCRAM-SHA-512": "sha512", "SCRAM-SHA-1": 
 SCRAM_MECHANISMS = ("SCRAM-SHA-256", "SCRAM-SHA-512")
 #: Every mechanism this module implements for Kafka.
 MECHANISMS = ("PLAIN",) + SCRAM_MECHANISMS + ("OAUTHBEARER",)
-
-# Kafka error codes of the SASL APIs
-_UNSUPPORTED_SASL_MECHANISM = 33
-_ILLEGAL_SASL_STATE = 34
-_SASL_AUTHENTICATION_FAILED = 58
-_SASL_HANDSHAKE = M.SaslHandshakeRequest.api_key
-_SASL_AUTHENTICATE = M.SaslAuthenticateRequest.api_key
 
 
 def _check_size(token: bytes, limit: int, what: str) -> bytes:
@@ -914,11 +908,13 @@ class ServerSession:
         enabled = list(self.servers)
         if self._server is not None and not self._server.complete:
             self.failure = "SaslHandshake in the middle of an authentication"
-            return M.SaslHandshakeResponse(error_code=_ILLEGAL_SASL_STATE, mechanisms=enabled)
+            return M.SaslHandshakeResponse(error_code=ErrorCode.ILLEGAL_SASL_STATE, mechanisms=enabled)
         factory = self.servers.get(request.mechanism)
         if factory is None:
             self.failure = f"mechanism {request.mechanism!r} is not enabled"
-            return M.SaslHandshakeResponse(error_code=_UNSUPPORTED_SASL_MECHANISM, mechanisms=enabled)
+            return M.SaslHandshakeResponse(
+                error_code=ErrorCode.UNSUPPORTED_SASL_MECHANISM, mechanisms=enabled
+            )
         if self.authenticated and self._server is not None and request.mechanism != self._server.mechanism:
             # KIP-368: Kafka answers the handshake, then fails the SaslAuthenticate after it
             self._bad_mechanism = (
@@ -935,10 +931,12 @@ class ServerSession:
         R_ = M.SaslAuthenticateResponse
         if self._server is None or self._handshake_version != 1 or self._server.complete:
             self.failure = "SaslAuthenticate without a SaslHandshake v1 before it"
-            return R_(error_code=_ILLEGAL_SASL_STATE, error_message=self.failure, auth_bytes=b"")
+            return R_(error_code=ErrorCode.ILLEGAL_SASL_STATE, error_message=self.failure, auth_bytes=b"")
         if self._bad_mechanism is not None:
             self.failure = self._bad_mechanism
-            return R_(error_code=_SASL_AUTHENTICATION_FAILED, error_message=self.failure, auth_bytes=b"")
+            return R_(
+                error_code=ErrorCode.SASL_AUTHENTICATION_FAILED, error_message=self.failure, auth_bytes=b""
+            )
         try:
             challenge = self._server.receive(bytes(request.auth_bytes))
         except SaslError as exc:
@@ -953,12 +951,14 @@ class ServerSession:
                     f"with SASL mechanism {self._server.mechanism}"
                 )
             )
-            return R_(error_code=_SASL_AUTHENTICATION_FAILED, error_message=message, auth_bytes=b"")
+            return R_(error_code=ErrorCode.SASL_AUTHENTICATION_FAILED, error_message=message, auth_bytes=b"")
         try:
             lifetime = self._on_step()
         except SaslAuthenticationError as exc:  # a re-authentication as someone else
             self.failure = str(exc)
-            return R_(error_code=_SASL_AUTHENTICATION_FAILED, error_message=self.failure, auth_bytes=b"")
+            return R_(
+                error_code=ErrorCode.SASL_AUTHENTICATION_FAILED, error_message=self.failure, auth_bytes=b""
+            )
         return R_(
             error_code=0,
             error_message=None,

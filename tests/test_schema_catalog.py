@@ -105,3 +105,31 @@ def test_unknown_names_raise_the_usual_errors(backend):
     assert "NoSuchRequest" not in messages.CLASSES
     assert "MetadataRequest" in dir(messages)
     assert sorted(messages.CLASSES) == sorted(catalog.CATALOG)
+
+
+@pytest.mark.backend_independent
+def test_api_key_enum_names_every_request_of_the_catalog(backend):
+    requests = {e.api_key: name for name, e in catalog.CATALOG.items() if e.type == "request"}
+    assert {int(k): k.name for k in catalog.ApiKey} == {key: catalog.ApiKey(key).name for key in requests}
+    assert len(catalog.ApiKey) == len(requests) > 90
+    for key, name in requests.items():
+        # the request's name in upper snake case: FetchRequest is FETCH, ListOffsets LIST_OFFSETS
+        assert name.removesuffix("Request").upper() == catalog.ApiKey(key).name.replace("_", "")
+    assert catalog.ApiKey.API_VERSIONS == 18 and catalog.ApiKey.SASL_AUTHENTICATE == 36
+
+
+@pytest.mark.kafka
+@pytest.mark.backend_independent
+def test_api_key_enum_equals_kafkas_api_keys(backend):
+    """Kafka 4.4's own ``ApiKeys`` enum, asked through Java, has the same APIs under the
+    same numbers and names (the retired ones, validVersions "none", included)."""
+    from kafka_support import jars
+
+    jars.require_kafka()
+    java, classpath = jars.java_executable(), jars.classpath_string()
+    source = Path(__file__).resolve().parent / "kafka_support" / "KafkaApiKeys.java"
+    proc = subprocess.run([java, "-cp", classpath, str(source)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    javas = {int(key): name for key, name in (line.split() for line in proc.stdout.splitlines())}
+    assert len(javas) > 80
+    assert {int(k): k.name for k in catalog.ApiKey} == javas

@@ -11,6 +11,7 @@ from its own JSON file on first use.  Run this after any change to ``data/``:
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -21,18 +22,45 @@ TARGET = ROOT / "kafkawire" / "schema" / "catalog.py"
 GROUPS = ("messages", "data", "coordinator", "metadata", "raft")
 
 HEADER = '''\
-"""Every definition of kafkawire/schema/data, by Kafka name (generated, do not edit).
+"""Every definition of kafkawire/schema/data, by Kafka name, and the API keys of the
+requests (generated, do not edit).
 
 Written by tools/build_schema_catalog.py from the JSON files; the test suite fails when
-it no longer matches them.  Each entry: (folder, file name, type, apiKey or None,
-validVersions, flexibleVersions).
+it no longer matches them.
 """
+
+from enum import IntEnum
+from typing import NamedTuple, Optional
+
+
+class Entry(NamedTuple):
+    """One definition, as its JSON file states it."""
+
+    group: str  # the folder of data/
+    filename: str
+    type: str  # "request", "response", "data", "header", "metadata" or a coordinator type
+    api_key: Optional[int]  # apiKey: the API of a request or response, a record type
+    valid_versions: str
+    flexible_versions: str
+
+
+class ApiKey(IntEnum):
+    """The API key of every request Kafka defines, under Java's ``ApiKeys`` name (the
+    request's name without "Request", upper snake case); retired APIs included."""
+
 '''
+
+
+def _enum_name(request_name: str) -> str:
+    """``OffsetForLeaderEpochRequest`` -> ``OFFSET_FOR_LEADER_EPOCH``, as Java names it."""
+    base = request_name.removesuffix("Request")
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", base).upper()
 
 
 def render(data_dir: Path = DATA_DIR) -> str:
     """The text of catalog.py for the definitions in ``data_dir``."""
-    lines = [HEADER, "CATALOG = {"]
+    catalog = ["", "", "CATALOG = {"]
+    keys = {}
     seen = set()
     for group in GROUPS:
         for path in sorted((data_dir / group).glob("*.json")):
@@ -50,9 +78,12 @@ def render(data_dir: Path = DATA_DIR) -> str:
                 raw["validVersions"],
                 raw.get("flexibleVersions", "none"),
             )
-            lines.append(f"    {name!r}: {entry!r},")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+            catalog.append(f"    {name!r}: Entry{entry!r},")
+            if raw["type"] == "request":
+                keys[raw["apiKey"]] = _enum_name(name)
+    catalog.append("}")
+    members = [f"    {keys[key]} = {key}" for key in sorted(keys)]
+    return HEADER + "\n".join(members + catalog) + "\n"
 
 
 def main(argv: list) -> int:

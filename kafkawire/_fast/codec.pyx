@@ -20,7 +20,9 @@ from cpython.long cimport (
 from cpython.object cimport PyObject, PyTypeObject, PyObject_TypeCheck
 from cpython.ref cimport Py_INCREF
 from cpython.unicode cimport PyUnicode_DecodeUTF8
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport (
+    INT32_MAX, INT32_MIN, int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t,
+)
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
@@ -965,7 +967,7 @@ cdef long long _as_int(Op *op, int kind, object v) except? -1:
     except (TypeError, ValueError):
         raise EncodeError(f"{_attr(op)}: cannot encode {v!r:.80} as {_KIND_NAMES[kind]}: not an integer") from None
     if kind == INT32:
-        if x < -2147483648 or x > 2147483647:
+        if x < INT32_MIN or x > INT32_MAX:
             raise EncodeError(f"{_attr(op)}: {x} is out of range for int32")
     elif kind == INT16:
         if x < -32768 or x > 32767:
@@ -1214,7 +1216,7 @@ def encode_parts(parts, bint size_prefix=False):
         total += _size_struct(cp, obj, cache)
         caches.append(cache)
         cplans.append((cp, obj))
-    if size_prefix and total - 4 > 0x7FFFFFFF:
+    if size_prefix and total - 4 > INT32_MAX:
         raise EncodeError(f"a frame of {total - 4} bytes is larger than an int32 size allows")
     out = PyBytes_FromStringAndSize(NULL, total)
     w.buf = <uint8_t *>PyBytes_AS_STRING(out)

@@ -5,7 +5,7 @@ import uuid as _uuid
 from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
 from cpython.bytearray cimport PyByteArray_FromStringAndSize
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
-from libc.stdint cimport INT64_MAX, INT64_MIN
+from libc.stdint cimport INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN
 from libc.string cimport memcpy
 
 from kafkawire.errors import DecodeError, EncodeError, InvalidVarintError, TruncatedError
@@ -108,7 +108,7 @@ def encode_uint16(value):
 def encode_int32(value):
     """The 4-byte big-endian int32 encoding of ``value``."""
     cdef uint8_t b[4]
-    store_be32(b, <uint32_t>_as_int(value, -2147483648, 2147483647, "int32"))
+    store_be32(b, <uint32_t>_as_int(value, INT32_MIN, INT32_MAX, "int32"))
     return _new_bytes(b, 4)
 
 
@@ -264,7 +264,7 @@ def encode_unsigned_varint(value):
 
 def encode_varint(value):
     """Kafka's varint: a zigzag-encoded signed 32-bit value."""
-    if not isinstance(value, int) or not -2147483648 <= value <= 2147483647:
+    if not isinstance(value, int) or not INT32_MIN <= value <= INT32_MAX:
         raise EncodeError(f"varint: {value!r} is not a signed 32-bit integer")
     return _uvarint_bytes(zigzag32(<int32_t>value))
 

@@ -20,7 +20,7 @@ from cpython.pythread cimport (
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport (
-    INT64_MAX, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t,
+    INT32_MAX, INT64_MAX, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t,
 )
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
@@ -52,7 +52,6 @@ cdef int TIMESTAMP_TYPE_BIT = _common.TIMESTAMP_TYPE_BIT
 cdef int TRANSACTIONAL_BIT = _common.TRANSACTIONAL_BIT
 cdef int CONTROL_BIT = _common.CONTROL_BIT
 cdef int DELETE_HORIZON_BIT = _common.DELETE_HORIZON_BIT
-cdef int32_t INT32_MAX = 0x7FFFFFFF
 # Legacy messages at least this long are checksummed with the GIL released (as crc32c).
 cdef Py_ssize_t _NOGIL_CRC_MIN = 64 * 1024
 cdef object _DEFAULT_MAX = _comp.DEFAULT_MAX_DECOMPRESSED_SIZE

@@ -30,6 +30,7 @@ from kafkawire.schema.plan import (
     INT8,
     INT16,
     INT32,
+    INT32_MAX,
     INT64,
     INT_RANGE,
     KIND_NAMES,
@@ -1174,7 +1175,7 @@ def encode_parts(parts: Sequence[Tuple[StructPlan, Any]], size_prefix: bool = Fa
     optionally preceded by the int32 size of the rest (a Kafka frame)."""
     body, caches = _sized(parts)
     total = body + (4 if size_prefix else 0)
-    if size_prefix and body > 0x7FFFFFFF:
+    if size_prefix and body > INT32_MAX:
         raise EncodeError(f"a frame of {body} bytes is larger than an int32 size allows")
     out = bytearray(total)
     pos = 0

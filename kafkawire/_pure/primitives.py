@@ -12,6 +12,7 @@ import uuid as _uuid
 from typing import Any, Optional, Protocol, Tuple, Union
 
 from kafkawire.errors import DecodeError, EncodeError, InvalidVarintError, TruncatedError
+from kafkawire.schema.plan import INT32_MAX, INT32_MIN
 
 _BytesLike = Union[bytes, bytearray, memoryview]
 
@@ -168,7 +169,7 @@ def decode_unsigned_varint(buf: _BytesLike, offset: int = 0) -> Tuple[int, int]:
 
 def encode_varint(value: int) -> bytes:
     """Kafka's varint: a zigzag-encoded signed 32-bit value."""
-    if not isinstance(value, int) or not -(2**31) <= value < 2**31:
+    if not isinstance(value, int) or not INT32_MIN <= value <= INT32_MAX:
         raise EncodeError(f"varint: {value!r} is not a signed 32-bit integer")
     return _encode_uvarint(((value << 1) ^ (value >> 31)) & 0xFFFFFFFF)
 

@@ -33,6 +33,7 @@ from kafkawire._records_common import next_sequence as _next_sequence
 from kafkawire._records_common import timestamp_type_bit as _timestamp_type_bit
 from kafkawire.errors import CorruptRecordError, EncodeError
 from kafkawire.framing import BytesLike
+from kafkawire.schema.plan import INT32_MAX, INT32_MIN
 
 _Headers = List[Tuple[str, Optional[bytes]]]
 # (offset, timestamp, key, value, headers) of a record to encode
@@ -47,7 +48,6 @@ _I16 = struct.Struct(">h")
 
 MIN_RECORD_SIZE = 7  # length, attributes, ts delta, offset delta, key, value, headers
 NO_TIMESTAMP = -1
-INT32_MAX = 0x7FFFFFFF
 
 TIMESTAMP_TYPES = ("create", "log_append")
 _TS_US_LIMIT = (2**63 - 1) // 1000  # ms timestamps beyond this are null in Arrow
@@ -650,7 +650,7 @@ def _enc_uvarint(value: int, out: bytearray) -> None:
 
 
 def _enc_varint(value: int, out: bytearray) -> None:
-    if not -(2**31) <= value < 2**31:
+    if not INT32_MIN <= value <= INT32_MAX:
         raise EncodeError(f"varint {value} is out of the int32 range")
     _enc_uvarint(((value << 1) ^ (value >> 31)) & 0xFFFFFFFF, out)
 

@@ -8,11 +8,13 @@ import asyncio
 import time
 from typing import Optional
 
-from kafkawire.broker.codes import API_VERSIONS, FAILED_AUTHENTICATION_DELAY, UNSUPPORTED_VERSION
+from kafkawire.broker.codes import FAILED_AUTHENTICATION_DELAY
 from kafkawire.broker.connections import Connection
 from kafkawire.broker.state import BrokerState
 from kafkawire.connection import InvalidRequest, RequestEvent, SaslTokenReceived
+from kafkawire.error_codes import ErrorCode
 from kafkawire.errors import InvalidFrame, UnknownApiError, UnsupportedVersionError
+from kafkawire.schema.catalog import ApiKey
 
 
 class Dispatch(BrokerState):
@@ -20,28 +22,28 @@ class Dispatch(BrokerState):
 
     #: API key -> handler method name.  ApiVersions advertises exactly these.
     HANDLERS = {
-        0: "_produce",
-        1: "_fetch",
-        2: "_list_offsets",
-        3: "_metadata",
-        8: "_offset_commit",
-        9: "_offset_fetch",
-        10: "_find_coordinator",
-        11: "_join_group",
-        12: "_heartbeat",
-        13: "_leave_group",
-        14: "_sync_group",
-        17: "_sasl_handshake",
-        18: "_api_versions",
-        19: "_create_topics",
-        20: "_delete_topics",
-        22: "_init_producer_id",
-        29: "_describe_acls",
-        30: "_create_acls",
-        31: "_delete_acls",
-        36: "_sasl_authenticate",
-        60: "_describe_cluster",
-        75: "_describe_topic_partitions",
+        ApiKey.PRODUCE: "_produce",
+        ApiKey.FETCH: "_fetch",
+        ApiKey.LIST_OFFSETS: "_list_offsets",
+        ApiKey.METADATA: "_metadata",
+        ApiKey.OFFSET_COMMIT: "_offset_commit",
+        ApiKey.OFFSET_FETCH: "_offset_fetch",
+        ApiKey.FIND_COORDINATOR: "_find_coordinator",
+        ApiKey.JOIN_GROUP: "_join_group",
+        ApiKey.HEARTBEAT: "_heartbeat",
+        ApiKey.LEAVE_GROUP: "_leave_group",
+        ApiKey.SYNC_GROUP: "_sync_group",
+        ApiKey.SASL_HANDSHAKE: "_sasl_handshake",
+        ApiKey.API_VERSIONS: "_api_versions",
+        ApiKey.CREATE_TOPICS: "_create_topics",
+        ApiKey.DELETE_TOPICS: "_delete_topics",
+        ApiKey.INIT_PRODUCER_ID: "_init_producer_id",
+        ApiKey.DESCRIBE_ACLS: "_describe_acls",
+        ApiKey.CREATE_ACLS: "_create_acls",
+        ApiKey.DELETE_ACLS: "_delete_acls",
+        ApiKey.SASL_AUTHENTICATE: "_sasl_authenticate",
+        ApiKey.DESCRIBE_CLUSTER: "_describe_cluster",
+        ApiKey.DESCRIBE_TOPIC_PARTITIONS: "_describe_topic_partitions",
     }
 
     @staticmethod
@@ -99,7 +101,7 @@ class Dispatch(BrokerState):
     async def _unsupported_api_versions(self, conn: Connection, event: "RequestEvent") -> None:
         """KIP-511: an ApiVersions request at a version this broker does not serve gets a
         v0-shaped response: UNSUPPORTED_VERSION plus the versions the broker supports."""
-        response = conn.protocol.api_versions_response(error_code=UNSUPPORTED_VERSION)
+        response = conn.protocol.api_versions_response(error_code=ErrorCode.UNSUPPORTED_VERSION)
         frame = conn.protocol.respond(event, response)
         if self.frame_log is not None:
             self.frame_log(
@@ -107,7 +109,7 @@ class Dispatch(BrokerState):
                     "time": time.time(),
                     "connection": conn.id,
                     "direction": "request",
-                    "api_key": API_VERSIONS,
+                    "api_key": ApiKey.API_VERSIONS,
                     "api_version": event.version,
                     "correlation_id": event.correlation_id,
                     "hex": event.payload.hex(),
@@ -115,6 +117,6 @@ class Dispatch(BrokerState):
                 }
             )
         if self.frame_log is not None or self.check_roundtrip:
-            self._log_response(conn, frame, API_VERSIONS, 0, event.correlation_id)
+            self._log_response(conn, frame, ApiKey.API_VERSIONS, 0, event.correlation_id)
         await self._send(conn, frame)
         return None

@@ -12,9 +12,9 @@ from typing import IO, Any, Callable, Dict, Optional, Tuple, Union
 
 import kafkawire
 from kafkawire import messages as M
-from kafkawire.broker.codes import API_VERSIONS, UNSUPPORTED_VERSION
 from kafkawire.broker.connections import Connection
 from kafkawire.broker.state import BrokerState
+from kafkawire.error_codes import ErrorCode
 from kafkawire.errors import DecodeError
 from kafkawire.headers import (
     RequestHeader,
@@ -23,6 +23,7 @@ from kafkawire.headers import (
     request_header_version,
     response_header_version,
 )
+from kafkawire.schema.catalog import ApiKey
 
 log = logging.getLogger("kafkawire.broker")
 
@@ -151,7 +152,7 @@ class FrameChecks(BrokerState):
         def encode_again() -> bytes:
             # KIP-511 answers are v0-shaped whatever was asked
             body_version = version
-            if api_key == API_VERSIONS and body.error_code == UNSUPPORTED_VERSION:
+            if api_key == ApiKey.API_VERSIONS and body.error_code == ErrorCode.UNSUPPORTED_VERSION:
                 body_version = 0
             hv = response_header_version(api_key, version)
             again: bytes = encode_response_header(header, hv) + body.encode(body_version)

@@ -14,14 +14,14 @@ import ssl
 from typing import Any, Callable, Dict, Mapping, Optional, Sequence
 
 from kafkawire import sasl
+from kafkawire.schema.catalog import ApiKey
 
 SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
 SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
 ANONYMOUS = "User:ANONYMOUS"
 
 # The APIs a connection may use before it has authenticated (and while re-authenticating)
-API_VERSIONS, SASL_HANDSHAKE, SASL_AUTHENTICATE = 18, 17, 36
-BEFORE_AUTHENTICATION = frozenset((API_VERSIONS, SASL_HANDSHAKE, SASL_AUTHENTICATE))
+BEFORE_AUTHENTICATION = frozenset((ApiKey.API_VERSIONS, ApiKey.SASL_HANDSHAKE, ApiKey.SASL_AUTHENTICATE))
 
 
 class ListenerSecurity:

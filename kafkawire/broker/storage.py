@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from kafkawire._records_common import V2_HEADER_SIZE, BatchHeader, unpack_v2_header
-from kafkawire.log import segments
 from kafkawire.error_codes import ErrorCode
 from kafkawire.framing import BytesLike
+from kafkawire.log import segments
 
 # The batch header of magic 2 (kafkawire._records_common has its layout).
 BATCH_HEADER_SIZE = V2_HEADER_SIZE

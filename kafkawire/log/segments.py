@@ -47,6 +47,7 @@ from kafkawire._records_common import (
 )
 from kafkawire.errors import CorruptRecordError, DecodeError
 from kafkawire.framing import BytesLike
+from kafkawire.schema.plan import INT32_MAX
 
 LOG_SUFFIX = ".log"
 INDEX_SUFFIX = ".index"
@@ -62,7 +63,7 @@ DEFAULT_INDEX_INTERVAL_BYTES = 4096
 DEFAULT_SEGMENT_BYTES = 1 << 30
 #: Largest log entry this module accepts: Kafka caps ``message.max.bytes`` far lower,
 #: so a length beyond this is garbage, not a batch.
-MAX_ENTRY_LENGTH = (1 << 31) - 1 - LOG_OVERHEAD
+MAX_ENTRY_LENGTH = INT32_MAX - LOG_OVERHEAD
 
 _ENTRY_HEAD = struct.Struct(">qiiB")  # base offset, length, leader epoch / crc, magic
 _LEGACY_ATTR = struct.Struct(">B")

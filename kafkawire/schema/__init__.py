@@ -27,7 +27,8 @@ def load_json(relative: str) -> Any:
 
 def load_definition(name: str) -> Dict[str, Any]:
     """The JSON definition called ``name`` (``"ProduceRequest"``), with ``"group"`` added."""
-    group, filename = CATALOG[name][:2]
+    entry = CATALOG[name]
+    group, filename = entry.group, entry.filename
     spec: Dict[str, Any] = load_json(f"{group}/{filename}")
     spec["group"] = group
     return spec

@@ -70,11 +70,13 @@ STRUCT_CODE = {
     INT64: "q",
     FLOAT64: "d",
 }
+# int32 bounds the wire's sizes, lengths, counts and ids as well as its int32 fields
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 INT_RANGE = {
     INT8: (-(2**7), 2**7 - 1),
     INT16: (-(2**15), 2**15 - 1),
     UINT16: (0, 2**16 - 1),
-    INT32: (-(2**31), 2**31 - 1),
+    INT32: (INT32_MIN, INT32_MAX),
     UINT32: (0, 2**32 - 1),
     INT64: (-(2**63), 2**63 - 1),
 }

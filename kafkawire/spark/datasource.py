@@ -107,6 +107,7 @@ from pyspark.sql.datasource import (
 
 from kafkawire.log import read as logread
 from kafkawire.log import segments
+from kafkawire.schema.plan import INT32_MAX
 from kafkawire.spark.ddl import spark_ddl, spark_type
 
 if TYPE_CHECKING:
@@ -117,7 +118,6 @@ _T = TypeVar("_T")
 
 FORMAT = "kafka-log"
 _STAGING_PREFIX = "_kafkawire_staging-"
-_MAX_PARTITION = (1 << 31) - 1  # partitions are int32 on the wire
 
 
 def _paths(options: Mapping[str, str]) -> List[str]:
@@ -340,9 +340,9 @@ def _check_partition(partition: object, where: str) -> int:
         number = int(partition)
     elif isinstance(partition, int) and not isinstance(partition, bool):
         number = partition
-    if not 0 <= number <= _MAX_PARTITION:
+    if not 0 <= number <= INT32_MAX:  # partitions are int32 on the wire
         raise ValueError(
-            f"{where}: {partition!r} is not a partition number (an integer from 0 to {_MAX_PARTITION})"
+            f"{where}: {partition!r} is not a partition number (an integer from 0 to {INT32_MAX})"
         )
     return number
 

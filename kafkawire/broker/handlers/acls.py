@@ -8,9 +8,9 @@ from typing import Dict, List, Tuple, Union
 from kafkawire import messages as M
 from kafkawire.broker import acls as A
 from kafkawire.broker.acls import AclBinding, AclError, AclFilter
-from kafkawire.broker.codes import CLUSTER_AUTHORIZATION_FAILED, INVALID_REQUEST, NONE
 from kafkawire.broker.connections import Connection
 from kafkawire.broker.state import BrokerState
+from kafkawire.error_codes import ErrorCode
 from kafkawire.headers import RequestHeader
 
 
@@ -37,15 +37,15 @@ class AclHandlers(BrokerState):
                 c.operation,
                 c.permission_type,
             )
-            error, message = NONE, None
+            error, message = ErrorCode.NONE, None
             if not allowed:
-                error, message = CLUSTER_AUTHORIZATION_FAILED, "Authorization failed."
+                error, message = ErrorCode.CLUSTER_AUTHORIZATION_FAILED, "Authorization failed."
             else:
                 try:
                     binding.validate()
                     added.append(binding)
                 except AclError as exc:
-                    error, message = INVALID_REQUEST, str(exc)
+                    error, message = ErrorCode.INVALID_REQUEST, str(exc)
             results.append(R_.AclCreationResult(error_code=error, error_message=message))
         self._acl_store.add(added)
         return R_(throttle_time_ms=0, results=results)
@@ -71,7 +71,7 @@ class AclHandlers(BrokerState):
         if not self._cluster_allowed(conn, A.DESCRIBE):
             return R_(
                 throttle_time_ms=0,
-                error_code=CLUSTER_AUTHORIZATION_FAILED,
+                error_code=ErrorCode.CLUSTER_AUTHORIZATION_FAILED,
                 error_message="Authorization failed.",
                 resources=[],
             )
@@ -79,7 +79,9 @@ class AclHandlers(BrokerState):
         try:
             flt.validate()
         except AclError as exc:
-            return R_(throttle_time_ms=0, error_code=INVALID_REQUEST, error_message=str(exc), resources=[])
+            return R_(
+                throttle_time_ms=0, error_code=ErrorCode.INVALID_REQUEST, error_message=str(exc), resources=[]
+            )
         by_resource: Dict[Tuple[int, str, int], List[M.DescribeAclsResponse.AclDescription]] = defaultdict(
             list
         )
@@ -94,7 +96,7 @@ class AclHandlers(BrokerState):
             )
         return R_(
             throttle_time_ms=0,
-            error_code=NONE,
+            error_code=ErrorCode.NONE,
             error_message=None,
             resources=[
                 R_.DescribeAclsResource(resource_type=t, resource_name=n, pattern_type=p, acls=acls)
@@ -112,7 +114,7 @@ class AclHandlers(BrokerState):
             if not allowed:
                 results.append(
                     R_.DeleteAclsFilterResult(
-                        error_code=CLUSTER_AUTHORIZATION_FAILED,
+                        error_code=ErrorCode.CLUSTER_AUTHORIZATION_FAILED,
                         error_message="Authorization failed.",
                         matching_acls=[],
                     )
@@ -124,17 +126,17 @@ class AclHandlers(BrokerState):
             except AclError as exc:
                 results.append(
                     R_.DeleteAclsFilterResult(
-                        error_code=INVALID_REQUEST, error_message=str(exc), matching_acls=[]
+                        error_code=ErrorCode.INVALID_REQUEST, error_message=str(exc), matching_acls=[]
                     )
                 )
                 continue
             results.append(
                 R_.DeleteAclsFilterResult(
-                    error_code=NONE,
+                    error_code=ErrorCode.NONE,
                     error_message=None,
                     matching_acls=[
                         R_.DeleteAclsMatchingAcl(
-                            error_code=NONE,
+                            error_code=ErrorCode.NONE,
                             error_message=None,
                             resource_type=b.resource_type,
                             resource_name=b.resource_name,

@@ -6,17 +6,11 @@ import uuid
 from typing import Optional, Tuple
 
 from kafkawire.broker import acls as A
-from kafkawire.broker.codes import (
-    ALL_TOPIC_OPERATIONS,
-    INVALID_TOPIC_EXCEPTION,
-    NONE,
-    TOPIC_OPERATIONS,
-    UNKNOWN_TOPIC_ID,
-    UNKNOWN_TOPIC_OR_PARTITION,
-)
+from kafkawire.broker.codes import ALL_TOPIC_OPERATIONS, TOPIC_OPERATIONS
 from kafkawire.broker.connections import Connection
 from kafkawire.broker.state import BrokerState
 from kafkawire.broker.storage import PartitionLog, Topic, topic_name_error
+from kafkawire.error_codes import ErrorCode
 
 
 class HandlerHelpers(BrokerState):
@@ -41,9 +35,9 @@ class HandlerHelpers(BrokerState):
         """``(topic, error)`` for a topic named by name (old versions) or id (new)."""
         if by_id:
             t = self._store.by_id.get(topic_id) if topic_id is not None else None
-            return t, (NONE if t is not None else UNKNOWN_TOPIC_ID)
+            return t, (ErrorCode.NONE if t is not None else ErrorCode.UNKNOWN_TOPIC_ID)
         t = self._store.topics.get(name) if name is not None else None
-        return t, (NONE if t is not None else UNKNOWN_TOPIC_OR_PARTITION)
+        return t, (ErrorCode.NONE if t is not None else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
 
     @staticmethod
     def _partition(
@@ -54,8 +48,8 @@ class HandlerHelpers(BrokerState):
         if topic is None:
             return None, topic_error
         if not 0 <= index < len(topic.partitions):
-            return None, UNKNOWN_TOPIC_OR_PARTITION
-        return topic.partitions[index], NONE
+            return None, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+        return topic.partitions[index], ErrorCode.NONE
 
     def _topic_operations(self, conn: Connection, name: str) -> int:
         if not self.acl_enforce:
@@ -65,6 +59,6 @@ class HandlerHelpers(BrokerState):
     def _auto_create(self, name: str) -> int:
         err = topic_name_error(name)
         if err is not None:
-            return INVALID_TOPIC_EXCEPTION
+            return ErrorCode.INVALID_TOPIC_EXCEPTION
         self._store.create_topic(name, self.num_partitions)
-        return NONE
+        return ErrorCode.NONE

@@ -9,18 +9,11 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from kafkawire import messages as M
 from kafkawire.broker import acls as A
-from kafkawire.broker.codes import (
-    GROUP_AUTHORIZATION_FAILED,
-    INVALID_GROUP_ID,
-    NONE,
-    TOPIC_AUTHORIZATION_FAILED,
-    TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
-    UNKNOWN_TOPIC_ID,
-    ZERO_UUID,
-)
+from kafkawire.broker.codes import ZERO_UUID
 from kafkawire.broker.connections import Connection
 from kafkawire.broker.groups import UNKNOWN_MEMBER_ID
 from kafkawire.broker.state import BrokerState
+from kafkawire.error_codes import ErrorCode
 from kafkawire.headers import RequestHeader
 
 # (partition, committed offset, leader epoch, metadata, error code)
@@ -40,8 +33,12 @@ class GroupHandlers(BrokerState):
         def error_for(key: str) -> int:
             if key_type == 1:
                 ok = self._allowed(conn, A.DESCRIBE, A.TRANSACTIONAL_ID, key)
-                return NONE if ok else TRANSACTIONAL_ID_AUTHORIZATION_FAILED
-            return NONE if self._allowed(conn, A.DESCRIBE, A.GROUP, key) else GROUP_AUTHORIZATION_FAILED
+                return ErrorCode.NONE if ok else ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED
+            return (
+                ErrorCode.NONE
+                if self._allowed(conn, A.DESCRIBE, A.GROUP, key)
+                else ErrorCode.GROUP_AUTHORIZATION_FAILED
+            )
 
         def coordinator(error: int) -> Dict[str, Any]:
             if error:
@@ -49,7 +46,11 @@ class GroupHandlers(BrokerState):
                     error_code=error, error_message="Authorization failed.", node_id=-1, host="", port=-1
                 )
             return dict(
-                error_code=NONE, error_message=None, node_id=self.node_id, host=self.host, port=self.port
+                error_code=ErrorCode.NONE,
+                error_message=None,
+                node_id=self.node_id,
+                host=self.host,
+                port=self.port,
             )
 
         if version >= 4:
@@ -62,7 +63,7 @@ class GroupHandlers(BrokerState):
     ) -> M.JoinGroupResponse:
         R_ = M.JoinGroupResponse
         if not req.group_id:
-            result_error = INVALID_GROUP_ID
+            result_error = ErrorCode.INVALID_GROUP_ID
             return R_(
                 error_code=result_error,
                 generation_id=-1,
@@ -73,7 +74,7 @@ class GroupHandlers(BrokerState):
             )
         if not self._allowed(conn, A.READ, A.GROUP, req.group_id):
             return R_(
-                error_code=GROUP_AUTHORIZATION_FAILED,
+                error_code=ErrorCode.GROUP_AUTHORIZATION_FAILED,
                 generation_id=-1,
                 protocol_name=None if version >= 7 else "",
                 leader="",
@@ -117,7 +118,7 @@ class GroupHandlers(BrokerState):
     ) -> M.SyncGroupResponse:
         R_ = M.SyncGroupResponse
         if not self._allowed(conn, A.READ, A.GROUP, req.group_id):
-            return R_(throttle_time_ms=0, error_code=GROUP_AUTHORIZATION_FAILED, assignment=b"")
+            return R_(throttle_time_ms=0, error_code=ErrorCode.GROUP_AUTHORIZATION_FAILED, assignment=b"")
         group = self.groups.get(req.group_id, create=False)
         if group is None:
             return R_(throttle_time_ms=0, error_code=UNKNOWN_MEMBER_ID, assignment=b"")
@@ -125,7 +126,7 @@ class GroupHandlers(BrokerState):
             req.member_id, req.generation_id, [(a.member_id, bytes(a.assignment)) for a in req.assignments]
         )
         resp = R_(throttle_time_ms=0, error_code=error, assignment=assignment)
-        if version >= 5 and error == NONE:
+        if version >= 5 and error == ErrorCode.NONE:
             resp.protocol_type = group.protocol_type
             resp.protocol_name = group.protocol_name
         return resp
@@ -134,7 +135,7 @@ class GroupHandlers(BrokerState):
         self, conn: Connection, header: RequestHeader, req: M.HeartbeatRequest, version: int
     ) -> M.HeartbeatResponse:
         if not self._allowed(conn, A.READ, A.GROUP, req.group_id):
-            return M.HeartbeatResponse(throttle_time_ms=0, error_code=GROUP_AUTHORIZATION_FAILED)
+            return M.HeartbeatResponse(throttle_time_ms=0, error_code=ErrorCode.GROUP_AUTHORIZATION_FAILED)
         group = self.groups.get(req.group_id, create=False)
         error = group.heartbeat(req.member_id, req.generation_id) if group else UNKNOWN_MEMBER_ID
         return M.HeartbeatResponse(throttle_time_ms=0, error_code=error)
@@ -144,7 +145,7 @@ class GroupHandlers(BrokerState):
     ) -> M.LeaveGroupResponse:
         R_ = M.LeaveGroupResponse
         if not self._allowed(conn, A.READ, A.GROUP, req.group_id):
-            return R_(throttle_time_ms=0, error_code=GROUP_AUTHORIZATION_FAILED, members=[])
+            return R_(throttle_time_ms=0, error_code=ErrorCode.GROUP_AUTHORIZATION_FAILED, members=[])
         group = self.groups.get(req.group_id, create=False)
         if version < 3:
             error = group.leave(req.member_id) if group else UNKNOWN_MEMBER_ID
@@ -157,7 +158,7 @@ class GroupHandlers(BrokerState):
                     member_id=m.member_id, group_instance_id=m.group_instance_id, error_code=error
                 )
             )
-        return R_(throttle_time_ms=0, error_code=NONE, members=members)
+        return R_(throttle_time_ms=0, error_code=ErrorCode.NONE, members=members)
 
     async def _offset_commit(
         self, conn: Connection, header: RequestHeader, req: M.OffsetCommitRequest, version: int
@@ -166,22 +167,25 @@ class GroupHandlers(BrokerState):
         by_id = version >= 10
         generation = req.generation_id_or_member_epoch if version >= 1 else -1
         member_id = req.member_id if version >= 1 else ""
+        group_error: int
         if not self._allowed(conn, A.READ, A.GROUP, req.group_id):
-            group, group_error = None, GROUP_AUTHORIZATION_FAILED
+            group, group_error = None, ErrorCode.GROUP_AUTHORIZATION_FAILED
         else:
             group = self.groups.get(req.group_id) if req.group_id else None
-            group_error = INVALID_GROUP_ID if group is None else group.check_commit(member_id, generation)
+            group_error = (
+                ErrorCode.INVALID_GROUP_ID if group is None else group.check_commit(member_id, generation)
+            )
         topics = []
         for t in req.topics:
             topic, terr = self._resolve(t.name, t.topic_id, by_id)
             parts = []
             for p in t.partitions:
-                error = group_error
-                if error == NONE and not self._allowed(
+                error: int = group_error
+                if error == ErrorCode.NONE and not self._allowed(
                     conn, A.READ, A.TOPIC, topic.name if topic else t.name or ""
                 ):
-                    error = TOPIC_AUTHORIZATION_FAILED
-                if error == NONE:
+                    error = ErrorCode.TOPIC_AUTHORIZATION_FAILED
+                if error == ErrorCode.NONE:
                     plog, error = self._partition(topic, terr, p.partition_index)
                     if plog is not None and topic is not None and group is not None:  # error NONE: both found
                         group.commit(
@@ -214,7 +218,7 @@ class GroupHandlers(BrokerState):
             for (topic, part), held in sorted(committed.items()):
                 if not self._allowed(conn, A.DESCRIBE, A.TOPIC, topic):
                     continue  # topics the principal may not see are left out
-                by_topic[topic].append((part, held.offset, held.leader_epoch, held.metadata, NONE))
+                by_topic[topic].append((part, held.offset, held.leader_epoch, held.metadata, ErrorCode.NONE))
             for name, parts in by_topic.items():
                 t = self._store.topics.get(name)
                 out.append((name, t.topic_id if t else ZERO_UUID, parts))
@@ -223,21 +227,27 @@ class GroupHandlers(BrokerState):
             if by_id:
                 t = self._store.by_id.get(topic_id)
                 if t is None:
-                    out.append((name, topic_id, [(p, -1, -1, "", UNKNOWN_TOPIC_ID) for p in partitions]))
+                    out.append(
+                        (name, topic_id, [(p, -1, -1, "", ErrorCode.UNKNOWN_TOPIC_ID) for p in partitions])
+                    )
                     continue
                 name = t.name
             if not self._allowed(conn, A.DESCRIBE, A.TOPIC, name):
                 out.append(
-                    (name, topic_id, [(p, -1, -1, "", TOPIC_AUTHORIZATION_FAILED) for p in partitions])
+                    (
+                        name,
+                        topic_id,
+                        [(p, -1, -1, "", ErrorCode.TOPIC_AUTHORIZATION_FAILED) for p in partitions],
+                    )
                 )
                 continue
             parts = []
             for p in partitions:
                 c = committed.get((name, p))
                 if c is None:
-                    parts.append((p, -1, -1, "", NONE))
+                    parts.append((p, -1, -1, "", ErrorCode.NONE))
                 else:
-                    parts.append((p, c.offset, c.leader_epoch, c.metadata, NONE))
+                    parts.append((p, c.offset, c.leader_epoch, c.metadata, ErrorCode.NONE))
             out.append((name, topic_id, parts))
         return out
 
@@ -257,7 +267,7 @@ class GroupHandlers(BrokerState):
                 if not self._allowed(conn, A.DESCRIBE, A.GROUP, g.group_id):
                     groups.append(
                         R_.OffsetFetchResponseGroup(
-                            group_id=g.group_id, topics=[], error_code=GROUP_AUTHORIZATION_FAILED
+                            group_id=g.group_id, topics=[], error_code=ErrorCode.GROUP_AUTHORIZATION_FAILED
                         )
                     )
                     continue
@@ -279,7 +289,9 @@ class GroupHandlers(BrokerState):
                         )
                     )
                 groups.append(
-                    R_.OffsetFetchResponseGroup(group_id=g.group_id, topics=group_topics, error_code=NONE)
+                    R_.OffsetFetchResponseGroup(
+                        group_id=g.group_id, topics=group_topics, error_code=ErrorCode.NONE
+                    )
                 )
             return R_(throttle_time_ms=0, groups=groups)
         requested = (
@@ -289,7 +301,7 @@ class GroupHandlers(BrokerState):
         )
         topics = []
         if not self._allowed(conn, A.DESCRIBE, A.GROUP, req.group_id):
-            return R_(throttle_time_ms=0, topics=[], error_code=GROUP_AUTHORIZATION_FAILED)
+            return R_(throttle_time_ms=0, topics=[], error_code=ErrorCode.GROUP_AUTHORIZATION_FAILED)
         for name, _tid, parts in self._offsets_of(conn, req.group_id, requested, False):
             topics.append(
                 R_.OffsetFetchResponseTopic(
@@ -306,4 +318,4 @@ class GroupHandlers(BrokerState):
                     ],
                 )
             )
-        return R_(throttle_time_ms=0, topics=topics, error_code=NONE)
+        return R_(throttle_time_ms=0, topics=topics, error_code=ErrorCode.NONE)

@@ -9,23 +9,14 @@ from kafkawire import messages as M
 from kafkawire import records as R
 from kafkawire._records_common import BatchHeader
 from kafkawire.broker import acls as A
-from kafkawire.broker.codes import (
-    CLUSTER_AUTHORIZATION_FAILED,
-    CORRUPT_MESSAGE,
-    INVALID_RECORD,
-    INVALID_REQUIRED_ACKS,
-    NONE,
-    TOPIC_AUTHORIZATION_FAILED,
-    TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
-    UNKNOWN_TOPIC_OR_PARTITION,
-    UNSUPPORTED_FOR_MESSAGE_FORMAT,
-)
 from kafkawire.broker.connections import Connection
 from kafkawire.broker.state import BrokerState
 from kafkawire.broker.storage import StorageError, peek_magic, split_batches
+from kafkawire.error_codes import ErrorCode
 from kafkawire.errors import DecodeError
 from kafkawire.framing import BytesLike
 from kafkawire.headers import RequestHeader
+from kafkawire.schema.plan import INT32_MAX
 
 
 class ProduceFetchHandlers(BrokerState):
@@ -38,14 +29,14 @@ class ProduceFetchHandlers(BrokerState):
         """The magic-2 batches of a produce request's records.  Produce v3+ (the only
         versions since Kafka 4) must carry record batches, never legacy message sets."""
         if buf is None or len(buf) == 0:
-            raise StorageError(INVALID_RECORD, "no records")
+            raise StorageError(ErrorCode.INVALID_RECORD, "no records")
         magic = peek_magic(buf)
         if magic in (0, 1):
             raise StorageError(
-                UNSUPPORTED_FOR_MESSAGE_FORMAT, "Produce v3+ must carry record batches (magic 2)"
+                ErrorCode.UNSUPPORTED_FOR_MESSAGE_FORMAT, "Produce v3+ must carry record batches (magic 2)"
             )
         if magic != 2:
-            raise StorageError(CORRUPT_MESSAGE, f"unknown magic {magic}")
+            raise StorageError(ErrorCode.CORRUPT_MESSAGE, f"unknown magic {magic}")
         batches = split_batches(buf)
         for _batch in R.iter_batches(buf):  # CRC check of every batch (records stay packed)
             pass
@@ -64,21 +55,21 @@ class ProduceFetchHandlers(BrokerState):
         for td in req.topic_data:
             topic, terr = self._resolve(td.name, td.topic_id, by_id)
             if txn_denied:
-                topic, terr = None, TRANSACTIONAL_ID_AUTHORIZATION_FAILED
+                topic, terr = None, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED
             elif not self._allowed(conn, A.WRITE, A.TOPIC, topic.name if topic else td.name or ""):
-                topic, terr = None, TOPIC_AUTHORIZATION_FAILED
+                topic, terr = None, ErrorCode.TOPIC_AUTHORIZATION_FAILED
             parts = []
             for pd in td.partition_data:
                 res = R_.PartitionProduceResponse(
                     index=pd.index,
-                    error_code=NONE,
+                    error_code=ErrorCode.NONE,
                     base_offset=-1,
                     log_append_time_ms=-1,
                     log_start_offset=-1,
                 )
                 plog, res.error_code = self._partition(topic, terr, pd.index)
                 if plog is not None and req.acks not in (-1, 0, 1):
-                    res.error_code = INVALID_REQUIRED_ACKS
+                    res.error_code = ErrorCode.INVALID_REQUIRED_ACKS
                     plog = None
                 if plog is not None:
                     try:
@@ -92,7 +83,7 @@ class ProduceFetchHandlers(BrokerState):
                         if version >= 8:
                             res.error_message = str(exc)
                     except DecodeError as exc:
-                        res.error_code = CORRUPT_MESSAGE
+                        res.error_code = ErrorCode.CORRUPT_MESSAGE
                         if version >= 8:
                             res.error_message = str(exc)
                 parts.append(res)
@@ -138,19 +129,19 @@ class ProduceFetchHandlers(BrokerState):
     ) -> Tuple[M.FetchResponse, int, bool]:
         R_ = M.FetchResponse
         by_id = version >= 13
-        budget = req.max_bytes if version >= 3 else 0x7FFFFFFF
+        budget = req.max_bytes if version >= 3 else INT32_MAX
         total = 0
         errors = False
         topics = []
         for ft in req.topics:
             topic, terr = self._resolve(ft.topic, ft.topic_id, by_id)
             if not self._allowed(conn, A.READ, A.TOPIC, topic.name if topic else ft.topic or ""):
-                topic, terr = None, TOPIC_AUTHORIZATION_FAILED
+                topic, terr = None, ErrorCode.TOPIC_AUTHORIZATION_FAILED
             parts = []
             for fp in ft.partitions:
                 pd = R_.PartitionData(
                     partition_index=fp.partition,
-                    error_code=NONE,
+                    error_code=ErrorCode.NONE,
                     high_watermark=-1,
                     last_stable_offset=-1,
                     log_start_offset=-1,
@@ -186,7 +177,11 @@ class ProduceFetchHandlers(BrokerState):
                     partitions=parts,
                 )
             )
-        return R_(throttle_time_ms=0, error_code=NONE, session_id=0, responses=topics), total, errors
+        return (
+            R_(throttle_time_ms=0, error_code=ErrorCode.NONE, session_id=0, responses=topics),
+            total,
+            errors,
+        )
 
     # -- ListOffsets -----------------------------------------------------------------
     async def _list_offsets(
@@ -196,12 +191,14 @@ class ProduceFetchHandlers(BrokerState):
         topics = []
         for lt in req.topics:
             topic = self._store.topics.get(lt.name)
-            terr = UNKNOWN_TOPIC_OR_PARTITION
+            terr = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
             if not self._allowed(conn, A.DESCRIBE, A.TOPIC, lt.name):
-                topic, terr = None, TOPIC_AUTHORIZATION_FAILED
+                topic, terr = None, ErrorCode.TOPIC_AUTHORIZATION_FAILED
             parts = []
             for lp in lt.partitions:
-                res = R_.ListOffsetsPartitionResponse(partition_index=lp.partition_index, error_code=NONE)
+                res = R_.ListOffsetsPartitionResponse(
+                    partition_index=lp.partition_index, error_code=ErrorCode.NONE
+                )
                 plog, res.error_code = self._partition(topic, terr, lp.partition_index)
                 if plog is None:
                     parts.append(res)
@@ -234,7 +231,7 @@ class ProduceFetchHandlers(BrokerState):
             if not self._allowed(conn, A.WRITE, A.TRANSACTIONAL_ID, req.transactional_id):
                 return R_(
                     throttle_time_ms=0,
-                    error_code=TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
+                    error_code=ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
                     producer_id=-1,
                     producer_epoch=-1,
                 )
@@ -243,7 +240,10 @@ class ProduceFetchHandlers(BrokerState):
             or self._acl_store.any_topic_allows(conn.principal, conn.host, A.WRITE)
         ):
             return R_(
-                throttle_time_ms=0, error_code=CLUSTER_AUTHORIZATION_FAILED, producer_id=-1, producer_epoch=-1
+                throttle_time_ms=0,
+                error_code=ErrorCode.CLUSTER_AUTHORIZATION_FAILED,
+                producer_id=-1,
+                producer_epoch=-1,
             )
         if req.transactional_id is not None:
             pid, epoch = self._transactional.get(req.transactional_id, (None, -1))
@@ -257,4 +257,4 @@ class ProduceFetchHandlers(BrokerState):
         else:
             pid, epoch = next(self._producer_ids), 0
         self._producer_epochs[pid] = epoch
-        return R_(throttle_time_ms=0, error_code=NONE, producer_id=pid, producer_epoch=epoch)
+        return R_(throttle_time_ms=0, error_code=ErrorCode.NONE, producer_id=pid, producer_epoch=epoch)

@@ -7,11 +7,12 @@ import asyncio
 from typing import Optional
 
 from kafkawire import messages as M
-from kafkawire.broker.codes import FAILED_AUTHENTICATION_DELAY, ILLEGAL_SASL_STATE
+from kafkawire.broker.codes import FAILED_AUTHENTICATION_DELAY
 from kafkawire.broker.connections import Connection
 from kafkawire.broker.security import BEFORE_AUTHENTICATION
 from kafkawire.broker.state import BrokerState
 from kafkawire.connection import SaslTokenReceived
+from kafkawire.error_codes import ErrorCode
 from kafkawire.errors import SaslError
 from kafkawire.headers import RequestHeader
 from kafkawire.sasl import ServerSession
@@ -60,7 +61,7 @@ class SaslHandlers(BrokerState):
     ) -> M.SaslHandshakeResponse:
         if conn.sasl is None:  # Kafka answers so on listeners without SASL
             conn.protocol.end_sasl_tokens()
-            return M.SaslHandshakeResponse(error_code=ILLEGAL_SASL_STATE, mechanisms=[])
+            return M.SaslHandshakeResponse(error_code=ErrorCode.ILLEGAL_SASL_STATE, mechanisms=[])
         response = conn.sasl.handshake(req, version)
         if not conn.sasl.expects_raw_token:
             conn.protocol.end_sasl_tokens()
@@ -71,7 +72,9 @@ class SaslHandlers(BrokerState):
     ) -> M.SaslAuthenticateResponse:
         if conn.sasl is None:
             return M.SaslAuthenticateResponse(
-                error_code=ILLEGAL_SASL_STATE, auth_bytes=b"", error_message="this listener has no SASL"
+                error_code=ErrorCode.ILLEGAL_SASL_STATE,
+                auth_bytes=b"",
+                error_message="this listener has no SASL",
             )
         response = conn.sasl.authenticate(req, version)
         if conn.sasl.failure is not None:

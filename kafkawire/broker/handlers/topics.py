@@ -8,25 +8,11 @@ from typing import List, Optional, Tuple
 
 from kafkawire import messages as M
 from kafkawire.broker import acls as A
-from kafkawire.broker.codes import (
-    ALL_CLUSTER_OPERATIONS,
-    BROKER_ENDPOINT,
-    CLUSTER_OPERATIONS,
-    INVALID_PARTITIONS,
-    INVALID_REPLICATION_FACTOR,
-    INVALID_REQUEST,
-    INVALID_TOPIC_EXCEPTION,
-    MISMATCHED_ENDPOINT_TYPE,
-    NONE,
-    TOPIC_ALREADY_EXISTS,
-    TOPIC_AUTHORIZATION_FAILED,
-    UNKNOWN_TOPIC_ID,
-    UNKNOWN_TOPIC_OR_PARTITION,
-    ZERO_UUID,
-)
+from kafkawire.broker.codes import ALL_CLUSTER_OPERATIONS, BROKER_ENDPOINT, CLUSTER_OPERATIONS, ZERO_UUID
 from kafkawire.broker.connections import Connection
 from kafkawire.broker.state import BrokerState
 from kafkawire.broker.storage import topic_name_error
+from kafkawire.error_codes import ErrorCode
 from kafkawire.headers import RequestHeader
 
 
@@ -58,32 +44,32 @@ class TopicHandlers(BrokerState):
         topics = []
         for name, topic_id in wanted:
             topic = None
-            error = NONE
+            error: int = ErrorCode.NONE
             if name is None and topic_id is not None and topic_id != ZERO_UUID:
                 topic = storage.by_id.get(topic_id)
-                error = NONE if topic is not None else UNKNOWN_TOPIC_ID
+                error = ErrorCode.NONE if topic is not None else ErrorCode.UNKNOWN_TOPIC_ID
             elif name is not None:
                 topic = storage.topics.get(name)
                 if not self._allowed(conn, A.DESCRIBE, A.TOPIC, name):
-                    topic, error = None, TOPIC_AUTHORIZATION_FAILED
+                    topic, error = None, ErrorCode.TOPIC_AUTHORIZATION_FAILED
                 elif topic is None:
                     if topic_name_error(name) is not None:
-                        error = INVALID_TOPIC_EXCEPTION
+                        error = ErrorCode.INVALID_TOPIC_EXCEPTION
                     elif auto and not self._may_create_topic(conn, name):
-                        error = UNKNOWN_TOPIC_OR_PARTITION
+                        error = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
                     elif auto:
                         error = self._auto_create(name)
                         topic = storage.topics.get(name)
                     else:
-                        error = UNKNOWN_TOPIC_OR_PARTITION
+                        error = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
             else:
-                error = INVALID_REQUEST
+                error = ErrorCode.INVALID_REQUEST
             if (
                 topic is not None
                 and name is None
                 and not self._allowed(conn, A.DESCRIBE, A.TOPIC, topic.name)
             ):
-                topic, error = None, TOPIC_AUTHORIZATION_FAILED
+                topic, error = None, ErrorCode.TOPIC_AUTHORIZATION_FAILED
             if topic is None:
                 topics.append(
                     R_.MetadataResponseTopic(
@@ -96,7 +82,7 @@ class TopicHandlers(BrokerState):
                 continue
             parts = [
                 R_.MetadataResponsePartition(
-                    error_code=NONE,
+                    error_code=ErrorCode.NONE,
                     partition_index=p.partition,
                     leader_id=self.node_id,
                     leader_epoch=p.leader_epoch,
@@ -108,7 +94,7 @@ class TopicHandlers(BrokerState):
             ]
             topics.append(
                 R_.MetadataResponseTopic(
-                    error_code=NONE,
+                    error_code=ErrorCode.NONE,
                     name=topic.name,
                     topic_id=topic.topic_id,
                     is_internal=topic.is_internal,
@@ -136,7 +122,7 @@ class TopicHandlers(BrokerState):
             # as Kafka's brokers answer: controllers are not reachable through a broker
             return R_(
                 throttle_time_ms=0,
-                error_code=MISMATCHED_ENDPOINT_TYPE,
+                error_code=ErrorCode.MISMATCHED_ENDPOINT_TYPE,
                 error_message="The request was sent to an endpoint of type BROKER, "
                 "but we wanted an endpoint of type CONTROLLER",
                 cluster_id="",
@@ -156,7 +142,7 @@ class TopicHandlers(BrokerState):
         )
         return R_(
             throttle_time_ms=0,
-            error_code=NONE,
+            error_code=ErrorCode.NONE,
             error_message=None,
             cluster_id=self.cluster_id,
             controller_id=self.node_id,
@@ -191,11 +177,11 @@ class TopicHandlers(BrokerState):
                 next_cursor = R_.Cursor(topic_name=name, partition_index=first)
                 break
             topic = storage.topics.get(name)
-            error = NONE
+            error = ErrorCode.NONE
             if not self._allowed(conn, A.DESCRIBE, A.TOPIC, name):
-                topic, error = None, TOPIC_AUTHORIZATION_FAILED
+                topic, error = None, ErrorCode.TOPIC_AUTHORIZATION_FAILED
             elif topic is None:
-                error = UNKNOWN_TOPIC_OR_PARTITION
+                error = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
             if topic is None:
                 topics.append(
                     R_.DescribeTopicPartitionsResponseTopic(
@@ -211,13 +197,13 @@ class TopicHandlers(BrokerState):
             budget -= len(taken)
             topics.append(
                 R_.DescribeTopicPartitionsResponseTopic(
-                    error_code=NONE,
+                    error_code=ErrorCode.NONE,
                     name=name,
                     topic_id=topic.topic_id,
                     is_internal=topic.is_internal,
                     partitions=[
                         R_.DescribeTopicPartitionsResponsePartition(
-                            error_code=NONE,
+                            error_code=ErrorCode.NONE,
                             partition_index=p.partition,
                             leader_id=self.node_id,
                             leader_epoch=p.leader_epoch,
@@ -245,32 +231,32 @@ class TopicHandlers(BrokerState):
         results = []
         names = [t.name for t in req.topics]
         for t in req.topics:
-            res = R_.CreatableTopicResult(name=t.name, error_code=NONE, error_message=None)
-            error, message = NONE, None
+            res = R_.CreatableTopicResult(name=t.name, error_code=ErrorCode.NONE, error_message=None)
+            error, message = ErrorCode.NONE, None
             partitions = t.num_partitions
             if t.assignments:
                 partitions = len(t.assignments)
             elif partitions == -1:
                 partitions = self.num_partitions
             if names.count(t.name) > 1:
-                error, message = INVALID_REQUEST, f"topic {t.name!r} appears more than once"
+                error, message = ErrorCode.INVALID_REQUEST, f"topic {t.name!r} appears more than once"
             elif not self._may_create_topic(conn, t.name):
-                error, message = TOPIC_AUTHORIZATION_FAILED, "Authorization failed."
+                error, message = ErrorCode.TOPIC_AUTHORIZATION_FAILED, "Authorization failed."
             elif topic_name_error(t.name):
-                error, message = INVALID_TOPIC_EXCEPTION, topic_name_error(t.name)
+                error, message = ErrorCode.INVALID_TOPIC_EXCEPTION, topic_name_error(t.name)
             elif t.name in self._store.topics:
-                error, message = TOPIC_ALREADY_EXISTS, f"Topic '{t.name}' already exists."
+                error, message = ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{t.name}' already exists."
             elif partitions <= 0:
-                error, message = INVALID_PARTITIONS, "Number of partitions must be larger than 0."
+                error, message = ErrorCode.INVALID_PARTITIONS, "Number of partitions must be larger than 0."
             elif t.replication_factor not in (-1, 1) or any(
                 len(a.broker_ids) != 1 or a.broker_ids[0] != self.node_id for a in t.assignments
             ):
                 error, message = (
-                    INVALID_REPLICATION_FACTOR,
+                    ErrorCode.INVALID_REPLICATION_FACTOR,
                     ("Replication factor must be 1 (or -1): this cluster has one broker."),
                 )
             res.error_code, res.error_message = error, message
-            if error == NONE:
+            if error == ErrorCode.NONE:
                 configs = {c.name: c.value for c in t.configs}
                 if not req.validate_only:
                     topic = self._store.create_topic(t.name, partitions, configs=configs)
@@ -300,15 +286,15 @@ class TopicHandlers(BrokerState):
         for name, topic_id in wanted:
             if name is None:
                 topic = self._store.by_id.get(topic_id) if topic_id is not None else None
-                error = NONE if topic is not None else UNKNOWN_TOPIC_ID
+                error = ErrorCode.NONE if topic is not None else ErrorCode.UNKNOWN_TOPIC_ID
                 if topic is not None and not self._allowed(conn, A.DESCRIBE, A.TOPIC, topic.name):
-                    topic, error = None, UNKNOWN_TOPIC_ID  # by id, a hidden topic stays unknown
+                    topic, error = None, ErrorCode.UNKNOWN_TOPIC_ID  # by id, a hidden topic stays unknown
             else:
                 topic = self._store.topics.get(name)
-                error = NONE if topic is not None else UNKNOWN_TOPIC_OR_PARTITION
+                error = ErrorCode.NONE if topic is not None else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
             subject = topic.name if topic is not None else name
             if subject is not None and not self._allowed(conn, A.DELETE, A.TOPIC, subject):
-                error = TOPIC_AUTHORIZATION_FAILED
+                error = ErrorCode.TOPIC_AUTHORIZATION_FAILED
             elif topic is not None:
                 self._store.delete_topic(topic.name)
             results.append(
