@@ -511,28 +511,130 @@ def test_demo_keeps_its_log_dir_only_with_dir(capsys, tmp_path):
         assert why in _one_line(err, "kafkawire demo")
 
 
+@pytest.mark.backend_independent
+def test_demo_reuse_needs_a_written_sample(capsys, tmp_path):
+    status, out, err = _main(capsys, "demo", "--reuse")
+    assert (status, out) == (2, "")
+    assert "--reuse needs --dir DIR" in _one_line(err, "kafkawire demo")
+    (tmp_path / "empty").mkdir()
+    for where, why in (
+        (tmp_path / "missing", "no such directory"),
+        (tmp_path / "empty", "no Kafka partition folders"),
+    ):
+        status, out, err = _main(capsys, "demo", "--dir", str(where), "--reuse")
+        assert (status, out) == (1, "")
+        assert why in _one_line(err, "kafkawire demo")
+
+
+@pytest.mark.backend_independent
+def test_demo_without_java_17_says_so_in_one_line(capsys, monkeypatch, tmp_path):
+    pytest.importorskip("pyspark")
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))  # no java here
+    status, out, err = _main(capsys, "demo", "--dir", str(tmp_path / "logs"))
+    assert (status, out) == (1, "")
+    assert (
+        _one_line(err, "kafkawire demo")
+        == "kafkawire demo: needs Java 17 or newer for Spark: no java in PATH"
+    )
+
+    old = tmp_path / "jdk11"
+    (old / "bin").mkdir(parents=True)
+    java = old / "bin" / "java"  # what `java -version` of a Java 11 prints, on stderr
+    java.write_text("#!/bin/sh\necho 'openjdk version \"11.0.22\" 2024-01-16' >&2\n")
+    java.chmod(0o755)
+    monkeypatch.setenv("JAVA_HOME", str(old))
+    status, out, err = _main(capsys, "demo", "--dir", str(tmp_path / "logs"))
+    assert (status, out) == (1, "")
+    assert _one_line(err, "kafkawire demo").endswith(f"needs Java 17 or newer for Spark: {java} is Java 11")
+    assert demo.java_version(str(java)) == 11 and not (tmp_path / "logs").exists()
+
+
+def _unbuilt_checkout(tmp_path: Path) -> Path:
+    """A kafkawire source tree without compiled extensions, as a fresh clone is: the
+    directory the README's commands run in."""
+    checkout = tmp_path / "checkout"
+    shutil.copytree(
+        Path(kafkawire.__file__).parent,
+        checkout / "kafkawire",
+        ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__", "build"),
+    )
+    return checkout
+
+
+def _demo_process(tmp_path: Path, *argv: str, **popen) -> subprocess.Popen:
+    """``kafkawire demo`` started as its console script starts it (the script's folder,
+    not the working directory, first on sys.path: ``python -P``), from a checkout."""
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        pytest.skip("Spark needs a Java runtime (java on PATH or JAVA_HOME)")
+    env = {"PYSPARK_PYTHON": sys.executable, "SPARK_LOCAL_IP": "127.0.0.1", "TMPDIR": str(tmp_path)}
+    env = subprocess_env(**env)
+    for name in ("KAFKAWIRE_REQUIRE_EXTENSIONS", "KAFKAWIRE_NO_EXTENSIONS", "PYTHONSAFEPATH"):
+        env.pop(name, None)
+    return subprocess.Popen(
+        [sys.executable, "-P", "-m", "kafkawire", "demo", "--master", "local[1]", *argv],
+        cwd=_unbuilt_checkout(tmp_path),
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **popen,
+    )
+
+
 @pytest.mark.spark
 @pytest.mark.slow
 @pytest.mark.backends("cython")
 @pytest.mark.timeout(900)
 def test_demo_runs_from_the_command_line(backend, tmp_path):
+    """Run in a checkout whose extensions are not built, the demo's Spark workers import
+    the same compiled kafkawire as the driver, not the checkout (``python -m
+    pyspark.daemon`` would put it first on their sys.path), and stderr stays empty:
+    no fallback warning, no Spark log."""
     pytest.importorskip("pyspark")
     pytest.importorskip("pyarrow")
-    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
-        pytest.skip("Spark needs a Java runtime (java on PATH or JAVA_HOME)")
-    env = {"PYSPARK_PYTHON": sys.executable, "SPARK_LOCAL_IP": "127.0.0.1", "TMPDIR": str(tmp_path)}
-    proc = subprocess.run(
-        [sys.executable, "-m", "kafkawire", "demo", "--master", "local[1]"],
-        env=subprocess_env(KAFKAWIRE_REQUIRE_EXTENSIONS="1", **env),
-        capture_output=True,
-        text=True,
-        timeout=840,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    match = re.search(r"a temporary directory, removed at exit: (\S+)", proc.stdout)
-    assert match, proc.stdout
+    proc = _demo_process(tmp_path)
+    try:
+        stdout, stderr = proc.communicate(timeout=840)
+    finally:
+        proc.kill()
+    assert (proc.returncode, stderr) == (0, ""), stderr[-3000:]
+    match = re.search(r"a temporary directory, removed at exit: (\S+)", stdout)
+    assert match, stdout
     temporary = match.group(1)
     assert temporary.startswith(str(tmp_path))
-    assert f"removed {temporary}" in proc.stdout and not os.path.exists(temporary)
-    for text in ("records per topic and compression", "what read_committed removed"):
-        assert text in proc.stdout
+    assert f"removed {temporary}" in stdout and not os.path.exists(temporary)
+    assert "kafkawire backend: cython in the driver and the workers\n" in stdout, stdout
+    steps = re.findall(r"^\[(\d)/4\] ", stdout, re.M)
+    assert steps == ["1", "2", "3", "4"], stdout
+    for text in (
+        "starting local Spark (local[1])",
+        "records per topic and compression",
+        "what read_committed removed",
+    ):
+        assert text in stdout
+    assert not list(tmp_path.glob("kafkawire-demo-spark-*.log"))  # removed after a clean run
+
+
+@pytest.mark.spark
+@pytest.mark.slow
+@pytest.mark.backends("cython")
+@pytest.mark.timeout(900)
+def test_demo_interrupted_says_so_in_one_line(backend, tmp_path):
+    pytest.importorskip("pyspark")
+    pytest.importorskip("pyarrow")
+    proc = _demo_process(tmp_path)
+    try:
+        seen = []
+        for line in proc.stdout:  # Ctrl-C while Spark runs the first query
+            seen.append(line)
+            if line.startswith("[1/4]"):
+                proc.send_signal(signal.SIGINT)
+                break
+        stdout, stderr = proc.communicate(timeout=300)
+    finally:
+        proc.kill()
+    assert seen and seen[-1].startswith("[1/4]"), "".join(seen)
+    assert proc.returncode == 130, stderr[-3000:]
+    assert _one_line(stderr, "kafkawire demo") == "kafkawire demo: interrupted"
+    assert "removed " in stdout  # the temporary directory too

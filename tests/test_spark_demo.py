@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from kafkawire.cli import demo
@@ -28,7 +30,14 @@ def test_demo_prints_the_aggregates_of_the_sample_log(spark, tmp_path, capsys):
         "payments",
     ):
         assert text in out
+    assert "kafkawire backend: cython in the driver and the workers\n" in out
     assert not spark.sparkContext._jsc.sc().isStopped()  # the shared session lives on
+
+    again = demo.run(str(tmp_path / "kafka-logs"), spark=spark, reuse=True)  # --reuse
+    assert again == figures
+    out = capsys.readouterr().out
+    assert "reading the sample already in" in out and "what read_committed removed" in out
+    assert set(os.listdir(tmp_path / "kafka-logs")) == {d.name for d in (tmp_path / "again").iterdir()}
 
 
 def test_demo_command_is_wired(backend):

@@ -35,7 +35,12 @@ def register(spark: "SparkSession") -> None:
 def local_session(master: str = "local[2]", app: str = "kafkawire", **conf: str) -> "SparkSession":
     """A local SparkSession (UTC, no UI) with ``kafka-log`` registered, whose Python
     workers run this interpreter and import the same kafkawire as this process
-    (installed or a source tree); ``conf`` adds Spark settings."""
+    (installed or a source tree); ``conf`` adds Spark settings.
+
+    The workers start in this process's working directory with ``python -m``, which
+    puts that directory first on ``sys.path``: run from a kafkawire checkout, they would
+    import its unbuilt source tree instead of the installed package. They run with
+    ``PYTHONSAFEPATH=1``, so they import what ``PYTHONPATH`` and the installation say."""
     os.environ["PYSPARK_PYTHON"] = sys.executable
     os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
@@ -55,6 +60,7 @@ def local_session(master: str = "local[2]", app: str = "kafkawire", **conf: str)
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.executorEnv.PYTHONSAFEPATH", "1")
         .config(map=settings)
         .getOrCreate()
     )
