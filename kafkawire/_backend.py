@@ -21,6 +21,7 @@ import importlib
 import importlib.machinery
 import os
 import sys
+import threading
 import warnings
 from contextlib import contextmanager
 from types import ModuleType
@@ -149,15 +150,26 @@ def implementation(module: str, backend: Optional[str] = None) -> ModuleType:
     raise ValueError(f"unknown backend {backend!r}; expected 'cython' or 'python'")
 
 
+# Switching backends rebinds every public module's names: one switch (or new binding)
+# at a time, so no namespace is left half on each backend.
+_switch_lock = threading.RLock()
+
+
 def bind(namespace: Dict[str, Any], module: str, names: Tuple[str, ...]) -> None:
     """Copy ``names`` from the active backend's ``module`` into a public namespace."""
-    _bindings.append((namespace, module, names))
-    impl = implementation(module)
-    for name in names:
-        namespace[name] = getattr(impl, name)
+    with _switch_lock:
+        _bindings.append((namespace, module, names))
+        impl = implementation(module)
+        for name in names:
+            namespace[name] = getattr(impl, name)
 
 
 def _activate(backend: str) -> None:
+    with _switch_lock:
+        _rebind(backend)
+
+
+def _rebind(backend: str) -> None:
     global BACKEND
     for namespace, module, names in _bindings:
         impl = implementation(module, backend)

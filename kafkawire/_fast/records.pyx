@@ -31,6 +31,7 @@ from kafkawire._fast.primitives cimport (
     store_be64, uvarint_size, write_uvarint, zigzag32, zigzag64,
 )
 
+import threading
 import time as _time
 
 from kafkawire import compression as _comp

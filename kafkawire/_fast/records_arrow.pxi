@@ -677,19 +677,25 @@ cdef void _node(Export *e, int node, int64_t length, int64_t nulls, int nbuf,
     a.private_data = NULL
 
 
-cdef object _SCHEMA = None
-cdef object _import_batch = None
-cdef object _from_batches = None
+# (schema, RecordBatch._import_from_c, Table.from_batches): pyarrow is imported on first
+# use, once, and the tuple is set whole (threads read it without the lock).
+cdef tuple _PYARROW = None
+_pyarrow_lock = threading.Lock()
+
+
+cdef tuple _pyarrow():
+    global _PYARROW
+    if _PYARROW is None:
+        with _pyarrow_lock:  # waits with the GIL released: pyarrow's import needs it
+            if _PYARROW is None:
+                import pyarrow as pa
+                _PYARROW = (arrow_schema(), pa.RecordBatch._import_from_c, pa.Table.from_batches)
+    return _PYARROW
 
 
 cdef object _export(_ArrowSink s):
     """Hand the sink's Export (the ArrowArray tree and its buffers) to pyarrow."""
-    global _SCHEMA, _import_batch, _from_batches
-    if _SCHEMA is None:
-        import pyarrow as pa
-        _SCHEMA = arrow_schema()
-        _import_batch = pa.RecordBatch._import_from_c
-        _from_batches = pa.Table.from_batches
+    schema, import_batch, from_batches = _pyarrow()
     cdef Export *e = s.e
     cdef CBuf *b = e.bufs
     cdef int64_t n = s.rows, nh = s.nheaders
@@ -742,12 +748,12 @@ cdef object _export(_ArrowSink s):
     e.nodes[N_ROOT].release = _release_root
     e.nodes[N_ROOT].private_data = e
     try:
-        batch = _import_batch(<size_t>&e.nodes[N_ROOT], _SCHEMA)
+        batch = import_batch(<size_t>&e.nodes[N_ROOT], schema)
     except BaseException:
         if e.nodes[N_ROOT].release != NULL:
             _release_root(&e.nodes[N_ROOT])
         raise
-    return _from_batches([batch], _SCHEMA)
+    return from_batches([batch], schema)
 
 
 def to_arrow(buf, *, verify_crc=True, max_decompressed_size=_DEFAULT_MAX, columns=None):

@@ -71,11 +71,13 @@ cdef class RecordBatch:
     def records(self):
         """The batch's records (decoded once, on first use)."""
         cdef _RecordSink sink
-        if self._records is None:
-            sink = _RecordSink.__new__(_RecordSink)
-            _v2_batch(self.src, self.start, self.end, &self.b, self.max_size, sink)
-            self._records = sink.out
-        return self._records
+        # one decoding per batch, also when threads share it (a no-op with the GIL)
+        with cython.critical_section(self):
+            if self._records is None:
+                sink = _RecordSink.__new__(_RecordSink)
+                _v2_batch(self.src, self.start, self.end, &self.b, self.max_size, sink)
+                self._records = sink.out
+            return self._records
 
     def __iter__(self):
         return iter(self.records())
@@ -159,12 +161,13 @@ cdef class LegacyRecordBatch:
 
     def records(self):
         cdef _RecordSink sink
-        if self._records is None:
-            sink = _RecordSink.__new__(_RecordSink)
-            _legacy_batch(self.src, self.start, self.end, False, self.verify, self.max_size,
-                          sink, NULL)
-            self._records = sink.out
-        return self._records
+        with cython.critical_section(self):  # as RecordBatch.records
+            if self._records is None:
+                sink = _RecordSink.__new__(_RecordSink)
+                _legacy_batch(self.src, self.start, self.end, False, self.verify, self.max_size,
+                              sink, NULL)
+                self._records = sink.out
+            return self._records
 
     def __iter__(self):
         return iter(self.records())

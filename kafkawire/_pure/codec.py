@@ -1086,7 +1086,6 @@ def _emit_write(plan: StructPlan, env: Dict[str, Any]) -> List[str]:
 
 def _compile(plan: StructPlan) -> _Compiled:
     compiled = _Compiled()
-    plan.pure = compiled  # set first: nested plans never refer back, but be safe
     env: Dict[str, Any] = {
         "cls": plan.cls,
         "new": object.__new__,
@@ -1144,6 +1143,9 @@ def _compile(plan: StructPlan) -> _Compiled:
     for p in plan.fields + plan.tagged:
         if p.sub is not None and p.sub.pure is None:
             _compile(p.sub)
+    # Published whole, last: another thread reads plan.pure without a lock (two threads
+    # compiling one plan at once each make a complete one; either may stay).
+    plan.pure = compiled
     return compiled
 
 

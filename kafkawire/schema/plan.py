@@ -17,10 +17,14 @@ from __future__ import annotations
 
 import re
 import struct as _struct
+import threading
 import uuid as _uuid
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from kafkawire.schema.versions import VersionRange
+
+# Guards the building of plans (StructSpec.plan), for every struct at once.
+_PLAN_LOCK = threading.RLock()
 
 # -- field kinds (the opcodes both executors switch on) ------------------------------
 
@@ -225,13 +229,19 @@ class StructSpec:
         return self._default_instance
 
     def plan(self, version: int) -> "StructPlan":
+        """The plan of this struct at ``version``, built on first use."""
         try:
             return self.plans[version]
         except KeyError:
             pass
-        plan = StructPlan(self, version)
-        self.plans[version] = plan
-        plan._build()
+        # Other threads read self.plans without the lock, so a plan goes in only once
+        # built; the lock is re-entrant because building a plan builds its nested ones.
+        with _PLAN_LOCK:
+            plan = self.plans.get(version)
+            if plan is None:
+                plan = StructPlan(self, version)
+                plan._build()
+                self.plans[version] = plan
         return plan
 
 
