@@ -2,7 +2,8 @@
  * CRC-32C (Castagnoli, reflected polynomial 0x82F63B78) with runtime dispatch.
  *
  *   x86-64  : the SSE4.2 crc32 instruction, in three interleaved lanes, and
- *             with PCLMULQDQ, carry-less-multiply folding running beside them.
+ *             with PCLMULQDQ, carry-less-multiply folding running beside them
+ *             (gcc, clang and MSVC; the CPU's features read with CPUID).
  *   AArch64 : the ARMv8 CRC32 extension (crc32cx), in three interleaved lanes.
  *   others  : slicing-by-8 tables in portable C.
  *
@@ -86,10 +87,29 @@ static uint32_t kw_update_table(uint32_t c, const unsigned char *p, size_t len)
 /* Which hardware paths this compiler and target can build.                  */
 /* ------------------------------------------------------------------------ */
 
-#if defined(KW_GNUC) && defined(__x86_64__)
+/* MSVC on x86-64 (not ARM64EC): it emits any intrinsic without a target flag, so
+ * the same SSE4.2 and PCLMULQDQ code builds with no attribute and no option. */
+#if defined(_MSC_VER) && !defined(KW_GNUC) && defined(_M_X64) && !defined(_M_ARM64EC)
+#define KW_MSVC_X64 1
+#endif
+
+#if (defined(KW_GNUC) && defined(__x86_64__)) || defined(KW_MSVC_X64)
 #define KW_HAVE_SSE42 1
 #include <nmmintrin.h>
+#ifdef KW_MSVC_X64
+#include <intrin.h>
+#define KW_TARGET_SSE42
+#define KW_TARGET_CLMUL
+#elif defined(__clang__) && __clang_major__ >= 14
+/* clang 14 on made the crc32 instruction a target feature of its own */
+#include <cpuid.h>
+#define KW_TARGET_SSE42 __attribute__((target("sse4.2,crc32")))
+#define KW_TARGET_CLMUL __attribute__((target("sse4.2,crc32,pclmul")))
+#else
+#include <cpuid.h>
 #define KW_TARGET_SSE42 __attribute__((target("sse4.2")))
+#define KW_TARGET_CLMUL __attribute__((target("sse4.2,pclmul")))
+#endif
 #endif
 
 #if defined(KW_GNUC) && defined(__aarch64__) && defined(__BYTE_ORDER__) && \
@@ -256,10 +276,28 @@ static uint32_t kw_update_sse42(uint32_t crc, const unsigned char *p, size_t len
     return (uint32_t)c0;
 }
 
+/* ECX of CPUID leaf 1, where the SSE4.2 (bit 20) and PCLMULQDQ (bit 1) flags are.
+ * Asked of the CPU itself: __builtin_cpu_supports needs libgcc's CPU model data,
+ * which some toolchains (zig cc's, used for old-glibc wheels) leave out. */
+static uint32_t kw_cpuid1_ecx(void)
+{
+#ifdef KW_MSVC_X64
+    int r[4];
+
+    __cpuid(r, 1);
+    return (uint32_t)r[2];
+#else
+    unsigned int a, b, c, d;
+
+    if (!__get_cpuid(1, &a, &b, &c, &d))
+        return 0;
+    return c;
+#endif
+}
+
 static int kw_detect_sse42(void)
 {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("sse4.2") ? 1 : 0;
+    return (kw_cpuid1_ecx() >> 20) & 1u;
 }
 
 
@@ -285,7 +323,6 @@ static int kw_detect_sse42(void)
  */
 #define KW_HAVE_CLMUL 1
 #include <wmmintrin.h>
-#define KW_TARGET_CLMUL __attribute__((target("sse4.2,pclmul")))
 
 /*
  * Balance: per 64-byte vector step, 3 x KW_FUSE_WORDS crc32 steps.  6 suits a
@@ -410,8 +447,7 @@ static uint32_t kw_update_clmul(uint32_t crc, const unsigned char *p, size_t len
 
 static int kw_detect_clmul(void)
 {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("pclmul") ? 1 : 0;
+    return (kw_cpuid1_ecx() >> 1) & 1u;
 }
 
 #endif /* KW_HAVE_SSE42 */
