@@ -206,6 +206,26 @@ def check_int(name: str, value: Any, bits: int) -> int:
     return value
 
 
+#: the fields a record given to ``encode_batch`` as a dict may have
+RECORD_FIELDS = frozenset(("offset", "timestamp", "key", "value", "headers"))
+
+
+def unknown_record_fields(rec: Any) -> EncodeError:
+    """The error for a record dict with keys :data:`RECORD_FIELDS` does not have (a
+    misspelt ``headrs`` would otherwise encode a record without its headers)."""
+    import difflib
+
+    unknown = sorted((k for k in rec if k not in RECORD_FIELDS), key=repr)
+    hints = []
+    for k in unknown:
+        near = difflib.get_close_matches(str(k), sorted(RECORD_FIELDS), n=1)
+        hints.append(f"{k!r}" + (f" (did you mean {near[0]!r}?)" if near else ""))
+    which = "field" if len(unknown) == 1 else "fields"
+    return EncodeError(
+        f"unknown record {which} {', '.join(hints)}: a record dict has offset, timestamp, key, value and headers"
+    )
+
+
 #: the columns of :func:`to_arrow` tables, in order
 ARROW_COLUMNS = (
     "offset",

@@ -166,6 +166,26 @@ def test_bad_encode_arguments():
         records.encode_batch([{"timestamp": "now"}])
 
 
+@pytest.mark.parametrize("magic", [0, 1, 2])
+def test_a_misspelt_record_field_is_named_not_dropped(magic):
+    """A dict key that is no record field would otherwise encode a record without it."""
+    headers = [("trace", b"1")] if magic == 2 else []
+    with pytest.raises(EncodeError, match=r"unknown record field 'headrs' \(did you mean 'headers'\?\)"):
+        records.encode_batch([{"value": b"v", "headrs": headers}], magic=magic)
+    with pytest.raises(EncodeError, match=r"unknown record fields 'partition', 'topic'"):
+        records.encode_batch([{"value": b"v", "topic": "t", "partition": 0}], magic=magic)
+
+    class Row(dict):  # a dict subclass is a dict too
+        pass
+
+    with pytest.raises(EncodeError, match="'vlaue'"):
+        records.encode_batch([Row(key=b"k", vlaue=b"v")], magic=magic)
+    (r,) = records.decode(
+        records.encode_batch([{"value": b"v", "headers": headers, "offset": 0}], magic=magic)
+    )
+    assert (r.value, r.headers) == (b"v", headers)
+
+
 def test_empty_batch():
     buf = records.encode_batch([])
     (b,) = list(records.iter_batches(buf))

@@ -59,6 +59,7 @@ cdef object _DEFAULT_MAX = _comp.DEFAULT_MAX_DECOMPRESSED_SIZE
 cdef str _CREATE = "create"
 cdef str _LOG_APPEND = "log_append"
 cdef tuple _TS_NAMES = (_CREATE, _LOG_APPEND)
+cdef frozenset _RECORD_FIELDS = _common.RECORD_FIELDS
 cdef tuple _CODEC_NAMES = tuple(_comp.CODEC_NAMES)
 _decompress = _comp.decompress
 

@@ -107,6 +107,8 @@ cdef class _Encoder:
             self._grow()
         it = &self.items[self.n]
         if type(rec) is dict:
+            if not (<dict>rec).keys() <= _RECORD_FIELDS:
+                raise _common.unknown_record_fields(rec)
             key = (<dict>rec).get("key")
             value = (<dict>rec).get("value")
             headers = (<dict>rec).get("headers")
@@ -120,6 +122,8 @@ cdef class _Encoder:
             ts = r.timestamp
             offset = r.offset
         elif isinstance(rec, dict):
+            if not rec.keys() <= _RECORD_FIELDS:
+                raise _common.unknown_record_fields(rec)
             key = rec.get("key"); value = rec.get("value"); headers = rec.get("headers")
             ts = rec.get("timestamp"); offset = rec.get("offset")
         else:

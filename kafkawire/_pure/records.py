@@ -25,12 +25,14 @@ from kafkawire._records_common import (
     V2_HEADER_SIZE,
 )
 from kafkawire._records_common import MARKER_TYPES as _MARKER_TYPES
+from kafkawire._records_common import RECORD_FIELDS as _RECORD_FIELDS
 from kafkawire._records_common import V2_HEADER as _HDR
 from kafkawire._records_common import arrow_columns as _arrow_columns
 from kafkawire._records_common import arrow_schema
 from kafkawire._records_common import check_int as _check_int
 from kafkawire._records_common import next_sequence as _next_sequence
 from kafkawire._records_common import timestamp_type_bit as _timestamp_type_bit
+from kafkawire._records_common import unknown_record_fields as _unknown_record_fields
 from kafkawire.errors import CorruptRecordError, EncodeError
 from kafkawire.framing import BytesLike
 from kafkawire.schema.plan import INT32_MAX, INT32_MIN
@@ -697,6 +699,8 @@ def _normalize(records: Iterable[Any], base_offset: int) -> List[_Item]:
     now = None
     next_offset = base_offset
     for rec in records:
+        if isinstance(rec, dict) and not rec.keys() <= _RECORD_FIELDS:
+            raise _unknown_record_fields(rec)
         offset = _field(rec, "offset")
         if offset is None:
             offset = next_offset
