@@ -11,16 +11,18 @@ of a pcap capture.
 
 from __future__ import annotations
 
-from typing import Any, BinaryIO, Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Any, BinaryIO, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from kafkawire.connection import (
     ClientConnection,
+    ClientEvent,
     InvalidRequest,
     RequestEvent,
     RequestFailed,
     ResponseEvent,
     SaslTokenReceived,
     ServerConnection,
+    ServerEvent,
     UnexpectedResponse,
 )
 from kafkawire.errors import KafkaWireError
@@ -38,23 +40,27 @@ class Conversation:
         self.responses = ClientConnection(max_in_flight=None, max_frame_size=max_frame_size)
         self._request_stream_failed = False
 
-    def client_data(self, data: BytesLike) -> List[Any]:
+    def client_data(self, data: BytesLike) -> List[Union[ServerEvent, UnexpectedResponse]]:
         """Events of bytes the client sent: requests (and the response each one awaits)."""
         if self._request_stream_failed:
             return []
-        events = self.requests.receive_data(data)
+        events: List[Union[ServerEvent, UnexpectedResponse]] = list(self.requests.receive_data(data))
         for event in events:
             if isinstance(event, RequestEvent) and event.expects_response:
                 # a response to an unsupported ApiVersions version is v0-shaped: decode_response knows
                 try:
                     self.responses.track(event.correlation_id, event.api_key, event.version, event.message)
                 except KafkaWireError as exc:  # a correlation id the client reused while in flight
-                    events.append(UnexpectedResponse(event.correlation_id, event.payload, exc))
+                    events.append(
+                        UnexpectedResponse(
+                            correlation_id=event.correlation_id, payload=event.payload, error=exc
+                        )
+                    )
             elif isinstance(event, InvalidRequest):
                 self._request_stream_failed = True
         return events
 
-    def server_data(self, data: BytesLike) -> List[Any]:
+    def server_data(self, data: BytesLike) -> List[ClientEvent]:
         """Events of bytes the server sent: responses matched to their requests."""
         if self.responses.state == "closed":
             return []
@@ -63,7 +69,8 @@ class Conversation:
     def end(self, why: str = "the capture ended") -> List[RequestFailed]:
         """The requests that never got a response."""
         self.requests.connection_lost()
-        return self.responses.connection_lost(why)
+        # this client end never authenticates: every event is a request that failed
+        return [e for e in self.responses.connection_lost(why) if isinstance(e, RequestFailed)]
 
 
 def _error(exc: BaseException) -> str:
@@ -139,7 +146,7 @@ def pcap_conversations(
         name = f"{item.client[0]}:{item.client[1]} -> {item.server[0]}:{item.server[1]}"
         if isinstance(item, StreamEnd):
             conv: Optional[Conversation] = conversations.pop(key, None)
-            events = conv.end(f"the connection ended ({item.why}) first") if conv else []
+            events: Sequence[object] = conv.end(f"the connection ended ({item.why}) first") if conv else []
         else:
             assert isinstance(item, StreamData)
             conv = conversations.get(key)

@@ -7,6 +7,7 @@ response classes feed our client end), and over real sockets against the test br
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import socket
 import struct
@@ -20,8 +21,6 @@ from kafkawire import errors
 from kafkawire import messages as M
 from kafkawire import records as R
 from kafkawire.connection import (
-    INT32_MAX,
-    INT32_MIN,
     SASL_RESERVED_MIN,
     ClientConnection,
     InvalidRequest,
@@ -33,6 +32,7 @@ from kafkawire.connection import (
     UnexpectedResponse,
     next_correlation_id,
 )
+from kafkawire.schema.plan import INT32_MAX, INT32_MIN
 from kafkawire.schema.versions import VersionRange
 
 pytestmark = pytest.mark.timeout(120)
@@ -672,3 +672,43 @@ def test_track_expects_responses_to_requests_written_elsewhere():
     assert proxy.in_flight == 1
     (answer,) = proxy.receive_data(server.respond(event, metadata_response("via proxy")))
     assert (answer.correlation_id, answer.version, answer.message.cluster_id) == (40, 11, "via proxy")
+
+
+def test_events_are_frozen_slotted_and_keyword_only():
+    client, server = ClientConnection(), ServerConnection()
+    _, data = client.api_versions_request()
+    (event,) = server.receive_data(data)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        event.sequence = 7
+    assert not hasattr(event, "__dict__")
+    with pytest.raises(TypeError):
+        SaslTokenReceived(b"token")  # keyword-only: SaslTokenReceived(token=b"token")
+    assert repr(SaslTokenReceived(token=b"t", sequence=1)) == "SaslTokenReceived(token=b't', sequence=1)"
+    twin = dataclasses.replace(event)
+    assert twin is not event and twin != event  # events compare by identity
+
+
+def test_each_end_moves_only_along_its_table():
+    from kafkawire.connection.state import CLIENT_MOVES, SERVER_MOVES, ClientPhase, ServerPhase
+
+    assert set(CLIENT_MOVES) == set(ClientPhase) and set(SERVER_MOVES) == set(ServerPhase)
+    client, server = ClientConnection(), ServerConnection()
+    assert (client.phase, server.phase) == (ClientPhase.NEGOTIATING, ServerPhase.REQUESTS)
+    handshake(client, server)
+    assert client.phase is ClientPhase.READY
+    client.begin_sasl_tokens()
+    assert client.phase is ClientPhase.SASL_TOKENS and client.state == "sasl_tokens"
+    client.end_sasl_tokens()
+    assert client.phase is ClientPhase.READY
+    client.connection_lost()
+    assert client.phase is ClientPhase.CLOSED
+    with pytest.raises(errors.ConnectionStateError, match="from CLOSED to SASL_TOKENS by BARE_TOKENS"):
+        client.begin_sasl_tokens()  # a closed connection goes nowhere
+    server.begin_sasl_tokens()
+    assert server.phase is ServerPhase.SASL_TOKENS
+    server.end_sasl_tokens()
+    server.end_sasl_tokens()  # after a SaslHandshake v1 a broker ends a mode it never began
+    assert server.phase is ServerPhase.REQUESTS
+    server.connection_lost()
+    server.end_sasl_tokens()  # a handler may still run for a request received before
+    assert server.phase is ServerPhase.CLOSED

@@ -117,3 +117,15 @@ def test_every_subcommand_is_a_module_of_the_cli_package(backend):
     for name, (module, _help) in cli.COMMANDS.items():
         assert module == "kafkawire.cli." + name.replace("-", "_")
         assert callable(importlib.import_module(module).main)
+
+
+@pytest.mark.backend_independent
+def test_the_readmes_layout_map_is_the_tree(backend):
+    readme = (PACKAGE.parent / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## Layout", 1)[1].split("```")[1]
+    mapped = {line.split()[0] for line in block.splitlines() if line.startswith("kafkawire/")}
+    assert "kafkawire/connection/" in mapped  # the check sees the map
+    for path in mapped:
+        assert (PACKAGE.parent / path).exists(), f"the README's layout names {path}, which is not there"
+    packages = {f"kafkawire/{p.parent.relative_to(PACKAGE)}/" for p in PACKAGE.glob("*/__init__.py")}
+    assert packages <= mapped, f"the README's layout leaves out {sorted(packages - mapped)}"

@@ -1,38 +1,23 @@
-"""One Kafka connection's bookkeeping, without I/O: both ends of it.
-
-The codec turns one message into bytes and back; a connection needs more.  A client
-numbers its requests with correlation ids, remembers what each one asked for (a
-response does not say which API or version it answers), bounds how many wait at once,
-negotiates versions with ApiVersions, and must account for every request when the
-connection drops.  A broker must answer in request order even when its handlers finish
-out of order, and must not answer a Produce with ``acks=0``.
-
-:class:`ClientConnection` and :class:`ServerConnection` do this as state machines in the
-style of h11: bytes in (``receive_data``), events out; messages in (``send``,
-``respond``), bytes out.  They never touch a socket or read a clock, so the same object
-serves a blocking client, an asyncio one, a proxy, a mock broker or a capture analyser.
-
-SASL: a client authenticates through the same object.  Given a mechanism from
-:mod:`kafkawire.sasl` (``sasl=`` or :meth:`ClientConnection.authenticate`), the client
-goes ApiVersions -> SaslHandshake -> SaslAuthenticate -> ready: it sends the SASL
-requests with correlation ids like any other request, answers each challenge by itself
-(the bytes wait in :meth:`ClientConnection.data_to_send`), refuses other requests until
-the exchange ends, and reports :class:`Authenticated` or :class:`AuthenticationFailed`.
-After a SaslHandshake v0 the tokens travel as bare size-prefixed frames with no Kafka
-header until the mechanism finishes; from v1 on they ride in SaslAuthenticate requests.
-Without a mechanism the raw-token mode is still there by hand: both ends switch to it by
-themselves after a v0 handshake, :meth:`ClientConnection.send_sasl_token`,
-:class:`SaslTokenReceived` and :meth:`ServerConnection.respond` carry the tokens, and
-``end_sasl_tokens()`` returns to Kafka messages.
-"""
+"""The client end of a connection: requests out with correlation ids, responses matched
+back to them, versions negotiated with ApiVersions, and the client's own SASL exchange."""
 
 from __future__ import annotations
 
-import struct
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Tuple, Type, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Type
 
 from kafkawire import __version__
+from kafkawire.connection._shared import CORRELATION_ID, Versions, is_acks0_produce, ranges
+from kafkawire.connection.events import (
+    Authenticated,
+    AuthenticationFailed,
+    ClientEvent,
+    RequestFailed,
+    ResponseEvent,
+    SaslTokenReceived,
+    UnexpectedResponse,
+)
+from kafkawire.connection.state import CLIENT_MOVES, ClientMove, ClientPhase, Phases
 from kafkawire.error_codes import ErrorCode
 from kafkawire.errors import (
     AuthenticationRequiredError,
@@ -52,56 +37,35 @@ from kafkawire.errors import (
     SaslTokenTooLarge,
     TruncatedError,
     UnexpectedResponseError,
-    UnknownApiError,
     UnsupportedByPeerError,
     UnsupportedVersionError,
     for_code,
 )
 from kafkawire.framing import DEFAULT_MAX_FRAME_SIZE, BytesLike, FrameReader, frame
-from kafkawire.headers import RequestHeader, ResponseHeader, peek_request_api
 from kafkawire.messages import (
     ApiVersionsRequest,
     ApiVersionsResponse,
     Message,
     SaslAuthenticateRequest,
     SaslHandshakeRequest,
-    api_keys,
     negotiate_versions,
-    request_class,
-    supported_versions,
 )
-from kafkawire.protocol import decode_request_prefix, decode_response, encode_request, encode_response
+from kafkawire.protocol import decode_response, encode_request
 from kafkawire.schema.catalog import ApiKey
 from kafkawire.schema.plan import INT32_MAX, INT32_MIN
 from kafkawire.schema.versions import VersionRange
 
 if TYPE_CHECKING:
-    from kafkawire.sasl import SaslClient
+    from kafkawire.sasl.mechanisms import SaslClient
 
-__all__ = [
-    "ClientConnection",
-    "ServerConnection",
-    "ResponseEvent",
-    "RequestFailed",
-    "UnexpectedResponse",
-    "SaslTokenReceived",
-    "Authenticated",
-    "AuthenticationFailed",
-    "RequestEvent",
-    "InvalidRequest",
-    "next_correlation_id",
-    "SASL_RESERVED_MIN",
-]
+__all__ = ["ClientConnection", "next_correlation_id", "SASL_RESERVED_MIN"]
 
 #: The lowest of the ids Kafka's client keeps for its SASL re-authentication requests
 #: (KIP-368); a SASL layer may use them through :meth:`ClientConnection.track`.
 SASL_RESERVED_MIN = INT32_MAX - 7
-_CORRELATION_ID = struct.Struct(">i")
 # How many finished correlation ids a client remembers, to tell a late or duplicate
 # response from one it never asked for.
 _REMEMBERED = 1024
-
-Versions = Mapping[int, Union[VersionRange, Tuple[int, int]]]
 
 
 def next_correlation_id(correlation_id: int) -> int:
@@ -110,132 +74,6 @@ def next_correlation_id(correlation_id: int) -> int:
     re-authentication requests, so the counter goes from 2**31-9 to -2**31."""
     following = correlation_id + 1
     return INT32_MIN if following >= SASL_RESERVED_MIN else following
-
-
-def _ranges(versions: Optional[Versions]) -> Dict[int, VersionRange]:
-    """Every API kafkawire knows at the versions it supports, narrowed by ``versions``."""
-    out = {key: supported_versions(key) for key in api_keys()}
-    for key, rng in (versions or {}).items():
-        if not isinstance(rng, VersionRange):
-            rng = VersionRange(*rng)
-        out[key] = rng
-    return out
-
-
-def _is_acks0_produce(api_key: Optional[int], message: Any) -> bool:
-    return api_key == ApiKey.PRODUCE and getattr(message, "acks", None) == 0
-
-
-class _Event:
-    __slots__: Tuple[str, ...] = ()
-
-    def __repr__(self) -> str:
-        fields = ", ".join(
-            f"{name}={getattr(self, name)!r}"
-            for name in self.__slots__
-            if name not in ("header", "message", "request", "payload")
-        )
-        return f"{type(self).__name__}({fields})"
-
-
-# -- client events ---------------------------------------------------------------------
-
-
-class ResponseEvent(_Event):
-    """A response matched to the request it answers."""
-
-    __slots__ = ("correlation_id", "api_key", "version", "header", "message", "request")
-
-    def __init__(
-        self,
-        correlation_id: int,
-        api_key: int,
-        version: int,
-        header: ResponseHeader,
-        message: Any,
-        request: Optional[Message],
-    ) -> None:
-        self.correlation_id = correlation_id
-        self.api_key = api_key
-        self.version = version  # the version of the request (a KIP-511 answer is v0-shaped)
-        self.header = header
-        self.message = message
-        self.request = request  # None for a request tracked without its message
-
-
-class RequestFailed(_Event):
-    """A request that will get no usable response: ``error`` says why (the connection
-    was lost, its deadline passed, or its response did not decode)."""
-
-    __slots__ = ("correlation_id", "api_key", "version", "request", "error")
-
-    def __init__(
-        self,
-        correlation_id: int,
-        api_key: int,
-        version: int,
-        request: Optional[Message],
-        error: KafkaWireError,
-    ) -> None:
-        self.correlation_id = correlation_id
-        self.api_key = api_key
-        self.version = version
-        self.request = request
-        self.error = error
-
-
-class UnexpectedResponse(_Event):
-    """A frame that answers no waiting request (``correlation_id`` is None when the
-    frame is too short to hold one); the stream stays usable."""
-
-    __slots__ = ("correlation_id", "payload", "error")
-
-    def __init__(self, correlation_id: Optional[int], payload: bytes, error: KafkaWireError) -> None:
-        self.correlation_id = correlation_id
-        self.payload = payload
-        self.error = error
-
-
-class SaslTokenReceived(_Event):
-    """A bare SASL token frame (the SaslHandshake v0 path); on a server, answer it with
-    ``respond(event, token)``."""
-
-    __slots__ = ("token", "sequence")
-
-    def __init__(self, token: bytes, sequence: Optional[int] = None) -> None:
-        self.token = token
-        self.sequence = sequence
-
-
-class Authenticated(_Event):
-    """The SASL exchange started by :meth:`ClientConnection.authenticate` succeeded: the
-    connection now takes every request.  ``session_lifetime_ms`` is the broker's
-    KIP-368 lifetime (0: none, or SaslAuthenticate v0 / bare tokens)."""
-
-    __slots__ = ("mechanism", "handshake_version", "broker_mechanisms", "session_lifetime_ms")
-
-    def __init__(
-        self, mechanism: str, handshake_version: int, broker_mechanisms: List[str], session_lifetime_ms: int
-    ) -> None:
-        self.mechanism = mechanism
-        self.handshake_version = handshake_version
-        self.broker_mechanisms = broker_mechanisms
-        self.session_lifetime_ms = session_lifetime_ms
-
-
-class AuthenticationFailed(_Event):
-    """The SASL exchange failed; the connection is closed (as the broker closes it).
-    ``error`` is :class:`~kafkawire.errors.SaslAuthenticationError` for a refusal (with
-    the broker's message), :class:`~kafkawire.errors.SaslMechanismError` for a mechanism
-    the broker does not enable, another :class:`~kafkawire.errors.SaslError` for a
-    malformed or out-of-order SASL message, or the error that ended the connection.
-    Requests still waiting fail with :class:`RequestFailed` events carrying it."""
-
-    __slots__ = ("mechanism", "error")
-
-    def __init__(self, mechanism: str, error: KafkaWireError) -> None:
-        self.mechanism = mechanism
-        self.error = error
 
 
 class _Pending:
@@ -313,7 +151,7 @@ class ClientConnection:
             raise ValueError(f"first_correlation_id {first_correlation_id} is not an int32")
         self.client_id = client_id
         self.max_in_flight = max_in_flight
-        self.ours: Dict[int, VersionRange] = _ranges(versions)
+        self.ours: Dict[int, VersionRange] = ranges(versions)
         #: What the peer advertised (API key -> VersionRange), once ApiVersions answered.
         self.peer_versions: Optional[Dict[int, VersionRange]] = None
         #: API key -> the version this connection uses, once ApiVersions answered.
@@ -323,8 +161,8 @@ class ClientConnection:
         self._pending: Dict[int, _Pending] = {}
         self._finished: "OrderedDict[int, str]" = OrderedDict()  # id -> how it finished
         self._frames = FrameReader(max_frame_size)
-        self._sasl_tokens = False
-        self._closed: Optional[KafkaWireError] = None
+        self._phases: Phases[ClientPhase, ClientMove] = Phases(CLIENT_MOVES, ClientPhase.NEGOTIATING)
+        self._closed: Optional[KafkaWireError] = None  # why the connection closed
         self._sasl_client = sasl
         self._auth: Optional[_SaslExchange] = None
         self._out = bytearray()  # what the connection wrote by itself (SASL steps)
@@ -347,20 +185,24 @@ class ClientConnection:
         return {cid: p.request for cid, p in self._pending.items()}
 
     @property
+    def phase(self) -> ClientPhase:
+        """The connection's phase (:data:`~kafkawire.connection.state.CLIENT_MOVES` lists
+        the moves between them)."""
+        return self._phases.phase
+
+    @property
     def state(self) -> str:
-        """The connection's phase: ``"negotiating"`` (no ApiVersions answer yet),
+        """The connection's phase by name: ``"negotiating"`` (no ApiVersions answer yet),
         ``"authenticating"`` (a SASL exchange is under way, or a SASL listener waits for
         :meth:`authenticate`), ``"sasl_tokens"`` (bare SASL frames after a SaslHandshake
         v0), ``"ready"`` or ``"closed"``."""
-        if self._closed is not None:
-            return "closed"
-        if self._sasl_tokens:
-            return "sasl_tokens"
-        if self._auth is not None:
-            return "authenticating"
+        return self._phases.phase.state
+
+    def _open_phase(self) -> ClientPhase:
+        """The phase of an open connection with no SASL exchange or token mode on."""
         if self.negotiated is None:
-            return "negotiating"
-        return "authenticating" if self._needs_authentication else "ready"
+            return ClientPhase.NEGOTIATING
+        return ClientPhase.UNAUTHENTICATED if self._needs_authentication else ClientPhase.READY
 
     @property
     def _needs_authentication(self) -> bool:
@@ -403,7 +245,7 @@ class ClientConnection:
                 f"cannot send {type(message).__name__}: the {self._auth.client.mechanism} "
                 "SASL exchange is under way"
             )
-        if self._sasl_tokens:
+        if self._phases.phase is ClientPhase.SASL_TOKENS:
             raise ConnectionStateError(
                 "the connection carries bare SASL tokens (SaslHandshake v0): use "
                 "send_sasl_token() until end_sasl_tokens()"
@@ -421,7 +263,7 @@ class ClientConnection:
     ) -> Tuple[int, bytes]:
         api_key = message.api_key
         version = self._version_for(type(message), version)
-        tracked = not _is_acks0_produce(api_key, message)
+        tracked = not is_acks0_produce(api_key, message)
         if tracked and self.max_in_flight is not None and len(self._pending) >= self.max_in_flight:
             raise InFlightLimitError(
                 f"{len(self._pending)} requests are in flight, the limit is {self.max_in_flight}"
@@ -452,7 +294,7 @@ class ClientConnection:
         as in :meth:`send`; a correlation id already waiting is refused."""
         if self._closed is not None:
             raise ConnectionClosedError(f"cannot track on a closed connection: {self._closed}")
-        if _is_acks0_produce(api_key, request):
+        if is_acks0_produce(api_key, request):
             self._remember(correlation_id, "was a Produce with acks=0, which gets no response")
             return
         if correlation_id in self._pending:
@@ -507,7 +349,7 @@ class ClientConnection:
             raise ConnectionClosedError(f"cannot send on a closed connection: {self._closed}")
         if self._auth is not None:
             raise ConnectionStateError("the connection's own SASL exchange sends the tokens")
-        if not self._sasl_tokens:
+        if self._phases.phase is not ClientPhase.SASL_TOKENS:
             raise ConnectionStateError(
                 "bare SASL tokens travel only after a SaslHandshake v0 answered NONE (or begin_sasl_tokens())"
             )
@@ -515,11 +357,16 @@ class ClientConnection:
 
     def begin_sasl_tokens(self) -> None:
         """Switch to bare SASL token frames (done by itself after a SaslHandshake v0)."""
-        self._sasl_tokens = True
+        self._phases.move(ClientMove.BARE_TOKENS, ClientPhase.SASL_TOKENS)
 
     def end_sasl_tokens(self) -> None:
         """Back to Kafka messages, once the SASL mechanism has finished."""
-        self._sasl_tokens = False
+        if self._phases.phase is ClientPhase.SASL_TOKENS and self._auth is not None:
+            self._phases.move(ClientMove.TOKENS_ENDED, ClientPhase.AUTHENTICATING)
+        elif self._phases.phase is ClientPhase.SASL_TOKENS:
+            self._phases.move(ClientMove.TOKENS_ENDED, self._open_phase())
+        else:
+            self._phases.move(ClientMove.TOKENS_ENDED, self._phases.phase)
 
     # -- SASL authentication -----------------------------------------------------------
     def authenticate(
@@ -544,7 +391,7 @@ class ClientConnection:
         """
         if self._closed is not None:
             raise ConnectionClosedError(f"cannot authenticate on a closed connection: {self._closed}")
-        if self._auth is not None or self._sasl_tokens:
+        if self._auth is not None or self._phases.phase is ClientPhase.SASL_TOKENS:
             raise ConnectionStateError("a SASL exchange is already under way on this connection")
         client = client if client is not None else self._sasl_client
         if client is None:
@@ -563,6 +410,7 @@ class ClientConnection:
         _, data = self._send(
             SaslHandshakeRequest(mechanism=client.mechanism), hs_version, deadline, sasl=True
         )
+        self._phases.move(ClientMove.EXCHANGE_STARTED, ClientPhase.AUTHENTICATING)
         self._auth = exchange
         return data
 
@@ -573,7 +421,7 @@ class ClientConnection:
         self._out.clear()
         return out
 
-    def _sasl_answer(self, api_key: int, version: int, message: Any) -> List[_Event]:
+    def _sasl_answer(self, api_key: int, version: int, message: Any) -> List[ClientEvent]:
         """The connection's own SaslHandshake or SaslAuthenticate was answered."""
         exchange = self._auth
         if exchange is None:  # an exchange that failed earlier: nothing waits for this
@@ -598,7 +446,8 @@ class ClientConnection:
                 first = exchange.client.start()
             except SaslError as exc:
                 return self._sasl_failed(exc)
-            self._sasl_tokens = exchange.handshake_version == 0
+            if exchange.handshake_version == 0:
+                self._phases.move(ClientMove.BARE_TOKENS, ClientPhase.SASL_TOKENS)
             self._sasl_token_out(first)
             return []
         if message.error_code:
@@ -613,7 +462,7 @@ class ClientConnection:
             exchange.session_lifetime_ms = message.session_lifetime_ms
         return self._sasl_challenge(bytes(message.auth_bytes))
 
-    def _sasl_challenge(self, challenge: bytes) -> List[_Event]:
+    def _sasl_challenge(self, challenge: bytes) -> List[ClientEvent]:
         exchange = self._auth
         assert exchange is not None
         try:
@@ -624,22 +473,22 @@ class ClientConnection:
             self._sasl_token_out(reply)
             return []
         self._auth = None
-        self._sasl_tokens = False
         self.authenticated = True
         self.session_lifetime_ms = exchange.session_lifetime_ms
+        self._phases.move(ClientMove.EXCHANGE_SUCCEEDED, self._open_phase())
         return [
             Authenticated(
-                exchange.client.mechanism,
-                exchange.handshake_version,
-                exchange.broker_mechanisms,
-                exchange.session_lifetime_ms,
+                mechanism=exchange.client.mechanism,
+                handshake_version=exchange.handshake_version,
+                broker_mechanisms=exchange.broker_mechanisms,
+                session_lifetime_ms=exchange.session_lifetime_ms,
             )
         ]
 
     def _sasl_token_out(self, token: bytes) -> None:
         exchange = self._auth
         assert exchange is not None
-        if self._sasl_tokens:
+        if self._phases.phase is ClientPhase.SASL_TOKENS:
             self._out += frame(token)
         else:
             _, data = self._send(
@@ -650,15 +499,16 @@ class ClientConnection:
             )
             self._out += data
 
-    def _sasl_failed(self, error: KafkaWireError) -> List[_Event]:
+    def _sasl_failed(self, error: KafkaWireError) -> List[ClientEvent]:
         """The exchange failed: Kafka closes such a connection, so this end closes too."""
         return self._close(error)
 
     # -- receiving -----------------------------------------------------------------
-    def receive_data(self, data: BytesLike) -> List[Any]:
+    def receive_data(self, data: BytesLike) -> List[ClientEvent]:
         """The events that ``data`` (any piece of the byte stream) completes
         (:class:`ResponseEvent`, :class:`RequestFailed`, :class:`UnexpectedResponse`,
-        :class:`SaslTokenReceived`; typed ``Any``, as the caller knows which it expects).
+        :class:`SaslTokenReceived`, and :class:`Authenticated` or
+        :class:`AuthenticationFailed` during the connection's own SASL exchange).
 
         A frame the stream cannot recover from (a negative or oversized size) closes
         the connection: every waiting request then fails with an event.
@@ -673,35 +523,39 @@ class ClientConnection:
             return self._close(ConnectionClosedError(f"the response stream is broken: {exc}"))
         except InvalidFrame as exc:
             return self._close(ConnectionClosedError(f"the response stream is broken: {exc}"))
-        events: List[_Event] = []
+        events: List[ClientEvent] = []
         for payload in payloads:
             if self._closed is not None:  # a failed SASL exchange closed the connection
                 break
             events.extend(self._response(payload))
         return events
 
-    def _response(self, payload: bytes) -> List[_Event]:
-        if self._sasl_tokens:
+    def _response(self, payload: bytes) -> List[ClientEvent]:
+        if self._phases.phase is ClientPhase.SASL_TOKENS:
             if self._auth is not None:
                 return self._sasl_challenge(payload)
-            return [SaslTokenReceived(payload)]
+            return [SaslTokenReceived(token=payload)]
         if len(payload) < 4:
             return [
                 UnexpectedResponse(
-                    None,
-                    payload,
-                    TruncatedError(f"a response of {len(payload)} bytes is too short for a correlation id"),
+                    correlation_id=None,
+                    payload=payload,
+                    error=TruncatedError(
+                        f"a response of {len(payload)} bytes is too short for a correlation id"
+                    ),
                 )
             ]
-        correlation_id = _CORRELATION_ID.unpack_from(payload)[0]
+        correlation_id = CORRELATION_ID.unpack_from(payload)[0]
         pending = self._pending.pop(correlation_id, None)
         if pending is None:
             how = self._finished.get(correlation_id, "was never sent")
             return [
                 UnexpectedResponse(
-                    correlation_id,
-                    payload,
-                    UnexpectedResponseError(f"a response with correlation id {correlation_id}, which {how}"),
+                    correlation_id=correlation_id,
+                    payload=payload,
+                    error=UnexpectedResponseError(
+                        f"a response with correlation id {correlation_id}, which {how}"
+                    ),
                 )
             ]
         api_key, version = pending.api_key, pending.version
@@ -711,15 +565,24 @@ class ClientConnection:
             self._remember(correlation_id, "had a response that did not decode")
             if pending.sasl:
                 return self._sasl_failed(exc)
-            return [RequestFailed(correlation_id, api_key, version, pending.request, exc)]
+            return [self._failed(correlation_id, pending, exc)]
         self._remember(correlation_id, "was already answered")
         if pending.sasl:
             return self._sasl_answer(api_key, version, message)
         if api_key == ApiKey.API_VERSIONS:
             self._api_versions_answered(message)
         elif api_key == ApiKey.SASL_HANDSHAKE and version == 0 and message.error_code == 0:
-            self._sasl_tokens = True
-        return [ResponseEvent(correlation_id, api_key, version, header, message, pending.request)]
+            self._phases.move(ClientMove.BARE_TOKENS, ClientPhase.SASL_TOKENS)
+        return [
+            ResponseEvent(
+                correlation_id=correlation_id,
+                api_key=api_key,
+                version=version,
+                header=header,
+                message=message,
+                request=pending.request,
+            )
+        ]
 
     def _api_versions_answered(self, message: ApiVersionsResponse) -> None:
         advertised = {e.api_key: VersionRange(e.min_version, e.max_version) for e in message.api_keys}
@@ -735,6 +598,20 @@ class ClientConnection:
             return
         self.peer_versions = advertised
         self.negotiated = negotiate_versions(message, self.ours)
+        after = self._phases.phase
+        self._phases.move(
+            ClientMove.NEGOTIATED, after if after is ClientPhase.AUTHENTICATING else self._open_phase()
+        )
+
+    @staticmethod
+    def _failed(correlation_id: int, pending: _Pending, error: KafkaWireError) -> RequestFailed:
+        return RequestFailed(
+            correlation_id=correlation_id,
+            api_key=pending.api_key,
+            version=pending.version,
+            request=pending.request,
+            error=error,
+        )
 
     def _remember(self, correlation_id: int, how: str) -> None:
         self._finished[correlation_id] = how
@@ -743,7 +620,7 @@ class ClientConnection:
             self._finished.popitem(last=False)
 
     # -- failures ------------------------------------------------------------------
-    def expire(self, now: float) -> List[Any]:
+    def expire(self, now: float) -> List[ClientEvent]:
         """Fail every request whose deadline is at or before ``now``.  A response that
         arrives for one later is an :class:`UnexpectedResponse`.  A SASL exchange past
         its deadline fails (:class:`AuthenticationFailed`) and closes the connection."""
@@ -755,16 +632,14 @@ class ClientConnection:
                 )
             )
         expired = [cid for cid, p in self._pending.items() if p.deadline is not None and p.deadline <= now]
-        events: List[Any] = []
+        events: List[ClientEvent] = []
         for cid in expired:
             p = self._pending.pop(cid)
             self._remember(cid, "had expired")
             events.append(
-                RequestFailed(
+                self._failed(
                     cid,
-                    p.api_key,
-                    p.version,
-                    p.request,
+                    p,
                     RequestTimedOutError(
                         f"correlation id {cid} ({type(p.request).__name__} v{p.version}) passed its "
                         f"deadline {p.deadline} at {now}"
@@ -773,7 +648,7 @@ class ClientConnection:
             )
         return events
 
-    def connection_lost(self, why: str = "the connection was lost") -> List[Any]:
+    def connection_lost(self, why: str = "the connection was lost") -> List[ClientEvent]:
         """The connection is gone: every waiting request fails with an event (and a SASL
         exchange under way with :class:`AuthenticationFailed`)."""
         if self._closed is not None:
@@ -790,284 +665,17 @@ class ClientConnection:
             return self._close(SaslAuthenticationError(f"{why} during SASL authentication{hint}"))
         return self._close(ConnectionClosedError(why))
 
-    def _close(self, error: KafkaWireError) -> List[Any]:
+    def _close(self, error: KafkaWireError) -> List[ClientEvent]:
         """Close with ``error``: the SASL exchange under way fails, then every waiting
         request (the exchange's own requests are accounted for by its event)."""
         self._closed = error
-        events: List[Any] = []
+        self._phases.move(ClientMove.CLOSED, ClientPhase.CLOSED)
+        events: List[ClientEvent] = []
         if self._auth is not None:
-            events.append(AuthenticationFailed(self._auth.client.mechanism, error))
+            events.append(AuthenticationFailed(mechanism=self._auth.client.mechanism, error=error))
             self._auth = None
-        self._sasl_tokens = False
-        events += [
-            RequestFailed(cid, p.api_key, p.version, p.request, error)
-            for cid, p in self._pending.items()
-            if not p.sasl
-        ]
+        events += [self._failed(cid, p, error) for cid, p in self._pending.items() if not p.sasl]
         for cid in self._pending:
             self._remember(cid, "failed when the connection closed")
         self._pending.clear()
         return events
-
-
-# -- server side -----------------------------------------------------------------------
-
-
-class RequestEvent(_Event):
-    """A request received.  ``expects_response`` is False for a Produce with
-    ``acks=0``.  ``unsupported_version`` marks an ApiVersions request at a version the
-    server does not support: its ``message`` is None and :meth:`ServerConnection.respond`
-    writes the answer v0-shaped (KIP-511; see
-    :meth:`ServerConnection.api_versions_response`).  ``trailing`` counts the bytes
-    after the body, which were not read (Kafka's broker ignores them too)."""
-
-    __slots__ = (
-        "correlation_id",
-        "api_key",
-        "version",
-        "header",
-        "message",
-        "expects_response",
-        "unsupported_version",
-        "sequence",
-        "payload",
-        "trailing",
-    )
-
-    def __init__(
-        self,
-        api_key: int,
-        version: int,
-        header: RequestHeader,
-        message: Any,
-        expects_response: bool,
-        unsupported_version: bool,
-        sequence: Optional[int],
-        payload: bytes,
-        trailing: int = 0,
-    ) -> None:
-        self.correlation_id = header.correlation_id
-        self.api_key = api_key
-        self.version = version
-        self.header = header
-        self.message = message
-        self.expects_response = expects_response
-        self.unsupported_version = unsupported_version
-        self.sequence = sequence
-        self.payload = payload  # the frame as received, without its size (for logs, proxies)
-        self.trailing = trailing  # bytes after the body, not read (Kafka ignores them too)
-
-
-class InvalidRequest(_Event):
-    """A request the server cannot serve (Kafka closes the connection): a broken frame,
-    bytes that do not decode, or an API or version the server does not support."""
-
-    __slots__ = ("error", "payload")
-
-    def __init__(self, error: KafkaWireError, payload: Optional[bytes]) -> None:
-        self.error = error
-        self.payload = payload
-
-
-class ServerConnection:
-    """The broker end of one connection.
-
-    ``supported`` is what the server serves (API key -> ``VersionRange`` or
-    ``(lowest, highest)``), by default every API and version kafkawire knows; it is
-    also what :meth:`api_versions_response` advertises.  Responses leave in request
-    order: :meth:`respond` returns the bytes that may be written now.
-    """
-
-    def __init__(
-        self, supported: Optional[Versions] = None, *, max_frame_size: int = DEFAULT_MAX_FRAME_SIZE
-    ) -> None:
-        if supported is None:
-            self.supported = _ranges(None)
-        else:
-            self.supported = {
-                k: v if isinstance(v, VersionRange) else VersionRange(*v) for k, v in supported.items()
-            }
-        self.client_id: Optional[str] = None
-        #: ``(name, version)`` from an ApiVersions request v3+.
-        self.client_software: Optional[Tuple[str, str]] = None
-        self.requests_received = 0
-        self._frames = FrameReader(max_frame_size)
-        self._next_sequence = 0
-        self._next_out = 0  # sequence of the oldest unanswered request
-        self._unanswered: Dict[int, List[Any]] = {}  # sequence -> [event, frame or None]
-        self._sasl_tokens = False
-        self._closed: Optional[KafkaWireError] = None
-
-    @property
-    def unanswered(self) -> int:
-        """Requests received that still wait for their response."""
-        return len(self._unanswered)
-
-    @property
-    def at_frame_boundary(self) -> bool:
-        """False when the stream holds part of a frame (say so if the client closes now)."""
-        return self._frames.at_boundary
-
-    @property
-    def buffered(self) -> int:
-        return self._frames.buffered
-
-    def api_versions_response(self, error_code: int = 0, throttle_time_ms: int = 0) -> ApiVersionsResponse:
-        """An ApiVersionsResponse advertising ``supported`` (KIP-511 answers pass
-        ``error_code=35``, UNSUPPORTED_VERSION)."""
-        Entry = ApiVersionsResponse.ApiVersion
-        entries = [
-            Entry(api_key=k, min_version=r.lowest, max_version=r.highest)
-            for k, r in sorted(self.supported.items())
-            if not r.empty
-        ]
-        return ApiVersionsResponse(error_code=error_code, api_keys=entries, throttle_time_ms=throttle_time_ms)
-
-    def begin_sasl_tokens(self) -> None:
-        """Read the next frames as bare SASL tokens (done by itself on SaslHandshake v0)."""
-        self._sasl_tokens = True
-
-    def end_sasl_tokens(self) -> None:
-        """Back to Kafka requests, once the SASL mechanism has finished."""
-        self._sasl_tokens = False
-
-    def receive_data(self, data: BytesLike) -> List[Any]:
-        """The events that ``data`` completes (:class:`RequestEvent`,
-        :class:`InvalidRequest`, :class:`SaslTokenReceived`; typed ``Any``).  After an :class:`InvalidRequest` (always
-        the last event) the connection is closed and takes no more data."""
-        if self._closed is not None:
-            raise ConnectionClosedError(f"cannot receive on a closed connection: {self._closed}")
-        try:
-            payloads = self._frames.feed(data)
-        except InvalidFrame as exc:
-            self._closed = exc
-            return [InvalidRequest(exc, None)]
-        events: List[_Event] = []
-        for payload in payloads:
-            event = self._request(payload)
-            events.append(event)
-            if isinstance(event, InvalidRequest):
-                self._closed = event.error
-                break
-        return events
-
-    def _enqueue(self, event: Union[RequestEvent, SaslTokenReceived]) -> int:
-        sequence = self._next_sequence
-        self._next_sequence += 1
-        self._unanswered[sequence] = [event, None]
-        return sequence
-
-    def _request(self, payload: bytes) -> _Event:
-        if self._sasl_tokens:
-            token = SaslTokenReceived(payload)
-            token.sequence = self._enqueue(token)
-            return token
-        try:
-            api_key, version = peek_request_api(payload)
-            request_class(api_key)
-        except (TruncatedError, UnknownApiError) as exc:
-            return InvalidRequest(exc, payload)
-        served = self.supported.get(api_key)
-        if served is None or served.empty:
-            return InvalidRequest(
-                UnknownApiError(f"{request_class(api_key).__name__} (API key {api_key}) is not served here"),
-                payload,
-            )
-        if version not in served:
-            if api_key == ApiKey.API_VERSIONS:
-                return self._unsupported_api_versions(payload, version)
-            return InvalidRequest(
-                UnsupportedVersionError(
-                    f"{request_class(api_key).__name__} v{version} is outside the served v{served}"
-                ),
-                payload,
-            )
-        try:
-            # Kafka's broker reads the body it expects and ignores any bytes after it
-            # (it serves librdkafka 2.16's MetadataRequests, which carry 3 extra bytes):
-            # so does this end, keeping the count in ``event.trailing``.
-            header, message, end = decode_request_prefix(payload)
-        except DecodeError as exc:
-            return InvalidRequest(exc, payload)
-        self.requests_received += 1
-        self.client_id = header.client_id
-        if api_key == ApiKey.API_VERSIONS and version >= 3:
-            self.client_software = (message.client_software_name, message.client_software_version)
-        elif api_key == ApiKey.SASL_HANDSHAKE and version == 0:
-            self._sasl_tokens = True
-        trailing = len(payload) - end
-        if _is_acks0_produce(api_key, message):
-            return RequestEvent(api_key, version, header, message, False, False, None, payload, trailing)
-        event = RequestEvent(api_key, version, header, message, True, False, None, payload, trailing)
-        event.sequence = self._enqueue(event)
-        return event
-
-    def _unsupported_api_versions(self, payload: bytes, version: int) -> _Event:
-        if len(payload) < 8:
-            return InvalidRequest(
-                TruncatedError(f"an ApiVersions request of {len(payload)} bytes has no correlation id"),
-                payload,
-            )
-        correlation_id = _CORRELATION_ID.unpack_from(payload, 4)[0]
-        try:  # a newer client's header is v2 (ApiVersions has been flexible since v3)
-            header, _ = RequestHeader.decode_from(payload, 2, 0)
-        except DecodeError:
-            header = RequestHeader(
-                request_api_key=ApiKey.API_VERSIONS,
-                request_api_version=version,
-                correlation_id=correlation_id,
-                client_id=None,
-            )
-        self.requests_received += 1
-        event = RequestEvent(ApiKey.API_VERSIONS, version, header, None, True, True, None, payload)
-        event.sequence = self._enqueue(event)
-        return event
-
-    def respond(self, event: Union[RequestEvent, SaslTokenReceived], message: Any) -> bytes:
-        """Answer ``event`` with ``message`` (a response message; the token bytes for a
-        :class:`SaslTokenReceived`); returns what may be written now, possibly b"":
-        the responses, in request order, that no earlier unanswered request holds back."""
-        sequence = getattr(event, "sequence", None)
-        slot = self._unanswered.get(sequence) if sequence is not None else None
-        if slot is None or slot[0] is not event:
-            if isinstance(event, RequestEvent) and not event.expects_response:
-                raise ConnectionStateError("a Produce with acks=0 gets no response")
-            raise ConnectionStateError(
-                f"{event!r} is not a request of this connection waiting for its response"
-            )
-        if slot[1] is not None:
-            raise ConnectionStateError(f"{event!r} was already answered")
-        if isinstance(event, SaslTokenReceived):
-            if not isinstance(message, (bytes, bytearray, memoryview)):
-                raise EncodeError(f"a SASL token is bytes, not {type(message).__name__}")
-            slot[1] = frame(message)
-        else:
-            if (
-                not isinstance(message, Message)
-                or message.kind != "response"
-                or message.api_key != event.api_key
-            ):
-                raise EncodeError(
-                    f"a {type(message).__name__} cannot answer a request of API key {event.api_key}"
-                )
-            version = 0 if event.unsupported_version else event.version
-            slot[1] = encode_response(message, version, event.correlation_id)
-        return self._ready()
-
-    def _ready(self) -> bytes:
-        out = []
-        while True:
-            slot = self._unanswered.get(self._next_out)
-            if slot is None or slot[1] is None:
-                break
-            out.append(slot[1])
-            del self._unanswered[self._next_out]
-            self._next_out += 1
-        return b"".join(out)
-
-    def connection_lost(self) -> int:
-        """The connection is gone; returns how many requests were left unanswered."""
-        self._closed = self._closed or ConnectionClosedError("the connection was lost")
-        left = len(self._unanswered)
-        self._unanswered.clear()
-        return left
