@@ -120,6 +120,13 @@ def test_discover_skips_foreign_folders_and_names_missing_paths(tmp_path):
     assert [(p.topic, p.partition) for p in logs] == [("topic.with-dash", 3)]
     with pytest.raises(FileNotFoundError, match="nope"):
         segments.discover(str(tmp_path / "nope"))
+    # a folder named outright must be a log directory or a partition folder
+    with pytest.raises(FileNotFoundError, match="no Kafka partition folders .* in it: .*not-a-partition"):
+        segments.discover(str(tmp_path / "not-a-partition"))
+    assert segments.discover(str(tmp_path / "t-x" / "..")) != []
+    assert segments.discover(str(tmp_path / "not-a-*")) == []  # a glob may match foreign folders
+    (tmp_path / "empty-0").mkdir()
+    assert segments.discover(str(tmp_path / "empty-0")) == []  # an empty partition
 
 
 def test_segment_file_names_are_twenty_digit_base_offsets():

@@ -124,11 +124,48 @@ def _schema(*names):
             r"option partition: '-1' is not a partition",
         ),
         ({"path": "/a", "topic": "t", "partition": "2147483648"}, ("value",), "from 0 to 2147483647"),
+        (
+            {"path": "/a", "topic": "t", "segment_bytes": "1m"},
+            ("value",),
+            r"no write option 'segment_bytes' \(did you mean 'segmentBytes'\?\)",
+        ),
     ],
 )
 def test_writer_refuses_what_it_cannot_write(options, names, message):
     with pytest.raises(ValueError, match=message):
         KafkaLogWriter(options, _schema(*names), overwrite=False)
+
+
+@pytest.mark.backend_independent
+def test_reader_refuses_an_option_it_does_not_have():
+    """An unknown option was ignored: ``isolation_level`` read uncommitted data."""
+    for options, message in (
+        (
+            {"isolation_level": "read_committed"},
+            r"no read option 'isolation_level' \(did you mean 'isolationLevel'\?\)",
+        ),
+        (
+            {"verifyCRC": "false", "chunk": "1m"},
+            r"'chunk' \(did you mean 'chunkBytes'\?\); its read options: verifyCrc",
+        ),
+        ({"compression": "zstd"}, "no read option 'compression'"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            KafkaLogReader({"path": "/a", **options})
+    # Spark's own spelling, in any case, and the paths Spark adds
+    reader = KafkaLogReader({"path": "/a", "paths": "[]", "ISOLATIONLEVEL": "read_committed"})
+    assert reader.options.isolation_level == "read_committed"
+
+
+@pytest.mark.backend_independent
+def test_a_directory_without_partition_folders_is_no_empty_log(tmp_path):
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "meta.properties").write_text("version=1\n")
+    reader = KafkaLogReader({"path": str(tmp_path / "logs")})
+    with pytest.raises(FileNotFoundError, match="no Kafka partition folders"):
+        reader.partitions()
+    (tmp_path / "logs" / "t-0").mkdir()  # an empty partition is an empty log
+    assert [p.value for p in KafkaLogReader({"path": str(tmp_path / "logs")}).partitions()] == [[]]
 
 
 @pytest.mark.backend_independent

@@ -295,3 +295,12 @@ def test_a_schema_with_an_unknown_column_or_type_names_it(kafka_log, sample_log)
     for schema, word in (("offset bigint, nope int", "nope"), ("offset int", "bigint")):
         with pytest.raises(PySparkException, match=word):
             kafka_log().schema(schema).load(sample_log.directory).collect()
+
+
+def test_an_option_kafka_log_does_not_have_fails_the_query(kafka_log, sample_log):
+    from pyspark.errors import PySparkException
+
+    committed = kafka_log(isolationLevel="read_committed").load(sample_log.directory).count()
+    assert committed == len(sample_log.records) - len(sample_log.aborted)
+    with pytest.raises(PySparkException, match="did you mean 'isolationLevel'"):
+        kafka_log(isolation_level="read_committed").load(sample_log.directory).count()

@@ -88,6 +88,49 @@ def _positive(value: Union[str, int, None], name: str) -> Optional[int]:
     return n
 
 
+#: the ``kafka-log`` read options, as Spark spells them (case does not matter)
+READ_OPTIONS = (
+    "verifyCrc",
+    "includeControl",
+    "isolationLevel",
+    "mode",
+    "columnNameOfCorruptRecord",
+    "maxPartitionBytes",
+    "openCostInBytes",
+    "minPartitions",
+    "chunkBytes",
+    "backend",
+)
+#: what Spark itself passes along with the options: the paths given to ``load``/``save``
+PATH_OPTIONS = ("path", "paths")
+
+
+def check_option_names(options: Mapping[str, Any], known: Sequence[str], what: str) -> None:
+    """Raise ``ValueError`` naming each option of ``options`` that is not in ``known``
+    (or a path), with the option it was probably meant to be."""
+    import difflib
+
+    def plain(name: str) -> str:
+        return name.lower().replace("_", "").replace("-", "").replace(".", "")
+
+    every = (*known, *PATH_OPTIONS)
+    lowered = {n.lower() for n in every}
+    unknown = [str(k) for k in options if str(k).lower() not in lowered]
+    if not unknown:
+        return
+    plain_names = {plain(n): n for n in every}
+    hints = []
+    for k in unknown:
+        near = plain_names.get(plain(k))
+        if near is None:
+            close = difflib.get_close_matches(plain(k), list(plain_names), n=1)
+            near = plain_names[close[0]] if close else None
+        hints.append(f"{k!r}" + (f" (did you mean {near!r}?)" if near else ""))
+    raise ValueError(
+        f"kafka-log has no {what} option {', '.join(hints)}; its {what} options: {', '.join(known)}"
+    )
+
+
 @dataclass(frozen=True)
 class ReadOptions:
     """The ``kafka-log`` read options, parsed and checked once on the driver."""
@@ -106,9 +149,24 @@ class ReadOptions:
     #: gives, since Spark passes Python data sources no pruned column list
     columns: Optional[Tuple[str, ...]] = None
 
+    def __post_init__(self) -> None:
+        if self.isolation_level not in ISOLATION_LEVELS:
+            raise ValueError(
+                f"isolation_level must be one of {ISOLATION_LEVELS}, not {self.isolation_level!r}"
+            )
+        if self.mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}, not {self.mode!r}")
+        if self.backend not in (None, "cython", "python"):
+            raise ValueError(f"backend must be 'cython' or 'python', not {self.backend!r}")
+
     @classmethod
-    def parse(cls, options: Mapping[str, str]) -> "ReadOptions":
-        """From Spark's (case-insensitive) option map; unknown options are ignored."""
+    def parse(cls, options: Mapping[str, str], *, strict: bool = True) -> "ReadOptions":
+        """From Spark's (case-insensitive) option map.  An option that is not a read
+        option raises ``ValueError`` naming it (``isolation_level`` for
+        ``isolationLevel`` would read uncommitted data); ``strict=False`` ignores it, for
+        the schema Spark asks of a write too."""
+        if strict:
+            check_option_names(options, READ_OPTIONS, "read")
         opts = {str(k).lower(): v for k, v in options.items()}
         iso = str(opts.get("isolationlevel", "read_uncommitted")).lower()
         if iso not in ISOLATION_LEVELS:

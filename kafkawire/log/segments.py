@@ -16,6 +16,7 @@ Decoding the batches themselves is :mod:`kafkawire.records`' work.
 
 from __future__ import annotations
 
+import errno
 import glob as _glob
 import io
 import os
@@ -173,14 +174,19 @@ def discover(paths: Union[PathLike, Sequence[PathLike]]) -> List[PartitionLog]:
     Each path may be a Kafka log directory (holding ``<topic>-<partition>`` folders), one
     partition folder (holding ``*.log`` segments), a segment file, or a glob of any of
     these.  Segments given directly are grouped by their folder; the topic and partition
-    come from the folder's name (None when it is not a partition folder).
+    come from the folder's name (None when it is not a partition folder).  A path that
+    does not exist, or a directory named outright that holds no partition folder and no
+    segment, raises ``FileNotFoundError``.
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     expanded: List[str] = []
+    given = set()  # named, not matched by a glob (which may match foreign folders too)
     for p in paths:
         p = os.fspath(p)
         matches = sorted(_glob.glob(p)) if _glob.has_magic(p) else [p]
+        if not _glob.has_magic(p):
+            given.add(p)
         if not matches:
             raise FileNotFoundError(f"no file matches {p!r}")
         expanded.extend(matches)
@@ -204,12 +210,20 @@ def discover(paths: Union[PathLike, Sequence[PathLike]]) -> List[PartitionLog]:
             if own:
                 add(p, own)
                 continue
+            partitions = 0
             for name in sorted(os.listdir(p)):
                 sub = os.path.join(p, name)
                 if os.path.isdir(sub) and parse_partition_dir(name):
+                    partitions += 1
                     segs = _partition_segments(sub)
                     if segs:
                         add(sub, segs)
+            if not partitions and p in given and _owner(p) == (None, None):
+                # neither a partition folder (which may be empty) nor a log directory:
+                # reading it as one with no records would be a silent wrong answer
+                raise FileNotFoundError(
+                    errno.ENOENT, "no Kafka partition folders (<topic>-<partition>) or .log segments in it", p
+                )
         else:
             raise FileNotFoundError(f"no such file or directory: {p!r}")
 

@@ -273,7 +273,8 @@ def row_filter_of(filters: Sequence[Filter]) -> logread.RowFilter:
 
 @dataclass(frozen=True)
 class WriteOptions:
-    """The ``kafka-log`` write options."""
+    """The ``kafka-log`` write options (an option that is none of these raises
+    ``ValueError`` naming it)."""
 
     compression: str = "none"
     batch_bytes: int = 1 << 20
@@ -286,6 +287,7 @@ class WriteOptions:
     def parse(cls, options: Mapping[str, str]) -> "WriteOptions":
         from kafkawire.compression import codec_id, codec_name
 
+        logread.check_option_names(options, WRITE_OPTIONS, "write")
         opts = {str(k).lower(): v for k, v in options.items()}
         return cls(
             compression=codec_name(codec_id(str(opts.get("compression", "none")).lower())),
@@ -299,6 +301,18 @@ class WriteOptions:
             topic=None if opts.get("topic") is None else _check_topic(str(opts["topic"]), "option topic"),
             partition=_check_partition(str(opts.get("partition", 0)), "option partition"),
         )
+
+
+#: the ``kafka-log`` write options, as Spark spells them (case does not matter)
+WRITE_OPTIONS = (
+    "compression",
+    "batchBytes",
+    "segmentBytes",
+    "indexIntervalBytes",
+    "topic",
+    "partition",
+    "backend",
+)
 
 
 @dataclass
@@ -538,7 +552,8 @@ class KafkaLogDataSource(DataSource):
         return FORMAT
 
     def schema(self) -> str:
-        return spark_ddl(logread.ReadOptions.parse(self.options))
+        # Spark may ask a write for the schema too: its options are write options
+        return spark_ddl(logread.ReadOptions.parse(self.options, strict=False))
 
     def reader(self, schema: "StructType") -> KafkaLogReader:
         return KafkaLogReader(self.options, schema)
