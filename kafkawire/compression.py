@@ -32,11 +32,9 @@ from typing import Any, Callable, Optional, Union
 from kafkawire.errors import DecompressionError, DecompressionLimitError, EncodeError
 from kafkawire.framing import BytesLike
 
-_cramjam: Any
-try:  # an optional extra: ``pip install kafkawire[compression]``
-    import cramjam as _cramjam
-except ImportError:  # pragma: no cover - exercised only without the extra
-    _cramjam = None
+# cramjam, imported on first use (most batches are not compressed, and importing it costs
+# more than the rest of the codec's import); an optional extra: kafkawire[compression]
+_cramjam: Any = None
 
 NONE, GZIP, SNAPPY, LZ4, ZSTD = 0, 1, 2, 3, 4
 #: Codec names by the id Kafka stores in the low three bits of the attributes.
@@ -82,10 +80,15 @@ def codec_name(codec: int) -> str:
 
 
 def _lib() -> Any:
+    global _cramjam
     if _cramjam is None:
-        raise DecompressionError(
-            "compressed records need the 'cramjam' package (pip install kafkawire[compression])"
-        )
+        try:
+            import cramjam
+        except ImportError:  # pragma: no cover - exercised only without the extra
+            raise DecompressionError(
+                "compressed records need the 'cramjam' package (pip install kafkawire[compression])"
+            ) from None
+        _cramjam = cramjam
     return _cramjam
 
 

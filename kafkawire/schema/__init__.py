@@ -10,19 +10,34 @@ is first used.
 from __future__ import annotations
 
 import json
-from pathlib import Path
-from typing import Any, Dict
+import os
+from typing import TYPE_CHECKING, Any, Dict
 
 from kafkawire.schema.catalog import CATALOG
 
-DATA_DIR = Path(__file__).parent / "data"
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    DATA_DIR: Path
+
+# os.path, not pathlib, on the import path of every ``import kafkawire`` (pathlib and
+# what it imports cost more than this whole package's Python code)
+_DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 GROUPS = ("messages", "data", "coordinator", "metadata", "raft")
 
 
 def load_json(relative: str) -> Any:
     """One file of the protocol data, parsed."""
-    with open(DATA_DIR / relative, "rb") as fh:
+    with open(os.path.join(_DATA_DIR, relative), "rb") as fh:
         return json.load(fh)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "DATA_DIR":  # the data folder as a Path, for tools and tests
+        from pathlib import Path
+
+        return Path(_DATA_DIR)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def load_definition(name: str) -> Dict[str, Any]:
