@@ -114,3 +114,73 @@ def test_kafka_log_reads_the_test_brokers_groups(kafka_log, tmp_path):
     assert commits == {(TOPIC, 0): 4, (TOPIC, 1): 4}
     assert {r.record_type for r in rows} == {"offset_commit", "group_metadata"}
     assert not [r for r in rows if r.error]
+
+
+def _offsets_topic_as_seen(target) -> dict:
+    """What a client sees of ``__consumer_offsets`` once a group has asked for its
+    coordinator: Metadata by name (no auto-creation) and of every topic, and a Produce."""
+    import time
+
+    from blocking_client import BlockingClient
+
+    from kafkawire import messages as M
+
+    name = internal_topics.CONSUMER_OFFSETS
+    conn = BlockingClient(target)
+    try:
+        deadline = time.monotonic() + 60
+        while True:  # Kafka answers COORDINATOR_NOT_AVAILABLE while it creates the topic
+            found = conn.request(M.FindCoordinatorRequest(key_type=0, coordinator_keys=["lister"]), 4)
+            if found.coordinators[0].error_code == 0 or time.monotonic() > deadline:
+                break
+            time.sleep(0.5)
+        named = conn.request(M.MetadataRequest(topics=[{"name": name}], allow_auto_topic_creation=False), 12)
+        every = conn.request(M.MetadataRequest(topics=None, allow_auto_topic_creation=False), 12)
+        produced = conn.request(
+            M.ProduceRequest(
+                acks=1,
+                timeout_ms=10000,
+                topic_data=[
+                    {
+                        "name": name,
+                        "partition_data": [{"index": 0, "records": records.encode_batch([{"value": b"x"}])}],
+                    }
+                ],
+            ),
+            9,
+        )
+    finally:
+        conn.close()
+    (topic,) = named.topics
+    listed = [t for t in every.topics if t.name == name]
+    return {
+        "coordinator": found.coordinators[0].error_code,
+        "named": (topic.error_code, topic.is_internal, len(topic.partitions)),
+        "listed": [(t.is_internal, len(t.partitions)) for t in listed],
+        "produce": produced.responses[0].partition_responses[0].error_code,
+    }
+
+
+def test_consumer_offsets_is_an_internal_topic_as_in_kafka(kafka_broker):
+    """Once a group has a coordinator, ``kcat -C -t __consumer_offsets`` finds the topic
+    on the test broker as on Kafka 4.4 (both keep one partition of it here); before,
+    Metadata without auto-creation does not know it, as a fresh Kafka does not."""
+    from blocking_client import BlockingClient
+
+    from kafkawire import messages as M
+
+    kafka = _offsets_topic_as_seen((kafka_broker.host, kafka_broker.port))
+    assert kafka["named"][:2] == (0, True) and kafka["listed"] == [(True, 1)], kafka
+    with Broker() as b:
+        conn = BlockingClient(b)
+        try:
+            before = conn.request(
+                M.MetadataRequest(
+                    topics=[{"name": internal_topics.CONSUMER_OFFSETS}], allow_auto_topic_creation=False
+                ),
+                12,
+            )
+        finally:
+            conn.close()
+        assert before.topics[0].error_code == 3  # UNKNOWN_TOPIC_OR_PARTITION
+        assert _offsets_topic_as_seen(b) == kafka

@@ -8,7 +8,9 @@ versions a Kafka 4.4 broker writes for the classic protocol: an ``OffsetCommitKe
 ``GroupMetadataKey`` (type 2) with a ``GroupMetadataValue`` v3.  On start the records
 are read back in order, so committed offsets (and each group's generation) survive a
 restart, and ``kafka-log`` / ``decode_consumer_offsets`` read the groups as they read a
-real broker's.  The partition is the coordinator's own: it is not listed as a topic.
+real broker's.  Without a log directory the partition is kept in memory.  As in Kafka, the
+topic exists once a group has asked for its coordinator (or was kept in the directory):
+from then on Metadata lists it as internal and Fetch reads it.
 """
 
 from __future__ import annotations
@@ -38,12 +40,15 @@ def _now_ms() -> int:
 
 
 class GroupLog:
-    """The coordinator's ``__consumer_offsets`` partition under ``log_dir``."""
+    """The coordinator's ``__consumer_offsets`` partition under ``log_dir`` (in memory
+    without one)."""
 
-    def __init__(self, log_dir: str) -> None:
-        directory = os.path.join(log_dir, f"{TOPIC}-{PARTITION}")
-        os.makedirs(directory, exist_ok=True)
-        self.log = PartitionLog(TOPIC, PARTITION, directory)
+    def __init__(self, log_dir: Optional[str]) -> None:
+        directory = None
+        if log_dir is not None:
+            directory = os.path.join(log_dir, f"{TOPIC}-{PARTITION}")
+            os.makedirs(directory, exist_ok=True)
+        self.log = PartitionLog(TOPIC, PARTITION, directory)  # in memory without log_dir
 
     def _append(self, entries: List[Tuple[bytes, Optional[bytes]]]) -> None:
         now = _now_ms()

@@ -182,8 +182,9 @@ class Broker(
         self._loop = asyncio.get_running_loop()
         self.storage = Storage(self.log_dir)
         self.acls = AclStore(self.log_dir, self.super_users)
-        if self.log_dir is not None:
-            self.groups.attach_log(GroupLog(self.log_dir))
+        self.groups.attach_log(GroupLog(self.log_dir))
+        if self.groups.log is not None and self.groups.log.log.next_offset:
+            self._offsets_topic()  # kept from an earlier run, as Kafka keeps it
         self._appended = asyncio.Condition()
         if self._frame_log_target is not None:
             self.frame_log = FrameLog(self._frame_log_target)

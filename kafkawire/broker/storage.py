@@ -393,6 +393,13 @@ class Storage:
         self.by_id[topic_id] = topic
         return topic
 
+    def add_internal_topic(self, name: str, partitions: List[PartitionLog]) -> Topic:
+        """List ``partitions``, kept by a coordinator, as the internal topic ``name``."""
+        topic = Topic(name, uuid.uuid4(), partitions, {}, is_internal=True)
+        self.topics[name] = topic
+        self.by_id[topic.topic_id] = topic
+        return topic
+
     def delete_topic(self, name: str) -> None:
         topic = self.topics.pop(name)
         self.by_id.pop(topic.topic_id, None)

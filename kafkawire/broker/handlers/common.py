@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Optional, Tuple
 
+from kafkawire import internal_topics
 from kafkawire.broker import acls as A
 from kafkawire.broker.codes import ALL_TOPIC_OPERATIONS, TOPIC_OPERATIONS
 from kafkawire.broker.connections import Connection
@@ -60,5 +61,15 @@ class HandlerHelpers(BrokerState):
         err = topic_name_error(name)
         if err is not None:
             return ErrorCode.INVALID_TOPIC_EXCEPTION
+        if name == internal_topics.CONSUMER_OFFSETS:
+            self._offsets_topic()  # the group coordinator's, as Kafka creates it
+            return ErrorCode.NONE
         self._store.create_topic(name, self.num_partitions)
         return ErrorCode.NONE
+
+    def _offsets_topic(self) -> None:
+        """List the group coordinator's partition as the internal ``__consumer_offsets``
+        (Kafka creates the topic when a group first asks for its coordinator)."""
+        log = self.groups.log
+        if log is not None and internal_topics.CONSUMER_OFFSETS not in self._store.topics:
+            self._store.add_internal_topic(internal_topics.CONSUMER_OFFSETS, [log.log])

@@ -53,6 +53,8 @@ class GroupHandlers(BrokerState):
                 port=self.port,
             )
 
+        if key_type == 0:
+            self._offsets_topic()  # where the group's offsets go
         if version >= 4:
             coords = [R_.Coordinator(key=k, **coordinator(error_for(k))) for k in req.coordinator_keys]
             return R_(throttle_time_ms=0, coordinators=coords)

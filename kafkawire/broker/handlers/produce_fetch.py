@@ -58,6 +58,8 @@ class ProduceFetchHandlers(BrokerState):
                 topic, terr = None, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED
             elif not self._allowed(conn, A.WRITE, A.TOPIC, topic.name if topic else td.name or ""):
                 topic, terr = None, ErrorCode.TOPIC_AUTHORIZATION_FAILED
+            elif topic is not None and topic.is_internal:
+                topic, terr = None, ErrorCode.INVALID_TOPIC_EXCEPTION  # the coordinator's, as in Kafka
             parts = []
             for pd in td.partition_data:
                 res = R_.PartitionProduceResponse(

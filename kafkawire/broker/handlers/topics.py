@@ -36,7 +36,7 @@ class TopicHandlers(BrokerState):
             wanted = [
                 (t.name, None)
                 for t in storage.topics.values()
-                if not t.name.startswith("__") and self._allowed(conn, A.DESCRIBE, A.TOPIC, t.name)
+                if self._allowed(conn, A.DESCRIBE, A.TOPIC, t.name)  # internal ones too, as Kafka lists them
             ]
         else:
             wanted = [(t.name, t.topic_id if version >= 10 else None) for t in req.topics]
