@@ -220,6 +220,23 @@ def test_serve_with_a_bad_log_dir_says_so_in_one_line(capsys, tmp_path):
     )
     assert (status, out) == (1, "")
     assert "--ssl-certfile" in _one_line(err, "kafkawire serve")
+    # flags, not the keyword arguments of Broker
+    status, out, err = _main(
+        capsys, "serve", "--port", "0", "--max-seconds", "0", "--security-protocol", "SSL"
+    )
+    assert (status, out) == (2, "")
+    assert _one_line(err, "kafkawire serve").endswith(
+        "--security-protocol SSL needs the broker's certificate and key: --ssl-certfile FILE --ssl-keyfile FILE"
+    )
+    missing = tmp_path / "missing" / "frames.jsonl"
+    status, out, err = _main(
+        capsys, "serve", "--port", "0", "--max-seconds", "0", "--frame-log", str(missing)
+    )
+    assert (status, out) == (1, "")
+    assert (
+        _one_line(err, "kafkawire serve")
+        == f"kafkawire serve: --frame-log {missing}: No such file or directory"
+    )
 
 
 @pytest.mark.backend_independent
@@ -408,9 +425,23 @@ def test_dump_log_of_a_directory_dumps_its_segments(capsys, tmp_path):
     (plog,) = segments.discover(str(partition))
     assert len(batches) == sum(len(list(segments.scan_headers(s.path))) for s in plog.segments)
 
-    status, out, err = _main(capsys, "dump-log", log.directory)  # partitions, no files
-    assert (status, out) == (1, "")
-    assert "no .log" in _one_line(err, "kafkawire dump-log")
+    status, out, err = _main(capsys, "dump-log", "--no-data", log.directory)  # the path the demo prints
+    assert (status, err) == (0, "")
+    dumped = [json.loads(line)["dumping"] for line in out.splitlines() if "dumping" in line]
+    folders = sorted(segments.discover(log.directory), key=lambda p: (p.topic, p.partition))
+    assert [os.path.dirname(d) for d in dumped if d.endswith(".log")] == [
+        p.directory for p in folders for _ in p.segments
+    ]
+    assert len({os.path.dirname(d) for d in dumped}) == 6
+    (partition / "partition.metadata").write_text("version: 0\ntopic_id: 8Xm2dZ0nRBuK3cS0v2OYcA\n")
+    (tmp_path / "logs" / "not-a-partition").mkdir()
+    for path, why in (
+        (partition / "partition.metadata", "not a segment or index file (the partition's topic id, as text)"),
+        (tmp_path / "logs" / "not-a-partition", "no partition folders"),
+    ):
+        status, out, err = _main(capsys, "dump-log", str(path))
+        assert (status, out) == (1, "")
+        assert why in _one_line(err, "kafkawire dump-log")
     status, out, err = _main(capsys, "dump-log", str(tmp_path / "nothing-here"))
     assert (status, out) == (1, "")
     assert "no such file" in _one_line(err, "kafkawire dump-log")

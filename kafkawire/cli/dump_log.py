@@ -16,8 +16,9 @@ For each file, a first line ``{"dumping": PATH, "logStartingOffset": N}``, then:
   "offset"}``; ``.txnindex``: ``{"producerId", "firstOffset", "lastOffset",
   "lastStableOffset"}``.
 
-A directory stands for the segment and index files in it, in name order, as if they
-had been listed one by one (kafka-dump-log.sh takes such a list in ``--files``).  Keys and payloads are printed as
+A partition folder stands for the segment and index files in it, in name order, as if
+they had been listed one by one (kafka-dump-log.sh takes such a list in ``--files``); a
+log directory for those of each of its partition folders, in topic and partition order.  Keys and payloads are printed as
 ``--bytes-as`` says (:func:`kafkawire.json_output.render_bytes`: text when UTF-8, else base64).
 
 A batch whose CRC does not match is printed with ``"isvalid": false`` (as Kafka's tool
@@ -282,18 +283,61 @@ def dump_index(path: str) -> Generator[Dict[str, Any], None, None]:
             yield {"offset": off, "position": pos}
 
 
+# Kafka's other files in a partition folder or log directory, which are not batches
+_NOT_DUMPABLE = {
+    "partition.metadata": "the partition's topic id, as text",
+    "leader-epoch-checkpoint": "a checkpoint, as text",
+    "meta.properties": "the log directory's properties, as text",
+}
+
+
+def _not_dumpable(path: str) -> Optional[str]:
+    name = os.path.basename(path)
+    if name in _NOT_DUMPABLE:
+        return _NOT_DUMPABLE[name]
+    if name.endswith("-checkpoint"):
+        return "a checkpoint, as text"
+    if name.endswith(".snapshot"):
+        return "a producer state snapshot"
+    return None
+
+
+def _dumpable_in(directory: str) -> List[str]:
+    names = sorted(
+        n
+        for n in os.listdir(directory)
+        if n.endswith(_DUMPABLE) and os.path.isfile(os.path.join(directory, n))
+    )
+    return [os.path.join(directory, n) for n in names]
+
+
 def _files_of(path: str) -> List[str]:
-    """The files a command-line argument stands for: itself, or a directory's segment
-    and index files in name order."""
+    """The files a command-line argument stands for: itself, a partition folder's
+    segment and index files in name order, or those of every partition folder of a log
+    directory (in topic and partition order)."""
     if os.path.isdir(path):
-        names = sorted(
-            n for n in os.listdir(path) if n.endswith(_DUMPABLE) and os.path.isfile(os.path.join(path, n))
-        )
-        if not names:
-            raise CommandError(f"{path}: a directory with no .log, .index, .timeindex or .txnindex files")
-        return [os.path.join(path, n) for n in names]
+        files = _dumpable_in(path)
+        if not files:
+            partitions = sorted(
+                (parsed, os.path.join(path, n))
+                for n in os.listdir(path)
+                if (parsed := segments.parse_partition_dir(n)) and os.path.isdir(os.path.join(path, n))
+            )
+            files = [f for _, folder in partitions for f in _dumpable_in(folder)]
+        if not files:
+            raise CommandError(
+                f"{path}: a directory with no .log, .index, .timeindex or .txnindex files "
+                f"and no partition folders (<topic>-<partition>) holding them"
+            )
+        return files
     if not os.path.exists(path):
         raise CommandError(f"{path}: no such file or directory")
+    what = _not_dumpable(path)
+    if what is not None:
+        raise CommandError(
+            f"{path}: not a segment or index file ({what}); dump-log reads .log, .index, .timeindex "
+            f"and .txnindex files"
+        )
     return [path]
 
 

@@ -145,9 +145,13 @@ async def _serve(args: argparse.Namespace) -> Broker:
         if isinstance(exc, ssl.SSLError):  # the certificate files do not make a TLS context
             raise CommandError(f"the --ssl-* files: {exc}") from exc
         reason = exc.strerror or str(exc)
-        if exc.filename is not None:  # the log directory, not the socket
+        if exc.filename is not None and exc.filename == args.frame_log:
+            raise CommandError(f"--frame-log {args.frame_log}: {reason}") from exc
+        if exc.filename is not None and args.log_dir is not None:  # the log directory
             where = "" if exc.filename == args.log_dir else f"{exc.filename}: "
             raise CommandError(f"--log-dir {args.log_dir}: {where}{reason}") from exc
+        if exc.filename is not None:  # a file, not the socket
+            raise CommandError(f"{exc.filename}: {reason}") from exc
         if exc.errno is not None:  # asyncio's text repeats the address: keep the reason
             reason = os.strerror(exc.errno)
         raise CommandError(f"cannot listen on {args.host}:{args.port}: {reason}") from exc
@@ -181,6 +185,12 @@ def _run(args: argparse.Namespace) -> int:
         path = getattr(args, option)
         if path is not None and not os.path.isfile(path):
             raise CommandError(f"--{option.replace('_', '-')} {path}: no such file")
+    if args.security_protocol in ("SSL", "SASL_SSL") and not (args.ssl_certfile and args.ssl_keyfile):
+        raise CommandError(
+            f"--security-protocol {args.security_protocol} needs the broker's certificate and key: "
+            f"--ssl-certfile FILE --ssl-keyfile FILE",
+            USAGE_ERROR,
+        )
     if args.host not in ("127.0.0.1", "localhost", "::1") and args.security_protocol == "PLAINTEXT":
         print(
             f"kafkawire serve: listening on {args.host} exposes a broker with no "
