@@ -214,8 +214,14 @@ NONE = BY_NAME["NONE"]
 
 
 def for_code(code: int) -> KafkaError:
-    """The Kafka error for ``code``; a code this table lacks maps to UNKNOWN_SERVER_ERROR."""
-    return ERROR_CODES.get(code, UNKNOWN_SERVER_ERROR)
+    """The Kafka error for ``code``.  A code this table lacks (from a newer broker, or
+    garbage) is what Kafka's clients take it for, UNKNOWN_SERVER_ERROR, keeping ``code``."""
+    known = ERROR_CODES.get(code)
+    if known is not None:
+        return known
+    return KafkaError(
+        code, UNKNOWN_SERVER_ERROR.name, UNKNOWN_SERVER_ERROR.retriable, UNKNOWN_SERVER_ERROR.exception
+    )
 
 
 def for_name(name: str) -> KafkaError:

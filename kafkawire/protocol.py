@@ -83,6 +83,27 @@ def decode_request_prefix(payload: Any) -> Tuple[RequestHeader, Any, int]:
     return header, msg, end
 
 
+def _size_prefixed(payload: Any) -> Optional[int]:
+    """The size a payload's first four bytes give when they are its own size: the frame
+    was passed whole (``encode_request`` returns it so) rather than ``frame[4:]``."""
+    view = memoryview(payload).cast("B")
+    if view.nbytes < 4:
+        return None
+    size = int.from_bytes(view[:4], "big")
+    return size if size == view.nbytes - 4 else None
+
+
+def _frame_passed_whole(exc: DecodeError, payload: Any, function: str) -> DecodeError:
+    """``exc`` with what went wrong when the payload still has its size prefix."""
+    size = _size_prefixed(payload)
+    if size is None:
+        return exc
+    return type(exc)(
+        f"the payload starts with its own size ({size}): {function} takes a frame without "
+        f"its 4-byte size prefix, frame[4:] (read as it is: {exc})"
+    )
+
+
 def decode_request(payload: Any) -> Tuple[RequestHeader, Any]:
     """``(header, request)`` of a request frame's payload (no size prefix).
 
@@ -92,13 +113,19 @@ def decode_request(payload: Any) -> Tuple[RequestHeader, Any]:
     bytes after it raise :class:`~kafkawire.errors.DecodeError` (a decode is byte-exact;
     :func:`decode_request_prefix` reads a request as Kafka's broker does).
     """
-    header, msg, end = decode_request_prefix(payload)
-    size = memoryview(payload).nbytes
-    if end != size:
-        name = type(msg).__name__
-        raise DecodeError(
-            f"{name} v{header.request_api_version}: {size - end} trailing bytes after byte {end}"
-        )
+    try:
+        header, msg, end = decode_request_prefix(payload)
+        size = memoryview(payload).nbytes
+        if end != size:
+            name = type(msg).__name__
+            raise DecodeError(
+                f"{name} v{header.request_api_version}: {size - end} trailing bytes after byte {end}"
+            )
+    except DecodeError as exc:
+        hinted = _frame_passed_whole(exc, payload, "decode_request")
+        if hinted is exc:
+            raise
+        raise hinted from exc
     return header, msg
 
 
@@ -126,9 +153,12 @@ def decode_response(payload: Any, api_key: int, version: int) -> Tuple[ResponseH
     header, offset = _codec["decode_from"](ResponseHeader.plan(hv), payload, 0)
     try:
         return header, _body(cls, payload, version, offset)
-    except DecodeError:
+    except DecodeError as exc:
         if api_key != ApiKey.API_VERSIONS or version == 0:
-            raise
+            hinted = _frame_passed_whole(exc, payload, "decode_response")
+            if hinted is exc:
+                raise
+            raise hinted from exc
         try:
             return header, _body(cls, payload, 0, offset)
         except DecodeError:

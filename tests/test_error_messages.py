@@ -566,3 +566,21 @@ def test_a_legacy_message_with_a_bad_crc(magic, backend):
         assert str(info.value) == (
             f"message at byte {len(good)}: CRC32 is {actual:#010x}, the message says {stored:#010x}"
         )
+
+
+def test_a_frame_passed_whole_is_named_not_read_as_a_header():
+    """``encode_request``/``encode_response`` return size-prefixed frames; handing one
+    whole to the decoder read its size as an API key and version."""
+    import kafkawire
+    from kafkawire.errors import DecodeError, UnsupportedVersionError
+    from kafkawire.messages import MetadataRequest, MetadataResponse
+
+    frame = kafkawire.encode_request(MetadataRequest(topics=None), 12, correlation_id=1)
+    hint = rf"starts with its own size \({len(frame) - 4}\): decode_request takes a frame without its 4-byte size prefix, frame\[4:\]"
+    with pytest.raises(UnsupportedVersionError, match=hint):
+        kafkawire.decode_request(frame)
+    assert kafkawire.decode_request(frame[4:])[1] == MetadataRequest(topics=None)
+    frame = kafkawire.encode_response(MetadataResponse(topics=[], brokers=[]), 12, 7)
+    with pytest.raises(DecodeError, match=r"\(read as it is: .*\)"):
+        kafkawire.decode_response(frame, 3, 12)
+    assert kafkawire.decode_response(frame[4:], 3, 12)[0].correlation_id == 7

@@ -21,8 +21,16 @@ def test_known_codes():
 
 
 def test_unknown_code_maps_to_unknown_server_error():
-    assert errors.for_code(31999) is errors.UNKNOWN_SERVER_ERROR
-    assert errors.for_code(-2).code == -1
+    # a code the table lacks is taken for UNKNOWN_SERVER_ERROR, as Kafka's clients do,
+    # and keeps its number
+    for code in (31999, 9999, -2):
+        unknown = errors.for_code(code)
+        assert (unknown.code, unknown.name, unknown.exception) == (
+            code,
+            "UNKNOWN_SERVER_ERROR",
+            "UnknownServerException",
+        )
+        assert unknown != errors.UNKNOWN_SERVER_ERROR and f"code={code}" in repr(unknown)
 
 
 def test_table_holds_every_entry_of_the_data_file():
