@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 from kafkawire import _backend
 from kafkawire._backend import BACKEND
 
-if TYPE_CHECKING:  # what a type checker sees; at run time the active backend's function
-    from kafkawire._fast.crc import crc32c
+if TYPE_CHECKING:  # a type checker reads the pure twin; at run time the active backend's function
+    from kafkawire._pure.crc import crc32c
 else:
     _backend.bind(globals(), "crc", ("crc32c",))
 

@@ -62,8 +62,8 @@ __all__ = [
 ]
 NAMES = tuple(__all__)
 
-if TYPE_CHECKING:  # what a type checker sees; at run time the active backend's functions
-    from kafkawire._fast.primitives import (
+if TYPE_CHECKING:  # a type checker reads the pure twin; at run time the active backend's functions
+    from kafkawire._pure.primitives import (
         decode_array_length,
         decode_bool,
         decode_bytes,

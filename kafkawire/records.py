@@ -82,20 +82,20 @@ __all__ = [
     "arrow_schema",
 ]
 
-if TYPE_CHECKING:  # what a type checker sees; at run time the active backend's objects
-    from kafkawire._fast.records import (
+if TYPE_CHECKING:  # a type checker reads the pure twin; at run time the active backend's objects
+    from kafkawire._pure.records import (
         BatchBuilder,
         BatchIterator,
         LegacyRecordBatch,
         Record,
         RecordBatch,
-        arrow_schema,
         decode,
         encode_batch,
         encode_control_batch,
         iter_batches,
         to_arrow,
     )
+    from kafkawire._records_common import arrow_schema
 else:
     _backend.bind(globals(), "records", tuple(__all__))
 
