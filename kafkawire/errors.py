@@ -156,6 +156,27 @@ class InvalidCaptureError(DecodeError):
     record, or a link type this reader does not know."""
 
 
+class ClusterError(KafkaWireError):
+    """A live cluster (:mod:`kafkawire.cluster`) could not do what was asked: no bootstrap
+    server answered, a topic does not exist, a partition has no leader within the
+    deadline.  The message names the servers, topic, partition and Kafka error."""
+
+
+class BrokerErrorResponse(ClusterError):
+    """A broker answered with a Kafka error that retrying did not cure (or that no retry
+    can: an authorization failure, a topic that does not exist).  ``error`` is the entry of
+    Kafka's error table (:func:`for_code`)."""
+
+    def __init__(self, message: str, error: "KafkaError") -> None:
+        super().__init__(message)
+        self.error = error
+
+
+class DataLossError(ClusterError):
+    """Records a read was planned to return are gone (deleted by retention, the topic
+    deleted, the log truncated), and ``failOnDataLoss`` asks for an error."""
+
+
 class KafkaError:
     """One entry of Kafka's error-code table (immutable, compared by value)."""
 

@@ -2,7 +2,8 @@
 
 * :func:`local_session` starts a local SparkSession ready for kafkawire.
 * :func:`register` makes ``spark.read.format("kafka-log")`` and
-  ``df.write.format("kafka-log")`` available (see :mod:`kafkawire.spark.datasource`).
+  ``df.write.format("kafka-log")`` available (see :mod:`kafkawire.spark.datasource`), and
+  ``format("kafka-cluster")`` for a live cluster (see :mod:`kafkawire.spark.cluster`).
 * :mod:`kafkawire.spark.functions`: column functions decoding record-batch bytes and
   internal-topic keys/values held in binary columns.
 
@@ -16,6 +17,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Dict, Optional, Union
 
+from kafkawire.spark.cluster import KafkaClusterDataSource
 from kafkawire.spark.datasource import FORMAT, KafkaLogDataSource
 
 if TYPE_CHECKING:
@@ -23,13 +25,14 @@ if TYPE_CHECKING:
 
 
 def register(spark: "SparkSession") -> None:
-    """Register the ``kafka-log`` data source with ``spark`` (a SparkSession), and turn
-    on Python data source filter pushdown, which ``kafka-log`` uses to read only the
-    partitions, segments and batches a query's ``topic``/``partition``/``offset``/
-    ``timestamp`` filters can match (Spark refuses to plan a reader that pushes filters
-    while ``spark.sql.python.filterPushdown.enabled`` is false)."""
+    """Register the ``kafka-log`` and ``kafka-cluster`` data sources with ``spark`` (a
+    SparkSession), and turn on Python data source filter pushdown, which both use to read
+    only the partitions, segments, batches or offsets a query's ``topic``/``partition``/
+    ``offset``/``timestamp`` filters can match (Spark refuses to plan a reader that pushes
+    filters while ``spark.sql.python.filterPushdown.enabled`` is false)."""
     spark.conf.set("spark.sql.python.filterPushdown.enabled", "true")
     spark.dataSource.register(KafkaLogDataSource)
+    spark.dataSource.register(KafkaClusterDataSource)
 
 
 def local_session(master: str = "local[2]", app: str = "kafkawire", **conf: str) -> "SparkSession":
@@ -69,4 +72,4 @@ def local_session(master: str = "local[2]", app: str = "kafkawire", **conf: str)
     return spark
 
 
-__all__ = ["FORMAT", "KafkaLogDataSource", "local_session", "register"]
+__all__ = ["FORMAT", "KafkaClusterDataSource", "KafkaLogDataSource", "local_session", "register"]

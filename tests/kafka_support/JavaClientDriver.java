@@ -2,7 +2,8 @@
 // on stdin, one JSON result on stdout after the "@@RESULT@@" marker, the same jobs and
 // results as tests/test_clients_driver.py (records as JSON: bytes as hex, null as null).
 //
-// Ops: "produce" (records to one topic with a compression, acks, idempotence),
+// Ops: "produce" (records to one topic with a compression, acks, idempotence; a record
+// with a null partition goes where Kafka's default partitioner puts it),
 // "consume" (a classic consumer group: read until "expect" records, then commit),
 // "admin" (create topics, then list and describe them and the cluster).  A job with
 // "jobs" runs each of them in turn, in this one JVM.
@@ -109,7 +110,9 @@ public final class JavaClientDriver {
                     headers.add(h.get(0).asText(), bytes(h.get(1)));
                 }
                 ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(
-                        topic, r.get("partition").asInt(), r.get("timestamp").asLong(),
+                        // no partition: the producer's own partitioner picks it
+                        topic, r.path("partition").isNumber() ? Integer.valueOf(r.get("partition").asInt()) : null,
+                        r.get("timestamp").asLong(),
                         bytes(r.get("key")), bytes(r.get("value")), headers);
                 producer.send(record, (meta, err) -> {
                     synchronized (failures) {

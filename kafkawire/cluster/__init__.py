@@ -1,0 +1,15 @@
+"""A live Kafka cluster read and written without a JVM: what the ``kafka-cluster`` Spark
+data source (:mod:`kafkawire.spark.cluster`) is made of, usable without Spark.
+
+* :mod:`kafkawire.cluster.config`: the ``kafka.``-prefixed client settings Kafka's own
+  clients take (bootstrap servers, security protocol, SASL JAAS line, PEM stores, timeouts).
+* :mod:`kafkawire.cluster.client`: :class:`~kafkawire.cluster.client.Cluster`, a blocking
+  client over :mod:`kafkawire.aio` connections: metadata, offsets, fetch and produce, with
+  retries on a partition's leader moving, within a deadline.
+* :mod:`kafkawire.cluster.plan`: Spark's Kafka connector's read options, and the offset
+  ranges a read covers, worked out on the driver from Metadata and ListOffsets.
+* :mod:`kafkawire.cluster.fetch`: one offset range fetched from its leader and decoded
+  straight to Arrow, in bounded batches, ``read_committed`` as Kafka's consumer reads.
+* :mod:`kafkawire.cluster.produce`: Kafka's default key partitioner and an idempotent
+  producer.
+"""

@@ -1,0 +1,387 @@
+"""A blocking client of a live cluster, over :mod:`kafkawire.aio` connections.
+
+:class:`Cluster` keeps one connection per broker on an event loop of its own (a Spark
+task is plain blocking code), finds brokers from the bootstrap servers and Metadata, and
+retries what Kafka's clients retry: a lost connection, a request timeout, and the
+retriable Kafka errors (a partition's leader moved, is not there yet, a topic still
+being created), refreshing the metadata between tries, with exponential backoff between
+``retry.backoff.ms`` and ``retry.backoff.max.ms``, until ``default.api.timeout.ms`` has
+passed.  Then, or on an error no retry cures (authentication, authorization, a topic that
+does not exist), it raises a :class:`~kafkawire.errors.ClusterError` naming what failed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable, Dict, List, Optional, Sequence, Tuple, TypeVar
+
+from kafkawire import messages as M
+from kafkawire.aio import AsyncConnection, open_connection
+from kafkawire.cluster.config import ClientConfig
+from kafkawire.errors import (
+    BrokerErrorResponse,
+    ClusterError,
+    ConnectionStateError,
+    ConnectTimeoutError,
+    RequestTimedOutError,
+    SaslError,
+    TlsHandshakeError,
+    for_code,
+)
+
+_T = TypeVar("_T")
+
+TopicPartition = Tuple[str, int]
+
+#: ListOffsets timestamps that ask for the log's ends
+EARLIEST = -2
+LATEST = -1
+
+_UNKNOWN_TOPIC = 3
+_FETCH = 1
+_PRODUCE = 0
+
+
+@dataclass(frozen=True)
+class PartitionInfo:
+    """One partition as Metadata describes it."""
+
+    partition: int
+    leader: int  # -1 while it has none
+    leader_epoch: int
+
+
+@dataclass(frozen=True)
+class TopicInfo:
+    """One topic as Metadata describes it."""
+
+    name: str
+    topic_id: uuid.UUID
+    partitions: Dict[int, PartitionInfo]
+    internal: bool = False
+
+
+class Retriable(Exception):
+    """Raised inside a retried call: try again after a backoff (``cause`` says why)."""
+
+    def __init__(self, cause: BaseException) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+
+
+def broker_error(code: int, what: str) -> BrokerErrorResponse:
+    """The exception of Kafka error ``code`` met while doing ``what``."""
+    err = for_code(code)
+    return BrokerErrorResponse(f"{what}: the broker answered {err.name} (error code {code})", err)
+
+
+def check(code: int, what: str) -> None:
+    """Raise for a Kafka error code: :class:`Retriable` if Kafka's clients retry it."""
+    if code == 0:
+        return
+    exc = broker_error(code, what)
+    if exc.error.retriable:
+        raise Retriable(exc)
+    raise exc
+
+
+class Cluster:
+    """A blocking client of one cluster; close it (or use it as a context manager)."""
+
+    def __init__(self, config: ClientConfig) -> None:
+        self.config = config
+        self._loop = asyncio.new_event_loop()
+        self._brokers: Dict[int, Tuple[str, int]] = {}
+        self._connections: Dict[int, AsyncConnection] = {}
+        self._bootstrap: Optional[AsyncConnection] = None
+        self._topics: Dict[str, TopicInfo] = {}
+
+    # -- life cycle -----------------------------------------------------------------
+
+    def run(self, coroutine: Awaitable[_T]) -> _T:
+        """Run ``coroutine`` on this client's loop and return its result."""
+        return self._loop.run_until_complete(coroutine)
+
+    def close(self) -> None:
+        """Close every connection and the event loop."""
+        if self._loop.is_closed():
+            return
+        conns = list(self._connections.values()) + ([self._bootstrap] if self._bootstrap else [])
+        self._connections.clear()
+        self._bootstrap = None
+        for conn in conns:
+            try:
+                self.run(conn.close())
+            except Exception:  # closing what may already be broken: nothing to report
+                pass
+        self._loop.close()
+
+    def __enter__(self) -> "Cluster":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- connections ----------------------------------------------------------------
+
+    async def _open(self, host: str, port: int) -> AsyncConnection:
+        c = self.config
+        try:
+            return await open_connection(
+                host,
+                port,
+                client_id=c.client_id,
+                timeout=c.request_timeout,
+                sasl=c.sasl_client(),
+                ssl=c.ssl_context(),
+            )
+        except (SaslError, TlsHandshakeError):
+            raise  # wrong credentials or certificates: no retry cures them
+        except (ConnectionStateError, ConnectTimeoutError, RequestTimedOutError, OSError) as exc:
+            raise Retriable(ClusterError(f"cannot reach {host}:{port}: {exc}")) from exc
+
+    async def any_connection(self) -> AsyncConnection:
+        """A connection to some broker of the cluster: a known one, else a bootstrap
+        server (each tried in turn)."""
+        for conn in list(self._connections.values()):
+            if conn.protocol.state != "closed":
+                return conn
+        if self._bootstrap is not None and self._bootstrap.protocol.state != "closed":
+            return self._bootstrap
+        failures = []
+        for host, port in self.config.bootstrap:
+            try:
+                self._bootstrap = await self._open(host, port)
+                return self._bootstrap
+            except Retriable as exc:
+                failures.append(str(exc.cause))
+        raise Retriable(
+            ClusterError(
+                f"no bootstrap server of {self.config.describe_bootstrap()} answered: " + "; ".join(failures)
+            )
+        )
+
+    async def connection(self, node: int) -> AsyncConnection:
+        """The connection to broker ``node`` (opened on first use, again when lost)."""
+        conn = self._connections.get(node)
+        if conn is not None and conn.protocol.state != "closed":
+            return conn
+        if node not in self._brokers:
+            await self._metadata(None)
+        if node not in self._brokers:
+            raise Retriable(ClusterError(f"broker {node} is not in the cluster's metadata"))
+        host, port = self._brokers[node]
+        conn = self._connections[node] = await self._open(host, port)
+        return conn
+
+    async def request(self, conn: AsyncConnection, message: Any) -> Any:
+        """Send ``message`` on ``conn``; its response, or :class:`Retriable` when the
+        connection is lost or the answer does not come in time."""
+        try:
+            event = await conn.request(message)
+        except (ConnectionStateError, RequestTimedOutError, OSError) as exc:
+            self._forget(conn)
+            raise Retriable(ClusterError(f"{type(message).__name__} failed: {exc}")) from exc
+        return event.message
+
+    def _forget(self, conn: AsyncConnection) -> None:
+        for node, c in list(self._connections.items()):
+            if c is conn:
+                del self._connections[node]
+        if self._bootstrap is conn:
+            self._bootstrap = None
+
+    # -- retries ----------------------------------------------------------------------
+
+    def retrying(
+        self, what: str, attempt: Callable[[], Awaitable[_T]], deadline: Optional[float] = None
+    ) -> _T:
+        """Run ``attempt`` until it returns, retrying on :class:`Retriable` after a
+        backoff (and a metadata refresh) until ``deadline`` (monotonic seconds; by default
+        ``default.api.timeout.ms`` from now); then raise the last cause, naming ``what``."""
+        return self.run(self.retrying_async(what, attempt, deadline))
+
+    async def retrying_async(
+        self, what: str, attempt: Callable[[], Awaitable[_T]], deadline: Optional[float] = None
+    ) -> _T:
+        """:meth:`retrying` as a coroutine."""
+        cfg = self.config
+        if deadline is None:
+            deadline = time.monotonic() + cfg.api_timeout
+        backoff = cfg.retry_backoff
+        tries = 0
+        while True:
+            tries += 1
+            try:
+                return await attempt()
+            except Retriable as exc:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    cause = exc.cause
+                    message = f"{what}: gave up after {tries} tries in {cfg.api_timeout:g} s: {cause}"
+                    if isinstance(cause, BrokerErrorResponse):
+                        raise BrokerErrorResponse(message, cause.error) from cause
+                    raise ClusterError(message) from cause
+                await asyncio.sleep(min(backoff, left))
+                backoff = min(backoff * 2, max(cfg.retry_backoff_max, cfg.retry_backoff))
+                self._topics.clear()  # a leader may have moved: ask again
+
+    # -- metadata -----------------------------------------------------------------------
+
+    async def _metadata(self, topics: Optional[Sequence[str]]) -> Any:
+        conn = await self.any_connection()
+        request = M.MetadataRequest(
+            topics=None
+            if topics is None
+            else [M.MetadataRequest.MetadataRequestTopic(name=t) for t in topics],
+            allow_auto_topic_creation=False,
+        )
+        answer = await self.request(conn, request)
+        for b in answer.brokers:
+            self._brokers[b.node_id] = (b.host, b.port)
+        return answer
+
+    async def topics_async(self, names: Optional[Sequence[str]] = None) -> Dict[str, TopicInfo]:
+        """One attempt at :meth:`topics`."""
+        wanted = None if names is None else sorted(set(names))
+        if wanted is not None and all(n in self._topics for n in wanted):
+            return {n: self._topics[n] for n in wanted}
+        answer = await self._metadata(wanted)
+        found: Dict[str, TopicInfo] = {}
+        for t in answer.topics:
+            if t.error_code == _UNKNOWN_TOPIC and wanted is not None:
+                raise broker_error(
+                    t.error_code, f"topic {t.name!r} does not exist on {self.config.describe_bootstrap()}"
+                )
+            check(t.error_code, f"metadata of topic {t.name!r}")
+            parts = {}
+            for p in t.partitions:
+                if p.error_code not in (0, 9):  # 9 REPLICA_NOT_AVAILABLE: the leader is still there
+                    check(p.error_code, f"metadata of {t.name}-{p.partition_index}")
+                parts[p.partition_index] = PartitionInfo(p.partition_index, p.leader_id, p.leader_epoch)
+            found[t.name] = TopicInfo(t.name, t.topic_id, parts, bool(t.is_internal))
+        self._topics.update(found)
+        return found
+
+    def topics(self, names: Optional[Sequence[str]] = None) -> Dict[str, TopicInfo]:
+        """The named topics (every topic when None) from Metadata; a named topic that
+        does not exist raises :class:`~kafkawire.errors.BrokerErrorResponse`."""
+        return self.retrying("reading the cluster's metadata", lambda: self.topics_async(names))
+
+    async def leader(self, tp: TopicPartition) -> Tuple[AsyncConnection, TopicInfo, PartitionInfo]:
+        """The connection to ``tp``'s leader, with what Metadata says of it
+        (:class:`Retriable` while it has none)."""
+        topic, partition = tp
+        info = (await self.topics_async([topic]))[topic]
+        part = info.partitions.get(partition)
+        if part is None:
+            raise broker_error(_UNKNOWN_TOPIC, f"topic {topic!r} has no partition {partition}")
+        if part.leader < 0:
+            raise Retriable(broker_error(5, f"partition {topic}-{partition}"))  # LEADER_NOT_AVAILABLE
+        return await self.connection(part.leader), info, part
+
+    # -- offsets ----------------------------------------------------------------------------
+
+    def list_offsets(
+        self, specs: Dict[TopicPartition, int], *, isolation_level: int = 0
+    ) -> Dict[TopicPartition, Tuple[int, int]]:
+        """ListOffsets of every partition in ``specs`` (partition -> timestamp, or
+        :data:`EARLIEST`/:data:`LATEST`), asked of each partition's leader: partition ->
+        (offset, timestamp); offset -1 when no record has that timestamp or later."""
+        found: Dict[TopicPartition, Tuple[int, int]] = {}
+
+        async def attempt() -> Dict[TopicPartition, Tuple[int, int]]:
+            by_leader: Dict[int, List[TopicPartition]] = {}
+            for tp in specs:
+                if tp in found:
+                    continue
+                _, _, part = await self.leader(tp)
+                by_leader.setdefault(part.leader, []).append(tp)
+            for node, tps in sorted(by_leader.items()):
+                conn = await self.connection(node)
+                L = M.ListOffsetsRequest
+                topics: Dict[str, List[Any]] = {}
+                for topic, partition in tps:
+                    topics.setdefault(topic, []).append(
+                        L.ListOffsetsPartition(
+                            partition_index=partition,
+                            current_leader_epoch=-1,
+                            timestamp=specs[(topic, partition)],
+                        )
+                    )
+                request = L(
+                    replica_id=-1,
+                    isolation_level=isolation_level,
+                    topics=[L.ListOffsetsTopic(name=n, partitions=ps) for n, ps in topics.items()],
+                    timeout_ms=int(self.config.request_timeout * 1000),
+                )
+                answer = await self.request(conn, request)
+                for t in answer.topics:
+                    for p in t.partitions:
+                        check(p.error_code, f"listing the offsets of {t.name}-{p.partition_index}")
+                        found[(t.name, p.partition_index)] = (p.offset, p.timestamp)
+            return found
+
+        return self.retrying("listing offsets", attempt)
+
+    # -- fetch and produce ----------------------------------------------------------------
+
+    def fetch_request(
+        self,
+        conn: AsyncConnection,
+        info: TopicInfo,
+        partition: PartitionInfo,
+        offset: int,
+        *,
+        max_bytes: int,
+        partition_max_bytes: int,
+        isolation_level: int,
+        max_wait_ms: int = 500,
+    ) -> Any:
+        """A Fetch of one partition from ``offset`` at the version ``conn`` speaks."""
+        F = M.FetchRequest
+        topic = F.FetchTopic(
+            partitions=[
+                F.FetchPartition(
+                    partition=partition.partition,
+                    current_leader_epoch=partition.leader_epoch,
+                    fetch_offset=offset,
+                    partition_max_bytes=partition_max_bytes,
+                )
+            ]
+        )
+        if (conn.negotiated or {}).get(_FETCH, 0) >= 13:  # topics go by id from v13
+            topic.topic_id = info.topic_id
+        else:
+            topic.topic = info.name
+        return F(
+            replica_id=-1,
+            max_wait_ms=max_wait_ms,
+            min_bytes=1,
+            max_bytes=max_bytes,
+            isolation_level=isolation_level,
+            session_id=0,
+            session_epoch=-1,
+            topics=[topic],
+        )
+
+    def produce_request(
+        self, conn: AsyncConnection, batches: Dict[TopicPartition, bytes], acks: int, timeout_ms: int
+    ) -> Any:
+        """A Produce of one record batch per partition, at the version ``conn`` speaks."""
+        P = M.ProduceRequest
+        by_id = (conn.negotiated or {}).get(_PRODUCE, 0) >= 13  # topics go by id from v13
+        topics: Dict[str, Any] = {}
+        for (topic, partition), data in batches.items():
+            t = topics.get(topic)
+            if t is None:
+                t = topics[topic] = P.TopicProduceData(partition_data=[])
+                if by_id:
+                    t.topic_id = self._topics[topic].topic_id
+                else:
+                    t.name = topic
+            t.partition_data.append(P.PartitionProduceData(index=partition, records=data))
+        return P(transactional_id=None, acks=acks, timeout_ms=timeout_ms, topic_data=list(topics.values()))

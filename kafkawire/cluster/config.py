@@ -1,0 +1,257 @@
+"""The client settings of a live cluster, taken from the ``kafka.``-prefixed options Spark's
+Kafka connector hands to Kafka's Java clients, so the same option map works here.
+
+Security follows Kafka's client configs: ``kafka.security.protocol`` (PLAINTEXT, SSL,
+SASL_PLAINTEXT, SASL_SSL), ``kafka.sasl.mechanism`` (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512)
+with the credentials in the JAAS line users already write
+(``org.apache.kafka.common.security.plain.PlainLoginModule required username="u"
+password="p";``), and TLS stores of Kafka's ``PEM`` type: a trust store of CA certificates
+(``ssl.truststore.location`` or the text in ``ssl.truststore.certificates``) and a key
+store holding the private key and its certificate chain (``ssl.keystore.location``, or
+``ssl.keystore.key`` with ``ssl.keystore.certificate.chain``), ``ssl.key.password`` when
+the key is encrypted.  ``ssl.endpoint.identification.algorithm`` set to the empty string
+turns off the host name check, as in Kafka.
+
+A :class:`ClientConfig` is plain data (it travels to Spark's tasks); the
+:class:`ssl.SSLContext` and SASL client are made from it where a connection is opened.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import ssl
+import tempfile
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Sequence, Tuple
+
+if TYPE_CHECKING:
+    from kafkawire.sasl import SaslClient
+
+SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
+SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
+# the login module each mechanism's JAAS line names
+_LOGIN_MODULES = {
+    "PLAIN": "org.apache.kafka.common.security.plain.PlainLoginModule",
+    "SCRAM-SHA-256": "org.apache.kafka.common.security.scram.ScramLoginModule",
+    "SCRAM-SHA-512": "org.apache.kafka.common.security.scram.ScramLoginModule",
+}
+
+#: The ``kafka.``-prefixed settings this client uses (lower case, without the prefix),
+#: with Kafka's Java client defaults where it has one.
+CLIENT_SETTINGS: Dict[str, Optional[str]] = {
+    "bootstrap.servers": None,
+    "client.id": None,
+    "request.timeout.ms": "30000",
+    "default.api.timeout.ms": "60000",
+    "socket.connection.setup.timeout.ms": "10000",
+    "retry.backoff.ms": "100",
+    "retry.backoff.max.ms": "1000",
+    "security.protocol": "PLAINTEXT",
+    "sasl.mechanism": "GSSAPI",
+    "sasl.jaas.config": None,
+    "ssl.truststore.type": "JKS",
+    "ssl.truststore.location": None,
+    "ssl.truststore.certificates": None,
+    "ssl.keystore.type": "JKS",
+    "ssl.keystore.location": None,
+    "ssl.keystore.key": None,
+    "ssl.keystore.certificate.chain": None,
+    "ssl.key.password": None,
+    "ssl.endpoint.identification.algorithm": "https",
+}
+
+
+def _int(options: Mapping[str, str], name: str, minimum: int = 0) -> int:
+    raw = options.get(name, CLIENT_SETTINGS.get(name))
+    try:
+        value = int(str(raw).strip())
+    except ValueError:
+        raise ValueError(f"option kafka.{name}: {raw!r} is not an integer") from None
+    if value < minimum:
+        raise ValueError(f"option kafka.{name}: {value} is below {minimum}")
+    return value
+
+
+def parse_servers(raw: str) -> Tuple[Tuple[str, int], ...]:
+    """``host:port[,host:port...]`` as (host, port) pairs (an IPv6 host in brackets)."""
+    servers = []
+    for item in raw.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        host, sep, port = item.rpartition(":")
+        if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+            raise ValueError(f"option kafka.bootstrap.servers: {item!r} is not host:port")
+        servers.append((host.strip("[]"), int(port)))
+    if not servers:
+        raise ValueError("option kafka.bootstrap.servers names no server")
+    return tuple(servers)
+
+
+_JAAS_HEAD = re.compile(r"\s*([A-Za-z_$][\w$.]*)\s+(required|requisite|sufficient|optional)\b", re.I)
+_JAAS_OPTION = re.compile(r'\s*([\w.-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s;"]+))')
+
+
+def parse_jaas(line: str) -> Tuple[str, Dict[str, str]]:
+    """A ``sasl.jaas.config`` line as (login module class, options): one module, a
+    control flag, ``key=value`` options (values quoted or bare), a closing ``;``."""
+    head = _JAAS_HEAD.match(line)
+    if head is None:
+        raise ValueError(
+            "option kafka.sasl.jaas.config: expected 'LoginModuleClass required key=\"value\" ...;'"
+        )
+    pos = head.end()
+    options: Dict[str, str] = {}
+    while True:
+        m = _JAAS_OPTION.match(line, pos)
+        if m is None:
+            break
+        quoted = m.group(2)
+        options[m.group(1)] = re.sub(r"\\(.)", r"\1", quoted) if quoted is not None else m.group(3)
+        pos = m.end()
+    rest = line[pos:].strip()
+    if rest != ";":
+        raise ValueError(
+            f"option kafka.sasl.jaas.config: expected key=value options then ';', found {rest[:40]!r}"
+            if rest
+            else "option kafka.sasl.jaas.config: the line must end with ';'"
+        )
+    return head.group(1), options
+
+
+@dataclass(frozen=True)
+class ClientConfig:
+    """How to reach and talk to a cluster (plain data: it is pickled into Spark tasks)."""
+
+    bootstrap: Tuple[Tuple[str, int], ...]
+    client_id: str = "kafkawire"
+    request_timeout: float = 30.0  # seconds a request may wait for its answer
+    api_timeout: float = 60.0  # seconds a call may spend retrying, in all
+    connect_timeout: float = 10.0
+    retry_backoff: float = 0.1
+    retry_backoff_max: float = 1.0
+    security_protocol: str = "PLAINTEXT"
+    sasl_mechanism: Optional[str] = None
+    sasl_username: Optional[str] = None
+    sasl_password: Optional[str] = None
+    truststore: Optional[str] = None  # PEM text of the trusted CA certificates
+    truststore_path: Optional[str] = None
+    keystore_path: Optional[str] = None  # PEM file: private key and certificate chain
+    keystore_key: Optional[str] = None  # PEM text, with keystore_chain
+    keystore_chain: Optional[str] = None
+    key_password: Optional[str] = None
+    check_hostname: bool = True
+
+    @classmethod
+    def parse(cls, options: Mapping[str, str], *, client_id: str = "kafkawire") -> "ClientConfig":
+        """The config of the ``kafka.``-prefixed entries of ``options`` (keys lower case,
+        prefix removed); ``kafka.bootstrap.servers`` is required."""
+        if not options.get("bootstrap.servers"):
+            raise ValueError("option kafka.bootstrap.servers is required")
+        protocol = str(options.get("security.protocol", "PLAINTEXT")).upper()
+        if protocol not in SECURITY_PROTOCOLS:
+            raise ValueError(
+                f"option kafka.security.protocol: {protocol!r} is not one of {', '.join(SECURITY_PROTOCOLS)}"
+            )
+        mechanism = user = password = None
+        if protocol.startswith("SASL_"):
+            mechanism = str(options.get("sasl.mechanism", "GSSAPI")).upper()
+            if mechanism not in SASL_MECHANISMS:
+                raise ValueError(
+                    f"option kafka.sasl.mechanism: {mechanism!r} is not supported"
+                    f" (supported: {', '.join(SASL_MECHANISMS)})"
+                )
+            jaas = options.get("sasl.jaas.config")
+            if not jaas:
+                raise ValueError(f"{protocol} with {mechanism} needs option kafka.sasl.jaas.config")
+            module, jaas_options = parse_jaas(str(jaas))
+            if module != _LOGIN_MODULES[mechanism]:
+                raise ValueError(
+                    f"option kafka.sasl.jaas.config: {mechanism} logs in with {_LOGIN_MODULES[mechanism]},"
+                    f" not {module}"
+                )
+            user, password = jaas_options.get("username"), jaas_options.get("password")
+            if user is None or password is None:
+                raise ValueError("option kafka.sasl.jaas.config: username and password are required")
+        truststore = keystore_path = keystore_key = keystore_chain = truststore_path = None
+        if protocol in ("SSL", "SASL_SSL"):
+            for store in ("truststore", "keystore"):
+                kind = str(options.get(f"ssl.{store}.type", "PEM")).upper()
+                if kind != "PEM" and (
+                    options.get(f"ssl.{store}.location") or options.get(f"ssl.{store}.key")
+                ):
+                    raise ValueError(
+                        f"option kafka.ssl.{store}.type: only PEM stores are supported, not {kind}"
+                    )
+            truststore = options.get("ssl.truststore.certificates")
+            truststore_path = options.get("ssl.truststore.location")
+            keystore_path = options.get("ssl.keystore.location")
+            keystore_key = options.get("ssl.keystore.key")
+            keystore_chain = options.get("ssl.keystore.certificate.chain")
+            if bool(keystore_key) != bool(keystore_chain):
+                raise ValueError(
+                    "options kafka.ssl.keystore.key and kafka.ssl.keystore.certificate.chain go together"
+                )
+        return cls(
+            bootstrap=parse_servers(str(options["bootstrap.servers"])),
+            client_id=str(options.get("client.id") or client_id),
+            request_timeout=_int(options, "request.timeout.ms", 1) / 1000,
+            api_timeout=_int(options, "default.api.timeout.ms", 1) / 1000,
+            connect_timeout=_int(options, "socket.connection.setup.timeout.ms", 1) / 1000,
+            retry_backoff=_int(options, "retry.backoff.ms") / 1000,
+            retry_backoff_max=_int(options, "retry.backoff.max.ms") / 1000,
+            security_protocol=protocol,
+            sasl_mechanism=mechanism,
+            sasl_username=user,
+            sasl_password=password,
+            truststore=truststore,
+            truststore_path=truststore_path,
+            keystore_path=keystore_path,
+            keystore_key=keystore_key,
+            keystore_chain=keystore_chain,
+            key_password=options.get("ssl.key.password"),
+            check_hostname=options.get("ssl.endpoint.identification.algorithm", "https") != "",
+        )
+
+    def sasl_client(self) -> Optional["SaslClient"]:
+        """A fresh SASL client for one connection (None without SASL)."""
+        if self.sasl_mechanism is None:
+            return None
+        from kafkawire.sasl import client_for
+
+        return client_for(self.sasl_mechanism, self.sasl_username or "", self.sasl_password or "")
+
+    def ssl_context(self) -> Optional[ssl.SSLContext]:
+        """The TLS context of an SSL or SASL_SSL connection (None otherwise): the system's
+        CAs unless a trust store is given, the client certificate when a key store is."""
+        if self.security_protocol not in ("SSL", "SASL_SSL"):
+            return None
+        context = ssl.create_default_context(cafile=self.truststore_path, cadata=self.truststore)
+        context.check_hostname = self.check_hostname
+        if self.keystore_path:
+            context.load_cert_chain(self.keystore_path, password=self.key_password)
+        elif self.keystore_key and self.keystore_chain:
+            # ssl loads a certificate chain only from a file: a private temporary one
+            fd, path = tempfile.mkstemp(suffix=".pem")
+            try:
+                with os.fdopen(fd, "w") as fh:
+                    fh.write(self.keystore_key.strip() + "\n" + self.keystore_chain.strip() + "\n")
+                context.load_cert_chain(path, password=self.key_password)
+            finally:
+                os.unlink(path)
+        return context
+
+    def describe_bootstrap(self) -> str:
+        """The bootstrap servers as the option spelled them."""
+        return ",".join(f"{h}:{p}" for h, p in self.bootstrap)
+
+
+def client_settings(options: Mapping[str, str]) -> Dict[str, str]:
+    """The ``kafka.``-prefixed entries of ``options`` (keys lower case, prefix removed)."""
+    return {k[len("kafka.") :]: v for k, v in options.items() if k.startswith("kafka.")}
+
+
+def unknown_client_settings(settings: Mapping[str, str], extra: Sequence[str] = ()) -> List[str]:
+    """The ``kafka.`` settings (without the prefix) neither this client nor ``extra`` knows."""
+    return sorted(k for k in settings if k not in CLIENT_SETTINGS and k not in extra)

@@ -1,0 +1,298 @@
+"""One offset range of a live partition, fetched from its leader and decoded to Arrow.
+
+:func:`read_range` yields Arrow record batches with the columns of Spark's Kafka
+connector (:func:`arrow_schema`), one or a few per Fetch response, so a task holds at
+most one response (``kafka.max.partition.fetch.bytes``, or one batch when a batch is
+bigger) and what it decodes to.  The next Fetch is on the wire while the last one is
+decoded.
+
+Which records it keeps is what Kafka's Java consumer returns: never control records; with
+``read_committed``, not the records of aborted transactions.  A batch of a producer is
+aborted when the Fetch response listed an aborted transaction of that producer starting
+at or before the batch's last offset and no abort marker of that producer has come since
+(the consumer's own walk over the response's ``aborted_transactions``).
+
+A fetch that finds its offset gone (``OFFSET_OUT_OF_RANGE``, or a log that ends before the
+range does) raises :class:`~kafkawire.errors.DataLossError` naming the partition and the
+offsets when ``failOnDataLoss`` is true, and otherwise skips to what is left.  A leader
+that moved or is not ready is asked again after a metadata refresh, within
+``default.api.timeout.ms``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import time
+from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Tuple
+
+from kafkawire import _backend
+from kafkawire.cluster.client import EARLIEST, Cluster, Retriable, broker_error
+from kafkawire.cluster.plan import OffsetRange, ReadOptions
+from kafkawire.errors import DataLossError
+from kafkawire.records import parse_control_record
+
+if TYPE_CHECKING:
+    import pyarrow
+
+log = logging.getLogger("kafkawire.cluster.fetch")
+
+_OFFSET_OUT_OF_RANGE = 1
+#: the columns of Spark's Kafka connector, in its order (headers only when asked for)
+COLUMNS = ("key", "value", "topic", "partition", "offset", "timestamp", "timestampType", "headers")
+# the to_arrow column each output column comes from
+_SOURCE = {
+    "key": "key",
+    "value": "value",
+    "offset": "offset",
+    "timestamp": "timestamp",
+    "timestampType": "timestamp_type",
+    "headers": "headers",
+}
+
+
+def arrow_schema(include_headers: bool, columns: Optional[Tuple[str, ...]] = None) -> "pyarrow.Schema":
+    """The Arrow schema of the rows read: the connector's columns, ``headers`` only with
+    ``include_headers``, only ``columns`` of them (in that order) when given."""
+    return _arrow_schema(include_headers, columns)
+
+
+@functools.lru_cache(maxsize=16)
+def _arrow_schema(include_headers: bool, columns: Optional[Tuple[str, ...]]) -> "pyarrow.Schema":
+    import pyarrow as pa
+
+    from kafkawire.log.read import _spark_arrow_type
+    from kafkawire.records import arrow_schema as records_schema
+
+    headers_type = _spark_arrow_type(records_schema().field("headers").type)
+    types = {
+        "key": pa.binary(),
+        "value": pa.binary(),
+        "topic": pa.string(),
+        "partition": pa.int32(),
+        "offset": pa.int64(),
+        "timestamp": pa.timestamp("us", tz="UTC"),
+        "timestampType": pa.int32(),
+        "headers": headers_type,
+    }
+    full = [n for n in COLUMNS if include_headers or n != "headers"]
+    names = full if columns is None else list(columns)
+    for n in names:
+        if n not in full:
+            raise ValueError(f"a Kafka cluster read has no column {n!r}; its columns are {', '.join(full)}")
+    return pa.schema([pa.field(n, types[n]) for n in names])
+
+
+class _Txns:
+    """The read_committed walk over one partition's batches (Kafka's consumer's rule)."""
+
+    def __init__(self, listed: Any) -> None:
+        # (first offset, producer id) of the aborted transactions listed, in offset order
+        self.pending = sorted((t.first_offset, t.producer_id) for t in listed or ())
+        self.aborted: set[int] = set()
+
+    def keeps(self, batch: Any, records: Any) -> bool:
+        """Whether a data batch is kept; control batches update the state and are dropped."""
+        pid = batch.producer_id
+        if pid >= 0:
+            while self.pending and self.pending[0][0] <= batch.last_offset:
+                self.aborted.add(self.pending.pop(0)[1])
+            if batch.is_control:
+                recs = batch.records()
+                if recs and parse_control_record(recs[0]).type == "abort":
+                    self.aborted.discard(pid)
+                return False
+            if batch.is_transactional and pid in self.aborted:
+                return False
+        return not batch.is_control
+
+
+def _to_spark(table: "pyarrow.Table", r: OffsetRange, schema: "pyarrow.Schema") -> "pyarrow.Table":
+    import pyarrow as pa
+
+    n = table.num_rows
+    cols = []
+    for f in schema:
+        if f.name == "topic":
+            cols.append(pa.repeat(pa.scalar(r.topic, pa.string()), n))
+        elif f.name == "partition":
+            cols.append(pa.repeat(pa.scalar(r.partition, pa.int32()), n))
+        else:
+            col = table.column(_SOURCE[f.name])
+            if f.name == "timestampType":
+                col = col.cast(pa.int32())
+            elif f.name == "headers":
+                col = pa.chunked_array([_null_if_empty(c, f.type) for c in col.chunks], f.type)
+            elif col.type != f.type:  # only nested names differ: a view, not a copy
+                col = pa.chunked_array([c.view(f.type) for c in col.chunks], f.type)
+            cols.append(col)
+    return pa.Table.from_arrays(cols, schema=schema)
+
+
+def _null_if_empty(headers: "pyarrow.ListArray", spark_type: "pyarrow.DataType") -> "pyarrow.Array":
+    """Header lists as Spark's connector gives them: null for a record with none."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    empty = pc.equal(pc.list_value_length(headers), 0)
+    offsets = headers.offsets
+    first = offsets[0].as_py()
+    if first:  # a slice: from_arrays takes a mask only with offsets from 0
+        values = headers.values.slice(first, offsets[-1].as_py() - first)
+        offsets = pc.subtract(offsets, pa.scalar(first, offsets.type))
+    else:
+        values = headers.values
+    return pa.ListArray.from_arrays(offsets, values, mask=empty).view(spark_type)
+
+
+def _trim(table: "pyarrow.Table", start: int, end: int) -> "pyarrow.Table":
+    """The rows of ``table`` (offsets ascending) with offsets in ``[start, end)``."""
+    if table.num_rows == 0:
+        return table
+    offsets = table.column("offset")
+    first, last = offsets[0].as_py(), offsets[-1].as_py()
+    if first >= start and last < end:
+        return table
+    import pyarrow.compute as pc
+
+    # offsets ascend: the rows to drop are a run at either end
+    a = pc.sum(pc.less(offsets, start)).as_py() or 0
+    b = table.num_rows - (pc.sum(pc.greater_equal(offsets, end)).as_py() or 0)
+    return table.slice(a, max(0, b - a))
+
+
+def read_range(
+    cluster: Cluster, r: OffsetRange, options: ReadOptions, *, max_rows: int = 1 << 16
+) -> Iterator["pyarrow.RecordBatch"]:
+    """The records of ``r`` as Arrow record batches of at most ``max_rows`` rows."""
+    records = _backend.implementation("records", options.backend)
+    schema = arrow_schema(options.include_headers, options.columns)
+    wanted = {_SOURCE[n] for n in schema.names if n in _SOURCE} | {"offset"}
+    decode = [n for n in records.arrow_schema().names if n in wanted]
+    where = f"{r.topic}-{r.partition}"
+    offset = r.start
+    pending: Optional[asyncio.Task[Any]] = None
+    deadline = time.monotonic() + cluster.config.api_timeout
+
+    async def ask(at: int) -> Any:
+        conn, info, part = await cluster.leader(r.tp)
+        request = cluster.fetch_request(
+            conn,
+            info,
+            part,
+            at,
+            max_bytes=options.fetch_max_bytes,
+            partition_max_bytes=options.partition_fetch_bytes,
+            isolation_level=options.isolation_level,
+        )
+        answer = await cluster.request(conn, request)
+        p = answer.responses[0].partitions[0]
+        if answer.error_code:
+            raise Retriable(broker_error(answer.error_code, f"fetching {where}"))
+        if p.error_code == _OFFSET_OUT_OF_RANGE:
+            return p
+        if p.error_code:
+            err = broker_error(p.error_code, f"fetching {where} at offset {at}")
+            if err.error.retriable:
+                raise Retriable(err)
+            raise err
+        return p
+
+    def start(at: int) -> "asyncio.Task[Any]":
+        task = cluster._loop.create_task(cluster.retrying_async(f"fetching {where}", lambda: ask(at)))
+        cluster.run(asyncio.sleep(0))  # let it reach the wire while we decode
+        return task
+
+    try:
+        while offset < r.end:
+            p = cluster.run(pending if pending is not None else start(offset))
+            pending = None
+            if p.error_code == _OFFSET_OUT_OF_RANGE:
+                offset = _out_of_range(cluster, r, offset, options)
+                continue
+            buf = p.records
+            # Kafka's consumer starts each response's walk afresh from the aborted
+            # transactions it lists (the broker lists every one the response overlaps)
+            txns = _Txns(p.aborted_transactions) if options.isolation_level == 1 else None
+            batches = 0
+            kept: List[Tuple[int, int]] = []  # byte runs of kept batches
+            pos = 0
+            next_offset = offset
+            for b in records.iter_batches(buf if buf is not None else b"", verify_crc=True):
+                size = b.size_in_bytes
+                next_offset = b.last_offset + 1
+                keep = txns.keeps(b, records) if txns is not None else not b.is_control
+                if keep and b.last_offset >= offset:
+                    if kept and kept[-1][1] == pos:
+                        kept[-1] = (kept[-1][0], pos + size)
+                    else:
+                        kept.append((pos, pos + size))
+                batches += 1
+                pos += size
+                if next_offset >= r.end:
+                    break
+            if not batches:
+                bound = p.last_stable_offset if options.isolation_level == 1 else p.high_watermark
+                if 0 <= bound <= offset:
+                    offset = _log_ended(r, offset, bound, options)
+                    continue
+                if time.monotonic() > deadline:
+                    raise DataLossError(
+                        f"{where}: no record came at offset {offset} within {cluster.config.api_timeout:g} s"
+                        f" though the range reaches {r.end}"
+                    )
+                continue
+            deadline = time.monotonic() + cluster.config.api_timeout
+            offset = next_offset
+            if offset < r.end:
+                pending = start(offset)
+            view = memoryview(buf)
+            for a, b_end in kept:
+                table = records.to_arrow(view[a:b_end], columns=decode)
+                table = _trim(table, r.start, r.end)
+                if table.num_rows:
+                    yield from _to_spark(table, r, schema).to_batches(max_chunksize=max_rows)
+    finally:
+        if pending is not None and not pending.done():
+            pending.cancel()
+            try:
+                cluster.run(pending)
+            except BaseException:  # the task is abandoned: its outcome does not matter
+                pass
+
+
+def _out_of_range(cluster: Cluster, r: OffsetRange, offset: int, options: ReadOptions) -> int:
+    """Where to go on after OFFSET_OUT_OF_RANGE at ``offset``: an error with
+    ``failOnDataLoss``, else the log's start (or the range's end when none is left)."""
+    ((earliest, _),) = cluster.list_offsets(
+        {r.tp: EARLIEST}, isolation_level=options.isolation_level
+    ).values()
+    where = f"{r.topic}-{r.partition}"
+    if options.fail_on_data_loss:
+        raise DataLossError(
+            f"{where}: offsets {offset} to {r.end} were planned but the log now starts at {earliest}:"
+            " records were lost (deleted by retention or the topic recreated); set failOnDataLoss=false"
+            " to skip them"
+        )
+    if earliest > offset:
+        log.warning(
+            "%s: offsets %d to %d are gone (the log starts at %d): skipped",
+            where,
+            offset,
+            min(earliest, r.end),
+            earliest,
+        )
+        return min(earliest, r.end)
+    return _log_ended(r, offset, offset, options)
+
+
+def _log_ended(r: OffsetRange, offset: int, bound: int, options: ReadOptions) -> int:
+    where = f"{r.topic}-{r.partition}"
+    if options.fail_on_data_loss:
+        raise DataLossError(
+            f"{where}: offsets {offset} to {r.end} were planned but the log now ends at {bound}:"
+            " records were lost (the log was truncated); set failOnDataLoss=false to skip them"
+        )
+    log.warning("%s: offsets %d to %d are gone (the log ends at %d): skipped", where, offset, r.end, bound)
+    return r.end

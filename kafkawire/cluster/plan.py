@@ -1,0 +1,416 @@
+"""What a read of a live cluster covers: Spark's Kafka connector's read options, and the
+offset ranges they mean, worked out on the driver from Metadata and ListOffsets.
+
+The options keep the connector's names and meanings (see the README's "Kafka cluster in
+Spark" section for the table):
+
+* which partitions: exactly one of ``subscribe`` (topics, comma separated),
+  ``subscribePattern`` (a regular expression matched against whole topic names, internal
+  topics left out) or ``assign`` (JSON ``{"topic": [0, 1]}``);
+* where to start: ``startingTimestamp`` (every partition, ms), else
+  ``startingOffsetsByTimestamp`` (JSON ``{"topic": {"0": ms}}``), else
+  ``startingOffsets`` (``earliest``, ``latest``, or JSON ``{"topic": {"0": 23}}`` where -2
+  is earliest and -1 latest); a timestamp no record reaches fails the query, or starts at
+  the latest offset with ``startingOffsetsByTimestampStrategy`` ``latest``;
+* where to end (batch reads): ``endingTimestamp``, ``endingOffsetsByTimestamp`` or
+  ``endingOffsets`` (``latest`` or JSON with -1); a timestamp no record reaches ends at
+  the latest offset;
+* how to cut: one range per partition, each cut into parts of at most
+  ``maxRecordsPerPartition`` records, then cut further in proportion to their sizes until
+  there are ``minPartitions`` of them;
+* ``includeHeaders``, ``failOnDataLoss``, ``maxOffsetsPerTrigger`` and the ``kafka.``
+  client settings (:mod:`kafkawire.cluster.config`, plus ``kafka.isolation.level``,
+  ``kafka.fetch.max.bytes`` and ``kafka.max.partition.fetch.bytes``).
+
+An option the source does not know is an error naming it; so is a ``kafka.`` setting it
+would not use (Kafka's clients only log those, and a typo goes unnoticed).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from kafkawire.cluster.client import EARLIEST, LATEST, Cluster, TopicPartition
+from kafkawire.cluster.config import ClientConfig, client_settings, unknown_client_settings
+
+READ_OPTIONS = (
+    "subscribe",
+    "subscribepattern",
+    "assign",
+    "startingoffsets",
+    "endingoffsets",
+    "startingtimestamp",
+    "endingtimestamp",
+    "startingoffsetsbytimestamp",
+    "endingoffsetsbytimestamp",
+    "startingoffsetsbytimestampstrategy",
+    "minpartitions",
+    "maxrecordsperpartition",
+    "maxoffsetspertrigger",
+    "includeheaders",
+    "failondataloss",
+    "backend",
+)
+#: the consumer settings a read uses besides the connection's, with Kafka's defaults
+READ_CLIENT_SETTINGS = {
+    "isolation.level": "read_uncommitted",
+    "fetch.max.bytes": str(50 << 20),
+    "max.partition.fetch.bytes": str(1 << 20),
+}
+ISOLATION_LEVELS = ("read_uncommitted", "read_committed")
+
+
+@dataclass(frozen=True)
+class OffsetRange:
+    """Offsets ``[start, end)`` of one partition: what one task reads."""
+
+    topic: str
+    partition: int
+    start: int
+    end: int
+
+    @property
+    def size(self) -> int:
+        return max(0, self.end - self.start)
+
+    @property
+    def tp(self) -> TopicPartition:
+        return (self.topic, self.partition)
+
+
+# An offset spec: ("earliest",), ("latest",), ("offsets", {tp: offset}),
+# ("timestamp", ms) or ("timestamps", {tp: ms}).
+OffsetSpec = Tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    """The parsed read options of one query."""
+
+    client: ClientConfig
+    subscription: Tuple[
+        str, Any
+    ]  # ("subscribe", names) | ("subscribePattern", re) | ("assign", {topic: parts})
+    starting: OffsetSpec = ("earliest",)
+    ending: OffsetSpec = ("latest",)
+    no_match_starts_latest: bool = False
+    min_partitions: Optional[int] = None
+    max_records_per_partition: Optional[int] = None
+    max_offsets_per_trigger: Optional[int] = None
+    include_headers: bool = False
+    fail_on_data_loss: bool = True
+    isolation_level: int = 0  # 1: read_committed
+    fetch_max_bytes: int = 50 << 20
+    partition_fetch_bytes: int = 1 << 20
+    backend: Optional[str] = None
+    columns: Optional[Tuple[str, ...]] = field(default=None)
+
+    @classmethod
+    def parse(cls, options: Mapping[str, str], *, streaming: bool = False) -> "ReadOptions":
+        """Parse and check a query's options (keys in any case)."""
+        opts = {str(k).lower(): str(v) for k, v in options.items()}
+        settings = client_settings(opts)
+        unknown = [k for k in opts if not k.startswith("kafka.") and k not in READ_OPTIONS]
+        unknown += ["kafka." + k for k in unknown_client_settings(settings, list(READ_CLIENT_SETTINGS))]
+        if unknown:
+            raise ValueError(
+                f"unknown option{'s' if len(unknown) > 1 else ''} {', '.join(sorted(unknown))} for reading a Kafka"
+                " cluster (options are those of Spark's Kafka connector: see kafkawire.cluster.plan)"
+            )
+        client = ClientConfig.parse(settings)
+        isolation = settings.get("isolation.level", "read_uncommitted").lower()
+        if isolation not in ISOLATION_LEVELS:
+            raise ValueError(
+                f"option kafka.isolation.level: {isolation!r} is not one of {', '.join(ISOLATION_LEVELS)}"
+            )
+        strategy = opts.get("startingoffsetsbytimestampstrategy", "error").lower()
+        if strategy not in ("error", "latest"):
+            raise ValueError(
+                f"option startingOffsetsByTimestampStrategy: {strategy!r} is not error or latest"
+            )
+        return cls(
+            client=client,
+            subscription=_subscription(opts),
+            starting=_offset_spec(opts, "starting", streaming),
+            ending=_offset_spec(opts, "ending", streaming),
+            no_match_starts_latest=strategy == "latest",
+            min_partitions=_count(opts, "minpartitions", "minPartitions"),
+            max_records_per_partition=_count(opts, "maxrecordsperpartition", "maxRecordsPerPartition"),
+            max_offsets_per_trigger=_count(opts, "maxoffsetspertrigger", "maxOffsetsPerTrigger"),
+            include_headers=_bool(opts, "includeheaders", "includeHeaders", False),
+            fail_on_data_loss=_bool(opts, "failondataloss", "failOnDataLoss", True),
+            isolation_level=ISOLATION_LEVELS.index(isolation),
+            fetch_max_bytes=_bytes(settings, "fetch.max.bytes"),
+            partition_fetch_bytes=_bytes(settings, "max.partition.fetch.bytes"),
+            backend=opts.get("backend") or None,
+        )
+
+
+def _bool(opts: Mapping[str, str], key: str, name: str, default: bool) -> bool:
+    raw = opts.get(key)
+    if raw is None:
+        return default
+    if raw.strip().lower() not in ("true", "false"):
+        raise ValueError(f"option {name}: {raw!r} is not true or false")
+    return raw.strip().lower() == "true"
+
+
+def _count(opts: Mapping[str, str], key: str, name: str) -> Optional[int]:
+    raw = opts.get(key)
+    if raw is None:
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise ValueError(f"option {name}: {raw!r} is not a positive integer")
+    return value
+
+
+def _bytes(settings: Mapping[str, str], key: str) -> int:
+    raw = settings.get(key, READ_CLIENT_SETTINGS[key])
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise ValueError(f"option kafka.{key}: {raw!r} is not a positive number of bytes")
+    return value
+
+
+def _json(raw: str, name: str) -> Any:
+    try:
+        return json.loads(raw)
+    except ValueError as exc:
+        raise ValueError(f"option {name}: not JSON ({exc}): {raw[:80]!r}") from None
+
+
+def _subscription(opts: Mapping[str, str]) -> Tuple[str, Any]:
+    given = [k for k in ("subscribe", "subscribepattern", "assign") if opts.get(k) is not None]
+    if len(given) != 1:
+        raise ValueError(
+            "exactly one of the options subscribe, subscribePattern and assign must be given"
+            + (f" (got {len(given)})" if given else "")
+        )
+    kind = given[0]
+    raw = opts[kind]
+    if kind == "subscribe":
+        topics = tuple(t.strip() for t in raw.split(",") if t.strip())
+        if not topics:
+            raise ValueError("option subscribe names no topic")
+        return ("subscribe", topics)
+    if kind == "subscribepattern":
+        try:
+            re.compile(raw)
+        except re.error as exc:
+            raise ValueError(f"option subscribePattern: {raw!r} is not a regular expression: {exc}") from None
+        return ("subscribePattern", raw)
+    value = _json(raw, "assign")
+    if (
+        not isinstance(value, dict)
+        or not value
+        or not all(
+            isinstance(ps, list) and all(isinstance(p, int) and p >= 0 for p in ps) for ps in value.values()
+        )
+    ):
+        raise ValueError(f'option assign: expected JSON like {{"topic": [0, 1]}}, got {raw!r}')
+    return ("assign", tuple(sorted((str(t), p) for t, ps in value.items() for p in ps)))
+
+
+def _per_partition(value: Any, name: str) -> Dict[TopicPartition, int]:
+    if not isinstance(value, dict) or not all(isinstance(ps, dict) for ps in value.values()):
+        raise ValueError(f'option {name}: expected JSON like {{"topic": {{"0": 23}}}}')
+    out: Dict[TopicPartition, int] = {}
+    for topic, parts in value.items():
+        for p, v in parts.items():
+            if not str(p).isdigit() or not isinstance(v, int) or isinstance(v, bool):
+                raise ValueError(
+                    f"option {name}: {topic} partition {p!r} -> {v!r} is not partition -> integer"
+                )
+            out[(str(topic), int(p))] = v
+    return out
+
+
+def _offset_spec(opts: Mapping[str, str], side: str, streaming: bool) -> OffsetSpec:
+    """The starting or ending spec (``side``), by the connector's precedence:
+    a timestamp for all partitions, then per-partition timestamps, then offsets."""
+    if side == "ending" and streaming:
+        for key in ("endingoffsets", "endingtimestamp", "endingoffsetsbytimestamp"):
+            if key in opts:
+                raise ValueError(f"option {key} is for batch reads, not streaming ones")
+        return ("latest",)
+    if f"{side}timestamp" in opts:
+        raw = opts[f"{side}timestamp"]
+        if not raw.strip().isdigit():
+            raise ValueError(f"option {side}Timestamp: {raw!r} is not a timestamp in milliseconds")
+        return ("timestamp", int(raw))
+    if f"{side}offsetsbytimestamp" in opts:
+        stamps = _per_partition(
+            _json(opts[f"{side}offsetsbytimestamp"], f"{side}OffsetsByTimestamp"), f"{side}OffsetsByTimestamp"
+        )
+        return ("timestamps", stamps)
+    given = opts.get(f"{side}offsets")
+    if given is None:
+        return ("earliest",) if side == "starting" or streaming else ("latest",)
+    word = given.strip().lower()
+    forbidden = "latest" if side == "starting" else "earliest"
+    if word in ("earliest", "latest"):
+        if word == forbidden and not (streaming and side == "starting"):
+            raise ValueError(f"option {side}Offsets: {word!r} is not allowed for batch reads")
+        return (word,)
+    offsets = _per_partition(_json(given, f"{side}Offsets"), f"{side}Offsets")
+    bad = [
+        tp
+        for tp, o in offsets.items()
+        if o < -2
+        or (o == (LATEST if side == "starting" else EARLIEST) and not (streaming and side == "starting"))
+    ]
+    if bad:
+        t, p = bad[0]
+        raise ValueError(f"option {side}Offsets: {offsets[bad[0]]} for {t}-{p} is not allowed here")
+    return ("offsets", offsets)
+
+
+# ---------------------------------------------------------------------------
+# planning
+
+
+def partitions_of(cluster: Cluster, subscription: Tuple[str, Any]) -> List[TopicPartition]:
+    """The partitions a subscription covers, sorted; a named topic that does not exist
+    (or an assigned partition it lacks) is an error naming it."""
+    kind, value = subscription
+    if kind == "subscribePattern":
+        pattern = re.compile(value)
+        topics = cluster.topics(None)
+        return sorted(
+            (t.name, p)
+            for t in topics.values()
+            if not t.internal and pattern.fullmatch(t.name)
+            for p in t.partitions
+        )
+    if kind == "subscribe":
+        topics = cluster.topics(list(value))
+        return sorted((t, p) for t in value for p in topics[t].partitions)
+    topics = cluster.topics(sorted({t for t, _ in value}))
+    for t, p in value:
+        if p not in topics[t].partitions:
+            raise ValueError(
+                f"option assign: topic {t!r} has no partition {p} ({len(topics[t].partitions)} partitions)"
+            )
+    return list(value)
+
+
+def resolve(
+    cluster: Cluster,
+    spec: OffsetSpec,
+    tps: Sequence[TopicPartition],
+    *,
+    starting: bool,
+    isolation_level: int,
+    no_match_latest: bool = False,
+) -> Dict[TopicPartition, int]:
+    """The offset ``spec`` means for each of ``tps`` (ListOffsets for the log ends and
+    timestamps)."""
+    side = "starting" if starting else "ending"
+    kind = spec[0]
+    asks: Dict[TopicPartition, int]
+    if kind in ("earliest", "latest"):
+        asks = {tp: EARLIEST if kind == "earliest" else LATEST for tp in tps}
+    elif kind == "timestamp":
+        asks = {tp: spec[1] for tp in tps}
+    else:
+        given: Dict[TopicPartition, int] = spec[1]
+        missing = sorted(set(tps) - set(given))
+        extra = sorted(set(given) - set(tps))
+        if missing or extra:
+            what = "Offsets" if kind == "offsets" else "OffsetsByTimestamp"
+            raise ValueError(
+                f"option {side}{what} must name every partition read and no other: "
+                + "; ".join(
+                    part
+                    for part in (
+                        "missing " + ", ".join(f"{t}-{p}" for t, p in missing) if missing else "",
+                        "not read " + ", ".join(f"{t}-{p}" for t, p in extra) if extra else "",
+                    )
+                    if part
+                )
+            )
+        if kind == "offsets":
+            found = {tp: o for tp, o in given.items() if o >= 0}
+            ends = {tp: o for tp, o in given.items() if o < 0}
+            if ends:
+                listed = cluster.list_offsets(ends, isolation_level=isolation_level)
+                found.update({tp: listed[tp][0] for tp in ends})
+            return {tp: found[tp] for tp in tps}
+        asks = dict(given)
+    listed = cluster.list_offsets(asks, isolation_level=isolation_level)
+    out: Dict[TopicPartition, int] = {}
+    latest_needed = []
+    for tp in tps:
+        offset = listed[tp][0]
+        if offset >= 0:
+            out[tp] = offset
+        elif starting and not no_match_latest:
+            raise ValueError(
+                f"no record of {tp[0]}-{tp[1]} has a timestamp at or after {asks[tp]}"
+                " (option startingOffsetsByTimestampStrategy=latest starts such partitions at their end)"
+            )
+        else:
+            latest_needed.append(tp)
+    if latest_needed:
+        latest = cluster.list_offsets({tp: LATEST for tp in latest_needed}, isolation_level=isolation_level)
+        out.update({tp: latest[tp][0] for tp in latest_needed})
+    return out
+
+
+def split(ranges: Sequence[OffsetRange], options: ReadOptions) -> List[OffsetRange]:
+    """Cut ``ranges`` into tasks: parts of at most ``maxRecordsPerPartition`` records,
+    then, while there are fewer than ``minPartitions``, each range cut in proportion to
+    its share of all the records."""
+    out = list(ranges)
+    if options.max_records_per_partition:
+        out = [
+            piece
+            for r in out
+            for piece in _cut(r, -(-r.size // options.max_records_per_partition) if r.size else 1)
+        ]
+    want = options.min_partitions
+    if want and len(out) < want:
+        total = sum(r.size for r in out)
+        if total:
+            out = [piece for r in out for piece in _cut(r, max(1, round(r.size * want / total)))]
+    return out
+
+
+def _cut(r: OffsetRange, parts: int) -> List[OffsetRange]:
+    parts = max(1, min(parts, r.size or 1))
+    bounds = [r.start + r.size * i // parts for i in range(parts + 1)]
+    return [OffsetRange(r.topic, r.partition, a, b) for a, b in zip(bounds, bounds[1:])]
+
+
+def plan(cluster: Cluster, options: ReadOptions) -> List[OffsetRange]:
+    """The offset ranges a batch read covers, one or more a partition, in partition order."""
+    tps = partitions_of(cluster, options.subscription)
+    if not tps:
+        return []
+    starts = resolve(
+        cluster,
+        options.starting,
+        tps,
+        starting=True,
+        isolation_level=options.isolation_level,
+        no_match_latest=options.no_match_starts_latest,
+    )
+    ends = resolve(cluster, options.ending, tps, starting=False, isolation_level=options.isolation_level)
+    ranges = []
+    for tp in tps:
+        if ends[tp] < starts[tp]:
+            raise ValueError(
+                f"{tp[0]}-{tp[1]}: the starting offset {starts[tp]} is after the ending offset {ends[tp]}"
+            )
+        ranges.append(OffsetRange(tp[0], tp[1], starts[tp], ends[tp]))
+    return split(ranges, options)

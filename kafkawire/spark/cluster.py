@@ -1,0 +1,280 @@
+"""``kafka-cluster``: a live Kafka cluster as a Spark 4 Python data source, no JVM connector.
+
+It takes Spark's Kafka connector's options and gives its columns, so moving a query
+from the connector is changing ``format("kafka")`` to ``format("kafka-cluster")``::
+
+    (spark.read.format("kafka-cluster")
+        .option("kafka.bootstrap.servers", "broker:9092")
+        .option("subscribe", "orders")
+        .load())
+
+Its name is not ``kafka``: Spark's connector registers that name whenever its jar is on
+the class path, and the two must be told apart (the tests read the same topics with
+both in one session); ``kafka-cluster`` says what it reads, as ``kafka-log`` does.
+
+The driver plans offset ranges from Metadata and ListOffsets
+(:mod:`kafkawire.cluster.plan`); each task fetches its range from the partition's leader
+and decodes it straight to Arrow (:mod:`kafkawire.cluster.fetch`).  A schema naming some
+of the columns (``spark.read.schema("value binary, offset bigint")``) decodes only
+those.  Filters on ``topic``, ``partition``, ``offset`` and a lower bound on ``timestamp``
+narrow the ranges fetched (with :func:`kafkawire.spark.register`'s filter pushdown);
+Spark still checks every filter on the rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Iterator, List, Mapping, Optional, Sequence, Tuple
+
+from pyspark.sql.datasource import (
+    DataSource,
+    DataSourceArrowWriter,
+    DataSourceReader,
+    Filter,
+    InputPartition,
+    WriterCommitMessage,
+)
+
+from kafkawire.cluster.client import Cluster
+from kafkawire.cluster.config import ClientConfig, client_settings, unknown_client_settings
+from kafkawire.cluster.fetch import arrow_schema, read_range
+from kafkawire.cluster.plan import OffsetRange, ReadOptions, plan
+from kafkawire.cluster.produce import CODECS, Producer
+from kafkawire.spark.datasource import row_filter_of
+from kafkawire.spark.ddl import spark_type
+
+if TYPE_CHECKING:
+    import pyarrow
+    from pyspark.sql.types import StructType
+
+    from kafkawire.log.read import RowFilter
+
+FORMAT = "kafka-cluster"
+
+
+def ddl(options: ReadOptions) -> str:
+    """The Spark DDL of the rows a read with ``options`` gives."""
+    return ", ".join(f"`{f.name}` {spark_type(f.type)}" for f in arrow_schema(options.include_headers))
+
+
+def columns_of(schema: "StructType", options: ReadOptions) -> Optional[Tuple[str, ...]]:
+    """The columns a user's schema asks for (None: all, in order); each must be one of
+    the source's with its type."""
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    wanted = to_arrow_schema(schema, timezone="UTC")
+    full = arrow_schema(options.include_headers)
+    for f in wanted:
+        i = full.get_field_index(f.name)
+        if i < 0:
+            raise ValueError(f"{FORMAT} has no column {f.name!r}; its columns are " + ", ".join(full.names))
+        if not f.type.equals(full.field(i).type):
+            raise ValueError(
+                f"{FORMAT} column {f.name!r} is {spark_type(full.field(i).type)},"
+                f" not {schema[f.name].dataType.simpleString()}"
+            )
+    return None if wanted.names == full.names else tuple(wanted.names)
+
+
+class RangePartition(InputPartition):
+    """A Spark input partition: the offset range one task reads."""
+
+    def __init__(self, offset_range: Optional[OffsetRange]) -> None:
+        super().__init__(offset_range)
+
+
+def narrow(
+    cluster: Cluster, ranges: Sequence[OffsetRange], row_filter: "RowFilter", options: ReadOptions
+) -> List[OffsetRange]:
+    """``ranges`` cut down to what pushed-down filters can match: partitions they rule
+    out dropped, offsets clamped, and the start moved to the first offset whose
+    timestamp reaches a lower timestamp bound (ListOffsets by time)."""
+    out = []
+    for r in ranges:
+        if not row_filter.keeps_partition(r.topic, r.partition):
+            continue
+        start, end = r.start, r.end
+        if row_filter.min_offset is not None:
+            start = max(start, row_filter.min_offset)
+        if row_filter.max_offset is not None:
+            end = min(end, row_filter.max_offset + 1)
+        if start < end:
+            out.append(OffsetRange(r.topic, r.partition, start, end))
+    if row_filter.min_timestamp is not None and out:
+        found = cluster.list_offsets(
+            {r.tp: row_filter.min_timestamp for r in out}, isolation_level=options.isolation_level
+        )
+        out = [
+            OffsetRange(r.topic, r.partition, max(r.start, found[r.tp][0]), r.end)
+            for r in out
+            if found[r.tp][0] >= 0 and found[r.tp][0] < r.end
+        ]
+    return out
+
+
+class ClusterReader(DataSourceReader):
+    """Plans offset ranges on the driver; each task fetches and decodes one."""
+
+    def __init__(self, options: ReadOptions) -> None:
+        self.options = options
+        self.row_filter: Optional["RowFilter"] = None
+
+    def pushFilters(self, filters: List[Filter]) -> Iterator[Filter]:
+        """Takes the filters that narrow what is fetched; every filter still goes back to
+        Spark, which checks the rows."""
+        self.row_filter = row_filter_of(filters)
+        yield from filters
+
+    def partitions(self) -> Sequence[InputPartition]:
+        with Cluster(self.options.client) as cluster:
+            ranges = plan(cluster, self.options)
+            if self.row_filter is not None:
+                ranges = narrow(cluster, ranges, self.row_filter, self.options)
+        # Spark runs one task even for a read of nothing: it gets no range
+        return [RangePartition(r) for r in ranges if r.size] or [RangePartition(None)]
+
+    def read(self, partition: InputPartition) -> Iterator["pyarrow.RecordBatch"]:
+        if partition.value is None:
+            return
+        with Cluster(self.options.client) as cluster:
+            yield from read_range(cluster, partition.value, self.options)
+
+
+# ---------------------------------------------------------------------------
+# writing
+
+#: write options besides the connection's, with the producer defaults of Kafka's client
+WRITE_CLIENT_SETTINGS = {"compression.type": "none", "batch.size": "16384", "acks": "all"}
+
+
+@dataclass(frozen=True)
+class WriteOptions:
+    """The parsed write options: Spark's connector's ``topic`` and ``kafka.`` settings."""
+
+    client: ClientConfig
+    topic: Optional[str] = None
+    compression: str = "none"
+    batch_bytes: int = 16384
+    backend: Optional[str] = None
+
+    @classmethod
+    def parse(cls, options: Mapping[str, str]) -> "WriteOptions":
+        """Parse and check the write options (keys in any case)."""
+        opts = {str(k).lower(): str(v) for k, v in options.items()}
+        settings = client_settings(opts)
+        unknown = [k for k in opts if not k.startswith("kafka.") and k not in ("topic", "backend")]
+        unknown += ["kafka." + k for k in unknown_client_settings(settings, list(WRITE_CLIENT_SETTINGS))]
+        if unknown:
+            raise ValueError(
+                f"unknown option{'s' if len(unknown) > 1 else ''} {', '.join(sorted(unknown))} for writing to"
+                " a Kafka cluster (options are those of Spark's Kafka connector)"
+            )
+        compression = settings.get("compression.type", "none").lower()
+        if compression not in CODECS:
+            raise ValueError(
+                f"option kafka.compression.type: {compression!r} is not one of {', '.join(CODECS)}"
+            )
+        acks = settings.get("acks", "all").lower()
+        if acks not in ("all", "-1"):
+            raise ValueError(
+                f"option kafka.acks: the producer is idempotent, so acks must be all, not {acks!r}"
+            )
+        raw = settings.get("batch.size", "16384")
+        if not raw.isdigit() or int(raw) < 1:
+            raise ValueError(f"option kafka.batch.size: {raw!r} is not a positive number of bytes")
+        return cls(
+            client=ClientConfig.parse(settings),
+            topic=opts.get("topic"),
+            compression=compression,
+            batch_bytes=int(raw),
+            backend=opts.get("backend") or None,
+        )
+
+
+@dataclass
+class Written(WriterCommitMessage):
+    """What one write task wrote: records acknowledged by the brokers."""
+
+    records: int
+
+
+def _bytes_column(batch: "pyarrow.RecordBatch", name: str) -> List[Any]:
+    """A key or value column as bytes (Spark's connector takes string or binary)."""
+    if name not in batch.schema.names:
+        return [None] * batch.num_rows
+    import pyarrow as pa
+
+    column = batch.column(batch.schema.get_field_index(name))
+    values: List[Any] = column.to_pylist()
+    if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+        return [None if v is None else v.encode() for v in values]
+    return values
+
+
+class ClusterWriter(DataSourceArrowWriter):
+    """Each task produces its rows with an idempotent producer of its own."""
+
+    def __init__(self, options: WriteOptions, schema: "StructType") -> None:
+        names = set(schema.fieldNames())
+        if "value" not in names:
+            raise ValueError(f"writing to {FORMAT} needs a 'value' column")
+        if options.topic is None and "topic" not in names:
+            raise ValueError(f"writing to {FORMAT} needs a 'topic' column or the 'topic' option")
+        self.options = options
+
+    def write(self, iterator: Iterator["pyarrow.RecordBatch"]) -> Written:
+        opts = self.options
+        with Cluster(opts.client) as cluster:
+            producer = Producer(
+                cluster, compression=opts.compression, batch_bytes=opts.batch_bytes, backend=opts.backend
+            )
+            for batch in iterator:
+                n = batch.num_rows
+                names = batch.schema.names
+                keys = _bytes_column(batch, "key")
+                values = _bytes_column(batch, "value")
+                topics = (
+                    [opts.topic] * n  # the option wins over the column, as in Spark's connector
+                    if opts.topic is not None
+                    else batch.column(names.index("topic")).to_pylist()
+                )
+                parts = (
+                    batch.column(names.index("partition")).to_pylist() if "partition" in names else [None] * n
+                )
+                headers = (
+                    batch.column(names.index("headers")).to_pylist() if "headers" in names else [None] * n
+                )
+                for i in range(n):
+                    if topics[i] is None:
+                        raise ValueError("a row has a null topic and no 'topic' option is set")
+                    producer.send(
+                        topics[i],
+                        values[i],
+                        key=keys[i],
+                        headers=[(h["key"], h["value"]) for h in headers[i] or ()],
+                        partition=parts[i],
+                    )
+            producer.flush()
+            return Written(producer.acknowledged)
+
+
+class KafkaClusterDataSource(DataSource):
+    """The ``kafka-cluster`` format: a live Kafka cluster, as Spark's Kafka connector reads it."""
+
+    @classmethod
+    def name(cls) -> str:
+        return FORMAT
+
+    def _read_options(self, streaming: bool = False) -> ReadOptions:
+        return ReadOptions.parse(self.options, streaming=streaming)
+
+    def schema(self) -> str:
+        return ddl(self._read_options())
+
+    def reader(self, schema: "StructType") -> ClusterReader:
+        options = self._read_options()
+        return ClusterReader(replace(options, columns=columns_of(schema, options)))
+
+    def writer(self, schema: "StructType", overwrite: bool) -> ClusterWriter:
+        return ClusterWriter(WriteOptions.parse(self.options), schema)

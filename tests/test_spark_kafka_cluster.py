@@ -1,0 +1,474 @@
+"""``kafka-cluster`` reads the session's real Kafka 4.4 broker as Spark's own Kafka
+connector does: both read the same topics with the same options in the same Spark
+session, and the DataFrames must be equal row for row.
+
+The records come from librdkafka (confluent-kafka), an independent producer: every codec,
+headers (with null values), null keys and null values, several partitions, and
+transactions committed and aborted between plain records.  Spark's connector
+(``spark-sql-kafka-0-10``, resolved with Maven by ``kafka_support.spark_kafka``) is added
+to the shared session with ``ADD JAR``.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import uuid
+
+import pytest
+
+pytestmark = [pytest.mark.kafka, pytest.mark.spark]
+
+CODECS = ("none", "gzip", "snappy", "lz4", "zstd")
+PARTITIONS = 4
+
+
+@pytest.fixture(scope="session")
+def spark_connector(spark):
+    """The shared session with Spark's Kafka connector on its class path (``kafka``)."""
+    from kafka_support.jars import KafkaUnavailable
+    from kafka_support.spark_kafka import connector
+
+    try:
+        conn = connector()
+    except KafkaUnavailable as exc:
+        reason = f"Spark's Kafka connector cannot be resolved: {exc}"
+        if os.environ.get("KAFKAWIRE_REQUIRE_KAFKA") == "1":
+            pytest.fail(reason, pytrace=False)
+        pytest.skip(reason)
+    for jar in conn.jars:
+        spark.sql(f"ADD JAR '{jar}'")
+    return spark
+
+
+def create_topic(bootstrap: str, name: str, partitions: int) -> None:
+    from confluent_kafka.admin import AdminClient, NewTopic
+
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    admin.create_topics([NewTopic(name, partitions, 1)])[name].result(30)
+    # the topic reaches the broker's metadata cache a moment after it is created
+    for _ in range(100):
+        meta = admin.list_topics(name, timeout=10).topics[name]
+        if meta.error is None and len(meta.partitions) == partitions:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"topic {name} did not appear")
+
+
+def produce(bootstrap: str, topic: str, records, **conf) -> None:
+    """``records``: (partition, key, value, headers) sent with librdkafka."""
+    from confluent_kafka import Producer
+
+    p = Producer({"bootstrap.servers": bootstrap, "linger.ms": 5, **conf})
+    for partition, key, value, headers in records:
+        p.produce(topic, value=value, key=key, partition=partition, headers=headers)
+    assert p.flush(30) == 0
+
+
+def sample(codec: str, n: int):
+    """Records that cover null keys, null values and headers (some with null values)."""
+    out = []
+    for i in range(n):
+        key = None if i % 5 == 0 else f"{codec}-k{i % 13}".encode()
+        value = None if i % 11 == 0 else (f"{codec}-v{i}-" * (1 + i % 4)).encode()
+        headers = [] if i % 3 == 0 else [("h", f"{i}".encode()), ("null", None)][: 1 + i % 2]
+        out.append((i % PARTITIONS, key, value, headers))
+    return out
+
+
+@pytest.fixture(scope="module")
+def mixed_topic(kafka_broker):
+    """A topic of 4 partitions: 150 records per codec, then two transactions (one
+    committed, one aborted) between plain records; returns its name."""
+    from confluent_kafka import Producer
+
+    boot = kafka_broker.bootstrap_servers
+    name = f"kw-cluster-{uuid.uuid4().hex[:8]}"
+    create_topic(boot, name, PARTITIONS)
+    for codec in CODECS:
+        produce(boot, name, sample(codec, 150), **{"compression.type": codec})
+    tx = Producer({"bootstrap.servers": boot, "transactional.id": f"tx-{name}", "linger.ms": 5})
+    tx.init_transactions(30)
+    for outcome in ("commit", "abort", "commit"):
+        tx.begin_transaction()
+        for i in range(40):
+            tx.produce(name, value=f"{outcome}-{i}".encode(), key=b"tx", partition=i % PARTITIONS)
+        tx.flush(30)
+        produce(boot, name, [(i % PARTITIONS, None, f"plain-{outcome}-{i}".encode(), []) for i in range(8)])
+        if outcome == "commit":
+            tx.commit_transaction(30)
+        else:
+            tx.abort_transaction(30)
+    produce(boot, name, sample("after", 20))
+    return name
+
+
+def load(spark, fmt: str, options: dict):
+    reader = spark.read.format(fmt)
+    for k, v in options.items():
+        reader = reader.option(k, str(v))
+    return reader.load()
+
+
+def rows(df):
+    return sorted(df.collect(), key=lambda r: (r.topic, r.partition, r.offset))
+
+
+def same_as_connector(spark, options: dict, backend: str):
+    """Read with both formats; assert equal rows and schemas; return the rows."""
+    theirs = load(spark, "kafka", options)
+    ours = load(spark, "kafka-cluster", {**options, "backend": backend})
+    assert ours.schema == theirs.schema
+    expected = rows(theirs)
+    assert rows(ours) == expected
+    return expected
+
+
+@pytest.mark.parametrize("isolation", ["read_uncommitted", "read_committed"])
+def test_every_codec_headers_nulls_and_transactions_read_as_the_connector_does(
+    spark_connector, kafka_broker, mixed_topic, backend, isolation
+):
+    got = same_as_connector(
+        spark_connector,
+        {
+            "kafka.bootstrap.servers": kafka_broker.bootstrap_servers,
+            "subscribe": mixed_topic,
+            "includeHeaders": "true",
+            "kafka.isolation.level": isolation,
+        },
+        backend,
+    )
+    values = [r.value for r in got]
+    assert sum(v is not None and v.startswith(b"commit-") for v in values) == 80
+    aborted = sum(v is not None and v.startswith(b"abort-") for v in values)
+    assert aborted == (40 if isolation == "read_uncommitted" else 0)
+    assert sum(v is None for v in values) > 0 and sum(r.key is None for r in got) > 0
+    assert any(r.headers and any(h.value is None for h in r.headers) for r in got)
+
+
+def test_offsets_json_timestamps_and_min_partitions_as_the_connector_does(
+    spark_connector, kafka_broker, mixed_topic, backend
+):
+    t = mixed_topic
+    boot = kafka_broker.bootstrap_servers
+    start = {t: {"0": 3, "1": -2, "2": 40, "3": 0}}
+    end = {t: {"0": 100, "1": -1, "2": 41, "3": 7}}
+    import json
+
+    same_as_connector(
+        spark_connector,
+        {
+            "kafka.bootstrap.servers": boot,
+            "assign": json.dumps({t: [0, 1, 2, 3]}),
+            "startingOffsets": json.dumps(start),
+            "endingOffsets": json.dumps(end),
+            "minPartitions": "9",
+        },
+        backend,
+    )
+    # a timestamp between two records: both start at the first record at or after it
+    first = rows(load(spark_connector, "kafka", {"kafka.bootstrap.servers": boot, "subscribe": t}))
+    middle = first[len(first) // 2].timestamp
+    ms = int(middle.replace(tzinfo=__import__("datetime").timezone.utc).timestamp() * 1000)
+    same_as_connector(
+        spark_connector,
+        {"kafka.bootstrap.servers": boot, "subscribePattern": t[:-2] + ".*", "startingTimestamp": ms},
+        backend,
+    )
+    same_as_connector(
+        spark_connector,
+        {
+            "kafka.bootstrap.servers": boot,
+            "subscribe": t,
+            "startingOffsetsByTimestamp": json.dumps({t: {str(p): ms for p in range(PARTITIONS)}}),
+            "endingOffsetsByTimestamp": json.dumps({t: {str(p): ms + 1 for p in range(PARTITIONS)}}),
+        },
+        backend,
+    )
+
+
+def test_filters_and_a_schema_of_some_columns_give_the_same_rows(
+    spark_connector, kafka_broker, mixed_topic, backend
+):
+    opts = {"kafka.bootstrap.servers": kafka_broker.bootstrap_servers, "subscribe": mixed_topic}
+    where = "partition IN (1, 3) AND offset >= 20 AND offset < 90"
+    theirs = load(spark_connector, "kafka", opts).where(where).select("partition", "offset", "value")
+    ours = (
+        spark_connector.read.format("kafka-cluster")
+        .options(**opts, backend=backend)
+        .schema("value binary, partition int, offset bigint")
+        .load()
+        .where(where)
+        .select("partition", "offset", "value")
+    )
+    assert sorted(ours.collect()) == sorted(theirs.collect())
+
+
+def test_sasl_scram_with_the_jaas_line_reads_as_the_connector_does(
+    spark_connector, kafka_broker, mixed_topic, backend
+):
+    user = "alice"
+    jaas = (
+        "org.apache.kafka.common.security.scram.ScramLoginModule required "
+        f'username="{user}" password="{kafka_broker.users[user]}";'
+    )
+    same_as_connector(
+        spark_connector,
+        {
+            "kafka.bootstrap.servers": kafka_broker.sasl_bootstrap_servers,
+            "kafka.security.protocol": "SASL_PLAINTEXT",
+            "kafka.sasl.mechanism": "SCRAM-SHA-512",
+            "kafka.sasl.jaas.config": jaas,
+            "subscribe": mixed_topic,
+            "endingOffsets": '{"%s": {"0": 30, "1": 30, "2": 30, "3": 30}}' % mixed_topic,
+        },
+        backend,
+    )
+
+
+# -- errors: each within the timeouts, naming what failed ------------------------------
+
+
+def test_an_unknown_option_is_an_error_naming_it(spark, backend):
+    from kafkawire.cluster.plan import ReadOptions
+
+    with pytest.raises(ValueError, match=r"unknown options kafka\.fetch\.max\.wait, startingoffset\b"):
+        ReadOptions.parse(
+            {
+                "kafka.bootstrap.servers": "h:1",
+                "subscribe": "t",
+                "startingOffset": "earliest",
+                "kafka.fetch.max.wait": "1",
+            }
+        )
+    # Spark hands a Python data source its option names in lower case
+    with pytest.raises(Exception, match="unknown option startingofsets"):
+        load(
+            spark,
+            "kafka-cluster",
+            {"kafka.bootstrap.servers": "h:1", "subscribe": "t", "startingOfsets": "earliest"},
+        ).schema
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"subscribe": "t"}, "kafka.bootstrap.servers is required"),
+        ({"kafka.bootstrap.servers": "h:1"}, "exactly one of the options subscribe"),
+        ({"kafka.bootstrap.servers": "h:1", "subscribe": "t", "assign": '{"t":[0]}'}, "exactly one"),
+        (
+            {"kafka.bootstrap.servers": "h:1", "subscribe": "t", "startingOffsets": "latest"},
+            "not allowed for batch",
+        ),
+        (
+            {"kafka.bootstrap.servers": "h:1", "subscribe": "t", "endingOffsets": '{"t":{"0":-2}}'},
+            "-2 for t-0",
+        ),
+        (
+            {"kafka.bootstrap.servers": "h:1", "subscribe": "t", "kafka.isolation.level": "dirty"},
+            "isolation.level",
+        ),
+        ({"kafka.bootstrap.servers": "h", "subscribe": "t"}, "is not host:port"),
+        (
+            {
+                "kafka.bootstrap.servers": "h:1",
+                "subscribe": "t",
+                "kafka.security.protocol": "SASL_SSL",
+                "kafka.sasl.mechanism": "PLAIN",
+                "kafka.sasl.jaas.config": "PlainLoginModule required user=x;",
+            },
+            "PLAIN logs in with org.apache.kafka.common.security.plain.PlainLoginModule",
+        ),
+        (
+            {
+                "kafka.bootstrap.servers": "h:1",
+                "subscribe": "t",
+                "kafka.security.protocol": "SASL_PLAINTEXT",
+                "kafka.sasl.mechanism": "PLAIN",
+                "kafka.sasl.jaas.config": 'org.apache.kafka.common.security.plain.PlainLoginModule required user="x"',
+            },
+            "must end with ';'",
+        ),
+        (
+            {"kafka.bootstrap.servers": "h:1", "subscribe": "t", "kafka.security.protocol": "SASL_PLAINTEXT"},
+            "'GSSAPI' is not supported",
+        ),
+        ({"kafka.bootstrap.servers": "h:1", "subscribe": "t", "minPartitions": "0"}, "minPartitions"),
+    ],
+)
+def test_bad_options_are_errors_naming_the_option(options, message, backend):
+    from kafkawire.cluster.plan import ReadOptions
+
+    with pytest.raises(ValueError, match=__import__("re").escape(message)):
+        ReadOptions.parse(options)
+
+
+def test_jaas_lines_parse_as_kafka_writes_them(backend):
+    from kafkawire.cluster.config import parse_jaas
+
+    module, opts = parse_jaas(
+        "org.apache.kafka.common.security.plain.PlainLoginModule required\n"
+        '  username="al\\"ice" password=secret serviceName="kafka";'
+    )
+    assert module == "org.apache.kafka.common.security.plain.PlainLoginModule"
+    assert opts == {"username": 'al"ice', "password": "secret", "serviceName": "kafka"}
+
+
+def _plan(options: dict):
+    from kafkawire.cluster.client import Cluster
+    from kafkawire.cluster.plan import ReadOptions, plan
+
+    opts = ReadOptions.parse(options)
+    with Cluster(opts.client) as cluster:
+        return plan(cluster, opts)
+
+
+def test_no_bootstrap_server_reachable_is_an_error_within_the_api_timeout(backend):
+    from kafkawire.errors import ClusterError
+
+    import socket
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(ClusterError, match=f"no bootstrap server of 127.0.0.1:{port} answered"):
+        _plan(
+            {
+                "kafka.bootstrap.servers": f"127.0.0.1:{port}",
+                "subscribe": "t",
+                "kafka.default.api.timeout.ms": "1500",
+            }
+        )
+
+
+def test_a_missing_topic_and_wrong_credentials_are_errors_naming_them(kafka_broker, backend):
+    from kafkawire.errors import BrokerErrorResponse, SaslAuthenticationError
+
+    with pytest.raises(BrokerErrorResponse, match="topic 'kw-no-such-topic' does not exist"):
+        _plan({"kafka.bootstrap.servers": kafka_broker.bootstrap_servers, "subscribe": "kw-no-such-topic"})
+    with pytest.raises(SaslAuthenticationError):
+        _plan(
+            {
+                "kafka.bootstrap.servers": kafka_broker.sasl_bootstrap_servers,
+                "kafka.security.protocol": "SASL_PLAINTEXT",
+                "kafka.sasl.mechanism": "PLAIN",
+                "kafka.sasl.jaas.config": "org.apache.kafka.common.security.plain.PlainLoginModule required "
+                'username="alice" password="wrong";',
+                "subscribe": "t",
+            }
+        )
+
+
+def test_min_partitions_cuts_ranges_in_proportion(backend):
+    from kafkawire.cluster.config import ClientConfig
+    from kafkawire.cluster.plan import OffsetRange, ReadOptions, split
+
+    opts = ReadOptions(
+        client=ClientConfig(bootstrap=(("h", 1),)), subscription=("subscribe", ("t",)), min_partitions=4
+    )
+    got = split([OffsetRange("t", 0, 0, 300), OffsetRange("t", 1, 10, 110), OffsetRange("t", 2, 5, 5)], opts)
+    assert got == [
+        OffsetRange("t", 0, 0, 100),
+        OffsetRange("t", 0, 100, 200),
+        OffsetRange("t", 0, 200, 300),
+        OffsetRange("t", 1, 10, 110),
+        OffsetRange("t", 2, 5, 5),
+    ]
+
+
+# -- writing --------------------------------------------------------------------------
+
+WRITE_KEYS = [f"key-{i}".encode() * (1 + i % 4) for i in range(48)] + [b"", b"a", b"ab", b"abc"]
+
+
+@pytest.fixture(scope="module")
+def java_key_partitions(kafka_broker):
+    """Where Kafka's Java producer puts each of WRITE_KEYS among 6 partitions."""
+    from kafka_support.java_clients import run_java
+
+    boot = kafka_broker.bootstrap_servers
+    topic = f"kw-java-keys-{uuid.uuid4().hex[:8]}"
+    create_topic(boot, topic, 6)
+    records = [
+        {"partition": None, "key": k.hex(), "value": "00", "timestamp": 1, "headers": []} for k in WRITE_KEYS
+    ]
+    result = run_java({"op": "produce", "bootstrap": boot, "topic": topic, "records": records})
+    assert result["delivered"] == len(records), result
+    consumed = run_java(
+        {"op": "consume", "bootstrap": boot, "topics": [topic], "group": topic, "expect": len(records)}
+    )["records"]
+    placed = {bytes.fromhex(r["key"]): r["partition"] for r in consumed}
+    assert len(placed) == len(WRITE_KEYS) and len(set(placed.values())) > 1
+    return placed
+
+
+def test_rows_written_land_where_javas_partitioner_puts_them_and_read_back(
+    spark_connector, kafka_broker, java_key_partitions, backend
+):
+    spark = spark_connector
+    boot = kafka_broker.bootstrap_servers
+    topic = f"kw-written-{uuid.uuid4().hex[:8]}"
+    create_topic(boot, topic, 6)
+    rows_in = [
+        (k, b"value-%d" % i, [("h", b"%d" % i), ("n", None)] if i % 2 else None, None)
+        for i, k in enumerate(WRITE_KEYS)
+    ]
+    rows_in += [(None, b"keyless-%d" % i, None, None) for i in range(30)]
+    rows_in += [(b"pinned", None, None, 5), (b"pinned", b"", [], 0)]
+    df = spark.createDataFrame(
+        rows_in, "key binary, value binary, headers array<struct<key: string, value: binary>>, partition int"
+    ).repartition(3)
+    (
+        df.write.format("kafka-cluster")
+        .option("kafka.bootstrap.servers", boot)
+        .option("topic", topic)
+        .option("kafka.compression.type", "zstd")
+        .option("backend", backend)
+        .mode("append")
+        .save()
+    )
+    back = load(
+        spark, "kafka", {"kafka.bootstrap.servers": boot, "subscribe": topic, "includeHeaders": "true"}
+    )
+    got = rows(back)
+    assert len(got) == len(rows_in)
+
+    def norm(h):
+        return sorted((x[0], x[1]) for x in h) if h else None
+
+    assert sorted(repr((r.key, r.value, norm(r.headers))) for r in got) == sorted(
+        repr((k, v, norm(h))) for k, v, h, _ in rows_in
+    )
+    for r in got:
+        if r.key in java_key_partitions:
+            assert r.partition == java_key_partitions[r.key], r.key
+    assert {(r.value, r.partition) for r in got if r.key == b"pinned"} == {(None, 5), (b"", 0)}
+    # every record once: each partition's offsets run from 0 without a gap
+    for p in range(6):
+        offsets = [r.offset for r in got if r.partition == p]
+        assert offsets == list(range(len(offsets)))
+
+
+def test_write_options_are_checked(backend):
+    from kafkawire.spark.cluster import WriteOptions
+
+    base = {"kafka.bootstrap.servers": "h:1"}
+    with pytest.raises(ValueError, match="unknown option kafka.lingerms"):
+        WriteOptions.parse({**base, "kafka.lingerms": "5"})
+    with pytest.raises(ValueError, match="kafka.compression.type: 'brotli'"):
+        WriteOptions.parse({**base, "kafka.compression.type": "brotli"})
+    with pytest.raises(ValueError, match="acks must be all"):
+        WriteOptions.parse({**base, "kafka.acks": "1"})
+
+
+def test_murmur2_is_kafkas(backend):
+    from kafkawire.cluster.produce import murmur2, partition_for_key
+
+    # the values Kafka's own Utils tests pin for its murmur2
+    assert [murmur2(s.encode()) for s in ("21", "foobar", "a-little-bit-long-string", "abc")] == [
+        -973932308,
+        -790332482,
+        -985981536,
+        479470107,
+    ]
+    assert partition_for_key(b"foobar", 7) == (-790332482 & 0x7FFFFFFF) % 7
