@@ -472,3 +472,64 @@ def test_murmur2_is_kafkas(backend):
         479470107,
     ]
     assert partition_for_key(b"foobar", 7) == (-790332482 & 0x7FFFFFFF) % 7
+
+
+# -- streaming ------------------------------------------------------------------------
+
+
+def test_a_stream_restarted_from_its_checkpoint_delivers_every_record_once(
+    spark, kafka_broker, tmp_path, backend
+):
+    from confluent_kafka.admin import AdminClient, NewPartitions
+
+    boot = kafka_broker.bootstrap_servers
+    topic = f"kw-stream-{uuid.uuid4().hex[:8]}"
+    create_topic(boot, topic, 3)
+    out, checkpoint = str(tmp_path / "out"), str(tmp_path / "checkpoint")
+
+    def run():
+        query = (
+            spark.readStream.format("kafka-cluster")
+            .option("kafka.bootstrap.servers", boot)
+            .option("subscribe", topic)
+            .option("maxOffsetsPerTrigger", "25")
+            .option("backend", backend)
+            .load()
+            .writeStream.format("parquet")
+            .option("path", out)
+            .option("checkpointLocation", checkpoint)
+            .trigger(availableNow=True)
+            .start()
+        )
+        assert query.awaitTermination(300)
+        assert query.exception() is None
+        return [p["numInputRows"] for p in query.recentProgress]
+
+    produce(boot, topic, [(i % 3, None, b"first-%d" % i, []) for i in range(60)])
+    sizes = run()
+    assert sum(sizes) == 60 and max(sizes) <= 25 and len(sizes) >= 3
+    # more records, and a partition added while the query was stopped
+    admin = AdminClient({"bootstrap.servers": boot})
+    admin.create_partitions([NewPartitions(topic, 4)])[topic].result(30)
+    for _ in range(100):
+        if len(admin.list_topics(topic, timeout=10).topics[topic].partitions) == 4:
+            break
+        time.sleep(0.1)
+    produce(boot, topic, [(i % 4, None, b"second-%d" % i, []) for i in range(40)])
+    assert sum(run()) == 40
+    got = spark.read.parquet(out).select("value", "partition", "offset").collect()
+    assert sorted(r.value for r in got) == sorted(
+        [b"first-%d" % i for i in range(60)] + [b"second-%d" % i for i in range(40)]
+    )
+    assert len({(r.partition, r.offset) for r in got}) == 100
+    assert {r.partition for r in got} == {0, 1, 2, 3}
+
+
+def test_rate_limit_shares_a_trigger_among_partitions_by_what_waits(backend):
+    from kafkawire.cluster.plan import rate_limit
+
+    start = {("t", 0): 0, ("t", 1): 100, ("t", 2): 5}
+    end = {("t", 0): 300, ("t", 1): 200, ("t", 2): 6}
+    # 401 waiting, 40 allowed: 29 and 9 by share, and the small partition still gets its one
+    assert rate_limit(start, end, 40) == {("t", 0): 29, ("t", 1): 109, ("t", 2): 6}
+    assert rate_limit(start, end, 1000) == end

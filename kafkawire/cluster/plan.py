@@ -22,6 +22,10 @@ Spark" section for the table):
   client settings (:mod:`kafkawire.cluster.config`, plus ``kafka.isolation.level``,
   ``kafka.fetch.max.bytes`` and ``kafka.max.partition.fetch.bytes``).
 
+For streaming, :func:`initial`, :func:`latest`, :func:`rate_limit` and
+:func:`stream_ranges` work on per-partition offsets kept as Spark's checkpoint keeps the
+connector's (``{"topic": {"0": 23}}``).
+
 An option the source does not know is an error naming it; so is a ``kafka.`` setting it
 would not use (Kafka's clients only log those, and a typo goes unnoticed).
 """
@@ -413,4 +417,96 @@ def plan(cluster: Cluster, options: ReadOptions) -> List[OffsetRange]:
                 f"{tp[0]}-{tp[1]}: the starting offset {starts[tp]} is after the ending offset {ends[tp]}"
             )
         ranges.append(OffsetRange(tp[0], tp[1], starts[tp], ends[tp]))
+    return split(ranges, options)
+
+
+# ---------------------------------------------------------------------------
+# streaming: offsets as Spark keeps them in its checkpoint, {"topic": {"0": 23}}
+
+Offsets = Dict[TopicPartition, int]
+
+
+def to_json(offsets: Offsets) -> Dict[str, Dict[str, int]]:
+    """Offsets as the JSON-able dict Spark stores (the connector's layout)."""
+    out: Dict[str, Dict[str, int]] = {}
+    for (topic, partition), offset in sorted(offsets.items()):
+        out.setdefault(topic, {})[str(partition)] = offset
+    return out
+
+
+def from_json(value: Mapping[str, Mapping[str, int]]) -> Offsets:
+    """The inverse of :func:`to_json`."""
+    return {(t, int(p)): int(o) for t, parts in value.items() for p, o in parts.items()}
+
+
+def latest(cluster: Cluster, options: ReadOptions) -> Offsets:
+    """The end of every partition the subscription covers now (new ones included)."""
+    tps = partitions_of(cluster, options.subscription)
+    if not tps:
+        return {}
+    return resolve(cluster, ("latest",), tps, starting=False, isolation_level=options.isolation_level)
+
+
+def initial(cluster: Cluster, options: ReadOptions) -> Offsets:
+    """Where a new streaming query starts, by the starting options."""
+    tps = partitions_of(cluster, options.subscription)
+    if not tps:
+        return {}
+    return resolve(
+        cluster,
+        options.starting,
+        tps,
+        starting=True,
+        isolation_level=options.isolation_level,
+        no_match_latest=options.no_match_starts_latest,
+    )
+
+
+def rate_limit(start: Offsets, end: Offsets, limit: int) -> Offsets:
+    """``end`` cut so that about ``limit`` records are read in all, each partition given
+    its share in proportion to what it has waiting (a partition with a little waiting
+    gets at least one record, so none starves)."""
+    waiting = {tp: max(0, e - start.get(tp, e)) for tp, e in end.items()}
+    total = sum(waiting.values())
+    if total <= limit:
+        return dict(end)
+    out = {}
+    for tp, e in end.items():
+        share = limit * waiting[tp] / total
+        step = int(share) if share >= 1 else (1 if share > 0 else 0)
+        out[tp] = min(e, start.get(tp, e) + step)
+    return out
+
+
+def stream_ranges(cluster: Cluster, options: ReadOptions, start: Offsets, end: Offsets) -> List[OffsetRange]:
+    """The ranges of one micro-batch from ``start`` to ``end``.  A partition new since
+    ``start`` is read from its beginning.  A partition that went away, or whose end is
+    now before its start (the topic was deleted or recreated), is data loss: an error
+    naming it with ``failOnDataLoss``, else skipped."""
+    from kafkawire.errors import DataLossError
+
+    new = [tp for tp in end if tp not in start]
+    earliest = (
+        resolve(cluster, ("earliest",), new, starting=True, isolation_level=options.isolation_level)
+        if new
+        else {}
+    )
+    ranges = []
+    for tp in sorted(set(start) | set(end)):
+        a = start.get(tp, earliest.get(tp, 0))
+        b = end.get(tp)
+        if b is None or b < a:
+            what = (
+                f"{tp[0]}-{tp[1]} is gone from the cluster (its topic deleted?)"
+                if b is None
+                else f"{tp[0]}-{tp[1]} now ends at offset {b}, before offset {a} where the query is"
+                " (its topic deleted and recreated?)"
+            )
+            if options.fail_on_data_loss:
+                raise DataLossError(f"{what}: records may have been lost; set failOnDataLoss=false to go on")
+            import logging
+
+            logging.getLogger("kafkawire.cluster.plan").warning("%s: going on without it", what)
+            continue
+        ranges.append(OffsetRange(tp[0], tp[1], a, b))
     return split(ranges, options)

@@ -19,26 +19,39 @@ of the columns (``spark.read.schema("value binary, offset bigint")``) decodes on
 those.  Filters on ``topic``, ``partition``, ``offset`` and a lower bound on ``timestamp``
 narrow the ranges fetched (with :func:`kafkawire.spark.register`'s filter pushdown);
 Spark still checks every filter on the rows.
+
+``spark.readStream.format("kafka-cluster")`` streams (:class:`ClusterStreamReader`:
+offsets in Spark's checkpoint, ``maxOffsetsPerTrigger``, ``Trigger.AvailableNow``), and
+``df.write.format("kafka-cluster")`` produces rows of ``topic`` (or the ``topic``
+option), ``key``, ``value``, ``headers`` and ``partition`` (:class:`ClusterWriter`).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterator, List, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from pyspark.sql.datasource import (
     DataSource,
     DataSourceArrowWriter,
     DataSourceReader,
+    DataSourceStreamReader,
     Filter,
     InputPartition,
     WriterCommitMessage,
+)
+from pyspark.sql.streaming.datasource import (
+    ReadAllAvailable,
+    ReadLimit,
+    ReadMaxRows,
+    SupportsTriggerAvailableNow,
 )
 
 from kafkawire.cluster.client import Cluster
 from kafkawire.cluster.config import ClientConfig, client_settings, unknown_client_settings
 from kafkawire.cluster.fetch import arrow_schema, read_range
+from kafkawire.cluster import plan as planning
 from kafkawire.cluster.plan import OffsetRange, ReadOptions, plan
 from kafkawire.cluster.produce import CODECS, Producer
 from kafkawire.spark.datasource import row_filter_of
@@ -139,6 +152,69 @@ class ClusterReader(DataSourceReader):
             return
         with Cluster(self.options.client) as cluster:
             yield from read_range(cluster, partition.value, self.options)
+
+
+class ClusterStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
+    """``spark.readStream``: offsets are per-partition JSON (``{"topic": {"0": 23}}``, as
+    the connector keeps them) in Spark's checkpoint, so a restarted query goes on from
+    the last batch it committed.  ``maxOffsetsPerTrigger`` bounds a batch, shared among
+    the partitions in proportion to what each has waiting; new partitions are read from
+    their start; ``Trigger.AvailableNow`` reads up to the offsets at its start."""
+
+    def __init__(self, options: ReadOptions) -> None:
+        self.options = options
+        self._cluster: Optional[Cluster] = None
+        self._target: Optional[planning.Offsets] = None
+
+    def __getstate__(self) -> Dict[str, Any]:  # tasks get the options, not the driver's connections
+        return {"options": self.options, "_cluster": None, "_target": None}
+
+    @property
+    def cluster(self) -> Cluster:
+        if self._cluster is None:
+            self._cluster = Cluster(self.options.client)
+        return self._cluster
+
+    def initialOffset(self) -> Dict[str, Any]:
+        return planning.to_json(planning.initial(self.cluster, self.options))
+
+    def getDefaultReadLimit(self) -> ReadLimit:
+        n = self.options.max_offsets_per_trigger
+        return ReadMaxRows(n) if n else ReadAllAvailable()
+
+    def prepareForTriggerAvailableNow(self) -> None:
+        self._target = planning.latest(self.cluster, self.options)
+
+    def latestOffset(self, start: Dict[str, Any], limit: ReadLimit) -> Dict[str, Any]:
+        begin = planning.from_json(start)
+        end = planning.latest(self.cluster, self.options) if self._target is None else dict(self._target)
+        for tp, offset in begin.items():  # never behind where the query is
+            if tp in end:
+                end[tp] = max(end[tp], offset)
+        if isinstance(limit, ReadMaxRows):
+            rows = limit.max_rows
+            end = planning.rate_limit(begin, end, int(rows))
+        return planning.to_json(end)
+
+    def partitions(self, start: Dict[str, Any], end: Dict[str, Any]) -> Sequence[InputPartition]:
+        ranges = planning.stream_ranges(
+            self.cluster, self.options, planning.from_json(start), planning.from_json(end)
+        )
+        return [RangePartition(r) for r in ranges if r.size] or [RangePartition(None)]
+
+    def read(self, partition: InputPartition) -> Iterator["pyarrow.RecordBatch"]:
+        if partition.value is None:
+            return
+        with Cluster(self.options.client) as cluster:
+            yield from read_range(cluster, partition.value, self.options)
+
+    def commit(self, end: Dict[str, Any]) -> None:
+        """Nothing to do: the offsets live in Spark's checkpoint, not in a consumer group."""
+
+    def stop(self) -> None:
+        if self._cluster is not None:
+            self._cluster.close()
+            self._cluster = None
 
 
 # ---------------------------------------------------------------------------
@@ -278,3 +354,7 @@ class KafkaClusterDataSource(DataSource):
 
     def writer(self, schema: "StructType", overwrite: bool) -> ClusterWriter:
         return ClusterWriter(WriteOptions.parse(self.options), schema)
+
+    def streamReader(self, schema: "StructType") -> ClusterStreamReader:
+        options = self._read_options(streaming=True)
+        return ClusterStreamReader(replace(options, columns=columns_of(schema, options)))
