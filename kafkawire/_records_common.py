@@ -257,9 +257,20 @@ def arrow_columns(columns: Any) -> Optional[List[str]]:
     return names
 
 
+def import_pyarrow() -> Any:
+    """pyarrow, or an ``ImportError`` naming the extra that installs it."""
+    try:
+        import pyarrow
+    except ImportError as exc:
+        raise ModuleNotFoundError(
+            "Arrow output needs the 'pyarrow' package: pip install 'kafkawire[arrow]'", name="pyarrow"
+        ) from exc
+    return pyarrow
+
+
 def arrow_schema() -> Any:
     """The schema of :func:`to_arrow` tables."""
-    import pyarrow as pa
+    pa = import_pyarrow()
 
     return pa.schema(
         [

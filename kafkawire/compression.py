@@ -29,7 +29,7 @@ from __future__ import annotations
 import struct
 from typing import Any, Callable, Optional, Union
 
-from kafkawire.errors import DecompressionError, DecompressionLimitError, EncodeError
+from kafkawire.errors import CodecUnavailableError, DecompressionError, DecompressionLimitError, EncodeError
 from kafkawire.framing import BytesLike
 
 # cramjam, imported on first use (most batches are not compressed, and importing it costs
@@ -79,14 +79,15 @@ def codec_name(codec: int) -> str:
     return CODEC_NAMES[codec] if 0 <= codec < len(CODEC_NAMES) else f"unknown({codec})"
 
 
-def _lib() -> Any:
+def _lib(codec: int) -> Any:
     global _cramjam
     if _cramjam is None:
         try:
             import cramjam
-        except ImportError:  # pragma: no cover - exercised only without the extra
-            raise DecompressionError(
-                "compressed records need the 'cramjam' package (pip install kafkawire[compression])"
+        except ImportError:
+            raise CodecUnavailableError(
+                f"{CODEC_NAMES[codec]} compression needs the 'cramjam' package: "
+                f"pip install 'kafkawire[compression]'"
             ) from None
         _cramjam = cramjam
     return _cramjam
@@ -262,7 +263,7 @@ def compress(
     cid = codec_id(codec)
     if cid == NONE:
         return bytes(data)
-    lib = _lib()
+    lib = _lib(cid)
     lvl = DEFAULT_LEVELS.get(cid) if level is None else level
     try:
         if cid == GZIP:
@@ -442,7 +443,7 @@ def decompress(
         return memoryview(data)
     if not 0 < codec < len(CODEC_NAMES):
         raise DecompressionError(f"unknown compression codec id {codec}")
-    lib = _lib()
+    lib = _lib(codec)
     size = len(data)
     if codec == GZIP:
         hint = size * 4

@@ -56,6 +56,11 @@ class EncodeError(KafkaWireError):
     non-default value in a field the chosen version does not have."""
 
 
+class CodecUnavailableError(DecodeError, EncodeError):
+    """Records to compress or decompress with a codec whose library (cramjam) is not
+    installed: nothing is wrong with the records."""
+
+
 class UnknownApiError(DecodeError, EncodeError):
     """An API key (or internal record type) that kafkawire's schema does not define."""
 

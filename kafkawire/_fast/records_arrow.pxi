@@ -688,7 +688,7 @@ cdef tuple _pyarrow():
     if _PYARROW is None:
         with _pyarrow_lock:  # waits with the GIL released: pyarrow's import needs it
             if _PYARROW is None:
-                import pyarrow as pa
+                pa = _common.import_pyarrow()
                 _PYARROW = (arrow_schema(), pa.RecordBatch._import_from_c, pa.Table.from_batches)
     return _PYARROW
 

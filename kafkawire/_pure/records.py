@@ -30,6 +30,7 @@ from kafkawire._records_common import V2_HEADER as _HDR
 from kafkawire._records_common import arrow_columns as _arrow_columns
 from kafkawire._records_common import arrow_schema
 from kafkawire._records_common import check_int as _check_int
+from kafkawire._records_common import import_pyarrow as _import_pyarrow
 from kafkawire._records_common import next_sequence as _next_sequence
 from kafkawire._records_common import timestamp_type_bit as _timestamp_type_bit
 from kafkawire._records_common import unknown_record_fields as _unknown_record_fields
@@ -1066,7 +1067,7 @@ def to_arrow(
     """A ``pyarrow.Table`` with one row per record of ``buf`` (see
     :func:`kafkawire.records.to_arrow` for the columns), only ``columns`` of them when
     given, in that order."""
-    import pyarrow as pa
+    pa = _import_pyarrow()
 
     wanted = _arrow_columns(columns)
     if wanted == []:  # no columns, but as many rows as records, as the Cython backend

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any, Dict, Generator, List, Optional, TextIO, 
 
 from kafkawire.log import segments
 from kafkawire.cli import CommandError, CommandParser, add_bytes_as, run_command
-from kafkawire.errors import DecodeError, UnknownApiError
+from kafkawire.errors import CodecUnavailableError, DecodeError, UnknownApiError
 from kafkawire.json_output import render_bytes
 
 if TYPE_CHECKING:
@@ -223,6 +223,8 @@ def batch_json(
                 rec["key"] = render_bytes(r.key, bytes_as)
                 rec["payload"] = render_bytes(r.value, bytes_as)
             recs.append(rec)
+    except CodecUnavailableError:
+        raise  # the machine lacks a library: the batch is not corrupt
     except DecodeError as exc:
         out["recordsError"] = str(exc)
     out["records"] = recs

@@ -31,7 +31,7 @@ from typing import (
 
 from kafkawire import _backend
 from kafkawire._records_common import BatchHeader
-from kafkawire.errors import DecodeError
+from kafkawire.errors import CodecUnavailableError, DecodeError
 from kafkawire.log import segments
 from kafkawire.log.segments import SegmentCorruptRecordError, SegmentError
 
@@ -759,6 +759,8 @@ def _read_split(
             rel = h.position - base
             try:
                 part = records.to_arrow(view[rel : rel + h.size_in_bytes], verify_crc=verify, columns=columns)
+            except CodecUnavailableError:
+                raise  # the machine lacks a library: no batch is corrupt
             except DecodeError as exc:
                 row = bad(h.position, h.base_offset, exc)
                 if row is not None:

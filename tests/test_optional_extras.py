@@ -1,0 +1,101 @@
+"""Without an optional extra, kafkawire says which package is missing and how to install
+it: a compressed batch is not reported corrupt and ``to_arrow`` does not end in a bare
+``ModuleNotFoundError``.  Each case runs in a child Python in which ``cramjam`` and
+``pyarrow`` cannot be imported (``sys.modules[name] = None``), on the test's backend."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from conftest import subprocess_env
+
+from kafkawire import records
+from kafkawire.log import segments
+
+pytest.importorskip("cramjam")
+
+CHILD = """
+import json, sys
+for name in sys.argv[1].split(","):
+    sys.modules[name] = None  # what `import name` meets when it is not installed
+import kafkawire
+from kafkawire import records
+from kafkawire.log import read
+seen = {"backend": kafkawire.BACKEND}
+def attempt(what, call):
+    try:
+        call()
+        seen[what] = None
+    except Exception as exc:
+        seen[what] = [type(exc).__name__, str(exc)]
+attempt("encode", lambda: records.encode_batch([{"value": b"v"}], compression="zstd"))
+attempt("decode", lambda: records.decode(bytes.fromhex(sys.argv[2])))
+attempt("to_arrow", lambda: records.to_arrow(records.encode_batch([{"value": b"v"}])))
+if "pyarrow" not in sys.argv[1]:
+    attempt("kafka-log", lambda: read.read_all(sys.argv[3], read.ReadOptions(mode="PERMISSIVE")))
+print(json.dumps(seen))
+"""
+
+
+def _without(backend, missing, *argv):
+    env = subprocess_env(
+        **({"KAFKAWIRE_NO_EXTENSIONS": "1"} if backend == "python" else {"KAFKAWIRE_REQUIRE_EXTENSIONS": "1"})
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", CHILD, missing, *argv], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    seen = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert seen.pop("backend") == backend
+    return seen
+
+
+def _compressed_log(tmp_path):
+    batch = records.encode_batch([{"value": b"v", "timestamp": 1}], compression="lz4")
+    folder = tmp_path / "t-0"
+    folder.mkdir()
+    (folder / segments.segment_name(0)).write_bytes(batch)
+    return batch, tmp_path
+
+
+def test_without_cramjam_compressed_records_name_the_package(backend, tmp_path):
+    pytest.importorskip("pyarrow")
+    batch, log_dir = _compressed_log(tmp_path)
+    seen = _without(backend, "cramjam", batch.hex(), str(log_dir))
+    hint = "compression needs the 'cramjam' package: pip install 'kafkawire[compression]'"
+    assert seen["encode"] == ["CodecUnavailableError", f"zstd {hint}"]
+    assert seen["decode"] == ["CodecUnavailableError", f"lz4 {hint}"]  # not a corrupt batch
+    assert seen["kafka-log"] == ["CodecUnavailableError", f"lz4 {hint}"]  # not a corrupt row
+    assert seen["to_arrow"] is None  # nothing compressed: nothing missing
+
+
+def test_without_pyarrow_to_arrow_names_the_extra(backend, tmp_path):
+    batch, _ = _compressed_log(tmp_path)
+    seen = _without(backend, "pyarrow", batch.hex())
+    assert seen["to_arrow"] == [
+        "ModuleNotFoundError",
+        "Arrow output needs the 'pyarrow' package: pip install 'kafkawire[arrow]'",
+    ]
+    assert seen["decode"] is None and seen["encode"] is None
+
+
+def test_dump_log_without_cramjam_says_what_is_missing_not_corrupt(backend, tmp_path):
+    _batch, log_dir = _compressed_log(tmp_path)
+    code = "import sys; sys.modules['cramjam'] = None; from kafkawire.cli import main; sys.exit(main(sys.argv[1:]))"
+    env = subprocess_env(
+        **({"KAFKAWIRE_NO_EXTENSIONS": "1"} if backend == "python" else {"KAFKAWIRE_REQUIRE_EXTENSIONS": "1"})
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code, "dump-log", str(log_dir / "t-0")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 1
+    assert proc.stderr == (
+        "kafkawire dump-log: lz4 compression needs the 'cramjam' package: pip install 'kafkawire[compression]'\n"
+    )
