@@ -21,28 +21,14 @@ import asyncio
 import time
 import uuid
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Dict, List, Literal, Optional, Set, Tuple, overload
+from typing import TYPE_CHECKING, Dict, Iterator, List, Literal, Optional, Protocol, Set, Tuple, overload
 
 from kafkawire import messages
 from kafkawire.error_codes import ErrorCode
 
 if TYPE_CHECKING:
-    from kafkawire.broker.group_log import GroupLog
-
-# Kafka's error codes used here.
-NONE = ErrorCode.NONE.value
-COORDINATOR_NOT_AVAILABLE = ErrorCode.COORDINATOR_NOT_AVAILABLE.value
-ILLEGAL_GENERATION = ErrorCode.ILLEGAL_GENERATION.value
-INCONSISTENT_GROUP_PROTOCOL = ErrorCode.INCONSISTENT_GROUP_PROTOCOL.value
-UNKNOWN_MEMBER_ID = ErrorCode.UNKNOWN_MEMBER_ID.value
-INVALID_SESSION_TIMEOUT = ErrorCode.INVALID_SESSION_TIMEOUT.value
-REBALANCE_IN_PROGRESS = ErrorCode.REBALANCE_IN_PROGRESS.value
-INVALID_GROUP_ID = ErrorCode.INVALID_GROUP_ID.value
-GROUP_ID_NOT_FOUND = ErrorCode.GROUP_ID_NOT_FOUND.value
-MEMBER_ID_REQUIRED = ErrorCode.MEMBER_ID_REQUIRED.value
-FENCED_INSTANCE_ID = ErrorCode.FENCED_INSTANCE_ID.value
-UNKNOWN_TOPIC_OR_PARTITION = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION.value
-NON_EMPTY_GROUP = ErrorCode.NON_EMPTY_GROUP.value
+    from kafkawire.broker.storage import PartitionLog
+    from kafkawire.internal_topics import CoordinatorRecord
 
 EMPTY = "Empty"
 PREPARING_REBALANCE = "PreparingRebalance"
@@ -153,7 +139,7 @@ class Group:
             # members waiting in SyncGroup must rejoin
             for m in self.members.values():
                 if m.sync_future is not None and not m.sync_future.done():
-                    m.sync_future.set_result((REBALANCE_IN_PROGRESS, b""))
+                    m.sync_future.set_result((ErrorCode.REBALANCE_IN_PROGRESS, b""))
                 m.sync_future = None
         self.state = PREPARING_REBALANCE
         if self._rebalance_timer is not None:
@@ -198,7 +184,7 @@ class Group:
             if fut is not None and not fut.done():
                 fut.set_result(
                     JoinResult(
-                        NONE,
+                        ErrorCode.NONE,
                         self.generation_id,
                         self.protocol_type,
                         self.protocol_name,
@@ -213,9 +199,9 @@ class Group:
         if m is None:
             return
         if m.join_future is not None and not m.join_future.done():
-            m.join_future.set_result(JoinResult(UNKNOWN_MEMBER_ID, member_id=member_id))
+            m.join_future.set_result(JoinResult(ErrorCode.UNKNOWN_MEMBER_ID, member_id=member_id))
         if m.sync_future is not None and not m.sync_future.done():
-            m.sync_future.set_result((UNKNOWN_MEMBER_ID, b""))
+            m.sync_future.set_result((ErrorCode.UNKNOWN_MEMBER_ID, b""))
         if self.leader == member_id:
             self.leader = next(iter(self.members), None)
         if self.state in (STABLE, COMPLETING_REBALANCE):
@@ -243,11 +229,11 @@ class Group:
         require_known_member_id: bool,
     ) -> JoinResult:
         if not MIN_SESSION_TIMEOUT_MS <= session_timeout_ms <= MAX_SESSION_TIMEOUT_MS:
-            return JoinResult(INVALID_SESSION_TIMEOUT, member_id=member_id)
+            return JoinResult(ErrorCode.INVALID_SESSION_TIMEOUT, member_id=member_id)
         if rebalance_timeout_ms < 0:
             rebalance_timeout_ms = session_timeout_ms
         if not self._supports(protocol_type, protocols):
-            return JoinResult(INCONSISTENT_GROUP_PROTOCOL, member_id=member_id)
+            return JoinResult(ErrorCode.INCONSISTENT_GROUP_PROTOCOL, member_id=member_id)
         if not member_id:
             if group_instance_id is not None:
                 # static membership: the instance id names the member
@@ -259,9 +245,9 @@ class Group:
                 member_id = f"{client_id or 'member'}-{uuid.uuid4()}"
                 if require_known_member_id and group_instance_id is None:
                     self.pending_members.add(member_id)
-                    return JoinResult(MEMBER_ID_REQUIRED, member_id=member_id)
+                    return JoinResult(ErrorCode.MEMBER_ID_REQUIRED, member_id=member_id)
         elif member_id not in self.members and member_id not in self.pending_members:
-            return JoinResult(UNKNOWN_MEMBER_ID, member_id=member_id)
+            return JoinResult(ErrorCode.UNKNOWN_MEMBER_ID, member_id=member_id)
         self.pending_members.discard(member_id)
 
         existing = self.members.get(member_id)
@@ -274,7 +260,7 @@ class Group:
             # a follower rejoining with nothing changed gets the current generation
             existing.last_heartbeat = _now()
             return JoinResult(
-                NONE,
+                ErrorCode.NONE,
                 self.generation_id,
                 self.protocol_type,
                 self.protocol_name,
@@ -283,7 +269,7 @@ class Group:
                 [],
             )
         if existing is not None and existing.join_future is not None and not existing.join_future.done():
-            existing.join_future.set_result(JoinResult(UNKNOWN_MEMBER_ID, member_id=member_id))
+            existing.join_future.set_result(JoinResult(ErrorCode.UNKNOWN_MEMBER_ID, member_id=member_id))
         m = Member(
             member_id,
             group_instance_id,
@@ -311,18 +297,18 @@ class Group:
     ) -> Tuple[int, bytes]:
         m = self.members.get(member_id)
         if m is None:
-            return UNKNOWN_MEMBER_ID, b""
+            return ErrorCode.UNKNOWN_MEMBER_ID, b""
         if generation_id != self.generation_id:
-            return ILLEGAL_GENERATION, b""
+            return ErrorCode.ILLEGAL_GENERATION, b""
         m.last_heartbeat = _now()
         if self.state == PREPARING_REBALANCE:
-            return REBALANCE_IN_PROGRESS, b""
+            return ErrorCode.REBALANCE_IN_PROGRESS, b""
         if self.state == STABLE:
-            return NONE, m.assignment
+            return ErrorCode.NONE, m.assignment
         if self.state != COMPLETING_REBALANCE:
-            return UNKNOWN_MEMBER_ID, b""
+            return ErrorCode.UNKNOWN_MEMBER_ID, b""
         if m.sync_future is not None and not m.sync_future.done():
-            m.sync_future.set_result((REBALANCE_IN_PROGRESS, b""))
+            m.sync_future.set_result((ErrorCode.REBALANCE_IN_PROGRESS, b""))
         m.sync_future = asyncio.get_running_loop().create_future()
         fut = m.sync_future
         if member_id == self.leader:
@@ -335,19 +321,19 @@ class Group:
                 f, member.sync_future = member.sync_future, None
                 member.last_heartbeat = _now()
                 if f is not None and not f.done():
-                    f.set_result((NONE, member.assignment))
+                    f.set_result((ErrorCode.NONE, member.assignment))
         return await fut
 
     def heartbeat(self, member_id: str, generation_id: int) -> int:
         m = self.members.get(member_id)
         if m is None:
-            return UNKNOWN_MEMBER_ID
+            return ErrorCode.UNKNOWN_MEMBER_ID
         if generation_id != self.generation_id:
-            return ILLEGAL_GENERATION
+            return ErrorCode.ILLEGAL_GENERATION
         m.last_heartbeat = _now()
         if self.state == PREPARING_REBALANCE:
-            return REBALANCE_IN_PROGRESS
-        return NONE
+            return ErrorCode.REBALANCE_IN_PROGRESS
+        return ErrorCode.NONE
 
     def leave(self, member_id: str, group_instance_id: Optional[str] = None) -> int:
         if not member_id and group_instance_id is not None:
@@ -356,9 +342,9 @@ class Group:
                     member_id = m.member_id
                     break
         if member_id not in self.members:
-            return UNKNOWN_MEMBER_ID
+            return ErrorCode.UNKNOWN_MEMBER_ID
         self._remove_member(member_id)
-        return NONE
+        return ErrorCode.NONE
 
     def expire(self, now: float) -> None:
         """Remove members whose session timed out (a member waiting in a join is alive)."""
@@ -372,16 +358,16 @@ class Group:
         """The error for an OffsetCommit from (member, generation), or NONE."""
         if generation_id < 0 and not member_id:
             # a commit from outside any generation (the simple consumer)
-            return NONE if self.state == EMPTY or not self.members else UNKNOWN_MEMBER_ID
+            return ErrorCode.NONE if self.state == EMPTY or not self.members else ErrorCode.UNKNOWN_MEMBER_ID
         m = self.members.get(member_id)
         if m is None:
-            return UNKNOWN_MEMBER_ID
+            return ErrorCode.UNKNOWN_MEMBER_ID
         if generation_id != self.generation_id:
-            return ILLEGAL_GENERATION
+            return ErrorCode.ILLEGAL_GENERATION
         if self.state == PREPARING_REBALANCE:
-            return REBALANCE_IN_PROGRESS
+            return ErrorCode.REBALANCE_IN_PROGRESS
         m.last_heartbeat = _now()
-        return NONE
+        return ErrorCode.NONE
 
     def commit(
         self,
@@ -404,15 +390,38 @@ class Group:
             self.coordinator.log.group_settled(self)
 
 
+class GroupRecorder(Protocol):
+    """Where the coordinator keeps its groups: what it asks of
+    :class:`kafkawire.broker.group_log.GroupLog` (named here by what it does, so that the
+    two modules do not import each other)."""
+
+    log: PartitionLog  # the __consumer_offsets partition the records go to
+
+    def offset_committed(
+        self,
+        group_id: str,
+        topic: str,
+        partition: int,
+        committed: CommittedOffset,
+        topic_id: Optional[uuid.UUID],
+    ) -> None: ...
+
+    def group_settled(self, group: Group) -> None: ...
+
+    def replay(self) -> Iterator[CoordinatorRecord]: ...
+
+    def close(self) -> None: ...
+
+
 class GroupCoordinator:
     """Every group of the broker, and the session-expiry task."""
 
     def __init__(self) -> None:
         self.groups: Dict[str, Group] = {}
         self._task: Optional[asyncio.Task[None]] = None
-        self.log: Optional[GroupLog] = None  # with a log directory
+        self.log: Optional[GroupRecorder] = None  # with a log directory
 
-    def attach_log(self, log: GroupLog) -> None:
+    def attach_log(self, log: GroupRecorder) -> None:
         """Keep groups in ``log`` from now on, after loading what it holds: committed
         offsets, and each group's generation and protocol type (its members are gone,
         as after their sessions expired)."""

@@ -57,12 +57,12 @@ def read_header(buf: BytesLike, pos: int = 0) -> BatchHeader:
     """The header of the magic-2 batch at ``pos`` of ``buf``; raises StorageError(2)
     (CORRUPT_MESSAGE) when it is not a whole batch."""
     if len(buf) - pos < BATCH_HEADER_SIZE:
-        raise StorageError(CORRUPT_MESSAGE, "record batch shorter than its header")
+        raise StorageError(ErrorCode.CORRUPT_MESSAGE, "record batch shorter than its header")
     h = unpack_v2_header(buf, pos)
     if h.magic != 2:
-        raise StorageError(CORRUPT_MESSAGE, f"unexpected magic {h.magic}")
+        raise StorageError(ErrorCode.CORRUPT_MESSAGE, f"unexpected magic {h.magic}")
     if h.size_in_bytes < BATCH_HEADER_SIZE or len(buf) - pos < h.size_in_bytes:
-        raise StorageError(CORRUPT_MESSAGE, "record batch length does not match its bytes")
+        raise StorageError(ErrorCode.CORRUPT_MESSAGE, "record batch length does not match its bytes")
     return h
 
 
@@ -97,14 +97,6 @@ class ProducerEntry:
     @property
     def last_sequence(self) -> int:
         return self.batches[-1][1] if self.batches else -1
-
-
-# Kafka's error codes used by the log.
-CORRUPT_MESSAGE = ErrorCode.CORRUPT_MESSAGE.value
-OUT_OF_ORDER_SEQUENCE_NUMBER = ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER.value
-INVALID_PRODUCER_EPOCH = ErrorCode.INVALID_PRODUCER_EPOCH.value
-UNKNOWN_PRODUCER_ID = ErrorCode.UNKNOWN_PRODUCER_ID.value
-OFFSET_OUT_OF_RANGE = ErrorCode.OFFSET_OUT_OF_RANGE.value
 
 
 class PartitionLog:
@@ -186,14 +178,14 @@ class PartitionLog:
         if entry is None or h.producer_epoch > entry.epoch:
             if h.base_sequence != 0:
                 raise StorageError(
-                    OUT_OF_ORDER_SEQUENCE_NUMBER,
+                    ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER,
                     f"producer {h.producer_id} epoch {h.producer_epoch} must start at "
                     f"sequence 0, not {h.base_sequence}",
                 )
             return None
         if h.producer_epoch < entry.epoch:
             raise StorageError(
-                INVALID_PRODUCER_EPOCH,
+                ErrorCode.INVALID_PRODUCER_EPOCH,
                 f"producer {h.producer_id} epoch {h.producer_epoch} is older than the current {entry.epoch}",
             )
         for first, last, base in entry.batches:
@@ -202,7 +194,7 @@ class PartitionLog:
         expected = (entry.last_sequence + 1) & 0x7FFFFFFF
         if h.base_sequence != expected:
             raise StorageError(
-                OUT_OF_ORDER_SEQUENCE_NUMBER,
+                ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER,
                 f"producer {h.producer_id}: sequence {h.base_sequence}, expected {expected}",
             )
         return None
@@ -225,7 +217,7 @@ class PartitionLog:
                     duplicate_at = dup
                 else:
                     raise StorageError(
-                        OUT_OF_ORDER_SEQUENCE_NUMBER, "duplicate batch in a multi-batch request"
+                        ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER, "duplicate batch in a multi-batch request"
                     )
         if duplicate_at is not None:
             return duplicate_at, True
@@ -256,7 +248,7 @@ class PartitionLog:
         for an offset outside [log start, log end]."""
         if offset < self.log_start_offset or offset > self.next_offset:
             raise StorageError(
-                OFFSET_OUT_OF_RANGE,
+                ErrorCode.OFFSET_OUT_OF_RANGE,
                 f"offset {offset} is outside [{self.log_start_offset}, {self.next_offset}]",
             )
         i = bisect.bisect_right(self._bases, offset) - 1

@@ -11,7 +11,6 @@ from kafkawire import messages as M
 from kafkawire.broker import acls as A
 from kafkawire.broker.codes import ZERO_UUID
 from kafkawire.broker.connections import Connection
-from kafkawire.broker.groups import UNKNOWN_MEMBER_ID
 from kafkawire.broker.state import BrokerState
 from kafkawire.error_codes import ErrorCode
 from kafkawire.headers import RequestHeader
@@ -123,7 +122,7 @@ class GroupHandlers(BrokerState):
             return R_(throttle_time_ms=0, error_code=ErrorCode.GROUP_AUTHORIZATION_FAILED, assignment=b"")
         group = self.groups.get(req.group_id, create=False)
         if group is None:
-            return R_(throttle_time_ms=0, error_code=UNKNOWN_MEMBER_ID, assignment=b"")
+            return R_(throttle_time_ms=0, error_code=ErrorCode.UNKNOWN_MEMBER_ID, assignment=b"")
         error, assignment = await group.sync(
             req.member_id, req.generation_id, [(a.member_id, bytes(a.assignment)) for a in req.assignments]
         )
@@ -139,7 +138,7 @@ class GroupHandlers(BrokerState):
         if not self._allowed(conn, A.READ, A.GROUP, req.group_id):
             return M.HeartbeatResponse(throttle_time_ms=0, error_code=ErrorCode.GROUP_AUTHORIZATION_FAILED)
         group = self.groups.get(req.group_id, create=False)
-        error = group.heartbeat(req.member_id, req.generation_id) if group else UNKNOWN_MEMBER_ID
+        error = group.heartbeat(req.member_id, req.generation_id) if group else ErrorCode.UNKNOWN_MEMBER_ID
         return M.HeartbeatResponse(throttle_time_ms=0, error_code=error)
 
     async def _leave_group(
@@ -150,11 +149,11 @@ class GroupHandlers(BrokerState):
             return R_(throttle_time_ms=0, error_code=ErrorCode.GROUP_AUTHORIZATION_FAILED, members=[])
         group = self.groups.get(req.group_id, create=False)
         if version < 3:
-            error = group.leave(req.member_id) if group else UNKNOWN_MEMBER_ID
+            error = group.leave(req.member_id) if group else ErrorCode.UNKNOWN_MEMBER_ID
             return R_(throttle_time_ms=0, error_code=error)
         members = []
         for m in req.members:
-            error = group.leave(m.member_id, m.group_instance_id) if group else UNKNOWN_MEMBER_ID
+            error = group.leave(m.member_id, m.group_instance_id) if group else ErrorCode.UNKNOWN_MEMBER_ID
             members.append(
                 R_.MemberResponse(
                     member_id=m.member_id, group_instance_id=m.group_instance_id, error_code=error
