@@ -533,3 +533,34 @@ def test_rate_limit_shares_a_trigger_among_partitions_by_what_waits(backend):
     # 401 waiting, 40 allowed: 29 and 9 by share, and the small partition still gets its one
     assert rate_limit(start, end, 40) == {("t", 0): 29, ("t", 1): 109, ("t", 2): 6}
     assert rate_limit(start, end, 1000) == end
+
+
+def test_a_stream_written_to_a_topic_is_read_back_by_the_connector(
+    spark_connector, kafka_broker, mixed_topic, tmp_path, backend
+):
+    spark = spark_connector
+    boot = kafka_broker.bootstrap_servers
+    copy = f"kw-stream-copy-{uuid.uuid4().hex[:8]}"
+    create_topic(boot, copy, PARTITIONS)
+    source = {"kafka.bootstrap.servers": boot, "subscribe": mixed_topic, "includeHeaders": "true"}
+    query = (
+        spark.readStream.format("kafka-cluster")
+        .options(**source, backend=backend)
+        .load()
+        .selectExpr("key", "value", "headers", "partition")
+        .writeStream.format("kafka-cluster")
+        .option("kafka.bootstrap.servers", boot)
+        .option("topic", copy)
+        .option("kafka.compression.type", "lz4")
+        .option("checkpointLocation", str(tmp_path / "checkpoint"))
+        .trigger(availableNow=True)
+        .start()
+    )
+    assert query.awaitTermination(300)
+    assert query.exception() is None
+
+    def records(topic):
+        df = load(spark, "kafka", {**source, "subscribe": topic})
+        return sorted(repr((r.partition, r.key, r.value, r.headers)) for r in df.collect())
+
+    assert records(copy) == records(mixed_topic)

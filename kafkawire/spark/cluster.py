@@ -22,8 +22,9 @@ Spark still checks every filter on the rows.
 
 ``spark.readStream.format("kafka-cluster")`` streams (:class:`ClusterStreamReader`:
 offsets in Spark's checkpoint, ``maxOffsetsPerTrigger``, ``Trigger.AvailableNow``), and
-``df.write.format("kafka-cluster")`` produces rows of ``topic`` (or the ``topic``
-option), ``key``, ``value``, ``headers`` and ``partition`` (:class:`ClusterWriter`).
+``df.write`` and ``df.writeStream`` with ``format("kafka-cluster")`` produce rows of
+``topic`` (or the ``topic`` option), ``key``, ``value``, ``headers`` and ``partition``
+(:class:`ClusterWriter`, :class:`ClusterStreamWriter`).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from pyspark.sql.datasource import (
     DataSource,
     DataSourceArrowWriter,
     DataSourceReader,
+    DataSourceStreamArrowWriter,
     DataSourceStreamReader,
     Filter,
     InputPartition,
@@ -239,7 +241,9 @@ class WriteOptions:
         """Parse and check the write options (keys in any case)."""
         opts = {str(k).lower(): str(v) for k, v in options.items()}
         settings = client_settings(opts)
-        unknown = [k for k in opts if not k.startswith("kafka.") and k not in ("topic", "backend")]
+        # checkpointLocation is Spark's own, handed to a stream's writer with the rest
+        known = ("topic", "backend", "checkpointlocation")
+        unknown = [k for k in opts if not k.startswith("kafka.") and k not in known]
         unknown += ["kafka." + k for k in unknown_client_settings(settings, list(WRITE_CLIENT_SETTINGS))]
         if unknown:
             raise ValueError(
@@ -288,51 +292,76 @@ def _bytes_column(batch: "pyarrow.RecordBatch", name: str) -> List[Any]:
     return values
 
 
+def check_write_schema(options: WriteOptions, schema: "StructType") -> None:
+    """A write needs a ``value`` column, and a ``topic`` column or option."""
+    names = set(schema.fieldNames())
+    if "value" not in names:
+        raise ValueError(f"writing to {FORMAT} needs a 'value' column")
+    if options.topic is None and "topic" not in names:
+        raise ValueError(f"writing to {FORMAT} needs a 'topic' column or the 'topic' option")
+
+
+def produce_rows(options: WriteOptions, iterator: Iterator["pyarrow.RecordBatch"]) -> Written:
+    """One task's rows produced with an idempotent producer of its own; returns once
+    the brokers have acknowledged every record."""
+    with Cluster(options.client) as cluster:
+        producer = Producer(
+            cluster, compression=options.compression, batch_bytes=options.batch_bytes, backend=options.backend
+        )
+        for batch in iterator:
+            n = batch.num_rows
+            names = batch.schema.names
+            keys = _bytes_column(batch, "key")
+            values = _bytes_column(batch, "value")
+            topics = (
+                [options.topic] * n  # the option wins over the column, as in Spark's connector
+                if options.topic is not None
+                else batch.column(names.index("topic")).to_pylist()
+            )
+            parts = batch.column(names.index("partition")).to_pylist() if "partition" in names else [None] * n
+            headers = batch.column(names.index("headers")).to_pylist() if "headers" in names else [None] * n
+            for i in range(n):
+                if topics[i] is None:
+                    raise ValueError("a row has a null topic and no 'topic' option is set")
+                producer.send(
+                    topics[i],
+                    values[i],
+                    key=keys[i],
+                    headers=[(h["key"], h["value"]) for h in headers[i] or ()],
+                    partition=parts[i],
+                )
+        producer.flush()
+        return Written(producer.acknowledged)
+
+
 class ClusterWriter(DataSourceArrowWriter):
-    """Each task produces its rows with an idempotent producer of its own."""
+    """``df.write``: each task produces its rows (:func:`produce_rows`)."""
 
     def __init__(self, options: WriteOptions, schema: "StructType") -> None:
-        names = set(schema.fieldNames())
-        if "value" not in names:
-            raise ValueError(f"writing to {FORMAT} needs a 'value' column")
-        if options.topic is None and "topic" not in names:
-            raise ValueError(f"writing to {FORMAT} needs a 'topic' column or the 'topic' option")
+        check_write_schema(options, schema)
         self.options = options
 
     def write(self, iterator: Iterator["pyarrow.RecordBatch"]) -> Written:
-        opts = self.options
-        with Cluster(opts.client) as cluster:
-            producer = Producer(
-                cluster, compression=opts.compression, batch_bytes=opts.batch_bytes, backend=opts.backend
-            )
-            for batch in iterator:
-                n = batch.num_rows
-                names = batch.schema.names
-                keys = _bytes_column(batch, "key")
-                values = _bytes_column(batch, "value")
-                topics = (
-                    [opts.topic] * n  # the option wins over the column, as in Spark's connector
-                    if opts.topic is not None
-                    else batch.column(names.index("topic")).to_pylist()
-                )
-                parts = (
-                    batch.column(names.index("partition")).to_pylist() if "partition" in names else [None] * n
-                )
-                headers = (
-                    batch.column(names.index("headers")).to_pylist() if "headers" in names else [None] * n
-                )
-                for i in range(n):
-                    if topics[i] is None:
-                        raise ValueError("a row has a null topic and no 'topic' option is set")
-                    producer.send(
-                        topics[i],
-                        values[i],
-                        key=keys[i],
-                        headers=[(h["key"], h["value"]) for h in headers[i] or ()],
-                        partition=parts[i],
-                    )
-            producer.flush()
-            return Written(producer.acknowledged)
+        return produce_rows(self.options, iterator)
+
+
+class ClusterStreamWriter(DataSourceStreamArrowWriter):
+    """``df.writeStream``: each micro-batch's tasks produce their rows
+    (:func:`produce_rows`); a batch Spark runs again after a failure is produced again,
+    so delivery is at least once, as with Spark's connector."""
+
+    def __init__(self, options: WriteOptions, schema: "StructType") -> None:
+        check_write_schema(options, schema)
+        self.options = options
+
+    def write(self, iterator: Iterator["pyarrow.RecordBatch"]) -> Written:
+        return produce_rows(self.options, iterator)
+
+    def commit(self, messages: List[Optional[WriterCommitMessage]], batchId: int) -> None:
+        """Nothing to do: the records are written when the tasks end."""
+
+    def abort(self, messages: List[Optional[WriterCommitMessage]], batchId: int) -> None:
+        """Nothing to undo: what the tasks produced stays (no transactions)."""
 
 
 class KafkaClusterDataSource(DataSource):
@@ -358,3 +387,6 @@ class KafkaClusterDataSource(DataSource):
     def streamReader(self, schema: "StructType") -> ClusterStreamReader:
         options = self._read_options(streaming=True)
         return ClusterStreamReader(replace(options, columns=columns_of(schema, options)))
+
+    def streamWriter(self, schema: "StructType", overwrite: bool) -> ClusterStreamWriter:
+        return ClusterStreamWriter(WriteOptions.parse(self.options), schema)
