@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import base64
 import uuid as _uuid
-from typing import Any, Callable, ClassVar, Dict, Optional, Self, Tuple, TypedDict, cast
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Dict, Optional, Self, Tuple, TypedDict, cast
 
 from kafkawire import _backend
 from kafkawire.errors import EncodeError, UnsupportedVersionError
 from kafkawire.schema import plan as _p
 from kafkawire.schema.plan import DefinitionSpec, FieldSpec, StructPlan, StructSpec
 from kafkawire.schema.versions import VersionRange
+
+if TYPE_CHECKING:
+    import inspect
 
 
 class _Codec(TypedDict):
@@ -298,6 +301,53 @@ def _rebuild(
     return obj
 
 
+def _default_of(value: Any, factory: Any) -> Any:
+    return factory() if factory is not None else value
+
+
+def _field_line(spec_field: Any, default: Any) -> str:
+    f = spec_field
+    facts = [f.type, f"versions {f.versions}"]
+    if str(f.nullable_versions) != "none":
+        facts.append(f"nullable {f.nullable_versions}")
+    if str(f.tagged_versions) != "none":
+        facts.append(f"tagged {f.tagged_versions}, tag {f.tag}")
+    facts.append(f"default {default!r}")
+    return f"    {f.attr}: {', '.join(facts)}"
+
+
+class _Doc:
+    """A generated class's docstring, with a line per field (type, versions, nullability,
+    default), written when first read (``help()``, pydoc): most classes never are."""
+
+    def __init__(self, head: str) -> None:
+        self.head = head
+
+    def __get__(self, obj: Any, cls: Any = None) -> str:
+        cls = cls if cls is not None else type(obj)
+        defaults = {attr: _default_of(value, factory) for attr, value, factory in cls._defaults}
+        lines = [self.head, "", "Fields (keyword arguments; a field not given takes its default):"]
+        lines += [_field_line(f, defaults.get(f.attr)) for f in cls._spec.fields]
+        return "\n".join(lines)
+
+
+class _Signature:
+    """``inspect.signature`` of a generated class: its fields with their defaults (the
+    ``__init__`` takes ``*args, **kwargs`` to stay fast), made when first asked for."""
+
+    def __get__(self, obj: Any, cls: Any = None) -> "inspect.Signature":
+        import inspect
+
+        cls = cls if cls is not None else type(obj)
+        P = inspect.Parameter
+        params = [
+            P(attr, P.POSITIONAL_OR_KEYWORD, default=_default_of(value, factory))
+            for attr, value, factory in cls._defaults
+        ]
+        params.append(P("_unknown_tagged", P.KEYWORD_ONLY, default=None))
+        return inspect.Signature(params)
+
+
 class Message(Struct):
     """A top-level definition: a request, a response, a header or a stored record."""
 
@@ -322,7 +372,10 @@ def make_classes(definition: DefinitionSpec, module: str) -> type:
             "__slots__": attrs,
             "__module__": module,
             "__qualname__": qualname,
-            "__doc__": f"Kafka's {spec.name} ({definition.name}, versions {definition.valid_versions}).",
+            "__doc__": _Doc(
+                f"Kafka's {spec.name} ({definition.name}, versions {definition.valid_versions})."
+            ),
+            "__signature__": _Signature(),
             "_spec": spec,
             "_plans": spec.plans,
             "_attrs": attrs,

@@ -27,9 +27,10 @@ refuses our client certificate (or its absence), raises
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import ssl as _ssl
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Coroutine, Dict, Generator, List, Optional, ParamSpec, Union
 
 from kafkawire import __version__
 from kafkawire.error_codes import ErrorCode
@@ -58,7 +59,7 @@ from kafkawire.schema.catalog import ApiKey
 if TYPE_CHECKING:
     from kafkawire.sasl import SaslClient
 
-__all__ = ["AsyncConnection", "open_connection"]
+__all__ = ["AsyncConnection", "Opening", "open_connection"]
 
 log = logging.getLogger("kafkawire.aio")
 
@@ -240,6 +241,50 @@ class AsyncConnection:
                 self._slot_freed.notify_all()
 
 
+_P = ParamSpec("_P")
+
+
+class Opening(Coroutine[Any, Any, "AsyncConnection"]):
+    """What :func:`open_connection` returns: ``await`` it for the connection, or open,
+    use and close the connection with ``async with open_connection(...) as conn``.  It
+    is the connecting coroutine itself to asyncio (``asyncio.run``, ``create_task``)."""
+
+    def __init__(self, opening: Coroutine[Any, Any, "AsyncConnection"]) -> None:
+        self._opening = opening
+        self._conn: Optional[AsyncConnection] = None
+
+    def __await__(self) -> Generator[Any, None, "AsyncConnection"]:
+        return self._opening.__await__()
+
+    def send(self, value: Any) -> Any:
+        return self._opening.send(value)
+
+    def throw(self, typ: Any, val: Any = None, tb: Any = None) -> Any:
+        return self._opening.throw(typ, val, tb)
+
+    def close(self) -> None:
+        self._opening.close()
+
+    async def __aenter__(self) -> "AsyncConnection":
+        self._conn = await self._opening
+        return self._conn
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._conn is not None:
+            await self._conn.close()
+
+
+def _awaitable_or_context(
+    connect: Callable[_P, Coroutine[Any, Any, "AsyncConnection"]],
+) -> Callable[_P, Opening]:
+    @functools.wraps(connect)
+    def opening(*args: _P.args, **kwargs: _P.kwargs) -> Opening:
+        return Opening(connect(*args, **kwargs))
+
+    return opening
+
+
+@_awaitable_or_context
 async def open_connection(
     host: str,
     port: int,
@@ -271,6 +316,9 @@ async def open_connection(
     ``sasl_mechanism`` (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512) with ``sasl_username`` and
     ``sasl_password`` make one; ``sasl_handshake_version=0`` uses Kafka's legacy bare
     token frames.
+
+    ``await open_connection(...)`` gives the connection; ``async with
+    open_connection(...) as conn`` also closes it at the end of the block.
     """
     if sasl is None and sasl_mechanism is not None:
         from kafkawire.sasl import client_for
@@ -364,3 +412,7 @@ async def _start_tls(
         else:
             why = str(exc) or "the peer closed the connection (is it a TLS listener?)"
         raise TlsHandshakeError(f"the TLS handshake with {where} failed: {why}") from exc
+
+
+def __dir__() -> list[str]:  # what the module defines, not what it imports
+    return sorted(__all__)

@@ -60,8 +60,11 @@ _U32 = struct.Struct(">I")
 _FULL_MARKERS = ("failed to write whole buffer", "smaller than required")
 
 
-def codec_id(codec: Union[str, int]) -> int:
-    """The codec id (0-4) of a codec name (``"gzip"``...) or id."""
+def codec_id(codec: Union[str, int, None]) -> int:
+    """The codec id (0-4) of a codec name (``"gzip"``...) or id; None is ``"none"``, as
+    kafka-python and aiokafka spell no compression (``compression_type=None``)."""
+    if codec is None:
+        return NONE
     if isinstance(codec, str):
         try:
             return CODEC_IDS[codec.lower()]
@@ -487,3 +490,7 @@ __all__ = [
     "decompress",
     "xxh32",
 ]
+
+
+def __dir__() -> list[str]:  # what the module defines, not what it imports
+    return sorted(__all__)

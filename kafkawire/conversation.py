@@ -155,3 +155,7 @@ def pcap_conversations(
             events = conv.client_data(item.data) if item.from_client else conv.server_data(item.data)
         for event in events:
             yield {"connection": name, **event_json(event, records=records, bytes_as=bytes_as)}
+
+
+def __dir__() -> list[str]:  # what the module defines, not what it imports
+    return sorted(__all__)

@@ -268,7 +268,13 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = [
-    n for n in dir() if not n.startswith("_") and n not in ("annotations", "TYPE_CHECKING", "Any", "Tuple")
+__all__ = [  # what this module defines (its error classes and table), not what it imports
+    n
+    for n, v in list(globals().items())
+    if not n.startswith("_") and n != "TYPE_CHECKING" and getattr(v, "__module__", __name__) == __name__
 ]
 __all__.append("ErrorCode")
+
+
+def __dir__() -> list[str]:  # what the module defines, not what it imports
+    return sorted(__all__)

@@ -91,3 +91,15 @@ class FrameReader:
         if start:
             del buf[:start]
         return frames
+
+
+__all__ = [
+    "DEFAULT_MAX_FRAME_SIZE",
+    "BytesLike",
+    "frame",
+    "FrameReader",
+]
+
+
+def __dir__() -> list[str]:  # what the module defines, not what it imports
+    return sorted(__all__)

@@ -100,3 +100,7 @@ def encode_response_header(header: ResponseHeader, version: int) -> bytes:
 def decode_response_header(payload: Any, version: int, offset: int = 0) -> Tuple[ResponseHeader, int]:
     """Decode a response header at ``version``; returns ``(header, offset of the body)``."""
     return ResponseHeader.decode_from(payload, version, offset)
+
+
+def __dir__() -> list[str]:  # what the module defines, not what it imports
+    return sorted(__all__)

@@ -288,3 +288,7 @@ def encode_control_record(message: Message, value_version: int, key_version: int
             # the struct's own first field, Version, is the value's version prefix
             return (CONTROL_KEY.pack(key_version, ctype), message.encode(value_version))
     raise EncodeError(f"{type(message).__name__} is not a control record")
+
+
+def __dir__() -> list[str]:  # what the module defines, not what it imports
+    return sorted(__all__)

@@ -62,3 +62,14 @@ def records_json(obj: Any, out: Dict[str, Any], bytes_as: str = "auto") -> None:
         elif f.kind == ARRAY and f.elem_kind == STRUCT:
             for item, d in zip(value, out[f.attr]):
                 records_json(item, d, bytes_as)
+
+
+__all__ = [
+    "BYTES_AS",
+    "render_bytes",
+    "records_json",
+]
+
+
+def __dir__() -> list[str]:  # what the module defines, not what it imports
+    return sorted(__all__)

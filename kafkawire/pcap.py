@@ -224,3 +224,14 @@ def tcp_streams(
             yield StreamEnd(client, server, "reset" if flags & _RST else "both sides closed")
     for client, server in flows:
         yield StreamEnd(client, server, "the capture ended")
+
+
+__all__ = [
+    "StreamData",
+    "StreamEnd",
+    "tcp_streams",
+]
+
+
+def __dir__() -> list[str]:  # what the module defines, not what it imports
+    return sorted(__all__)

@@ -114,3 +114,7 @@ if TYPE_CHECKING:  # a type checker reads the pure twin; at run time the active 
     )
 else:
     _backend.bind(globals(), "primitives", NAMES)
+
+
+def __dir__() -> list[str]:  # what the module defines, not what it imports
+    return sorted(__all__)

@@ -164,3 +164,7 @@ def decode_response(payload: Any, api_key: int, version: int) -> Tuple[ResponseH
         except DecodeError:
             pass
         raise
+
+
+def __dir__() -> list[str]:  # what the module defines, not what it imports
+    return sorted(__all__)

@@ -107,3 +107,7 @@ def parse_control_record(record: Record) -> ControlRecord:
 
 
 __all__ += ["ControlRecord", "parse_control_record", "DEFAULT_MAX_DECOMPRESSED_SIZE"]
+
+
+def __dir__() -> list[str]:  # what the module defines, not what it imports
+    return sorted(__all__)

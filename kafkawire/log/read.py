@@ -800,9 +800,53 @@ def read_all(
     paths: Union[segments.PathLike, Sequence[segments.PathLike]],
     options: ReadOptions = ReadOptions(),
     row_filter: RowFilter = NO_FILTER,
+    **fields: Any,
 ) -> "pyarrow.Table":
-    """Every split of ``paths`` read into one ``pyarrow.Table`` (for small logs, tests)."""
+    """Every split of ``paths`` read into one ``pyarrow.Table`` (for small logs, tests).
+
+    ``fields`` set :class:`ReadOptions` fields over ``options``:
+    ``read_all(path, isolation_level="read_committed")``."""
     import pyarrow as pa
+
+    if fields:
+        unknown = sorted(set(fields) - set(ReadOptions.__dataclass_fields__))
+        if unknown:
+            raise TypeError(
+                f"read_all() got unknown option {', '.join(map(repr, unknown))}; "
+                f"the options are {', '.join(ReadOptions.__dataclass_fields__)}"
+            )
+        options = replace(options, **fields)
 
     batches = list(read_splits(plan(paths, options, row_filter), options, row_filter=row_filter))
     return pa.Table.from_batches(batches, schema=arrow_schema(options))
+
+
+__all__ = [
+    "DEFAULT_MAX_PARTITION_BYTES",
+    "DEFAULT_OPEN_COST_BYTES",
+    "DEFAULT_CHUNK_BYTES",
+    "MODES",
+    "ISOLATION_LEVELS",
+    "DEFAULT_CORRUPT_COLUMN",
+    "READ_OPTIONS",
+    "PATH_OPTIONS",
+    "check_option_names",
+    "ReadOptions",
+    "arrow_schema",
+    "Split",
+    "TxnState",
+    "transactions",
+    "RowFilter",
+    "NO_FILTER",
+    "plan",
+    "split_bytes",
+    "pack",
+    "ReadStats",
+    "read_split",
+    "read_splits",
+    "read_all",
+]
+
+
+def __dir__() -> list[str]:  # what the module defines, not what it imports
+    return sorted(__all__)

@@ -277,3 +277,16 @@ def generate(directory: str, *, scale: int = 1, seed: int = 7, segment_bytes: in
         )
     part.close()
     return log
+
+
+__all__ = [
+    "CODECS",
+    "BASE_TIMESTAMP",
+    "SampleRecord",
+    "SampleLog",
+    "generate",
+]
+
+
+def __dir__() -> list[str]:  # what the module defines, not what it imports
+    return sorted(__all__)

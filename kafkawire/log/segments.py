@@ -876,3 +876,46 @@ def write_txn_index(path: str, aborted: Iterable[AbortedTxn]) -> None:
             f.write(
                 _TXN_INDEX_ENTRY.pack(0, a.producer_id, a.first_offset, a.last_offset, a.last_stable_offset)
             )
+
+
+__all__ = [
+    "LOG_SUFFIX",
+    "INDEX_SUFFIX",
+    "TIME_INDEX_SUFFIX",
+    "TXN_INDEX_SUFFIX",
+    "MIN_ENTRY_LENGTH",
+    "DEFAULT_INDEX_INTERVAL_BYTES",
+    "DEFAULT_SEGMENT_BYTES",
+    "MAX_ENTRY_LENGTH",
+    "PathLike",
+    "SegmentError",
+    "SegmentCorruptRecordError",
+    "segment_name",
+    "base_offset_of",
+    "parse_partition_dir",
+    "Segment",
+    "PartitionLog",
+    "discover",
+    "parse_header",
+    "scan_headers",
+    "read_offset_index",
+    "read_time_index",
+    "OffsetIndex",
+    "TimeIndex",
+    "AbortedTxn",
+    "read_txn_index",
+    "check_boundary",
+    "split_segment",
+    "index_floor",
+    "index_ceiling",
+    "time_index_start",
+    "iter_chunks",
+    "last_offset",
+    "set_base_offset",
+    "PartitionWriter",
+    "write_txn_index",
+]
+
+
+def __dir__() -> list[str]:  # what the module defines, not what it imports
+    return sorted(__all__)
