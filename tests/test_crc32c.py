@@ -125,14 +125,14 @@ def _hardware_crc_path():
     operating system's own list of CPU features where it gives one; None where unknown."""
     machine = platform.machine().lower()
     x86, arm = machine in ("x86_64", "amd64"), machine in ("aarch64", "arm64")
-    if os.path.exists("/proc/cpuinfo"):
+    if (x86 or arm) and os.path.exists("/proc/cpuinfo"):
         with open("/proc/cpuinfo") as f:
-            flags = f.read()
-        if x86:
-            return "sse4.2" if " sse4_2" in flags else "table"
-        if arm:
-            return "armv8" if " crc32" in flags else "table"
-        return None
+            lines = f.read().splitlines()
+        # x86 lists "flags", Arm "Features"; neither (qemu-user shows the host's file,
+        # of another CPU) means the OS does not say
+        key, flag, path = ("flags", "sse4_2", "sse4.2") if x86 else ("Features", "crc32", "armv8")
+        listed = [line.split(":", 1)[1].split() for line in lines if line.split(":")[0].strip() == key]
+        return (path if flag in listed[0] else "table") if listed else None
     if x86:  # Windows 11 and the macOS releases CI runs need SSE4.2 of every x86-64 CPU
         return "sse4.2"
     if arm and sys.platform == "darwin":  # every Apple CPU has the CRC32 instructions
