@@ -172,3 +172,15 @@ def test_async_context_manager_on_the_running_loop(tmp_path):
 
     assert asyncio.run(asyncio.wait_for(run(), 20)) == (9, 0)
     assert os.path.isdir(tmp_path)
+
+
+def test_a_broker_is_made_from_a_config_or_from_keywords(tmp_path):
+    from kafkawire.broker import BrokerConfig
+
+    config = BrokerConfig(log_dir=str(tmp_path), num_partitions=3, cluster_id="c")
+    made = Broker(config)
+    assert made.config is config and (made.log_dir, made.num_partitions) == (str(tmp_path), 3)
+    assert Broker(num_partitions=3, cluster_id="c", log_dir=str(tmp_path)).config == config
+    assert Broker(config, num_partitions=5).config.num_partitions == 5
+    with pytest.raises(TypeError, match="num_partition"):
+        Broker(num_partition=3)  # a misspelt setting is refused, not ignored

@@ -8,8 +8,9 @@ See :mod:`kafkawire.broker.server` for what it implements, and ``kafkawire serve
 the command line.
 """
 
+from kafkawire.broker.config import BrokerConfig
 from kafkawire.broker.connections import CodecStats
 from kafkawire.broker.frame_log import FrameLog
 from kafkawire.broker.server import Broker
 
-__all__ = ["Broker", "CodecStats", "FrameLog"]
+__all__ = ["Broker", "BrokerConfig", "CodecStats", "FrameLog"]

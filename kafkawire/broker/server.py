@@ -35,16 +35,17 @@ APIs (:mod:`kafkawire.broker.handlers`); the error codes they answer with are in
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
 import logging
-import os
 import threading
 from collections import defaultdict
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
 from kafkawire import messages as M
 from kafkawire import records as R
 from kafkawire.broker.acls import AclStore
+from kafkawire.broker.config import BrokerConfig
 from kafkawire.broker.connections import CodecStats, Connection, ConnectionLoop
 from kafkawire.broker.dispatch import Dispatch
 from kafkawire.broker.frame_log import FrameChecks, FrameLog
@@ -56,9 +57,8 @@ from kafkawire.broker.handlers.groups import GroupHandlers
 from kafkawire.broker.handlers.produce_fetch import ProduceFetchHandlers
 from kafkawire.broker.handlers.sasl import SaslHandlers
 from kafkawire.broker.handlers.topics import TopicHandlers
-from kafkawire.broker.security import SASL_MECHANISMS, ListenerSecurity
+from kafkawire.broker.security import ListenerSecurity
 from kafkawire.broker.storage import Storage
-from kafkawire.framing import DEFAULT_MAX_FRAME_SIZE
 
 log = logging.getLogger("kafkawire.broker")
 
@@ -98,55 +98,43 @@ class Broker(
     certificates); ``super_users``; ``acl_enforce``; ``session_lifetime_ms``.
     """
 
-    def __init__(
-        self,
-        *,
-        host: str = "127.0.0.1",
-        port: int = 0,
-        log_dir: Optional[str] = None,
-        node_id: int = 1,
-        num_partitions: int = 1,
-        auto_create_topics: bool = True,
-        frame_log: Union[None, str, os.PathLike[str], Callable[[Dict[str, Any]], None]] = None,
-        check_roundtrip: Optional[bool] = None,
-        max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
-        cluster_id: str = "kafkawire-test-cluster",
-        api_versions: Optional[Dict[int, Tuple[int, int]]] = None,
-        security_protocol: str = "PLAINTEXT",
-        sasl_mechanisms: Sequence[str] = SASL_MECHANISMS,
-        users: Optional[Mapping[str, str]] = None,
-        ssl_certfile: Optional[str] = None,
-        ssl_keyfile: Optional[str] = None,
-        ssl_cafile: Optional[str] = None,
-        super_users: Sequence[str] = (),
-        acl_enforce: bool = False,
-        session_lifetime_ms: int = 0,
-    ) -> None:
-        self.host = host
-        self.port = port
-        self.log_dir = log_dir
-        self.node_id = node_id
-        self.num_partitions = num_partitions
-        self.auto_create_topics = auto_create_topics
-        self.max_frame_size = max_frame_size
-        self.cluster_id = cluster_id
-        self._frame_log_target = frame_log
+    def __init__(self, config: Optional[BrokerConfig] = None, **settings: Any) -> None:
+        """``config``, or the :class:`~kafkawire.broker.config.BrokerConfig` the keyword
+        ``settings`` make (given both, the settings replace the config's)."""
+        if config is None:
+            config = BrokerConfig(**settings)
+        elif settings:
+            config = dataclasses.replace(config, **settings)
+        self.config = config
+        self.host = config.host
+        self.port = config.port
+        self.log_dir = config.log_dir
+        self.node_id = config.node_id
+        self.num_partitions = config.num_partitions
+        self.auto_create_topics = config.auto_create_topics
+        self.max_frame_size = config.max_frame_size
+        self.cluster_id = config.cluster_id
+        self._frame_log_target = config.frame_log
         self.frame_log: Optional[FrameLog] = None
-        self.check_roundtrip = (frame_log is not None) if check_roundtrip is None else check_roundtrip
+        self.check_roundtrip = (
+            (config.frame_log is not None) if config.check_roundtrip is None else config.check_roundtrip
+        )
         self.api_versions: Dict[int, Tuple[int, int]] = dict(
-            api_versions if api_versions is not None else {k: _versions_of(k) for k in self.HANDLERS}
+            config.api_versions
+            if config.api_versions is not None
+            else {k: _versions_of(k) for k in self.HANDLERS}
         )
         self.security = ListenerSecurity(
-            security_protocol,
-            sasl_mechanisms=sasl_mechanisms,
-            users=users,
-            ssl_certfile=ssl_certfile,
-            ssl_keyfile=ssl_keyfile,
-            ssl_cafile=ssl_cafile,
-            session_lifetime_ms=session_lifetime_ms,
+            config.security_protocol,
+            sasl_mechanisms=config.sasl_mechanisms,
+            users=config.users,
+            ssl_certfile=config.ssl_certfile,
+            ssl_keyfile=config.ssl_keyfile,
+            ssl_cafile=config.ssl_cafile,
+            session_lifetime_ms=config.session_lifetime_ms,
         )
-        self.super_users = tuple(super_users)
-        self.acl_enforce = acl_enforce
+        self.super_users = tuple(config.super_users)
+        self.acl_enforce = config.acl_enforce
         self.acls: Optional[AclStore] = None
         self.authentications: List[
             Tuple[int, Optional[str], Optional[str]]

@@ -11,6 +11,7 @@ import ssl
 import sys
 from typing import Dict, List, Optional
 
+from kafkawire.broker.config import BrokerConfig
 from kafkawire.broker.security import SASL_MECHANISMS, SECURITY_PROTOCOLS
 from kafkawire.broker.server import Broker
 from kafkawire.cli import USAGE_ERROR, CommandError, CommandParser, run_command
@@ -116,9 +117,9 @@ def _users(specs: List[str]) -> Dict[str, str]:
     return users
 
 
-async def _serve(args: argparse.Namespace) -> Broker:
-    """Run the broker until it is told to stop; returns it, stopped."""
-    broker = Broker(
+def _config(args: argparse.Namespace) -> BrokerConfig:
+    """The broker's settings from the command line."""
+    return BrokerConfig(
         host=args.host,
         port=args.port,
         log_dir=args.log_dir,
@@ -136,6 +137,11 @@ async def _serve(args: argparse.Namespace) -> Broker:
         acl_enforce=args.acl_enforce,
         session_lifetime_ms=args.session_lifetime_ms,
     )
+
+
+async def _serve(args: argparse.Namespace) -> Broker:
+    """Run the broker until it is told to stop; returns it, stopped."""
+    broker = Broker(_config(args))
     try:
         await broker.start()
     except BaseException as exc:
