@@ -602,3 +602,40 @@ def test_pem_stores_make_the_tls_context(tmp_path, backend):
     assert by_text.check_hostname and not by_file.check_hostname
     with pytest.raises(ValueError, match="only PEM stores are supported, not JKS"):
         ClientConfig.parse({**base, "ssl.truststore.type": "JKS", "ssl.truststore.location": "x.jks"})
+
+
+def test_records_deleted_under_a_read_follow_fail_on_data_loss(kafka_broker, backend):
+    from confluent_kafka import TopicPartition
+    from confluent_kafka.admin import AdminClient
+
+    from kafkawire.cluster.client import Cluster
+    from kafkawire.cluster.fetch import read_range
+    from kafkawire.cluster.plan import OffsetRange, ReadOptions
+    from kafkawire.errors import DataLossError
+
+    boot = kafka_broker.bootstrap_servers
+    topic = f"kw-lost-{uuid.uuid4().hex[:8]}"
+    create_topic(boot, topic, 1)
+    produce(boot, topic, [(0, None, b"r%d" % i, []) for i in range(50)])
+    admin = AdminClient({"bootstrap.servers": boot})
+    (done,) = admin.delete_records([TopicPartition(topic, 0, 20)]).values()
+    assert done.result(30).low_watermark == 20  # the log now starts at offset 20
+    planned = OffsetRange(topic, 0, 5, 50)  # planned before the deletion, say
+
+    def read(fail: bool):
+        opts = ReadOptions.parse(
+            {
+                "kafka.bootstrap.servers": boot,
+                "subscribe": topic,
+                "failOnDataLoss": str(fail).lower(),
+                "backend": backend,
+            }
+        )
+        with Cluster(opts.client) as cluster:
+            return [v for b in read_range(cluster, planned, opts) for v in b.column("value").to_pylist()]
+
+    with pytest.raises(
+        DataLossError, match=f"{topic}-0: offsets 5 to 50 were planned but the log now starts at 20"
+    ):
+        read(True)
+    assert read(False) == [b"r%d" % i for i in range(20, 50)]

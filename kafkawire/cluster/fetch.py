@@ -244,13 +244,15 @@ def read_range(
                     )
                 continue
             deadline = time.monotonic() + cluster.config.api_timeout
-            offset = next_offset
+            # a batch may begin before the offset asked for (the one holding it, or one
+            # whose first records are behind the log start): those records are not read
+            fetched_from, offset = offset, next_offset
             if offset < r.end:
                 pending = start(offset)
             view = memoryview(buf)
             for a, b_end in kept:
                 table = records.to_arrow(view[a:b_end], columns=decode)
-                table = _trim(table, r.start, r.end)
+                table = _trim(table, fetched_from, r.end)
                 if table.num_rows:
                     yield from _to_spark(table, r, schema).to_batches(max_chunksize=max_rows)
     finally:
