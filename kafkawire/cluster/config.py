@@ -255,3 +255,18 @@ def client_settings(options: Mapping[str, str]) -> Dict[str, str]:
 def unknown_client_settings(settings: Mapping[str, str], extra: Sequence[str] = ()) -> List[str]:
     """The ``kafka.`` settings (without the prefix) neither this client nor ``extra`` knows."""
     return sorted(k for k in settings if k not in CLIENT_SETTINGS and k not in extra)
+
+
+def check_options(
+    opts: Mapping[str, str], known: Sequence[str], client_known: Sequence[str], doing: str, see: str = ""
+) -> None:
+    """Raise ``ValueError`` naming every option of ``opts`` (lower-cased keys) that is
+    neither in ``known`` nor a ``kafka.`` setting this client or ``client_known`` takes;
+    ``doing`` says what the options are for ("reading a Kafka cluster")."""
+    unknown = [k for k in opts if not k.startswith("kafka.") and k not in known]
+    unknown += ["kafka." + k for k in unknown_client_settings(client_settings(opts), client_known)]
+    if unknown:
+        raise ValueError(
+            f"unknown option{'s' if len(unknown) > 1 else ''} {', '.join(sorted(unknown))} for {doing}"
+            f" (options are those of Spark's Kafka connector{see})"
+        )

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from kafkawire.cluster.client import EARLIEST, LATEST, Cluster, TopicPartition
-from kafkawire.cluster.config import ClientConfig, client_settings, unknown_client_settings
+from kafkawire.cluster.config import ClientConfig, check_options, client_settings
 
 READ_OPTIONS = (
     "subscribe",
@@ -117,13 +117,13 @@ class ReadOptions:
         """Parse and check a query's options (keys in any case)."""
         opts = {str(k).lower(): str(v) for k, v in options.items()}
         settings = client_settings(opts)
-        unknown = [k for k in opts if not k.startswith("kafka.") and k not in READ_OPTIONS]
-        unknown += ["kafka." + k for k in unknown_client_settings(settings, list(READ_CLIENT_SETTINGS))]
-        if unknown:
-            raise ValueError(
-                f"unknown option{'s' if len(unknown) > 1 else ''} {', '.join(sorted(unknown))} for reading a Kafka"
-                " cluster (options are those of Spark's Kafka connector: see kafkawire.cluster.plan)"
-            )
+        check_options(
+            opts,
+            READ_OPTIONS,
+            list(READ_CLIENT_SETTINGS),
+            "reading a Kafka cluster",
+            ": see kafkawire.cluster.plan",
+        )
         client = ClientConfig.parse(settings)
         isolation = settings.get("isolation.level", "read_uncommitted").lower()
         if isolation not in ISOLATION_LEVELS:

@@ -51,7 +51,7 @@ from pyspark.sql.streaming.datasource import (
 )
 
 from kafkawire.cluster.client import Cluster
-from kafkawire.cluster.config import ClientConfig, client_settings, unknown_client_settings
+from kafkawire.cluster.config import ClientConfig, check_options, client_settings
 from kafkawire.cluster.fetch import arrow_schema, read_range
 from kafkawire.cluster import plan as planning
 from kafkawire.cluster.plan import OffsetRange, ReadOptions, plan
@@ -97,6 +97,20 @@ class RangePartition(InputPartition):
 
     def __init__(self, offset_range: Optional[OffsetRange]) -> None:
         super().__init__(offset_range)
+
+
+def range_partitions(ranges: Sequence[OffsetRange]) -> List[InputPartition]:
+    """One input partition a non-empty range; Spark runs one task even for a read of
+    nothing, and that task gets no range."""
+    return [RangePartition(r) for r in ranges if r.size] or [RangePartition(None)]
+
+
+def read_partition(partition: InputPartition, options: ReadOptions) -> Iterator["pyarrow.RecordBatch"]:
+    """A task's read (batch and stream alike): its range fetched from the leader as Arrow."""
+    if partition.value is None:
+        return
+    with Cluster(options.client) as cluster:
+        yield from read_range(cluster, partition.value, options)
 
 
 def narrow(
@@ -146,14 +160,10 @@ class ClusterReader(DataSourceReader):
             ranges = plan(cluster, self.options)
             if self.row_filter is not None:
                 ranges = narrow(cluster, ranges, self.row_filter, self.options)
-        # Spark runs one task even for a read of nothing: it gets no range
-        return [RangePartition(r) for r in ranges if r.size] or [RangePartition(None)]
+        return range_partitions(ranges)
 
     def read(self, partition: InputPartition) -> Iterator["pyarrow.RecordBatch"]:
-        if partition.value is None:
-            return
-        with Cluster(self.options.client) as cluster:
-            yield from read_range(cluster, partition.value, self.options)
+        return read_partition(partition, self.options)
 
 
 class ClusterStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
@@ -202,13 +212,10 @@ class ClusterStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         ranges = planning.stream_ranges(
             self.cluster, self.options, planning.from_json(start), planning.from_json(end)
         )
-        return [RangePartition(r) for r in ranges if r.size] or [RangePartition(None)]
+        return range_partitions(ranges)
 
     def read(self, partition: InputPartition) -> Iterator["pyarrow.RecordBatch"]:
-        if partition.value is None:
-            return
-        with Cluster(self.options.client) as cluster:
-            yield from read_range(cluster, partition.value, self.options)
+        return read_partition(partition, self.options)
 
     def commit(self, end: Dict[str, Any]) -> None:
         """Nothing to do: the offsets live in Spark's checkpoint, not in a consumer group."""
@@ -243,13 +250,7 @@ class WriteOptions:
         settings = client_settings(opts)
         # checkpointLocation is Spark's own, handed to a stream's writer with the rest
         known = ("topic", "backend", "checkpointlocation")
-        unknown = [k for k in opts if not k.startswith("kafka.") and k not in known]
-        unknown += ["kafka." + k for k in unknown_client_settings(settings, list(WRITE_CLIENT_SETTINGS))]
-        if unknown:
-            raise ValueError(
-                f"unknown option{'s' if len(unknown) > 1 else ''} {', '.join(sorted(unknown))} for writing to"
-                " a Kafka cluster (options are those of Spark's Kafka connector)"
-            )
+        check_options(opts, known, list(WRITE_CLIENT_SETTINGS), "writing to a Kafka cluster")
         compression = settings.get("compression.type", "none").lower()
         if compression not in CODECS:
             raise ValueError(
