@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import pwd
 import re
 import shutil
 import subprocess
@@ -47,8 +48,10 @@ _RECORD_HEAD = re.compile(
 
 @functools.lru_cache(maxsize=None)
 def tools_jar() -> Path:
+    # Maven's local repository is under Java's user.home, the account's home directory
+    # from the password database, whatever $HOME says
     path = (
-        Path.home()
+        Path(pwd.getpwuid(os.getuid()).pw_dir)
         / ".m2"
         / "repository"
         / "org"
