@@ -23,6 +23,7 @@ import logging
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -214,7 +215,9 @@ def start_spark(master: str, spark_log: str) -> Any:
     logging.getLogger().addHandler(logging.FileHandler(spark_log))
     try:
         with _stderr_to(spark_log):
-            return local_session(master, app="kafkawire-demo")
+            session = local_session(master, app="kafkawire-demo")
+        _note_interrupts()
+        return session
     except Exception as exc:  # noqa: BLE001 - pyspark's own errors, made one line
         try:
             with open(spark_log, encoding="utf-8", errors="replace") as f:
@@ -223,6 +226,25 @@ def start_spark(master: str, spark_log: str) -> Any:
             lines = []
         last = lines[-1] if lines else " ".join(str(exc).split())
         raise CommandError(f"Spark did not start: {last} (its log: {spark_log})") from exc
+
+
+#: set by the SIGINT handler: a Ctrl-C that lands inside a py4j call can surface as a
+#: Py4JError (the gateway refusing to send its cancel command), not a KeyboardInterrupt
+_interrupted = [False]
+
+
+def _note_interrupts() -> None:
+    """Remember a Ctrl-C, then hand it to the handler pyspark installed (which cancels
+    the running Spark jobs and raises KeyboardInterrupt)."""
+    previous = signal.getsignal(signal.SIGINT)
+
+    def handler(signum: int, frame: Any) -> None:
+        _interrupted[0] = True
+        if callable(previous):
+            previous(signum, frame)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, handler)
 
 
 def run(
@@ -396,12 +418,17 @@ def _run(args: argparse.Namespace) -> int:
     except ImportError:
         raise CommandError("needs pyspark: pip install 'kafkawire[spark]'") from None
     check_java()
-    if args.reuse:
-        print(f"running the queries again on the sample in {args.dir}", flush=True)
-        run(args.dir, master=args.master, reuse=True)
-        return 0
-    with log_dir(args.dir) as directory:
-        run(directory, scale=args.scale, master=args.master)
+    try:
+        if args.reuse:
+            print(f"running the queries again on the sample in {args.dir}", flush=True)
+            run(args.dir, master=args.master, reuse=True)
+            return 0
+        with log_dir(args.dir) as directory:
+            run(directory, scale=args.scale, master=args.master)
+    except Exception:
+        if _interrupted[0]:  # whatever py4j made of the Ctrl-C, it was one
+            raise KeyboardInterrupt from None
+        raise
     return 0
 
 
