@@ -162,28 +162,24 @@ def _bool(opts: Mapping[str, str], key: str, name: str, default: bool) -> bool:
     return raw.strip().lower() == "true"
 
 
-def _count(opts: Mapping[str, str], key: str, name: str) -> Optional[int]:
-    raw = opts.get(key)
-    if raw is None:
-        return None
+def _positive(raw: str, name: str, what: str) -> int:
+    """``raw`` as an integer of at least 1, or a ``ValueError`` naming option ``name``."""
     try:
         value = int(raw)
     except ValueError:
         value = 0
     if value < 1:
-        raise ValueError(f"option {name}: {raw!r} is not a positive integer")
+        raise ValueError(f"option {name}: {raw!r} is not a positive {what}")
     return value
+
+
+def _count(opts: Mapping[str, str], key: str, name: str) -> Optional[int]:
+    raw = opts.get(key)
+    return None if raw is None else _positive(raw, name, "integer")
 
 
 def _bytes(settings: Mapping[str, str], key: str) -> int:
-    raw = settings.get(key, READ_CLIENT_SETTINGS[key])
-    try:
-        value = int(raw)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise ValueError(f"option kafka.{key}: {raw!r} is not a positive number of bytes")
-    return value
+    return _positive(settings.get(key, READ_CLIENT_SETTINGS[key]), f"kafka.{key}", "number of bytes")
 
 
 def _json(raw: str, name: str) -> Any:
