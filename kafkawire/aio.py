@@ -300,6 +300,8 @@ async def open_connection(
     sasl_username: Optional[str] = None,
     sasl_password: Optional[str] = None,
     sasl_handshake_version: Optional[int] = None,
+    sasl_kerberos_service_name: str = "kafka",
+    sasl_kerberos_keytab: Optional[str] = None,
     ssl: Union[_ssl.SSLContext, bool, None] = None,
     server_hostname: Optional[str] = None,
 ) -> AsyncConnection:
@@ -315,12 +317,23 @@ async def open_connection(
     :class:`~kafkawire.errors.TlsHandshakeError`.  SASL: ``sasl`` is a :mod:`kafkawire.sasl` client, or
     ``sasl_mechanism`` (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512) with ``sasl_username`` and
     ``sasl_password`` make one; ``sasl_handshake_version=0`` uses Kafka's legacy bare
-    token frames.
+    token frames.  ``sasl_mechanism="GSSAPI"`` (Kerberos) authenticates to
+    ``sasl_kerberos_service_name/host`` as ``sasl_username`` (a principal) with the
+    ``sasl_kerberos_keytab``, or with the ticket in the default credential cache.
 
     ``await open_connection(...)`` gives the connection; ``async with
     open_connection(...) as conn`` also closes it at the end of the block.
     """
-    if sasl is None and sasl_mechanism is not None:
+    if sasl is None and sasl_mechanism == "GSSAPI":
+        from kafkawire.sasl import GssapiClient
+
+        sasl = GssapiClient(
+            host,
+            service_name=sasl_kerberos_service_name,
+            principal=sasl_username,
+            keytab=sasl_kerberos_keytab,
+        )
+    elif sasl is None and sasl_mechanism is not None:
         from kafkawire.sasl import client_for
 
         sasl = client_for(sasl_mechanism, sasl_username or "", sasl_password or "")

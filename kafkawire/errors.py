@@ -100,6 +100,13 @@ class SaslServerSignatureError(SaslAuthenticationError):
     """The SCRAM server's final signature does not prove it knows the credential."""
 
 
+class SaslKerberosError(SaslAuthenticationError):
+    """A Kerberos (SASL/GSSAPI) failure, its message naming the cause: an expired
+    ticket, a service principal the KDC does not know (a wrong
+    ``sasl.kerberos.service.name`` or host), a missing keytab or credential cache, a
+    clock skew the KDC or the service refuses, an unreachable KDC."""
+
+
 class SaslMechanismError(SaslError):
     """A SASL mechanism that is unknown or that the peer has not enabled."""
 

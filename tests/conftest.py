@@ -25,8 +25,9 @@ BACKENDS = ("cython", "python")
 
 pytest_plugins = [
     "conftest_spark",  # the session-scoped SparkSession fixture
-    "conftest_kafka",
-]  # the session-scoped real Kafka broker
+    "conftest_kafka",  # the session-scoped real Kafka broker
+    "conftest_kerberos",  # the session-scoped MIT KDC and Kerberized Kafka broker
+]
 
 
 def pytest_configure(config):

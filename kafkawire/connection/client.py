@@ -32,6 +32,7 @@ from kafkawire.errors import (
     RequestTimedOutError,
     SaslAuthenticationError,
     SaslError,
+    SaslMalformedError,
     SaslMechanismError,
     SaslStateError,
     SaslTokenTooLarge,
@@ -465,13 +466,29 @@ class ClientConnection:
     def _sasl_challenge(self, challenge: bytes) -> List[ClientEvent]:
         exchange = self._auth
         assert exchange is not None
+        if exchange.client.complete:
+            # the client's last message ended the exchange (GSSAPI's security-layer
+            # choice): this answer only says it succeeded, and carries nothing
+            if challenge:
+                return self._sasl_failed(
+                    SaslMalformedError(
+                        f"{exchange.client.mechanism}: the broker sent {len(challenge)} bytes "
+                        "after the exchange ended"
+                    )
+                )
+            return self._sasl_succeeded(exchange)
         try:
             reply = exchange.client.receive(challenge)
         except SaslError as exc:
             return self._sasl_failed(exc)
         if reply is not None:
             self._sasl_token_out(reply)
+            if exchange.client.complete and exchange.handshake_version == 0:
+                return self._sasl_succeeded(exchange)  # Kafka answers a last bare token with nothing
             return []
+        return self._sasl_succeeded(exchange)
+
+    def _sasl_succeeded(self, exchange: _SaslExchange) -> List[ClientEvent]:
         self._auth = None
         self.authenticated = True
         self.session_lifetime_ms = exchange.session_lifetime_ms

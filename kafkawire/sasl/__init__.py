@@ -9,6 +9,9 @@ Mechanisms, each with a client and a server side:
   not offer it.
 * OAUTHBEARER (RFC 7628): the client's initial response (with SASL extensions) and the
   server's JSON error reply, answered by the client with a lone ``\\x01``.
+* GSSAPI (Kerberos V5, RFC 4752) through MIT Kerberos and the optional ``gssapi``
+  package (:mod:`kafkawire.sasl.gssapi`): tokens until the security context is
+  established, then the security-layer offer and choice (Kafka uses no layer).
 
 A client object turns server challenges into responses (``start()``, then
 ``receive(challenge)`` until ``complete``); a server object turns client responses into
@@ -27,6 +30,14 @@ is that connection doing the exchange alone); a broker answers them with
 
 from kafkawire.sasl.mechanisms import *  # noqa: F403 - the mechanisms, their parsers and limits
 from kafkawire.sasl.mechanisms import __all__ as _mechanisms
+from kafkawire.sasl.gssapi import GssapiClient, GssapiServer, kerberos_short_name
 from kafkawire.sasl.sessions import ClientSession, ServerSession
 
-__all__ = [*_mechanisms, "ClientSession", "ServerSession"]
+__all__ = [
+    *_mechanisms,
+    "GssapiClient",
+    "GssapiServer",
+    "kerberos_short_name",
+    "ClientSession",
+    "ServerSession",
+]

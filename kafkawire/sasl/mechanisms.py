@@ -122,6 +122,9 @@ class SaslServer:
     what it returns; once ``complete``, ``principal`` is the authenticated user."""
 
     mechanism = ""
+    #: Whether the server's answer to the client's last message goes back after a
+    #: SaslHandshake v0 (Kafka sends PLAIN's and SCRAM's, but nothing after GSSAPI's).
+    final_reply = True
 
     def __init__(self, max_token_size: int = DEFAULT_MAX_TOKEN_SIZE) -> None:
         self.complete = False

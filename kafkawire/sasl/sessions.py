@@ -189,10 +189,10 @@ class ServerSession:
             session_lifetime_ms=lifetime if version >= 1 else 0,
         )
 
-    def raw_token(self, token: bytes) -> bytes:
+    def raw_token(self, token: bytes) -> Optional[bytes]:
         """The reply to a token sent after a v0 handshake, to send back as a bare
-        size-prefixed frame (:func:`kafkawire.framing.frame`); a refusal raises (Kafka
-        just closes the connection)."""
+        size-prefixed frame (:func:`kafkawire.framing.frame`), or None when nothing goes
+        back (GSSAPI's last message); a refusal raises (Kafka just closes the connection)."""
         if not self.expects_raw_token or self._server is None:
             raise SaslStateError("no bare SASL token is expected on this connection")
         try:
@@ -201,6 +201,8 @@ class ServerSession:
         except SaslError as exc:
             self.failure = str(exc)
             raise
+        if self._server.complete and not self._server.final_reply:
+            return None
         return challenge
 
     def _on_step(self) -> int:

@@ -135,10 +135,12 @@ def server_properties(
     ssl_port: Optional[int] = None,
     sasl_ssl_port: Optional[int] = None,
     keystore: Optional[str] = None,
+    sasl_host: str = "127.0.0.1",
 ) -> str:
     """The ``server.properties`` of a one-node KRaft broker+controller (``extra``
     settings added or overriding).  With ``keystore`` (a PEM file: the private key, then
-    the certificate) it listens on SSL and SASL_SSL too."""
+    the certificate) it listens on SSL and SASL_SSL too.  ``sasl_host`` is the host the
+    SASL listeners advertise (Kerberos needs the name in the broker's principal)."""
     host = "127.0.0.1"
     admin = next(iter(users))
     plain_users = " ".join(f"user_{name}={_jaas_string(pw)}" for name, pw in users.items())
@@ -151,7 +153,7 @@ def server_properties(
             f"PLAINTEXT://{host}:{port},SASL_PLAINTEXT://{host}:{sasl_port},"
             f"CONTROLLER://{host}:{controller_port}"
         ),
-        "advertised.listeners": f"PLAINTEXT://{host}:{port},SASL_PLAINTEXT://{host}:{sasl_port}",
+        "advertised.listeners": f"PLAINTEXT://{host}:{port},SASL_PLAINTEXT://{sasl_host}:{sasl_port}",
         "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT",
         "inter.broker.listener.name": "PLAINTEXT",
         "log.dirs": str(log_dir),
@@ -190,7 +192,7 @@ def server_properties(
     if keystore:
         tls = f"SSL://{host}:{ssl_port},SASL_SSL://{host}:{sasl_ssl_port}"
         props["listeners"] += "," + tls
-        props["advertised.listeners"] += "," + tls
+        props["advertised.listeners"] += f",SSL://{host}:{ssl_port},SASL_SSL://{sasl_host}:{sasl_ssl_port}"
         props["listener.security.protocol.map"] += ",SSL:SSL,SASL_SSL:SASL_SSL"
         props["ssl.keystore.type"] = "PEM"
         props["ssl.keystore.location"] = keystore
@@ -268,10 +270,14 @@ def start_broker(
     timeout: float = START_TIMEOUT,
     extra_properties: Optional[Dict[str, object]] = None,
     tls: Optional[Tuple[str, str]] = None,
+    jvm_options: Tuple[str, ...] = (),
+    sasl_host: str = "127.0.0.1",
 ) -> KafkaBroker:
     """Format storage and start one broker; return it once it answers ApiVersions.
     ``extra_properties`` are added to its ``server.properties`` (an authorizer, say);
-    ``tls`` is ``(certificate, key)``, PEM files, for SSL and SASL_SSL listeners."""
+    ``tls`` is ``(certificate, key)``, PEM files, for SSL and SASL_SSL listeners;
+    ``jvm_options`` go to the broker's JVM (``-Djava.security.krb5.conf=...``, say);
+    ``sasl_host`` is the host its SASL listeners advertise."""
     java = java_executable()
     cp = classpath_string()
     work = Path(tempfile.mkdtemp(prefix="kafkawire-kafka-"))
@@ -305,6 +311,7 @@ def start_broker(
             ssl_port=ssl_port,
             sasl_ssl_port=sasl_ssl_port,
             keystore=str(keystore) if keystore else None,
+            sasl_host=sasl_host,
         )
     )
     began = time.monotonic()
@@ -336,7 +343,7 @@ def start_broker(
         out = open(work / "broker.out", "wb")
         options, broker.after_exit = start_options("kafka-broker")
         broker.process = subprocess.Popen(
-            [java, HEAP, "-Xms64m", *options, "-cp", cp, "kafka.Kafka", str(config)],
+            [java, HEAP, "-Xms64m", *options, *jvm_options, "-cp", cp, "kafka.Kafka", str(config)],
             cwd=work,
             stdin=subprocess.DEVNULL,
             stdout=out,

@@ -53,7 +53,8 @@ class SaslHandlers(BrokerState):
         if not conn.sasl.expects_raw_token:  # the mechanism finished: Kafka requests again
             conn.protocol.end_sasl_tokens()
             self._authenticated(conn, conn.sasl)
-        await self._send(conn, conn.protocol.respond(event, reply))
+        if reply is not None:
+            await self._send(conn, conn.protocol.respond(event, reply))
         return None
 
     async def _sasl_handshake(

@@ -1,0 +1,144 @@
+"""The Kerberos fixtures, loaded by ``tests/conftest.py`` as a plugin.
+
+One MIT KDC (``kdc.start_kdc``) serves the whole run: its realm has the service
+principal ``kafka/localhost`` (keytab ``service_keytab``, shared by Kafka's broker and
+kafkawire's test broker), a client ``alice`` with a keytab and ``bob`` with a password
+(for ``kinit`` into a credential cache).  ``kerberos_kafka`` is a Kafka 4.4 broker of
+its own whose SASL_PLAINTEXT listener (advertised as ``localhost``, the host in its
+principal) enables GSSAPI beside PLAIN and SCRAM.  Tests marked ``kerberos`` skip without
+MIT Kerberos or the ``gssapi`` package, and fail instead under KAFKAWIRE_REQUIRE_KERBEROS=1.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+SERVICE = "kafka"
+SERVICE_HOST = "localhost"
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "kerberos: needs MIT Kerberos (krb5-kdc, krb5-admin-server, krb5-user) and the gssapi "
+        "package (skips without them; KAFKAWIRE_REQUIRE_KERBEROS=1 makes that skip a failure)",
+    )
+
+
+def require_kerberos() -> None:
+    """Skip the calling test (or fail it under KAFKAWIRE_REQUIRE_KERBEROS=1) without MIT
+    Kerberos's KDC and tools or the ``gssapi`` package."""
+    from kdc import missing_tools
+
+    missing = missing_tools()
+    try:
+        import gssapi  # noqa: F401
+    except ImportError:
+        missing.append("the gssapi Python package")
+    if missing:
+        reason = f"Kerberos is not available: missing {', '.join(missing)}"
+        if os.environ.get("KAFKAWIRE_REQUIRE_KERBEROS") == "1":
+            pytest.fail(reason + " (KAFKAWIRE_REQUIRE_KERBEROS=1)", pytrace=False)
+        pytest.skip(reason)
+
+
+@pytest.fixture(autouse=True)
+def _kerberos_available(request):
+    if request.node.get_closest_marker("kerberos"):
+        require_kerberos()
+
+
+@dataclass
+class Realm:
+    """The test realm: its KDC and the principals and keytabs the tests use."""
+
+    kdc: object  # kdc.Kdc
+    name: str
+    service_principal: str  # kafka/localhost@REALM
+    service_keytab: Path
+    alice: str  # alice@REALM, with alice_keytab
+    alice_keytab: Path
+    bob: str  # bob@REALM, with bob_password
+    bob_password: str
+
+    def ccache(self, principal: str, path: Path, *, keytab=None, password: str = "") -> str:
+        """``kinit`` ``principal`` into the credential cache file ``path``; its name."""
+        self.kdc.kinit(principal, path, keytab=keytab, password=password)
+        return f"FILE:{path}"
+
+
+@pytest.fixture(scope="session")
+def kerberos(tmp_path_factory):
+    """A running KDC with the suite's principals (:class:`Realm`); the test process's
+    ``KRB5_CONFIG`` points at it for the rest of the run (gssapi reads it)."""
+    require_kerberos()
+    from kdc import start_kdc
+
+    kdc = start_kdc()
+    saved = {k: os.environ.get(k) for k in kdc.env}
+    os.environ.update(kdc.env)
+    try:
+        keys = tmp_path_factory.mktemp("keytabs")
+        service = kdc.add_principal(f"{SERVICE}/{SERVICE_HOST}")
+        alice = kdc.add_principal("alice")
+        bob = kdc.add_principal("bob", "bob-password")
+        yield Realm(
+            kdc=kdc,
+            name=kdc.realm,
+            service_principal=service,
+            service_keytab=kdc.keytab(f"{SERVICE}/{SERVICE_HOST}", keys / "kafka.keytab"),
+            alice=alice,
+            alice_keytab=kdc.keytab("alice", keys / "alice.keytab"),
+            bob=bob,
+            bob_password="bob-password",
+        )
+    finally:
+        kdc.stop()
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def kerberos_broker_properties(realm: Realm, mechanisms: str) -> dict:
+    """The ``server.properties`` lines that enable GSSAPI on a Kafka broker's SASL
+    listeners, with ``realm``'s service keytab."""
+    jaas = (
+        "com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true storeKey=true "
+        f'keyTab="{realm.service_keytab}" principal="{realm.service_principal}";'
+    )
+    return {
+        "sasl.enabled.mechanisms": mechanisms,
+        "sasl.kerberos.service.name": SERVICE,
+        # KIP-368: sessions end (and clients re-authenticate) before the ticket does
+        "connections.max.reauth.ms": 600000,
+        "listener.name.sasl_plaintext.gssapi.sasl.jaas.config": jaas,
+        "listener.name.sasl_ssl.gssapi.sasl.jaas.config": jaas,
+        # delegation tokens (CreateDelegationToken, then SCRAM with tokenauth=true)
+        "delegation.token.secret.key": "kafkawire-test-token-secret",
+    }
+
+
+@pytest.fixture(scope="session")
+def kerberos_kafka(kerberos):
+    """A Kafka 4.4 broker whose SASL listener, advertised as ``localhost``, enables
+    GSSAPI (service ``kafka``), PLAIN and SCRAM; its JVM uses the test realm."""
+    from kafka_support.jars import require_kafka
+
+    require_kafka()
+    from kafka_support.broker import start_broker
+
+    broker = start_broker(
+        extra_properties=kerberos_broker_properties(kerberos, "GSSAPI,PLAIN,SCRAM-SHA-256,SCRAM-SHA-512"),
+        jvm_options=(f"-Djava.security.krb5.conf={kerberos.kdc.krb5_conf}",),
+        sasl_host=SERVICE_HOST,
+    )
+    try:
+        yield broker
+    finally:
+        broker.stop()

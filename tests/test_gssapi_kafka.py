@@ -1,0 +1,166 @@
+"""SASL/GSSAPI (Kerberos) between kafkawire and the real Apache Kafka 4.4 broker, with a
+real MIT KDC (``conftest_kerberos``): kafkawire's client authenticates to Kafka's
+GSSAPI listener with a keytab or a ``kinit`` ticket cache, over SaslHandshake v1 and the
+legacy v0 bare tokens, re-authenticates (KIP-368), produces and fetches; each Kerberos
+failure (a wrong service name, an expired ticket, a missing keytab) is one
+:class:`~kafkawire.errors.SaslKerberosError` naming its cause."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from kafkawire import messages as M
+from kafkawire import records as R
+from kafkawire import sasl
+from kafkawire.aio import open_connection
+from kafkawire.errors import SaslAuthenticationError, SaslKerberosError
+
+from blocking_client import BlockingClient
+from conftest_kerberos import SERVICE_HOST
+
+pytestmark = [pytest.mark.kafka, pytest.mark.kerberos, pytest.mark.timeout(300)]
+
+
+def _connect(broker) -> BlockingClient:
+    return BlockingClient((SERVICE_HOST, broker.sasl_port), timeout=60)
+
+
+def _alice(kerberos, **kw) -> sasl.GssapiClient:
+    return sasl.GssapiClient(SERVICE_HOST, principal=kerberos.alice, keytab=str(kerberos.alice_keytab), **kw)
+
+
+def _create_topic(conn: BlockingClient, topic: str) -> None:
+    CT = M.CreateTopicsRequest
+    resp = conn.request(
+        CT(
+            topics=[CT.CreatableTopic(name=topic, num_partitions=1, replication_factor=1)],
+            timeout_ms=30000,
+        ),
+        5,
+    )
+    assert resp.topics[0].error_code in (0, 36), resp
+
+
+def _produce_then_fetch(conn: BlockingClient, topic: str, values) -> list:
+    PR, FR = M.ProduceRequest, M.FetchRequest
+    batch = R.encode_batch([{"value": v, "timestamp": 1700000000000} for v in values])
+    produced = conn.request(
+        PR(
+            acks=-1,
+            timeout_ms=30000,
+            topic_data=[
+                PR.TopicProduceData(
+                    name=topic, partition_data=[PR.PartitionProduceData(index=0, records=batch)]
+                )
+            ],
+        ),
+        9,
+    )
+    assert produced.responses[0].partition_responses[0].error_code == 0
+    fetched = conn.request(
+        FR(
+            replica_id=-1,
+            max_wait_ms=0,
+            min_bytes=0,
+            max_bytes=1 << 20,
+            isolation_level=0,
+            topics=[
+                FR.FetchTopic(
+                    topic=topic,
+                    partitions=[FR.FetchPartition(partition=0, fetch_offset=0, partition_max_bytes=1 << 20)],
+                )
+            ],
+        ),
+        12,
+    )
+    part = fetched.responses[0].partitions[0]
+    assert part.error_code == 0
+    return [r.value for r in R.decode(part.records)]
+
+
+@pytest.mark.parametrize("handshake_version", [0, 1])
+def test_keytab_client_authenticates_produces_and_fetches(
+    kerberos, kerberos_kafka, handshake_version, backend
+):
+    conn = _connect(kerberos_kafka)
+    conn.negotiate()
+    done = conn.authenticate(_alice(kerberos), handshake_version=handshake_version)
+    assert (done.mechanism, done.handshake_version) == ("GSSAPI", handshake_version)
+    assert "GSSAPI" in done.broker_mechanisms and conn.conn.state == "ready"
+    topic = f"kerberized-{backend}-{handshake_version}"
+    _create_topic(conn, topic)
+    assert _produce_then_fetch(conn, topic, [b"one", b"two"]) == [b"one", b"two"]
+
+
+def test_ticket_cache_client_and_reauthentication(kerberos, kerberos_kafka, tmp_path):
+    """bob's ticket comes from kinit with his password; KIP-368: Kafka limits the session
+    to the ticket's lifetime, and a fresh exchange on the same connection renews it."""
+    cache = kerberos.ccache(kerberos.bob, tmp_path / "bob.ccache", password=kerberos.bob_password)
+    conn = _connect(kerberos_kafka)
+    conn.negotiate()
+    first = conn.authenticate(sasl.GssapiClient(SERVICE_HOST, ccache=cache))
+    assert 0 < first.session_lifetime_ms <= 3600 * 1000
+    again = conn.authenticate(sasl.GssapiClient(SERVICE_HOST, ccache=cache))
+    assert again.session_lifetime_ms > 0
+    assert conn.request(M.MetadataRequest(topics=None), 12).cluster_id == kerberos_kafka.cluster_id
+
+
+def test_aio_client_with_the_kafka_client_settings(kerberos, kerberos_kafka):
+    async def main():
+        async with await open_connection(
+            SERVICE_HOST,
+            kerberos_kafka.sasl_port,
+            sasl_mechanism="GSSAPI",
+            sasl_kerberos_service_name="kafka",
+            sasl_username=kerberos.alice,
+            sasl_kerberos_keytab=str(kerberos.alice_keytab),
+            timeout=60,
+        ) as conn:
+            assert conn.authentication.mechanism == "GSSAPI"
+            events = await asyncio.gather(*(conn.request(M.MetadataRequest(topics=None)) for _ in range(4)))
+            assert {e.message.cluster_id for e in events} == {kerberos_kafka.cluster_id}
+
+    asyncio.run(main())
+
+
+def test_wrong_service_name_names_the_cause(kerberos, kerberos_kafka):
+    conn = _connect(kerberos_kafka)
+    with pytest.raises(SaslKerberosError, match="service principal.*sasl.kerberos.service.name"):
+        conn.authenticate(_alice(kerberos, service_name="kafkaa"))
+
+
+def test_expired_ticket_names_the_cause(kerberos, kerberos_kafka, tmp_path, backend):
+    """A principal whose tickets live one second: its cached ticket has expired when used."""
+    name = f"shortlived-{backend}"
+    kerberos.kdc.add_principal(name, "shortlived-password", maxlife="1 second")
+    cache = kerberos.ccache(name, tmp_path / "short.ccache", password="shortlived-password")
+    time.sleep(2)
+    conn = _connect(kerberos_kafka)
+    with pytest.raises(SaslKerberosError, match="expired"):
+        conn.authenticate(sasl.GssapiClient(SERVICE_HOST, ccache=cache))
+
+
+def test_missing_keytab_names_the_path(kerberos, tmp_path):
+    missing = tmp_path / "nowhere.keytab"
+    with pytest.raises(SaslKerberosError, match="nowhere.keytab.*does not exist"):
+        sasl.GssapiClient(SERVICE_HOST, principal=kerberos.alice, keytab=str(missing))
+
+
+@pytest.fixture(scope="module")
+def other_service(kerberos):
+    """A service principal the KDC knows but the broker has no key for."""
+    return kerberos.kdc.add_principal("kafka/otherhost")
+
+
+def test_kafka_refuses_a_ticket_for_another_service(kerberos, kerberos_kafka, other_service):
+    """A ticket for a service principal the broker has no key for: Kafka cannot decrypt
+    it and refuses with its own message, for GSSAPI as for SCRAM."""
+    conn = _connect(kerberos_kafka)
+    with pytest.raises(SaslAuthenticationError) as info:
+        conn.authenticate(
+            sasl.GssapiClient("otherhost", principal=kerberos.alice, keytab=str(kerberos.alice_keytab))
+        )
+    assert "invalid credentials with SASL mechanism GSSAPI" in str(info.value)
