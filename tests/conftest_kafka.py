@@ -1,10 +1,13 @@
-"""The real-Kafka fixture, loaded by ``tests/conftest.py`` as a plugin.
+"""The real-Kafka fixtures, loaded by ``tests/conftest.py`` as a plugin.
 
 One Apache Kafka 4.4 broker (``kafka_support.broker``) serves every test of the run that
 asks for ``kafka_broker``; it starts on first use and stops when the session ends.
+``spark_connector`` is the shared SparkSession with Spark's own Kafka connector added.
 """
 
 from __future__ import annotations
+
+import os
 
 import pytest
 
@@ -36,3 +39,21 @@ def kafka_workload(tmp_path_factory):
     from kafka_support.workload import run_workload
 
     return run_workload(tmp_path_factory.mktemp("kafka-workload"))
+
+
+@pytest.fixture(scope="session")
+def spark_connector(spark):
+    """The shared session with Spark's Kafka connector on its class path (``kafka``)."""
+    from kafka_support.jars import KafkaUnavailable
+    from kafka_support.spark_kafka import connector
+
+    try:
+        conn = connector()
+    except KafkaUnavailable as exc:
+        reason = f"Spark's Kafka connector cannot be resolved: {exc}"
+        if os.environ.get("KAFKAWIRE_REQUIRE_KAFKA") == "1":
+            pytest.fail(reason, pytrace=False)
+        pytest.skip(reason)
+    for jar in conn.jars:
+        spark.sql(f"ADD JAR '{jar}'")
+    return spark

@@ -11,7 +11,6 @@ to the shared session with ``ADD JAR``.
 
 from __future__ import annotations
 
-import os
 import time
 import uuid
 
@@ -21,24 +20,6 @@ pytestmark = [pytest.mark.kafka, pytest.mark.spark]
 
 CODECS = ("none", "gzip", "snappy", "lz4", "zstd")
 PARTITIONS = 4
-
-
-@pytest.fixture(scope="session")
-def spark_connector(spark):
-    """The shared session with Spark's Kafka connector on its class path (``kafka``)."""
-    from kafka_support.jars import KafkaUnavailable
-    from kafka_support.spark_kafka import connector
-
-    try:
-        conn = connector()
-    except KafkaUnavailable as exc:
-        reason = f"Spark's Kafka connector cannot be resolved: {exc}"
-        if os.environ.get("KAFKAWIRE_REQUIRE_KAFKA") == "1":
-            pytest.fail(reason, pytrace=False)
-        pytest.skip(reason)
-    for jar in conn.jars:
-        spark.sql(f"ADD JAR '{jar}'")
-    return spark
 
 
 def create_topic(bootstrap: str, name: str, partitions: int) -> None:

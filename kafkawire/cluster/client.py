@@ -2,7 +2,8 @@
 
 :class:`Cluster` keeps one connection per broker on an event loop of its own (a Spark
 task is plain blocking code), finds brokers from the bootstrap servers and Metadata, and
-retries what Kafka's clients retry: a lost connection, a request timeout, and the
+retries what Kafka's clients retry: a lost connection, a request timeout, a response
+that does not decode (its connection is dropped), and the
 retriable Kafka errors (a partition's leader moved, is not there yet, a topic still
 being created), refreshing the metadata between tries, with exponential backoff between
 ``retry.backoff.ms`` and ``retry.backoff.max.ms``, until ``default.api.timeout.ms`` has
@@ -26,6 +27,7 @@ from kafkawire.errors import (
     ClusterError,
     ConnectionStateError,
     ConnectTimeoutError,
+    DecodeError,
     RequestTimedOutError,
     SaslError,
     TlsHandshakeError,
@@ -98,6 +100,7 @@ class Cluster:
         self._connections: Dict[int, AsyncConnection] = {}
         self._bootstrap: Optional[AsyncConnection] = None
         self._topics: Dict[str, TopicInfo] = {}
+        self._addresses: Dict[AsyncConnection, str] = {}  # where each connection goes
 
     # -- life cycle -----------------------------------------------------------------
 
@@ -130,7 +133,7 @@ class Cluster:
     async def _open(self, host: str, port: int) -> AsyncConnection:
         c = self.config
         try:
-            return await open_connection(
+            conn = await open_connection(
                 host,
                 port,
                 client_id=c.client_id,
@@ -142,6 +145,16 @@ class Cluster:
             raise  # wrong credentials or certificates: no retry cures them
         except (ConnectionStateError, ConnectTimeoutError, RequestTimedOutError, OSError) as exc:
             raise Retriable(ClusterError(f"cannot reach {host}:{port}: {exc}")) from exc
+        self._addresses[conn] = f"{host}:{port}"
+        return conn
+
+    def describe(self, conn: AsyncConnection) -> str:
+        """Which broker ``conn`` goes to, for messages: ``broker 1 (host:port)``."""
+        where = self._addresses.get(conn, "?")
+        for node, c in self._connections.items():
+            if c is conn:
+                return f"broker {node} ({where})"
+        return f"bootstrap server {where}"
 
     async def any_connection(self) -> AsyncConnection:
         """A connection to some broker of the cluster: a known one, else a bootstrap
@@ -183,9 +196,24 @@ class Cluster:
         try:
             event = await conn.request(message)
         except (ConnectionStateError, RequestTimedOutError, OSError) as exc:
+            where = self.describe(conn)
             self._forget(conn)
-            raise Retriable(ClusterError(f"{type(message).__name__} failed: {exc}")) from exc
+            raise Retriable(ClusterError(f"{type(message).__name__} to {where} failed: {exc}")) from exc
+        except DecodeError as exc:
+            # garbage where a response belongs: that connection is not trusted again
+            where = self.describe(conn)
+            self._forget(conn)
+            await self._close_quietly(conn)
+            raise Retriable(
+                ClusterError(f"the answer of {where} to {type(message).__name__} did not decode: {exc}")
+            ) from exc
         return event.message
+
+    async def _close_quietly(self, conn: AsyncConnection) -> None:
+        try:
+            await conn.close()
+        except Exception:  # it is being dropped for misbehaving: nothing more to say
+            pass
 
     def _forget(self, conn: AsyncConnection) -> None:
         for node, c in list(self._connections.items()):
@@ -193,6 +221,7 @@ class Cluster:
                 del self._connections[node]
         if self._bootstrap is conn:
             self._bootstrap = None
+        self._addresses.pop(conn, None)
 
     # -- retries ----------------------------------------------------------------------
 

@@ -15,8 +15,12 @@ at or before the batch's last offset and no abort marker of that producer has co
 A fetch that finds its offset gone (``OFFSET_OUT_OF_RANGE``, or a log that ends before the
 range does) raises :class:`~kafkawire.errors.DataLossError` naming the partition and the
 offsets when ``failOnDataLoss`` is true, and otherwise skips to what is left.  A leader
-that moved or is not ready is asked again after a metadata refresh, within
-``default.api.timeout.ms``.
+that moved or is not ready, a connection lost in the middle of a response, or a
+response that does not decode is asked again (a new connection, after a metadata
+refresh), within ``default.api.timeout.ms``; then the error names the partition and the
+broker.  A record batch that fails its CRC check raises
+:class:`~kafkawire.errors.CorruptRecordError` naming them at once, as Kafka's consumer
+does not retry one either.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Tuple
 from kafkawire import _backend
 from kafkawire.cluster.client import EARLIEST, Cluster, Retriable, broker_error
 from kafkawire.cluster.plan import OffsetRange, ReadOptions
-from kafkawire.errors import DataLossError
+from kafkawire.errors import ClusterError, CorruptRecordError, DataLossError, DecodeError
 from kafkawire.records import parse_control_record
 
 if TYPE_CHECKING:
@@ -187,17 +191,18 @@ def read_range(
             isolation_level=options.isolation_level,
         )
         answer = await cluster.request(conn, request)
-        p = answer.responses[0].partitions[0]
+        broker = cluster.describe(conn)
         if answer.error_code:
-            raise Retriable(broker_error(answer.error_code, f"fetching {where}"))
-        if p.error_code == _OFFSET_OUT_OF_RANGE:
-            return p
-        if p.error_code:
-            err = broker_error(p.error_code, f"fetching {where} at offset {at}")
+            raise Retriable(broker_error(answer.error_code, f"fetching {where} from {broker}"))
+        p = _the_partition(answer, r)
+        if p is None:
+            raise Retriable(ClusterError(f"the Fetch response of {broker} does not hold {where}"))
+        if p.error_code and p.error_code != _OFFSET_OUT_OF_RANGE:
+            err = broker_error(p.error_code, f"fetching {where} at offset {at} from {broker}")
             if err.error.retriable:
                 raise Retriable(err)
             raise err
-        return p
+        return p, broker
 
     def start(at: int) -> "asyncio.Task[Any]":
         task = cluster._loop.create_task(cluster.retrying_async(f"fetching {where}", lambda: ask(at)))
@@ -206,7 +211,7 @@ def read_range(
 
     try:
         while offset < r.end:
-            p = cluster.run(pending if pending is not None else start(offset))
+            p, broker = cluster.run(pending if pending is not None else start(offset))
             pending = None
             if p.error_code == _OFFSET_OUT_OF_RANGE:
                 offset = _out_of_range(cluster, r, offset, options)
@@ -219,7 +224,9 @@ def read_range(
             kept: List[Tuple[int, int]] = []  # byte runs of kept batches
             pos = 0
             next_offset = offset
-            for b in records.iter_batches(buf if buf is not None else b"", verify_crc=True):
+            for b in _checked(
+                records.iter_batches(buf if buf is not None else b"", verify_crc=True), where, offset, broker
+            ):
                 size = b.size_in_bytes
                 next_offset = b.last_offset + 1
                 keep = txns.keeps(b, records) if txns is not None else not b.is_control
@@ -251,7 +258,10 @@ def read_range(
                 pending = start(offset)
             view = memoryview(buf)
             for a, b_end in kept:
-                table = records.to_arrow(view[a:b_end], columns=decode)
+                try:
+                    table = records.to_arrow(view[a:b_end], columns=decode)
+                except DecodeError as exc:
+                    raise _corrupt(where, fetched_from, broker, exc) from exc
                 table = _trim(table, fetched_from, r.end)
                 if table.num_rows:
                     yield from _to_spark(table, r, schema).to_batches(max_chunksize=max_rows)
@@ -263,6 +273,30 @@ def read_range(
                 cluster.run(pending)
             except Exception:  # its records are not wanted, nor its failure
                 pass
+
+
+def _the_partition(answer: Any, r: OffsetRange) -> Any:
+    """The partition of ``r`` in a Fetch response (by name or by topic id), or None."""
+    for t in answer.responses:
+        for p in t.partitions:
+            if p.partition_index == r.partition:
+                return p
+    return None
+
+
+def _corrupt(where: str, offset: int, broker: str, exc: DecodeError) -> CorruptRecordError:
+    return CorruptRecordError(
+        f"{where}: the records {broker} returned from offset {offset} are corrupt: {exc}"
+    )
+
+
+def _checked(batches: Iterator[Any], where: str, offset: int, broker: str) -> Iterator[Any]:
+    """``batches`` with a decode failure named after the partition and the broker: a
+    corrupt batch is an error, not retried (Kafka's consumer does the same)."""
+    try:
+        yield from batches
+    except DecodeError as exc:
+        raise _corrupt(where, offset, broker, exc) from exc
 
 
 def _out_of_range(cluster: Cluster, r: OffsetRange, offset: int, options: ReadOptions) -> int:

@@ -9,7 +9,8 @@ share and streams group protocols (4.4's defaults), and is ready when it answers
 ApiVersions (asked with kafkawire's own codec).  :meth:`KafkaBroker.stop` terminates the
 JVM, then kills it after a bounded wait; an ``atexit`` hook does the same for a run that
 ends abnormally, and on Linux the JVM gets SIGTERM when the test process dies, however it
-dies.  Kafka's warnings and errors are in ``broker.output()``.
+dies.  :meth:`KafkaBroker.restart` stops it cleanly and starts it again on the same log
+directory and ports.  Kafka's warnings and errors are in ``broker.output()``.
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ class KafkaBroker:
     start_seconds: float = 0.0
     ssl_port: Optional[int] = None  # SSL listener, when started with a certificate
     sasl_ssl_port: Optional[int] = None  # SASL_SSL listener (the same mechanisms)
+    command: List[str] = field(default_factory=list)  # what runs the broker's JVM
 
     @property
     def bootstrap_servers(self) -> str:
@@ -78,8 +80,7 @@ class KafkaBroker:
         path = self.log_dir.parent / "broker.out"
         return path.read_text(errors="replace") if path.exists() else ""
 
-    def stop(self) -> None:
-        """Terminate the JVM, kill it if it outlives ``STOP_TIMEOUT``; remove its files."""
+    def _end_process(self) -> None:
         proc, self.process = self.process, None
         if proc is not None:
             if proc.poll() is None:
@@ -90,8 +91,18 @@ class KafkaBroker:
                     proc.kill()
                     proc.wait(STOP_TIMEOUT)
             self.after_exit()
+
+    def stop(self) -> None:
+        """Terminate the JVM, kill it if it outlives ``STOP_TIMEOUT``; remove its files."""
+        self._end_process()
         _RUNNING[:] = [b for b in _RUNNING if b is not self]
         shutil.rmtree(self.log_dir.parent, ignore_errors=True)
+
+    def restart(self, timeout: float = START_TIMEOUT) -> None:
+        """Stop the JVM (a clean shutdown, as an operator's restart) and start it again
+        on the same log directory and ports; return once it answers ApiVersions."""
+        self._end_process()
+        _launch(self, time.monotonic() + timeout)
 
 
 def _free_ports(count: int) -> List[int]:
@@ -265,6 +276,34 @@ def _stop_all() -> None:
 atexit.register(_stop_all)
 
 
+def _launch(broker: KafkaBroker, deadline: float) -> None:
+    """Run the broker's JVM (its output appended to ``broker.out``) and wait until it
+    answers ApiVersions, by ``deadline`` (monotonic seconds)."""
+    work = broker.log_dir.parent
+    options, broker.after_exit = start_options("kafka-broker")
+    java, *rest = broker.command
+    with open(work / "broker.out", "ab") as out:
+        broker.process = subprocess.Popen(
+            [java, *rest[:2], *options, *rest[2:]],
+            cwd=work,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
+        )
+    while not _answers_api_versions(broker.host, broker.port):
+        if broker.process.poll() is not None:
+            raise BrokerFailed(
+                f"the Kafka broker exited with {broker.process.returncode}: " + broker.output()[-2000:]
+            )
+        if time.monotonic() > deadline:
+            raise BrokerFailed(
+                "the Kafka broker did not answer ApiVersions in time: " + broker.output()[-2000:]
+            )
+        time.sleep(0.2)
+
+
 def start_broker(
     *,
     timeout: float = START_TIMEOUT,
@@ -340,31 +379,9 @@ def start_broker(
             timeout=timeout,
         )
         dumped()
-        out = open(work / "broker.out", "wb")
-        options, broker.after_exit = start_options("kafka-broker")
-        broker.process = subprocess.Popen(
-            [java, HEAP, "-Xms64m", *options, *jvm_options, "-cp", cp, "kafka.Kafka", str(config)],
-            cwd=work,
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
-        )
-        out.close()
+        broker.command = [java, HEAP, "-Xms64m", *jvm_options, "-cp", cp, "kafka.Kafka", str(config)]
         _RUNNING.append(broker)
-        deadline = began + timeout
-        while not _answers_api_versions(broker.host, port):
-            if broker.process.poll() is not None:
-                raise BrokerFailed(
-                    f"the Kafka broker exited with {broker.process.returncode}: " + broker.output()[-2000:]
-                )
-            if time.monotonic() > deadline:
-                raise BrokerFailed(
-                    f"the Kafka broker did not answer ApiVersions within "
-                    f"{timeout:.0f} s: " + broker.output()[-2000:]
-                )
-            time.sleep(0.2)
+        _launch(broker, began + timeout)
     except BaseException:
         broker.stop()
         raise

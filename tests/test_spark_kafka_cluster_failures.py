@@ -1,0 +1,382 @@
+"""``kafka-cluster`` when the cluster misbehaves, against the real Kafka 4.4 broker.
+
+* A connection cut in the middle of a Fetch response, or a response of garbage, is
+  retried on a new connection and the read gives the same rows as an undisturbed one;
+  when it keeps happening, the read fails within ``default.api.timeout.ms`` with a
+  :class:`~kafkawire.errors.ClusterError` naming the partition and the broker.  A record
+  batch whose CRC does not match is a :class:`~kafkawire.errors.CorruptRecordError`
+  naming them (Kafka's consumer does not retry one either).  The faults come from a TCP
+  proxy (``kafka_support.proxy``) between the reader and the session's broker.
+
+A broker of the module's own (``guarded_kafka``: ACLs enforced, SASL_SSL, a quick log
+cleaner) serves the rest, each compared with Spark's own connector where it has the case:
+
+* SASL_SSL with SCRAM and a PEM trust store (a file, or its text) reads the rows the
+  connector reads over the same listener.
+* A topic the user may not describe, or describe but not read, fails the read with a
+  :class:`~kafkawire.errors.BrokerErrorResponse` naming the topic and
+  TOPIC_AUTHORIZATION_FAILED, where the connector fails with Kafka's
+  TopicAuthorizationException.
+* A streaming query into a file sink goes on across a restart of the broker, then is
+  stopped and started again from its checkpoint, while a producer keeps writing: the
+  sink holds every acknowledged record once.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+import pytest
+
+from test_spark_kafka_cluster import create_topic, produce
+
+pytestmark = [pytest.mark.kafka]
+
+
+@pytest.fixture(scope="module")
+def small_topic(kafka_broker):
+    """A topic of one partition: 300 records in several batches (lz4)."""
+    name = f"kw-faults-{uuid.uuid4().hex[:8]}"
+    boot = kafka_broker.bootstrap_servers
+    create_topic(boot, name, 1)
+    for start in range(0, 300, 100):
+        produce(
+            boot,
+            name,
+            [(0, b"k%d" % i, b"value-%d-" % i * 8, [("h", b"%d" % i)]) for i in range(start, start + 100)],
+            **{"compression.type": "lz4"},
+        )
+    return name
+
+
+def _read(bootstrap: str, topic: str, backend: str, **settings: str):
+    """Every record of ``topic``'s partition 0 read by :func:`read_range`, as
+    (offset, key, value, headers) tuples; the 300-record size of ``small_topic``."""
+    from kafkawire.cluster.client import Cluster
+    from kafkawire.cluster.fetch import read_range
+    from kafkawire.cluster.plan import OffsetRange, ReadOptions
+
+    options = ReadOptions.parse(
+        {
+            "kafka.bootstrap.servers": bootstrap,
+            "subscribe": topic,
+            "includeHeaders": "true",
+            "backend": backend,
+            # small responses: several Fetches, one of them spoiled
+            "kafka.max.partition.fetch.bytes": "4096",
+            **{f"kafka.{k}": v for k, v in settings.items()},
+        }
+    )
+    with Cluster(options.client) as cluster:
+        out = []
+        for batch in read_range(cluster, OffsetRange(topic, 0, 0, 300), options):
+            d = batch.to_pydict()
+            out += list(zip(d["offset"], d["key"], d["value"], map(repr, d["headers"])))
+        return out
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("fault", ["cut", "garbage"])
+def test_a_fetch_cut_or_answered_with_garbage_is_retried_to_the_same_rows(
+    kafka_broker, small_topic, fault, backend
+):
+    from kafka_support.proxy import FaultProxy
+
+    expected = _read(kafka_broker.bootstrap_servers, small_topic, backend)
+    assert [r[0] for r in expected] == list(range(300))
+    with FaultProxy(kafka_broker.host, kafka_broker.port, fault, faults=2) as proxy:
+        got = _read(proxy.address, small_topic, backend)
+        assert proxy.spoiled == 2
+    assert got == expected
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize(
+    "fault, cause",
+    [("cut", "the broker closed the connection"), ("garbage", "did not decode")],
+)
+def test_a_broker_that_keeps_failing_fetches_is_an_error_naming_partition_and_broker(
+    kafka_broker, small_topic, fault, cause, backend
+):
+    from kafka_support.proxy import FaultProxy
+
+    from kafkawire.errors import ClusterError
+
+    with FaultProxy(kafka_broker.host, kafka_broker.port, fault, faults=1000) as proxy:
+        with pytest.raises(ClusterError) as caught:
+            _read(proxy.address, small_topic, backend, **{"default.api.timeout.ms": "2000"})
+        assert proxy.spoiled >= 2
+    message = str(caught.value)
+    assert f"fetching {small_topic}-0: gave up after" in message
+    assert f"broker {kafka_broker.node_id} ({proxy.address})" in message and cause in message
+
+
+@pytest.mark.timeout(120)
+def test_a_batch_corrupted_on_the_way_is_an_error_naming_partition_and_broker(
+    kafka_broker, small_topic, backend
+):
+    from kafka_support.proxy import FaultProxy
+
+    from kafkawire.errors import CorruptRecordError
+
+    with FaultProxy(kafka_broker.host, kafka_broker.port, "corrupt", faults=1) as proxy:
+        with pytest.raises(CorruptRecordError) as caught:
+            _read(proxy.address, small_topic, backend)
+    message = str(caught.value)
+    assert message.startswith(f"{small_topic}-0: the records broker {kafka_broker.node_id} ({proxy.address})")
+    assert "returned from offset 0 are corrupt" in message and "CRC" in message
+
+
+# -- a broker of this module's own: ACLs, TLS, a quick log cleaner, restarted ----------
+
+
+@pytest.fixture(scope="module")
+def pki(tmp_path_factory):
+    from tls_certs import make_pki
+
+    return make_pki(tmp_path_factory.mktemp("pki"))
+
+
+@pytest.fixture(scope="module")
+def guarded_kafka(pki):
+    """A broker that enforces ACLs (admin, and the anonymous users of the PLAINTEXT and
+    SSL listeners, are super users), listens on SASL_SSL too, runs its log cleaner every
+    half second, and that a test may restart: alice may read topics named ``kw-open-*``
+    and only describe ``kw-described-*``."""
+    from confluent_kafka.admin import (
+        AclBinding,
+        AclOperation,
+        AclPermissionType,
+        AdminClient,
+        ResourcePatternType,
+        ResourceType,
+    )
+    from kafka_support.jars import require_kafka
+
+    require_kafka()
+    from kafka_support.broker import start_broker
+
+    broker = start_broker(
+        tls=(pki.server_cert, pki.server_key),
+        extra_properties={
+            "authorizer.class.name": "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+            "super.users": "User:admin;User:ANONYMOUS",
+            "log.cleaner.backoff.ms": 500,
+        },
+    )
+    try:
+        admin = AdminClient({"bootstrap.servers": broker.bootstrap_servers})
+        grants = [("kw-open-", AclOperation.READ), ("kw-open-", AclOperation.DESCRIBE)]
+        grants += [("kw-described-", AclOperation.DESCRIBE)]
+        bindings = [
+            AclBinding(
+                ResourceType.TOPIC,
+                prefix,
+                ResourcePatternType.PREFIXED,
+                "User:alice",
+                "*",
+                operation,
+                AclPermissionType.ALLOW,
+            )
+            for prefix, operation in grants
+        ]
+        for done in admin.create_acls(bindings).values():
+            done.result(30)
+        yield broker
+    finally:
+        broker.stop()
+
+
+def _alice(broker, port: int, protocol: str = "SASL_PLAINTEXT") -> dict:
+    jaas = (
+        "org.apache.kafka.common.security.scram.ScramLoginModule required "
+        f'username="alice" password="{broker.users["alice"]}";'
+    )
+    return {
+        "kafka.bootstrap.servers": f"{broker.host}:{port}",
+        "kafka.security.protocol": protocol,
+        "kafka.sasl.mechanism": "SCRAM-SHA-256",
+        "kafka.sasl.jaas.config": jaas,
+    }
+
+
+def _plan(options: dict):
+    from kafkawire.cluster.client import Cluster
+    from kafkawire.cluster.plan import ReadOptions, plan
+
+    opts = ReadOptions.parse(options)
+    with Cluster(opts.client) as cluster:
+        return opts, plan(cluster, opts)
+
+
+@pytest.mark.spark
+@pytest.mark.timeout(300)
+def test_sasl_ssl_with_a_pem_trust_store_reads_as_the_connector_does(
+    spark_connector, guarded_kafka, pki, backend
+):
+    from pathlib import Path
+
+    from test_spark_kafka_cluster import load, rows, same_as_connector
+
+    boot = guarded_kafka.bootstrap_servers
+    topic = f"kw-open-tls-{uuid.uuid4().hex[:8]}"
+    create_topic(boot, topic, 2)
+    produce(
+        boot,
+        topic,
+        [(i % 2, b"k%d" % i, b"v%d" % i, [("h", b"%d" % i)]) for i in range(200)],
+        **{"compression.type": "zstd"},
+    )
+    options = {
+        **_alice(guarded_kafka, guarded_kafka.sasl_ssl_port, "SASL_SSL"),
+        "kafka.ssl.truststore.type": "PEM",
+        "kafka.ssl.truststore.location": pki.ca,
+        "subscribe": topic,
+        "includeHeaders": "true",
+    }
+    expected = same_as_connector(spark_connector, options, backend)
+    assert len(expected) == 200
+    # the trust store given as text (Kafka's ssl.truststore.certificates)
+    del options["kafka.ssl.truststore.location"]
+    options["kafka.ssl.truststore.certificates"] = Path(pki.ca).read_text()
+    assert rows(load(spark_connector, "kafka-cluster", {**options, "backend": backend})) == expected
+
+
+@pytest.mark.spark
+@pytest.mark.timeout(300)
+def test_a_topic_not_authorized_is_an_error_naming_it_as_the_connectors_is(
+    spark_connector, guarded_kafka, backend
+):
+    from kafkawire.cluster.client import Cluster
+    from kafkawire.cluster.fetch import read_range
+    from kafkawire.errors import BrokerErrorResponse
+
+    from test_spark_kafka_cluster import load
+
+    boot = guarded_kafka.bootstrap_servers
+    tag = uuid.uuid4().hex[:8]
+    hidden, described = f"kw-secret-{tag}", f"kw-described-{tag}"
+    for topic in (hidden, described):
+        create_topic(boot, topic, 1)
+        produce(boot, topic, [(0, None, b"%d" % i, []) for i in range(10)])
+    alice = _alice(guarded_kafka, guarded_kafka.sasl_port)
+    # not even to be described: Metadata refuses it and the driver's plan names it
+    with pytest.raises(
+        BrokerErrorResponse, match=f"metadata of topic '{hidden}'.*TOPIC_AUTHORIZATION_FAILED"
+    ):
+        _plan({**alice, "subscribe": hidden})
+    # described but not read: the plan is made, and the Fetch refused
+    options, ranges = _plan({**alice, "subscribe": described, "backend": backend})
+    assert [(r.topic, r.start, r.end) for r in ranges] == [(described, 0, 10)]
+    with Cluster(options.client) as cluster:
+        with pytest.raises(
+            BrokerErrorResponse,
+            match=f"fetching {described}-0 at offset 0 from broker {guarded_kafka.node_id} .*TOPIC_AUTHORIZATION_FAILED",
+        ):
+            list(read_range(cluster, ranges[0], options))
+    # in Spark, both jobs fail.  The connector's planning names Kafka's
+    # TopicAuthorizationException; its task's does not reach the driver when its jar came
+    # by ADD JAR (Spark reports UnknownReason, the executor's log has the exception)
+    for topic, theirs in ((hidden, "TopicAuthorizationException"), (described, None)):
+        with pytest.raises(Exception, match=theirs):
+            load(spark_connector, "kafka", {**alice, "subscribe": topic}).collect()
+        with pytest.raises(Exception, match=f"{topic}.*TOPIC_AUTHORIZATION_FAILED"):
+            load(
+                spark_connector, "kafka-cluster", {**alice, "subscribe": topic, "backend": backend}
+            ).collect()
+
+
+class _Writer:
+    """A producer thread writing ``r-<n>`` records to two partitions, a few every tenth of
+    a second, until stopped; ``delivered`` holds the values the broker acknowledged."""
+
+    def __init__(self, bootstrap: str, topic: str) -> None:
+        import threading
+
+        self.bootstrap, self.topic = bootstrap, topic
+        self.delivered: list = []
+        self.failures: list = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _done(self, err, msg) -> None:
+        (self.failures if err is not None else self.delivered).append(err or msg.value())
+
+    def _run(self) -> None:
+        from confluent_kafka import Producer
+
+        p = Producer({"bootstrap.servers": self.bootstrap, "enable.idempotence": True, "linger.ms": 5})
+        n = 0
+        while not self._stop.is_set():
+            for _ in range(10):
+                p.produce(self.topic, value=b"r-%d" % n, partition=n % 2, on_delivery=self._done)
+                n += 1
+            p.poll(0.1)
+        p.flush(120)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(180)
+
+
+def _wait_for(what: str, condition, timeout: float = 180) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.2)
+
+
+@pytest.mark.spark
+@pytest.mark.timeout(600)
+def test_a_stream_goes_on_across_a_broker_restart_and_its_own_delivering_every_record_once(
+    spark, guarded_kafka, tmp_path, backend
+):
+    boot = guarded_kafka.bootstrap_servers
+    topic = f"kw-open-restart-{uuid.uuid4().hex[:8]}"
+    create_topic(boot, topic, 2)
+    out, checkpoint = str(tmp_path / "out"), str(tmp_path / "checkpoint")
+
+    def start():
+        return (
+            spark.readStream.format("kafka-cluster")
+            .option("kafka.bootstrap.servers", boot)
+            .option("subscribe", topic)
+            .option("backend", backend)
+            .option("kafka.default.api.timeout.ms", "180000")  # longer than a restart takes
+            .load()
+            .writeStream.format("parquet")
+            .option("path", out)
+            .option("checkpointLocation", checkpoint)
+            .trigger(processingTime="500 milliseconds")
+            .start()
+        )
+
+    def read_since(query, batch: int = -1) -> bool:
+        """Whether a micro-batch after ``batch`` read records."""
+        assert query.exception() is None
+        return any(p["batchId"] > batch and p["numInputRows"] for p in query.recentProgress)
+
+    writer = _Writer(boot, topic)
+    try:
+        query = start()
+        try:
+            _wait_for("a first micro-batch", lambda: read_since(query))
+            guarded_kafka.restart()  # while the query runs and the producer writes
+            last = query.lastProgress["batchId"]
+            _wait_for("a micro-batch after the restart", lambda: read_since(query, last))
+        finally:
+            query.stop()
+        query = start()  # from the checkpoint, while the producer still writes
+        try:
+            _wait_for("a micro-batch after the query's restart", lambda: read_since(query))
+            writer.stop()
+            query.processAllAvailable()
+        finally:
+            query.stop()
+    finally:
+        writer.stop()
+    assert writer.failures == []
+    got = [r.value for r in spark.read.parquet(out).select("value").collect()]
+    assert len(got) == len(writer.delivered) and sorted(got) == sorted(writer.delivered)
