@@ -41,3 +41,5 @@ class BrokerConfig:
     super_users: Sequence[str] = ()
     acl_enforce: bool = False
     session_lifetime_ms: int = 0
+    kerberos_keytab: Optional[str] = None
+    kerberos_principal: Optional[str] = None

@@ -4,20 +4,25 @@ SASL_SSL), the TLS context, the SASL mechanisms and users, and who a connection 
 A connection's principal is what Kafka's default principal builder names it:
 ``User:ANONYMOUS`` on PLAINTEXT and on SSL without a client certificate, ``User:`` and
 the certificate subject's distinguished name (RFC 2253 order: ``CN=...,O=...``) with
-one, and ``User:`` and the SASL user name after SASL.
+one, and ``User:`` and the SASL user name after SASL (for GSSAPI, the Kerberos
+principal's short name by Kafka's ``DEFAULT`` rule: ``alice@REALM`` is ``User:alice``).
 """
 
 from __future__ import annotations
 
 import functools
+import os
 import ssl
 from typing import Any, Callable, Dict, Mapping, Optional, Sequence
 
 from kafkawire import sasl
+from kafkawire.sasl.gssapi import import_gssapi
 from kafkawire.schema.catalog import ApiKey
 
 SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
 SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
+#: Every mechanism a listener may enable: GSSAPI too, given a service keytab.
+ALL_SASL_MECHANISMS = SASL_MECHANISMS + ("GSSAPI",)
 ANONYMOUS = "User:ANONYMOUS"
 
 # The APIs a connection may use before it has authenticated (and while re-authenticating)
@@ -37,12 +42,20 @@ class ListenerSecurity:
         ssl_keyfile: Optional[str] = None,
         ssl_cafile: Optional[str] = None,
         session_lifetime_ms: int = 0,
+        kerberos_keytab: Optional[str] = None,
+        kerberos_principal: Optional[str] = None,
     ) -> None:
         if protocol not in SECURITY_PROTOCOLS:
             raise ValueError(f"security protocol {protocol!r} is not one of {', '.join(SECURITY_PROTOCOLS)}")
-        unknown = [m for m in sasl_mechanisms if m not in SASL_MECHANISMS]
+        unknown = [m for m in sasl_mechanisms if m not in ALL_SASL_MECHANISMS]
         if unknown:
-            raise ValueError(f"SASL mechanisms {unknown} are not among {', '.join(SASL_MECHANISMS)}")
+            raise ValueError(f"SASL mechanisms {unknown} are not among {', '.join(ALL_SASL_MECHANISMS)}")
+        if "GSSAPI" in sasl_mechanisms:
+            if not kerberos_keytab or not os.path.isfile(kerberos_keytab):
+                raise ValueError(
+                    f"SASL mechanism GSSAPI needs the service's keytab: {kerberos_keytab!r} is no file"
+                )
+            import_gssapi()  # a missing package is named now, not at the first client
         self.protocol = protocol
         self.uses_sasl = protocol.startswith("SASL_")
         self.uses_ssl = protocol.endswith("SSL")
@@ -54,6 +67,7 @@ class ListenerSecurity:
         self.users: Dict[str, str] = dict(users or {})
         self.ssl_certfile, self.ssl_keyfile, self.ssl_cafile = ssl_certfile, ssl_keyfile, ssl_cafile
         self.session_lifetime_ms = session_lifetime_ms
+        self.kerberos_keytab, self.kerberos_principal = kerberos_keytab, kerberos_principal
         # SCRAM credentials derived once from the passwords, as a broker stores them
         self._scram: Dict[str, Dict[str, sasl.ScramCredential]] = {
             m: {u: sasl.scram_credential(m, p) for u, p in self.users.items()}
@@ -82,6 +96,11 @@ class ListenerSecurity:
         for mech in self.sasl_mechanisms:
             if mech == "PLAIN":
                 servers[mech] = lambda: sasl.PlainServer(self.users)
+            elif mech == "GSSAPI":
+                assert self.kerberos_keytab is not None  # __init__ requires it with GSSAPI
+                servers[mech] = functools.partial(
+                    sasl.GssapiServer, self.kerberos_keytab, service_principal=self.kerberos_principal
+                )
             else:
                 servers[mech] = functools.partial(sasl.ScramServer, mech, self._scram[mech])
         return sasl.ServerSession(servers, session_lifetime_ms=self.session_lifetime_ms)

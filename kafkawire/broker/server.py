@@ -95,7 +95,9 @@ class Broker(
     Security: ``security_protocol`` (PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL);
     ``sasl_mechanisms`` and ``users`` (name -> password; SCRAM credentials derived from
     it); ``ssl_certfile``/``ssl_keyfile`` (and ``ssl_cafile`` to require client
-    certificates); ``super_users``; ``acl_enforce``; ``session_lifetime_ms``.
+    certificates); ``super_users``; ``acl_enforce``; ``session_lifetime_ms``; for GSSAPI
+    (Kerberos), ``kerberos_keytab``, the service's keytab, and ``kerberos_principal``,
+    the service principal in it to use (by default any).
     """
 
     def __init__(self, config: Optional[BrokerConfig] = None, **settings: Any) -> None:
@@ -132,6 +134,8 @@ class Broker(
             ssl_keyfile=config.ssl_keyfile,
             ssl_cafile=config.ssl_cafile,
             session_lifetime_ms=config.session_lifetime_ms,
+            kerberos_keytab=config.kerberos_keytab,
+            kerberos_principal=config.kerberos_principal,
         )
         self.super_users = tuple(config.super_users)
         self.acl_enforce = config.acl_enforce

@@ -104,6 +104,11 @@ def _parser() -> argparse.ArgumentParser:
         default=0,
         help="SASL session lifetime (KIP-368, connections.max.reauth.ms); 0: none",
     )
+    sec.add_argument("--kerberos-keytab", help="the service's keytab, for SASL mechanism GSSAPI")
+    sec.add_argument(
+        "--kerberos-principal",
+        help="the service principal in the keytab (default: any), e.g. kafka/HOST@REALM",
+    )
     return p
 
 
@@ -136,6 +141,8 @@ def _config(args: argparse.Namespace) -> BrokerConfig:
         super_users=args.super_user,
         acl_enforce=args.acl_enforce,
         session_lifetime_ms=args.session_lifetime_ms,
+        kerberos_keytab=args.kerberos_keytab,
+        kerberos_principal=args.kerberos_principal,
     )
 
 
@@ -187,7 +194,7 @@ async def _until_stopped(max_seconds: Optional[float]) -> None:
 def _run(args: argparse.Namespace) -> int:
     if args.log_dir is not None and os.path.exists(args.log_dir) and not os.path.isdir(args.log_dir):
         raise CommandError(f"--log-dir {args.log_dir}: not a directory")
-    for option in ("ssl_certfile", "ssl_keyfile", "ssl_cafile"):
+    for option in ("ssl_certfile", "ssl_keyfile", "ssl_cafile", "kerberos_keytab"):
         path = getattr(args, option)
         if path is not None and not os.path.isfile(path):
             raise CommandError(f"--{option.replace('_', '-')} {path}: no such file")

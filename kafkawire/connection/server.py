@@ -225,7 +225,8 @@ class ServerConnection:
 
     def respond(self, event: Union[RequestEvent, SaslTokenReceived], message: Any) -> bytes:
         """Answer ``event`` with ``message`` (a response message; the token bytes for a
-        :class:`SaslTokenReceived`); returns what may be written now, possibly b"":
+        :class:`SaslTokenReceived`, or None when the mechanism answers its last token with
+        nothing, as GSSAPI does); returns what may be written now, possibly b"":
         the responses, in request order, that no earlier unanswered request holds back."""
         sequence = getattr(event, "sequence", None)
         slot = self._unanswered.get(sequence) if sequence is not None else None
@@ -238,9 +239,12 @@ class ServerConnection:
         if slot[1] is not None:
             raise ConnectionStateError(f"{event!r} was already answered")
         if isinstance(event, SaslTokenReceived):
-            if not isinstance(message, (bytes, bytearray, memoryview)):
+            if message is None:
+                slot[1] = b""  # its place in the order passes, with nothing written
+            elif not isinstance(message, (bytes, bytearray, memoryview)):
                 raise EncodeError(f"a SASL token is bytes, not {type(message).__name__}")
-            slot[1] = frame(message)
+            else:
+                slot[1] = frame(message)
         else:
             if (
                 not isinstance(message, Message)

@@ -183,9 +183,9 @@ class GssapiClient(SaslClient):
                 flags=gssapi.RequirementFlag.mutual_authentication | gssapi.RequirementFlag.integrity,
             )
             token = self._context.step()
+            self._established = self._context.complete  # raises an error step() kept
         except gssapi.exceptions.GSSError as exc:
             raise kerberos_error(exc, f"could not get a ticket for {self.service}") from None
-        self._established = self._context.complete
         return token or b""
 
     def _next(self, challenge: bytes) -> Optional[bytes]:
@@ -194,9 +194,9 @@ class GssapiClient(SaslClient):
         if not self._established:
             try:
                 token = self._context.step(challenge)
+                self._established = self._context.complete
             except gssapi.exceptions.GSSError as exc:
                 raise kerberos_error(exc, f"the broker's answer as {self.service} does not verify") from None
-            self._established = self._context.complete
             return token or b""
         try:
             offer = self._context.unwrap(challenge).message
@@ -261,10 +261,13 @@ class GssapiServer(SaslServer):
         gssapi = self._gssapi
         if self._phase is _ServerPhase.ACCEPTING:
             try:
+                # step() keeps an error that comes with a token (a KRB-ERROR for the
+                # client) and raises it at the next use of the context
                 token = self._context.step(response)
+                complete = self._context.complete
             except gssapi.exceptions.GSSError as exc:
                 raise kerberos_error(exc, "the client's ticket was refused") from None
-            if self._context.complete:
+            if complete:
                 self.kerberos_principal = str(self._context.initiator_name)
                 self._phase = _ServerPhase.OFFERING
             return token or b""

@@ -16,7 +16,7 @@ import subprocess
 import tempfile
 import zipfile
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any, Dict, Tuple
 
 from kafka_support.jars import (
     CACHE_DIR,
@@ -71,11 +71,12 @@ def compiled(source: Path = SOURCE) -> Path:
     return built
 
 
-def run_java(job: Dict[str, Any], timeout: float = 90) -> Dict[str, Any]:
-    """Run one driver job in a JVM; its JSON result."""
+def run_java(job: Dict[str, Any], timeout: float = 90, jvm_options: Tuple[str, ...] = ()) -> Dict[str, Any]:
+    """Run one driver job in a JVM (given ``jvm_options``, e.g. a ``krb5.conf``); its
+    JSON result."""
     cp = os.pathsep.join([str(compiled()), classpath_string()])
     options, dumped = start_options("java-client-driver", cp)
-    cmd = [java_executable(), "-Xmx256m", *options, "-cp", cp, MAIN_CLASS]
+    cmd = [java_executable(), "-Xmx256m", *options, *jvm_options, "-cp", cp, MAIN_CLASS]
     try:
         proc = subprocess.run(cmd, input=json.dumps(job), capture_output=True, text=True, timeout=timeout)
         dumped()

@@ -53,8 +53,7 @@ class SaslHandlers(BrokerState):
         if not conn.sasl.expects_raw_token:  # the mechanism finished: Kafka requests again
             conn.protocol.end_sasl_tokens()
             self._authenticated(conn, conn.sasl)
-        if reply is not None:
-            await self._send(conn, conn.protocol.respond(event, reply))
+        await self._send(conn, conn.protocol.respond(event, reply))
         return None
 
     async def _sasl_handshake(
