@@ -13,7 +13,7 @@ but the headers'; the generated ``schema/catalog.py`` names them all beforehand.
 
 >>> from kafkawire.messages import MetadataRequest
 >>> req = MetadataRequest(topics=None)
->>> MetadataRequest.decode(req.encode(0), 0) == req
+>>> MetadataRequest.decode(req.encode(12), 12) == req  # null topics (all) from v1 on
 True
 
 Field values: ints for the integer types, ``float`` for float64, ``bool``, ``str`` (or

@@ -1,6 +1,8 @@
-"""The README runs as written: every ```python block in README.md is executed, as its
-text stands, in a fresh namespace (Spark blocks once, with the session's SparkSession
-already running; temporary files go to the test's own directory)."""
+"""The README and the documents in docs/ run as written: every ```python block of
+README.md and docs/*.md is executed, as its text stands, in a fresh namespace (Spark
+blocks once, with the session's SparkSession already running; temporary files go to the
+test's own directory).  The site's generated pages have no examples of their own; the
+examples in docstrings run in test_docs.py."""
 
 from __future__ import annotations
 
@@ -10,37 +12,40 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+DOCUMENTS = [README, *sorted((ROOT / "docs").glob("*.md"))]
 _BLOCK = re.compile(r"^```python\n(.*?)^```$", re.S | re.M)
 _FENCED = re.compile(r"^```.*?^```$", re.S | re.M)
 
 
-def _blocks():
-    text = README.read_text(encoding="utf-8")
+def _blocks(document):
+    text = document.read_text(encoding="utf-8")
+    where = "" if document == README else f"{document.relative_to(ROOT)}: "
     out = []
     for match in _BLOCK.finditer(text):
         line = text.count("\n", 0, match.start(1)) + 1
         prose = _FENCED.sub("", text[: match.start()])  # a shell comment is no heading
         heading = re.findall(r"^#+ (.+)$", prose, re.M)[-1]
-        out.append((f"{heading} (line {line})", line, match.group(1)))
+        out.append((f"{where}{heading} (line {line})", document, line, match.group(1)))
     return out
 
 
-BLOCKS = _blocks()
-SPARK = [b for b in BLOCKS if "spark" in b[2]]
-PLAIN = [b for b in BLOCKS if "spark" not in b[2]]
+BLOCKS = [block for document in DOCUMENTS for block in _blocks(document)]
+SPARK = [b for b in BLOCKS if "spark" in b[3]]
+PLAIN = [b for b in BLOCKS if "spark" not in b[3]]
 
 
 def _run(block, tmp_path, monkeypatch):
-    _name, line, code = block
+    _name, document, line, code = block
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the block's mkdtemp() lands here
     monkeypatch.chdir(tmp_path)
     # Blank lines first, so tracebacks point at the README's own line numbers.
-    exec(compile("\n" * (line - 1) + code, str(README), "exec"), {"__name__": "__readme__"})
+    exec(compile("\n" * (line - 1) + code, str(document), "exec"), {"__name__": "__readme__"})
 
 
 def test_the_readme_has_the_blocks_it_is_expected_to_have():
-    names = " ".join(name for name, _, _ in BLOCKS)
+    names = " ".join(name for name, _, _, _ in BLOCKS)
     for section in ("Requests and responses", "Records", "Internal topics", "Spark"):
         assert section in names
 

@@ -25,6 +25,8 @@ import tempfile
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from kafkawire import datasource_options
+
 if TYPE_CHECKING:
     from kafkawire.sasl import SaslClient
 
@@ -39,27 +41,9 @@ _LOGIN_MODULES = {
 
 #: The ``kafka.``-prefixed settings this client uses (lower case, without the prefix),
 #: with Kafka's Java client defaults where it has one.
-CLIENT_SETTINGS: Dict[str, Optional[str]] = {
-    "bootstrap.servers": None,
-    "client.id": None,
-    "request.timeout.ms": "30000",
-    "default.api.timeout.ms": "60000",
-    "socket.connection.setup.timeout.ms": "10000",
-    "retry.backoff.ms": "100",
-    "retry.backoff.max.ms": "1000",
-    "security.protocol": "PLAINTEXT",
-    "sasl.mechanism": "GSSAPI",
-    "sasl.jaas.config": None,
-    "ssl.truststore.type": "JKS",
-    "ssl.truststore.location": None,
-    "ssl.truststore.certificates": None,
-    "ssl.keystore.type": "JKS",
-    "ssl.keystore.location": None,
-    "ssl.keystore.key": None,
-    "ssl.keystore.certificate.chain": None,
-    "ssl.key.password": None,
-    "ssl.endpoint.identification.algorithm": "https",
-}
+CLIENT_SETTINGS: Dict[str, Optional[str]] = datasource_options.defaults(
+    datasource_options.KAFKA_CLUSTER_CLIENT
+)
 
 
 def _int(options: Mapping[str, str], name: str, minimum: int = 0) -> int:

@@ -37,33 +37,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from kafkawire import datasource_options
 from kafkawire.cluster.client import EARLIEST, LATEST, Cluster, TopicPartition
 from kafkawire.cluster.config import ClientConfig, check_options, client_settings
 
-READ_OPTIONS = (
-    "subscribe",
-    "subscribepattern",
-    "assign",
-    "startingoffsets",
-    "endingoffsets",
-    "startingtimestamp",
-    "endingtimestamp",
-    "startingoffsetsbytimestamp",
-    "endingoffsetsbytimestamp",
-    "startingoffsetsbytimestampstrategy",
-    "minpartitions",
-    "maxrecordsperpartition",
-    "maxoffsetspertrigger",
-    "includeheaders",
-    "failondataloss",
-    "backend",
-)
+#: the read options besides the ``kafka.`` settings, lower case (keys are compared so)
+READ_OPTIONS = tuple(n.lower() for n in datasource_options.names(datasource_options.KAFKA_CLUSTER_READ))
 #: the consumer settings a read uses besides the connection's, with Kafka's defaults
-READ_CLIENT_SETTINGS = {
-    "isolation.level": "read_uncommitted",
-    "fetch.max.bytes": str(50 << 20),
-    "max.partition.fetch.bytes": str(1 << 20),
-}
+READ_CLIENT_SETTINGS = datasource_options.defaults(datasource_options.KAFKA_CLUSTER_READ_CLIENT)
 ISOLATION_LEVELS = ("read_uncommitted", "read_committed")
 
 
@@ -179,7 +160,7 @@ def _count(opts: Mapping[str, str], key: str, name: str) -> Optional[int]:
 
 
 def _bytes(settings: Mapping[str, str], key: str) -> int:
-    return _positive(settings.get(key, READ_CLIENT_SETTINGS[key]), f"kafka.{key}", "number of bytes")
+    return _positive(str(settings.get(key, READ_CLIENT_SETTINGS[key])), f"kafka.{key}", "number of bytes")
 
 
 def _json(raw: str, name: str) -> Any:

@@ -29,7 +29,7 @@ from typing import (
     Union,
 )
 
-from kafkawire import _backend
+from kafkawire import _backend, datasource_options
 from kafkawire._records_common import BatchHeader
 from kafkawire.errors import CodecUnavailableError, DecodeError
 from kafkawire.log import segments
@@ -89,18 +89,7 @@ def _positive(value: Union[str, int, None], name: str) -> Optional[int]:
 
 
 #: the ``kafka-log`` read options, as Spark spells them (case does not matter)
-READ_OPTIONS = (
-    "verifyCrc",
-    "includeControl",
-    "isolationLevel",
-    "mode",
-    "columnNameOfCorruptRecord",
-    "maxPartitionBytes",
-    "openCostInBytes",
-    "minPartitions",
-    "chunkBytes",
-    "backend",
-)
+READ_OPTIONS = datasource_options.names(datasource_options.KAFKA_LOG_READ)
 #: what Spark itself passes along with the options: the paths given to ``load``/``save``
 PATH_OPTIONS = ("path", "paths")
 

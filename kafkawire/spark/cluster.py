@@ -50,6 +50,7 @@ from pyspark.sql.streaming.datasource import (
     SupportsTriggerAvailableNow,
 )
 
+from kafkawire import datasource_options
 from kafkawire.cluster.client import Cluster
 from kafkawire.cluster.config import ClientConfig, check_options, client_settings
 from kafkawire.cluster.fetch import arrow_schema, read_range
@@ -230,7 +231,7 @@ class ClusterStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
 # writing
 
 #: write options besides the connection's, with the producer defaults of Kafka's client
-WRITE_CLIENT_SETTINGS = {"compression.type": "none", "batch.size": "16384", "acks": "all"}
+WRITE_CLIENT_SETTINGS = datasource_options.defaults(datasource_options.KAFKA_CLUSTER_WRITE_CLIENT)
 
 
 @dataclass(frozen=True)
@@ -248,8 +249,7 @@ class WriteOptions:
         """Parse and check the write options (keys in any case)."""
         opts = {str(k).lower(): str(v) for k, v in options.items()}
         settings = client_settings(opts)
-        # checkpointLocation is Spark's own, handed to a stream's writer with the rest
-        known = ("topic", "backend", "checkpointlocation")
+        known = [n.lower() for n in datasource_options.names(datasource_options.KAFKA_CLUSTER_WRITE)]
         check_options(opts, known, list(WRITE_CLIENT_SETTINGS), "writing to a Kafka cluster")
         compression = settings.get("compression.type", "none").lower()
         if compression not in CODECS:

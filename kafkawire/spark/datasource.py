@@ -105,6 +105,7 @@ from pyspark.sql.datasource import (
     WriterCommitMessage,
 )
 
+from kafkawire import datasource_options
 from kafkawire.log import read as logread
 from kafkawire.log import segments
 from kafkawire.schema.plan import INT32_MAX
@@ -304,15 +305,7 @@ class WriteOptions:
 
 
 #: the ``kafka-log`` write options, as Spark spells them (case does not matter)
-WRITE_OPTIONS = (
-    "compression",
-    "batchBytes",
-    "segmentBytes",
-    "indexIntervalBytes",
-    "topic",
-    "partition",
-    "backend",
-)
+WRITE_OPTIONS = datasource_options.names(datasource_options.KAFKA_LOG_WRITE)
 
 
 @dataclass

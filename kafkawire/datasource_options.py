@@ -1,0 +1,261 @@
+"""The options of the ``kafka-log`` and ``kafka-cluster`` Spark data sources, each once.
+
+Every option is an :class:`Option`: its name as Spark spells it (``.option(name, value)``;
+case does not matter), its default as the string that means the same when given, and what
+it does.  The parsers take the names they accept from here (an option not listed is an
+error naming it), the ``kafka.`` client settings take their defaults from here, and the
+documentation's option tables are printed from these tuples.
+
+Nothing here imports pyspark: the log and cluster packages read it without Spark.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, NamedTuple, Optional, Sequence, Tuple
+
+
+class Option(NamedTuple):
+    """One data source option."""
+
+    #: as written in ``.option(name, value)`` (case does not matter)
+    name: str
+    #: the value that means the same as leaving the option out; None when it has no
+    #: such value (required, or worked out at run time: ``meaning`` says how)
+    default: Optional[str]
+    #: what the option does, one paragraph (inline ``code`` in double backquotes)
+    meaning: str
+
+
+def names(options: Sequence[Option]) -> Tuple[str, ...]:
+    """The names of ``options``, as Spark spells them."""
+    return tuple(o.name for o in options)
+
+
+def defaults(options: Sequence[Option]) -> Dict[str, Optional[str]]:
+    """Each option's name and default, in order."""
+    return {o.name: o.default for o in options}
+
+
+#: what ``spark.read.format("kafka-log")`` takes (:mod:`kafkawire.log.read` parses them)
+KAFKA_LOG_READ: Tuple[Option, ...] = (
+    Option("verifyCrc", "true", "Check each batch's CRC32C (CRC32 for legacy messages)."),
+    Option("includeControl", "false", "Keep control records (transaction markers) as rows."),
+    Option(
+        "isolationLevel",
+        "read_uncommitted",
+        "``read_committed`` drops the records of aborted transactions, found from the abort "
+        "markers of each partition's log in offset order, and stops at the last stable offset "
+        "(the start of a transaction still open at the log's end), as a consumer would.",
+    ),
+    Option(
+        "mode",
+        "FAILFAST",
+        "What a corrupt batch does: ``FAILFAST`` fails the query naming the file and byte "
+        "position; ``DROPMALFORMED`` skips it; ``PERMISSIVE`` skips it and adds one row for it "
+        "whose ``columnNameOfCorruptRecord`` column holds the error.",
+    ),
+    Option(
+        "columnNameOfCorruptRecord",
+        "_corrupt_record",
+        "The column that holds the error of a corrupt batch in ``PERMISSIVE`` mode.",
+    ),
+    Option(
+        "maxPartitionBytes",
+        "128m",
+        "The target size of one Spark partition (task), as Spark's file sources have it: "
+        "bigger segments are cut at batch boundaries (from the ``.index`` when present), "
+        "smaller ones are packed together.",
+    ),
+    Option(
+        "openCostInBytes",
+        "128k",
+        "What opening one more segment counts for when segments are packed into tasks "
+        "(Spark's own 4m suits remote stores).",
+    ),
+    Option(
+        "minPartitions",
+        None,
+        "At least this many tasks, in whole waves of it; by default the planning machine's "
+        "core count (set it to the cluster's on a cluster).",
+    ),
+    Option(
+        "chunkBytes",
+        "4m",
+        "How much of a segment a task decodes at a time: its memory is bounded by this plus "
+        "the largest batch.",
+    ),
+    Option(
+        "backend",
+        None,
+        "``cython`` or ``python``: the kafkawire backend the tasks decode with (by default "
+        "the one the worker runs).",
+    ),
+)
+
+#: what ``df.write.format("kafka-log")`` takes (:mod:`kafkawire.spark.datasource`)
+KAFKA_LOG_WRITE: Tuple[Option, ...] = (
+    Option("compression", "none", "The batches' codec: ``none``, ``gzip``, ``snappy``, ``lz4`` or ``zstd``."),
+    Option("batchBytes", "1m", "The size a batch is filled to, before compression."),
+    Option("segmentBytes", "1g", "The size at which a partition's segment is rolled to a new file."),
+    Option(
+        "indexIntervalBytes",
+        "4096",
+        "Bytes of log between two entries of the ``.index`` and ``.timeindex`` files.",
+    ),
+    Option("topic", None, "The topic of rows whose ``topic`` column is absent or null."),
+    Option("partition", "0", "The partition of rows whose ``partition`` column is absent or null."),
+    Option("backend", None, "``cython`` or ``python``: the kafkawire backend the tasks encode with."),
+)
+
+#: what ``spark.read.format("kafka-cluster")`` and ``readStream`` take besides the
+#: ``kafka.`` settings (:mod:`kafkawire.cluster.plan`); Spark's Kafka connector's names
+KAFKA_CLUSTER_READ: Tuple[Option, ...] = (
+    Option(
+        "subscribe",
+        None,
+        "Topics to read, comma separated (exactly one of ``subscribe``, ``subscribePattern`` "
+        "and ``assign``).",
+    ),
+    Option(
+        "subscribePattern",
+        None,
+        "A regular expression matched against whole topic names; internal topics are left out.",
+    ),
+    Option("assign", None, 'Partitions to read, as JSON: ``{"orders": [0, 1]}``.'),
+    Option(
+        "startingOffsets",
+        "earliest",
+        'Where to start: ``earliest``, ``latest``, or JSON ``{"orders": {"0": 23}}`` naming '
+        "every partition read (-2: earliest, -1: latest). A stream starts at ``latest`` "
+        "unless told otherwise.",
+    ),
+    Option(
+        "endingOffsets",
+        "latest",
+        "Where a batch read ends: ``latest`` or JSON as for ``startingOffsets`` (-1: latest).",
+    ),
+    Option(
+        "startingTimestamp", None, "Start every partition at the first record at or after this time (ms)."
+    ),
+    Option("endingTimestamp", None, "End every partition at the first record at or after this time (ms)."),
+    Option(
+        "startingOffsetsByTimestamp",
+        None,
+        'Start times per partition, as JSON ``{"orders": {"0": 1700000000000}}``.',
+    ),
+    Option("endingOffsetsByTimestamp", None, "End times per partition, as JSON."),
+    Option(
+        "startingOffsetsByTimestampStrategy",
+        "error",
+        "When no record reaches a starting time: ``error`` fails the query, ``latest`` starts "
+        "at the latest offset.",
+    ),
+    Option(
+        "minPartitions",
+        None,
+        "At least this many tasks: ranges are cut further in proportion to their sizes.",
+    ),
+    Option(
+        "maxRecordsPerPartition", None, "Cut each partition's range into parts of at most this many records."
+    ),
+    Option("maxOffsetsPerTrigger", None, "Streams: at most this many records per micro-batch."),
+    Option("includeHeaders", "false", "Add the ``headers`` column."),
+    Option(
+        "failOnDataLoss",
+        "true",
+        "Fail, naming the topic, partition and offsets, when offsets asked for are gone "
+        "(deleted by retention); ``false`` reads what is left.",
+    ),
+    Option("backend", None, "``cython`` or ``python``: the kafkawire backend the tasks decode with."),
+)
+
+#: the ``kafka.`` settings (prefix left out) of every ``kafka-cluster`` connection, with
+#: Kafka's Java client defaults (:mod:`kafkawire.cluster.config`)
+KAFKA_CLUSTER_CLIENT: Tuple[Option, ...] = (
+    Option("bootstrap.servers", None, "``host:port[,host:port...]``: required."),
+    Option("client.id", None, "The client id sent with each request (``kafkawire`` by default)."),
+    Option("request.timeout.ms", "30000", "How long a request waits for its answer."),
+    Option(
+        "default.api.timeout.ms",
+        "60000",
+        "How long a call may spend in all, retrying moved leaders, lost connections and timeouts.",
+    ),
+    Option("socket.connection.setup.timeout.ms", "10000", "How long opening a connection may take."),
+    Option("retry.backoff.ms", "100", "The first wait before a retry."),
+    Option("retry.backoff.max.ms", "1000", "The longest wait before a retry."),
+    Option(
+        "security.protocol",
+        "PLAINTEXT",
+        "``PLAINTEXT``, ``SSL``, ``SASL_PLAINTEXT`` or ``SASL_SSL``.",
+    ),
+    Option(
+        "sasl.mechanism",
+        "GSSAPI",
+        "``PLAIN``, ``SCRAM-SHA-256`` or ``SCRAM-SHA-512`` (Kafka's default is refused).",
+    ),
+    Option(
+        "sasl.jaas.config",
+        None,
+        "The JAAS line of the mechanism's login module, read for ``username`` and ``password``.",
+    ),
+    Option("ssl.truststore.type", None, "Only ``PEM`` stores are read (a store of no type is read as PEM)."),
+    Option("ssl.truststore.location", None, "A PEM file of the trusted CA certificates (else the system's)."),
+    Option("ssl.truststore.certificates", None, "The trusted CA certificates as PEM text."),
+    Option("ssl.keystore.type", None, "Only ``PEM`` stores are read (a store of no type is read as PEM)."),
+    Option(
+        "ssl.keystore.location", None, "A PEM file holding the client's private key and certificate chain."
+    ),
+    Option(
+        "ssl.keystore.key",
+        None,
+        "The client's private key as PEM text (with ``ssl.keystore.certificate.chain``).",
+    ),
+    Option("ssl.keystore.certificate.chain", None, "The client's certificate chain as PEM text."),
+    Option("ssl.key.password", None, "The password of an encrypted private key."),
+    Option(
+        "ssl.endpoint.identification.algorithm",
+        "https",
+        "The empty string turns off the check that the broker's certificate names its host.",
+    ),
+)
+
+#: the consumer's ``kafka.`` settings a read takes besides the connection's
+KAFKA_CLUSTER_READ_CLIENT: Tuple[Option, ...] = (
+    Option(
+        "isolation.level",
+        "read_uncommitted",
+        "``read_committed`` drops the records of aborted transactions and stops at the last stable offset.",
+    ),
+    Option("fetch.max.bytes", str(50 << 20), "The most one Fetch response may hold."),
+    Option(
+        "max.partition.fetch.bytes", str(1 << 20), "The most one Fetch response may hold of one partition."
+    ),
+)
+
+#: what ``df.write.format("kafka-cluster")`` and ``writeStream`` take besides the
+#: connection's ``kafka.`` settings (:mod:`kafkawire.spark.cluster`)
+KAFKA_CLUSTER_WRITE: Tuple[Option, ...] = (
+    Option("topic", None, "The topic of every row (overrides the ``topic`` column)."),
+    Option("backend", None, "``cython`` or ``python``: the kafkawire backend the tasks encode with."),
+    Option("checkpointLocation", None, "Streams: Spark's own, handed to the writer with the rest."),
+)
+
+#: the producer's ``kafka.`` settings a write takes besides the connection's
+KAFKA_CLUSTER_WRITE_CLIENT: Tuple[Option, ...] = (
+    Option("compression.type", "none", "``none``, ``gzip``, ``snappy``, ``lz4`` or ``zstd``."),
+    Option("batch.size", "16384", "The size a batch is filled to, in bytes."),
+    Option("acks", "all", "The producer is idempotent, so only ``all`` (or ``-1``) is taken."),
+)
+
+__all__ = [
+    "Option",
+    "names",
+    "defaults",
+    "KAFKA_LOG_READ",
+    "KAFKA_LOG_WRITE",
+    "KAFKA_CLUSTER_READ",
+    "KAFKA_CLUSTER_CLIENT",
+    "KAFKA_CLUSTER_READ_CLIENT",
+    "KAFKA_CLUSTER_WRITE",
+    "KAFKA_CLUSTER_WRITE_CLIENT",
+]
