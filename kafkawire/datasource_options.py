@@ -191,12 +191,19 @@ KAFKA_CLUSTER_CLIENT: Tuple[Option, ...] = (
     Option(
         "sasl.mechanism",
         "GSSAPI",
-        "``PLAIN``, ``SCRAM-SHA-256`` or ``SCRAM-SHA-512`` (Kafka's default is refused).",
+        "``PLAIN``, ``SCRAM-SHA-256``, ``SCRAM-SHA-512`` or ``GSSAPI`` (Kerberos, Kafka's default).",
     ),
     Option(
         "sasl.jaas.config",
         None,
-        "The JAAS line of the mechanism's login module, read for ``username`` and ``password``.",
+        "The JAAS line of the mechanism's login module, read for ``username`` and ``password``; "
+        "for GSSAPI, ``Krb5LoginModule`` with ``useKeyTab=true keyTab=... principal=...`` or "
+        "``useTicketCache=true`` (none: the default ticket cache).",
+    ),
+    Option(
+        "sasl.kerberos.service.name",
+        None,
+        "GSSAPI: the primary of the brokers' principals (``kafka`` for ``kafka/host@REALM``).",
     ),
     Option("ssl.truststore.type", None, "Only ``PEM`` stores are read (a store of no type is read as PEM)."),
     Option("ssl.truststore.location", None, "A PEM file of the trusted CA certificates (else the system's)."),

@@ -7,11 +7,17 @@ kafkawire's test broker), a client ``alice`` with a keytab and ``bob`` with a pa
 its own whose SASL_PLAINTEXT listener (advertised as ``localhost``, the host in its
 principal) enables GSSAPI beside PLAIN and SCRAM.  Tests marked ``kerberos`` skip without
 MIT Kerberos or the ``gssapi`` package, and fail instead under KAFKAWIRE_REQUIRE_KERBEROS=1.
+
+``KRB5_CONFIG`` names, from the start of the run, the file where the realm's
+``krb5.conf`` will be written once the KDC starts: processes started before that (the
+session's Spark, whose Python workers run the kafka-cluster source) inherit the name.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,12 +27,28 @@ SERVICE = "kafka"
 SERVICE_HOST = "localhost"
 
 
+_KRB5_CONFIG = {"saved": None, "path": None}
+
+
 def pytest_configure(config):
+    directory = tempfile.mkdtemp(prefix="kafkawire-krb5-")
+    _KRB5_CONFIG.update(saved=os.environ.get("KRB5_CONFIG"), path=os.path.join(directory, "krb5.conf"))
+    os.environ["KRB5_CONFIG"] = _KRB5_CONFIG["path"]
     config.addinivalue_line(
         "markers",
         "kerberos: needs MIT Kerberos (krb5-kdc, krb5-admin-server, krb5-user) and the gssapi "
         "package (skips without them; KAFKAWIRE_REQUIRE_KERBEROS=1 makes that skip a failure)",
     )
+
+
+def pytest_unconfigure(config):
+    path, saved = _KRB5_CONFIG["path"], _KRB5_CONFIG["saved"]
+    if path is not None:
+        shutil.rmtree(os.path.dirname(path), ignore_errors=True)
+        if saved is None:
+            os.environ.pop("KRB5_CONFIG", None)
+        else:
+            os.environ["KRB5_CONFIG"] = saved
 
 
 def require_kerberos() -> None:
@@ -73,14 +95,13 @@ class Realm:
 
 @pytest.fixture(scope="session")
 def kerberos(tmp_path_factory):
-    """A running KDC with the suite's principals (:class:`Realm`); the test process's
-    ``KRB5_CONFIG`` points at it for the rest of the run (gssapi reads it)."""
+    """A running KDC with the suite's principals (:class:`Realm`); its ``krb5.conf``
+    goes where ``KRB5_CONFIG`` points for the whole run (gssapi reads it)."""
     require_kerberos()
     from kdc import start_kdc
 
     kdc = start_kdc()
-    saved = {k: os.environ.get(k) for k in kdc.env}
-    os.environ.update(kdc.env)
+    shutil.copyfile(kdc.krb5_conf, _KRB5_CONFIG["path"])
     try:
         keys = tmp_path_factory.mktemp("keytabs")
         service = kdc.add_principal(f"{SERVICE}/{SERVICE_HOST}")
@@ -98,11 +119,7 @@ def kerberos(tmp_path_factory):
         )
     finally:
         kdc.stop()
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+        os.unlink(_KRB5_CONFIG["path"])
 
 
 def kerberos_broker_properties(realm: Realm, mechanisms: str) -> dict:

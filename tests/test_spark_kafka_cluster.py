@@ -272,7 +272,7 @@ def test_an_unknown_option_is_an_error_naming_it(spark, backend):
         ),
         (
             {"kafka.bootstrap.servers": "h:1", "subscribe": "t", "kafka.security.protocol": "SASL_PLAINTEXT"},
-            "'GSSAPI' is not supported",
+            "GSSAPI needs the broker's Kerberos service name: option kafka.sasl.kerberos.service.name",
         ),
         ({"kafka.bootstrap.servers": "h:1", "subscribe": "t", "minPartitions": "0"}, "minPartitions"),
     ],

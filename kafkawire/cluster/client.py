@@ -138,7 +138,7 @@ class Cluster:
                 port,
                 client_id=c.client_id,
                 timeout=c.request_timeout,
-                sasl=c.sasl_client(),
+                sasl=c.sasl_client(host),
                 ssl=c.ssl_context(),
             )
         except (SaslError, TlsHandshakeError):

@@ -12,6 +12,13 @@ store holding the private key and its certificate chain (``ssl.keystore.location
 the key is encrypted.  ``ssl.endpoint.identification.algorithm`` set to the empty string
 turns off the host name check, as in Kafka.
 
+Kerberos (``kafka.sasl.mechanism`` GSSAPI) takes ``kafka.sasl.kerberos.service.name``
+(or the JAAS line's ``serviceName``) and the ``Krb5LoginModule`` line Kafka's clients
+use: ``useKeyTab=true keyTab="..." principal="..."`` gets tickets from the keytab,
+``useTicketCache=true`` (with ``ticketCache="..."`` or the default cache, as without
+a JAAS line) uses a ``kinit`` ticket.  The broker's principal is
+``service/host``, host as the bootstrap servers or the cluster's metadata name it.
+
 A :class:`ClientConfig` is plain data (it travels to Spark's tasks); the
 :class:`ssl.SSLContext` and SASL client are made from it where a connection is opened.
 """
@@ -31,12 +38,13 @@ if TYPE_CHECKING:
     from kafkawire.sasl import SaslClient
 
 SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
-SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
+SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "GSSAPI")
 # the login module each mechanism's JAAS line names
 _LOGIN_MODULES = {
     "PLAIN": "org.apache.kafka.common.security.plain.PlainLoginModule",
     "SCRAM-SHA-256": "org.apache.kafka.common.security.scram.ScramLoginModule",
     "SCRAM-SHA-512": "org.apache.kafka.common.security.scram.ScramLoginModule",
+    "GSSAPI": "com.sun.security.auth.module.Krb5LoginModule",
 }
 
 #: The ``kafka.``-prefixed settings this client uses (lower case, without the prefix),
@@ -126,6 +134,10 @@ class ClientConfig:
     keystore_chain: Optional[str] = None
     key_password: Optional[str] = None
     check_hostname: bool = True
+    kerberos_service_name: Optional[str] = None
+    kerberos_principal: Optional[str] = None
+    kerberos_keytab: Optional[str] = None
+    kerberos_ccache: Optional[str] = None
 
     @classmethod
     def parse(cls, options: Mapping[str, str], *, client_id: str = "kafkawire") -> "ClientConfig":
@@ -139,7 +151,10 @@ class ClientConfig:
                 f"option kafka.security.protocol: {protocol!r} is not one of {', '.join(SECURITY_PROTOCOLS)}"
             )
         mechanism = user = password = None
-        if protocol.startswith("SASL_"):
+        kerberos: Dict[str, Optional[str]] = {}
+        if protocol.startswith("SASL_") and str(options.get("sasl.mechanism", "GSSAPI")).upper() == "GSSAPI":
+            mechanism, kerberos = "GSSAPI", _kerberos_options(options)
+        elif protocol.startswith("SASL_"):
             mechanism = str(options.get("sasl.mechanism", "GSSAPI")).upper()
             if mechanism not in SASL_MECHANISMS:
                 raise ValueError(
@@ -196,13 +211,23 @@ class ClientConfig:
             keystore_chain=keystore_chain,
             key_password=options.get("ssl.key.password"),
             check_hostname=options.get("ssl.endpoint.identification.algorithm", "https") != "",
+            **kerberos,
         )
 
-    def sasl_client(self) -> Optional["SaslClient"]:
-        """A fresh SASL client for one connection (None without SASL)."""
+    def sasl_client(self, host: str) -> Optional["SaslClient"]:
+        """A fresh SASL client for one connection to ``host`` (None without SASL)."""
         if self.sasl_mechanism is None:
             return None
-        from kafkawire.sasl import client_for
+        from kafkawire.sasl import GssapiClient, client_for
+
+        if self.sasl_mechanism == "GSSAPI":
+            return GssapiClient(
+                host,
+                service_name=self.kerberos_service_name or "kafka",
+                principal=self.kerberos_principal,
+                keytab=self.kerberos_keytab,
+                ccache=self.kerberos_ccache,
+            )
 
         return client_for(self.sasl_mechanism, self.sasl_username or "", self.sasl_password or "")
 
@@ -229,6 +254,40 @@ class ClientConfig:
     def describe_bootstrap(self) -> str:
         """The bootstrap servers as the option spelled them."""
         return ",".join(f"{h}:{p}" for h, p in self.bootstrap)
+
+
+def _kerberos_options(options: Mapping[str, str]) -> Dict[str, Optional[str]]:
+    """The Kerberos fields of a GSSAPI config, from the service name and the
+    ``Krb5LoginModule`` JAAS line (none: the default ticket cache)."""
+    jaas = options.get("sasl.jaas.config")
+    login: Dict[str, str] = {}
+    if jaas:
+        module, login = parse_jaas(str(jaas))
+        if module != _LOGIN_MODULES["GSSAPI"]:
+            raise ValueError(
+                f"option kafka.sasl.jaas.config: GSSAPI logs in with {_LOGIN_MODULES['GSSAPI']}, not {module}"
+            )
+    service = options.get("sasl.kerberos.service.name") or login.get("serviceName")
+    if not service:
+        raise ValueError(
+            "SASL mechanism GSSAPI needs the broker's Kerberos service name: "
+            "option kafka.sasl.kerberos.service.name (Kafka's brokers usually run as 'kafka')"
+        )
+    fields: Dict[str, Optional[str]] = {"kerberos_service_name": str(service)}
+    if login.get("useKeyTab", "false").lower() == "true":
+        if not login.get("keyTab") or not login.get("principal"):
+            raise ValueError(
+                "option kafka.sasl.jaas.config: useKeyTab=true needs keyTab=... and principal=..."
+            )
+        fields.update(kerberos_keytab=login["keyTab"], kerberos_principal=login["principal"])
+    elif jaas and login.get("useTicketCache", "false").lower() != "true":
+        raise ValueError(
+            "option kafka.sasl.jaas.config: Krb5LoginModule needs useKeyTab=true (with keyTab and "
+            "principal) or useTicketCache=true; kafkawire cannot prompt for a password"
+        )
+    else:
+        fields.update(kerberos_ccache=login.get("ticketCache"), kerberos_principal=login.get("principal"))
+    return fields
 
 
 def client_settings(options: Mapping[str, str]) -> Dict[str, str]:
