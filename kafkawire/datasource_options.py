@@ -68,9 +68,9 @@ KAFKA_LOG_READ: Tuple[Option, ...] = (
     ),
     Option(
         "openCostInBytes",
-        "128k",
-        "What opening one more segment counts for when segments are packed into tasks "
-        "(Spark's own 4m suits remote stores).",
+        None,
+        "What opening one more segment counts for when segments are packed into tasks: by "
+        "default 128k for a local file, 1m for an object in an object store.",
     ),
     Option(
         "minPartitions",
@@ -91,6 +91,33 @@ KAFKA_LOG_READ: Tuple[Option, ...] = (
         "the one the worker runs).",
     ),
 )
+
+#: how ``kafka-log`` reaches an object store, for ``s3://`` and ``s3a://`` paths
+#: (:class:`kafkawire.log.storage.StorageOptions` parses them)
+OBJECT_STORE: Tuple[Option, ...] = (
+    Option(
+        "endpoint",
+        None,
+        "An S3-compatible server's URL (``http://127.0.0.1:9000``); by default AWS S3 of the region.",
+    ),
+    Option("region", None, "The bucket's region (by default the AWS SDK's: ``AWS_REGION`` and so on)."),
+    Option(
+        "accessKey",
+        None,
+        "The access key id, with ``secretKey`` (by default the AWS SDK's sources: "
+        "``AWS_ACCESS_KEY_ID``, ``~/.aws/credentials``, the instance's role).",
+    ),
+    Option("secretKey", None, "The secret access key, with ``accessKey``."),
+    Option("sessionToken", None, "The session token of temporary credentials."),
+    Option("anonymous", "false", "Send unsigned requests, for a public bucket."),
+    Option(
+        "pathStyle",
+        None,
+        "``false``: virtual-host addressing (``bucket.host``) at an ``endpoint``, whose "
+        "default is path-style (``host/bucket``); AWS itself is always addressed by virtual host.",
+    ),
+)
+KAFKA_LOG_READ += OBJECT_STORE
 
 #: what ``df.write.format("kafka-log")`` takes (:mod:`kafkawire.spark.datasource`)
 KAFKA_LOG_WRITE: Tuple[Option, ...] = (

@@ -189,6 +189,30 @@ class DataLossError(ClusterError):
     deleted, the log truncated), and ``failOnDataLoss`` asks for an error."""
 
 
+class StorageError(KafkaWireError, OSError):
+    """A log file or object that could not be read: refused (wrong credentials), missing,
+    or an object store that failed.  Also an :class:`OSError`.  ``path`` names the file
+    or object, ``position`` the byte a read was at (None outside a read)."""
+
+    def __init__(self, path: str, reason: str, position: Optional[int] = None) -> None:
+        where = path if position is None else f"{path}: at byte {position}"
+        super().__init__(f"{where}: {reason}")
+        self.path = path
+        self.reason = reason
+        self.position = position
+
+    def __str__(self) -> str:  # OSError's own formatting would show the arguments
+        return str(self.args[0])
+
+    def __reduce__(self) -> Tuple[Any, ...]:  # picklable across Spark's worker boundary
+        return (type(self), (self.path, self.reason, self.position))
+
+
+class LogNotFoundError(StorageError, FileNotFoundError):
+    """A log path, bucket, file or object that does not exist (or no longer does: a
+    segment deleted after a read was planned).  Also a :class:`FileNotFoundError`."""
+
+
 class KafkaError:
     """One entry of Kafka's error-code table (immutable, compared by value)."""
 

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field, replace
 from typing import (
     TYPE_CHECKING,
     Any,
-    BinaryIO,
     Dict,
     Iterator,
     List,
@@ -34,17 +33,27 @@ from kafkawire._records_common import BatchHeader
 from kafkawire.errors import CodecUnavailableError, DecodeError
 from kafkawire.log import segments
 from kafkawire.log.segments import SegmentCorruptRecordError, SegmentError
+from kafkawire.log.storage import (
+    LOCAL,
+    LOCAL_OPEN_COST_BYTES,
+    NO_STORAGE_OPTIONS,
+    RangeFile,
+    Store,
+    StorageOptions,
+)
 
 if TYPE_CHECKING:
     import pyarrow
 
 #: Spark's own default for ``spark.sql.files.maxPartitionBytes``.
 DEFAULT_MAX_PARTITION_BYTES = 128 << 20
-#: What opening one more segment costs, in bytes read.  Spark's 4 MB default is sized
-#: for files on a distributed store; a local segment opens in about the time it takes to
-#: decode 128 KB of it, and the lower cost lets small segments share a task (measured:
-#: 100 partitions of 256 KB segments on local[2] run in 2 tasks instead of 33, 4x faster).
-DEFAULT_OPEN_COST_BYTES = 128 << 10
+#: What opening one more local segment costs, in bytes read.  Spark's 4 MB default is
+#: sized for files on a distributed store; a local segment opens in about the time it
+#: takes to decode 128 KB of it, and the lower cost lets small segments share a task
+#: (measured: 100 partitions of 256 KB segments on local[2] run in 2 tasks instead of
+#: 33, 4x faster).  An object store's segments count their store's open cost
+#: (:data:`kafkawire.log.storage.OBJECT_OPEN_COST_BYTES`) unless the option sets one.
+DEFAULT_OPEN_COST_BYTES = LOCAL_OPEN_COST_BYTES
 DEFAULT_CHUNK_BYTES = 4 << 20
 MODES = ("FAILFAST", "PERMISSIVE", "DROPMALFORMED")
 ISOLATION_LEVELS = ("read_uncommitted", "read_committed")
@@ -130,13 +139,20 @@ class ReadOptions:
     mode: str = "FAILFAST"
     corrupt_column: str = DEFAULT_CORRUPT_COLUMN
     max_partition_bytes: int = DEFAULT_MAX_PARTITION_BYTES
-    open_cost_bytes: int = DEFAULT_OPEN_COST_BYTES
+    open_cost_bytes: Optional[int] = None  # None: the store's (see open_cost)
     min_partitions: Optional[int] = None  # None: the planning machine's core count
     chunk_bytes: int = DEFAULT_CHUNK_BYTES
     backend: Optional[str] = None
     #: the columns to yield, in this order (None: all); set from the schema a query
     #: gives, since Spark passes Python data sources no pruned column list
     columns: Optional[Tuple[str, ...]] = None
+    #: how to reach an object store (endpoint, credentials) for s3:// paths
+    storage: StorageOptions = NO_STORAGE_OPTIONS
+
+    def open_cost(self, store: Store = LOCAL) -> int:
+        """What opening one file of ``store`` counts, in bytes, when tasks are planned:
+        ``open_cost_bytes`` when set, else the store's own cost."""
+        return store.open_cost_bytes if self.open_cost_bytes is None else self.open_cost_bytes
 
     def __post_init__(self) -> None:
         if self.isolation_level not in ISOLATION_LEVELS:
@@ -175,10 +191,15 @@ class ReadOptions:
             max_partition_bytes=_size(
                 opts.get("maxpartitionbytes", DEFAULT_MAX_PARTITION_BYTES), "maxPartitionBytes"
             ),
-            open_cost_bytes=_size(opts.get("opencostinbytes", DEFAULT_OPEN_COST_BYTES), "openCostInBytes"),
+            open_cost_bytes=(
+                None
+                if opts.get("opencostinbytes") is None
+                else _size(opts["opencostinbytes"], "openCostInBytes")
+            ),
             min_partitions=_positive(opts.get("minpartitions"), "minPartitions"),
             chunk_bytes=_size(opts.get("chunkbytes", DEFAULT_CHUNK_BYTES), "chunkBytes"),
             backend=backend,
+            storage=StorageOptions.parse(opts),
         )
 
 
@@ -246,6 +267,8 @@ class Split:
     end: int
     aborted: Tuple[Tuple[int, int, int], ...] = ()
     last_stable_offset: Optional[int] = None
+    #: where ``path`` lives (a task reopens it there)
+    store: Store = LOCAL
 
 
 @dataclass
@@ -261,11 +284,10 @@ class TxnState:
         return min(self.open.values()) if self.open else None
 
 
-def _control_type(path: str, header: BatchHeader, f: BinaryIO) -> str:
+def _control_type(path: str, header: BatchHeader, f: RangeFile) -> str:
     from kafkawire import records
 
-    f.seek(header.position)
-    data = f.read(header.size_in_bytes)
+    data = f.read_at(header.position, header.size_in_bytes)
     for batch in records.iter_batches(data, verify_crc=False):
         for rec in batch:
             try:
@@ -286,7 +308,7 @@ def transactions(plog: segments.PartitionLog, *, strict: bool = True) -> TxnStat
     """
     state = TxnState()
     for seg in plog.segments:
-        with open(seg.path, "rb") as f:
+        with seg.store.open(seg.path, seg.size) as f:
             try:
                 for h in segments.scan_headers(seg.path, 0, seg.size, f=f):
                     if not h.is_transactional:
@@ -391,7 +413,11 @@ def plan(
     """
     if row_filter.empty:
         return []
-    logs = [pl for pl in segments.discover(paths) if row_filter.keeps_partition(pl.topic, pl.partition)]
+    logs = [
+        pl
+        for pl in segments.discover(paths, options.storage)
+        if row_filter.keeps_partition(pl.topic, pl.partition)
+    ]
     pieces: List[Tuple[segments.PartitionLog, segments.Segment, int, int]] = []
     for plog in logs:
         for seg, seg_last in _segment_bounds(plog):
@@ -420,9 +446,10 @@ def plan(
             )
             if end > start:
                 pieces.append((plog, seg, start, end))
-    target = split_bytes(sum(end - start for _p, _s, start, end in pieces), len(pieces), options)
+    store = pieces[0][1].store if pieces else LOCAL
+    target = split_bytes(sum(end - start for _p, _s, start, end in pieces), len(pieces), options, store)
     # no finer than what opening a segment costs, unless the target itself is
-    grain = min(target, max(options.open_cost_bytes, target // 4))
+    grain = min(target, max(options.open_cost(store), target // 4))
     out: List[Split] = []
     strict = options.mode == "FAILFAST"
     txn: Dict[str, Tuple[Tuple[Tuple[int, int, int], ...], Optional[int]]] = {}
@@ -437,7 +464,9 @@ def plan(
             if strict:
                 raise
             ranges = [(start, end)]  # the read reports the bad batch
-        out.extend(Split(plog.topic, plog.partition, seg.path, a, b, aborted, lso) for a, b in ranges)
+        out.extend(
+            Split(plog.topic, plog.partition, seg.path, a, b, aborted, lso, seg.store) for a, b in ranges
+        )
     return out
 
 
@@ -445,12 +474,14 @@ def _cores(options: ReadOptions) -> int:
     return options.min_partitions or os.cpu_count() or 1
 
 
-def split_bytes(total: int, files: int, options: ReadOptions) -> int:
+def split_bytes(total: int, files: int, options: ReadOptions, store: Store = LOCAL) -> int:
     """The target bytes of one Spark partition, as Spark's file sources choose it:
     ``maxPartitionBytes``, lowered so that the log spreads over ``minPartitions`` tasks
-    (by default the planning machine's cores), never below ``openCostInBytes``."""
-    per_core = (total + files * options.open_cost_bytes) // _cores(options)
-    return max(1, min(options.max_partition_bytes, max(options.open_cost_bytes, per_core)))
+    (by default the planning machine's cores), never below the open cost of a file of
+    ``store`` (:meth:`ReadOptions.open_cost`)."""
+    open_cost = options.open_cost(store)
+    per_core = (total + files * open_cost) // _cores(options)
+    return max(1, min(options.max_partition_bytes, max(open_cost, per_core)))
 
 
 def pack(splits: Sequence[Split], options: ReadOptions = ReadOptions()) -> List[List[Split]]:
@@ -469,7 +500,7 @@ def pack(splits: Sequence[Split], options: ReadOptions = ReadOptions()) -> List[
     costs = []
     for i, s in enumerate(splits):
         continues = i > 0 and splits[i - 1].path == s.path and splits[i - 1].end == s.start
-        costs.append(s.end - s.start + (0 if continues else options.open_cost_bytes))
+        costs.append(s.end - s.start + (0 if continues else options.open_cost(s.store)))
     total = sum(costs)
     cores = _cores(options)
     waves = -(-sum(s.end - s.start for s in splits) // (options.max_partition_bytes * cores))
@@ -760,7 +791,12 @@ def _read_split(
     filtering = row_filter.bounds_rows
     # to_arrow copies what it keeps, so every chunk can reuse one buffer
     chunks = segments.iter_chunks(
-        split.path, split.start, split.end, chunk_size=options.chunk_bytes, reuse_buffer=True
+        split.path,
+        split.start,
+        split.end,
+        chunk_size=options.chunk_bytes,
+        reuse_buffer=True,
+        store=split.store,
     )
     while True:
         try:

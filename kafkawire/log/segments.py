@@ -7,6 +7,9 @@ file position, one entry every ``index.interval.bytes``), ``<base offset>.timein
 (timestamp -> offset) and ``<base offset>.txnindex`` (aborted transactions) beside it.
 The base offset is written as 20 zero-padded digits.
 
+Files are read through a :class:`~kafkawire.log.storage.Store` (the local filesystem by
+default, or an object store): every read is at a position, of the bytes it needs.
+
 This module only knows the layout and the framing of batches in a file: every log entry
 starts with ``base offset int64, length int32`` and has its magic byte at position 16,
 whatever its format (batch v2 or legacy message v0/v1).  That is enough to find batch
@@ -16,9 +19,7 @@ Decoding the batches themselves is :mod:`kafkawire.records`' work.
 
 from __future__ import annotations
 
-import errno
 import glob as _glob
-import io
 import os
 import re
 import struct
@@ -26,7 +27,6 @@ from dataclasses import dataclass, field
 from typing import (
     IO,
     Any,
-    BinaryIO,
     Callable,
     Dict,
     Iterable,
@@ -46,8 +46,18 @@ from kafkawire._records_common import (
     BatchHeader,
     unpack_v2_header,
 )
-from kafkawire.errors import CorruptRecordError, DecodeError
+from kafkawire.errors import CorruptRecordError, DecodeError, LogNotFoundError
 from kafkawire.framing import BytesLike
+from kafkawire.log.storage import (
+    LOCAL,
+    NO_STORAGE_OPTIONS,
+    Entry,
+    RangeFile,
+    StorageOptions,
+    Store,
+    local_path,
+    resolve,
+)
 from kafkawire.schema.plan import INT32_MAX
 
 LOG_SUFFIX = ".log"
@@ -122,16 +132,20 @@ def parse_partition_dir(name: str) -> Optional[Tuple[str, int]]:
 
 @dataclass(frozen=True)
 class Segment:
-    """One ``.log`` file of a partition."""
+    """One ``.log`` file of a partition, in ``store``; ``index_path`` and
+    ``time_index_path`` are its ``.index`` and ``.timeindex`` when they exist (None: none
+    known; for a local segment the ``.timeindex`` beside it is looked for)."""
 
     path: str
     base_offset: int
     size: int
     index_path: Optional[str] = None
+    store: Store = LOCAL
+    time_index_path: Optional[str] = None
 
     @property
     def name(self) -> str:
-        return os.path.basename(self.path)
+        return self.store.basename(self.path)
 
 
 @dataclass
@@ -148,27 +162,41 @@ class PartitionLog:
         return sum(s.size for s in self.segments)
 
 
-def _segment(path: str) -> Segment:
-    name = os.path.basename(path)
-    m = _SEGMENT_NAME.match(name)
+def _segment(store: Store, entry: Entry, siblings: Dict[str, Entry]) -> Segment:
+    """The segment of the ``.log`` file ``entry``, with the indexes among ``siblings``
+    (the names in its folder): a listing tells it all, with no request per file."""
+    m = _SEGMENT_NAME.match(entry.name)
     base = int(m.group(1)) if m else 0
-    index = path[: -len(LOG_SUFFIX)] + INDEX_SUFFIX if name.endswith(LOG_SUFFIX) else None
-    if index is not None and not os.path.isfile(index):
-        index = None
-    return Segment(path=path, base_offset=base, size=os.path.getsize(path), index_path=index)
+    stem = entry.name[: -len(LOG_SUFFIX)] if entry.name.endswith(LOG_SUFFIX) else None
+    index = siblings.get(stem + INDEX_SUFFIX) if stem is not None else None
+    tindex = siblings.get(stem + TIME_INDEX_SUFFIX) if stem is not None else None
+    return Segment(
+        path=entry.path,
+        base_offset=base,
+        size=entry.size,
+        index_path=index.path if index is not None and not index.is_dir else None,
+        store=store,
+        time_index_path=tindex.path if tindex is not None and not tindex.is_dir else None,
+    )
 
 
-def _partition_segments(directory: str) -> List[Segment]:
-    names = sorted(n for n in os.listdir(directory) if _SEGMENT_NAME.match(n))
-    return [_segment(os.path.join(directory, n)) for n in names]
+def _partition_segments(store: Store, directory: str) -> List[Segment]:
+    listing = {e.name: e for e in store.list(directory)}
+    return [
+        _segment(store, e, listing)
+        for name, e in sorted(listing.items())
+        if _SEGMENT_NAME.match(name) and not e.is_dir
+    ]
 
 
-def _owner(directory: str) -> Tuple[Optional[str], Optional[int]]:
-    parsed = parse_partition_dir(os.path.basename(os.path.normpath(directory)))
+def _owner(store: Store, directory: str) -> Tuple[Optional[str], Optional[int]]:
+    parsed = parse_partition_dir(store.basename(store.absolute(directory)))
     return parsed if parsed else (None, None)
 
 
-def discover(paths: Union[PathLike, Sequence[PathLike]]) -> List[PartitionLog]:
+def discover(
+    paths: Union[PathLike, Sequence[PathLike]], storage: StorageOptions = NO_STORAGE_OPTIONS
+) -> List[PartitionLog]:
     """The partitions and segments under ``paths``, sorted by topic, partition, offset.
 
     Each path may be a Kafka log directory (holding ``<topic>-<partition>`` folders), one
@@ -176,56 +204,66 @@ def discover(paths: Union[PathLike, Sequence[PathLike]]) -> List[PartitionLog]:
     these.  Segments given directly are grouped by their folder; the topic and partition
     come from the folder's name (None when it is not a partition folder).  A path that
     does not exist, or a directory named outright that holds no partition folder and no
-    segment, raises ``FileNotFoundError``.
+    segment, raises :class:`~kafkawire.errors.LogNotFoundError` (a ``FileNotFoundError``).
+
+    Paths may be ``s3://`` or ``s3a://`` URIs of an object store, reached with ``storage``
+    (:func:`kafkawire.log.storage.resolve`); each segment found knows its store.
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
-    expanded: List[str] = []
+    expanded: List[Tuple[Store, str]] = []
     given = set()  # named, not matched by a glob (which may match foreign folders too)
     for p in paths:
-        p = os.fspath(p)
-        matches = sorted(_glob.glob(p)) if _glob.has_magic(p) else [p]
-        if not _glob.has_magic(p):
+        p = local_path(os.fspath(p))
+        where = resolve(p, storage)
+        magic = _glob.has_magic(p)
+        matches = where.glob(p) if magic else [p]
+        if not magic:
             given.add(p)
         if not matches:
-            raise FileNotFoundError(f"no file matches {p!r}")
-        expanded.extend(matches)
+            raise LogNotFoundError(p, "no file matches it")
+        expanded.extend((where, m) for m in matches)
 
     by_dir: Dict[str, PartitionLog] = {}
 
-    def add(directory: str, segs: Iterable[Segment]) -> None:
-        directory = os.path.abspath(directory)
+    def add(where: Store, directory: str, segs: Iterable[Segment]) -> None:
+        directory = where.absolute(directory)
         plog = by_dir.get(directory)
         if plog is None:
-            topic, partition = _owner(directory)
+            topic, partition = _owner(where, directory)
             plog = by_dir[directory] = PartitionLog(topic, partition, directory)
         known = {s.path for s in plog.segments}
         plog.segments.extend(s for s in segs if s.path not in known)
 
-    for p in expanded:
-        if os.path.isfile(p):
-            add(os.path.dirname(os.path.abspath(p)), [_segment(os.path.abspath(p))])
-        elif os.path.isdir(p):
-            own = _partition_segments(p)
-            if own:
-                add(p, own)
-                continue
-            partitions = 0
-            for name in sorted(os.listdir(p)):
-                sub = os.path.join(p, name)
-                if os.path.isdir(sub) and parse_partition_dir(name):
-                    partitions += 1
-                    segs = _partition_segments(sub)
-                    if segs:
-                        add(sub, segs)
-            if not partitions and p in given and _owner(p) == (None, None):
-                # neither a partition folder (which may be empty) nor a log directory:
-                # reading it as one with no records would be a silent wrong answer
-                raise FileNotFoundError(
-                    errno.ENOENT, "no Kafka partition folders (<topic>-<partition>) or .log segments in it", p
-                )
-        else:
-            raise FileNotFoundError(f"no such file or directory: {p!r}")
+    for where, p in expanded:
+        info = where.info(p)
+        if info is None:
+            raise LogNotFoundError(p, "no such file or directory")
+        if not info.is_dir:
+            directory = where.dirname(where.absolute(p))
+            siblings = {e.name: e for e in where.list(directory)}
+            entry = Entry(info.name, where.absolute(p), False, info.size)
+            add(where, directory, [_segment(where, entry, siblings)])
+            continue
+        listing = where.list(p)
+        names = {e.name: e for e in listing}
+        own = [_segment(where, e, names) for e in listing if _SEGMENT_NAME.match(e.name) and not e.is_dir]
+        if own:
+            add(where, p, own)
+            continue
+        partitions = 0
+        for e in listing:
+            if e.is_dir and parse_partition_dir(e.name):
+                partitions += 1
+                segs = _partition_segments(where, e.path)
+                if segs:
+                    add(where, e.path, segs)
+        if not partitions and p in given and _owner(where, p) == (None, None):
+            # neither a partition folder (which may be empty) nor a log directory:
+            # reading it as one with no records would be a silent wrong answer
+            raise LogNotFoundError(
+                p, "no Kafka partition folders (<topic>-<partition>) or .log segments in it"
+            )
 
     logs = list(by_dir.values())
     for plog in logs:
@@ -287,22 +325,28 @@ def parse_header(
 
 
 def scan_headers(
-    path: str, start: int = 0, end: Optional[int] = None, *, f: Optional[BinaryIO] = None
+    path: str,
+    start: int = 0,
+    end: Optional[int] = None,
+    *,
+    f: Optional[RangeFile] = None,
+    store: Store = LOCAL,
 ) -> Iterator[BatchHeader]:
-    """Every log entry header of the segment ``path`` from ``start`` to ``end``.
+    """Every log entry header of the segment ``path`` (in ``store``) from ``start`` to
+    ``end``; ``f`` is the segment already open, if it is.
 
-    Reads only the first 61 bytes of each entry, seeking over the rest, so scanning a
-    segment costs one small read per batch whatever its size.
+    Reads only the first 61 bytes of each entry, skipping the rest, so scanning a
+    segment costs one small read per batch whatever its size (an object store's
+    read-ahead makes these few ranged requests).
     """
     own = f is None
-    fh: BinaryIO = open(path, "rb") if f is None else f
+    fh = store.open(path) if f is None else f
     try:
         if end is None:
-            end = os.fstat(fh.fileno()).st_size
+            end = fh.size
         pos = start
         while pos < end:
-            fh.seek(pos)
-            head = fh.read(V2_HEADER_SIZE)
+            head = fh.read_at(pos, V2_HEADER_SIZE)
             header = parse_header(head, 0, path=path, file_position=pos, available=end - pos)
             yield header
             pos = header.end
@@ -315,14 +359,18 @@ def scan_headers(
 # index files
 
 
-def read_offset_index(path: str, base_offset: int = 0) -> List[Tuple[int, int]]:
+def _read_whole(path: str, store: Store) -> bytes:
+    with store.open(path) as f:
+        return f.read_at(0, f.size)
+
+
+def read_offset_index(path: str, base_offset: int = 0, *, store: Store = LOCAL) -> List[Tuple[int, int]]:
     """``(absolute offset, position)`` entries of a ``.index`` file, in order.
 
     Kafka preallocates the active segment's index and fills it with zeros; entries stop
     at the first one that does not increase.
     """
-    with open(path, "rb") as f:
-        data = f.read()
+    data = _read_whole(path, store)
     out: List[Tuple[int, int]] = []
     last_rel = last_pos = -1
     for i in range(0, len(data) - len(data) % 8, 8):
@@ -336,10 +384,9 @@ def read_offset_index(path: str, base_offset: int = 0) -> List[Tuple[int, int]]:
     return out
 
 
-def read_time_index(path: str, base_offset: int = 0) -> List[Tuple[int, int]]:
+def read_time_index(path: str, base_offset: int = 0, *, store: Store = LOCAL) -> List[Tuple[int, int]]:
     """``(timestamp ms, absolute offset)`` entries of a ``.timeindex`` file, in order."""
-    with open(path, "rb") as f:
-        data = f.read()
+    data = _read_whole(path, store)
     out: List[Tuple[int, int]] = []
     for i in range(0, len(data) - len(data) % 12, 12):
         ts, rel = _TIME_INDEX_ENTRY.unpack_from(data, i)
@@ -367,12 +414,11 @@ class _IndexFile:
 
     entry: struct.Struct
 
-    def __init__(self, path: str, base_offset: int = 0) -> None:
+    def __init__(self, path: str, base_offset: int = 0, *, store: Store = LOCAL) -> None:
         self.base_offset = base_offset
-        self._f = open(path, "rb", buffering=0)
+        self._f = store.open(path)
         try:
-            size = os.fstat(self._f.fileno()).st_size
-            n = size // self.entry.size
+            n = self._f.size // self.entry.size
             first = self._raw(0) if n else None
             if first is None or not self._valid_first(first):
                 self.count = 0
@@ -384,8 +430,7 @@ class _IndexFile:
             raise
 
     def _raw(self, i: int) -> Optional[_Entry]:
-        self._f.seek(i * self.entry.size)
-        data = self._f.read(self.entry.size)
+        data = self._f.read_at(i * self.entry.size, self.entry.size)
         return self.entry.unpack(data) if len(data) == self.entry.size else None
 
     def _grows(self, i: int) -> bool:
@@ -442,7 +487,7 @@ class OffsetIndex(_IndexFile):
     def entry_at(self, i: int) -> Tuple[int, int]:
         raw = self._raw(i)
         if raw is None:  # the file shrank since it was opened
-            raise OSError(f"{self._f.name} shrank while being read")
+            raise OSError(f"{self._f.path} shrank while being read")
         return self.base_offset + raw[0], raw[1]
 
     def first_offset_at_least(self, offset: int) -> int:
@@ -471,7 +516,7 @@ class TimeIndex(_IndexFile):
     def entry_at(self, i: int) -> Tuple[int, int]:
         raw = self._raw(i)
         if raw is None:
-            raise OSError(f"{self._f.name} shrank while being read")
+            raise OSError(f"{self._f.path} shrank while being read")
         return raw[0], self.base_offset + raw[1]
 
     def first_timestamp_at_least(self, timestamp: int) -> int:
@@ -489,10 +534,9 @@ class AbortedTxn:
     last_stable_offset: int
 
 
-def read_txn_index(path: str) -> List[AbortedTxn]:
+def read_txn_index(path: str, *, store: Store = LOCAL) -> List[AbortedTxn]:
     """The aborted transactions of a ``.txnindex`` file."""
-    with open(path, "rb") as f:
-        data = f.read()
+    data = _read_whole(path, store)
     out = []
     for i in range(0, len(data) - len(data) % _TXN_INDEX_ENTRY.size, _TXN_INDEX_ENTRY.size):
         _version, pid, first, last, lso = _TXN_INDEX_ENTRY.unpack_from(data, i)
@@ -504,12 +548,11 @@ def read_txn_index(path: str) -> List[AbortedTxn]:
 # splitting
 
 
-def _check_boundary(f: BinaryIO, path: str, position: int, offset: int, size: int) -> bool:
+def _check_boundary(f: RangeFile, path: str, position: int, offset: int, size: int) -> bool:
     """True when an index entry ``(offset, position)`` really points at a batch start."""
     if position >= size:
         return False
-    f.seek(position)
-    head = f.read(V2_HEADER_SIZE)
+    head = f.read_at(position, V2_HEADER_SIZE)
     try:
         h = parse_header(head, 0, path=path, file_position=position, available=size - position)
     except SegmentError:
@@ -517,10 +560,10 @@ def _check_boundary(f: BinaryIO, path: str, position: int, offset: int, size: in
     return h.base_offset <= offset <= h.last_offset if h.magic >= 2 else h.base_offset == offset
 
 
-def check_boundary(path: str, position: int, offset: int, size: int) -> bool:
+def check_boundary(path: str, position: int, offset: int, size: int, *, store: Store = LOCAL) -> bool:
     """True when the batch at ``position`` of segment ``path`` (``size`` bytes) holds
     ``offset``: an index entry that points where it says."""
-    with open(path, "rb") as f:
+    with store.open(path, size) as f:
         return _check_boundary(f, path, position, offset, size)
 
 
@@ -539,7 +582,7 @@ def split_segment(
     if target_bytes <= 0 or end - start <= target_bytes:
         return [(start, end)] if end > start else []
     cuts: Optional[List[int]] = None
-    with open(segment.path, "rb") as f:
+    with segment.store.open(segment.path, segment.size) as f:
         if segment.index_path:
             try:
                 cuts = _index_cuts(f, segment, target_bytes, start, end)
@@ -557,14 +600,14 @@ def split_segment(
 
 
 def _index_cuts(
-    f: BinaryIO, segment: Segment, target_bytes: int, start: int, end: int
+    f: RangeFile, segment: Segment, target_bytes: int, start: int, end: int
 ) -> Optional[List[int]]:
     """Cut positions from the ``.index``: the first entry at or past each target, each
     checked; None when the index is empty or an entry does not check out."""
     cuts: List[int] = []
     if segment.index_path is None:
         return None
-    with OffsetIndex(segment.index_path, segment.base_offset) as index:
+    with OffsetIndex(segment.index_path, segment.base_offset, store=segment.store) as index:
         if not len(index):
             return None
         i = index.first_position_at_least(start + target_bytes)
@@ -586,7 +629,7 @@ def index_floor(segment: Segment, offset: int) -> int:
     if not segment.index_path or offset <= segment.base_offset:
         return 0
     try:
-        with OffsetIndex(segment.index_path, segment.base_offset) as index:
+        with OffsetIndex(segment.index_path, segment.base_offset, store=segment.store) as index:
             # the entry names the last offset of its batch: the last entry below
             # ``offset`` is a batch that ends before it
             i = index.first_offset_at_least(offset) - 1
@@ -595,7 +638,9 @@ def index_floor(segment: Segment, offset: int) -> int:
             entry_offset, position = index.entry_at(i)
     except OSError:
         return 0
-    if position and not check_boundary(segment.path, position, entry_offset, segment.size):
+    if position and not check_boundary(
+        segment.path, position, entry_offset, segment.size, store=segment.store
+    ):
         return 0
     return position
 
@@ -608,7 +653,7 @@ def index_ceiling(segment: Segment, offset: int) -> int:
     if not segment.index_path:
         return segment.size
     try:
-        with OffsetIndex(segment.index_path, segment.base_offset) as index:
+        with OffsetIndex(segment.index_path, segment.base_offset, store=segment.store) as index:
             # the batch after the first entry reaching ``offset`` starts past it
             i = index.first_offset_at_least(offset) + 1
             if i >= len(index):
@@ -618,9 +663,8 @@ def index_ceiling(segment: Segment, offset: int) -> int:
         return segment.size
     if position >= segment.size:
         return segment.size
-    with open(segment.path, "rb") as f:
-        f.seek(position)
-        head = f.read(V2_HEADER_SIZE)
+    with segment.store.open(segment.path, segment.size) as f:
+        head = f.read_at(position, V2_HEADER_SIZE)
     try:
         h = parse_header(
             head, 0, path=segment.path, file_position=position, available=segment.size - position
@@ -637,9 +681,13 @@ def time_index_start(segment: Segment, min_timestamp: int) -> Optional[int]:
     segment's ``.timeindex`` by binary search: each entry says the largest timestamp up
     to its offset.  None when the index does not tell (absent, empty, or its first entry
     is already that late)."""
-    path = segment.path[: -len(LOG_SUFFIX)] + TIME_INDEX_SUFFIX
+    path = segment.time_index_path
+    if path is None and segment.store is LOCAL:
+        path = segment.path[: -len(LOG_SUFFIX)] + TIME_INDEX_SUFFIX
+    if path is None:
+        return None
     try:
-        with TimeIndex(path, segment.base_offset) as index:
+        with TimeIndex(path, segment.base_offset, store=segment.store) as index:
             i = index.first_timestamp_at_least(min_timestamp) - 1
             return index.entry_at(i)[1] + 1 if i >= 0 else None
     except OSError:  # absent, unreadable, or shrank meanwhile
@@ -656,8 +704,9 @@ def iter_chunks(
     end: Optional[int] = None,
     *,
     chunk_size: int = 8 << 20,
-    f: Optional[Union[io.RawIOBase, io.BufferedIOBase]] = None,
+    f: Optional[RangeFile] = None,
     reuse_buffer: bool = False,
+    store: Store = LOCAL,
 ) -> Iterator[Tuple[int, memoryview, List[BatchHeader]]]:
     """Whole batches of ``path[start:end]``, about ``chunk_size`` bytes at a time.
 
@@ -670,14 +719,25 @@ def iter_chunks(
     With ``reuse_buffer``, every chunk is read into the same buffer, which the next one
     overwrites: a view is good only until the generator resumes (for readers that copy
     what they keep, and save the page faults of a fresh buffer per chunk).
+
+    ``path`` is in ``store`` (``f``: already open); each chunk is one read at its
+    position, a ranged request of exactly its bytes on an object store.  A file that
+    is gone raises :class:`~kafkawire.errors.LogNotFoundError` naming it and ``start``.
     """
     own = f is None
-    fh: Union[io.RawIOBase, io.BufferedIOBase] = open(path, "rb", buffering=0) if f is None else f
+    if f is None:
+        try:
+            fh = store.open(path)
+        except LogNotFoundError as exc:
+            raise LogNotFoundError(
+                path, exc.reason + " (deleted after the read was planned?)", start
+            ) from None
+    else:
+        fh = f
     try:
         if end is None:
-            end = os.fstat(fh.fileno()).st_size
+            end = fh.size
         chunk_size = max(chunk_size, V2_HEADER_SIZE)
-        fh.seek(start)
         pos = start
         buf = bytearray()
         filled = 0  # buf[:filled] holds the file from pos on
@@ -691,7 +751,7 @@ def iter_chunks(
                 buf = grown
             view = memoryview(buf)
             while filled < n:
-                got = fh.readinto(view[filled:n])
+                got = fh.readinto_at(pos + filled, view[filled:n])
                 if not got:
                     at = pos + filled
                     raise SegmentError(path, at, "the file ended early (it shrank while being read?)")
@@ -739,7 +799,7 @@ def last_offset(plog: PartitionLog) -> int:
     """The last offset stored in a partition's segments (-1 when they hold none)."""
     for seg in reversed(plog.segments):
         last = -1
-        for h in scan_headers(seg.path):
+        for h in scan_headers(seg.path, store=seg.store):
             last = h.last_offset
         if last >= 0:
             return last
@@ -792,7 +852,7 @@ class PartitionWriter:
         self._max_ts_offset = -1
         self._indexed_ts = -1  # the last timestamp written to the time index
         self.segments: List[str] = []
-        existing = _partition_segments(directory)
+        existing = _partition_segments(LOCAL, directory)
         if existing:
             last = existing[-1]
             # append to the last segment, rebuilding nothing: new index entries follow

@@ -5,6 +5,7 @@ Read::
     spark.read.format("kafka-log").load("/var/lib/kafka/data")          # a log directory
     spark.read.format("kafka-log").load("/backup/orders-3")             # one partition
     spark.read.format("kafka-log").load("/backup/orders-3/*.log")       # segment files
+    spark.read.format("kafka-log").option("endpoint", "http://minio:9000").load("s3://logs/kafka")
 
 Columns: ``topic``, ``partition``, then those of :func:`kafkawire.records.to_arrow`.
 Spark does not tell a Python data source which columns a query uses; a schema naming
@@ -35,7 +36,7 @@ Read options (all optional):
     DROPMALFORMED skips it; PERMISSIVE skips it and adds one row for it whose
     ``columnNameOfCorruptRecord`` (``_corrupt_record``) column holds the error, so
     ``df.where("_corrupt_record IS NOT NULL").count()`` counts them.
-``maxPartitionBytes`` (128m), ``openCostInBytes`` (128k), ``minPartitions`` (cores)
+``maxPartitionBytes`` (128m), ``openCostInBytes`` (128k; 1m an object), ``minPartitions`` (cores)
     How segments become Spark partitions, as Spark's own file sources do it: the
     target size is ``maxPartitionBytes``, lowered so the log spreads over at least
     ``minPartitions`` tasks (default: the planning machine's core count; set it to the
@@ -48,6 +49,10 @@ Read options (all optional):
     largest batch.
 ``backend`` (the worker's default)
     ``cython`` or ``python``: the kafkawire backend the tasks decode with.
+``endpoint``, ``region``, ``accessKey``, ``secretKey``, ``sessionToken``, ``anonymous``, ``pathStyle``
+    How to reach the object store of ``s3://`` and ``s3a://`` paths
+    (:data:`kafkawire.datasource_options.OBJECT_STORE`).  Objects are listed once per
+    folder and read by ranged requests of the bytes planned.
 
 Write::
 
@@ -107,7 +112,7 @@ from pyspark.sql.datasource import (
 
 from kafkawire import datasource_options
 from kafkawire.log import read as logread
-from kafkawire.log import segments
+from kafkawire.log import segments, storage
 from kafkawire.schema.plan import INT32_MAX
 from kafkawire.spark.ddl import spark_ddl, spark_type
 
@@ -369,7 +374,9 @@ class KafkaLogWriter(DataSourceArrowWriter):
         paths = _paths(options)
         if len(paths) != 1:
             raise ValueError("kafka-log writes to one path")
-        self.path = os.path.abspath(paths[0])
+        if storage.scheme_of(paths[0]) not in (None, "file"):
+            raise ValueError(f"kafka-log writes to local paths only, not {paths[0]!r}")
+        self.path = os.path.abspath(storage.local_path(paths[0]))
         self.options = WriteOptions.parse(options)
         self.overwrite = overwrite
         self.staging = os.path.join(self.path, _STAGING_PREFIX + uuid.uuid4().hex)
