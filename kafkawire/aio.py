@@ -63,7 +63,6 @@ __all__ = ["AsyncConnection", "Opening", "open_connection"]
 
 log = logging.getLogger("kafkawire.aio")
 
-_UNSUPPORTED_VERSION = ErrorCode.UNSUPPORTED_VERSION.value
 _READ_SIZE = 1 << 16
 
 
@@ -367,7 +366,7 @@ async def open_connection(
                     f"(a listener that requires client certificates does so when ours is "
                     f"missing or not trusted): {exc}"
                 ) from exc
-            if answer.message.error_code != _UNSUPPORTED_VERSION:
+            if answer.message.error_code != ErrorCode.UNSUPPORTED_VERSION:
                 break
         if protocol.negotiated is None:
             raise ConnectionClosedError(

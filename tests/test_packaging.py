@@ -202,3 +202,48 @@ def test_the_pure_wheel_is_for_any_python_and_carries_the_metadata(sdist, tmp_pa
     assert [int(v) for v in versions] == list(range(11, 16))
     (backend, _), stderr = _import_in_a_child(wheel, tmp_path)
     assert backend == "python" and "RuntimeWarning" in stderr  # announced: nothing was compiled
+
+
+def test_an_editable_install_is_seen_by_mypy_from_another_directory(tmp_path):
+    pytest.importorskip("mypy")
+    import sysconfig
+    import venv
+
+    src = tmp_path / "checkout"
+    for rel in _tracked():
+        (src / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / rel, src / rel)
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=False)
+    python = env_dir / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    ).stdout.strip()
+    # pip, setuptools and Cython from this environment, for a build without isolation
+    Path(site, "test-tools.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "KAFKAWIRE_REQUIRE_EXTENSIONS")}
+    env["KAFKAWIRE_NO_EXTENSIONS"] = "1"  # the type checker reads sources only
+    out = subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "-e", str(src)],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env=env,
+    )
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr
+    user = tmp_path / "elsewhere"
+    user.mkdir()
+    (user / "use.py").write_text("from kafkawire import records\n\nreveal_type(records.encode_batch)\n")
+    out = subprocess.run(
+        [sys.executable, "-m", "mypy", "--no-incremental", "--python-executable", str(python), "use.py"],
+        cwd=user,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        env=env,
+    )
+    assert out.returncode == 0 and "-> bytes" in out.stdout, out.stdout + out.stderr
