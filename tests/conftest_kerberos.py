@@ -4,8 +4,8 @@ One MIT KDC (``kdc.start_kdc``) serves the whole run: its realm has the service
 principal ``kafka/localhost`` (keytab ``service_keytab``, shared by Kafka's broker and
 kafkawire's test broker), a client ``alice`` with a keytab and ``bob`` with a password
 (for ``kinit`` into a credential cache).  ``kerberos_kafka`` is a Kafka 4.4 broker of
-its own whose SASL_PLAINTEXT listener (advertised as ``localhost``, the host in its
-principal) enables GSSAPI beside PLAIN and SCRAM.  Tests marked ``kerberos`` skip without
+its own whose SASL_PLAINTEXT and SASL_SSL listeners (advertised as ``localhost``, the
+host in its principal) enable GSSAPI beside PLAIN and SCRAM.  Tests marked ``kerberos`` skip without
 MIT Kerberos or the ``gssapi`` package, and fail instead under KAFKAWIRE_REQUIRE_KERBEROS=1.
 
 ``KRB5_CONFIG`` names, from the start of the run, the file where the realm's
@@ -142,19 +142,24 @@ def kerberos_broker_properties(realm: Realm, mechanisms: str) -> dict:
 
 
 @pytest.fixture(scope="session")
-def kerberos_kafka(kerberos):
-    """A Kafka 4.4 broker whose SASL listener, advertised as ``localhost``, enables
-    GSSAPI (service ``kafka``), PLAIN and SCRAM; its JVM uses the test realm."""
+def kerberos_kafka(kerberos, tmp_path_factory):
+    """A Kafka 4.4 broker whose SASL_PLAINTEXT and SASL_SSL listeners, advertised as
+    ``localhost``, enable GSSAPI (service ``kafka``), PLAIN and SCRAM; its JVM uses the
+    test realm.  ``broker.pki`` is the TLS material (:func:`tls_certs.make_pki`)."""
     from kafka_support.jars import require_kafka
 
     require_kafka()
     from kafka_support.broker import start_broker
+    from tls_certs import make_pki
 
+    pki = make_pki(tmp_path_factory.mktemp("kerberos-pki"))
     broker = start_broker(
+        tls=(pki.server_cert, pki.server_key),
         extra_properties=kerberos_broker_properties(kerberos, "GSSAPI,PLAIN,SCRAM-SHA-256,SCRAM-SHA-512"),
         jvm_options=(f"-Djava.security.krb5.conf={kerberos.kdc.krb5_conf}",),
         sasl_host=SERVICE_HOST,
     )
+    broker.pki = pki
     try:
         yield broker
     finally:

@@ -1,13 +1,16 @@
 """SASL/GSSAPI (Kerberos) between kafkawire and the real Apache Kafka 4.4 broker, with a
 real MIT KDC (``conftest_kerberos``): kafkawire's client authenticates to Kafka's
 GSSAPI listener with a keytab or a ``kinit`` ticket cache, over SaslHandshake v1 and the
-legacy v0 bare tokens, re-authenticates (KIP-368), produces and fetches; each Kerberos
-failure (a wrong service name, an expired ticket, a missing keytab) is one
-:class:`~kafkawire.errors.SaslKerberosError` naming its cause."""
+legacy v0 bare tokens and over SASL_SSL, re-authenticates (KIP-368), produces and
+fetches; each Kerberos failure (a wrong service name, an expired ticket, a missing
+keytab, a clock skew) is one :class:`~kafkawire.errors.SaslKerberosError` naming its
+cause."""
 
 from __future__ import annotations
 
 import asyncio
+import ssl
+import struct
 import time
 
 import pytest
@@ -126,6 +129,26 @@ def test_aio_client_with_the_kafka_client_settings(kerberos, kerberos_kafka):
     asyncio.run(main())
 
 
+def test_sasl_ssl_listener(kerberos, kerberos_kafka):
+    async def main():
+        async with await open_connection(
+            SERVICE_HOST,
+            kerberos_kafka.sasl_ssl_port,
+            ssl=ssl.create_default_context(cafile=kerberos_kafka.pki.ca),
+            sasl_mechanism="GSSAPI",
+            sasl_username=kerberos.alice,
+            sasl_kerberos_keytab=str(kerberos.alice_keytab),
+            timeout=60,
+        ) as conn:
+            assert conn.authentication.mechanism == "GSSAPI"
+            event = await conn.request(M.MetadataRequest(topics=None))
+            assert [(b.host, b.port) for b in event.message.brokers] == [
+                (SERVICE_HOST, kerberos_kafka.sasl_ssl_port)
+            ]
+
+    asyncio.run(main())
+
+
 def test_wrong_service_name_names_the_cause(kerberos, kerberos_kafka):
     conn = _connect(kerberos_kafka)
     with pytest.raises(SaslKerberosError, match="service principal.*sasl.kerberos.service.name"):
@@ -140,6 +163,26 @@ def test_expired_ticket_names_the_cause(kerberos, kerberos_kafka, tmp_path, back
     time.sleep(2)
     conn = _connect(kerberos_kafka)
     with pytest.raises(SaslKerberosError, match="expired"):
+        conn.authenticate(sasl.GssapiClient(SERVICE_HOST, ccache=cache))
+
+
+def _skew(cache, seconds: int) -> None:
+    """Record in a credential cache file (format 4) that the KDC's clock is ``seconds``
+    ahead: MIT Kerberos then dates this client's requests by it, as on a host whose
+    clock is that far behind."""
+    raw = cache.read_bytes()
+    version, header = struct.unpack(">HH", raw[:4])
+    assert version == 0x0504, hex(version)
+    delta = struct.pack(">HHii", 1, 8, seconds, 0)  # tag 1: the KDC time offset
+    cache.write_bytes(struct.pack(">HH", version, len(delta)) + delta + raw[4 + header :])
+
+
+def test_clock_skew_names_the_cause(kerberos, kerberos_kafka, tmp_path):
+    path = tmp_path / "skewed.ccache"
+    cache = kerberos.ccache(kerberos.bob, path, password=kerberos.bob_password)
+    _skew(path, 3600)  # an hour: beyond the KDC's allowed skew (5 minutes)
+    conn = _connect(kerberos_kafka)
+    with pytest.raises(SaslKerberosError, match=r"clock skew"):
         conn.authenticate(sasl.GssapiClient(SERVICE_HOST, ccache=cache))
 
 
