@@ -223,7 +223,8 @@ KAFKA_CLUSTER_CLIENT: Tuple[Option, ...] = (
     Option(
         "sasl.jaas.config",
         None,
-        "The JAAS line of the mechanism's login module, read for ``username`` and ``password``; "
+        "The JAAS line of the mechanism's login module, read for ``username`` and ``password`` "
+        "(and SCRAM's ``tokenauth=true``: a delegation token's id and HMAC); "
         "for GSSAPI, ``Krb5LoginModule`` with ``useKeyTab=true keyTab=... principal=...`` or "
         "``useTicketCache=true`` (none: the default ticket cache).",
     ),

@@ -9,6 +9,7 @@ cause."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import ssl
 import struct
 import time
@@ -19,7 +20,7 @@ from kafkawire import messages as M
 from kafkawire import records as R
 from kafkawire import sasl
 from kafkawire.aio import open_connection
-from kafkawire.errors import SaslAuthenticationError, SaslKerberosError
+from kafkawire.errors import SaslAuthenticationError, SaslKerberosError, for_code
 
 from blocking_client import BlockingClient
 from conftest_kerberos import SERVICE_HOST
@@ -207,3 +208,45 @@ def test_kafka_refuses_a_ticket_for_another_service(kerberos, kerberos_kafka, ot
             sasl.GssapiClient("otherhost", principal=kerberos.alice, keytab=str(kerberos.alice_keytab))
         )
     assert "invalid credentials with SASL mechanism GSSAPI" in str(info.value)
+
+
+def test_delegation_token_from_a_kerberos_session_then_scram_tokenauth(kerberos, kerberos_kafka):
+    """alice, logged in with Kerberos, asks CreateDelegationToken; the token's id and
+    HMAC (base64) then log in over SCRAM with tokenauth=true, as JAAS lines of Kafka's
+    clients write it, and the connection is alice's token session: Kafka refuses
+    delegation-token requests on it."""
+    from kafkawire.cluster.config import ClientConfig
+
+    kerberos_conn = _connect(kerberos_kafka)
+    kerberos_conn.authenticate(_alice(kerberos))
+    made = kerberos_conn.request(M.CreateDelegationTokenRequest(renewers=[], max_lifetime_ms=-1), 3)
+    assert made.error_code == 0 and (made.principal_type, made.principal_name) == ("User", "alice")
+    hmac = base64.b64encode(bytes(made.hmac)).decode()
+    jaas = (
+        "org.apache.kafka.common.security.scram.ScramLoginModule required "
+        f'username="{made.token_id}" password="{hmac}" tokenauth="true";'
+    )
+    config = ClientConfig.parse(
+        {
+            "bootstrap.servers": f"{SERVICE_HOST}:{kerberos_kafka.sasl_port}",
+            "security.protocol": "SASL_PLAINTEXT",
+            "sasl.mechanism": "SCRAM-SHA-512",
+            "sasl.jaas.config": jaas,
+        }
+    )
+    # the token reaches the SASL listener through the metadata log: retry briefly
+    for attempt in range(50):
+        conn = _connect(kerberos_kafka)
+        try:
+            conn.authenticate(config.sasl_client(SERVICE_HOST))
+            break
+        except SaslAuthenticationError:
+            conn.close()
+            if attempt == 49:
+                raise
+            time.sleep(0.2)
+    again = conn.request(M.CreateDelegationTokenRequest(renewers=[], max_lifetime_ms=-1), 3)
+    assert for_code(again.error_code).name == "DELEGATION_TOKEN_REQUEST_NOT_ALLOWED"
+    wrong = _connect(kerberos_kafka)
+    with pytest.raises(SaslAuthenticationError):
+        wrong.authenticate(sasl.ScramClient("SCRAM-SHA-512", made.token_id, "not-the-hmac", token_auth=True))

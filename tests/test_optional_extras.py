@@ -99,3 +99,48 @@ def test_dump_log_without_cramjam_says_what_is_missing_not_corrupt(backend, tmp_
     assert proc.stderr == (
         "kafkawire dump-log: lz4 compression needs the 'cramjam' package: pip install 'kafkawire[compression]'\n"
     )
+
+
+GSSAPI_CHILD = """
+import json, sys
+sys.modules["gssapi"] = None  # what `import gssapi` meets when it is not installed
+from kafkawire import sasl
+from kafkawire.broker import Broker
+from kafkawire.cluster.config import ClientConfig
+seen = {}
+def attempt(what, call):
+    try:
+        call()
+        seen[what] = None
+    except Exception as exc:
+        seen[what] = [type(exc).__name__, str(exc)]
+attempt("client", lambda: sasl.GssapiClient("broker1"))
+attempt("broker", lambda: Broker(security_protocol="SASL_PLAINTEXT", sasl_mechanisms=["GSSAPI"],
+                                 kerberos_keytab=sys.argv[1]))
+config = ClientConfig.parse({"bootstrap.servers": "broker1:9092", "security.protocol": "SASL_PLAINTEXT",
+                             "sasl.kerberos.service.name": "kafka"})
+attempt("kafka-cluster", lambda: config.sasl_client("broker1"))
+attempt("plain", lambda: sasl.client_for("PLAIN", "u", "p"))
+print(json.dumps(seen))
+"""
+
+
+@pytest.mark.backend_independent
+def test_without_gssapi_kerberos_names_the_extra(tmp_path):
+    keytab = tmp_path / "service.keytab"
+    keytab.write_bytes(b"\x05\x02")  # an empty keytab: the package is missing before it is read
+    proc = subprocess.run(
+        [sys.executable, "-c", GSSAPI_CHILD, str(keytab)],
+        env=subprocess_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    seen = json.loads(proc.stdout.strip().splitlines()[-1])
+    missing = [
+        "ModuleNotFoundError",
+        "SASL mechanism GSSAPI (Kerberos) needs the 'gssapi' package (on MIT Kerberos): "
+        "pip install 'kafkawire[kerberos]'",
+    ]
+    assert seen == {"client": missing, "broker": missing, "kafka-cluster": missing, "plain": None}

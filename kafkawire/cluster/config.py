@@ -5,7 +5,7 @@ Security follows Kafka's client configs: ``kafka.security.protocol`` (PLAINTEXT,
 SASL_PLAINTEXT, SASL_SSL), ``kafka.sasl.mechanism`` (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512)
 with the credentials in the JAAS line users already write
 (``org.apache.kafka.common.security.plain.PlainLoginModule required username="u"
-password="p";``), and TLS stores of Kafka's ``PEM`` type: a trust store of CA certificates
+password="p";``; SCRAM's ``tokenauth=true`` for a delegation token), and TLS stores of Kafka's ``PEM`` type: a trust store of CA certificates
 (``ssl.truststore.location`` or the text in ``ssl.truststore.certificates``) and a key
 store holding the private key and its certificate chain (``ssl.keystore.location``, or
 ``ssl.keystore.key`` with ``ssl.keystore.certificate.chain``), ``ssl.key.password`` when
@@ -127,6 +127,7 @@ class ClientConfig:
     sasl_mechanism: Optional[str] = None
     sasl_username: Optional[str] = None
     sasl_password: Optional[str] = None
+    sasl_token_auth: bool = False  # SCRAM with a delegation token (JAAS tokenauth=true)
     truststore: Optional[str] = None  # PEM text of the trusted CA certificates
     truststore_path: Optional[str] = None
     keystore_path: Optional[str] = None  # PEM file: private key and certificate chain
@@ -151,6 +152,7 @@ class ClientConfig:
                 f"option kafka.security.protocol: {protocol!r} is not one of {', '.join(SECURITY_PROTOCOLS)}"
             )
         mechanism = user = password = None
+        token_auth = False
         kerberos: Dict[str, Optional[str]] = {}
         if protocol.startswith("SASL_") and str(options.get("sasl.mechanism", "GSSAPI")).upper() == "GSSAPI":
             mechanism, kerberos = "GSSAPI", _kerberos_options(options)
@@ -171,6 +173,9 @@ class ClientConfig:
                     f" not {module}"
                 )
             user, password = jaas_options.get("username"), jaas_options.get("password")
+            token_auth = jaas_options.get("tokenauth", "false").lower() == "true"
+            if token_auth and mechanism == "PLAIN":
+                raise ValueError("option kafka.sasl.jaas.config: tokenauth=true goes with SCRAM, not PLAIN")
             if user is None or password is None:
                 raise ValueError("option kafka.sasl.jaas.config: username and password are required")
         truststore = keystore_path = keystore_key = keystore_chain = truststore_path = None
@@ -204,6 +209,7 @@ class ClientConfig:
             sasl_mechanism=mechanism,
             sasl_username=user,
             sasl_password=password,
+            sasl_token_auth=token_auth,
             truststore=truststore,
             truststore_path=truststore_path,
             keystore_path=keystore_path,
@@ -218,7 +224,7 @@ class ClientConfig:
         """A fresh SASL client for one connection to ``host`` (None without SASL)."""
         if self.sasl_mechanism is None:
             return None
-        from kafkawire.sasl import GssapiClient, client_for
+        from kafkawire.sasl import GssapiClient, ScramClient, client_for
 
         if self.sasl_mechanism == "GSSAPI":
             return GssapiClient(
@@ -229,6 +235,10 @@ class ClientConfig:
                 ccache=self.kerberos_ccache,
             )
 
+        if self.sasl_token_auth:
+            return ScramClient(
+                self.sasl_mechanism, self.sasl_username or "", self.sasl_password or "", token_auth=True
+            )
         return client_for(self.sasl_mechanism, self.sasl_username or "", self.sasl_password or "")
 
     def ssl_context(self) -> Optional[ssl.SSLContext]:
