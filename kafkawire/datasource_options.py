@@ -90,6 +90,19 @@ KAFKA_LOG_READ: Tuple[Option, ...] = (
         "``cython`` or ``python``: the kafkawire backend the tasks decode with (by default "
         "the one the worker runs).",
     ),
+    Option(
+        "remoteStoragePath",
+        None,
+        "Tiered storage: the remote tier as Kafka's file-based RemoteStorageManager "
+        "(``LocalTieredStorage``) wrote it (its ``dir``). Each partition's remote segments "
+        "are read before its local log, each offset once; needs ``remoteLogMetadataPath``.",
+    ),
+    Option(
+        "remoteLogMetadataPath",
+        None,
+        "Tiered storage: the ``__remote_log_metadata`` log (the broker's log directory, or "
+        "that topic's partition folders), which says which remote segments hold the history.",
+    ),
 )
 
 #: how ``kafka-log`` reaches an object store, for ``s3://`` and ``s3a://`` paths

@@ -11,6 +11,11 @@
 * ``__cluster_metadata``: a record value is an unsigned varint frame version (1), an
   unsigned varint record type (the ``apiKey`` of a ``metadata/`` definition), an
   unsigned varint version, then the record struct.
+* ``__remote_log_metadata`` (tiered storage, KIP-405): the key is null; the value has
+  the frame of ``__cluster_metadata`` records (frame version 1, record type, version,
+  struct) with record types of its own: 0 RemoteLogSegmentMetadataRecord (a segment
+  whose copy started), 1 RemoteLogSegmentMetadataUpdateRecord (its later states),
+  2 RemotePartitionDeleteMetadataRecord, 3 RemoteLogSegmentMetadataSnapshotRecord.
 * KRaft control records (in control batches of the metadata log): the key is an int16
   version and an int16 type; the value is the struct, whose first field (``Version``,
   int16) gives the version the rest is in
@@ -21,7 +26,7 @@
 from __future__ import annotations
 
 import struct
-from typing import Any, Dict, NamedTuple, Optional, Tuple, Type
+from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple, Type
 
 from kafkawire import messages, primitives
 from kafkawire._message_class import Message
@@ -34,6 +39,7 @@ __all__ = [
     "TRANSACTION_STATE",
     "SHARE_GROUP_STATE",
     "CLUSTER_METADATA",
+    "REMOTE_LOG_METADATA",
     "CoordinatorRecord",
     "MetadataRecord",
     "ControlRecord",
@@ -46,6 +52,8 @@ __all__ = [
     "encode_value",
     "decode_metadata_record",
     "encode_metadata_record",
+    "decode_remote_log_metadata_record",
+    "encode_remote_log_metadata_record",
     "decode_control_record",
     "encode_control_record",
 ]
@@ -54,6 +62,7 @@ CONSUMER_OFFSETS = "__consumer_offsets"
 TRANSACTION_STATE = "__transaction_state"
 SHARE_GROUP_STATE = "__share_group_state"
 CLUSTER_METADATA = "__cluster_metadata"
+REMOTE_LOG_METADATA = "__remote_log_metadata"
 METADATA_FRAME_VERSION = 1
 
 _I16 = struct.Struct(">h")
@@ -102,7 +111,7 @@ class CoordinatorRecord(NamedTuple):
 
 
 class MetadataRecord(NamedTuple):
-    """A decoded ``__cluster_metadata`` record value."""
+    """A decoded ``__cluster_metadata`` or ``__remote_log_metadata`` record value."""
 
     frame_version: int
     record_type: int
@@ -212,31 +221,53 @@ def _uvarint(data: Any, pos: int, what: str) -> Tuple[int, int]:
     return value, end
 
 
-def decode_metadata_record(data: Any) -> MetadataRecord:
-    """Decode a ``__cluster_metadata`` record value."""
+def _decode_framed(data: Any, what: str, class_of: Callable[[int], Type[Message]]) -> MetadataRecord:
+    """A record value in the metadata frame: frame version, record type, version, struct."""
     try:
         mv = memoryview(data)
     except TypeError:
-        raise DecodeError(f"a metadata record must be bytes-like, got {type(data).__name__}") from None
+        raise DecodeError(f"a {what} must be bytes-like, got {type(data).__name__}") from None
     frame, pos = _uvarint(mv, 0, "frame version")
     if frame != METADATA_FRAME_VERSION:
-        raise DecodeError(f"unknown metadata record frame version {frame}")
+        raise DecodeError(f"unknown {what} frame version {frame}")
     record_type, pos = _uvarint(mv, pos, "record type")
     version, pos = _uvarint(mv, pos, "record version")
-    cls = messages.metadata_record_class(record_type)
+    cls = class_of(record_type)
     return MetadataRecord(frame, record_type, version, _decode_rest(cls, data, version, pos))
+
+
+def _encode_framed(message: Message, version: int, group: str, what: str) -> bytes:
+    name = type(message).__name__
+    entry = CATALOG.get(name)
+    if entry is None or entry.group != group or getattr(message, "kind", None) != "metadata":
+        raise EncodeError(f"{name} is not a {what}")
+    api_key = message.api_key
+    if api_key is None:
+        raise EncodeError(f"{name} has no record type")
+    body = message.encode(version)
+    put = primitives.encode_unsigned_varint
+    return put(METADATA_FRAME_VERSION) + put(api_key) + put(version) + body
+
+
+def decode_metadata_record(data: Any) -> MetadataRecord:
+    """Decode a ``__cluster_metadata`` record value."""
+    return _decode_framed(data, "metadata record", messages.metadata_record_class)
 
 
 def encode_metadata_record(message: Message, version: int) -> bytes:
     """The bytes of a ``__cluster_metadata`` record value for ``message`` at ``version``."""
-    if getattr(message, "kind", None) != "metadata":
-        raise EncodeError(f"{type(message).__name__} is not a metadata record")
-    body = message.encode(version)
-    put = primitives.encode_unsigned_varint
-    api_key = message.api_key
-    if api_key is None:
-        raise EncodeError(f"{type(message).__name__} has no metadata record type")
-    return put(METADATA_FRAME_VERSION) + put(api_key) + put(version) + body
+    return _encode_framed(message, version, "metadata", "metadata record")
+
+
+def decode_remote_log_metadata_record(data: Any) -> MetadataRecord:
+    """Decode a ``__remote_log_metadata`` record value (tiered storage's segment and
+    partition states)."""
+    return _decode_framed(data, "remote log metadata record", messages.remote_log_metadata_record_class)
+
+
+def encode_remote_log_metadata_record(message: Message, version: int) -> bytes:
+    """The bytes of a ``__remote_log_metadata`` record value for ``message`` at ``version``."""
+    return _encode_framed(message, version, "remote", "remote log metadata record")
 
 
 CONTROL_TYPES: Dict[int, Optional[str]] = {

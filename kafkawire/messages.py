@@ -2,7 +2,8 @@
 
 Every request and response (API keys 0-87), the two headers, the embedded payloads of
 ``data/``, the ``__consumer_offsets``/``__transaction_state``/``__share_group_state``
-records of ``coordinator/`` and the KRaft records of ``metadata/`` and ``raft/`` is a
+records of ``coordinator/``, the KRaft records of ``metadata/`` and ``raft/`` and the
+``__remote_log_metadata`` records of ``remote/`` is a
 module attribute by its Kafka name (``kafkawire.messages.MetadataRequest``).  Nested
 structs hang off their message class by their schema names
 (``MetadataResponse.MetadataResponseTopic``).
@@ -88,13 +89,19 @@ CLASSES: Mapping[str, Type[Message]] = _LazyByName(_class)
 SPECS: Mapping[str, DefinitionSpec] = _LazyByName(lambda name: _class(name)._spec.definition)
 
 
-def _names_by_key(kind: str) -> Dict[int, str]:
-    return {entry.api_key: name for name, entry in CATALOG.items() if entry.type == kind}
+def _names_by_key(kind: str, group: Optional[str] = None) -> Dict[int, str]:
+    return {
+        entry.api_key: name
+        for name, entry in CATALOG.items()
+        if entry.type == kind and (group is None or entry.group == group)
+    }
 
 
 _REQUESTS = _names_by_key("request")
 _RESPONSES = _names_by_key("response")
-_METADATA_RECORDS = _names_by_key("metadata")
+# two numberings of "metadata" records: KRaft's and the remote log metadata topic's
+_METADATA_RECORDS = _names_by_key("metadata", "metadata")
+_REMOTE_LOG_METADATA_RECORDS = _names_by_key("metadata", "remote")
 
 
 def __getattr__(name: str) -> Any:
@@ -131,6 +138,15 @@ def metadata_record_class(record_type: int) -> Type[Message]:
         name = _METADATA_RECORDS[record_type]
     except (KeyError, TypeError):
         raise UnknownApiError(f"no metadata record has type {record_type!r}") from None
+    return _class(name)
+
+
+def remote_log_metadata_record_class(record_type: int) -> Type[Message]:
+    """The ``__remote_log_metadata`` record class of ``record_type`` (its apiKey)."""
+    try:
+        name = _REMOTE_LOG_METADATA_RECORDS[record_type]
+    except (KeyError, TypeError):
+        raise UnknownApiError(f"no remote log metadata record has type {record_type!r}") from None
     return _class(name)
 
 
@@ -193,6 +209,7 @@ __all__ = sorted(CATALOG) + [
     "metadata_record_class",
     "negotiate_version",
     "negotiate_versions",
+    "remote_log_metadata_record_class",
     "request_class",
     "response_class",
     "supported_versions",

@@ -19,6 +19,7 @@ CLASSES: Mapping[str, type[Message]]
 SPECS: Mapping[str, DefinitionSpec]
 
 def metadata_record_class(record_type: int) -> type[Message]: ...
+def remote_log_metadata_record_class(record_type: int) -> type[Message]: ...
 def api_keys() -> tuple[int, ...]: ...
 def supported_versions(api_key: int) -> VersionRange: ...
 def negotiate_versions(
@@ -6940,6 +6941,41 @@ class EndTxnMarker(Message):
         _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
     ) -> None: ...
 
+class ProducerSnapshot(Message):
+    """Kafka's ProducerSnapshot (data, versions 1)."""
+    api_key: ClassVar[None]
+    kind: ClassVar[Literal['data']]
+    crc: int
+    producer_entries: list[ProducerSnapshot.ProducerEntry]
+    def __init__(
+        self,
+        crc: int = ...,
+        producer_entries: Sequence[ProducerSnapshot.ProducerEntry | dict[str, Any]] = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+    class ProducerEntry(Struct):
+        """A struct of Kafka's ProducerSnapshot."""
+        producer_id: int
+        epoch: int
+        last_sequence: int
+        last_offset: int
+        offset_delta: int
+        timestamp: int
+        coordinator_epoch: int
+        current_txn_first_offset: int
+        def __init__(
+            self,
+            producer_id: int = ...,
+            epoch: int = ...,
+            last_sequence: int = ...,
+            last_offset: int = ...,
+            offset_delta: int = ...,
+            timestamp: int = ...,
+            coordinator_epoch: int = ...,
+            current_txn_first_offset: int = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+
 class ConsumerGroupCurrentMemberAssignmentKey(Message):
     """Kafka's ConsumerGroupCurrentMemberAssignmentKey (coordinator-key 8, versions 0)."""
     api_key: ClassVar[Literal[8]]
@@ -8615,6 +8651,180 @@ class VotersRecord(Message):
             _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
         ) -> None: ...
 
+class RemoteLogSegmentMetadataRecord(Message):
+    """Kafka's RemoteLogSegmentMetadataRecord (metadata 0, versions 0)."""
+    api_key: ClassVar[Literal[0]]
+    kind: ClassVar[Literal['metadata']]
+    remote_log_segment_id: RemoteLogSegmentMetadataRecord.RemoteLogSegmentIdEntry
+    start_offset: int
+    end_offset: int
+    broker_id: int
+    max_timestamp_ms: int
+    event_timestamp_ms: int
+    segment_leader_epochs: list[RemoteLogSegmentMetadataRecord.SegmentLeaderEpochEntry]
+    segment_size_in_bytes: int
+    custom_metadata: bytes | None
+    remote_log_segment_state: int
+    txn_index_empty: bool
+    def __init__(
+        self,
+        remote_log_segment_id: RemoteLogSegmentMetadataRecord.RemoteLogSegmentIdEntry | dict[str, Any] = ...,
+        start_offset: int = ...,
+        end_offset: int = ...,
+        broker_id: int = ...,
+        max_timestamp_ms: int = ...,
+        event_timestamp_ms: int = ...,
+        segment_leader_epochs: Sequence[RemoteLogSegmentMetadataRecord.SegmentLeaderEpochEntry | dict[str, Any]] = ...,
+        segment_size_in_bytes: int = ...,
+        custom_metadata: _Bytes | None = ...,
+        remote_log_segment_state: int = ...,
+        txn_index_empty: bool = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+    class RemoteLogSegmentIdEntry(Struct):
+        """A struct of Kafka's RemoteLogSegmentMetadataRecord."""
+        topic_id_partition: RemoteLogSegmentMetadataRecord.TopicIdPartitionEntry
+        id: uuid.UUID
+        def __init__(
+            self,
+            topic_id_partition: RemoteLogSegmentMetadataRecord.TopicIdPartitionEntry | dict[str, Any] = ...,
+            id: uuid.UUID = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class TopicIdPartitionEntry(Struct):
+        """A struct of Kafka's RemoteLogSegmentMetadataRecord."""
+        name: str
+        id: uuid.UUID
+        partition: int
+        def __init__(
+            self,
+            name: str = ...,
+            id: uuid.UUID = ...,
+            partition: int = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class SegmentLeaderEpochEntry(Struct):
+        """A struct of Kafka's RemoteLogSegmentMetadataRecord."""
+        leader_epoch: int
+        offset: int
+        def __init__(
+            self,
+            leader_epoch: int = ...,
+            offset: int = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+
+class RemoteLogSegmentMetadataSnapshotRecord(Message):
+    """Kafka's RemoteLogSegmentMetadataSnapshotRecord (metadata 3, versions 0)."""
+    api_key: ClassVar[Literal[3]]
+    kind: ClassVar[Literal['metadata']]
+    segment_id: uuid.UUID
+    start_offset: int
+    end_offset: int
+    broker_id: int
+    max_timestamp_ms: int
+    event_timestamp_ms: int
+    segment_leader_epochs: list[RemoteLogSegmentMetadataSnapshotRecord.SegmentLeaderEpochEntry]
+    segment_size_in_bytes: int
+    custom_metadata: bytes | None
+    remote_log_segment_state: int
+    txn_index_empty: bool
+    def __init__(
+        self,
+        segment_id: uuid.UUID = ...,
+        start_offset: int = ...,
+        end_offset: int = ...,
+        broker_id: int = ...,
+        max_timestamp_ms: int = ...,
+        event_timestamp_ms: int = ...,
+        segment_leader_epochs: Sequence[RemoteLogSegmentMetadataSnapshotRecord.SegmentLeaderEpochEntry | dict[str, Any]] = ...,
+        segment_size_in_bytes: int = ...,
+        custom_metadata: _Bytes | None = ...,
+        remote_log_segment_state: int = ...,
+        txn_index_empty: bool = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+    class SegmentLeaderEpochEntry(Struct):
+        """A struct of Kafka's RemoteLogSegmentMetadataSnapshotRecord."""
+        leader_epoch: int
+        offset: int
+        def __init__(
+            self,
+            leader_epoch: int = ...,
+            offset: int = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+
+class RemoteLogSegmentMetadataUpdateRecord(Message):
+    """Kafka's RemoteLogSegmentMetadataUpdateRecord (metadata 1, versions 0)."""
+    api_key: ClassVar[Literal[1]]
+    kind: ClassVar[Literal['metadata']]
+    remote_log_segment_id: RemoteLogSegmentMetadataUpdateRecord.RemoteLogSegmentIdEntry
+    broker_id: int
+    event_timestamp_ms: int
+    custom_metadata: bytes | None
+    remote_log_segment_state: int
+    def __init__(
+        self,
+        remote_log_segment_id: RemoteLogSegmentMetadataUpdateRecord.RemoteLogSegmentIdEntry | dict[str, Any] = ...,
+        broker_id: int = ...,
+        event_timestamp_ms: int = ...,
+        custom_metadata: _Bytes | None = ...,
+        remote_log_segment_state: int = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+    class RemoteLogSegmentIdEntry(Struct):
+        """A struct of Kafka's RemoteLogSegmentMetadataUpdateRecord."""
+        topic_id_partition: RemoteLogSegmentMetadataUpdateRecord.TopicIdPartitionEntry
+        id: uuid.UUID
+        def __init__(
+            self,
+            topic_id_partition: RemoteLogSegmentMetadataUpdateRecord.TopicIdPartitionEntry | dict[str, Any] = ...,
+            id: uuid.UUID = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+    class TopicIdPartitionEntry(Struct):
+        """A struct of Kafka's RemoteLogSegmentMetadataUpdateRecord."""
+        name: str
+        id: uuid.UUID
+        partition: int
+        def __init__(
+            self,
+            name: str = ...,
+            id: uuid.UUID = ...,
+            partition: int = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+
+class RemotePartitionDeleteMetadataRecord(Message):
+    """Kafka's RemotePartitionDeleteMetadataRecord (metadata 2, versions 0)."""
+    api_key: ClassVar[Literal[2]]
+    kind: ClassVar[Literal['metadata']]
+    topic_id_partition: RemotePartitionDeleteMetadataRecord.TopicIdPartitionEntry
+    broker_id: int
+    event_timestamp_ms: int
+    remote_partition_delete_state: int
+    def __init__(
+        self,
+        topic_id_partition: RemotePartitionDeleteMetadataRecord.TopicIdPartitionEntry | dict[str, Any] = ...,
+        broker_id: int = ...,
+        event_timestamp_ms: int = ...,
+        remote_partition_delete_state: int = ...,
+        _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+    ) -> None: ...
+    class TopicIdPartitionEntry(Struct):
+        """A struct of Kafka's RemotePartitionDeleteMetadataRecord."""
+        name: str
+        id: uuid.UUID
+        partition: int
+        def __init__(
+            self,
+            name: str = ...,
+            id: uuid.UUID = ...,
+            partition: int = ...,
+            _unknown_tagged: tuple[tuple[int, bytes], ...] | None = ...,
+        ) -> None: ...
+
 @overload
 def request_class(api_key: Literal[0]) -> type[ProduceRequest]: ...
 @overload
@@ -9185,6 +9395,7 @@ __all__ = [
     'ProduceRequest',
     'ProduceResponse',
     'ProducerIdsRecord',
+    'ProducerSnapshot',
     'PushTelemetryRequest',
     'PushTelemetryResponse',
     'QuorumStateData',
@@ -9194,6 +9405,10 @@ __all__ = [
     'ReadShareGroupStateSummaryResponse',
     'RegisterBrokerRecord',
     'RegisterControllerRecord',
+    'RemoteLogSegmentMetadataRecord',
+    'RemoteLogSegmentMetadataSnapshotRecord',
+    'RemoteLogSegmentMetadataUpdateRecord',
+    'RemotePartitionDeleteMetadataRecord',
     'RemoveAccessControlEntryRecord',
     'RemoveDelegationTokenRecord',
     'RemoveRaftVoterRequest',
@@ -9291,6 +9506,7 @@ __all__ = [
     'metadata_record_class',
     'negotiate_version',
     'negotiate_versions',
+    'remote_log_metadata_record_class',
     'request_class',
     'response_class',
     'supported_versions',

@@ -57,3 +57,16 @@ def spark_connector(spark):
     for jar in conn.jars:
         spark.sql(f"ADD JAR '{jar}'")
     return spark
+
+
+@pytest.fixture(scope="session")
+def kafka_tiered(tmp_path_factory):
+    """The two tiers a tiered-storage broker of its own wrote (most of each topic only in
+    the remote tier), and what Kafka's consumer read from it
+    (:class:`kafka_support.tiered.TieredWorkload`)."""
+    from kafka_support.jars import require_kafka
+
+    require_kafka()
+    from kafka_support.tiered import run_tiered_workload
+
+    return run_tiered_workload(tmp_path_factory.mktemp("kafka-tiered"))

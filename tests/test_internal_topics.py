@@ -1,5 +1,5 @@
-"""Internal topics: __consumer_offsets, __transaction_state, __share_group_state and
-__cluster_metadata records, and KRaft control records."""
+"""Internal topics: __consumer_offsets, __transaction_state, __share_group_state,
+__cluster_metadata and __remote_log_metadata records, and KRaft control records."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import uuid
 import pytest
 
 from kafkawire import internal_topics, messages as m, records
-from kafkawire.errors import DecodeError, UnknownApiError
+from kafkawire.errors import DecodeError, EncodeError, UnknownApiError
 
 
 def test_record_types_come_from_the_key_definitions():
@@ -188,6 +188,43 @@ def test_cluster_metadata_records():
         internal_topics.decode_metadata_record(bytes([0, 2, 0]) + raw[3:])  # frame version 0
     with pytest.raises(UnknownApiError):
         internal_topics.decode_metadata_record(bytes([1, 99, 0]))
+
+
+def test_remote_log_metadata_records_have_a_numbering_of_their_own():
+    """Record type 2 is RemotePartitionDeleteMetadataRecord on ``__remote_log_metadata``
+    and TopicRecord on ``__cluster_metadata``: the same frame, two tables."""
+    topic_id = uuid.UUID("12345678-1234-5678-1234-567812345678")
+    rec = m.RemotePartitionDeleteMetadataRecord(
+        topic_id_partition=m.RemotePartitionDeleteMetadataRecord.TopicIdPartitionEntry(
+            name="orders", id=topic_id, partition=3
+        ),
+        broker_id=1,
+        event_timestamp_ms=1700000000000,
+        remote_partition_delete_state=0,
+    )
+    raw = internal_topics.encode_remote_log_metadata_record(rec, 0)
+    # frame version 1, record type 2, version 0; compact string, uuid, int32 partition
+    # (no tagged fields), int32 broker, int64 time, int8 state, no tagged fields
+    assert raw == (
+        bytes([1, 2, 0, 7])
+        + b"orders"
+        + topic_id.bytes
+        + bytes.fromhex("0000000300")
+        + bytes.fromhex("00000001")
+        + (1700000000000).to_bytes(8, "big")
+        + bytes([0, 0])
+    )
+    assert internal_topics.decode_remote_log_metadata_record(raw) == internal_topics.MetadataRecord(
+        1, 2, 0, rec
+    )
+    with pytest.raises(EncodeError, match="not a remote log metadata record"):
+        internal_topics.encode_remote_log_metadata_record(m.TopicRecord(name="x", topic_id=topic_id), 0)
+    with pytest.raises(EncodeError, match="not a metadata record"):
+        internal_topics.encode_metadata_record(rec, 0)
+    with pytest.raises(UnknownApiError, match="no remote log metadata record has type 9"):
+        internal_topics.decode_remote_log_metadata_record(bytes([1, 9, 0]))
+    with pytest.raises(DecodeError, match="remote log metadata record frame version 0"):
+        internal_topics.decode_remote_log_metadata_record(bytes([0]) + raw[1:])
 
 
 def test_control_records():

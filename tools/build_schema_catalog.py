@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA_DIR = ROOT / "kafkawire" / "schema" / "data"
 TARGET = ROOT / "kafkawire" / "schema" / "catalog.py"
 # The folders of data/, in the order their classes are listed.
-GROUPS = ("messages", "data", "coordinator", "metadata", "raft")
+GROUPS = ("messages", "data", "coordinator", "metadata", "raft", "remote")
 
 HEADER = '''\
 """Every definition of kafkawire/schema/data, by Kafka name, and the API keys of the

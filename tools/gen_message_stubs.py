@@ -41,6 +41,7 @@ CLASSES: Mapping[str, type[Message]]
 SPECS: Mapping[str, DefinitionSpec]
 
 def metadata_record_class(record_type: int) -> type[Message]: ...
+def remote_log_metadata_record_class(record_type: int) -> type[Message]: ...
 def api_keys() -> tuple[int, ...]: ...
 def supported_versions(api_key: int) -> VersionRange: ...
 def negotiate_versions(
@@ -143,7 +144,8 @@ def render() -> str:
         out.append("\n".join(lines) + "\n")
     names = sorted(CATALOG) + [
         "CLASSES", "SPECS", "Message", "Struct", "api_keys", "metadata_record_class",
-        "negotiate_version", "negotiate_versions", "request_class", "response_class",
+        "negotiate_version", "negotiate_versions", "remote_log_metadata_record_class",
+        "request_class", "response_class",
         "supported_versions",
     ]  # fmt: skip
     out.append("__all__ = [\n" + "".join(f"    {n!r},\n" for n in names) + "]\n")

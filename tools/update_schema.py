@@ -30,7 +30,7 @@ from typing import Dict, List
 
 TOOLS = Path(__file__).resolve().parent
 DATA_DIR = TOOLS.parent / "kafkawire" / "schema" / "data"
-GROUPS = ("messages", "data", "coordinator", "metadata", "raft")
+GROUPS = ("messages", "data", "coordinator", "metadata", "raft", "remote")
 
 # The jars whose definitions kafkawire ships, and where each jar keeps them.
 JARS = {
@@ -40,6 +40,7 @@ JARS = {
     "kafka-group-coordinator": "common/message/",
     "kafka-share-coordinator": "common/message/",
     "kafka-transaction-coordinator": "common/message/",
+    "kafka-storage": "message/",
 }
 # kafka-clients' KRaft control-record payloads (the values of a metadata log's control
 # batches); its other "data" definitions are embedded payloads.
@@ -103,7 +104,9 @@ def group_of(artifact: str, spec: dict) -> str:
     if kind in ("request", "response", "header"):
         return "messages"
     if kind == "metadata":
-        return "metadata"
+        # kafka-storage's are the __remote_log_metadata records, whose apiKeys are a
+        # numbering of their own (0 is RemoteLogSegmentMetadataRecord, not BrokerRecord)
+        return "remote" if artifact == "kafka-storage" else "metadata"
     if kind.startswith("coordinator-"):
         return "coordinator"
     if artifact == "kafka-raft" or spec["name"] in CONTROL_RECORDS:

@@ -143,6 +143,11 @@ class ReadOptions:
     min_partitions: Optional[int] = None  # None: the planning machine's core count
     chunk_bytes: int = DEFAULT_CHUNK_BYTES
     backend: Optional[str] = None
+    #: tiered storage: where Kafka's file-based RemoteStorageManager (LocalTieredStorage)
+    #: keeps the remote tier (its ``dir``), and the ``__remote_log_metadata`` log that
+    #: says which remote segments to read (see :mod:`kafkawire.log.tiered`); both or neither
+    remote_storage_path: Optional[str] = None
+    remote_log_metadata_path: Optional[str] = None
     #: the columns to yield, in this order (None: all); set from the schema a query
     #: gives, since Spark passes Python data sources no pruned column list
     columns: Optional[Tuple[str, ...]] = None
@@ -163,6 +168,16 @@ class ReadOptions:
             raise ValueError(f"mode must be one of {MODES}, not {self.mode!r}")
         if self.backend not in (None, "cython", "python"):
             raise ValueError(f"backend must be 'cython' or 'python', not {self.backend!r}")
+        if (self.remote_storage_path is None) != (self.remote_log_metadata_path is None):
+            given, missing = (
+                ("remoteStoragePath", "remoteLogMetadataPath")
+                if self.remote_log_metadata_path is None
+                else ("remoteLogMetadataPath", "remoteStoragePath")
+            )
+            raise ValueError(
+                f"option {given} needs option {missing} too: the remote tier is read as the "
+                "remote log metadata describes it"
+            )
 
     @classmethod
     def parse(cls, options: Mapping[str, str], *, strict: bool = True) -> "ReadOptions":
@@ -200,6 +215,8 @@ class ReadOptions:
             chunk_bytes=_size(opts.get("chunkbytes", DEFAULT_CHUNK_BYTES), "chunkBytes"),
             backend=backend,
             storage=StorageOptions.parse(opts),
+            remote_storage_path=opts.get("remotestoragepath"),
+            remote_log_metadata_path=opts.get("remotelogmetadatapath"),
         )
 
 
@@ -410,6 +427,8 @@ def plan(
     boundaries, found from its ``.index`` when there is one, else by scanning batch
     headers: pieces that small let :func:`pack` give every task the same work.
     ``row_filter`` skips partitions, segments and segment starts that cannot match.
+    With ``remote_storage_path`` and ``remote_log_metadata_path`` each partition's
+    remote tier is read before its local log (:func:`kafkawire.log.tiered.join_tiers`).
     """
     if row_filter.empty:
         return []
@@ -418,6 +437,11 @@ def plan(
         for pl in segments.discover(paths, options.storage)
         if row_filter.keeps_partition(pl.topic, pl.partition)
     ]
+    if options.remote_storage_path is not None and options.remote_log_metadata_path is not None:
+        from kafkawire.log import tiered
+
+        remote = tiered.remote_segments(options.remote_log_metadata_path, options.storage)
+        logs = tiered.join_tiers(logs, remote, options.remote_storage_path, options.storage)
     pieces: List[Tuple[segments.PartitionLog, segments.Segment, int, int]] = []
     for plog in logs:
         for seg, seg_last in _segment_bounds(plog):

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 # os.path, not pathlib, on the import path of every ``import kafkawire`` (pathlib and
 # what it imports cost more than this whole package's Python code)
 _DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
-GROUPS = ("messages", "data", "coordinator", "metadata", "raft")
+GROUPS = ("messages", "data", "coordinator", "metadata", "raft", "remote")
 
 
 def load_json(relative: str) -> Any:

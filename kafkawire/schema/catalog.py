@@ -320,6 +320,7 @@ CATALOG = {
     'ControlRecordTypeSchema': Entry('data', 'ControlRecordTypeSchema.json', 'data', None, '0', 'none'),
     'DefaultPrincipalData': Entry('data', 'DefaultPrincipalData.json', 'data', None, '0', '0+'),
     'EndTxnMarker': Entry('data', 'EndTxnMarker.json', 'data', None, '0', 'none'),
+    'ProducerSnapshot': Entry('data', 'ProducerSnapshot.json', 'data', None, '1', 'none'),
     'ConsumerGroupCurrentMemberAssignmentKey': Entry('coordinator', 'ConsumerGroupCurrentMemberAssignmentKey.json', 'coordinator-key', 8, '0', 'none'),
     'ConsumerGroupCurrentMemberAssignmentValue': Entry('coordinator', 'ConsumerGroupCurrentMemberAssignmentValue.json', 'coordinator-value', 8, '0', '0+'),
     'ConsumerGroupMemberMetadataKey': Entry('coordinator', 'ConsumerGroupMemberMetadataKey.json', 'coordinator-key', 5, '0', 'none'),
@@ -403,4 +404,8 @@ CATALOG = {
     'SnapshotFooterRecord': Entry('raft', 'SnapshotFooterRecord.json', 'data', None, '0', '0+'),
     'SnapshotHeaderRecord': Entry('raft', 'SnapshotHeaderRecord.json', 'data', None, '0', '0+'),
     'VotersRecord': Entry('raft', 'VotersRecord.json', 'data', None, '0', '0+'),
+    'RemoteLogSegmentMetadataRecord': Entry('remote', 'RemoteLogSegmentMetadataRecord.json', 'metadata', 0, '0', '0+'),
+    'RemoteLogSegmentMetadataSnapshotRecord': Entry('remote', 'RemoteLogSegmentMetadataSnapshotRecord.json', 'metadata', 3, '0', '0+'),
+    'RemoteLogSegmentMetadataUpdateRecord': Entry('remote', 'RemoteLogSegmentMetadataUpdateRecord.json', 'metadata', 1, '0', '0+'),
+    'RemotePartitionDeleteMetadataRecord': Entry('remote', 'RemotePartitionDeleteMetadataRecord.json', 'metadata', 2, '0', '0+'),
 }

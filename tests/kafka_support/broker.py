@@ -18,6 +18,7 @@ from __future__ import annotations
 import atexit
 import base64
 import ctypes
+import os
 import shutil
 import signal
 import socket
@@ -28,7 +29,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from kafka_support.jars import KafkaUnavailable, classpath_string, java_executable
 from kafka_support.jvm import start_options
@@ -280,8 +281,9 @@ def _launch(broker: KafkaBroker, deadline: float) -> None:
     """Run the broker's JVM (its output appended to ``broker.out``) and wait until it
     answers ApiVersions, by ``deadline`` (monotonic seconds)."""
     work = broker.log_dir.parent
-    options, broker.after_exit = start_options("kafka-broker")
     java, *rest = broker.command
+    # the class-data archive is per classpath: a broker with a plugin jar has its own
+    options, broker.after_exit = start_options("kafka-broker", rest[rest.index("-cp") + 1])
     with open(work / "broker.out", "ab") as out:
         broker.process = subprocess.Popen(
             [java, *rest[:2], *options, *rest[2:]],
@@ -311,14 +313,16 @@ def start_broker(
     tls: Optional[Tuple[str, str]] = None,
     jvm_options: Tuple[str, ...] = (),
     sasl_host: str = "127.0.0.1",
+    extra_classpath: Sequence[Path] = (),
 ) -> KafkaBroker:
     """Format storage and start one broker; return it once it answers ApiVersions.
     ``extra_properties`` are added to its ``server.properties`` (an authorizer, say);
     ``tls`` is ``(certificate, key)``, PEM files, for SSL and SASL_SSL listeners;
     ``jvm_options`` go to the broker's JVM (``-Djava.security.krb5.conf=...``, say);
-    ``sasl_host`` is the host its SASL listeners advertise."""
+    ``sasl_host`` is the host its SASL listeners advertise;
+    ``extra_classpath`` jars go before Kafka's (a plugin, say)."""
     java = java_executable()
-    cp = classpath_string()
+    cp = os.pathsep.join([*map(str, extra_classpath), classpath_string()])
     work = Path(tempfile.mkdtemp(prefix="kafkawire-kafka-"))
     port, sasl_port, controller_port, ssl_port, sasl_ssl_port = _free_ports(5)
     broker = KafkaBroker(

@@ -54,7 +54,7 @@ class Workload:
         return dict(self.summary["end_offsets"][isolation])
 
 
-def _stop_cleanly(broker) -> None:
+def stop_cleanly(broker) -> None:
     """SIGTERM and wait: Kafka's controlled shutdown flushes and checkpoints its logs."""
     proc = broker.process
     proc.terminate()
@@ -99,7 +99,7 @@ def run_workload(dest: Path) -> Workload:
             raise AssertionError(
                 f"the log workload failed ({proc.returncode}):\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
             )
-        _stop_cleanly(broker)
+        stop_cleanly(broker)
         broker.after_exit()
         shutil.move(str(broker.log_dir), dest / "logs")
         shutil.copy(broker.log_dir.parent / "broker.out", dest / "broker.out")

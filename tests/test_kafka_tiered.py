@@ -1,0 +1,292 @@
+"""Tiered storage: a topic's history read from the remote tier plus the local log.
+
+The ``kafka_tiered`` fixture (``kafka_support.tiered``) runs a Kafka 4.4 broker of its
+own with tiered storage on (Kafka's file-based RemoteStorageManager, the topic-based
+remote log metadata manager), writes one topic per codec with committed and aborted
+transactions, waits until each partition's local log starts past offset 0 with the
+remote tier reaching into it, records what Kafka's consumer reads under both isolation
+levels, and stops the broker.  The oracles: that consumer's records, and Kafka's
+``DumpLogSegments --remote-log-metadata-decoder`` for the metadata records.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from kafkawire import internal_topics
+from kafkawire.log import read as logread
+from kafkawire.log import segments, tiered
+from kafkawire.log.segments import SegmentError
+
+pytestmark = pytest.mark.kafka
+
+ISOLATION_LEVELS = ("read_uncommitted", "read_committed")
+
+
+def _tier_options(workload, **more):
+    return dict(
+        remote_storage_path=str(workload.remote_dir),
+        remote_log_metadata_path=str(workload.metadata_dir),
+        **more,
+    )
+
+
+def _local_paths(workload):
+    return [str(workload.log_dir / f"{t}-0") for t in workload.topics]
+
+
+def _java_rows(records):
+    return sorted(
+        (
+            r["topic"],
+            r["partition"],
+            r["offset"],
+            r["timestamp"],
+            None if r["key"] is None else bytes.fromhex(r["key"]),
+            None if r["value"] is None else bytes.fromhex(r["value"]),
+            [(k, None if v is None else bytes.fromhex(v)) for k, v in r["headers"]],
+        )
+        for r in records
+    )
+
+
+def _table_rows(table):
+    cols = {
+        c: table.column(c).to_pylist() for c in ("topic", "partition", "offset", "timestamp", "key", "value")
+    }
+    import pyarrow as pa
+
+    micros = table.column("timestamp").cast(pa.int64()).to_pylist()
+    stamps = [None if t is None else t // 1000 for t in micros]
+    headers = table.column("headers").to_pylist()
+    return sorted(
+        zip(
+            cols["topic"],
+            cols["partition"],
+            cols["offset"],
+            stamps,
+            cols["key"],
+            cols["value"],
+            [[(h["key"], h["value"]) for h in hs] for hs in headers],
+        )
+    )
+
+
+# -- the remote log metadata against Kafka's decoder ----------------------------------
+
+_TOPIC_ID_PARTITION = re.compile(
+    r"topicIdPartition=(?P<id>[\w-]+):(?P<name>.+)-(?P<partition>\d+), id=(?P<sid>[\w-]+)\}"
+)
+_FIELDS = re.compile(r"(\w+)=([^,{}]+|\{[^}]*\})")
+
+
+def _as_kafka_prints(rec):
+    """The fields of a decoded metadata record as Kafka's ``toString`` spells them."""
+    msg = rec.message
+    sid = msg.remote_log_segment_id
+    tip = sid.topic_id_partition
+    out = {
+        "topicIdPartition": f"{tiered.kafka_uuid(tip.id)}:{tip.name}-{tip.partition}",
+        "id": tiered.kafka_uuid(sid.id),
+        "brokerId": str(msg.broker_id),
+        "eventTimestampMs": str(msg.event_timestamp_ms),
+        "state": tiered.segment_state_name(msg.remote_log_segment_state),
+        "customMetadata": "Optional.empty" if msg.custom_metadata is None else "present",
+    }
+    if type(msg).__name__ == "RemoteLogSegmentMetadataRecord":
+        out.update(
+            startOffset=str(msg.start_offset),
+            endOffset=str(msg.end_offset),
+            maxTimestampMs=str(msg.max_timestamp_ms),
+            segmentSizeInBytes=str(msg.segment_size_in_bytes),
+            txnIdxEmpty=str(msg.txn_index_empty).lower(),
+            segmentLeaderEpochs="{"
+            + ", ".join(f"{e.leader_epoch}={e.offset}" for e in msg.segment_leader_epochs)
+            + "}",
+        )
+    return out
+
+
+def _parse_kafka_print(text):
+    m = _TOPIC_ID_PARTITION.search(text)
+    assert m is not None, text
+    fields = dict(_FIELDS.findall(text[m.end() :]))
+    fields.pop("remoteLogSegmentId", None)
+    fields.update(topicIdPartition=f"{m['id']}:{m['name']}-{m['partition']}", id=m["sid"])
+    return text.split("{", 1)[0], fields
+
+
+def test_remote_log_metadata_decodes_as_kafkas_decoder_prints(kafka_tiered):
+    from kafka_support.dump_log_segments import dump
+
+    files = [str(p) for p in sorted(kafka_tiered.metadata_dir.glob("*.log"))]
+    dumped = dump(files, ["--remote-log-metadata-decoder"])
+    table = logread.read_all(files)
+    values = dict(zip(table.column("offset").to_pylist(), table.column("value").to_pylist()))
+    keys = set(table.column("key").to_pylist())
+    assert keys == {None}  # the metadata manager writes no key
+    kinds = set()
+    for entries in dumped.values():
+        for batch in entries:
+            for krec in batch["records"]:
+                kind, theirs = _parse_kafka_print(krec["payload"])
+                rec = internal_topics.decode_remote_log_metadata_record(values[int(krec["offset"])])
+                ours = _as_kafka_prints(rec)
+                assert {k: theirs.get(k) for k in ours} == ours, krec["offset"]
+                kinds.add((kind, ours["state"]))
+    assert kinds == {
+        ("RemoteLogSegmentMetadata", "COPY_SEGMENT_STARTED"),
+        ("RemoteLogSegmentMetadataUpdate", "COPY_SEGMENT_FINISHED"),
+    }
+
+
+def test_remote_log_metadata_records_encode_back_to_their_bytes(kafka_tiered):
+    table = logread.read_all(str(kafka_tiered.metadata_dir))
+    values = table.column("value").to_pylist()
+    assert values
+    for value in values:
+        rec = internal_topics.decode_remote_log_metadata_record(value)
+        assert internal_topics.encode_remote_log_metadata_record(rec.message, rec.version) == value
+
+
+def test_remote_segments_are_the_copied_segments_laid_out_as_kafka_wrote_them(kafka_tiered):
+    remote = tiered.remote_segments(str(kafka_tiered.log_dir))
+    assert sorted(remote) == [(t, 0) for t in sorted(kafka_tiered.topics)]
+    for (topic, partition), segs in remote.items():
+        tiers = kafka_tiered.summary["tiers"][f"{topic}-{partition}"]
+        assert segs[0].start_offset == 0
+        # contiguous, up to at least what the broker said was tiered when the wait ended
+        assert all(a.end_offset + 1 == b.start_offset for a, b in zip(segs, segs[1:]))
+        assert segs[-1].end_offset >= tiers["latest_tiered"]
+        for seg in segs:
+            path = Path(seg.object_path(str(kafka_tiered.remote_dir)))
+            assert path.stat().st_size == seg.size
+            assert Path(seg.object_path(str(kafka_tiered.remote_dir), ".index")).exists()
+
+
+# -- remote tier plus local log against Kafka's consumer ------------------------------
+
+
+@pytest.mark.parametrize("isolation", ISOLATION_LEVELS)
+def test_remote_tier_plus_local_log_reads_what_kafkas_consumer_reads(kafka_tiered, isolation):
+    want = _java_rows(kafka_tiered.records[isolation])
+    table = logread.read_all(
+        _local_paths(kafka_tiered), **_tier_options(kafka_tiered, isolation_level=isolation)
+    )
+    got = _table_rows(table)
+    assert len(got) == len(want)
+    assert got == want
+    # every codec's topic is there, and most of each only in the remote tier
+    assert {r[0] for r in got} == set(kafka_tiered.topics)
+    local_only = logread.read_all(_local_paths(kafka_tiered), isolation_level=isolation)
+    assert local_only.num_rows < len(want) / 2
+
+
+def test_the_tiers_overlap_and_each_offset_is_read_once(kafka_tiered):
+    """The local log starts inside what the remote tier holds; the read takes the
+    overlap once, and the offsets run without a gap (control records included)."""
+    options = logread.ReadOptions(include_control=True, **_tier_options(kafka_tiered))
+    remote = tiered.remote_segments(str(kafka_tiered.metadata_dir))
+    table = logread.read_all(_local_paths(kafka_tiered), options)
+    ends = kafka_tiered.summary["end_offsets"]["read_uncommitted"]
+    for topic in kafka_tiered.topics:
+        local_start = segments.discover(str(kafka_tiered.log_dir / f"{topic}-0"))[0].segments[0].base_offset
+        assert 0 < local_start <= remote[(topic, 0)][-1].end_offset
+        offsets = [
+            o
+            for t, o in zip(table.column("topic").to_pylist(), table.column("offset").to_pylist())
+            if t == topic
+        ]
+        assert offsets == list(range(ends[f"{topic}-0"]))
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("isolation", ISOLATION_LEVELS)
+def test_kafka_log_reads_both_tiers_as_kafkas_consumer_reads(kafka_log, kafka_tiered, isolation):
+    from pyspark.sql import functions as F
+
+    df = (
+        kafka_log(
+            isolationLevel=isolation,
+            remoteStoragePath=kafka_tiered.remote_dir,
+            remoteLogMetadataPath=kafka_tiered.metadata_dir,
+        )
+        .load(_local_paths(kafka_tiered))
+        .select(
+            "topic", "partition", "offset", F.unix_millis("timestamp").alias("ts"), "key", "value", "headers"
+        )
+    )
+    got = sorted(
+        (
+            r.topic,
+            r.partition,
+            r.offset,
+            r.ts,
+            None if r.key is None else bytes(r.key),
+            None if r.value is None else bytes(r.value),
+            [(h.key, None if h.value is None else bytes(h.value)) for h in r.headers],
+        )
+        for r in df.collect()
+    )
+    assert got == _java_rows(kafka_tiered.records[isolation])
+
+
+# -- errors ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def remote_copy(kafka_tiered, tmp_path):
+    """A copy of the remote tier to damage."""
+    dest = tmp_path / "remote"
+    shutil.copytree(kafka_tiered.remote_dir, dest)
+    return dest
+
+
+def _second_segment(kafka_tiered, root):
+    seg = tiered.remote_segments(str(kafka_tiered.metadata_dir))[("tiered-gzip", 0)][1]
+    return seg, Path(seg.object_path(str(root)))
+
+
+def test_a_missing_remote_segment_names_the_object_and_its_offsets(kafka_tiered, remote_copy):
+    seg, path = _second_segment(kafka_tiered, remote_copy)
+    path.unlink()
+    with pytest.raises(SegmentError) as info:
+        logread.read_all(
+            str(kafka_tiered.log_dir / "tiered-gzip-0"),
+            remote_storage_path=str(remote_copy),
+            remote_log_metadata_path=str(kafka_tiered.metadata_dir),
+        )
+    assert info.value.path == str(path)
+    assert f"offsets {seg.start_offset}-{seg.end_offset}" in str(info.value)
+    assert "missing" in str(info.value)
+
+
+def test_a_truncated_remote_segment_names_the_object_and_its_size(kafka_tiered, remote_copy):
+    seg, path = _second_segment(kafka_tiered, remote_copy)
+    with open(path, "r+b") as f:
+        f.truncate(seg.size - 7)
+    with pytest.raises(SegmentError) as info:
+        logread.read_all(
+            str(kafka_tiered.log_dir / "tiered-gzip-0"),
+            remote_storage_path=str(remote_copy),
+            remote_log_metadata_path=str(kafka_tiered.metadata_dir),
+        )
+    assert info.value.path == str(path)
+    assert f"offsets {seg.start_offset}-{seg.end_offset}" in str(info.value)
+    assert f"holds {seg.size - 7} bytes" in str(info.value) and "truncated" in str(info.value)
+
+
+@pytest.mark.backend_independent
+def test_one_tier_option_without_the_other_is_an_error(kafka_tiered):
+    with pytest.raises(ValueError, match="remoteStoragePath needs option remoteLogMetadataPath"):
+        logread.ReadOptions.parse({"remoteStoragePath": str(kafka_tiered.remote_dir)})
+    with pytest.raises(ValueError, match="remoteLogMetadataPath needs option remoteStoragePath"):
+        logread.read_all(str(kafka_tiered.log_dir / "tiered-none-0"), remote_log_metadata_path="x")
+    with pytest.raises(ValueError, match=r"'remoteStorage' \(did you mean 'remoteStoragePath'\?\)"):
+        logread.ReadOptions.parse({"remoteStorage": "x", "remoteLogMetadataPath": "y"})
+    with pytest.raises(FileNotFoundError, match="__remote_log_metadata"):
+        tiered.remote_segments(str(kafka_tiered.log_dir / "tiered-none-0"))
