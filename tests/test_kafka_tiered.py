@@ -11,8 +11,10 @@ levels, and stops the broker.  The oracles: that consumer's records, and Kafka's
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shutil
+import uuid
 from pathlib import Path
 
 import pytest
@@ -290,3 +292,24 @@ def test_one_tier_option_without_the_other_is_an_error(kafka_tiered):
         logread.ReadOptions.parse({"remoteStorage": "x", "remoteLogMetadataPath": "y"})
     with pytest.raises(FileNotFoundError, match="__remote_log_metadata"):
         tiered.remote_segments(str(kafka_tiered.log_dir / "tiered-none-0"))
+
+
+def test_a_gap_in_the_remote_tier_or_between_the_tiers_names_the_missing_offsets(kafka_tiered):
+    remote = tiered.remote_segments(str(kafka_tiered.metadata_dir))
+    logs = segments.discover(str(kafka_tiered.log_dir / "tiered-lz4-0"))
+    segs = remote[("tiered-lz4", 0)]
+    root = str(kafka_tiered.remote_dir)
+    lost = segs[1]
+    with pytest.raises(
+        SegmentError, match=f"has no segment for offsets {lost.start_offset}-{lost.end_offset}"
+    ):
+        tiered.join_tiers(logs, {("tiered-lz4", 0): segs[:1] + segs[2:]}, root)
+    local_start = logs[0].segments[0].base_offset
+    before = [s for s in segs if s.end_offset < local_start - 1]
+    with pytest.raises(
+        SegmentError, match=f"neither tier holds offsets {before[-1].end_offset + 1}-{local_start - 1}"
+    ):
+        tiered.join_tiers(logs, {("tiered-lz4", 0): before}, root)
+    # a remote segment of another topic id (the topic made again under its name) is not read
+    other = [dataclasses.replace(s, topic_id=uuid.uuid4()) for s in segs]
+    assert tiered.join_tiers(logs, {("tiered-lz4", 0): other}, root)[0].segments == logs[0].segments
