@@ -29,7 +29,11 @@ COMPILE_TIMEOUT = 300
 WIRE, JSON = 1, 2
 _WIRE_BATCH, _JSON_BATCH = 3, 4
 REFUSED, OTHER_BYTES = 1, 2  # what went wrong with one message of a batch
-_GENERATED_PACKAGES = ("org/apache/kafka/common/message/", "org/apache/kafka/raft/generated/")
+_GENERATED_PACKAGES = (
+    "org/apache/kafka/common/message/",
+    "org/apache/kafka/raft/generated/",
+    "org/apache/kafka/server/log/remote/metadata/storage/generated/",
+)
 # The jar a coordinator definition comes from names the record-type enum Java uses.
 COORDINATOR_TOPICS = {
     "kafka-group-coordinator": "group",
@@ -71,10 +75,10 @@ def compiled_classes() -> Path:
 
 
 def generated_class_names() -> Dict[str, str]:
-    """Kafka's generated class (dotted name) of each header, data and raft definition,
-    by simple name, from the jars' listings."""
+    """Kafka's generated class (dotted name) of each header, data, raft and remote log
+    metadata definition, by simple name, from the jars' listings."""
     found: Dict[str, str] = {}
-    for artifact in ("kafka-clients", "kafka-raft"):
+    for artifact in ("kafka-clients", "kafka-raft", "kafka-storage"):
         with zipfile.ZipFile(jars.jar(artifact)) as zf:
             for entry in zf.namelist():
                 if entry.endswith(".class") and entry.startswith(_GENERATED_PACKAGES) and "$" not in entry:
@@ -201,7 +205,11 @@ def java_target(
     spec: Any, manifest: Dict[str, Any], class_names: Dict[str, str]
 ) -> Optional[Tuple[str, str, int]]:
     """``(kind, name, id)`` that MessageOracle instantiates for a kafkawire definition."""
-    if spec.type in ("request", "response", "metadata"):
+    if spec.type in ("request", "response") or (
+        spec.type == "metadata" and f"metadata/{spec.name}.json" in manifest
+    ):
+        # the __remote_log_metadata records (remote/) have their own record types:
+        # their generated classes are instantiated by name, below
         return spec.type, "", spec.api_key
     if spec.type in ("coordinator-key", "coordinator-value"):
         artifact = manifest[f"coordinator/{spec.name}.json"]["artifact"]
