@@ -203,12 +203,12 @@ class AsyncConnection:
                     self._writer.write(answer)
                 if self.protocol.state == "closed":
                     return
+        except KafkaWireError as exc:  # receive after close (a ConnectionError too): nothing left to fail
+            why = str(exc)
         except (ConnectionError, OSError) as exc:
             why = f"the connection failed: {exc}"
         except asyncio.CancelledError:
             why = "the connection was cancelled"
-        except KafkaWireError as exc:  # receive after close: nothing left to fail
-            why = str(exc)
         await self._dispatch(self.protocol.connection_lost(why))
 
     async def _dispatch(self, events: List[Any]) -> None:

@@ -1,8 +1,12 @@
 """kafkawire's exceptions, and Kafka's table of protocol error codes.
 
-Every problem with bytes or values that a user can meet is raised as a subclass of
-:class:`KafkaWireError` (itself a :class:`ValueError`), with a message that says what was
-wrong and where.
+Everything kafkawire raises is a subclass of :class:`KafkaWireError`, with a message that
+says what was wrong and where.  Those for bad bytes and bad values are also
+:class:`ValueError` subclasses (:class:`DecodeError`, :class:`EncodeError`, the SASL,
+cluster and storage errors).  A connection's errors say whose fault they are, and are
+not value errors: our own misuse (:class:`ConnectionStateError`), the peer breaking the
+protocol (:class:`PeerProtocolError`), or a connection that is gone
+(:class:`ConnectionClosedError`, a :class:`ConnectionError`).
 """
 
 from __future__ import annotations
@@ -15,11 +19,11 @@ if TYPE_CHECKING:
     from kafkawire.error_codes import ErrorCode as ErrorCode
 
 
-class KafkaWireError(ValueError):
-    """Root of every exception kafkawire raises for bad bytes or bad values."""
+class KafkaWireError(Exception):
+    """Root of every exception kafkawire raises."""
 
 
-class DecodeError(KafkaWireError):
+class DecodeError(KafkaWireError, ValueError):
     """Bytes that do not decode: truncated, malformed, corrupt or hostile input."""
 
 
@@ -51,7 +55,7 @@ class DecompressionLimitError(DecompressionError):
     """Decompressed records would exceed the caller's ``max_decompressed_size``."""
 
 
-class EncodeError(KafkaWireError):
+class EncodeError(KafkaWireError, ValueError):
     """Values that cannot be written: out of range, null where not nullable, or a
     non-default value in a field the chosen version does not have."""
 
@@ -69,7 +73,7 @@ class UnsupportedVersionError(DecodeError, EncodeError):
     """A version outside the valid versions of a message or header."""
 
 
-class SaslError(KafkaWireError):
+class SaslError(KafkaWireError, ValueError):
     """A SASL exchange that cannot go on (see :mod:`kafkawire.sasl`)."""
 
 
@@ -121,9 +125,9 @@ class UnsupportedByPeerError(UnsupportedVersionError):
 
 
 class ConnectionStateError(KafkaWireError):
-    """A connection asked to do something its state does not allow: a request over the
-    in-flight limit, a send after the connection was lost, a response to a request that
-    was never received or was already answered."""
+    """Our own misuse of a connection: asked to do something its state does not allow (a
+    request over the in-flight limit, a response to a request that was never received or
+    was already answered, a move its phase table does not have)."""
 
 
 class InFlightLimitError(ConnectionStateError):
@@ -136,9 +140,21 @@ class AuthenticationRequiredError(ConnectionStateError):
     connection that sends anything else)."""
 
 
-class ConnectionClosedError(ConnectionStateError):
-    """The connection was lost or broken; also the error of every request that was still
-    waiting for its response then."""
+class PeerProtocolError(DecodeError):
+    """The other end broke Kafka's protocol: a response no request is waiting for, a
+    frame whose size is negative or over the limit.  Also a :class:`DecodeError`."""
+
+
+class ConnectionClosedError(KafkaWireError, ConnectionError):
+    """The connection is gone (lost, closed by the peer, closed here, or broken by the
+    peer: :class:`BrokenStreamError`); also the error of every request that was still
+    waiting for its response then.  Also a :class:`ConnectionError`."""
+
+
+class BrokenStreamError(ConnectionClosedError, PeerProtocolError):
+    """The peer's bytes broke the stream beyond recovery (a frame of a negative or
+    oversized size), so the connection was closed: the peer's fault, and a lost
+    connection.  The framing error is its ``__cause__``."""
 
 
 class TlsHandshakeError(ConnectionClosedError):
@@ -154,11 +170,11 @@ class ConnectTimeoutError(KafkaWireError, TimeoutError):
     :class:`TimeoutError`, so code that catches that keeps working."""
 
 
-class RequestTimedOutError(KafkaWireError):
+class RequestTimedOutError(KafkaWireError, TimeoutError):
     """A request whose deadline passed before its response arrived."""
 
 
-class UnexpectedResponseError(DecodeError):
+class UnexpectedResponseError(PeerProtocolError):
     """A response whose correlation id matches no request waiting for one: never sent,
     already answered, expired, or a Produce with ``acks=0``."""
 
@@ -168,7 +184,7 @@ class InvalidCaptureError(DecodeError):
     record, or a link type this reader does not know."""
 
 
-class ClusterError(KafkaWireError):
+class ClusterError(KafkaWireError, ValueError):
     """A live cluster (:mod:`kafkawire.cluster`) could not do what was asked: no bootstrap
     server answered, a topic does not exist, a partition has no leader within the
     deadline.  The message names the servers, topic, partition and Kafka error."""
@@ -189,7 +205,7 @@ class DataLossError(ClusterError):
     deleted, the log truncated), and ``failOnDataLoss`` asks for an error."""
 
 
-class StorageError(KafkaWireError, OSError):
+class StorageError(KafkaWireError, ValueError, OSError):
     """A log file or object that could not be read: refused (wrong credentials), missing,
     or an object store that failed.  Also an :class:`OSError`.  ``path`` names the file
     or object, ``position`` the byte a read was at (None outside a read)."""

@@ -339,7 +339,9 @@ def test_a_broken_frame_size_closes_the_client_and_fails_everything(prefix):
     sent = [client.send(metadata_request())[0] for _ in range(3)]
     failed = client.receive_data(prefix + b"x" * 10)
     assert sorted(f.correlation_id for f in failed) == sorted(sent)
-    assert all(isinstance(f.error, errors.ConnectionClosedError) for f in failed)
+    # the peer's fault and a lost connection: a BrokenStreamError caused by the framing error
+    assert all(isinstance(f.error, errors.BrokenStreamError) for f in failed)
+    assert all(isinstance(f.error.__cause__, errors.InvalidFrame) for f in failed)
     assert client.state == "closed"
 
 

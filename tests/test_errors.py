@@ -63,7 +63,15 @@ def test_names_and_retriability_agree_with_kio():
 
 
 def test_hierarchy():
-    assert issubclass(errors.KafkaWireError, ValueError)
+    # bad bytes and bad values are ValueErrors
+    for cls in (
+        errors.DecodeError,
+        errors.EncodeError,
+        errors.SaslError,
+        errors.ClusterError,
+        errors.StorageError,
+    ):
+        assert issubclass(cls, errors.KafkaWireError) and issubclass(cls, ValueError), cls
     for cls in (
         errors.TruncatedError,
         errors.InvalidVarintError,
@@ -77,6 +85,23 @@ def test_hierarchy():
     ):
         assert issubclass(cls, errors.DecodeError)
     assert issubclass(errors.UnsupportedVersionError, errors.EncodeError)
+
+
+def test_a_connections_errors_say_whose_fault_they_are_and_are_not_value_errors():
+    ours = (errors.ConnectionStateError, errors.InFlightLimitError, errors.AuthenticationRequiredError)
+    gone = (errors.ConnectionClosedError, errors.TlsHandshakeError, errors.BrokenStreamError)
+    timeouts = (errors.ConnectTimeoutError, errors.RequestTimedOutError)
+    for cls in ours + gone[:2] + timeouts:  # BrokenStreamError: bytes that broke the stream, below
+        assert issubclass(cls, errors.KafkaWireError) and not issubclass(cls, ValueError), cls
+    for cls in ours:
+        assert not issubclass(cls, (ConnectionError, errors.PeerProtocolError)), cls
+    for cls in gone:
+        assert issubclass(cls, ConnectionError) and not issubclass(cls, errors.ConnectionStateError), cls
+    for cls in timeouts:
+        assert issubclass(cls, TimeoutError), cls
+    # the peer's fault: bytes it should not have sent, so also decode errors (ValueErrors)
+    for cls in (errors.UnexpectedResponseError, errors.BrokenStreamError):
+        assert issubclass(cls, errors.PeerProtocolError) and issubclass(cls, errors.DecodeError), cls
 
 
 @pytest.mark.parametrize(

@@ -21,6 +21,7 @@ from kafkawire.connection.state import CLIENT_MOVES, ClientMove, ClientPhase, Ph
 from kafkawire.error_codes import ErrorCode
 from kafkawire.errors import (
     AuthenticationRequiredError,
+    BrokenStreamError,
     ConnectionClosedError,
     ConnectionStateError,
     DecodeError,
@@ -537,9 +538,9 @@ class ClientConnection:
         except FrameTooLarge as exc:
             if self._auth is not None:  # the frame holds a SASL challenge
                 return self._close(SaslTokenTooLarge(f"a SASL reply frame is too large: {exc}"))
-            return self._close(ConnectionClosedError(f"the response stream is broken: {exc}"))
+            return self._close(_broken(exc))
         except InvalidFrame as exc:
-            return self._close(ConnectionClosedError(f"the response stream is broken: {exc}"))
+            return self._close(_broken(exc))
         events: List[ClientEvent] = []
         for payload in payloads:
             if self._closed is not None:  # a failed SASL exchange closed the connection
@@ -696,3 +697,10 @@ class ClientConnection:
             self._remember(cid, "failed when the connection closed")
         self._pending.clear()
         return events
+
+
+def _broken(framing: InvalidFrame) -> BrokenStreamError:
+    """The error of a connection whose peer sent a frame the stream cannot recover from."""
+    error = BrokenStreamError(f"the response stream is broken: {framing}")
+    error.__cause__ = framing
+    return error
