@@ -30,6 +30,7 @@ import asyncio
 import functools
 import logging
 import ssl as _ssl
+import threading
 from typing import TYPE_CHECKING, Any, Callable, Coroutine, Dict, Generator, List, Optional, ParamSpec, Union
 
 from kafkawire import __version__
@@ -51,6 +52,7 @@ from kafkawire.errors import (
     InFlightLimitError,
     KafkaWireError,
     RequestTimedOutError,
+    SaslKerberosError,
     TlsHandshakeError,
 )
 from kafkawire.messages import ApiVersionsRequest, Message
@@ -140,6 +142,18 @@ class AsyncConnection:
         loop = asyncio.get_running_loop()
         timeout = self.timeout if timeout is None else timeout
         deadline = loop.time() + timeout
+        prepare = getattr(client if client is not None else self.protocol.sasl_client, "prepare", None)
+        if prepare is not None:  # GSSAPI: the KDC may be asked, and MIT waits by itself
+            try:
+                await asyncio.wait_for(_in_thread(prepare), timeout)
+            except asyncio.TimeoutError:
+                await self.close()
+                raise SaslKerberosError(
+                    f"GSSAPI: no Kerberos ticket within the {timeout} s timeout (the KDC does not answer)"
+                ) from None
+            except BaseException:
+                await self.close()
+                raise
         data = self.protocol.authenticate(client, handshake_version=handshake_version, deadline=deadline)
         outcome: asyncio.Future[Authenticated] = loop.create_future()
         self._authenticating = outcome
@@ -271,6 +285,35 @@ class Opening(Coroutine[Any, Any, "AsyncConnection"]):
     async def __aexit__(self, *exc: object) -> None:
         if self._conn is not None:
             await self._conn.close()
+
+
+def _in_thread(call: Callable[[], None]) -> "asyncio.Future[None]":
+    """``call()`` in a daemon thread of its own (one that may block past any timeout
+    without holding up the loop's shutdown, as the default executor's threads would)."""
+    loop = asyncio.get_running_loop()
+    done: "asyncio.Future[None]" = loop.create_future()
+
+    def settle(error: Optional[BaseException]) -> None:
+        if done.cancelled():
+            return
+        if error is None:
+            done.set_result(None)
+        else:
+            done.set_exception(error)
+
+    def run() -> None:
+        error: Optional[BaseException] = None
+        try:
+            call()
+        except BaseException as exc:  # handed to the awaiting task
+            error = exc
+        try:
+            loop.call_soon_threadsafe(settle, error)
+        except RuntimeError:  # the loop has closed: nobody waits any more
+            pass
+
+    threading.Thread(target=run, name="kafkawire-kerberos", daemon=True).start()
+    return done
 
 
 def _awaitable_or_context(

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import os
+import shutil
+import socket
 import ssl
 import struct
 import time
@@ -185,6 +188,43 @@ def test_clock_skew_names_the_cause(kerberos, kerberos_kafka, tmp_path):
     conn = _connect(kerberos_kafka)
     with pytest.raises(SaslKerberosError, match=r"clock skew"):
         conn.authenticate(sasl.GssapiClient(SERVICE_HOST, ccache=cache))
+
+
+@pytest.mark.backend_independent
+def test_a_silent_kdc_is_an_error_within_the_timeout(kerberos, kerberos_kafka, tmp_path):
+    """The realm's KDC accepts connections and never answers (krb5.conf pointed at a
+    socket nobody reads): aio's open_connection gets no ticket and says so when its
+    timeout ends, not when MIT Kerberos gives up."""
+    keytab = tmp_path / "alice-again.keytab"  # a keytab of its own: no ticket cached yet
+    shutil.copyfile(kerberos.alice_keytab, keytab)
+    config = os.environ["KRB5_CONFIG"]
+    original = open(config).read()
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        kdc = f"kdc = 127.0.0.1:{kerberos.kdc.port}"
+        assert kdc in original
+        try:
+            with open(config, "w") as fh:
+                fh.write(original.replace(kdc, f"kdc = 127.0.0.1:{silent.getsockname()[1]}"))
+            time.sleep(1.1)  # MIT re-reads a changed profile, checking at most once a second
+
+            async def main():
+                await open_connection(
+                    SERVICE_HOST,
+                    kerberos_kafka.sasl_port,
+                    sasl_mechanism="GSSAPI",
+                    sasl_username=kerberos.alice,
+                    sasl_kerberos_keytab=str(keytab),
+                    timeout=3,
+                )
+
+            with pytest.raises(SaslKerberosError, match=r"no Kerberos ticket within the 3 s timeout"):
+                asyncio.run(main())
+        finally:
+            with open(config, "w") as fh:
+                fh.write(original)
+            time.sleep(1.1)
 
 
 def test_missing_keytab_names_the_path(kerberos, tmp_path):

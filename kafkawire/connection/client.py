@@ -177,6 +177,11 @@ class ClientConnection:
 
     # -- state ---------------------------------------------------------------------
     @property
+    def sasl_client(self) -> Optional["SaslClient"]:
+        """The mechanism client :meth:`authenticate` uses when given none."""
+        return self._sasl_client
+
+    @property
     def in_flight(self) -> int:
         """Requests waiting for their response."""
         return len(self._pending)

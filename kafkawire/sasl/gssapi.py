@@ -158,6 +158,15 @@ class GssapiClient(SaslClient):
         self._max_token_size = max_token_size
         self._context: Any = None
         self._established = False
+        self._prepared: Optional[bytes] = None
+
+    def prepare(self) -> None:
+        """Get the ticket and the first token now.  This is the step that may ask the
+        KDC, and MIT Kerberos waits for a silent KDC by itself: a caller with a timeout
+        runs it in a thread (as :mod:`kafkawire.aio` does); :meth:`start` then sends the
+        token without waiting.  Raises :class:`~kafkawire.errors.SaslKerberosError`."""
+        if self._prepared is None and self._context is None:
+            self._prepared = self._initial_token()
 
     def _credentials(self) -> Any:
         gssapi = self._gssapi
@@ -173,6 +182,10 @@ class GssapiClient(SaslClient):
         return gssapi.Credentials(name=name, usage="initiate", store=store or None)
 
     def _first(self) -> bytes:
+        token, self._prepared = self._prepared, None
+        return token if token is not None else self._initial_token()
+
+    def _initial_token(self) -> bytes:
         gssapi = self._gssapi
         try:
             creds = self._credentials()
