@@ -43,6 +43,7 @@ INSTRUMENTED = (
     "kafkawire._pure.primitives",
     "kafkawire._pure.codec",
     "kafkawire._pure.records",
+    "kafkawire._pure.records_encode",
     "kafkawire._pure.crc",
     "kafkawire.primitives",
     "kafkawire.framing",

@@ -23,6 +23,11 @@ CRC_OFFSET = 17  # the CRC-32C covers the bytes from attributes (21) to the end
 ATTRIBUTES_OFFSET = 21
 # legacy messages (magic 0 and 1): crc .. value length, after the 12-byte log entry head
 LEGACY_OVERHEAD = (14, 22)
+# the log entry head of both formats: offset, size
+LOG_ENTRY = struct.Struct(">qi")
+# a legacy message's crc, magic and attributes (read unsigned, as the Cython backend does)
+LEGACY_HEAD = struct.Struct(">IbB")
+NO_TIMESTAMP = -1  # a record or message with no timestamp
 
 # attribute bits
 COMPRESSION_MASK = 0x07
