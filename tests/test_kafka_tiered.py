@@ -237,6 +237,33 @@ def test_kafka_log_reads_both_tiers_as_kafkas_consumer_reads(kafka_log, kafka_ti
     assert got == _java_rows(kafka_tiered.records[isolation])
 
 
+@pytest.mark.spark
+def test_decode_remote_log_metadata_column_function(kafka_log, kafka_tiered):
+    import json
+
+    from kafkawire.spark.functions import decode_remote_log_metadata
+
+    rows = (
+        kafka_log()
+        .load(str(kafka_tiered.metadata_dir))
+        .select(decode_remote_log_metadata("value").alias("m"))
+        .select("m.*")
+        .collect()
+    )
+    assert {r.record_type for r in rows} == {
+        "RemoteLogSegmentMetadataRecord",
+        "RemoteLogSegmentMetadataUpdateRecord",
+    }
+    finished = set()
+    for r in rows:
+        fields = json.loads(r.fields)
+        assert r.version == 0
+        if fields["remote_log_segment_state"] == tiered.COPY_SEGMENT_FINISHED:
+            finished.add(fields["remote_log_segment_id"]["id"])
+    remote = tiered.remote_segments(str(kafka_tiered.metadata_dir))
+    assert finished == {str(s.segment_id) for segs in remote.values() for s in segs}
+
+
 # -- errors ---------------------------------------------------------------------------
 
 

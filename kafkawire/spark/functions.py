@@ -16,7 +16,8 @@
     records ``member_id``, ``epoch`` (the group, member or assignment epoch) and
     ``fields`` (the whole value as JSON); a null value (tombstone) gives the key's
     fields only.
-``decode_transaction_state(key, value)`` and ``decode_cluster_metadata(value)``
+``decode_transaction_state(key, value)``, ``decode_cluster_metadata(value)`` and
+``decode_remote_log_metadata(value)`` (tiered storage's ``__remote_log_metadata``)
     To ``record_type``, ``version`` and ``fields`` (the record as JSON, Kafka's field
     names in snake_case).
 
@@ -308,10 +309,21 @@ def transaction_state_record(key: Optional[bytes], value: Optional[bytes]) -> Di
 
 def cluster_metadata_record(value: Optional[bytes]) -> Dict[str, Any]:
     """One ``__cluster_metadata`` record value (frame version, type, version, struct)."""
+    return _framed_record(value, internal_topics.decode_metadata_record)
+
+
+def remote_log_metadata_record(value: Optional[bytes]) -> Dict[str, Any]:
+    """One ``__remote_log_metadata`` record value (frame version, type, version, struct)."""
+    return _framed_record(value, internal_topics.decode_remote_log_metadata_record)
+
+
+def _framed_record(
+    value: Optional[bytes], decode: Callable[[Any], internal_topics.MetadataRecord]
+) -> Dict[str, Any]:
     if value is None:
         return {}
     try:
-        rec = internal_topics.decode_metadata_record(value)
+        rec = decode(value)
         return {
             "record_type": type(rec.message).__name__,
             "version": rec.version,
@@ -346,6 +358,10 @@ def decode_transaction_state_array(keys, values):  # type: ignore[no-untyped-def
 
 def decode_cluster_metadata_array(values):  # type: ignore[no-untyped-def]  # see _arrow_udf
     return _struct_array([cluster_metadata_record(_py(v)) for v in values], _TYPED_JSON)
+
+
+def decode_remote_log_metadata_array(values):  # type: ignore[no-untyped-def]  # see _arrow_udf
+    return _struct_array([remote_log_metadata_record(_py(v)) for v in values], _TYPED_JSON)
 
 
 # ---------------------------------------------------------------------------
@@ -387,3 +403,8 @@ def decode_transaction_state(key: "ColumnOrName", value: "ColumnOrName") -> "Col
 def decode_cluster_metadata(value: "ColumnOrName") -> "Column":
     """``__cluster_metadata`` value Column -> struct(record_type, version, fields JSON)."""
     return _arrow_udf()(decode_cluster_metadata_array, _ddl(_TYPED_JSON))(value)
+
+
+def decode_remote_log_metadata(value: "ColumnOrName") -> "Column":
+    """``__remote_log_metadata`` value Column -> struct(record_type, version, fields JSON)."""
+    return _arrow_udf()(decode_remote_log_metadata_array, _ddl(_TYPED_JSON))(value)
