@@ -42,6 +42,7 @@ INSTRUMENTED = (
     "kafkawire",
     "kafkawire._pure.primitives",
     "kafkawire._pure.codec",
+    "kafkawire._pure.codec_compile",
     "kafkawire._pure.records",
     "kafkawire._pure.records_encode",
     "kafkawire._pure.crc",
