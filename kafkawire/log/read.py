@@ -22,6 +22,7 @@ from typing import (
     Iterator,
     List,
     Mapping,
+    NamedTuple,
     Optional,
     Sequence,
     Tuple,
@@ -630,20 +631,58 @@ def _finish(
     schema: "pyarrow.Schema",
     row_filter: RowFilter = NO_FILTER,
 ) -> "pyarrow.Table":
-    """Filter a decoded table down to the rows to keep and the columns of ``schema``
-    (the split's topic and partition among them when asked for)."""
+    """Filter a table decoded from ``split`` down to the rows to keep and the columns of
+    ``schema`` (the split's topic and partition among them when asked for)."""
+    return _finish_runs(table, [(split, table.num_rows)], options, schema, row_filter)
+
+
+def _finish_runs(
+    table: "pyarrow.Table",
+    runs: Sequence[Tuple[Split, int]],
+    options: ReadOptions,
+    schema: "pyarrow.Schema",
+    row_filter: RowFilter,
+) -> "pyarrow.Table":
+    """:func:`_finish` of a table decoded from several splits at once: ``runs`` says
+    which split the rows came from, as (split, rows) in row order, one entry a run of
+    splits of one partition.  The topic and partition columns are built once a run,
+    the row mask once for the table (once a run under ``read_committed``: aborted
+    transactions and the last stable offset are the partition's)."""
     import pyarrow as pa
 
-    mask = _record_filter(table, split, options, row_filter)
+    mask: Optional[Union["pyarrow.Array", "pyarrow.ChunkedArray"]]
+    if options.isolation_level == "read_committed" and len(runs) > 1:
+        masks = []
+        start = 0
+        for split, n in runs:
+            m = _record_filter(table.slice(start, n), split, options, row_filter)
+            masks.append(m)
+            start += n
+        mask = None
+        if any(m is not None for m in masks):
+            mask = pa.chunked_array(
+                [pa.repeat(True, n) if m is None else m.combine_chunks() for m, (_s, n) in zip(masks, runs)],
+                pa.bool_(),
+            )
+    else:
+        mask = _record_filter(table, runs[0][0], options, row_filter)
     if mask is not None:
+        mask = mask.combine_chunks()
         table = table.filter(mask)
+
+    def shared(name: str, kind: "pyarrow.DataType") -> "pyarrow.Array":
+        # one array a run: a split's topic and partition, not the records'
+        parts = [pa.repeat(pa.scalar(getattr(split, name), kind), n) for split, n in runs]
+        col = parts[0] if len(parts) == 1 else pa.concat_arrays(parts)
+        return col if mask is None else col.filter(mask)
+
     n = table.num_rows
     cols = []
     for f in schema:
         if f.name == "topic":
-            cols.append(pa.repeat(pa.scalar(split.topic, pa.string()), n))
+            cols.append(shared("topic", pa.string()))
         elif f.name == "partition":
-            cols.append(pa.repeat(pa.scalar(split.partition, pa.int32()), n))
+            cols.append(shared("partition", pa.int32()))
         elif f.name == options.corrupt_column and options.mode == "PERMISSIVE":
             cols.append(pa.nulls(n, pa.string()))
         else:
@@ -726,14 +765,18 @@ def read_splits(
     stats: Optional[ReadStats] = None,
     row_filter: RowFilter = NO_FILTER,
 ) -> Iterator["pyarrow.RecordBatch"]:
-    """:func:`read_split` of each split in turn: what one Spark task reads."""
-    stats = stats if stats is not None else ReadStats()
-    # the records implementation the 'backend' option names, else the active one
-    records = _backend.implementation("records", options.backend or None)
-    schema = arrow_schema(options)
-    columns = _decoded_columns(options, schema)
+    """:func:`read_split` of each split in turn, as one Spark task reads them: the same
+    rows in the same order, but small splits (many small segments) are decoded together,
+    up to ``chunk_bytes`` at a time, into one Arrow batch."""
+    reader = _TaskReader(options, stats if stats is not None else ReadStats(), row_filter)
     for split in splits:
-        yield from _read_split(split, options, stats, row_filter, records, schema, columns)
+        for item in reader.pieces(split):
+            if isinstance(item, _Piece):
+                yield from reader.add(item)
+            else:
+                yield from reader.flush()
+                yield from reader.emit(item)
+    yield from reader.flush()
 
 
 def _runs(headers: List[BatchHeader], row_filter: RowFilter) -> Tuple[List[Tuple[int, int]], bool]:
@@ -757,46 +800,154 @@ def _runs(headers: List[BatchHeader], row_filter: RowFilter) -> Tuple[List[Tuple
     return runs, False
 
 
-def _read_split(
-    split: Split,
-    options: ReadOptions,
-    stats: ReadStats,
-    row_filter: RowFilter,
-    records: Any,
-    schema: "pyarrow.Schema",
-    columns: List[str],
-) -> Iterator["pyarrow.RecordBatch"]:
-    """One split, with what every split of a task shares worked out once by
-    :func:`read_splits`: the records backend, the schema and the columns to decode."""
-    verify = options.verify_crc
+class _Piece(NamedTuple):
+    """Whole batches of one split to decode: ``view`` starts at file position ``base``
+    (only good until the split's reader resumes)."""
 
-    def bad(position: int, offset: Optional[int], exc: Exception) -> Optional["pyarrow.Table"]:
+    split: Split
+    view: memoryview
+    base: int
+    headers: List[BatchHeader]
+
+
+class _TaskReader:
+    """Reads the splits of one task.  What they share is worked out once (the records
+    backend, the schema, the columns to decode), and the pieces of small splits are
+    copied into one buffer and decoded by one :func:`kafkawire.records.to_arrow` call:
+    a Python-level cost per split (the call, the table, the topic and partition
+    columns, the batch Spark takes) is paid once per ``chunk_bytes`` instead."""
+
+    def __init__(self, options: ReadOptions, stats: ReadStats, row_filter: RowFilter) -> None:
+        self.options = options
+        self.stats = stats
+        self.row_filter = row_filter
+        # the records implementation the 'backend' option names, else the active one
+        self.records = _backend.implementation("records", options.backend or None)
+        self.schema = arrow_schema(options)
+        self.columns = _decoded_columns(options, self.schema)
+        # the pieces copied to ``buffer[:filled]``: (split, file position, headers,
+        # start and end in the buffer, rows)
+        self.pending: List[Tuple[Split, int, List[BatchHeader], int, int, int]] = []
+        self.buffer = bytearray()
+        self.filled = 0
+
+    def bad(
+        self, split: Split, position: int, offset: Optional[int], exc: Exception
+    ) -> Optional["pyarrow.Table"]:
+        """What a corrupt batch of ``split`` gives per ``mode``: an error raised, nothing,
+        or its corrupt-record row."""
         err = (
             exc
             if isinstance(exc, SegmentError)
             else SegmentCorruptRecordError(split.path, position, str(exc))
         )
-        if options.mode == "FAILFAST":
+        if self.options.mode == "FAILFAST":
             raise err from (None if exc is err else exc)
-        stats.corrupt.append(str(err))
-        if options.mode == "PERMISSIVE":
-            return _corrupt_row(split, options, schema, offset, str(err))
+        self.stats.corrupt.append(str(err))
+        if self.options.mode == "PERMISSIVE":
+            return _corrupt_row(split, self.options, self.schema, offset, str(err))
         return None
 
-    def emit(table: "pyarrow.Table") -> Iterator["pyarrow.RecordBatch"]:
+    def emit(self, table: "pyarrow.Table") -> Iterator["pyarrow.RecordBatch"]:
         for b in table.to_batches():
             if b.num_rows:
-                stats.rows += b.num_rows
+                self.stats.rows += b.num_rows
                 yield b
 
-    def decode(view: memoryview, base: int, headers: List[BatchHeader]) -> Iterator["pyarrow.RecordBatch"]:
-        stats.batches_read += len(headers)
+    def pieces(self, split: Split) -> Iterator[Union[_Piece, "pyarrow.Table"]]:
+        """The pieces of ``split`` the row filter may want, in order, and the
+        corrupt-record row (a table) of a framing error that ends it."""
+        row_filter = self.row_filter
+        filtering = row_filter.bounds_rows
+        # to_arrow copies what it keeps, so every chunk can reuse one buffer
+        chunks = segments.iter_chunks(
+            split.path,
+            split.start,
+            split.end,
+            chunk_size=self.options.chunk_bytes,
+            reuse_buffer=True,
+            store=split.store,
+        )
+        while True:
+            try:
+                position, view, headers = next(chunks)
+            except StopIteration:
+                return
+            except SegmentError as exc:
+                row = self.bad(split, exc.position, None, exc)
+                if row is not None:
+                    yield row
+                return
+            if not filtering:
+                yield _Piece(split, view, position, headers)
+                continue
+            runs, done = _runs(headers, row_filter)
+            self.stats.batches_skipped += len(headers) - sum(b - a + 1 for a, b in runs)
+            for first, last in runs:
+                a = headers[first].position - position
+                b = headers[last].end - position
+                yield _Piece(split, view[a:b], headers[first].position, headers[first : last + 1])
+            if done:
+                return
+
+    def add(self, piece: _Piece) -> Iterator["pyarrow.RecordBatch"]:
+        """Decode ``piece`` now (a big one, or one with legacy messages, whose record
+        counts the headers do not give) or copy it to the buffer, flushed when full."""
+        size = len(piece.view)
+        limit = self.options.chunk_bytes
+        if size * 4 >= limit or any(h.magic < 2 for h in piece.headers):
+            yield from self.flush()
+            yield from self.decode(piece)
+            return
+        if self.filled + size > limit:
+            yield from self.flush()
+        start, end = self.filled, self.filled + size
+        if len(self.buffer) < end:  # grown to chunk_bytes at most, then reused
+            grown = bytearray(min(limit, max(end, 2 * len(self.buffer))))
+            grown[:start] = memoryview(self.buffer)[:start]
+            self.buffer = grown
+        self.buffer[start:end] = piece.view
+        rows = sum(h.record_count for h in piece.headers)  # exactly what a v2 batch decodes to
+        self.pending.append((piece.split, piece.base, piece.headers, start, end, rows))
+        self.filled = end
+
+    def flush(self) -> Iterator["pyarrow.RecordBatch"]:
+        """Decode the buffered pieces with one call, as one table; if a batch among them
+        is bad, decode them piece by piece to say which."""
+        if not self.pending:
+            return
+        pending, self.pending = self.pending, []
+        filled, self.filled = self.filled, 0
+        view = memoryview(self.buffer)[:filled]
+        batches = sum(len(headers) for _s, _b, headers, _a, _e, _n in pending)
+        try:
+            table = self.records.to_arrow(view, verify_crc=self.options.verify_crc, columns=self.columns)
+        except DecodeError:
+            table = None
+        if table is None or table.num_rows != sum(n for *_rest, n in pending):
+            for split, base, headers, a, b, _n in pending:
+                yield from self.decode(_Piece(split, view[a:b], base, headers))
+            return
+        self.stats.batches_read += batches
+        runs: List[Tuple[Split, int]] = []
+        for split, _b, _h, _a, _e, n in pending:
+            if runs and _same_partition(runs[-1][0], split):
+                runs[-1] = (runs[-1][0], runs[-1][1] + n)
+            else:
+                runs.append((split, n))
+        yield from self.emit(_finish_runs(table, runs, self.options, self.schema, self.row_filter))
+
+    def decode(self, piece: _Piece) -> Iterator["pyarrow.RecordBatch"]:
+        """One piece decoded on its own; if a batch in it is bad, batch by batch."""
+        split, view, base, headers = piece
+        records, verify, columns = self.records, self.options.verify_crc, self.columns
+        self.stats.batches_read += len(headers)
         try:
             table = records.to_arrow(view, verify_crc=verify, columns=columns)
         except DecodeError:
             table = None
         if table is not None:
-            yield from emit(_finish(table, split, options, schema, row_filter))
+            yield from self.emit(_finish(table, split, self.options, self.schema, self.row_filter))
             return
         # something in the run is bad: decode batch by batch to say which
         for h in headers:
@@ -806,43 +957,22 @@ def _read_split(
             except CodecUnavailableError:
                 raise  # the machine lacks a library: no batch is corrupt
             except DecodeError as exc:
-                row = bad(h.position, h.base_offset, exc)
+                row = self.bad(split, h.position, h.base_offset, exc)
                 if row is not None:
-                    yield from emit(row)
+                    yield from self.emit(row)
                 continue
-            yield from emit(_finish(part, split, options, schema, row_filter))
+            yield from self.emit(_finish(part, split, self.options, self.schema, self.row_filter))
 
-    filtering = row_filter.bounds_rows
-    # to_arrow copies what it keeps, so every chunk can reuse one buffer
-    chunks = segments.iter_chunks(
-        split.path,
-        split.start,
-        split.end,
-        chunk_size=options.chunk_bytes,
-        reuse_buffer=True,
-        store=split.store,
+
+def _same_partition(a: Split, b: Split) -> bool:
+    """Whether rows of ``a`` and ``b`` share their topic and partition columns and
+    transaction filter."""
+    return (
+        a.topic == b.topic
+        and a.partition == b.partition
+        and a.last_stable_offset == b.last_stable_offset
+        and (a.aborted is b.aborted or a.aborted == b.aborted)
     )
-    while True:
-        try:
-            position, view, headers = next(chunks)
-        except StopIteration:
-            return
-        except SegmentError as exc:
-            row = bad(exc.position, None, exc)
-            if row is not None:
-                yield from emit(row)
-            return
-        if not filtering:
-            yield from decode(view, position, headers)
-            continue
-        runs, done = _runs(headers, row_filter)
-        stats.batches_skipped += len(headers) - sum(b - a + 1 for a, b in runs)
-        for first, last in runs:
-            a = headers[first].position - position
-            b = headers[last].end - position
-            yield from decode(view[a:b], headers[first].position, headers[first : last + 1])
-        if done:
-            return
 
 
 def read_all(

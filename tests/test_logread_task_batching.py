@@ -1,0 +1,142 @@
+"""A task decodes its small splits together: the same rows, in the same order, with the
+same schema, as reading each split alone.
+
+The log has many small segments over several topics and partitions, every codec,
+control batches, aborted transactions spread over segments, and a partition of legacy
+v1 message sets (whose record counts their headers do not give, so they are decoded
+on their own).  Each read of one task is compared with the reads of its splits one by
+one, row for row, under filters, both isolation levels and the corrupt-batch modes.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import replace
+
+import pytest
+
+pa = pytest.importorskip("pyarrow")
+
+from kafkawire import records  # noqa: E402
+from kafkawire.log import read as logread  # noqa: E402
+from kafkawire.log import sample, segments  # noqa: E402
+
+BASE_TS = sample.BASE_TIMESTAMP
+
+
+@pytest.fixture(scope="module")
+def log_dir(tmp_path_factory):
+    """The sample log in 4 KB segments (a few hundred), plus legacy message sets."""
+    d = str(tmp_path_factory.mktemp("task-batching"))
+    sample.generate(d, segment_bytes=4096)
+    with segments.PartitionWriter(os.path.join(d, "legacy-0"), segment_bytes=2048) as w:
+        for base in range(0, 100, 10):
+            recs = [
+                {"key": b"k%d" % (base + i), "value": b"v" * 30, "timestamp": BASE_TS + i} for i in range(10)
+            ]
+            w.append(records.encode_batch(recs, base_offset=base, magic=1))
+    return d
+
+
+def _one_task(splits, options, row_filter=logread.NO_FILTER, stats=None):
+    """What a task reading ``splits`` yields, and the table of it."""
+    batches = list(logread.read_splits(splits, options, row_filter=row_filter, stats=stats))
+    return batches, pa.Table.from_batches(batches, schema=logread.arrow_schema(options))
+
+
+def _split_by_split(splits, options, row_filter=logread.NO_FILTER):
+    batches = [b for s in splits for b in logread.read_split(s, options, row_filter=row_filter)]
+    return pa.Table.from_batches(batches, schema=logread.arrow_schema(options))
+
+
+OPTIONS = {
+    "default": logread.ReadOptions(),
+    "read_committed": logread.ReadOptions(isolation_level="read_committed"),
+    "control": logread.ReadOptions(include_control=True),
+    "small chunks, some columns": logread.ReadOptions(
+        isolation_level="read_committed", chunk_bytes=20_000, columns=("partition", "offset", "value")
+    ),
+}
+FILTERS = [
+    logread.RowFilter(min_offset=150, max_offset=900),
+    logread.RowFilter(min_timestamp=BASE_TS + 10_000, max_timestamp=BASE_TS + 30_000),
+    logread.RowFilter(topics=frozenset({"payments", "legacy"}), min_offset=40),
+]
+
+
+@pytest.mark.parametrize("options", OPTIONS.values(), ids=OPTIONS.keys())
+@pytest.mark.parametrize("row_filter", FILTERS, ids=lambda f: repr(f)[9:50])
+def test_a_task_of_many_small_splits_gives_the_rows_of_its_splits_read_alone(log_dir, options, row_filter):
+    splits = logread.plan(log_dir, options, row_filter)
+    assert len({(s.topic, s.partition) for s in splits}) >= 3 and len(splits) > 10
+    _batches, task = _one_task(splits, options, row_filter)
+    alone = _split_by_split(splits, options, row_filter)
+    assert task.schema == alone.schema == logread.arrow_schema(options)
+    assert task.num_rows
+    assert task.to_pylist() == alone.to_pylist()
+
+
+def test_aborted_transactions_over_many_segments_are_dropped_in_one_task(log_dir):
+    committed = OPTIONS["read_committed"]
+    splits = logread.plan(log_dir, committed)
+    payments = [s for s in splits if s.topic == "payments"]
+    aborted = {a for s in payments for a in s.aborted}
+    # aborted transactions whose records lie in more than one segment of a task
+    assert any(
+        len({s.path for s in payments if s.aborted and _holds(s, first, last)}) > 1
+        for _pid, first, last in aborted
+    )
+    _batches, task = _one_task(splits, committed)
+    assert task.to_pylist() == _split_by_split(splits, committed).to_pylist()
+    uncommitted = _split_by_split(splits, OPTIONS["default"]).to_pylist()
+    kept = {(r["partition"], r["offset"]) for r in task.to_pylist() if r["topic"] == "payments"}
+    dropped = [(r["partition"], r["offset"]) for r in uncommitted if r["topic"] == "payments"]
+    dropped = [d for d in dropped if d not in kept]
+    assert dropped
+    ranges = {(s.partition, a[1], a[2]) for s in payments for a in s.aborted}
+    assert all(any(p == q and lo <= o <= hi for q, lo, hi in ranges) for p, o in dropped)
+
+
+def _holds(split, first, last):
+    """Whether ``split``'s bytes hold some offset of [first, last] (read from its batch headers)."""
+    with split.store.open(split.path) as f:
+        headers = segments.scan_headers(split.path, split.start, split.end, f=f)
+        return any(h.base_offset <= last and h.last_offset >= first for h in headers)
+
+
+def test_small_splits_come_out_as_few_large_batches(log_dir):
+    options = OPTIONS["default"]
+    splits = [s for s in logread.plan(log_dir, options) if s.topic != "legacy"]
+    stats = logread.ReadStats()
+    batches, task = _one_task(splits, options, stats=stats)
+    assert len(batches) * 20 < len(splits)
+    assert stats.rows == task.num_rows
+    assert task.to_pylist() == _split_by_split(splits, options).to_pylist()
+    # no batch holds more than a chunk's worth of input
+    small = replace(options, chunk_bytes=16_384)
+    assert len(_one_task(splits, small)[0]) > len(batches)
+
+
+@pytest.mark.parametrize("mode", ["PERMISSIVE", "DROPMALFORMED"])
+def test_a_corrupt_batch_among_small_splits_is_reported_as_when_read_alone(log_dir, tmp_path, mode):
+    d = str(tmp_path / "log")
+    shutil.copytree(log_dir, d)
+    orders = segments.discover(os.path.join(d, "orders-1"))[0]
+    seg = orders.segments[2]
+    with open(seg.path, "r+b") as f:  # a byte of the first batch's records: its CRC fails
+        f.seek(100)
+        byte = f.read(1)
+        f.seek(100)
+        f.write(bytes([byte[0] ^ 0xFF]))
+    options = logread.ReadOptions(mode=mode)
+    splits = logread.plan(d, options)
+    stats = logread.ReadStats()
+    _batches, task = _one_task(splits, options, stats=stats)
+    assert len(stats.corrupt) == 1 and seg.path in stats.corrupt[0]
+    assert task.to_pylist() == _split_by_split(splits, options).to_pylist()
+    if mode == "PERMISSIVE":
+        bad = [r for r in task.to_pylist() if r["_corrupt_record"] is not None]
+        assert len(bad) == 1 and bad[0]["topic"] == "orders" and bad[0]["partition"] == 1
+    with pytest.raises(segments.SegmentError, match="at byte"):
+        _one_task(splits, logread.ReadOptions())
