@@ -229,3 +229,30 @@ def test_the_docstring_examples_of_the_documented_modules_run(module):
     for test in finder.find(mod, module):
         runner.run(test)
     assert runner.failures == 0, f"{runner.failures} docstring example(s) of {module} failed"
+
+
+def test_restructured_text_docstrings_become_the_markdown_that_renders_the_same():
+    from docs_griffe import markdown_of
+
+    text = "Read::\n\n    load(p)\n\nOptions:\n\n``mode`` (FAILFAST)\n    What a bad batch does.\n\n"
+    text += "    An indented remark.\n\n>>> 1 + 1\n2\n\nSee :func:`kafkawire.records.to_arrow`."
+    assert markdown_of(text).split("\n") == [
+        "Read:",
+        "",
+        "```",
+        "load(p)",
+        "```",
+        "",
+        "Options:",
+        "",
+        "* ``mode`` (FAILFAST): What a bad batch does.",
+        "",
+        "An indented remark.",
+        "",
+        "```pycon",
+        ">>> 1 + 1",
+        "2",
+        "```",
+        "",
+        "See ``kafkawire.records.to_arrow``.",
+    ]
