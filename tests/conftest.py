@@ -27,6 +27,7 @@ pytest_plugins = [
     "conftest_spark",  # the session-scoped SparkSession fixture
     "conftest_kafka",  # the session-scoped real Kafka broker
     "conftest_kerberos",  # the session-scoped MIT KDC and Kerberized Kafka broker
+    "conftest_objectstore",  # the session-scoped SeaweedFS (S3) server
 ]
 
 
@@ -40,6 +41,11 @@ def pytest_configure(config):
         "markers",
         "kafka: needs Java and Apache Kafka's release jars (skips without them; "
         "KAFKAWIRE_REQUIRE_KAFKA=1 makes that skip a failure)",
+    )
+    config.addinivalue_line(
+        "markers",
+        "objectstore: needs the SeaweedFS S3 server built by `python tests/seaweedfs_support.py build` "
+        "(skips without it; KAFKAWIRE_REQUIRE_OBJECTSTORE=1 makes that skip a failure)",
     )
 
 

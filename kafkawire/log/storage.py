@@ -31,6 +31,7 @@ import fnmatch
 import functools
 import os
 import posixpath
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, List, Mapping, Optional, Tuple, Union
 
@@ -155,6 +156,11 @@ class RangeFile:
     def readinto_at(self, position: int, buffer: memoryview) -> int:
         """Fill ``buffer`` from ``position``; how many bytes came (fewer at the end)."""
         raise NotImplementedError
+
+    def sequential(self, end: int) -> None:
+        """A hint: the reads that follow go forward in order up to ``end``, so the next
+        range may be fetched while the caller works on this one (an object store's
+        round trips then overlap decoding).  Nothing past ``end`` is fetched."""
 
     def close(self) -> None:
         """Release the file."""
@@ -323,6 +329,9 @@ class _ObjectFile(RangeFile):
         self._window_at = 0
         self._window = b""
         self._ahead = MIN_READ_AHEAD
+        self._sequential_end = 0
+        self._spare: Optional[Tuple[int, memoryview]] = None  # fetched, not yet asked for
+        self._next: Optional[Tuple[int, "Future[bytes]"]] = None  # being fetched
 
     def _fetch(self, position: int, n: int) -> bytes:
         try:
@@ -348,18 +357,61 @@ class _ObjectFile(RangeFile):
         self._window_at, self._window = position, self._fetch(position, want)
         return self._window[:n]
 
+    def sequential(self, end: int) -> None:
+        self._sequential_end = end
+
+    def _fetched(self, position: int) -> Optional[memoryview]:
+        """Bytes already fetched (or being fetched) from ``position`` on, if any."""
+        spare, self._spare = self._spare, None
+        if spare is not None and spare[0] == position:
+            return spare[1]
+        pending, self._next = self._next, None
+        if pending is not None and pending[0] == position:
+            return memoryview(pending[1].result())
+        return None
+
     def readinto_at(self, position: int, buffer: memoryview) -> int:
-        try:
-            self._f.seek(position)
-            got = self._f.readinto(buffer)
-        except OSError as exc:
-            raise _s3_error(exc, self.path, position) from exc
-        self._store.bytes_read += got
-        self._store.requests += 1
-        return int(got)
+        got = 0
+        while got < len(buffer):
+            ahead = self._fetched(position + got)
+            if ahead is None or not len(ahead):
+                break
+            k = min(len(ahead), len(buffer) - got)
+            buffer[got : got + k] = ahead[:k]
+            got += k
+            if k < len(ahead):
+                self._spare = (position + got, ahead[k:])
+        if got < len(buffer):
+            # read_at, not seek and read: a dropped prefetch may still use the handle
+            direct = self._fetch(position + got, len(buffer) - got)
+            buffer[got : got + len(direct)] = direct
+            got += len(direct)
+        # fetch the next range of the same size while the caller decodes this one
+        following = position + got
+        if self._spare is None and self._next is None and following < self._sequential_end:
+            size = min(len(buffer), self._sequential_end - following)
+            self._next = (following, _prefetcher().submit(self._fetch, following, size))
+        return got
 
     def close(self) -> None:
+        pending, self._next = self._next, None
+        if pending is not None:
+            pending[1].cancel() or pending[1].exception()  # let a running fetch end first
         self._f.close()
+
+
+_PREFETCHER: Optional[Tuple[int, "ThreadPoolExecutor"]] = None
+
+
+def _prefetcher() -> "ThreadPoolExecutor":
+    """The threads that fetch ahead (made anew in a forked child: Spark's workers)."""
+    global _PREFETCHER
+    if _PREFETCHER is None or _PREFETCHER[0] != os.getpid():
+        _PREFETCHER = (
+            os.getpid(),
+            ThreadPoolExecutor(max_workers=4, thread_name_prefix="kafkawire-prefetch"),
+        )
+    return _PREFETCHER[1]
 
 
 class ObjectStore(Store):
