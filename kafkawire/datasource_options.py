@@ -64,7 +64,8 @@ KAFKA_LOG_READ: Tuple[Option, ...] = (
         "128m",
         "The target size of one Spark partition (task), as Spark's file sources have it: "
         "bigger segments are cut at batch boundaries (from the ``.index`` when present), "
-        "smaller ones are packed together.",
+        "smaller ones are packed together; lowered so the log spreads over at least "
+        "``minPartitions`` tasks, but never below ``openCostInBytes``.",
     ),
     Option(
         "openCostInBytes",

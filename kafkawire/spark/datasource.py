@@ -21,38 +21,13 @@ are not opened, a segment is entered at the batch its ``.index`` or ``.timeindex
 to, and batches outside the range are skipped by their header without being decompressed.
 Spark still checks every filter on the rows it gets.
 
-Read options (all optional):
-
-``verifyCrc`` (true)
-    Check each batch's CRC32C (CRC32 for legacy messages).
-``includeControl`` (false)
-    Keep control records (transaction markers) as rows.
-``isolationLevel`` (read_uncommitted)
-    ``read_committed`` drops the records of aborted transactions, found from the abort
-    markers of each partition's log in offset order, and stops at the last stable offset
-    (the start of a transaction still open at the log's end), as a consumer would.
-``mode`` (FAILFAST)
-    What a corrupt batch does: FAILFAST fails the query with the file and byte position;
-    DROPMALFORMED skips it; PERMISSIVE skips it and adds one row for it whose
-    ``columnNameOfCorruptRecord`` (``_corrupt_record``) column holds the error, so
-    ``df.where("_corrupt_record IS NOT NULL").count()`` counts them.
-``maxPartitionBytes`` (128m), ``openCostInBytes`` (128k; 1m an object), ``minPartitions`` (cores)
-    How segments become Spark partitions, as Spark's own file sources do it: the
-    target size is ``maxPartitionBytes``, lowered so the log spreads over at least
-    ``minPartitions`` tasks (default: the planning machine's core count; set it to the
-    cluster's on a cluster) but never below ``openCostInBytes``.  Bigger segments are cut
-    at batch boundaries (from the ``.index`` file when present, else by scanning batch
-    headers); smaller ones are packed together, each counting ``openCostInBytes`` extra.
-    Tasks get equal work and come in whole waves of ``minPartitions``.
-``chunkBytes`` (4m)
-    How much of a segment a task decodes at a time: memory is bounded by this plus the
-    largest batch.
-``backend`` (the worker's default)
-    ``cython`` or ``python``: the kafkawire backend the tasks decode with.
-``endpoint``, ``region``, ``accessKey``, ``secretKey``, ``sessionToken``, ``anonymous``, ``pathStyle``
-    How to reach the object store of ``s3://`` and ``s3a://`` paths
-    (:data:`kafkawire.datasource_options.OBJECT_STORE`).  Objects are listed once per
-    folder and read by ranged requests of the bytes planned.
+Read options: :data:`kafkawire.datasource_options.KAFKA_LOG_READ`, each with its default
+and meaning (the documentation site prints them as a table); an option not there is an
+error naming it.  Segments become Spark partitions as Spark's own file sources make
+them: bigger segments are cut at batch boundaries (from the ``.index`` file when
+present, else by scanning batch headers), smaller ones are packed together, and tasks
+get equal work in whole waves of ``minPartitions``.  Objects of ``s3://`` and ``s3a://``
+paths are listed once per folder and read by ranged requests of the bytes planned.
 
 Write::
 
@@ -61,9 +36,8 @@ Write::
 Rows of (``topic``, ``partition``, ``key``, ``value``, ``headers``, ``timestamp``) become
 partition folders of segment files (with ``.index`` and ``.timeindex``) under ``path``.
 Only ``value`` is required; options ``topic`` and ``partition`` give the defaults when
-those columns are absent or null.  Other write options: ``compression`` (none, gzip,
-snappy, lz4, zstd), ``batchBytes`` (1m, before compression), ``segmentBytes`` (1g),
-``indexIntervalBytes`` (4096).  Append mode continues each partition's offsets after its
+those columns are absent or null (the write options:
+:data:`kafkawire.datasource_options.KAFKA_LOG_WRITE`).  Append mode continues each partition's offsets after its
 existing last offset; overwrite replaces the partition folders under ``path``.
 Each task writes its batches to a staging folder; the job's commit gives them their
 final offsets (a batch's base offset lies outside its CRC, so this needs no re-encoding)
