@@ -132,8 +132,8 @@ def kerberos_broker_properties(realm: Realm, mechanisms: str) -> dict:
     return {
         "sasl.enabled.mechanisms": mechanisms,
         "sasl.kerberos.service.name": SERVICE,
-        # KIP-368: sessions end (and clients re-authenticate) before the ticket does
-        "connections.max.reauth.ms": 600000,
+        # KIP-368: re-authentication every two hours, longer than a ticket lives (1 h)
+        "connections.max.reauth.ms": 7200000,
         "listener.name.sasl_plaintext.gssapi.sasl.jaas.config": jaas,
         "listener.name.sasl_ssl.gssapi.sasl.jaas.config": jaas,
         # delegation tokens (CreateDelegationToken, then SCRAM with tokenauth=true)

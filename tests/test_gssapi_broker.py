@@ -92,6 +92,25 @@ def test_reauthentication_keeps_the_principal(kerberos, gssapi_broker, tmp_path)
 
 
 @pytest.mark.kafka
+def test_a_session_outlives_its_ticket_on_both_brokers(kerberos, kerberos_kafka):
+    """Re-authentication every 2 hours, tickets of 1 hour: Kafka's broker does not cut a
+    GSSAPI session at the ticket's end (only OAUTHBEARER's credential lifetime does
+    that), and neither does the test broker."""
+    with Broker(
+        host=SERVICE_HOST,
+        security_protocol="SASL_PLAINTEXT",
+        sasl_mechanisms=["GSSAPI"],
+        kerberos_keytab=str(kerberos.service_keytab),
+        session_lifetime_ms=7200000,
+    ) as ours:
+        lifetimes = []
+        for port in (kerberos_kafka.sasl_port, ours.port):
+            conn = BlockingClient((SERVICE_HOST, port))
+            lifetimes.append(conn.authenticate(_alice(kerberos)).session_lifetime_ms)
+    assert lifetimes == [7200000, 7200000]
+
+
+@pytest.mark.kafka
 @pytest.mark.backend_independent
 def test_kafka_java_client_authenticates_to_the_test_broker(kerberos, gssapi_broker):
     from kafka_support.java_clients import run_java
