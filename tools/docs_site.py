@@ -23,9 +23,11 @@ import os
 import re
 import sys
 import tempfile
-from typing import Any, Dict, Iterable, List, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Sequence, Tuple
 
-from mkdocs.structure.files import File, Files
+if TYPE_CHECKING:
+    from mkdocs.structure.files import Files
+
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -372,8 +374,10 @@ def generated_pages() -> Dict[str, str]:
     return pages
 
 
-def on_files(files: Files, config: Any) -> Files:
+def on_files(files: "Files", config: Any) -> "Files":
     """Add the generated pages and the benchmark charts to the site's files."""
+    from mkdocs.structure.files import File
+
     for path, text in generated_pages().items():
         files.append(File.generated(config, path, content=text))
     charts_page, images = benchmark_pages(_charts_dir.name)
