@@ -284,6 +284,14 @@ def test_bad_options_are_errors_naming_the_option(options, message, backend):
         ReadOptions.parse(options)
 
 
+def test_a_stream_starts_at_the_end_and_a_batch_at_the_start_as_the_connectors_do(backend):
+    from kafkawire.cluster.plan import ReadOptions
+
+    base = {"kafka.bootstrap.servers": "h:1", "subscribe": "t"}
+    assert ReadOptions.parse(base).starting == ("earliest",)
+    assert ReadOptions.parse(base, streaming=True).starting == ("latest",)
+
+
 def test_jaas_lines_parse_as_kafka_writes_them(backend):
     from kafkawire.cluster.config import parse_jaas
 
@@ -471,6 +479,7 @@ def test_a_stream_restarted_from_its_checkpoint_delivers_every_record_once(
     def run():
         query = (
             spark.readStream.format("kafka-cluster")
+            .option("startingOffsets", "earliest")
             .option("kafka.bootstrap.servers", boot)
             .option("subscribe", topic)
             .option("maxOffsetsPerTrigger", "40")
@@ -526,7 +535,7 @@ def test_a_stream_written_to_a_topic_is_read_back_by_the_connector(
     source = {"kafka.bootstrap.servers": boot, "subscribe": mixed_topic, "includeHeaders": "true"}
     query = (
         spark.readStream.format("kafka-cluster")
-        .options(**source, backend=backend)
+        .options(**source, backend=backend, startingOffsets="earliest")
         .load()
         .selectExpr("key", "value", "headers", "partition")
         .writeStream.format("kafka-cluster")

@@ -20,6 +20,11 @@ cleaner) serves the rest, each compared with Spark's own connector where it has 
 * A streaming query into a file sink goes on across a restart of the broker, then is
   stopped and started again from its checkpoint, while a producer keeps writing: the
   sink holds every acknowledged record once.
+* A compacted topic, its offsets full of holes, reads as the connector reads it, from
+  its start or from offsets inside a hole.
+
+On the session's broker, a topic deleted under a streaming query follows what the
+connector does by name, and ``failOnDataLoss`` by pattern.
 """
 
 from __future__ import annotations
@@ -341,6 +346,7 @@ def test_a_stream_goes_on_across_a_broker_restart_and_its_own_delivering_every_r
     def start():
         return (
             spark.readStream.format("kafka-cluster")
+            .option("startingOffsets", "earliest")
             .option("kafka.bootstrap.servers", boot)
             .option("subscribe", topic)
             .option("backend", backend)
@@ -380,3 +386,132 @@ def test_a_stream_goes_on_across_a_broker_restart_and_its_own_delivering_every_r
     assert writer.failures == []
     got = [r.value for r in spark.read.parquet(out).select("value").collect()]
     assert len(got) == len(writer.delivered) and sorted(got) == sorted(writer.delivered)
+
+
+@pytest.mark.spark
+@pytest.mark.timeout(300)
+def test_a_compacted_topic_with_offset_gaps_reads_as_the_connector_does(
+    spark_connector, guarded_kafka, backend
+):
+    import json
+
+    from confluent_kafka.admin import AdminClient, NewTopic
+
+    from kafkawire.cluster.client import Cluster
+    from kafkawire.cluster.fetch import read_range
+
+    from test_spark_kafka_cluster import same_as_connector
+
+    boot = guarded_kafka.bootstrap_servers
+    topic = f"kw-open-compacted-{uuid.uuid4().hex[:8]}"
+    admin = AdminClient({"bootstrap.servers": boot})
+    config = {
+        "cleanup.policy": "compact",
+        "segment.ms": "100",  # each round of records in a segment of its own
+        "min.cleanable.dirty.ratio": "0.01",
+        "min.compaction.lag.ms": "0",
+    }
+    admin.create_topics([NewTopic(topic, 2, 1, config=config)])[topic].result(30)
+    _wait_for(
+        "the topic", lambda: len(admin.list_topics(topic, timeout=10).topics[topic].partitions) == 2, 30
+    )
+    # each round rewrites a part of the keys the round before wrote (some with a null
+    # value), so compaction leaves the older rounds with holes; the last round stays in
+    # the active segment, which is not cleaned
+    written = 0
+    for round_, every in enumerate((1, 2, 3, 1)):
+        produce(
+            boot,
+            topic,
+            [
+                (k % 2, b"key-%d" % k, None if k % 7 == round_ else b"v%d-%d" % (round_, k), [])
+                for k in range(0, 40, every)
+            ],
+        )
+        written += len(range(0, 40, every))
+        time.sleep(0.3)
+    options, ranges = _plan({"kafka.bootstrap.servers": boot, "subscribe": topic, "backend": backend})
+
+    def kept() -> int:
+        with Cluster(options.client) as cluster:
+            return sum(b.num_rows for r in ranges for b in read_range(cluster, r, options))
+
+    _wait_for("the log cleaner", lambda: kept() < written, 120)
+    got = same_as_connector(spark_connector, {"kafka.bootstrap.servers": boot, "subscribe": topic}, backend)
+    for p in (0, 1):
+        offsets = [r.offset for r in got if r.partition == p]
+        assert offsets != list(range(offsets[0], offsets[0] + len(offsets)))  # gaps
+    # starting inside a gap: both begin at the next record kept
+    first_gap = {
+        str(p): next(o + 1 for o, n in zip(offs, offs[1:]) if n > o + 1)
+        for p in (0, 1)
+        for offs in [[r.offset for r in got if r.partition == p]]
+    }
+    same_as_connector(
+        spark_connector,
+        {
+            "kafka.bootstrap.servers": boot,
+            "subscribe": topic,
+            "startingOffsets": json.dumps({topic: first_gap}),
+        },
+        backend,
+    )
+
+
+@pytest.mark.spark
+@pytest.mark.timeout(300)
+def test_a_topic_deleted_under_a_stream_fails_it_or_is_skipped_by_fail_on_data_loss(
+    spark, kafka_broker, backend
+):
+    """Subscribed by name, a deleted topic fails the query naming it, whatever
+    failOnDataLoss says (Spark's connector fails too, with Kafka's
+    UnknownTopicOrPartitionException).  Matched by a pattern, its partitions are gone:
+    with failOnDataLoss an error names them, without it the query goes on (the
+    connector's query idles on without a word either way)."""
+    import re
+
+    from confluent_kafka.admin import AdminClient
+
+    boot = kafka_broker.bootstrap_servers
+    admin = AdminClient({"bootstrap.servers": boot})
+
+    def run(how: str, fail_on_data_loss: str):
+        topic = f"kw-gone-{uuid.uuid4().hex[:8]}"
+        create_topic(boot, topic, 2)
+        produce(boot, topic, [(i % 2, None, b"%d" % i, []) for i in range(20)])
+        query = (
+            spark.readStream.format("kafka-cluster")
+            .option("kafka.bootstrap.servers", boot)
+            .option(how, topic if how == "subscribe" else re.escape(topic))
+            .option("startingOffsets", "earliest")
+            .option("failOnDataLoss", fail_on_data_loss)
+            .option("backend", backend)
+            .load()
+            .writeStream.format("memory")
+            .queryName(f"gone_{uuid.uuid4().hex[:8]}")
+            .trigger(processingTime="300 milliseconds")
+            .start()
+        )
+        try:
+            _wait_for(
+                "a first micro-batch", lambda: any(p["numInputRows"] for p in query.recentProgress), 120
+            )
+            last = query.lastProgress["batchId"]
+            admin.delete_topics([topic])[topic].result(30)
+            _wait_for(
+                "the query to fail or plan a batch without the topic",
+                lambda: (
+                    query.exception() is not None or any(p["batchId"] > last for p in query.recentProgress)
+                ),
+                120,
+            )
+            return topic, query.exception()
+        finally:
+            query.stop()
+
+    topic, error = run("subscribe", "false")
+    assert f"topic '{topic}' does not exist" in str(error)
+    topic, error = run("subscribePattern", "true")
+    assert f"{topic}-0 is gone from the cluster" in str(error) and "failOnDataLoss=false" in str(error)
+    topic, error = run("subscribePattern", "false")
+    assert error is None

@@ -235,8 +235,8 @@ def _offset_spec(opts: Mapping[str, str], side: str, streaming: bool) -> OffsetS
         )
         return ("timestamps", stamps)
     given = opts.get(f"{side}offsets")
-    if given is None:
-        return ("earliest",) if side == "starting" or streaming else ("latest",)
+    if given is None:  # the connector's defaults: a stream starts at the end, a batch at the start
+        return ("earliest",) if side == "starting" and not streaming else ("latest",)
     word = given.strip().lower()
     forbidden = "latest" if side == "starting" else "earliest"
     if word in ("earliest", "latest"):
