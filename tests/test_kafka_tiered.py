@@ -21,7 +21,7 @@ import pytest
 
 from kafkawire import internal_topics
 from kafkawire.log import read as logread
-from kafkawire.log import segments, tiered
+from kafkawire.log import segments, storage, tiered
 from kafkawire.log.segments import SegmentError
 
 pytestmark = pytest.mark.kafka
@@ -340,3 +340,72 @@ def test_a_gap_in_the_remote_tier_or_between_the_tiers_names_the_missing_offsets
     # a remote segment of another topic id (the topic made again under its name) is not read
     other = [dataclasses.replace(s, topic_id=uuid.uuid4()) for s in segs]
     assert tiered.join_tiers(logs, {("tiered-lz4", 0): other}, root)[0].segments == logs[0].segments
+
+
+# -- the remote tier in an S3-compatible object store ---------------------------------
+
+
+@pytest.fixture(scope="module")
+def tiered_in_s3(kafka_tiered, seaweedfs):
+    """The remote tier and the metadata log copied to SeaweedFS; the local log stays on
+    disk, as a broker's does."""
+    remote = seaweedfs.upload(str(kafka_tiered.remote_dir), "tiered", "remote")
+    metadata = seaweedfs.upload(
+        str(kafka_tiered.metadata_dir), "tiered", f"logs/{kafka_tiered.metadata_dir.name}"
+    )
+    return remote, metadata
+
+
+@pytest.mark.objectstore
+@pytest.mark.parametrize("isolation", ISOLATION_LEVELS)
+def test_a_remote_tier_in_an_object_store_reads_what_kafkas_consumer_reads(
+    kafka_tiered, seaweedfs, tiered_in_s3, isolation
+):
+    remote, metadata = tiered_in_s3
+    options = logread.ReadOptions.parse(
+        {
+            **seaweedfs.options,
+            "isolationLevel": isolation,
+            "remoteStoragePath": remote,
+            "remoteLogMetadataPath": metadata,
+        }
+    )
+    plan = logread.plan(_local_paths(kafka_tiered), options)
+    assert any(s.path.startswith("s3://tiered/remote/") for s in plan)
+    table = logread.read_all(_local_paths(kafka_tiered), options)
+    assert _table_rows(table) == _java_rows(kafka_tiered.records[isolation])
+
+
+@pytest.mark.objectstore
+@pytest.mark.spark
+def test_kafka_log_reads_a_remote_tier_in_an_object_store(kafka_log, kafka_tiered, seaweedfs, tiered_in_s3):
+    remote, metadata = tiered_in_s3
+    df = kafka_log(
+        isolationLevel="read_committed",
+        remoteStoragePath=remote,
+        remoteLogMetadataPath=metadata,
+        **seaweedfs.options,
+    ).load(_local_paths(kafka_tiered))
+    java = kafka_tiered.records["read_committed"]
+    assert sorted((r.topic, r.offset) for r in df.select("topic", "offset").collect()) == sorted(
+        (r["topic"], r["offset"]) for r in java
+    )
+
+
+@pytest.mark.objectstore
+def test_a_remote_object_missing_from_the_store_is_named(kafka_tiered, seaweedfs):
+    remote = seaweedfs.upload(str(kafka_tiered.remote_dir), "tiered", "remote-damaged")
+    seg = tiered.remote_segments(str(kafka_tiered.metadata_dir))[("tiered-snappy", 0)][2]
+    gone = seg.object_path(remote, store=storage.resolve(remote))
+    seaweedfs.filesystem().delete_file(gone[len("s3://") :])
+    options = logread.ReadOptions.parse(
+        {
+            **seaweedfs.options,
+            "remoteStoragePath": remote,
+            "remoteLogMetadataPath": str(kafka_tiered.metadata_dir),
+        }
+    )
+    with pytest.raises(SegmentError) as info:
+        logread.plan(str(kafka_tiered.log_dir / "tiered-snappy-0"), options)
+    assert info.value.path == gone
+    assert f"offsets {seg.start_offset}-{seg.end_offset}" in str(info.value) and "missing" in str(info.value)
