@@ -206,6 +206,34 @@ def test_the_tiers_overlap_and_each_offset_is_read_once(kafka_tiered):
         assert offsets == list(range(ends[f"{topic}-0"]))
 
 
+def test_offset_and_time_filters_across_the_tier_boundary_keep_the_rows_they_match(kafka_tiered):
+    """Bounds that start in the remote tier and end in the local log (the remote segment
+    cut where the local log starts, its index reaching past the cut)."""
+    paths = _local_paths(kafka_tiered)
+    options = logread.ReadOptions(**_tier_options(kafka_tiered))
+    whole = logread.read_all(paths, options)
+    rows = list(
+        zip(
+            whole.column("topic").to_pylist(),
+            whole.column("offset").to_pylist(),
+            whole.column("timestamp").cast("int64").to_pylist(),
+        )
+    )
+    for topic in kafka_tiered.topics:
+        local_start = segments.discover(str(kafka_tiered.log_dir / f"{topic}-0"))[0].segments[0].base_offset
+        lo, hi = local_start - 30, local_start + 20
+        got = logread.read_all(
+            paths, options, logread.RowFilter(topics=frozenset([topic]), min_offset=lo, max_offset=hi)
+        )
+        assert got.column("offset").to_pylist() == [o for t, o, _ in rows if t == topic and lo <= o <= hi]
+        stamps = sorted(ts for t, o, ts in rows if t == topic)
+        since = stamps[len(stamps) // 3] // 1000  # milliseconds
+        got = logread.read_all(
+            paths, options, logread.RowFilter(topics=frozenset([topic]), min_timestamp=since)
+        )
+        assert got.num_rows == sum(1 for t, _, ts in rows if t == topic and ts // 1000 >= since)
+
+
 @pytest.mark.spark
 @pytest.mark.parametrize("isolation", ISOLATION_LEVELS)
 def test_kafka_log_reads_both_tiers_as_kafkas_consumer_reads(kafka_log, kafka_tiered, isolation):
