@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import os
+from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from typing import (
     TYPE_CHECKING,
@@ -769,14 +770,36 @@ def read_splits(
     rows in the same order, but small splits (many small segments) are decoded together,
     up to ``chunk_bytes`` at a time, into one Arrow batch."""
     reader = _TaskReader(options, stats if stats is not None else ReadStats(), row_filter)
-    for split in splits:
-        for item in reader.pieces(split):
-            if isinstance(item, _Piece):
-                yield from reader.add(item)
-            else:
-                yield from reader.flush()
-                yield from reader.emit(item)
+    ahead: Optional["Future[RangeFile]"] = None
+    for i, split in enumerate(splits):
+        opened = _opened(ahead)
+        # an object is opened, and its first chunk fetched, while the one before decodes
+        following = splits[i + 1] if i + 1 < len(splits) else None
+        ahead = (
+            following.store.open_ahead(following.path, following.start, following.end, options.chunk_bytes)
+            if following is not None
+            else None
+        )
+        try:
+            for item in reader.pieces(split, opened):
+                if isinstance(item, _Piece):
+                    yield from reader.add(item)
+                else:
+                    yield from reader.flush()
+                    yield from reader.emit(item)
+        finally:
+            if opened is not None:
+                opened.close()
     yield from reader.flush()
+
+
+def _opened(ahead: Optional["Future[RangeFile]"]) -> Optional[RangeFile]:
+    """The file opened ahead, or None (then the split's read opens it, and says why
+    it cannot)."""
+    try:
+        return ahead.result() if ahead is not None else None
+    except OSError:
+        return None
 
 
 def _runs(headers: List[BatchHeader], row_filter: RowFilter) -> Tuple[List[Tuple[int, int]], bool]:
@@ -854,9 +877,10 @@ class _TaskReader:
                 self.stats.rows += b.num_rows
                 yield b
 
-    def pieces(self, split: Split) -> Iterator[Union[_Piece, "pyarrow.Table"]]:
+    def pieces(self, split: Split, f: Optional[RangeFile] = None) -> Iterator[Union[_Piece, "pyarrow.Table"]]:
         """The pieces of ``split`` the row filter may want, in order, and the
-        corrupt-record row (a table) of a framing error that ends it."""
+        corrupt-record row (a table) of a framing error that ends it; ``f`` is the
+        split's file when it was opened ahead."""
         row_filter = self.row_filter
         filtering = row_filter.bounds_rows
         # to_arrow copies what it keeps, so every chunk can reuse one buffer
@@ -867,6 +891,7 @@ class _TaskReader:
             chunk_size=self.options.chunk_bytes,
             reuse_buffer=True,
             store=split.store,
+            f=f,
         )
         while True:
             try:

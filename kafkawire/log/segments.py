@@ -737,7 +737,7 @@ def iter_chunks(
     try:
         if end is None:
             end = fh.size
-        fh.sequential(end)
+        fh.sequential(end, start, min(chunk_size, end - start))
         chunk_size = max(chunk_size, V2_HEADER_SIZE)
         pos = start
         buf = bytearray()

@@ -157,10 +157,11 @@ class RangeFile:
         """Fill ``buffer`` from ``position``; how many bytes came (fewer at the end)."""
         raise NotImplementedError
 
-    def sequential(self, end: int) -> None:
+    def sequential(self, end: int, start: Optional[int] = None, first: int = 0) -> None:
         """A hint: the reads that follow go forward in order up to ``end``, so the next
         range may be fetched while the caller works on this one (an object store's
-        round trips then overlap decoding).  Nothing past ``end`` is fetched."""
+        round trips then overlap decoding); with ``start`` and ``first``, the first
+        read will be ``first`` bytes at ``start``.  Nothing past ``end`` is fetched."""
 
     def close(self) -> None:
         """Release the file."""
@@ -196,6 +197,12 @@ class Store:
     def glob(self, pattern: str) -> List[str]:
         """The paths matching a ``*``/``?``/``[...]`` pattern, sorted."""
         raise NotImplementedError
+
+    def open_ahead(self, path: str, start: int, end: int, first: int) -> "Optional[Future[RangeFile]]":
+        """``path`` being opened in the background for reads from ``start`` to ``end``
+        (:meth:`RangeFile.sequential`), or None where opening costs too little for that
+        (local files)."""
+        return None
 
     def join(self, directory: str, name: str) -> str:
         raise NotImplementedError
@@ -357,8 +364,10 @@ class _ObjectFile(RangeFile):
         self._window_at, self._window = position, self._fetch(position, want)
         return self._window[:n]
 
-    def sequential(self, end: int) -> None:
+    def sequential(self, end: int, start: Optional[int] = None, first: int = 0) -> None:
         self._sequential_end = end
+        if start is not None and first > 0 and start < end and self._next is None:
+            self._next = (start, _prefetcher().submit(self._fetch, start, min(first, end - start)))
 
     def _fetched(self, position: int) -> Optional[memoryview]:
         """Bytes already fetched (or being fetched) from ``position`` on, if any."""
@@ -463,6 +472,14 @@ class ObjectStore(Store):
 
     def open(self, path: str, size: Optional[int] = None) -> RangeFile:
         return _ObjectFile(self, path, size)
+
+    def open_ahead(self, path: str, start: int, end: int, first: int) -> "Optional[Future[RangeFile]]":
+        def opening() -> RangeFile:
+            f = self.open(path)
+            f.sequential(end, start, first)
+            return f
+
+        return _prefetcher().submit(opening)
 
     def info(self, path: str) -> Optional[Entry]:
         from pyarrow.fs import FileType
