@@ -221,18 +221,23 @@ def test_a_segment_deleted_after_planning_is_named_with_its_offset(seaweedfs, tm
             assert f"{victim.path}: at byte {first}: no such" in str(err.value)
 
 
-@pytest.mark.parametrize("mode", logread.MODES)
-def test_a_truncated_object_behaves_as_a_truncated_local_file_in_every_mode(
-    seaweedfs, tmp_path, mode, backend
-):
-    local = tmp_path / "truncated"
+@pytest.fixture(scope="module")
+def truncated_topic(seaweedfs, tmp_path_factory):
+    """The large topic with its first segment cut 1000 bytes short (its last batch loses
+    its end), on disk and in the store."""
+    local = tmp_path_factory.mktemp("s3-truncated")
     _large_topic(str(local))
     seg = segments.discover(str(local))[0].segments[0]
     with open(seg.path, "r+b") as fh:
-        fh.truncate(seg.size - 1000)  # the last batch loses its end
-    uri = seaweedfs.upload(str(local), BUCKET, f"truncated-{mode}-{backend}")
+        fh.truncate(seg.size - 1000)
+    return str(local), seaweedfs.upload(str(local), BUCKET, "truncated")
+
+
+@pytest.mark.parametrize("mode", logread.MODES)
+def test_a_truncated_object_behaves_as_a_truncated_local_file_in_every_mode(seaweedfs, truncated_topic, mode):
+    local, uri = truncated_topic
     results = []
-    for where, opts in ((str(local), logread.ReadOptions(mode=mode)), (uri, _opts(seaweedfs, mode=mode))):
+    for where, opts in ((local, logread.ReadOptions(mode=mode)), (uri, _opts(seaweedfs, mode=mode))):
         try:
             table = logread.read_all(where, opts)
         except SegmentError as exc:
