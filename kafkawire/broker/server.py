@@ -25,9 +25,9 @@ connections that do not re-authenticate in time.  With ``acl_enforce`` every req
 authorized against the ACLs of CreateAcls, as Kafka's StandardAuthorizer would.
 
 This module holds the broker's state and life cycle; :class:`Broker` gets its behaviour
-from mixins: the connection loop (:mod:`~kafkawire.broker.connections`), the dispatch
+from mixins: the connection loop (:mod:`~kafkawire.broker.connection_loop`), the dispatch
 (:mod:`~kafkawire.broker.dispatch`), the frame log and round-trip check
-(:mod:`~kafkawire.broker.frame_log`), and the request handlers, one module per family of
+(:mod:`~kafkawire.broker.frame_checks`), and the request handlers, one module per family of
 APIs (:mod:`kafkawire.broker.handlers`); the error codes they answer with are in
 :mod:`~kafkawire.broker.codes`.
 """
@@ -46,9 +46,11 @@ from kafkawire import messages as M
 from kafkawire import records as R
 from kafkawire.broker.acls import AclStore
 from kafkawire.broker.config import BrokerConfig
-from kafkawire.broker.connections import CodecStats, Connection, ConnectionLoop
+from kafkawire.broker.connection_loop import ConnectionLoop
+from kafkawire.broker.connections import CodecStats, Connection
 from kafkawire.broker.dispatch import Dispatch
-from kafkawire.broker.frame_log import FrameChecks, FrameLog
+from kafkawire.broker.frame_checks import FrameChecks
+from kafkawire.broker.frame_log import FrameLog
 from kafkawire.broker.group_log import GroupLog
 from kafkawire.broker.groups import GroupCoordinator
 from kafkawire.broker.handlers.acls import AclHandlers

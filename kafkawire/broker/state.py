@@ -100,13 +100,13 @@ class BrokerState:
         return self._loop
 
     if TYPE_CHECKING:
-        # kafkawire.broker.connections
+        # kafkawire.broker.connection_loop
         async def _send(self, conn: Connection, frame: bytes) -> None: ...
 
         # kafkawire.broker.dispatch
         async def _handle_event(self, conn: Connection, event: object, decode_ns: int) -> Optional[str]: ...
 
-        # kafkawire.broker.frame_log
+        # kafkawire.broker.frame_checks
         def _log_request(
             self, conn: Connection, payload: bytes, header: RequestHeader, request: Any, trailing: int = 0
         ) -> None: ...
