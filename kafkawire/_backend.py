@@ -25,7 +25,10 @@ import threading
 import warnings
 from contextlib import contextmanager
 from types import ModuleType
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Literal, Optional, Tuple, overload
+
+if TYPE_CHECKING:
+    from kafkawire._backend_protocol import RecordsBackend
 
 # Modules every backend provides.
 MODULES = ("primitives", "crc", "codec", "records")
@@ -138,8 +141,19 @@ BACKEND = "cython" if _fast is not None else "python"
 _bindings: List[Tuple[Dict[str, Any], str, Tuple[str, ...]]] = []
 
 
-def implementation(module: str, backend: Optional[str] = None) -> ModuleType:
-    """The implementation module ``module`` of ``backend`` (default: the active one)."""
+@overload
+def implementation(  # type: ignore[overload-overlap]  # "records" is also a str
+    module: Literal["records"], backend: Optional[str] = None
+) -> RecordsBackend: ...
+
+
+@overload
+def implementation(module: str, backend: Optional[str] = None) -> ModuleType: ...
+
+
+def implementation(module: str, backend: Optional[str] = None) -> Any:
+    """The implementation module ``module`` of ``backend`` (default: the active one); its
+    ``records`` module is typed as :class:`~kafkawire._backend_protocol.RecordsBackend`."""
     backend = backend or BACKEND
     if backend == "cython":
         if _fast is None:

@@ -36,7 +36,7 @@ from kafkawire._records_common import (
 )
 from kafkawire._records_common import V2_HEADER as _HDR
 from kafkawire._records_common import arrow_columns as _arrow_columns
-from kafkawire._records_common import arrow_schema
+from kafkawire._records_common import arrow_schema as arrow_schema
 from kafkawire._records_common import import_pyarrow as _import_pyarrow
 from kafkawire._records_common import next_sequence as _next_sequence
 from kafkawire.errors import CorruptRecordError

@@ -47,6 +47,8 @@ from kafkawire.log.storage import (
 if TYPE_CHECKING:
     import pyarrow
 
+    from kafkawire._backend_protocol import RecordsBackend
+
 #: Spark's own default for ``spark.sql.files.maxPartitionBytes``.
 DEFAULT_MAX_PARTITION_BYTES = 128 << 20
 #: What opening one more local segment costs, in bytes read.  Spark's 4 MB default is
@@ -845,7 +847,7 @@ class _TaskReader:
         self.stats = stats
         self.row_filter = row_filter
         # the records implementation the 'backend' option names, else the active one
-        self.records = _backend.implementation("records", options.backend or None)
+        self.records: RecordsBackend = _backend.implementation("records", options.backend or None)
         self.schema = arrow_schema(options)
         self.columns = _decoded_columns(options, self.schema)
         # the pieces copied to ``buffer[:filled]``: (split, file position, headers,

@@ -54,7 +54,6 @@ import shutil
 import time
 import uuid
 from dataclasses import dataclass, replace
-from types import ModuleType
 from typing import (
     TYPE_CHECKING,
     Any,
@@ -93,6 +92,8 @@ from kafkawire.spark.ddl import spark_ddl, spark_type
 if TYPE_CHECKING:
     import pyarrow
     from pyspark.sql.types import StructType
+
+    from kafkawire._backend_protocol import RecordsBackend
 
 _T = TypeVar("_T")
 
@@ -369,7 +370,7 @@ class KafkaLogWriter(DataSourceArrowWriter):
         # the records implementation the 'backend' option names, else the active one
         return self._write(iterator, _backend.implementation("records", self.backend or None))
 
-    def _write(self, iterator: Iterator["pyarrow.RecordBatch"], records: ModuleType) -> StagedTask:
+    def _write(self, iterator: Iterator["pyarrow.RecordBatch"], records: RecordsBackend) -> StagedTask:
         import pyarrow as pa
         import pyarrow.compute as pc
         from pyspark import TaskContext
