@@ -1,14 +1,15 @@
 """What a backend's ``records`` module provides to code that picks a backend by name
 (:func:`kafkawire._backend.implementation`): the Cython module ``kafkawire._fast.records``
 and its pure-Python twin ``kafkawire._pure.records`` both satisfy :class:`RecordsBackend`
-(mypy checks the pure one below; the differential tests hold the two equal).
+(mypy checks the pure one in :mod:`kafkawire.records`; the differential tests hold the
+two equal).
 
 Imported only by type checkers: nothing here runs when kafkawire is imported.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Protocol, Union
+from typing import Any, Iterable, Iterator, Optional, Protocol, Union
 
 from kafkawire.framing import BytesLike
 
@@ -57,9 +58,3 @@ class RecordsBackend(Protocol):
     ) -> bytes:
         """``records`` encoded as one record batch (or legacy message set)."""
         ...
-
-
-if TYPE_CHECKING:
-    from kafkawire._pure import records as _pure_records
-
-    _PURE_SATISFIES: RecordsBackend = _pure_records

@@ -95,7 +95,11 @@ if TYPE_CHECKING:  # a type checker reads the pure twin; at run time the active 
         iter_batches,
         to_arrow,
     )
+    from kafkawire._backend_protocol import RecordsBackend
+    from kafkawire._pure import records as _pure_records
     from kafkawire._records_common import arrow_schema
+
+    _PURE_IS_A_BACKEND: RecordsBackend = _pure_records  # what implementation("records") promises
 else:
     _backend.bind(globals(), "records", tuple(__all__))
 
