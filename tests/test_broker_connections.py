@@ -16,6 +16,7 @@ from test_broker_protocol import Client
 import kafkawire
 from kafkawire import messages as M
 from kafkawire.broker import Broker, CodecStats
+from kafkawire.schema.catalog import ApiKey
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -83,10 +84,10 @@ def test_codec_stats_count_the_requests_of_each_api():
 def test_a_failing_handler_closes_only_its_connection_and_is_recorded(monkeypatch):
     with Broker() as b:
 
-        async def broken_metadata(conn, header, request, version):
+        async def broken_metadata(broker, conn, header, request, version):
             raise RuntimeError("metadata handler broke")
 
-        monkeypatch.setattr(b, "_metadata", broken_metadata)
+        monkeypatch.setitem(b.HANDLERS, ApiKey.METADATA, broken_metadata)
         bystander = Client(b)
         victim = Client(b)
         try:

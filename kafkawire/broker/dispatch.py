@@ -1,4 +1,4 @@
-"""The dispatch: which handler answers each API key, and the steps around every request
+"""The dispatch: which handler function answers each API key, and the steps around every request
 (the SASL gate, KIP-511's answer to an unsupported ApiVersions version, the frame log,
 the codec statistics, sending the response)."""
 
@@ -6,10 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Optional
+from typing import TYPE_CHECKING, ClassVar, Dict, Optional
 
 from kafkawire.broker.codes import FAILED_AUTHENTICATION_DELAY
 from kafkawire.broker.connections import Connection
+from kafkawire.broker.handlers.acls import AclHandlers
+from kafkawire.broker.handlers.groups import GroupHandlers
+from kafkawire.broker.handlers.produce_fetch import ProduceFetchHandlers
+from kafkawire.broker.handlers.sasl import SaslHandlers
+from kafkawire.broker.handlers.topics import TopicHandlers
 from kafkawire.broker.state import BrokerState
 from kafkawire.connection import InvalidRequest, RequestEvent, SaslTokenReceived
 from kafkawire.error_codes import ErrorCode
@@ -17,34 +22,40 @@ from kafkawire.errors import InvalidFrame, UnknownApiError, UnsupportedVersionEr
 from kafkawire.schema.catalog import ApiKey
 
 
+if TYPE_CHECKING:
+    from kafkawire.broker.state import Handler
+
+#: The handler of each API the broker serves.  ApiVersions advertises exactly these.
+HANDLERS: Dict[ApiKey, Handler] = {
+    ApiKey.PRODUCE: ProduceFetchHandlers._produce,
+    ApiKey.FETCH: ProduceFetchHandlers._fetch,
+    ApiKey.LIST_OFFSETS: ProduceFetchHandlers._list_offsets,
+    ApiKey.METADATA: TopicHandlers._metadata,
+    ApiKey.OFFSET_COMMIT: GroupHandlers._offset_commit,
+    ApiKey.OFFSET_FETCH: GroupHandlers._offset_fetch,
+    ApiKey.FIND_COORDINATOR: GroupHandlers._find_coordinator,
+    ApiKey.JOIN_GROUP: GroupHandlers._join_group,
+    ApiKey.HEARTBEAT: GroupHandlers._heartbeat,
+    ApiKey.LEAVE_GROUP: GroupHandlers._leave_group,
+    ApiKey.SYNC_GROUP: GroupHandlers._sync_group,
+    ApiKey.SASL_HANDSHAKE: SaslHandlers._sasl_handshake,
+    ApiKey.API_VERSIONS: TopicHandlers._api_versions,
+    ApiKey.CREATE_TOPICS: TopicHandlers._create_topics,
+    ApiKey.DELETE_TOPICS: TopicHandlers._delete_topics,
+    ApiKey.INIT_PRODUCER_ID: ProduceFetchHandlers._init_producer_id,
+    ApiKey.DESCRIBE_ACLS: AclHandlers._describe_acls,
+    ApiKey.CREATE_ACLS: AclHandlers._create_acls,
+    ApiKey.DELETE_ACLS: AclHandlers._delete_acls,
+    ApiKey.SASL_AUTHENTICATE: SaslHandlers._sasl_authenticate,
+    ApiKey.DESCRIBE_CLUSTER: TopicHandlers._describe_cluster,
+    ApiKey.DESCRIBE_TOPIC_PARTITIONS: TopicHandlers._describe_topic_partitions,
+}
+
+
 class Dispatch(BrokerState):
     """Answers one request with the handler its API key names."""
 
-    #: API key -> handler method name.  ApiVersions advertises exactly these.
-    HANDLERS = {
-        ApiKey.PRODUCE: "_produce",
-        ApiKey.FETCH: "_fetch",
-        ApiKey.LIST_OFFSETS: "_list_offsets",
-        ApiKey.METADATA: "_metadata",
-        ApiKey.OFFSET_COMMIT: "_offset_commit",
-        ApiKey.OFFSET_FETCH: "_offset_fetch",
-        ApiKey.FIND_COORDINATOR: "_find_coordinator",
-        ApiKey.JOIN_GROUP: "_join_group",
-        ApiKey.HEARTBEAT: "_heartbeat",
-        ApiKey.LEAVE_GROUP: "_leave_group",
-        ApiKey.SYNC_GROUP: "_sync_group",
-        ApiKey.SASL_HANDSHAKE: "_sasl_handshake",
-        ApiKey.API_VERSIONS: "_api_versions",
-        ApiKey.CREATE_TOPICS: "_create_topics",
-        ApiKey.DELETE_TOPICS: "_delete_topics",
-        ApiKey.INIT_PRODUCER_ID: "_init_producer_id",
-        ApiKey.DESCRIBE_ACLS: "_describe_acls",
-        ApiKey.CREATE_ACLS: "_create_acls",
-        ApiKey.DELETE_ACLS: "_delete_acls",
-        ApiKey.SASL_AUTHENTICATE: "_sasl_authenticate",
-        ApiKey.DESCRIBE_CLUSTER: "_describe_cluster",
-        ApiKey.DESCRIBE_TOPIC_PARTITIONS: "_describe_topic_partitions",
-    }
+    HANDLERS: ClassVar[Dict[ApiKey, Handler]] = HANDLERS
 
     @staticmethod
     def _why_invalid(error: Exception) -> str:
@@ -76,13 +87,13 @@ class Dispatch(BrokerState):
         refused = self._before_authentication(conn, api_key)
         if refused:
             return refused
-        handler_name = self.HANDLERS.get(api_key)
-        if handler_name is None:
+        handler = self.HANDLERS.get(ApiKey(api_key))  # a decoded request's key is a catalog's
+        if handler is None:
             return f"API key {api_key} ({type(event.message).__name__}) is not implemented by this broker"
         header, request = event.header, event.message
         if self.frame_log is not None or self.check_roundtrip:
             self._log_request(conn, event.payload, header, request, event.trailing)
-        response = await getattr(self, handler_name)(conn, header, request, version)
+        response = await handler(self, conn, header, request, version)
         self.stats.count[api_key] += 1
         self.stats.decode_ns[api_key] += decode_ns
         if not event.expects_response:  # Produce with acks=0 has no response

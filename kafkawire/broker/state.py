@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from typing import TYPE_CHECKING, Any, ClassVar, Dict, List, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, ClassVar, Dict, List, Optional, Set, Tuple
 
 if TYPE_CHECKING:
     import uuid
@@ -26,12 +26,18 @@ if TYPE_CHECKING:
     from kafkawire.broker.storage import PartitionLog, Storage, Topic
     from kafkawire.connection import SaslTokenReceived
     from kafkawire.headers import RequestHeader
+    from kafkawire.schema.catalog import ApiKey
+
+    #: A request handler (:data:`kafkawire.broker.dispatch.HANDLERS`): called with the
+    #: broker, the connection, the request's header, the decoded request and its version;
+    #: returns the response.
+    Handler = Callable[[Any, Connection, RequestHeader, Any, int], Awaitable[Any]]
 
 
 class BrokerState:
     """The attributes and cross-mixin methods of a broker (set by ``Broker.__init__``)."""
 
-    HANDLERS: ClassVar[Dict[int, str]]
+    HANDLERS: ClassVar[Dict[ApiKey, Handler]]
 
     host: str
     port: int
