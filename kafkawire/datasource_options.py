@@ -11,7 +11,7 @@ Nothing here imports pyspark: the log and cluster packages read it without Spark
 
 from __future__ import annotations
 
-from typing import Dict, NamedTuple, Optional, Sequence, Tuple
+from typing import Dict, NamedTuple, Optional, Sequence, Tuple, Union
 
 
 class Option(NamedTuple):
@@ -34,6 +34,21 @@ def names(options: Sequence[Option]) -> Tuple[str, ...]:
 def defaults(options: Sequence[Option]) -> Dict[str, Optional[str]]:
     """Each option's name and default, in order."""
     return {o.name: o.default for o in options}
+
+
+def parse_bool(value: Union[str, bool], name: str) -> bool:
+    """A true/false option's value (``true``/``1``/``yes`` or ``false``/``0``/``no``, any case).
+
+    A ``ValueError`` names option ``name`` for anything else.
+    """
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("true", "1", "yes"):
+        return True
+    if text in ("false", "0", "no"):
+        return False
+    raise ValueError(f"option {name} must be true or false, not {value!r}")
 
 
 #: what ``spark.read.format("kafka-log")`` takes (:mod:`kafkawire.log.read` parses them)

@@ -18,6 +18,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from kafka_support.workload import consumed_rows
 
 from kafkawire import internal_topics
 from kafkawire.cli import dump_log as dumplog
@@ -28,21 +29,6 @@ pytestmark = pytest.mark.kafka
 
 ISOLATION_LEVELS = ("read_uncommitted", "read_committed")
 INTERNAL_TOPICS = ("__consumer_offsets", "__transaction_state", "__share_group_state")
-
-
-def _java_rows(records):
-    return sorted(
-        (
-            r["topic"],
-            r["partition"],
-            r["offset"],
-            r["timestamp"],
-            None if r["key"] is None else bytes.fromhex(r["key"]),
-            None if r["value"] is None else bytes.fromhex(r["value"]),
-            [(k, None if v is None else bytes.fromhex(v)) for k, v in r["headers"]],
-        )
-        for r in records
-    )
 
 
 def _spark_rows(df, topics):
@@ -81,7 +67,7 @@ def _partition_dirs(log_dir: Path):
 def test_kafka_log_reads_what_kafkas_consumer_read(kafka_log, kafka_workload, isolation):
     df = kafka_log(isolationLevel=isolation).load(str(kafka_workload.log_dir))
     got = _spark_rows(df, kafka_workload.topics)
-    want = _java_rows(kafka_workload.records[isolation])
+    want = consumed_rows(kafka_workload.records[isolation])
     assert len(got) == len(want)
     assert got == want
 
@@ -445,7 +431,7 @@ def _damaged_copy(kafka_workload, tmp_path):
 
 def _kafka_rows(kafka_workload, keep=lambda offset: True):
     topic, partition = segments.parse_partition_dir(DAMAGED)
-    return _java_rows(
+    return consumed_rows(
         r
         for r in kafka_workload.records["read_uncommitted"]
         if r["topic"] == topic and r["partition"] == partition and keep(r["offset"])

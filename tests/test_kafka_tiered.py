@@ -18,6 +18,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from kafka_support.workload import consumed_rows
 
 from kafkawire import internal_topics
 from kafkawire.log import read as logread
@@ -39,21 +40,6 @@ def _tier_options(workload, **more):
 
 def _local_paths(workload):
     return [str(workload.log_dir / f"{t}-0") for t in workload.topics]
-
-
-def _java_rows(records):
-    return sorted(
-        (
-            r["topic"],
-            r["partition"],
-            r["offset"],
-            r["timestamp"],
-            None if r["key"] is None else bytes.fromhex(r["key"]),
-            None if r["value"] is None else bytes.fromhex(r["value"]),
-            [(k, None if v is None else bytes.fromhex(v)) for k, v in r["headers"]],
-        )
-        for r in records
-    )
 
 
 def _table_rows(table):
@@ -175,7 +161,7 @@ def test_remote_segments_are_the_copied_segments_laid_out_as_kafka_wrote_them(ka
 
 @pytest.mark.parametrize("isolation", ISOLATION_LEVELS)
 def test_remote_tier_plus_local_log_reads_what_kafkas_consumer_reads(kafka_tiered, isolation):
-    want = _java_rows(kafka_tiered.records[isolation])
+    want = consumed_rows(kafka_tiered.records[isolation])
     table = logread.read_all(
         _local_paths(kafka_tiered), **_tier_options(kafka_tiered, isolation_level=isolation)
     )
@@ -262,7 +248,7 @@ def test_kafka_log_reads_both_tiers_as_kafkas_consumer_reads(kafka_log, kafka_ti
         )
         for r in df.collect()
     )
-    assert got == _java_rows(kafka_tiered.records[isolation])
+    assert got == consumed_rows(kafka_tiered.records[isolation])
 
 
 @pytest.mark.spark
@@ -401,7 +387,7 @@ def test_a_remote_tier_in_an_object_store_reads_what_kafkas_consumer_reads(
     plan = logread.plan(_local_paths(kafka_tiered), options)
     assert any(s.path.startswith("s3://tiered/remote/") for s in plan)
     table = logread.read_all(_local_paths(kafka_tiered), options)
-    assert _table_rows(table) == _java_rows(kafka_tiered.records[isolation])
+    assert _table_rows(table) == consumed_rows(kafka_tiered.records[isolation])
 
 
 @pytest.mark.objectstore

@@ -136,11 +136,7 @@ class ReadOptions:
 
 def _bool(opts: Mapping[str, str], key: str, name: str, default: bool) -> bool:
     raw = opts.get(key)
-    if raw is None:
-        return default
-    if raw.strip().lower() not in ("true", "false"):
-        raise ValueError(f"option {name}: {raw!r} is not true or false")
-    return raw.strip().lower() == "true"
+    return default if raw is None else datasource_options.parse_bool(raw, name)
 
 
 def _positive(raw: str, name: str, what: str) -> int:

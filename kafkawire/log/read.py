@@ -64,17 +64,6 @@ ISOLATION_LEVELS = ("read_uncommitted", "read_committed")
 DEFAULT_CORRUPT_COLUMN = "_corrupt_record"
 
 
-def _bool(value: Union[str, bool], name: str) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("true", "1", "yes"):
-        return True
-    if text in ("false", "0", "no"):
-        return False
-    raise ValueError(f"option {name} must be true or false, not {value!r}")
-
-
 def _size(value: Union[str, int], name: str) -> int:
     """A byte size option: an integer, or with a k/m/g suffix (``128m``)."""
     if isinstance(value, int):
@@ -202,8 +191,8 @@ class ReadOptions:
         if backend is not None and backend not in ("cython", "python"):
             raise ValueError(f"option backend must be 'cython' or 'python', not {backend!r}")
         return cls(
-            verify_crc=_bool(opts.get("verifycrc", True), "verifyCrc"),
-            include_control=_bool(opts.get("includecontrol", False), "includeControl"),
+            verify_crc=datasource_options.parse_bool(opts.get("verifycrc", True), "verifyCrc"),
+            include_control=datasource_options.parse_bool(opts.get("includecontrol", False), "includeControl"),
             isolation_level=iso,
             mode=mode,
             corrupt_column=opts.get("columnnameofcorruptrecord", DEFAULT_CORRUPT_COLUMN),

@@ -33,7 +33,7 @@ import os
 import posixpath
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, List, Mapping, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, List, Mapping, Optional, Tuple
 
 from kafkawire import datasource_options
 from kafkawire.errors import LogNotFoundError, StorageError
@@ -56,17 +56,6 @@ MAX_READ_AHEAD = 1 << 20
 
 #: the storage options, as Spark spells them (case does not matter)
 STORAGE_OPTIONS = datasource_options.names(datasource_options.OBJECT_STORE)
-
-
-def _bool(value: Union[str, bool], name: str) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("true", "1", "yes"):
-        return True
-    if text in ("false", "0", "no"):
-        return False
-    raise ValueError(f"option {name} must be true or false, not {value!r}")
 
 
 @dataclass(frozen=True)
@@ -125,8 +114,8 @@ class StorageOptions:
             access_key=text("accessKey"),
             secret_key=text("secretKey"),
             session_token=text("sessionToken"),
-            anonymous=_bool(opts.get("anonymous", False), "anonymous"),
-            path_style=None if path_style is None else _bool(path_style, "pathStyle"),
+            anonymous=datasource_options.parse_bool(opts.get("anonymous", False), "anonymous"),
+            path_style=None if path_style is None else datasource_options.parse_bool(path_style, "pathStyle"),
         )
 
 

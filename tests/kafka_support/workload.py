@@ -19,7 +19,7 @@ import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Tuple
 
 from kafka_support.broker import STOP_TIMEOUT, start_broker
 from kafka_support.jars import classpath_string, java_executable
@@ -52,6 +52,23 @@ class Workload:
 
     def end_offsets(self, isolation: str) -> Dict[str, int]:
         return dict(self.summary["end_offsets"][isolation])
+
+
+def consumed_rows(records: List[Dict[str, Any]]) -> List[Tuple[Any, ...]]:
+    """What a Java driver's consumer read (hex keys, values and header values), sorted, as
+    ``(topic, partition, offset, timestamp, key, value, headers)`` tuples of bytes."""
+    return sorted(
+        (
+            r["topic"],
+            r["partition"],
+            r["offset"],
+            r["timestamp"],
+            None if r["key"] is None else bytes.fromhex(r["key"]),
+            None if r["value"] is None else bytes.fromhex(r["value"]),
+            [(k, None if v is None else bytes.fromhex(v)) for k, v in r["headers"]],
+        )
+        for r in records
+    )
 
 
 def stop_cleanly(broker) -> None:
