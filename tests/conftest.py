@@ -47,6 +47,11 @@ def pytest_configure(config):
         "objectstore: needs the SeaweedFS S3 server built by `python tests/seaweedfs_support.py build` "
         "(skips without it; KAFKAWIRE_REQUIRE_OBJECTSTORE=1 makes that skip a failure)",
     )
+    config.addinivalue_line(
+        "markers",
+        "freethreaded: runs a free-threaded CPython built by tools/build_freethreaded_python.sh "
+        "(skips without it; KAFKAWIRE_REQUIRE_FREETHREADED=1 makes that skip a failure)",
+    )
 
 
 def pytest_generate_tests(metafunc):
