@@ -205,7 +205,7 @@ def start_server(directory: Optional[Path] = None) -> SeaweedServer:
         "-master.telemetry=false",
         f"-volume.port={ports['volume']}",
         f"-volume.port.grpc={ports['volume.grpc']}",
-        "-volume.max=16",
+        "-volume.max=128",  # each bucket grows 7 volumes at a time; 16 ran out
         "-filer",
         f"-filer.port={ports['filer']}",
         f"-filer.port.grpc={ports['filer.grpc']}",

@@ -304,11 +304,12 @@ def test_kafka_log_over_s3_fails_a_query_naming_a_wrong_credential(kafka_log, se
 def test_a_kafka_brokers_log_in_s3_reads_what_kafkas_consumer_read(
     kafka_log, seaweedfs, kafka_workload, backend
 ):
-    from test_kafka_real_logs import _java_rows, _spark_rows
+    from kafka_support.workload import consumed_rows
+    from test_kafka_real_logs import _spark_rows
 
     uri = seaweedfs.upload(str(kafka_workload.log_dir), BUCKET, f"workload-{backend}")
     for isolation in ("read_uncommitted", "read_committed"):
-        want = _java_rows(kafka_workload.records[isolation])
+        want = consumed_rows(kafka_workload.records[isolation])
         # read_all without Spark, and Spark's query, both from the store
         table = logread.read_all(uri, _opts(seaweedfs, isolation_level=isolation))
         local = logread.read_all(str(kafka_workload.log_dir), logread.ReadOptions(isolation_level=isolation))
