@@ -150,6 +150,17 @@ class SeaweedServer:
         copy_files(
             os.path.abspath(local_dir), dest, source_filesystem=LocalFileSystem(), destination_filesystem=fs
         )
+        # a store out of volumes can take a PUT and keep nothing: check every size
+        root = os.path.abspath(local_dir)
+        for folder, _, files in os.walk(root):
+            for name in files:
+                path = os.path.join(folder, name)
+                key = f"{dest}/{os.path.relpath(path, root)}"
+                stored = fs.get_file_info(key).size
+                if stored != os.path.getsize(path):
+                    raise SeaweedUnavailable(
+                        f"s3://{key} holds {stored} bytes, not {os.path.getsize(path)}: {self.output()[-2000:]}"
+                    )
         return f"s3://{dest}"
 
     def output(self) -> str:
