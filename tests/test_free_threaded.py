@@ -112,7 +112,9 @@ def free_threaded_tree(free_threaded_python, tmp_path_factory) -> Path:
 
 
 def _env(tree: Path, **extra: str) -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHON_GIL", "PYTHONPATH")}
+    # the copy always has its extensions built: the outer leg's backend switch does not apply
+    dropped = ("PYTHON_GIL", "PYTHONPATH", "KAFKAWIRE_NO_EXTENSIONS")
+    env = {k: v for k, v in os.environ.items() if k not in dropped}
     env.update(PYTHONPATH=str(tree), **extra)
     return env
 
