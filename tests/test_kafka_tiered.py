@@ -278,6 +278,142 @@ def test_decode_remote_log_metadata_column_function(kafka_log, kafka_tiered):
     assert finished == {str(s.segment_id) for segs in remote.values() for s in segs}
 
 
+def _upto(rows, topic, last):
+    return [r for r in rows if r[0] == topic and r[2] <= last]
+
+
+@pytest.mark.parametrize("isolation", ISOLATION_LEVELS)
+def test_partitions_without_local_segments_are_read_from_the_remote_tier(kafka_tiered, tmp_path, isolation):
+    """A partition whose local folder is gone (its log directory named, or the folder
+    itself), and one whose folder keeps only an empty active segment (every closed
+    segment tiered and deleted locally), read from the remote tier alone: Kafka's
+    consumer's records up to where the remote tier ends.  Under ``read_committed`` the
+    comparison stops at the remote tier's last transaction marker (a transaction still
+    undecided there is decided only in the local log, which is gone)."""
+    logs = tmp_path / "logs"
+    shutil.copytree(kafka_tiered.log_dir, logs)
+    shutil.rmtree(logs / "tiered-gzip-0")
+    for f in (logs / "tiered-lz4-0").iterdir():
+        if f.name != "partition.metadata":
+            f.unlink()
+    remote = tiered.remote_segments(str(kafka_tiered.metadata_dir))
+    ends = {t: remote[(t, 0)][-1].end_offset for t in ("tiered-gzip", "tiered-lz4")}
+    (logs / "tiered-lz4-0" / segments.segment_name(ends["tiered-lz4"] + 1)).touch()
+    options = _tier_options(kafka_tiered, isolation_level=isolation)
+    want = consumed_rows(kafka_tiered.records[isolation])
+    got = _table_rows(
+        logread.read_all(
+            str(logs),
+            logread.ReadOptions(**options),
+            logread.RowFilter(topics=frozenset(kafka_tiered.topics)),
+        )
+    )
+    for topic in kafka_tiered.topics:
+        if topic not in ends:  # the local tier intact: the whole history
+            assert [r for r in got if r[0] == topic] == [r for r in want if r[0] == topic]
+    controls = logread.read_all(
+        str(logs / "tiered-gzip-0"),
+        logread.ReadOptions(include_control=True, **_tier_options(kafka_tiered)),
+    )
+    assert controls.num_rows > 0 and max(controls.column("offset").to_pylist()) == ends["tiered-gzip"]
+    for topic, end in ends.items():
+        last = end
+        if isolation == "read_committed":
+            whole = logread.read_all(
+                str(logs / f"{topic}-0"),
+                logread.ReadOptions(include_control=True, **_tier_options(kafka_tiered)),
+            )
+            flags = zip(whole.column("offset").to_pylist(), whole.column("is_control").to_pylist())
+            last = max(o for o, control in flags if control)
+        mine = [r for r in got if r[0] == topic]
+        assert mine and max(r[2] for r in mine) <= end
+        assert _upto(mine, topic, last) == _upto(want, topic, last)
+    # the missing partition folder named outright reads the same
+    alone = _table_rows(logread.read_all(str(logs / "tiered-gzip-0"), **options))
+    assert alone == [r for r in got if r[0] == "tiered-gzip"]
+
+
+def _crafted_copy(root, template, name, parts, leader_epochs):
+    """A remote segment of ``template``'s partition, under a new segment id, whose
+    ``.log`` is the ``parts``' objects one after the other (of any partition), with the
+    offsets ``template`` to ``parts[-1]`` gives and ``leader_epochs``; written under
+    ``root`` as a RemoteStorageManager would keep it."""
+    data = b"".join(Path(p.object_path(str(root))).read_bytes() for p in parts)
+    seg = dataclasses.replace(
+        template,
+        segment_id=uuid.uuid5(uuid.NAMESPACE_OID, name),
+        end_offset=template.start_offset + sum(p.end_offset - p.start_offset + 1 for p in parts) - 1,
+        size=len(data),
+        leader_epochs=leader_epochs,
+    )
+    Path(seg.object_path(str(root))).write_bytes(data)
+    return seg
+
+
+@pytest.mark.parametrize("isolation", ISOLATION_LEVELS)
+def test_overlapping_remote_segments_give_each_offset_once_by_leader_epoch_lineage(
+    kafka_tiered, remote_copy, monkeypatch, isolation
+):
+    """A single broker never copies a range twice, so the overlaps are crafted from its
+    real segments (the remote log metadata replaced by what leader changes leave): a
+    segment copied again under a new id, a copy of two segments, a copy of three that
+    starts inside the previous one, and a copy by a leader of epoch 1 (which the
+    partition's leader epoch chain, epoch 0 from offset 0, does not have) holding another
+    topic's records.  The read must take each offset once, from the lineage's segments,
+    and equal Kafka's consumer."""
+    remote = tiered.remote_segments(str(kafka_tiered.metadata_dir))
+    s = remote[("tiered-none", 0)]
+    path = str(kafka_tiered.log_dir / "tiered-none-0")
+    assert s[5].end_offset + 1 == segments.discover(path)[0].segments[0].base_offset  # as crafted below
+    again = _crafted_copy(remote_copy, s[1], "again", [s[1]], ((0, s[1].start_offset),))
+    two = _crafted_copy(remote_copy, s[2], "two", s[2:4], ((0, s[2].start_offset),))
+    three = _crafted_copy(remote_copy, s[3], "three", s[3:6], ((0, s[3].start_offset),))
+    other = remote[("tiered-gzip", 0)][1:4]
+    diverged = _crafted_copy(remote_copy, s[1], "diverged", other, ((1, s[1].start_offset),))
+    assert diverged.end_offset > s[2].start_offset  # it would reach furthest, were it read
+    crafted = sorted(s + [again, two, three, diverged], key=lambda seg: (seg.start_offset, seg.end_offset))
+    monkeypatch.setattr(tiered, "remote_segments", lambda *a, **k: {("tiered-none", 0): crafted})
+    logs = tiered.tiered_logs(path, str(remote_copy), str(kafka_tiered.metadata_dir))
+    taken = [(Path(seg.path).name, seg.size) for seg in logs[0].segments[:4]]
+    assert taken == [
+        (s[0].object_name(), s[0].size),
+        (again.object_name(), again.size),  # of two copies of a range, the one recorded last
+        (two.object_name(), s[2].size),  # cut where "three" starts
+        (three.object_name(), three.size),
+    ]
+    assert logs[0].segments[4].base_offset == three.end_offset + 1  # then the local log
+    options = _tier_options(kafka_tiered, isolation_level=isolation)
+    options["remote_storage_path"] = str(remote_copy)
+    got = _table_rows(logread.read_all(path, **options))
+    assert got == [r for r in consumed_rows(kafka_tiered.records[isolation]) if r[0] == "tiered-none"]
+
+
+@pytest.mark.backend_independent
+def test_a_segment_is_read_only_when_its_epochs_agree_with_the_lineage():
+    """Kafka's rule for a remote segment against the leader epoch chain, case by case
+    (the chain: epoch 0 from offset 0, epoch 2 from 100, epoch 5 from 150)."""
+    chain = [(0, 0), (2, 100), (5, 150)]
+
+    def seg(start, end, *epochs):
+        return tiered.RemoteSegment("t", 0, uuid.uuid4(), uuid.uuid4(), start, end, 1, 1, tuple(epochs))
+
+    assert tiered.in_lineage(seg(0, 99, (0, 0)), chain)
+    assert tiered.in_lineage(seg(50, 120, (0, 50), (2, 100)), chain)
+    assert tiered.in_lineage(seg(150, 400, (5, 150)), chain)  # the latest epoch is open-ended
+    # an old leader of epoch 0 copied offsets the chain gives to epoch 2 (its log diverged)
+    assert not tiered.in_lineage(seg(50, 110, (0, 50)), chain)
+    # epoch 2 began at 100 in the chain, not at 105
+    assert not tiered.in_lineage(seg(50, 120, (0, 50), (2, 105)), chain)
+    # an epoch the chain does not have (a leader that lost its election's log)
+    assert not tiered.in_lineage(seg(100, 120, (3, 100)), chain)
+    # epochs 0 then 5, skipping 2: not this chain's history
+    assert not tiered.in_lineage(seg(50, 160, (0, 50), (5, 150)), chain)
+    # the chain cut at the log's start (epoch 0 now from 40) still holds a segment from 0
+    assert tiered.in_lineage(seg(0, 60, (0, 0)), [(0, 40), (2, 100)])
+    # no chain to check against: the metadata alone decides
+    assert tiered.in_lineage(seg(0, 60, (9, 0)), [])
+
+
 # -- errors ---------------------------------------------------------------------------
 
 

@@ -421,20 +421,20 @@ def plan(
     headers: pieces that small let :func:`pack` give every task the same work.
     ``row_filter`` skips partitions, segments and segment starts that cannot match.
     With ``remote_storage_path`` and ``remote_log_metadata_path`` each partition's
-    remote tier is read before its local log (:func:`kafkawire.log.tiered.join_tiers`).
+    remote tier is read before its local log, and a partition with no local segments
+    from the remote tier alone (:func:`kafkawire.log.tiered.tiered_logs`).
     """
     if row_filter.empty:
         return []
-    logs = [
-        pl
-        for pl in segments.discover(paths, options.storage)
-        if row_filter.keeps_partition(pl.topic, pl.partition)
-    ]
     if options.remote_storage_path is not None and options.remote_log_metadata_path is not None:
         from kafkawire.log import tiered
 
-        remote = tiered.remote_segments(options.remote_log_metadata_path, options.storage)
-        logs = tiered.join_tiers(logs, remote, options.remote_storage_path, options.storage)
+        found = tiered.tiered_logs(
+            paths, options.remote_storage_path, options.remote_log_metadata_path, options.storage
+        )
+    else:
+        found = segments.discover(paths, options.storage)
+    logs = [pl for pl in found if row_filter.keeps_partition(pl.topic, pl.partition)]
     pieces: List[Tuple[segments.PartitionLog, segments.Segment, int, int]] = []
     for plog in logs:
         for seg, seg_last in _segment_bounds(plog):

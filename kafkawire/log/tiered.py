@@ -29,15 +29,16 @@ copied to an object store (``s3://bucket/prefix``, read through
 from __future__ import annotations
 
 import base64
+import glob
 import os
 import uuid
 from dataclasses import dataclass, replace
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from kafkawire.errors import DecodeError
 from kafkawire.log import segments
 from kafkawire.log.segments import PartitionLog, PathLike, Segment, SegmentError
-from kafkawire.log.storage import LOCAL, NO_STORAGE_OPTIONS, Entry, StorageOptions, Store, resolve
+from kafkawire.log.storage import LOCAL, NO_STORAGE_OPTIONS, Entry, StorageOptions, Store, local_path, resolve
 
 #: RemoteLogSegmentState, by the int8 the metadata records carry
 SEGMENT_STATES = (
@@ -77,6 +78,8 @@ class RemoteSegment:
     end_offset: int
     size: int  # segmentSizeInBytes: the .log object's size
     state: int  # see SEGMENT_STATES
+    #: ``(leader epoch, its first offset in the segment)``, in offset order
+    leader_epochs: Tuple[Tuple[int, int], ...] = ()
 
     @property
     def folder(self) -> str:
@@ -140,6 +143,11 @@ def remote_segments(
                 end_offset=msg.end_offset,
                 size=msg.segment_size_in_bytes,
                 state=msg.remote_log_segment_state,
+                leader_epochs=tuple(
+                    sorted(
+                        ((e.leader_epoch, e.offset) for e in msg.segment_leader_epochs), key=lambda e: e[1]
+                    )
+                ),
             )
         elif isinstance(msg, messages.RemoteLogSegmentMetadataUpdateRecord):
             updated = msg.remote_log_segment_id
@@ -160,7 +168,7 @@ def remote_segments(
     for seg in known.values():
         if seg.state == COPY_SEGMENT_FINISHED and seg.topic_id not in deleted:
             out.setdefault((seg.topic, seg.partition), []).append(seg)
-    for segs in out.values():
+    for segs in out.values():  # a stable sort: copies of one range stay in metadata order
         segs.sort(key=lambda s: (s.start_offset, s.end_offset))
     return out
 
@@ -254,69 +262,250 @@ def _cut_before(seg: Segment, offset: int) -> int:
     return seg.size
 
 
+#: the file a broker keeps a partition's leader epochs in (LeaderEpochCheckpointFile), and
+#: the suffix of the copy of it the RemoteStorageManager uploads with each segment
+LEADER_EPOCH_CHECKPOINT = "leader-epoch-checkpoint"
+LEADER_EPOCH_SUFFIX = ".leader_epoch_checkpoint"
+
+
+def read_leader_epochs(path: str, store: Store = LOCAL) -> Optional[List[Tuple[int, int]]]:
+    """The ``(epoch, start offset)`` entries of a leader epoch checkpoint (a version
+    line, a count line, then one ``epoch offset`` line each), or None when the file is
+    absent.  A malformed file raises :class:`~kafkawire.errors.DecodeError` naming it."""
+    try:
+        with store.open(path) as f:
+            data = f.read_at(0, 1 << 16)
+    except FileNotFoundError:
+        return None
+    lines = data.decode("ascii", errors="replace").split()
+    try:
+        version, count = int(lines[0]), int(lines[1])
+        pairs = [(int(lines[2 + 2 * i]), int(lines[3 + 2 * i])) for i in range(count)]
+    except (IndexError, ValueError):
+        raise DecodeError(f"{path}: not a leader epoch checkpoint") from None
+    if version != 0 or len(lines) != 2 + 2 * count:
+        raise DecodeError(f"{path}: not a version 0 leader epoch checkpoint of {count} entries")
+    return pairs
+
+
+def in_lineage(seg: RemoteSegment, lineage: Sequence[Tuple[int, int]]) -> bool:
+    """Whether ``seg``'s leader epochs agree with the partition's leader epoch chain
+    ``lineage`` (``(epoch, start offset)`` in order): each epoch the segment holds is in
+    the chain, holds there every offset the segment gives it, and an epoch that starts
+    inside the segment starts where the chain says.  A segment copied by a leader whose
+    log later diverged (truncated when another replica led) fails; so does one of epochs
+    the chain has dropped."""
+    if not seg.leader_epochs or not lineage:
+        return True  # nothing to check against: the metadata alone decides
+    starts = dict(lineage)
+    ends = {e: (lineage[i + 1][1] - 1 if i + 1 < len(lineage) else None) for i, (e, _o) in enumerate(lineage)}
+    for i, (epoch, offset) in enumerate(seg.leader_epochs):
+        if epoch not in starts:
+            return False
+        last = seg.leader_epochs[i + 1][1] - 1 if i + 1 < len(seg.leader_epochs) else seg.end_offset
+        if i > 0 and offset != starts[epoch]:
+            return False  # the epoch began elsewhere in the chain
+        if i == 0 and offset < starts[epoch] and epoch != lineage[0][0]:
+            return False  # the chain's first epoch may have been cut at the log's start
+        end = ends[epoch]
+        if end is not None and last > end:
+            return False
+        if i + 1 < len(seg.leader_epochs) and end is not None and last != end:
+            return False  # the segment moves to its next epoch where the chain does not
+    return True
+
+
+def partition_lineage(
+    plog: PartitionLog, segs: Sequence[RemoteSegment], root: str, store: Store, listing: Dict[str, Entry]
+) -> Optional[List[Tuple[int, int]]]:
+    """The leader epoch chain a partition's remote segments are checked against: the
+    local log's ``leader-epoch-checkpoint`` (what the broker itself goes by), else the
+    chain uploaded with the remote segment of the latest epoch (the newest leader's)."""
+    local_store = plog.segments[0].store if plog.segments else LOCAL
+    if plog.segments or local_store.info(plog.directory) is not None:
+        chain = read_leader_epochs(local_store.join(plog.directory, LEADER_EPOCH_CHECKPOINT), local_store)
+        if chain:
+            return chain
+    dated = [s for s in segs if s.leader_epochs]
+    if not dated:
+        return None
+    latest = max(dated, key=lambda s: (s.leader_epochs[-1][0], s.end_offset))
+    if listing.get(latest.object_name(LEADER_EPOCH_SUFFIX)) is None:
+        return None
+    return read_leader_epochs(latest.object_path(root, LEADER_EPOCH_SUFFIX, store), store)
+
+
+def _cover(
+    segs: Sequence[RemoteSegment], until: Optional[int], path_of: Callable[[RemoteSegment], str]
+) -> Tuple[List[Tuple[RemoteSegment, int]], int]:
+    """The segments that give each offset from the earliest of ``segs`` up to ``until``
+    (exclusive; None: to their end) once, each with the offset after the last it gives,
+    and the offset after the last any gives.
+
+    At each offset the segment reaching furthest is taken (of equal ones, the one the
+    metadata recorded last, as a broker keeps the newest copy); one that starts before
+    the offset instead cuts the segments before it where it starts, so each segment is
+    read from its first batch (the segments agree on the offsets they share: the same
+    leader epoch chain wrote them).  A gap raises :class:`SegmentError` naming it and the
+    object after it (``path_of``).
+    """
+    taken: List[RemoteSegment] = []
+    following = min(s.start_offset for s in segs)
+    while until is None or following < until:
+        holding = [i for i, s in enumerate(segs) if s.start_offset <= following <= s.end_offset]
+        if not holding:
+            later = [s for s in segs if s.start_offset > following]
+            if later and (until is None or min(s.start_offset for s in later) < until):
+                first = min(later, key=lambda s: s.start_offset)
+                raise SegmentError(
+                    path_of(first),
+                    0,
+                    f"{first.topic}-{first.partition}: the remote tier has no segment for offsets "
+                    f"{following}-{first.start_offset - 1}",
+                )
+            break
+        best = segs[max(holding, key=lambda i: (segs[i].end_offset, i))]
+        while taken and taken[-1].start_offset >= best.start_offset:
+            taken.pop()  # wholly inside ``best``'s range
+        taken.append(best)
+        following = best.end_offset + 1
+    stops = [s.start_offset for s in taken[1:]] + [following if until is None else min(following, until)]
+    return list(zip(taken, stops)), following
+
+
+def _partition_segs(
+    plog: PartitionLog, remote: Dict[Tuple[str, int], List[RemoteSegment]]
+) -> List[RemoteSegment]:
+    """The remote segments of ``plog``'s topic id (the one in its ``partition.metadata``,
+    else the only one the metadata has under its name)."""
+    if plog.topic is None or plog.partition is None:
+        return []
+    segs = remote.get((plog.topic, plog.partition), [])
+    if not segs:
+        return []
+    topic_id = local_topic_id(plog) if plog.segments else None
+    if topic_id is None:
+        ids = {s.topic_id for s in segs}
+        if len(ids) > 1:
+            raise SegmentError(
+                plog.directory,
+                0,
+                f"{plog.topic}-{plog.partition}: the remote log metadata has segments of topic ids "
+                + ", ".join(sorted(kafka_uuid(i) for i in ids))
+                + " and no local partition.metadata says which is this topic's",
+            )
+        return segs
+    return [s for s in segs if s.topic_id == topic_id]
+
+
 def join_tiers(
     logs: List[PartitionLog],
     remote: Dict[Tuple[str, int], List[RemoteSegment]],
     root: str,
     storage: StorageOptions = NO_STORAGE_OPTIONS,
 ) -> List[PartitionLog]:
-    """Each local partition log with its remote segments (under LocalTieredStorage's
-    ``root``, local or in an object store reached with ``storage``) put before its local ones, so that every offset is read once: remote
-    segments up to the offset the local log starts at, the last one cut there.
+    """Each partition log with its remote segments (under LocalTieredStorage's ``root``,
+    local or in an object store reached with ``storage``) put before its local ones, so
+    that every offset is read once: remote segments up to the offset the local log starts
+    at, the last one cut there.  A log without local segments is read from the remote
+    tier alone.
 
-    A remote segment of another topic id than the local partition's (a topic deleted
-    and made again under its name) is left out; a gap between remote segments, or
-    between the remote tier and the local log, raises
+    Remote segments are checked against the partition's leader epoch chain
+    (:func:`partition_lineage`, :func:`in_lineage`) as a broker does before serving them:
+    a copy made by a leader whose log then diverged is not read.  Of the rest,
+    overlapping ones (a range copied twice, by one leader and then the next) give each
+    offset once (:func:`_cover`).  A remote segment of another topic id than the local
+    partition's (a topic deleted and made again under its name) is left out; a gap in the
+    remote tier, or between it and the local log, raises
     :class:`~kafkawire.log.segments.SegmentError` naming the offsets missing.
     """
     store = resolve(root, storage)
     out = []
     for plog in logs:
-        segs = (
-            remote.get((plog.topic, plog.partition), [])
-            if plog.topic is not None and plog.partition is not None
-            else []
-        )
-        topic_id = local_topic_id(plog) if segs else None
-        if topic_id is not None:
-            segs = [s for s in segs if s.topic_id == topic_id]
+        segs = _partition_segs(plog, remote)
         if not segs:
             out.append(plog)
             continue
-        local_start = plog.segments[0].base_offset if plog.segments else None
-        joined: List[Segment] = []
-        next_offset: Optional[int] = None
         listing = _listing(root, segs[0].folder, store)
-        for seg in segs:
-            if local_start is not None and seg.start_offset >= local_start:
-                break
-            if next_offset is not None and seg.end_offset < next_offset:
-                continue  # wholly inside segments already taken
-            if next_offset is not None and seg.start_offset != next_offset:
-                missing = (
-                    f"has no segment for offsets {next_offset}-{seg.start_offset - 1}"
-                    if seg.start_offset > next_offset
-                    else f"has two segments holding offsets {seg.start_offset}-{next_offset - 1}"
-                )
-                raise SegmentError(
-                    seg.object_path(root, store=store),
-                    0,
-                    f"{plog.topic}-{plog.partition}: the remote tier {missing}",
-                )
-            file = _remote_segment_file(seg, root, store, listing)
-            if local_start is not None and seg.end_offset >= local_start:
-                file = replace(file, size=_cut_before(file, local_start))
-            joined.append(file)
-            next_offset = seg.end_offset + 1
-        if local_start is not None and next_offset is not None and next_offset < local_start:
+        lineage = partition_lineage(plog, segs, root, store, listing)
+        if lineage is not None:
+            segs = [s for s in segs if in_lineage(s, lineage)]
+        local = [s for s in plog.segments if s.size > 0] or list(plog.segments)
+        local_start = local[0].base_offset if local else None
+        segs = [s for s in segs if local_start is None or s.start_offset < local_start]
+        if not segs:
+            out.append(plog)
+            continue
+        cover, following = _cover(segs, local_start, lambda s: s.object_path(root, store=store))
+        if local_start is not None and following < local_start:
             raise SegmentError(
                 plog.segments[0].path,
                 0,
-                f"{plog.topic}-{plog.partition}: neither tier holds offsets {next_offset}-{local_start - 1} "
+                f"{plog.topic}-{plog.partition}: neither tier holds offsets {following}-{local_start - 1} "
                 "(the remote tier ends before the local log starts)",
             )
+        joined: List[Segment] = []
+        for seg, stop in cover:
+            file = _remote_segment_file(seg, root, store, listing)
+            if stop <= seg.end_offset:
+                file = replace(file, size=_cut_before(file, stop))
+            joined.append(file)
         out.append(PartitionLog(plog.topic, plog.partition, plog.directory, joined + list(plog.segments)))
     return out
+
+
+def tiered_logs(
+    paths: Union[PathLike, Sequence[PathLike]],
+    remote_storage_path: str,
+    remote_log_metadata_path: Union[PathLike, Sequence[PathLike]],
+    storage: StorageOptions = NO_STORAGE_OPTIONS,
+) -> List[PartitionLog]:
+    """The partitions under ``paths`` (:func:`kafkawire.log.segments.discover`), each
+    with its remote tier (:func:`join_tiers`), and the partitions the remote tier holds
+    that have no local segments left.
+
+    Those are the partitions of the remote log metadata that a path names but that are
+    not on disk: a partition folder (``<log dir>/<topic>-<partition>``) that does not
+    exist or holds no segment, or, for a path that is a log directory, every partition
+    of the metadata it has no folder with segments for (local retention deleted them all,
+    or the partition lives on another broker).  They are read from the remote tier alone.
+    """
+    remote = remote_segments(remote_log_metadata_path, storage)
+    given = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    present: List[PathLike] = []
+    absent: List[Tuple[str, Tuple[str, int]]] = []  # remote-only partition folders named outright
+    log_dirs: List[Tuple[Store, str]] = []
+    for p in given:
+        text = local_path(os.fspath(p))
+        where = resolve(text, storage)
+        owner = segments.parse_partition_dir(where.basename(text.rstrip("/")))
+        if glob.has_magic(text):
+            present.append(p)
+            continue
+        info = where.info(text)
+        if info is None and owner is not None and owner in remote:
+            absent.append((text, owner))
+            continue
+        present.append(p)
+        if info is not None and info.is_dir and owner is None:
+            log_dirs.append((where, where.absolute(text)))
+        elif info is not None and info.is_dir and owner in remote:
+            absent.append((text, owner))  # kept if discovery finds no segment in it
+    logs = segments.discover(present, storage) if present else []
+    have = {(pl.topic, pl.partition) for pl in logs if pl.segments}
+    for text, owner in absent:
+        if owner not in have:
+            logs.append(PartitionLog(owner[0], owner[1], text, []))
+            have.add(owner)
+    for where, directory in log_dirs:
+        for owner in sorted(remote):
+            if owner not in have:
+                logs.append(
+                    PartitionLog(owner[0], owner[1], where.join(directory, f"{owner[0]}-{owner[1]}"), [])
+                )
+                have.add(owner)
+    logs.sort(key=lambda pl: (pl.topic or "", -1 if pl.partition is None else pl.partition, pl.directory))
+    return join_tiers(logs, remote, remote_storage_path, storage)
 
 
 __all__ = [
@@ -329,7 +518,13 @@ __all__ = [
     "RemoteSegment",
     "remote_segments",
     "local_topic_id",
+    "LEADER_EPOCH_CHECKPOINT",
+    "LEADER_EPOCH_SUFFIX",
+    "read_leader_epochs",
+    "in_lineage",
+    "partition_lineage",
     "join_tiers",
+    "tiered_logs",
 ]
 
 
