@@ -303,27 +303,22 @@ def compress(
 # Output buffers at least this big are not zero-filled before a decompressor overwrites
 # them: zeroing runs under the GIL, at memory speed, for bytes nobody reads.
 _NO_ZERO_MIN = 64 * 1024
-# kafkawire._fast.primitives.uninitialized_bytearray (or bytearray), found on first use
-_uninitialized: Optional[Callable[[int], bytearray]] = None
 
 
 def _output_buffer(size: int) -> bytearray:
     """A bytearray of ``size`` bytes for a decompressor to fill.  Large ones come
-    uninitialised from the compiled extension when it is built (zero-filled
-    otherwise); callers cut the buffer to what was written (:func:`_written`) before
-    anyone else sees it."""
-    global _uninitialized
+    uninitialised from the compiled extension when the Cython backend is the active one
+    (zero-filled on the pure backend, as without a build, so the pure backend run in a
+    process that has the extensions takes the same path); callers cut the buffer to what
+    was written (:func:`_written`) before anyone else sees it."""
     if size < _NO_ZERO_MIN:
         return bytearray(size)
-    if _uninitialized is None:
-        from kafkawire import _backend  # not at import: kafkawire._fast.records imports us
+    from kafkawire import _backend  # not at import: kafkawire._fast.records imports us
 
-        _uninitialized = (
-            _backend.implementation("primitives", "cython").uninitialized_bytearray
-            if _backend.fast_available()
-            else bytearray
-        )
-    return _uninitialized(size)
+    if _backend.BACKEND == "cython":
+        out: bytearray = _backend.implementation("primitives", "cython").uninitialized_bytearray(size)
+        return out
+    return bytearray(size)
 
 
 def _written(out: bytearray, n: int) -> memoryview:

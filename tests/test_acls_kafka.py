@@ -20,7 +20,7 @@ from kafkawire.broker import acls as A
 
 from blocking_client import BlockingClient
 
-pytestmark = pytest.mark.kafka
+pytestmark = [pytest.mark.kafka, pytest.mark.in_process]
 
 TOPICS = ("orders", "secret", "pre-a", "pre-b")
 ACLS = [  # (resource type, name, pattern, operation, permission) for User:alice

@@ -15,7 +15,7 @@ from kafkawire import records as R
 from kafkawire.aio import open_connection
 from kafkawire.broker import Broker
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.in_process]
 
 
 def topic_metadata(name: str):

@@ -20,7 +20,7 @@ from kafkawire.broker import Broker
 from kafkawire.errors import ConnectionClosedError, TlsHandshakeError
 from tls_certs import make_pki
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.in_process]
 
 SCRAM = ["SCRAM-SHA-256", "SCRAM-SHA-512"]
 USERS = {"alice": "alice-secret"}

@@ -16,6 +16,8 @@ from kafkawire import records
 from kafkawire.errors import EncodeError
 from kafkawire.messages import MetadataRequest, MetadataResponse
 
+pytestmark = pytest.mark.in_process
+
 
 def test_async_with_open_connection_needs_no_await_inside():
     from kafkawire.aio import open_connection

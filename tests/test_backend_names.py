@@ -8,7 +8,7 @@ import pytest
 
 from kafkawire import _backend
 
-pytestmark = pytest.mark.backend_independent
+pytestmark = [pytest.mark.backend_independent, pytest.mark.in_process]
 
 
 def test_an_unknown_backend_name_is_refused():

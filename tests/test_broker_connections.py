@@ -18,7 +18,7 @@ from kafkawire import messages as M
 from kafkawire.broker import Broker, CodecStats
 from kafkawire.schema.catalog import ApiKey
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = [pytest.mark.timeout(60), pytest.mark.in_process]
 
 UNKNOWN_TOPIC = M.MetadataRequest.MetadataRequestTopic
 

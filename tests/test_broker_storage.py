@@ -27,7 +27,7 @@ from kafkawire.broker.storage import (
     topic_name_error,
 )
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = [pytest.mark.timeout(60), pytest.mark.in_process]
 
 
 def batch(n, start=0, **kw):

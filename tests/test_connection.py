@@ -35,7 +35,7 @@ from kafkawire.connection import (
 from kafkawire.schema.plan import INT32_MAX, INT32_MIN
 from kafkawire.schema.versions import VersionRange
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.in_process]
 
 SETTINGS = dict(deadline=None, suppress_health_check=list(HealthCheck), database=None)
 

@@ -18,7 +18,7 @@ from kafkawire import records as R
 from kafkawire.connection import ClientConnection, RequestFailed, ResponseEvent
 from kafkawire.headers import RequestHeader
 
-pytestmark = [pytest.mark.kafka, pytest.mark.timeout(180)]
+pytestmark = [pytest.mark.kafka, pytest.mark.timeout(180), pytest.mark.in_process]
 
 
 class Socket:

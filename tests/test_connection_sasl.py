@@ -29,7 +29,7 @@ from kafkawire.connection import (
 )
 from kafkawire.protocol import decode_request
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.in_process]
 
 USERS = {"alice": "alice-secret", "bob": "bob-secret"}
 MECHANISMS = ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"]

@@ -21,7 +21,7 @@ from kafkawire.broker import Broker
 from kafkawire.conversation import Conversation, event_json, pcap_conversations
 from kafkawire.pcap import StreamData, tcp_streams
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.in_process]
 
 
 class Relay:

@@ -14,6 +14,8 @@ from kafkawire import messages as M
 from kafkawire import records as R
 from kafkawire.conversation import Conversation, event_json
 
+pytestmark = pytest.mark.in_process
+
 
 def _metadata(correlation_id):
     return kafkawire.encode_request(M.MetadataRequest(topics=[]), 1, correlation_id, "cli")

@@ -17,6 +17,8 @@ from _gil_probe import python_ran_during
 import kafkawire
 from kafkawire import _backend
 
+pytestmark = pytest.mark.in_process
+
 
 def _ref():
     """The crc32c package, the reference some tests compare with: only those tests skip

@@ -18,7 +18,7 @@ from conftest import subprocess_env
 
 from kafkawire import datasource_options as options
 
-pytestmark = [pytest.mark.backend_independent, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.backend_independent, pytest.mark.timeout(300), pytest.mark.in_process]
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))

@@ -11,6 +11,8 @@ import pytest
 from kafkawire import cli, records
 from kafkawire.log import sample, segments
 
+pytestmark = pytest.mark.in_process
+
 
 @pytest.fixture(scope="module")
 def sample_log(tmp_path_factory):

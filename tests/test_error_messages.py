@@ -26,6 +26,8 @@ from kafkawire import primitives as P
 from kafkawire import records as R
 from kafkawire.errors import CorruptRecordError, DecompressionError, EncodeError
 
+pytestmark = pytest.mark.in_process
+
 TS = 1_700_000_000_000
 REC = {"key": b"k", "value": b"v", "timestamp": TS}
 Meta = M.MetadataRequest

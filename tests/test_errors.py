@@ -11,6 +11,8 @@ from kafkawire import errors
 from kafkawire.schema import load_json
 from kafkawire.schema.versions import VersionRange
 
+pytestmark = pytest.mark.in_process
+
 
 def test_known_codes():
     e = errors.for_code(6)

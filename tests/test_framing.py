@@ -8,6 +8,8 @@ import pytest
 from kafkawire.errors import FrameTooLarge, InvalidFrame
 from kafkawire.framing import FrameReader, frame
 
+pytestmark = pytest.mark.in_process
+
 PAYLOADS = [b"", b"a", b"hello kafka", bytes(range(256)) * 3, b"\x00\x00\x00\x05"]
 STREAM = b"".join(frame(p) for p in PAYLOADS)
 

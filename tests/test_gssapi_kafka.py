@@ -28,7 +28,7 @@ from kafkawire.errors import SaslAuthenticationError, SaslKerberosError, for_cod
 from blocking_client import BlockingClient
 from conftest_kerberos import SERVICE_HOST
 
-pytestmark = [pytest.mark.kafka, pytest.mark.kerberos, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.kafka, pytest.mark.kerberos, pytest.mark.timeout(300), pytest.mark.in_process]
 
 
 def _connect(broker) -> BlockingClient:

@@ -23,6 +23,8 @@ from kafkawire.sasl.gssapi import kerberos_short_name, split_principal
 
 from conftest_kerberos import SERVICE_HOST
 
+pytestmark = pytest.mark.in_process
+
 
 def test_default_rule_names_the_primary_of_the_default_realm():
     assert kerberos_short_name("alice@EXAMPLE.COM", "EXAMPLE.COM") == "alice"

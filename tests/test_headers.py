@@ -9,6 +9,8 @@ from kafkawire import headers, messages as m
 from kafkawire.errors import DecodeError, TruncatedError, UnknownApiError, UnsupportedVersionError
 from kafkawire.headers import flexible_versions
 
+pytestmark = pytest.mark.in_process
+
 
 def test_request_header_version_follows_flexible_versions():
     assert headers.request_header_version(3, 8) == 1

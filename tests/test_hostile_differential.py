@@ -25,7 +25,7 @@ if ROOT not in sys.path:
 
 from fuzz import targets as T  # noqa: E402
 
-pytestmark = pytest.mark.backend_independent
+pytestmark = [pytest.mark.backend_independent, pytest.mark.in_process]
 
 CORPUS = os.path.join(ROOT, "fuzz", "corpus")
 EXAMPLES = int(os.environ.get("KAFKAWIRE_HOSTILE_EXAMPLES", "150"))

@@ -24,6 +24,8 @@ if ROOT not in sys.path:
 from fuzz import targets as T  # noqa: E402
 from kafkawire import errors, messages, protocol  # noqa: E402
 
+pytestmark = pytest.mark.in_process
+
 _WHERE = re.compile(r"\b(byte|bytes|offset|position|at)\s+-?\d+|\bframe \d+|\bfirst \d+", re.I)
 # Names that locate a problem without an offset: record parts, codecs, internal records.
 _NAMED = re.compile(

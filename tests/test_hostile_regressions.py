@@ -17,6 +17,8 @@ if ROOT not in sys.path:
 
 from fuzz import targets as T  # noqa: E402
 
+pytestmark = pytest.mark.in_process
+
 
 def test_legacy_attributes_with_the_high_bit_read_the_same_on_both_backends(impl):
     # Found by the records target: a magic 1 message with attributes 0x80 read as 128

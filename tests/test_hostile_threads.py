@@ -24,6 +24,8 @@ from fuzz import targets as T  # noqa: E402
 from kafkawire import compression, messages  # noqa: E402
 from kafkawire.errors import KafkaWireError  # noqa: E402
 
+pytestmark = pytest.mark.in_process
+
 THREADS = 4
 
 

@@ -10,6 +10,8 @@ import pytest
 from kafkawire import internal_topics, messages as m, records
 from kafkawire.errors import DecodeError, EncodeError, UnknownApiError
 
+pytestmark = pytest.mark.in_process
+
 
 def test_record_types_come_from_the_key_definitions():
     co = internal_topics._KEYS[internal_topics.CONSUMER_OFFSETS]

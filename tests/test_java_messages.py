@@ -33,7 +33,7 @@ from kafkawire.schema import DATA_DIR
 
 from _message_draws import COUNT, JAVA_MAX_TAG, SEED, draws
 
-pytestmark = pytest.mark.kafka
+pytestmark = [pytest.mark.kafka, pytest.mark.in_process]
 
 MANIFEST = json.loads((DATA_DIR / "MANIFEST.json").read_text())["files"]
 

@@ -24,7 +24,7 @@ from kafkawire.errors import UnknownApiError, for_name
 from kafka_support import scenarios as S
 from kafka_support.wire import KafkaConnection
 
-pytestmark = pytest.mark.kafka
+pytestmark = [pytest.mark.kafka, pytest.mark.in_process]
 
 RECORDED = json.loads(
     (Path(__file__).parent / "vectors" / "kafka" / "broker-4.4.0-api-versions.json").read_text()

@@ -8,7 +8,7 @@ import pytest
 
 from kafka_support import jars
 
-pytestmark = [pytest.mark.kafka, pytest.mark.backend_independent]
+pytestmark = [pytest.mark.kafka, pytest.mark.backend_independent, pytest.mark.in_process]
 
 
 def test_the_release_jars_resolve_at_the_pinned_version(backend):

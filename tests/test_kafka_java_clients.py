@@ -18,7 +18,7 @@ from kafkawire.broker import Broker
 from kafka_support.java_clients import run_java
 from test_clients_e2e import PARTITIONS, _newest_topics, check_conversation, scenario
 
-pytestmark = [pytest.mark.kafka, pytest.mark.clients]
+pytestmark = [pytest.mark.kafka, pytest.mark.clients, pytest.mark.in_process]
 
 
 def check_frame_log(path, frames_checked: int) -> None:

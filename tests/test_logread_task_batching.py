@@ -22,6 +22,8 @@ from kafkawire import records  # noqa: E402
 from kafkawire.log import read as logread  # noqa: E402
 from kafkawire.log import sample, segments  # noqa: E402
 
+pytestmark = pytest.mark.in_process
+
 BASE_TS = sample.BASE_TIMESTAMP
 
 

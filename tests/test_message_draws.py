@@ -18,7 +18,7 @@ from _message_draws import COUNT, JAVA_MAX_TAG, SEED, draw, draws
 from kafkawire import messages
 from kafkawire.schema import plan as P
 
-pytestmark = pytest.mark.backend_independent
+pytestmark = [pytest.mark.backend_independent, pytest.mark.in_process]
 
 
 # A length from 127 up takes two varint bytes in a compact field.

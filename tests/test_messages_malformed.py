@@ -16,6 +16,8 @@ from kafkawire.errors import DecodeError, TruncatedError
 
 from _message_strategies import message_strategy
 
+pytestmark = pytest.mark.in_process
+
 # Every definition with a version (Kafka 4 retired a few APIs: no version to mutate).
 ALL = sorted(n for n, c in messages.CLASSES.items() if not c.valid_versions.empty)
 

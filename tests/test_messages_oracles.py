@@ -29,7 +29,7 @@ from kafkawire.schema.plan import ARRAY, STRUCT
 
 from _message_strategies import message_strategy
 
-pytestmark = pytest.mark.clients
+pytestmark = [pytest.mark.clients, pytest.mark.in_process]
 
 # (peer, message, version) -> why the peer reads it differently.  These versions are left
 # out of the generated comparisons; the explicit tests at the end check that each peer

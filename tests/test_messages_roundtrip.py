@@ -11,6 +11,8 @@ from kafkawire import _backend, messages
 
 from _message_strategies import message_strategy
 
+pytestmark = pytest.mark.in_process
+
 ALL = sorted(messages.CLASSES.items())
 PAIRS = sum(len(range(c.valid_versions.lowest, c.valid_versions.highest + 1)) for _, c in ALL)
 

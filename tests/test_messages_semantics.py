@@ -15,6 +15,8 @@ from kafkawire.errors import DecodeError, EncodeError, UnknownApiError, Unsuppor
 from kafkawire.schema import DATA_DIR, GROUPS
 from kafkawire.schema.plan import snake_case
 
+pytestmark = pytest.mark.in_process
+
 
 @pytest.mark.backend_independent
 def test_package_schema_holds_exactly_the_files_its_manifest_lists(backend):

@@ -17,6 +17,8 @@ from kafkawire import messages as m
 from kafkawire.errors import DecodeError, UnsupportedVersionError
 from kafkawire.headers import decode_request_header
 
+pytestmark = pytest.mark.in_process
+
 VECTORS = pathlib.Path(__file__).parent / "vectors" / "messages"
 
 

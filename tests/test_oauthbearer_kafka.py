@@ -17,7 +17,7 @@ from kafkawire.errors import SaslAuthenticationError
 
 from blocking_client import BlockingClient
 
-pytestmark = pytest.mark.kafka
+pytestmark = [pytest.mark.kafka, pytest.mark.in_process]
 
 FAR_FUTURE = 4102444800  # 2100-01-01: fixed claims, no clock in the test
 

@@ -15,7 +15,7 @@ from kafkawire import pcap
 from kafkawire.errors import InvalidCaptureError
 from kafkawire.pcap import StreamData, StreamEnd
 
-pytestmark = pytest.mark.backend_independent
+pytestmark = [pytest.mark.backend_independent, pytest.mark.in_process]
 
 FIN, SYN, RST, PSH, ACK = 0x01, 0x02, 0x04, 0x08, 0x10
 CLIENT, SERVER = ("10.0.0.1", 40000), ("10.0.0.2", 9092)

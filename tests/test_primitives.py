@@ -11,6 +11,8 @@ import kafkawire
 from kafkawire import primitives as p
 from kafkawire.errors import DecodeError, EncodeError, InvalidVarintError, KafkaWireError, TruncatedError
 
+pytestmark = pytest.mark.in_process
+
 INT32_EDGES = [0, 1, -1, 63, -64, 64, -65, 2**31 - 1, -(2**31)]
 INT64_EDGES = INT32_EDGES + [2**31, -(2**31) - 1, 2**63 - 1, -(2**63)]
 

@@ -23,6 +23,8 @@ from hypothesis import strategies as st
 from kafkawire import compression, records
 from kafkawire.errors import EncodeError
 
+pytestmark = pytest.mark.in_process
+
 
 def _peer_module(name: str):
     """A peer's module, imported by the tests that compare with it: only they skip

@@ -18,6 +18,8 @@ from kafkawire.errors import (
     KafkaWireError,
 )
 
+pytestmark = pytest.mark.in_process
+
 TS = 1_700_000_000_000
 RECS = [
     {"key": b"key", "value": b"value" * 3, "headers": [("h", b"1"), ("n", None)], "timestamp": TS + 3},

@@ -7,6 +7,8 @@ import pytest
 
 from kafkawire import records
 
+pytestmark = pytest.mark.in_process
+
 aio_memory = pytest.importorskip("aiokafka.record.memory_records")
 aio_default = pytest.importorskip("aiokafka.record.default_records")
 aio_legacy = pytest.importorskip("aiokafka.record.legacy_records")

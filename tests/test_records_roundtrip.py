@@ -11,6 +11,8 @@ import pytest
 from kafkawire import _backend, records
 from kafkawire.errors import CorruptRecordError, EncodeError, KafkaWireError
 
+pytestmark = pytest.mark.in_process
+
 CODECS = ["none", "gzip", "snappy", "lz4", "zstd"]
 TS = 1_700_000_000_000
 

@@ -11,6 +11,8 @@ import pytest
 
 from kafkawire import records
 
+pytestmark = pytest.mark.in_process
+
 HERE = os.path.join(os.path.dirname(__file__), "vectors", "records")
 SIDECARS = sorted(glob.glob(os.path.join(HERE, "*.json")))
 

@@ -27,6 +27,8 @@ from kafkawire.errors import DecodeError
 
 from kafka_support.wire import KafkaConnection
 
+pytestmark = pytest.mark.in_process
+
 VECTOR = Path(__file__).parent / "vectors" / "messages" / "metadata_v13_request_librdkafka"
 LIBRDKAFKA_FRAME = VECTOR.with_suffix(".bin").read_bytes()
 META = json.loads(VECTOR.with_suffix(".json").read_text())

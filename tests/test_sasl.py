@@ -29,6 +29,8 @@ from kafkawire.errors import (
 )
 from kafkawire.framing import FrameReader, frame
 
+pytestmark = pytest.mark.in_process
+
 # RFC 7677 section 3: SCRAM-SHA-256, user "user", password "pencil"
 RFC7677 = {
     "client_nonce": "rOprNGfwEbeRWgbNEkqO",

@@ -26,7 +26,7 @@ from kafkawire.errors import (
 
 from blocking_client import BlockingClient
 
-pytestmark = pytest.mark.kafka
+pytestmark = [pytest.mark.kafka, pytest.mark.in_process]
 
 MECHANISMS = ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"]
 

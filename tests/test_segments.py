@@ -17,6 +17,8 @@ from kafkawire.errors import CorruptRecordError, DecodeError
 from kafkawire.log import read as logread
 from kafkawire.log import sample, segments
 
+pytestmark = pytest.mark.in_process
+
 
 @pytest.fixture
 def arrow():

@@ -18,7 +18,7 @@ import kafkawire
 
 mypy_api = pytest.importorskip("mypy.api", reason="mypy is in the test extra")
 
-pytestmark = pytest.mark.backend_independent
+pytestmark = [pytest.mark.backend_independent, pytest.mark.in_process]
 
 HERE = Path(__file__).resolve().parent
 TOOL = HERE.parent / "tools" / "gen_message_stubs.py"
