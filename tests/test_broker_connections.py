@@ -84,7 +84,7 @@ def test_codec_stats_count_the_requests_of_each_api():
 def test_a_failing_handler_closes_only_its_connection_and_is_recorded(monkeypatch):
     with Broker() as b:
 
-        async def broken_metadata(broker, conn, header, request, version):
+        async def broken_metadata(ctx, conn, header, request, version):
             raise RuntimeError("metadata handler broke")
 
         monkeypatch.setitem(b.HANDLERS, ApiKey.METADATA, broken_metadata)

@@ -179,7 +179,7 @@ def test_a_broker_is_made_from_a_config_or_from_keywords(tmp_path):
 
     config = BrokerConfig(log_dir=str(tmp_path), num_partitions=3, cluster_id="c")
     made = Broker(config)
-    assert made.config is config and (made.log_dir, made.num_partitions) == (str(tmp_path), 3)
+    assert made.config is config and (made.log_dir, made.config.num_partitions) == (str(tmp_path), 3)
     assert Broker(num_partitions=3, cluster_id="c", log_dir=str(tmp_path)).config == config
     assert Broker(config, num_partitions=5).config.num_partitions == 5
     with pytest.raises(TypeError, match="num_partition"):

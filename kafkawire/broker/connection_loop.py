@@ -9,67 +9,63 @@ import time
 
 from kafkawire.broker.connections import Connection
 from kafkawire.broker.security import certificate_principal
-from kafkawire.broker.state import BrokerState
+from kafkawire.broker.context import BrokerContext
+from kafkawire.broker.dispatch import handle_event
 from kafkawire.connection import ServerConnection
 
 log = logging.getLogger("kafkawire.broker")
 
 
-class ConnectionLoop(BrokerState):
-    """Reads each connection's requests and hands them to the dispatch, one at a time."""
-
-    # -- connections -----------------------------------------------------------------
-    async def _serve_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        assert task is not None  # asyncio runs this callback as a task
-        self._tasks.add(task)
-        peer = writer.get_extra_info("peername")
-        protocol = ServerConnection(self.api_versions, max_frame_size=self.max_frame_size)
-        conn = Connection(next(self._conn_ids), f"{peer[0]}:{peer[1]}" if peer else "?", writer, protocol)
-        if self.security.uses_ssl:
-            tls = writer.get_extra_info("ssl_object")
-            conn.principal = certificate_principal(tls.getpeercert() if tls is not None else None)
-        conn.sasl = self.security.sasl_session()
-        self.connections[conn.id] = conn
-        why = "client closed the connection"
-        try:
-            while True:
-                data = await reader.read(1 << 18)
-                if not data:
-                    if not protocol.at_frame_boundary:
-                        why = f"client closed the connection inside a frame ({protocol.buffered} bytes buffered)"
-                    break
-                t0 = time.perf_counter_ns()
-                events = protocol.receive_data(data)
-                # decode time of this read, shared by the requests it completed
-                decode_ns = (time.perf_counter_ns() - t0) // max(1, len(events))
-                close = None
-                for event in events:
-                    try:
-                        close = await self._handle_event(conn, event, decode_ns)
-                    except (ConnectionError, asyncio.CancelledError):
-                        raise
-                    except Exception as exc:  # a broker bug: keep it visible, drop the connection
-                        log.exception("connection %d: request failed", conn.id)
-                        self.handler_errors.append(f"{type(exc).__name__}: {exc}")
-                        close = f"internal error: {type(exc).__name__}: {exc}"
-                    if close:
-                        break
+async def serve_connection(
+    ctx: BrokerContext, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+) -> None:
+    """Serve one client connection until it closes, the broker stops or a request must close it."""
+    task = asyncio.current_task()
+    assert task is not None  # asyncio runs this callback as a task
+    ctx.tasks.add(task)
+    peer = writer.get_extra_info("peername")
+    protocol = ServerConnection(ctx.api_versions, max_frame_size=ctx.config.max_frame_size)
+    conn = Connection(next(ctx.conn_ids), f"{peer[0]}:{peer[1]}" if peer else "?", writer, protocol)
+    if ctx.security.uses_ssl:
+        tls = writer.get_extra_info("ssl_object")
+        conn.principal = certificate_principal(tls.getpeercert() if tls is not None else None)
+    conn.sasl = ctx.security.sasl_session()
+    ctx.connections[conn.id] = conn
+    why = "client closed the connection"
+    try:
+        while True:
+            data = await reader.read(1 << 18)
+            if not data:
+                if not protocol.at_frame_boundary:
+                    why = f"client closed the connection inside a frame ({protocol.buffered} bytes buffered)"
+                break
+            t0 = time.perf_counter_ns()
+            events = protocol.receive_data(data)
+            # decode time of this read, shared by the requests it completed
+            decode_ns = (time.perf_counter_ns() - t0) // max(1, len(events))
+            close = None
+            for event in events:
+                try:
+                    close = await handle_event(ctx, conn, event, decode_ns)
+                except (ConnectionError, asyncio.CancelledError):
+                    raise
+                except Exception as exc:  # a broker bug: keep it visible, drop the connection
+                    log.exception("connection %d: request failed", conn.id)
+                    ctx.handler_errors.append(f"{type(exc).__name__}: {exc}")
+                    close = f"internal error: {type(exc).__name__}: {exc}"
                 if close:
-                    why = close
                     break
-        except (ConnectionError, asyncio.IncompleteReadError) as exc:
-            why = f"connection error: {exc}"
-        except asyncio.CancelledError:
-            why = "broker stopping"
-        finally:
-            protocol.connection_lost()
-            self.connections.pop(conn.id, None)
-            self.closed_connections.append((conn.id, why))
-            log.debug("connection %d (%s) closed: %s", conn.id, conn.peer, why)
-            self._tasks.discard(task)
-            writer.close()  # closing a transport that is already closed does nothing
-
-    async def _send(self, conn: Connection, frame: bytes) -> None:
-        conn.writer.write(frame)
-        await conn.writer.drain()
+            if close:
+                why = close
+                break
+    except (ConnectionError, asyncio.IncompleteReadError) as exc:
+        why = f"connection error: {exc}"
+    except asyncio.CancelledError:
+        why = "broker stopping"
+    finally:
+        protocol.connection_lost()
+        ctx.connections.pop(conn.id, None)
+        ctx.closed_connections.append((conn.id, why))
+        log.debug("connection %d (%s) closed: %s", conn.id, conn.peer, why)
+        ctx.tasks.discard(task)
+        writer.close()  # closing a transport that is already closed does nothing

@@ -46,6 +46,11 @@ class Connection:
     def host(self) -> str:
         return self.peer.rsplit(":", 1)[0]
 
+    async def send(self, frame: bytes) -> None:
+        """Write ``frame`` to the client and wait until the socket's buffer has room."""
+        self.writer.write(frame)
+        await self.writer.drain()
+
 
 class CodecStats:
     """Time spent in kafkawire's codec per API: request decode and response encode."""

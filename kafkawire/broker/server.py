@@ -24,43 +24,39 @@ SASL_AUTHENTICATION_FAILED and closes it, and a session lifetime (KIP-368) ends
 connections that do not re-authenticate in time.  With ``acl_enforce`` every request is
 authorized against the ACLs of CreateAcls, as Kafka's StandardAuthorizer would.
 
-This module holds the broker's state and life cycle; :class:`Broker` gets its behaviour
-from mixins: the connection loop (:mod:`~kafkawire.broker.connection_loop`), the dispatch
+This module holds the broker's life cycle and what tests inspect; everything a request
+touches is one :class:`~kafkawire.broker.context.BrokerContext`, handed to the connection
+loop (:mod:`~kafkawire.broker.connection_loop`), the dispatch
 (:mod:`~kafkawire.broker.dispatch`), the frame log and round-trip check
-(:mod:`~kafkawire.broker.frame_checks`), and the request handlers, one module per family of
-APIs (:mod:`kafkawire.broker.handlers`); the error codes they answer with are in
-:mod:`~kafkawire.broker.codes`.
+(:mod:`~kafkawire.broker.frame_checks`) and the request handlers, functions in one module
+per family of APIs (:mod:`kafkawire.broker.handlers`); the error codes they answer with
+are in :mod:`~kafkawire.broker.codes`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
-import itertools
+import functools
 import logging
 import threading
-from collections import defaultdict
-from typing import Any, Callable, Dict, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Set, Tuple
 
 from kafkawire import messages as M
 from kafkawire import records as R
 from kafkawire.broker.acls import AclStore
 from kafkawire.broker.config import BrokerConfig
-from kafkawire.broker.connection_loop import ConnectionLoop
+from kafkawire.broker.connection_loop import serve_connection
 from kafkawire.broker.connections import CodecStats, Connection
-from kafkawire.broker.dispatch import Dispatch
-from kafkawire.broker.frame_checks import FrameChecks
+from kafkawire.broker.context import BrokerContext
+from kafkawire.broker.dispatch import HANDLERS, Handler
 from kafkawire.broker.frame_log import FrameLog
 from kafkawire.broker.group_log import GroupLog
 from kafkawire.broker.groups import GroupCoordinator
-from kafkawire.broker.handlers.acls import AclHandlers
-from kafkawire.broker.handlers.common import HandlerHelpers
-from kafkawire.broker.handlers.groups import GroupHandlers
-from kafkawire.broker.handlers.produce_fetch import ProduceFetchHandlers
-from kafkawire.broker.handlers.sasl import SaslHandlers
-from kafkawire.broker.handlers.topics import TopicHandlers
+from kafkawire.broker.handlers.common import offsets_topic
 from kafkawire.broker.security import ListenerSecurity
 from kafkawire.broker.storage import Storage
+from kafkawire.schema.catalog import ApiKey
 
 log = logging.getLogger("kafkawire.broker")
 
@@ -70,17 +66,7 @@ def _versions_of(api_key: int) -> Tuple[int, int]:
     return r.lowest, r.highest
 
 
-class Broker(
-    ConnectionLoop,
-    Dispatch,
-    FrameChecks,
-    SaslHandlers,
-    TopicHandlers,
-    ProduceFetchHandlers,
-    AclHandlers,
-    GroupHandlers,
-    HandlerHelpers,
-):
+class Broker:
     """A single-node Kafka broker on 127.0.0.1, for tests and demos.
 
     Use it as a context manager (``with Broker() as b:`` runs it on a thread of its own;
@@ -110,25 +96,7 @@ class Broker(
         elif settings:
             config = dataclasses.replace(config, **settings)
         self.config = config
-        self.host = config.host
-        self.port = config.port
-        self.log_dir = config.log_dir
-        self.node_id = config.node_id
-        self.num_partitions = config.num_partitions
-        self.auto_create_topics = config.auto_create_topics
-        self.max_frame_size = config.max_frame_size
-        self.cluster_id = config.cluster_id
-        self._frame_log_target = config.frame_log
-        self.frame_log: Optional[FrameLog] = None
-        self.check_roundtrip = (
-            (config.frame_log is not None) if config.check_roundtrip is None else config.check_roundtrip
-        )
-        self.api_versions: Dict[int, Tuple[int, int]] = dict(
-            config.api_versions
-            if config.api_versions is not None
-            else {k: _versions_of(k) for k in self.HANDLERS}
-        )
-        self.security = ListenerSecurity(
+        security = ListenerSecurity(
             config.security_protocol,
             sasl_mechanisms=config.sasl_mechanisms,
             users=config.users,
@@ -139,77 +107,60 @@ class Broker(
             kerberos_keytab=config.kerberos_keytab,
             kerberos_principal=config.kerberos_principal,
         )
-        self.super_users = tuple(config.super_users)
-        self.acl_enforce = config.acl_enforce
-        self.acls: Optional[AclStore] = None
-        self.authentications: List[
-            Tuple[int, Optional[str], Optional[str]]
-        ] = []  # (conn, mechanism, principal or None)
-        self.storage: Optional[Storage] = None
-        self.groups = GroupCoordinator()
-        self.stats = CodecStats()
-        self.roundtrip_failures: List[Dict[str, Any]] = []
-        self.handler_errors: List[str] = []  # exceptions raised while answering (bugs)
-        self.versions_seen: Dict[int, Set[int]] = defaultdict(set)  # API key -> versions asked
-        self.frames_checked = 0
-        self.fetches_parked = 0  # fetches that waited for data (min_bytes not yet met)
-        self.closed_connections: List[Tuple[int, str]] = []  # (connection id, why)
-        self.connections: Dict[int, Connection] = {}
-        self._conn_ids = itertools.count(1)
-        self._producer_ids = itertools.count(1000)
-        self._transactional: Dict[str, Tuple[int, int]] = {}
-        self._producer_epochs: Dict[int, int] = {}
+        api_versions: Mapping[int, Tuple[int, int]] = (
+            config.api_versions if config.api_versions is not None else {k: _versions_of(k) for k in HANDLERS}
+        )
+        #: What the connection loop, the dispatch and the handlers share.
+        self.context = BrokerContext(config, api_versions, security)
         self._server: Optional[asyncio.AbstractServer] = None
-        self._appended: Optional[asyncio.Condition] = None
-        self._tasks: Set[asyncio.Task[Any]] = set()
-        self._loop: Optional[asyncio.AbstractEventLoop] = None
         self._thread: Optional[threading.Thread] = None
         self._stop_event: Optional[asyncio.Event] = None
 
     # -- life cycle ------------------------------------------------------------------
-    @property
-    def bootstrap_servers(self) -> str:
-        return f"{self.host}:{self.port}"
-
     async def start(self) -> "Broker":
         """Open the log, bind the listening socket and start serving."""
-        self._loop = asyncio.get_running_loop()
-        self.storage = Storage(self.log_dir)
-        self.acls = AclStore(self.log_dir, self.super_users)
-        self.groups.attach_log(GroupLog(self.log_dir))
-        if self.groups.log is not None and self.groups.log.log.next_offset:
-            self._offsets_topic()  # kept from an earlier run, as Kafka keeps it
-        self._appended = asyncio.Condition()
-        if self._frame_log_target is not None:
-            self.frame_log = FrameLog(self._frame_log_target)
-        self.groups.start()
-        self._server = await asyncio.start_server(
-            self._serve_connection, self.host, self.port, limit=1 << 20, ssl=self.security.ssl_context()
+        ctx, config = self.context, self.config
+        ctx.started(
+            asyncio.get_running_loop(), Storage(config.log_dir), AclStore(config.log_dir, config.super_users)
         )
-        self.port = self._server.sockets[0].getsockname()[1]
+        ctx.groups.attach_log(GroupLog(config.log_dir))
+        if ctx.groups.log is not None and ctx.groups.log.log.next_offset:
+            offsets_topic(ctx)  # kept from an earlier run, as Kafka keeps it
+        if config.frame_log is not None:
+            ctx.frame_log = FrameLog(config.frame_log)
+        ctx.groups.start()
+        self._server = await asyncio.start_server(
+            functools.partial(serve_connection, ctx),
+            config.host,
+            ctx.port,
+            limit=1 << 20,
+            ssl=ctx.security.ssl_context(),
+        )
+        ctx.port = self._server.sockets[0].getsockname()[1]
         log.info("kafkawire broker listening on %s", self.bootstrap_servers)
         return self
 
     async def stop(self) -> None:
         """Stop listening, close every connection, flush and close the log."""
+        ctx = self.context
         if self._server is not None:
             self._server.close()
             self._server = None
-        for conn in list(self.connections.values()):
+        for conn in list(ctx.connections.values()):
             conn.writer.close()
-        for task in list(self._tasks):
+        for task in list(ctx.tasks):
             task.cancel()
-        if self._tasks:
-            await asyncio.wait(list(self._tasks), timeout=5)
-        await self.groups.stop()
-        if self.groups.log is not None:
-            self.groups.log.close()
-            self.groups.log = None
-        if self.storage is not None:
-            self.storage.close()
-        if self.frame_log is not None:
-            self.frame_log.close()
-            self.frame_log = None
+        if ctx.tasks:
+            await asyncio.wait(list(ctx.tasks), timeout=5)
+        await ctx.groups.stop()
+        if ctx.groups.log is not None:
+            ctx.groups.log.close()
+            ctx.groups.log = None
+        if ctx.storage is not None:
+            ctx.storage.close()
+        if ctx.frame_log is not None:
+            ctx.frame_log.close()
+            ctx.frame_log = None
 
     async def __aenter__(self) -> "Broker":
         return await self.start()
@@ -256,8 +207,9 @@ class Broker(
         if self._thread is None:
             return
         stop = self._stop_event  # made before the thread reported ready
-        if self._loop is not None and stop is not None and not self._loop.is_closed():
-            self._loop.call_soon_threadsafe(stop.set)
+        loop = self.context.event_loop
+        if loop is not None and stop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(stop.set)
         self._thread.join(timeout)
         self._thread = None
 
@@ -267,14 +219,14 @@ class Broker(
         async def run() -> Any:
             return fn()
 
-        return asyncio.run_coroutine_threadsafe(run(), self._running_loop).result(timeout)
+        return asyncio.run_coroutine_threadsafe(run(), self.context.loop).result(timeout)
 
     # -- inspection (for tests) ------------------------------------------------------
     def topic_records(self, topic: str) -> Dict[int, List[R.Record]]:
         """Every record of ``topic`` by partition, decoded with kafkawire.records."""
 
         def collect() -> Dict[int, bytes]:
-            t = self._store.topics[topic]
+            t = self.context.store.topics[topic]
             return {p.partition: b"".join(p.iter_batches()) for p in t.partitions}
 
         raw = self.call(collect)
@@ -284,8 +236,117 @@ class Broker(
         """The batch headers of ``topic`` by partition."""
 
         def collect() -> Dict[int, bytes]:
-            t = self._store.topics[topic]
+            t = self.context.store.topics[topic]
             return {p.partition: b"".join(p.iter_batches()) for p in t.partitions}
 
         raw = self.call(collect)
         return {p: list(R.iter_batches(data)) for p, data in raw.items()}
+
+    # -- what the broker is and saw (for tests; the context holds it) ----------------
+    #: The handler of each API key served (:data:`kafkawire.broker.dispatch.HANDLERS`).
+    HANDLERS: Dict[ApiKey, Handler] = HANDLERS
+
+    @property
+    def bootstrap_servers(self) -> str:
+        """``host:port`` for clients to connect to."""
+        return f"{self.host}:{self.port}"
+
+    @property
+    def host(self) -> str:
+        """The address listened on."""
+        return self.config.host
+
+    @property
+    def port(self) -> int:
+        """The port listened on (the one bound, once started), which Metadata and
+        FindCoordinator advertise; set it to advertise another (a relay's)."""
+        return self.context.port
+
+    @port.setter
+    def port(self, port: int) -> None:
+        self.context.port = port
+
+    @property
+    def log_dir(self) -> Optional[str]:
+        """Where partitions and groups are kept (None: in memory)."""
+        return self.config.log_dir
+
+    @property
+    def node_id(self) -> int:
+        """This broker's node id."""
+        return self.config.node_id
+
+    @property
+    def api_versions(self) -> Dict[int, Tuple[int, int]]:
+        """The versions served of each API key."""
+        return self.context.api_versions
+
+    @property
+    def security(self) -> ListenerSecurity:
+        """The listener's security protocol, TLS and SASL settings."""
+        return self.context.security
+
+    @property
+    def check_roundtrip(self) -> bool:
+        """Whether every frame is re-encoded and compared with the wire."""
+        return self.context.check_roundtrip
+
+    @property
+    def storage(self) -> Optional[Storage]:
+        """The partitions (None until started)."""
+        return self.context.storage
+
+    @property
+    def acls(self) -> Optional[AclStore]:
+        """The ACLs (None until started)."""
+        return self.context.acls
+
+    @property
+    def groups(self) -> GroupCoordinator:
+        """The consumer groups."""
+        return self.context.groups
+
+    @property
+    def connections(self) -> Dict[int, Connection]:
+        """The open connections by id."""
+        return self.context.connections
+
+    @property
+    def stats(self) -> CodecStats:
+        """Time spent in the codec per API."""
+        return self.context.stats
+
+    @property
+    def roundtrip_failures(self) -> List[Dict[str, Any]]:
+        """Every frame that did not re-encode to its bytes (with ``check_roundtrip``)."""
+        return self.context.roundtrip_failures
+
+    @property
+    def frames_checked(self) -> int:
+        """How many frames the round-trip check re-encoded."""
+        return self.context.frames_checked
+
+    @property
+    def handler_errors(self) -> List[str]:
+        """Exceptions raised while answering a request (broker bugs)."""
+        return self.context.handler_errors
+
+    @property
+    def versions_seen(self) -> Dict[int, Set[int]]:
+        """The versions asked of each API key."""
+        return self.context.versions_seen
+
+    @property
+    def fetches_parked(self) -> int:
+        """Fetches that waited for data (``min_bytes`` not yet met)."""
+        return self.context.fetches_parked
+
+    @property
+    def closed_connections(self) -> List[Tuple[int, str]]:
+        """``(connection id, why)`` of every closed connection."""
+        return self.context.closed_connections
+
+    @property
+    def authentications(self) -> List[Tuple[int, Optional[str], Optional[str]]]:
+        """``(connection id, mechanism, principal or None)`` of every SASL authentication."""
+        return self.context.authentications
