@@ -177,6 +177,14 @@ def test_a_misspelt_record_field_is_named_not_dropped(magic):
     with pytest.raises(EncodeError, match=r"unknown record fields 'partition', 'topic'"):
         records.encode_batch([{"value": b"v", "topic": "t", "partition": 0}], magic=magic)
 
+    # fields set to None count as fields, and do not hide an unknown one
+    with pytest.raises(EncodeError, match=r"unknown record field 'vlaue'"):
+        records.encode_batch([{"key": None, "value": None, "vlaue": b"v"}], magic=magic)
+    (r,) = records.decode(
+        records.encode_batch([{"key": None, "value": None, "headers": None, "offset": None}], magic=magic)
+    )
+    assert (r.key, r.value, r.headers) == (None, None, [])
+
     class Row(dict):  # a dict subclass is a dict too
         pass
 

@@ -21,6 +21,17 @@ cdef struct HRef:
     Py_ssize_t vl
 
 
+cdef int _check_record_fields(dict rec) except -1:
+    """Raise unless every key of ``rec`` is a record field: it has as many keys as
+    fields.  The records' own keys are looked up, not the shared RECORD_FIELDS set:
+    a free-threaded CPython 3.13 locks a set (frozen or not) for each membership test,
+    and threads encoding at once would fight over that lock's cache line."""
+    if len(rec) != ("key" in rec) + ("value" in rec) + ("headers" in rec) + \
+            ("timestamp" in rec) + ("offset" in rec):
+        raise _common.unknown_record_fields(rec)
+    return 0
+
+
 cdef class _Encoder:
     """Normalised records for one batch (v2) or message set (v0/v1): C arrays plus the
     objects they point into."""
@@ -107,13 +118,14 @@ cdef class _Encoder:
             self._grow()
         it = &self.items[self.n]
         if type(rec) is dict:
-            if not (<dict>rec).keys() <= _RECORD_FIELDS:
-                raise _common.unknown_record_fields(rec)
             key = (<dict>rec).get("key")
             value = (<dict>rec).get("value")
             headers = (<dict>rec).get("headers")
             ts = (<dict>rec).get("timestamp")
             offset = (<dict>rec).get("offset")
+            if len(<dict>rec) != (key is not None) + (value is not None) + \
+                    (headers is not None) + (ts is not None) + (offset is not None):
+                _check_record_fields(<dict>rec)
         elif type(rec) is Record:
             r = <Record>rec
             key = r.key
