@@ -12,6 +12,10 @@ from kafkawire._backend import BACKEND
 
 if TYPE_CHECKING:  # a type checker reads the pure twin; at run time the active backend's function
     from kafkawire._pure.crc import crc32c
+    from kafkawire._backend_protocol import CrcBackend
+    from kafkawire._pure import crc as _pure_crc
+
+    _PURE_IS_A_BACKEND: CrcBackend = _pure_crc  # what implementation("crc") promises
 else:
     _backend.bind(globals(), "crc", ("crc32c",))
 

@@ -28,7 +28,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Literal, Optional, Tuple, overload
 
 if TYPE_CHECKING:
-    from kafkawire._backend_protocol import RecordsBackend
+    from kafkawire._backend_protocol import CodecBackend, CrcBackend, PrimitivesBackend, RecordsBackend
 
 # Modules every backend provides.
 MODULES = ("primitives", "crc", "codec", "records")
@@ -142,18 +142,28 @@ _bindings: List[Tuple[Dict[str, Any], str, Tuple[str, ...]]] = []
 
 
 @overload
-def implementation(  # type: ignore[overload-overlap]  # "records" is also a str
-    module: Literal["records"], backend: Optional[str] = None
-) -> RecordsBackend: ...
+def implementation(module: Literal["primitives"], backend: Optional[str] = None) -> PrimitivesBackend: ...
 
 
 @overload
-def implementation(module: str, backend: Optional[str] = None) -> ModuleType: ...
+def implementation(module: Literal["crc"], backend: Optional[str] = None) -> CrcBackend: ...
+
+
+@overload
+def implementation(module: Literal["codec"], backend: Optional[str] = None) -> CodecBackend: ...
+
+
+@overload
+def implementation(module: Literal["records"], backend: Optional[str] = None) -> RecordsBackend: ...
+
+
+@overload
+def implementation(module: str, backend: Optional[str] = None) -> object: ...
 
 
 def implementation(module: str, backend: Optional[str] = None) -> Any:
-    """The implementation module ``module`` of ``backend`` (default: the active one); its
-    ``records`` module is typed as :class:`~kafkawire._backend_protocol.RecordsBackend`."""
+    """The implementation module ``module`` of ``backend`` (default: the active one),
+    typed as the protocol of :mod:`kafkawire._backend_protocol` it satisfies."""
     backend = backend or BACKEND
     if backend == "cython":
         if _fast is None:

@@ -22,6 +22,11 @@ from kafkawire.schema.versions import VersionRange
 if TYPE_CHECKING:
     import inspect
 
+    from kafkawire._backend_protocol import CodecBackend
+    from kafkawire._pure import codec as _pure_codec
+
+    _PURE_IS_A_BACKEND: CodecBackend = _pure_codec  # what implementation("codec") promises
+
 
 class _Codec(TypedDict):
     """The active backend's plan executor (kafkawire._fast.codec or _pure.codec)."""

@@ -308,17 +308,14 @@ _NO_ZERO_MIN = 64 * 1024
 def _output_buffer(size: int) -> bytearray:
     """A bytearray of ``size`` bytes for a decompressor to fill.  Large ones come
     uninitialised from the compiled extension when the Cython backend is the active one
-    (zero-filled on the pure backend, as without a build, so the pure backend run in a
+    (zero-filled by the pure backend's, as without a build, so the pure backend run in a
     process that has the extensions takes the same path); callers cut the buffer to what
     was written (:func:`_written`) before anyone else sees it."""
     if size < _NO_ZERO_MIN:
         return bytearray(size)
     from kafkawire import _backend  # not at import: kafkawire._fast.records imports us
 
-    if _backend.BACKEND == "cython":
-        out: bytearray = _backend.implementation("primitives", "cython").uninitialized_bytearray(size)
-        return out
-    return bytearray(size)
+    return _backend.implementation("primitives").uninitialized_bytearray(size)
 
 
 def _written(out: bytearray, n: int) -> memoryview:

@@ -453,7 +453,6 @@ def _arrow():
     return True
 
 
-@pytest.mark.backends("cython")
 def test_uninitialized_output_buffers_are_plain_bytearrays_cut_to_size(impl):
     make = impl("primitives").uninitialized_bytearray
     out = make(1 << 20)

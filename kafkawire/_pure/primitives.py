@@ -392,3 +392,11 @@ def decode_compact_nullable_string(buf: _BytesLike, offset: int = 0) -> Tuple[Op
     if n == 0:
         return None, pos
     return _text(_take(buf, pos, n - 1, "compact string"), pos, "compact string"), pos + n - 1
+
+
+def uninitialized_bytearray(size: int) -> bytearray:
+    """A bytearray of ``size`` bytes for a decompressor to overwrite: zero-filled here
+    (pure Python has no way to skip that), as the compiled twin's is not."""
+    if size < 0:
+        raise ValueError(f"negative size {size}")
+    return bytearray(size)
