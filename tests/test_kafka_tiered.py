@@ -17,6 +17,7 @@ import shutil
 import uuid
 from pathlib import Path
 
+import pyarrow as pa
 import pytest
 from kafka_support.workload import consumed_rows
 
@@ -46,7 +47,6 @@ def _table_rows(table):
     cols = {
         c: table.column(c).to_pylist() for c in ("topic", "partition", "offset", "timestamp", "key", "value")
     }
-    import pyarrow as pa
 
     micros = table.column("timestamp").cast(pa.int64()).to_pylist()
     stamps = [None if t is None else t // 1000 for t in micros]
@@ -335,7 +335,7 @@ def test_partitions_without_local_segments_are_read_from_the_remote_tier(kafka_t
 
 def _crafted_copy(root, template, name, parts, leader_epochs):
     """A remote segment of ``template``'s partition, under a new segment id, whose
-    ``.log`` is the ``parts``' objects one after the other (of any partition), with the
+    ``.log`` (and ``.txnindex``) is the ``parts``' one after the other (of any partition), with the
     offsets ``template`` to ``parts[-1]`` gives and ``leader_epochs``; written under
     ``root`` as a RemoteStorageManager would keep it."""
     data = b"".join(Path(p.object_path(str(root))).read_bytes() for p in parts)
@@ -347,6 +347,11 @@ def _crafted_copy(root, template, name, parts, leader_epochs):
         leader_epochs=leader_epochs,
     )
     Path(seg.object_path(str(root))).write_bytes(data)
+    # its aborted transactions: those whose markers the parts hold, as their indexes say
+    txn = [Path(p.object_path(str(root), segments.TXN_INDEX_SUFFIX)) for p in parts]
+    entries = b"".join(t.read_bytes() for t in txn if t.exists())
+    if entries:
+        Path(seg.object_path(str(root), segments.TXN_INDEX_SUFFIX)).write_bytes(entries)
     return seg
 
 
@@ -412,6 +417,26 @@ def test_a_segment_is_read_only_when_its_epochs_agree_with_the_lineage():
     assert tiered.in_lineage(seg(0, 60, (0, 0)), [(0, 40), (2, 100)])
     # no chain to check against: the metadata alone decides
     assert tiered.in_lineage(seg(0, 60, (9, 0)), [])
+
+
+def test_read_committed_takes_the_remote_tiers_aborted_transactions_from_its_txnindex(kafka_tiered):
+    """What the remote segments' ``.txnindex`` files and the local log's scan give is
+    what a scan of every batch header of both tiers gives (the read itself is checked
+    against Kafka's consumer above), and it is what ``read_committed`` plans with."""
+    logs = tiered.tiered_logs(
+        _local_paths(kafka_tiered), str(kafka_tiered.remote_dir), str(kafka_tiered.metadata_dir)
+    )
+    indexed_somewhere = 0
+    for log in logs:
+        assert isinstance(log, tiered.TieredLog) and log.remote_count > 0
+        known = tiered.transactions(log)
+        assert known is not None, log.topic  # not the scan's fallback
+        scan = logread.transactions(log)
+        assert sorted(known.aborted) == sorted(scan.aborted) and known.aborted, log.topic
+        assert known.last_stable_offset == scan.last_stable_offset
+        assert logread.partition_transactions(log).aborted == known.aborted
+        indexed_somewhere += len(log.remote_txn_indexes)
+    assert indexed_somewhere > 0  # some aborted transaction lives only in the remote tier
 
 
 # -- errors ---------------------------------------------------------------------------
@@ -559,3 +584,46 @@ def test_a_remote_object_missing_from_the_store_is_named(kafka_tiered, seaweedfs
         logread.plan(str(kafka_tiered.log_dir / "tiered-snappy-0"), options)
     assert info.value.path == gone
     assert f"offsets {seg.start_offset}-{seg.end_offset}" in str(info.value) and "missing" in str(info.value)
+
+
+@pytest.mark.objectstore
+def test_read_committed_over_a_remote_tier_fetches_its_txnindex_not_its_batch_headers(
+    kafka_tiered, seaweedfs, tiered_in_s3
+):
+    """Planning ``read_committed`` fetches from the remote tier only what
+    ``read_uncommitted`` does plus the ``.txnindex`` objects, where a scan of the batch
+    headers for the aborted transactions fetches much more; the rows are Kafka's
+    ``read_committed`` consumer's."""
+    remote, metadata = tiered_in_s3
+
+    def planned(isolation):
+        options = logread.ReadOptions.parse(
+            {
+                **seaweedfs.options,
+                "isolationLevel": isolation,
+                "remoteStoragePath": remote,
+                "remoteLogMetadataPath": metadata,
+            }
+        )
+        splits = logread.plan(_local_paths(kafka_tiered), options)
+        return splits, options, next(s.store for s in splits if s.path.startswith("s3://")).bytes_read
+
+    _, _, uncommitted = planned("read_uncommitted")
+    splits, options, committed = planned("read_committed")
+    logs = tiered.tiered_logs(_local_paths(kafka_tiered), remote, metadata, options.storage)
+    store = logs[0].segments[0].store
+    indexes = sum(store.info(p).size for log in logs for p in log.remote_txn_indexes)
+    assert indexes > 0
+    assert committed - uncommitted == indexes
+    before = store.bytes_read
+    for log in logs:
+        logread.transactions(log)
+    scanned = store.bytes_read - before
+    print(
+        f"\nread_committed planning fetched {committed - uncommitted} bytes more than read_uncommitted "
+        f"(the .txnindex objects); a scan of the remote batch headers fetches {scanned} "
+        f"({scanned / max(1, committed - uncommitted):.0f}x)"
+    )
+    assert scanned > 4 * indexes
+    table = pa.Table.from_batches(list(logread.read_splits(splits, options)))
+    assert _table_rows(table) == consumed_rows(kafka_tiered.records["read_committed"])

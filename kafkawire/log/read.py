@@ -288,6 +288,9 @@ class TxnState:
     aborted: List[Tuple[int, int, int]] = field(default_factory=list)
     open: Dict[int, int] = field(default_factory=dict)  # producer id -> first offset
     errors: List[str] = field(default_factory=list)
+    #: ``(producer id, marker offset)`` of ABORT markers with no batch of their
+    #: transaction before them in the scan (it began before the segments scanned)
+    unstarted: List[Tuple[int, int]] = field(default_factory=list)
 
     @property
     def last_stable_offset(self) -> Optional[int]:
@@ -330,11 +333,26 @@ def transactions(plog: segments.PartitionLog, *, strict: bool = True) -> TxnStat
                     first = state.open.pop(h.producer_id, None)
                     if kind == "abort" and first is not None:
                         state.aborted.append((h.producer_id, first, h.last_offset))
+                    elif kind == "abort":
+                        state.unstarted.append((h.producer_id, h.last_offset))
             except SegmentError as exc:
                 if strict:
                     raise
                 state.errors.append(str(exc))
     return state
+
+
+def partition_transactions(plog: segments.PartitionLog, *, strict: bool = True) -> TxnState:
+    """:func:`transactions` of ``plog``; for a log joined to its remote tier, from the
+    remote segments' ``.txnindex`` objects rather than a scan of their batch headers
+    where they tell (:func:`kafkawire.log.tiered.transactions`)."""
+    from kafkawire.log import tiered
+
+    if isinstance(plog, tiered.TieredLog):
+        known = tiered.transactions(plog, strict=strict)
+        if known is not None:
+            return known
+    return transactions(plog, strict=strict)
 
 
 @dataclass(frozen=True)
@@ -472,7 +490,7 @@ def plan(
     txn: Dict[str, Tuple[Tuple[Tuple[int, int, int], ...], Optional[int]]] = {}
     for plog, seg, start, end in pieces:
         if options.isolation_level == "read_committed" and plog.directory not in txn:
-            state = transactions(plog, strict=strict)
+            state = partition_transactions(plog, strict=strict)
             txn[plog.directory] = (tuple(state.aborted), state.last_stable_offset)
         aborted, lso = txn.get(plog.directory, ((), None))
         try:

@@ -32,13 +32,16 @@ import base64
 import glob
 import os
 import uuid
-from dataclasses import dataclass, replace
-from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from kafkawire.errors import DecodeError
 from kafkawire.log import segments
 from kafkawire.log.segments import PartitionLog, PathLike, Segment, SegmentError
 from kafkawire.log.storage import LOCAL, NO_STORAGE_OPTIONS, Entry, StorageOptions, Store, local_path, resolve
+
+if TYPE_CHECKING:
+    from kafkawire.log.read import TxnState
 
 #: RemoteLogSegmentState, by the int8 the metadata records carry
 SEGMENT_STATES = (
@@ -235,6 +238,56 @@ def _remote_segment_file(seg: RemoteSegment, root: str, store: Store, listing: D
         index.path if index is not None else None,
         store,
         time_index.path if time_index is not None else None,
+    )
+
+
+@dataclass
+class TieredLog(PartitionLog):
+    """A partition log whose first ``remote_count`` segments come from the remote tier;
+    ``remote_txn_indexes`` are those segments' ``.txnindex`` objects (a segment without
+    an aborted transaction has none)."""
+
+    remote_count: int = 0
+    remote_txn_indexes: List[str] = field(default_factory=list)
+
+
+def transactions(log: TieredLog, *, strict: bool = True) -> "Optional[TxnState]":
+    """The aborted transactions and open ones of ``log`` (as
+    :func:`kafkawire.log.read.transactions` finds them) without scanning the remote
+    tier: its aborted transactions from the ``.txnindex`` objects the RemoteStorageManager
+    uploaded, the local log's from a scan of its batch headers.
+
+    A transaction the local log aborts may have begun in the remote tier; the local
+    segment's ``.txnindex``, which the broker wrote, says where.  When it does not (a
+    local log not written by a broker), or when there is no local log (a transaction open
+    at the remote tier's end is known only by its batches), this gives None: scan.
+    """
+    from kafkawire.log.read import TxnState
+    from kafkawire.log.read import transactions as scanned
+
+    local = PartitionLog(log.topic, log.partition, log.directory, log.segments[log.remote_count :])
+    if not any(seg.size for seg in local.segments):
+        return None
+    state = scanned(local, strict=strict)
+    indexed: Dict[Tuple[int, int], int] = {}  # (producer id, marker offset) -> first offset
+    for seg in local.segments:
+        path = seg.path[: -len(segments.LOG_SUFFIX)] + segments.TXN_INDEX_SUFFIX
+        if seg.store.info(path) is not None:
+            for t in segments.read_txn_index(path, store=seg.store):
+                indexed[(t.producer_id, t.last_offset)] = t.first_offset
+    aborted = set()
+    for pid, marker in [(pid, last) for pid, _first, last in state.aborted] + state.unstarted:
+        first = indexed.get((pid, marker))
+        if first is None:
+            return None
+        aborted.add((pid, first, marker))
+    for path in log.remote_txn_indexes:
+        aborted.update(
+            (t.producer_id, t.first_offset, t.last_offset)
+            for t in segments.read_txn_index(path, store=log.segments[0].store)
+        )
+    return TxnState(
+        aborted=sorted(aborted, key=lambda t: (t[1], t[2], t[0])), open=state.open, errors=state.errors
     )
 
 
@@ -445,12 +498,25 @@ def join_tiers(
                 "(the remote tier ends before the local log starts)",
             )
         joined: List[Segment] = []
+        txn_indexes = []
         for seg, stop in cover:
             file = _remote_segment_file(seg, root, store, listing)
             if stop <= seg.end_offset:
                 file = replace(file, size=_cut_before(file, stop))
             joined.append(file)
-        out.append(PartitionLog(plog.topic, plog.partition, plog.directory, joined + list(plog.segments)))
+            txn_index = listing.get(seg.object_name(segments.TXN_INDEX_SUFFIX))
+            if txn_index is not None and txn_index.size > 0:
+                txn_indexes.append(txn_index.path)
+        out.append(
+            TieredLog(
+                plog.topic,
+                plog.partition,
+                plog.directory,
+                joined + list(plog.segments),
+                len(joined),
+                txn_indexes,
+            )
+        )
     return out
 
 
@@ -523,6 +589,8 @@ __all__ = [
     "read_leader_epochs",
     "in_lineage",
     "partition_lineage",
+    "TieredLog",
+    "transactions",
     "join_tiers",
     "tiered_logs",
 ]
