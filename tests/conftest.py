@@ -5,8 +5,8 @@ with that backend active (``kafkawire._backend.use``).  The Cython run fails, no
 when the compiled extension did not load, unless ``KAFKAWIRE_NO_EXTENSIONS=1`` says the
 pure backend was asked for.  ``@pytest.mark.backends("cython")`` narrows a test to the
 named backends; ``@pytest.mark.backend_independent`` runs it once.  ``in_process`` marks
-the modules whose python run here is all that a run with ``KAFKAWIRE_NO_EXTENSIONS=1``
-would check (docs/development.md, "The pure-Python leg").
+the modules whose python run here already checks all that a run with
+``KAFKAWIRE_NO_EXTENSIONS=1`` would (docs/development.md, "The pure-Python leg").
 """
 
 from __future__ import annotations
@@ -38,9 +38,9 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "backend_independent: checks data, not a backend")
     config.addinivalue_line(
         "markers",
-        "in_process: what it checks runs in the test process, where the python "
-        "parametrization is the whole pure backend (no Spark worker, no child Python whose "
-        "backend could matter); the pure-Python leg of .ci/run leaves it out",
+        "in_process: its python run already checks all that KAFKAWIRE_NO_EXTENSIONS=1 would: "
+        "kafkawire runs in the test process or in children given their backend, never in a "
+        "Spark worker or a child left to the default; the pure-Python leg of .ci/run leaves it out",
     )
     config.addinivalue_line("markers", "spark: needs a local SparkSession (pyspark, Java 17)")
     config.addinivalue_line("markers", "clients: talks to real Kafka client libraries")

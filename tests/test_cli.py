@@ -29,6 +29,8 @@ from kafkawire.cli import demo
 from kafkawire.log import sample, segments
 from kafkawire import messages as M
 
+pytestmark = pytest.mark.in_process
+
 VECTORS = Path(__file__).parent / "vectors"
 # The message set of the protocol guide's worked Produce v0 example (see its sidecar) in a
 # size-prefixed Produce v3 frame, the oldest version Kafka 4.4 has

@@ -33,7 +33,7 @@ from kafkawire import messages as M
 from kafkawire.broker import Broker
 from test_clients_driver import JOB_TIMEOUT, from_json, make_records, to_json
 
-pytestmark = pytest.mark.clients
+pytestmark = [pytest.mark.clients, pytest.mark.in_process]
 
 DRIVER = Path(__file__).with_name("test_clients_driver.py")
 PARTITIONS = 2

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.freethreaded
+pytestmark = [pytest.mark.freethreaded, pytest.mark.in_process]
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = Path(os.environ.get("KAFKAWIRE_CACHE_DIR") or Path.home() / ".cache" / "kafkawire")

@@ -32,6 +32,8 @@ from fuzz import targets as T  # noqa: E402
 from kafkawire import compression, messages  # noqa: E402
 from kafkawire.errors import DecompressionLimitError, KafkaWireError  # noqa: E402
 
+pytestmark = pytest.mark.in_process
+
 #: Bytes allocated per input byte a decoder may use at most (a decoded struct or record
 #: is a Python object of 50-150 bytes that can come from 3-4 input bytes).
 ALLOC_FACTOR = 64

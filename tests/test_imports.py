@@ -16,6 +16,8 @@ from conftest import subprocess_env
 
 import kafkawire
 
+pytestmark = pytest.mark.in_process
+
 PACKAGE = Path(kafkawire.__file__).parent
 
 # Imports each module named on stdin in a child forked from an interpreter that has
