@@ -23,6 +23,7 @@ from kafkawire import messages as M
 from kafkawire import records as R
 from kafkawire import sasl
 from kafkawire.aio import open_connection
+from kafkawire.error_codes import ErrorCode
 from kafkawire.errors import SaslAuthenticationError, SaslKerberosError, for_code
 
 from blocking_client import BlockingClient
@@ -62,19 +63,22 @@ def _create_topic(conn: BlockingClient, topic: str) -> None:
 def _produce_then_fetch(conn: BlockingClient, topic: str, values) -> list:
     PR, FR = M.ProduceRequest, M.FetchRequest
     batch = R.encode_batch([{"value": v, "timestamp": 1700000000000} for v in values])
-    produced = conn.request(
-        PR(
-            acks=-1,
-            timeout_ms=30000,
-            topic_data=[
-                PR.TopicProduceData(
-                    name=topic, partition_data=[PR.PartitionProduceData(index=0, records=batch)]
-                )
-            ],
-        ),
-        9,
+    request = PR(
+        acks=-1,
+        timeout_ms=30000,
+        topic_data=[
+            PR.TopicProduceData(name=topic, partition_data=[PR.PartitionProduceData(index=0, records=batch)])
+        ],
     )
-    assert produced.responses[0].partition_responses[0].error_code == 0
+    # Metadata may name the leader before that broker has taken the partition over; on a
+    # busy machine the first Produce can then get NOT_LEADER_OR_FOLLOWER, which a Kafka
+    # producer retries
+    for _ in range(100):
+        error = conn.request(request, 9).responses[0].partition_responses[0].error_code
+        if error != ErrorCode.NOT_LEADER_OR_FOLLOWER:
+            break
+        time.sleep(0.1)
+    assert error == 0
     fetched = conn.request(
         FR(
             replica_id=-1,
