@@ -12,7 +12,11 @@ the same load, and the speed-up is the one-thread time over the two-thread time,
 fastest of its rounds.  On a machine other jobs keep busy the wall-clock speed-up is
 capped by the CPU the scheduler grants, so the CPU time the process spends per call is
 shown too: two threads over one near 1.0 means the threads do not slow each other down
-(no lock, no shared cache line fought over), the condition for 2x on two free cores.  Two controls give the machine's own ceiling in the same run:
+(no lock, no shared cache line fought over), the condition for 2x on two free cores.
+The same calls split over two *processes* (each with its own interpreter, so nothing
+Python-level is shared) give the ceiling the machine grants this job in the same run:
+threads over processes near 1.0 means the threads lose nothing to sharing one
+interpreter, whatever the machine's load leaves of the second core.  Two controls give the machine's own ceiling in the same run:
 ``hashlib.sha256`` of 1 MiB (releases the GIL on every build) and a pure-Python loop
 (scales only without the GIL).  The batch is the README's W1: 1000 records, 16 B keys,
 100 B values, one header.
@@ -22,11 +26,13 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import multiprocessing
 import os
 import platform
 import sys
 import threading
 import time
+from multiprocessing.connection import Connection
 from typing import Callable, Dict, List, Tuple
 
 from kafkawire import _backend, records
@@ -94,6 +100,54 @@ def _round(calls: List[Callable[[], object]], threads: int) -> Tuple[float, floa
     return time.perf_counter() - started, time.process_time() - cpu
 
 
+def _process_worker(conn: Connection, backend: str, name: str) -> None:
+    """In a process of its own: on each count received, that many calls of job ``name``
+    on data of its own; sends back the CPU seconds they took."""
+    with _backend.use(backend):
+        fn = _jobs(1)[name][0]
+        fn()
+        conn.send(0.0)
+        while True:
+            count = conn.recv()
+            if count is None:
+                return
+            cpu = time.thread_time()
+            for _ in range(count):
+                fn()
+            conn.send(time.thread_time() - cpu)
+
+
+class _Processes:
+    """Two worker processes ready to run one job: ``round(n)`` splits ``CALLS`` calls
+    over the first ``n`` of them."""
+
+    def __init__(self, backend: str, name: str) -> None:
+        ctx = multiprocessing.get_context("spawn")  # no fork of a threaded process
+        self.conns: List[Connection] = []
+        self.procs = []
+        for _ in range(2):
+            ours, theirs = ctx.Pipe()
+            proc = ctx.Process(target=_process_worker, args=(theirs, backend, name), daemon=True)
+            proc.start()
+            self.conns.append(ours)
+            self.procs.append(proc)
+        for conn in self.conns:
+            conn.recv()  # ready: data made, first call done
+
+    def round(self, n: int) -> Tuple[float, float]:
+        """Wall and CPU seconds for ``CALLS`` calls split over ``n`` processes."""
+        started = time.perf_counter()
+        for conn in self.conns[:n]:
+            conn.send(CALLS // n)
+        cpu = sum(conn.recv() for conn in self.conns[:n])
+        return time.perf_counter() - started, cpu
+
+    def close(self) -> None:
+        for conn, proc in zip(self.conns, self.procs):
+            conn.send(None)
+            proc.join()
+
+
 def main(argv: List[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--backend", default="cython", choices=["cython", "python"])
@@ -106,20 +160,33 @@ def main(argv: List[str] | None = None) -> int:
         f"backend {args.backend}, {os.cpu_count()} CPUs, load average "
         f"{' '.join('%.1f' % x for x in os.getloadavg())}"
     )
-    print("| job | 1 thread | 2 threads | speed-up | CPU per call, 2 threads / 1 |")
-    print("|---|---|---|---|---|")
+    print(
+        "| job | 1 thread | 2 threads | speed-up | CPU per call, 2 threads / 1 "
+        "| 2 processes vs 1 | CPU per call, 2 processes / 1 |"
+    )
+    print("|---|---|---|---|---|---|---|")
     with _backend.use(args.backend):
         for name, calls in _jobs(2).items():
             calls[0]()  # warm: first use builds what it needs
-            one, two = [], []
-            for _ in range(args.rounds):
-                one.append(_round(calls, 1))
-                two.append(_round(calls, 2))
-            t1, t2 = min(w for w, _ in one), min(w for w, _ in two)
-            c1, c2 = min(c for _, c in one), min(c for _, c in two)
+            procs = _Processes(args.backend, name)
+            one, two, pone, ptwo = [], [], [], []
+            try:
+                for _ in range(args.rounds):
+                    one.append(_round(calls, 1))
+                    two.append(_round(calls, 2))
+                    pone.append(procs.round(1))
+                    ptwo.append(procs.round(2))
+            finally:
+                procs.close()
+
+            def best(rounds: List[Tuple[float, float]]) -> Tuple[float, float]:
+                return min(w for w, _ in rounds), min(c for _, c in rounds)
+
+            (t1, c1), (t2, c2) = best(one), best(two)
+            (p1, pc1), (p2, pc2) = best(pone), best(ptwo)
             print(
                 f"| {name} | {t1 * 1e6 / CALLS:.1f} µs | {t2 * 1e6 / CALLS:.1f} µs | {t1 / t2:.2f}x "
-                f"| {c2 / c1:.2f} |"
+                f"| {c2 / c1:.2f} | {p1 / p2:.2f}x | {pc2 / pc1:.2f} |"
             )
     return 0
 
