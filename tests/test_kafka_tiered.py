@@ -24,6 +24,7 @@ from kafka_support.workload import consumed_rows
 from kafkawire import internal_topics
 from kafkawire.log import read as logread
 from kafkawire.log import segments, storage, tiered
+from kafkawire.errors import LogNotFoundError
 from kafkawire.log.segments import SegmentError
 
 pytestmark = pytest.mark.kafka
@@ -455,33 +456,71 @@ def _second_segment(kafka_tiered, root):
     return seg, Path(seg.object_path(str(root)))
 
 
-def test_a_missing_remote_segment_names_the_object_and_its_offsets(kafka_tiered, remote_copy):
+@pytest.mark.parametrize("mode", logread.MODES)
+def test_a_missing_remote_segment_names_the_object_and_its_offsets_in_every_mode(
+    kafka_tiered, remote_copy, mode
+):
+    """A segment the metadata names but the remote tier lacks is an error in every mode,
+    as a local segment deleted before its read is (skipping it would drop its offsets
+    without a word)."""
     seg, path = _second_segment(kafka_tiered, remote_copy)
     path.unlink()
-    with pytest.raises(SegmentError) as info:
+    with pytest.raises(LogNotFoundError) as info:
         logread.read_all(
             str(kafka_tiered.log_dir / "tiered-gzip-0"),
+            mode=mode,
             remote_storage_path=str(remote_copy),
             remote_log_metadata_path=str(kafka_tiered.metadata_dir),
         )
     assert info.value.path == str(path)
     assert f"offsets {seg.start_offset}-{seg.end_offset}" in str(info.value)
-    assert "missing" in str(info.value)
+    assert "missing from the remote tier" in str(info.value)
 
 
-def test_a_truncated_remote_segment_names_the_object_and_its_size(kafka_tiered, remote_copy):
+def _last_data_batch(path):
+    return [h for h in segments.scan_headers(str(path)) if not h.is_control][-1]
+
+
+@pytest.mark.parametrize("mode", logread.MODES)
+@pytest.mark.parametrize("cut", ["inside the last batch", "before the last batch"])
+def test_a_truncated_remote_segment_behaves_as_a_truncated_local_one_in_every_mode(
+    kafka_tiered, remote_copy, mode, cut
+):
+    """An object shorter than the metadata says: FAILFAST names it, its offsets and
+    size when planning; DROPMALFORMED reads the batches it still holds, PERMISSIVE those
+    and a corrupt-record row naming the object and the byte its cut batch was at.
+    Either way the rows are Kafka's consumer's but for the offsets of that batch (the
+    object's last with records) and those after it.  A cut
+    at a batch boundary is reported too (the metadata says how long the object is)."""
     seg, path = _second_segment(kafka_tiered, remote_copy)
+    last = _last_data_batch(path)
+    size = last.position + 20 if cut == "inside the last batch" else last.position
     with open(path, "r+b") as f:
-        f.truncate(seg.size - 7)
-    with pytest.raises(SegmentError) as info:
-        logread.read_all(
-            str(kafka_tiered.log_dir / "tiered-gzip-0"),
-            remote_storage_path=str(remote_copy),
-            remote_log_metadata_path=str(kafka_tiered.metadata_dir),
-        )
-    assert info.value.path == str(path)
-    assert f"offsets {seg.start_offset}-{seg.end_offset}" in str(info.value)
-    assert f"holds {seg.size - 7} bytes" in str(info.value) and "truncated" in str(info.value)
+        f.truncate(size)
+    read = lambda: logread.read_all(  # noqa: E731
+        str(kafka_tiered.log_dir / "tiered-gzip-0"),
+        mode=mode,
+        remote_storage_path=str(remote_copy),
+        remote_log_metadata_path=str(kafka_tiered.metadata_dir),
+    )
+    if mode == "FAILFAST":
+        with pytest.raises(SegmentError) as info:
+            read()
+        assert info.value.path == str(path) and info.value.position == size
+        assert f"offsets {seg.start_offset}-{seg.end_offset}" in str(info.value)
+        assert f"holds {size} bytes" in str(info.value) and "truncated" in str(info.value)
+        return
+    table = read()
+    corrupt = table.column("_corrupt_record").to_pylist() if mode == "PERMISSIVE" else []
+    bad = [c for c in corrupt if c is not None]
+    if mode == "PERMISSIVE":
+        assert len(bad) == 1 and bad[0].startswith(f"{path}: at byte {last.position}: "), bad
+    keep = [i for i, c in enumerate(corrupt or [None] * table.num_rows) if c is None]
+    got = _table_rows(table.take(keep))
+    lost = range(last.base_offset, seg.end_offset + 1)  # that batch and any after it
+    want = consumed_rows(kafka_tiered.records["read_uncommitted"])
+    assert got == [r for r in want if r[0] == "tiered-gzip" and r[2] not in lost]
+    assert len(got) < len([r for r in want if r[0] == "tiered-gzip"])
 
 
 @pytest.mark.backend_independent
@@ -580,7 +619,7 @@ def test_a_remote_object_missing_from_the_store_is_named(kafka_tiered, seaweedfs
             "remoteLogMetadataPath": str(kafka_tiered.metadata_dir),
         }
     )
-    with pytest.raises(SegmentError) as info:
+    with pytest.raises(LogNotFoundError) as info:
         logread.plan(str(kafka_tiered.log_dir / "tiered-snappy-0"), options)
     assert info.value.path == gone
     assert f"offsets {seg.start_offset}-{seg.end_offset}" in str(info.value) and "missing" in str(info.value)
@@ -627,3 +666,37 @@ def test_read_committed_over_a_remote_tier_fetches_its_txnindex_not_its_batch_he
     assert scanned > 4 * indexes
     table = pa.Table.from_batches(list(logread.read_splits(splits, options)))
     assert _table_rows(table) == consumed_rows(kafka_tiered.records["read_committed"])
+
+
+@pytest.mark.objectstore
+@pytest.mark.parametrize("mode", ["PERMISSIVE", "DROPMALFORMED"])
+def test_a_truncated_remote_object_reads_as_the_same_truncated_local_one(
+    kafka_tiered, seaweedfs, remote_copy, mode
+):
+    seg, path = _second_segment(kafka_tiered, remote_copy)
+    last = _last_data_batch(path)
+    with open(path, "r+b") as f:
+        f.truncate(last.position + 20)
+    remote = seaweedfs.upload(str(remote_copy), "tiered", f"remote-truncated-{mode.lower()}")
+    tables = [
+        logread.read_all(
+            str(kafka_tiered.log_dir / "tiered-gzip-0"),
+            logread.ReadOptions.parse(
+                {
+                    **seaweedfs.options,
+                    "mode": mode,
+                    "remoteStoragePath": where,
+                    "remoteLogMetadataPath": str(kafka_tiered.metadata_dir),
+                }
+            ),
+        )
+        for where in (str(remote_copy), remote)
+    ]
+    assert (
+        tables[1]
+        .drop_columns(["_corrupt_record"] if mode == "PERMISSIVE" else [])
+        .equals(tables[0].drop_columns(["_corrupt_record"] if mode == "PERMISSIVE" else []))
+    )
+    if mode == "PERMISSIVE":
+        local, s3 = ([c for c in t.column("_corrupt_record").to_pylist() if c] for t in tables)
+        assert [c.replace(str(remote_copy), remote) for c in local] == s3 and len(s3) == 1

@@ -448,7 +448,11 @@ def plan(
         from kafkawire.log import tiered
 
         found = tiered.tiered_logs(
-            paths, options.remote_storage_path, options.remote_log_metadata_path, options.storage
+            paths,
+            options.remote_storage_path,
+            options.remote_log_metadata_path,
+            options.storage,
+            strict=options.mode == "FAILFAST",
         )
     else:
         found = segments.discover(paths, options.storage)

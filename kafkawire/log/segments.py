@@ -742,10 +742,12 @@ def iter_chunks(
         pos = start
         buf = bytearray()
         filled = 0  # buf[:filled] holds the file from pos on
+        planned = end  # where the read was to end; ``end`` becomes where the file does
 
         def fill(n: int) -> None:
-            """Read until buf holds n bytes from pos on (growing it when it must)."""
-            nonlocal buf, filled
+            """Read until buf holds n bytes from pos on (growing it when it must), or
+            the file ends (its whole entries are still given, then the end reported)."""
+            nonlocal buf, filled, end
             if len(buf) < n:
                 grown = bytearray(n)
                 grown[:filled] = memoryview(buf)[:filled]
@@ -754,12 +756,14 @@ def iter_chunks(
             while filled < n:
                 got = fh.readinto_at(pos + filled, view[filled:n])
                 if not got:
-                    at = pos + filled
-                    raise SegmentError(path, at, "the file ended early (it shrank while being read?)")
+                    end = pos + filled
+                    return
                 filled += got
 
         while pos < end:
             fill(min(chunk_size, end - pos))
+            if pos == end:
+                break
             n = filled
             mv = memoryview(buf)[:n]
             at_end = pos + n == end
@@ -781,6 +785,12 @@ def iter_chunks(
                     fill(h.size_in_bytes)
                     n = filled
                     mv = memoryview(buf)[:n]
+                    if n < h.size_in_bytes:
+                        raise SegmentError(
+                            path,
+                            pos,
+                            f"truncated log entry: declares {h.size_in_bytes} bytes, {n} left in the file",
+                        )
                 headers.append(h)
                 off += h.size_in_bytes
             yield pos, mv[:off], headers
@@ -791,6 +801,12 @@ def iter_chunks(
             buf[: len(rest)] = rest
             filled = len(rest)
             pos += off
+        if end < planned:
+            raise SegmentError(
+                path,
+                end,
+                f"the file ends at byte {end}, short of the {planned} the read was planned to (truncated?)",
+            )
     finally:
         if own:
             fh.close()

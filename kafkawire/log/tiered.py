@@ -35,7 +35,7 @@ import uuid
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
-from kafkawire.errors import DecodeError
+from kafkawire.errors import DecodeError, LogNotFoundError
 from kafkawire.log import segments
 from kafkawire.log.segments import PartitionLog, PathLike, Segment, SegmentError
 from kafkawire.log.storage import LOCAL, NO_STORAGE_OPTIONS, Entry, StorageOptions, Store, local_path, resolve
@@ -211,9 +211,19 @@ def local_topic_id(plog: PartitionLog) -> Optional[uuid.UUID]:
     return None
 
 
-def _remote_segment_file(seg: RemoteSegment, root: str, store: Store, listing: Dict[str, Entry]) -> Segment:
+def _remote_segment_file(
+    seg: RemoteSegment, root: str, store: Store, listing: Dict[str, Entry], strict: bool = True
+) -> Segment:
     """The segment of ``seg``'s ``.log`` object (``listing``: its folder's files), checked
-    against its metadata."""
+    against its metadata.
+
+    An object the metadata names but the remote tier lacks raises
+    :class:`~kafkawire.errors.LogNotFoundError` in every mode, as a local segment gone
+    does.  One of another size than the metadata's raises
+    :class:`~kafkawire.log.segments.SegmentError` when ``strict`` (FAILFAST); otherwise
+    it is read as long as the metadata says, so that the read reports, per ``mode``, the
+    batch it finds cut or the byte the object ends at, as it does for a truncated local
+    segment."""
     path = seg.object_path(root, store=store)
     what = (
         f"remote segment {kafka_uuid(seg.segment_id)} of {seg.topic}-{seg.partition} "
@@ -221,8 +231,10 @@ def _remote_segment_file(seg: RemoteSegment, root: str, store: Store, listing: D
     )
     entry = listing.get(seg.object_name())
     if entry is None:
-        raise SegmentError(path, 0, f"{what} is missing from the remote tier")
-    if entry.size != seg.size:
+        raise LogNotFoundError(
+            path, f"{what} is missing from the remote tier (the remote log metadata names it)", 0
+        )
+    if entry.size != seg.size and strict:
         raise SegmentError(
             path,
             min(entry.size, seg.size),
@@ -234,7 +246,7 @@ def _remote_segment_file(seg: RemoteSegment, root: str, store: Store, listing: D
     return Segment(
         path,
         seg.start_offset,
-        entry.size,
+        seg.size,
         index.path if index is not None else None,
         store,
         time_index.path if time_index is not None else None,
@@ -456,6 +468,7 @@ def join_tiers(
     remote: Dict[Tuple[str, int], List[RemoteSegment]],
     root: str,
     storage: StorageOptions = NO_STORAGE_OPTIONS,
+    strict: bool = True,
 ) -> List[PartitionLog]:
     """Each partition log with its remote segments (under LocalTieredStorage's ``root``,
     local or in an object store reached with ``storage``) put before its local ones, so
@@ -470,7 +483,9 @@ def join_tiers(
     offset once (:func:`_cover`).  A remote segment of another topic id than the local
     partition's (a topic deleted and made again under its name) is left out; a gap in the
     remote tier, or between it and the local log, raises
-    :class:`~kafkawire.log.segments.SegmentError` naming the offsets missing.
+    :class:`~kafkawire.log.segments.SegmentError` naming the offsets missing.  A remote
+    object missing or of the wrong size: see :func:`_remote_segment_file` (``strict``:
+    the FAILFAST mode).
     """
     store = resolve(root, storage)
     out = []
@@ -500,7 +515,7 @@ def join_tiers(
         joined: List[Segment] = []
         txn_indexes = []
         for seg, stop in cover:
-            file = _remote_segment_file(seg, root, store, listing)
+            file = _remote_segment_file(seg, root, store, listing, strict)
             if stop <= seg.end_offset:
                 file = replace(file, size=_cut_before(file, stop))
             joined.append(file)
@@ -525,6 +540,7 @@ def tiered_logs(
     remote_storage_path: str,
     remote_log_metadata_path: Union[PathLike, Sequence[PathLike]],
     storage: StorageOptions = NO_STORAGE_OPTIONS,
+    strict: bool = True,
 ) -> List[PartitionLog]:
     """The partitions under ``paths`` (:func:`kafkawire.log.segments.discover`), each
     with its remote tier (:func:`join_tiers`), and the partitions the remote tier holds
@@ -571,7 +587,7 @@ def tiered_logs(
                 )
                 have.add(owner)
     logs.sort(key=lambda pl: (pl.topic or "", -1 if pl.partition is None else pl.partition, pl.directory))
-    return join_tiers(logs, remote, remote_storage_path, storage)
+    return join_tiers(logs, remote, remote_storage_path, storage, strict)
 
 
 __all__ = [
