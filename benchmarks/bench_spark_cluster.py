@@ -1,143 +1,420 @@
-"""``kafka-cluster`` against Spark's own JVM Kafka connector, reading one live broker in
-one run.
+"""``kafka-cluster`` against Spark's own JVM Kafka connector, on one live broker, in one run.
 
-Workload: a topic of 2 partitions holding 1M records of 100-byte values (16-byte keys),
-lz4-compressed by librdkafka, on a Kafka 4.4 broker started for the run
-(``tests/kafka_support``).  Each reader counts the records and sums the value lengths
-on ``local[2]``, in interleaved rounds, best of 3:
+Every figure is a ratio of times measured in the same run, on a Kafka 4.4 broker started
+for it (``tests/kafka_support``) and Spark's connector (``spark-sql-kafka-0-10``,
+Maven-resolved, ``ADD JAR``) in the same session.  Records have 16-byte keys and 1 KiB
+values, produced by librdkafka.  Each query counts the rows and sums the value lengths;
+the routes of one figure run in interleaved rounds, best of ``--rounds``:
 
-* ``kafka``: Spark's connector (``spark-sql-kafka-0-10``, Maven-resolved, ``ADD JAR``);
-* ``kafka-cluster``: every column, then a schema of ``value`` alone.
+* read: topics with compression none (1, 4 and 16 partitions) and zstd (4 partitions),
+  ``local[2]``, read by the connector (``kafka``), by ``kafka-cluster`` with every column
+  and with the schema ``value binary``, and by the replay floor: a trivial Python data
+  source memory-mapping Arrow IPC files that hold the very batches ``kafka-cluster``
+  yields for that topic (one file a partition, so as many tasks), decoded once before.
+  The floor is what any Python data source pays to hand Spark those rows; what
+  ``kafka-cluster`` costs above it is fetching and decoding.  "no Spark" is the same
+  fetch and decode in this one process (one partition after another), for scale;
+* cores: the 4-partition topic again on ``local[1]``, against ``local[2]``;
+* write: the same DataFrame (``spark.range`` rows of a 16-byte key and a 1 KiB value, 2
+  tasks) written by the connector's sink and by ``kafka-cluster``'s, each round into a
+  new 4-partition topic, and by Spark's ``noop`` sink (the cost of making the rows);
+* memory: one task's read (``kafkawire.spark.cluster.read_partition``, the function a
+  Spark task runs) in a fresh process, over the whole 1-partition topic and over a
+  quarter of it, with ``max.partition.fetch.bytes`` 1 MiB and 4 MiB: the peak Arrow
+  bytes allocated and the peak RSS of the process.
 
-Run: ``python benchmarks/bench_spark_cluster.py [--records N] [--rounds R]``.
+Run: ``python benchmarks/bench_spark_cluster.py [--records N] [--rounds R]`` (N records a
+topic; the defaults take about five minutes on 2 cores).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import subprocess
 import sys
+import tempfile
 import time
 import uuid
+from typing import Callable, Dict, List, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests"))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.join(ROOT, "tests"))
 
-PARTITIONS = 2
+VALUE_BYTES = 1024
+#: the read topics: (compression, partitions)
+READ_TOPICS = (("none", 1), ("none", 4), ("none", 16), ("zstd", 4))
+CORES_TOPIC = ("none", 4)
+WRITE_PARTITIONS = 4
+FETCH_SIZES = (1 << 20, 4 << 20)
 
 
-def fill_topic(bootstrap: str, topic: str, n_records: int) -> None:
-    """Create ``topic`` and produce the workload with librdkafka (lz4)."""
-    from confluent_kafka import Producer
+def create_topic(bootstrap: str, topic: str, partitions: int) -> None:
+    """Create ``topic`` and wait until its metadata shows every partition."""
     from confluent_kafka.admin import AdminClient, NewTopic
 
     admin = AdminClient({"bootstrap.servers": bootstrap})
-    admin.create_topics([NewTopic(topic, PARTITIONS, 1)])[topic].result(30)
+    admin.create_topics([NewTopic(topic, partitions, 1)])[topic].result(30)
     for _ in range(100):
-        if len(admin.list_topics(topic, timeout=10).topics[topic].partitions) == PARTITIONS:
-            break
+        if len(admin.list_topics(topic, timeout=10).topics[topic].partitions) == partitions:
+            return
         time.sleep(0.1)
+    raise RuntimeError(f"topic {topic} did not get its {partitions} partitions")
+
+
+def fill_topic(bootstrap: str, topic: str, partitions: int, n_records: int, compression: str) -> None:
+    """Create ``topic`` and produce the workload with librdkafka, spread evenly."""
+    from confluent_kafka import Producer
+
+    create_topic(bootstrap, topic, partitions)
     p = Producer(
         {
             "bootstrap.servers": bootstrap,
-            "compression.type": "lz4",
+            "compression.type": compression,
             "linger.ms": 50,
             "batch.size": 1 << 20,
             "queue.buffering.max.messages": 1_000_000,
         }
     )
-    value = bytes(range(100))
+    value = bytes(i % 251 for i in range(VALUE_BYTES))
     for i in range(n_records):
         while True:
             try:
-                p.produce(topic, value=value, key=b"key-%012d" % i, partition=i % PARTITIONS)
+                p.produce(topic, value=value, key=b"key-%012d" % i, partition=i % partitions)
                 break
             except BufferError:
                 p.poll(0.1)
     assert p.flush(120) == 0
 
 
-def measure(spark, bootstrap: str, topic: str, n_records: int, rounds: int) -> dict:
+def topic_records(bootstrap: str, topic: str) -> int:
+    """How many records ``topic`` holds (the sum of its partitions' high watermarks)."""
+    from confluent_kafka import Consumer, TopicPartition
+
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": "bench-count"})
+    try:
+        parts = c.list_topics(topic, timeout=10).topics[topic].partitions
+        return sum(c.get_watermark_offsets(TopicPartition(topic, p), timeout=10)[1] for p in parts)
+    finally:
+        c.close()
+
+
+def cluster_options(bootstrap: str, topic: str, **extra: str) -> Dict[str, str]:
+    return {"kafka.bootstrap.servers": bootstrap, "subscribe": topic, **extra}
+
+
+def replay_files(bootstrap: str, topic: str, out_dir: str) -> float:
+    """Write the Arrow batches ``kafka-cluster`` yields for ``topic`` (every column), one
+    IPC file a planned range; returns the seconds the fetch and decode took here."""
+    import pyarrow as pa
+
+    from kafkawire.cluster.plan import ReadOptions, plan
+    from kafkawire.spark.cluster import RangePartition, read_partition
+    from kafkawire.cluster.client import Cluster
+    from kafkawire.cluster.fetch import arrow_schema
+
+    options = ReadOptions.parse(cluster_options(bootstrap, topic))
+    with Cluster(options.client) as cluster:
+        ranges = plan(cluster, options)
+    os.makedirs(out_dir, exist_ok=True)
+    took = 0.0
+    for i, r in enumerate(ranges):
+        t = time.perf_counter()
+        batches = list(read_partition(RangePartition(r), options))
+        took += time.perf_counter() - t
+        with pa.OSFile(os.path.join(out_dir, f"part-{i}.arrow"), "wb") as sink:
+            with pa.ipc.new_file(sink, arrow_schema(False)) as w:
+                for b in batches:
+                    w.write_batch(b)
+    return took
+
+
+def _replay_source():
+    """``arrow-replay``: the floor, a Python data source yielding stored Arrow batches."""
+    from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
+
+    from kafkawire.spark.cluster import ddl
+    from kafkawire.cluster.fetch import arrow_schema
+
+    class ReplayReader(DataSourceReader):
+        def __init__(self, path, columns):
+            self.path = path
+            self.columns = columns
+
+        def partitions(self):
+            return [InputPartition(os.path.join(self.path, n)) for n in sorted(os.listdir(self.path))]
+
+        def read(self, partition):
+            import pyarrow as pa
+
+            with pa.memory_map(partition.value) as source:
+                reader = pa.ipc.open_file(source)
+                for i in range(reader.num_record_batches):
+                    batch = reader.get_batch(i)
+                    yield batch if self.columns is None else batch.select(self.columns)
+
+    class ReplaySource(DataSource):
+        @classmethod
+        def name(cls):
+            return "arrow-replay"
+
+        def schema(self):
+            from kafkawire.cluster.plan import ReadOptions
+
+            return ddl(ReadOptions.parse({"kafka.bootstrap.servers": "x:1", "subscribe": "x"}))
+
+        def reader(self, schema):
+            names = schema.fieldNames()
+            return ReplayReader(self.options["path"], None if names == arrow_schema(False).names else names)
+
+    return ReplaySource
+
+
+def _agg(df) -> Tuple[int, int]:
     from pyspark.sql import functions as F
 
-    def agg(df):
-        return df.agg(F.count("*").alias("n"), F.sum(F.length("value")).alias("bytes")).collect()[0]
+    r = df.agg(F.count("*").alias("n"), F.sum(F.length("value")).alias("bytes")).collect()[0]
+    return r.n, r.bytes
 
-    def connector():
-        return (
-            spark.read.format("kafka")
-            .option("kafka.bootstrap.servers", bootstrap)
-            .option("subscribe", topic)
-            .load()
-        )
 
-    def ours(schema=None):
-        r = (
-            spark.read.format("kafka-cluster")
-            .option("kafka.bootstrap.servers", bootstrap)
-            .option("subscribe", topic)
-        )
-        return (r.schema(schema) if schema else r).load()
-
-    routes = {
-        "connector_s": connector,
-        "kafka_cluster_s": ours,
-        "kafka_cluster_value_only_s": lambda: ours("value binary"),
-    }
-    for make in routes.values():  # warm: JVM classes, Python workers, page cache
-        agg(make().limit(1000))
+def best_of(
+    routes: Dict[str, Callable[[], object]], rounds: int, check: Callable[[str, object], None]
+) -> Dict[str, float]:
+    """The fastest time of each route over ``rounds`` interleaved rounds (after one warm run)."""
+    for name, run in routes.items():
+        check(name, run())
     best = {name: float("inf") for name in routes}
     for _ in range(rounds):
-        for name, make in routes.items():
+        for name, run in routes.items():
             t = time.perf_counter()
-            r = agg(make())
+            out = run()
             best[name] = min(best[name], time.perf_counter() - t)
-            assert r.n == n_records and r.bytes == 100 * n_records, (name, r)
-    out: dict = dict(best, records=n_records, rounds=rounds)
-    out["ratio_all_columns"] = best["connector_s"] / best["kafka_cluster_s"]
-    out["ratio_value_only"] = best["connector_s"] / best["kafka_cluster_value_only_s"]
+            check(name, out)
+    return best
+
+
+def read_routes(spark, bootstrap: str, topic: str, replay_dir: str) -> Dict[str, Callable[[], object]]:
+    def connector():
+        return _agg(spark.read.format("kafka").options(**cluster_options(bootstrap, topic)).load())
+
+    def ours(schema=None):
+        r = spark.read.format("kafka-cluster").options(**cluster_options(bootstrap, topic))
+        return _agg((r.schema(schema) if schema else r).load())
+
+    return {
+        "connector": connector,
+        "kafka_cluster": ours,
+        "kafka_cluster_value": lambda: ours("value binary"),
+        "floor": lambda: _agg(spark.read.format("arrow-replay").load(replay_dir)),
+    }
+
+
+def measure_reads(
+    spark, bootstrap: str, topics: Dict[Tuple[str, int], str], work: str, n: int, rounds: int
+) -> List[dict]:
+    out = []
+    for (codec, parts), topic in topics.items():
+        replay_dir = os.path.join(work, topic)
+        no_spark = replay_files(bootstrap, topic, replay_dir)
+
+        def check(name, got, n=n):
+            assert got == (n, n * VALUE_BYTES), (name, got)
+
+        best = best_of(read_routes(spark, bootstrap, topic, replay_dir), rounds, check)
+        out.append(dict(best, codec=codec, partitions=parts, records=n, no_spark=no_spark))
+        print(fmt_read(out[-1]), flush=True)
     return out
+
+
+def measure_write(spark, bootstrap: str, n: int, rounds: int) -> dict:
+    from pyspark.sql import functions as F
+
+    rows = spark.range(n, numPartitions=2).select(
+        F.format_string("key-%012d", "id").cast("binary").alias("key"),
+        F.lit(bytes(i % 251 for i in range(VALUE_BYTES))).alias("value"),
+    )
+
+    def write(fmt: str) -> Callable[[], object]:
+        def run():
+            topic = f"bench-w-{uuid.uuid4().hex[:8]}"
+            create_topic(bootstrap, topic, WRITE_PARTITIONS)
+            rows.write.format(fmt).mode("append").option("kafka.bootstrap.servers", bootstrap).option(
+                "topic", topic
+            ).save()
+            return topic
+
+        return run
+
+    def check(name, topic):
+        if name != "noop":
+            assert topic_records(bootstrap, topic) == n, (name, topic)
+
+    best = best_of(
+        {"connector": write("kafka"), "kafka_cluster": write("kafka-cluster"), "noop": write("noop")},
+        rounds,
+        check,
+    )
+    return dict(best, records=n)
+
+
+_MEMORY_CHILD = r"""
+import json, resource, sys
+import pyarrow as pa
+from kafkawire.cluster.client import Cluster
+from kafkawire.cluster.plan import OffsetRange, ReadOptions
+from kafkawire.spark.cluster import RangePartition, read_partition
+
+bootstrap, topic, end, fetch = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+options = ReadOptions.parse({"kafka.bootstrap.servers": bootstrap, "subscribe": topic,
+                             "kafka.max.partition.fetch.bytes": fetch})
+rows = peak = 0
+for batch in read_partition(RangePartition(OffsetRange(topic, 0, 0, end)), options):
+    rows += batch.num_rows
+    peak = max(peak, pa.total_allocated_bytes())
+    del batch
+print(json.dumps({"rows": rows, "peak_arrow": peak,
+                  "peak_rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}))
+"""
+
+
+def measure_memory(bootstrap: str, topic: str, n: int) -> List[dict]:
+    out = []
+    for end in (n // 4, n):
+        for fetch in FETCH_SIZES:
+            got = subprocess.run(
+                [sys.executable, "-c", _MEMORY_CHILD, bootstrap, topic, str(end), str(fetch)],
+                capture_output=True,
+                text=True,
+                check=True,
+                env=dict(os.environ, PYTHONPATH=os.pathsep.join([ROOT, os.environ.get("PYTHONPATH", "")])),
+            )
+            fig = json.loads(got.stdout)
+            assert fig["rows"] == end, fig
+            out.append(dict(fig, records=end, fetch_bytes=fetch, range_bytes=end * VALUE_BYTES))
+    return out
+
+
+def measure_cores(bootstrap: str, topic: str, work: str, n: int, rounds: int, jars) -> dict:
+    spark = session("local[1]", jars)
+    try:
+
+        def check(name, got):
+            assert got == (n, n * VALUE_BYTES), (name, got)
+
+        routes = read_routes(spark, bootstrap, topic, os.path.join(work, topic))
+        routes.pop("kafka_cluster_value")
+        return best_of(routes, rounds, check)
+    finally:
+        spark.stop()
+
+
+def session(master: str, jars):
+    from kafkawire.spark import local_session
+
+    spark = local_session(master, app="kafkawire-bench-cluster", **{"spark.driver.memory": "2g"})
+    for jar in jars:
+        spark.sql(f"ADD JAR '{jar}'")
+    spark.dataSource.register(_replay_source())
+    return spark
+
+
+def fmt_read(f: dict) -> str:
+    n = f["records"]
+    return (
+        f"  {f['codec']:5} {f['partitions']:3} partitions:"
+        f" connector {n / f['connector'] / 1e3:6.1f}k rows/s,"
+        f" kafka-cluster {n / f['kafka_cluster'] / 1e3:6.1f}k"
+        f" ({f['connector'] / f['kafka_cluster']:.2f}x connector, {f['floor'] / f['kafka_cluster']:.2f}x floor),"
+        f" value only {f['connector'] / f['kafka_cluster_value']:.2f}x connector,"
+        f" floor {n / f['floor'] / 1e3:6.1f}k, no Spark {n / f['no_spark'] / 1e3:6.1f}k"
+    )
+
+
+def fmt_write(w: dict) -> str:
+    n = w["records"]
+    return (
+        f"write {n:,} rows into {WRITE_PARTITIONS} partitions, local[2]:"
+        f" connector {n / w['connector'] / 1e3:.1f}k rows/s,"
+        f" kafka-cluster {n / w['kafka_cluster'] / 1e3:.1f}k rows/s"
+        f" ({w['connector'] / w['kafka_cluster']:.2f}x connector), noop {n / w['noop'] / 1e3:.1f}k rows/s"
+    )
 
 
 def report(fig: dict) -> str:
     n = fig["records"]
-    lines = [f"{n:,} records of 100 B, lz4, {PARTITIONS} partitions, local[2], best of {fig['rounds']}"]
-    for name, label in (
-        ("connector_s", "Spark's Kafka connector (JVM)"),
-        ("kafka_cluster_s", "kafka-cluster, every column"),
-        ("kafka_cluster_value_only_s", "kafka-cluster, value only"),
-    ):
-        lines.append(f"  {label:32} {fig[name]:6.2f} s  {n / fig[name]:>11,.0f} rows/s")
+    lines = [
+        f"{n:,} records a topic, 16 B keys, {VALUE_BYTES} B values; count + sum(length(value));"
+        f" best of {fig['rounds']}; load average before {fig['load_before']}, after {fig['load_after']}",
+        "read, local[2] (ratios: time of the other / time of kafka-cluster; higher is faster for kafka-cluster):",
+    ]
+    lines += [fmt_read(f) for f in fig["reads"]]
+    c, r2 = fig["cores"], next(f for f in fig["reads"] if (f["codec"], f["partitions"]) == CORES_TOPIC)
     lines.append(
-        f"  kafka-cluster / connector speed: {fig['ratio_all_columns']:.2f}x every column,"
-        f" {fig['ratio_value_only']:.2f}x value only"
+        f"cores, {CORES_TOPIC[0]} {CORES_TOPIC[1]} partitions, local[2] speed over local[1]:"
+        f" connector {c['connector'] / r2['connector']:.2f}x, kafka-cluster {c['kafka_cluster'] / r2['kafka_cluster']:.2f}x,"
+        f" floor {c['floor'] / r2['floor']:.2f}x; on local[1] kafka-cluster is"
+        f" {c['connector'] / c['kafka_cluster']:.2f}x the connector, {c['floor'] / c['kafka_cluster']:.2f}x the floor"
     )
+    lines.append(fmt_write(fig["write"]))
+    lines.append("memory of one task's read (1 partition):")
+    for m in fig["memory"]:
+        lines.append(
+            f"  range {m['range_bytes'] / 2**20:5.0f} MiB, fetch {m['fetch_bytes'] >> 20} MiB:"
+            f" peak Arrow {m['peak_arrow'] / 2**20:5.1f} MiB, peak RSS {m['peak_rss'] / 2**20:5.0f} MiB"
+        )
     return "\n".join(lines)
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--records", type=int, default=1_000_000)
+    p.add_argument("--records", type=int, default=200_000, help="records in each topic")
     p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--json", help="also write the figures here")
+    p.add_argument("--only", choices=("read", "write", "cores", "memory"), help="measure only this part")
     args = p.parse_args(argv)
     from kafka_support.broker import start_broker
     from kafka_support.spark_kafka import connector
 
-    from kafkawire.spark import local_session
-
     jars = connector().jars
     broker = start_broker()
     spark = None
+    fig: dict = {
+        "records": args.records,
+        "rounds": args.rounds,
+        "load_before": [round(x, 2) for x in os.getloadavg()],
+    }
     try:
-        topic = f"bench-{uuid.uuid4().hex[:8]}"
+        bootstrap = broker.bootstrap_servers
         t = time.perf_counter()
-        fill_topic(broker.bootstrap_servers, topic, args.records)
-        print(f"produced {args.records:,} records in {time.perf_counter() - t:.1f} s")
-        spark = local_session("local[2]", app="kafkawire-bench-cluster", **{"spark.driver.memory": "2g"})
-        for jar in jars:
-            spark.sql(f"ADD JAR '{jar}'")
-        print(report(measure(spark, broker.bootstrap_servers, topic, args.records, args.rounds)))
+        topics = {}
+        for codec, parts in READ_TOPICS if args.only != "write" else ():
+            topics[(codec, parts)] = topic = f"bench-{codec}-{parts}-{uuid.uuid4().hex[:6]}"
+            fill_topic(bootstrap, topic, parts, args.records, codec)
+        print(f"produced {len(topics)} topics in {time.perf_counter() - t:.1f} s", flush=True)
+        with tempfile.TemporaryDirectory(prefix="kafkawire-bench-") as work:
+            spark = session("local[2]", jars)
+            if args.only in (None, "read", "cores"):
+                fig["reads"] = measure_reads(spark, bootstrap, topics, work, args.records, args.rounds)
+            if args.only in (None, "write"):
+                fig["write"] = measure_write(spark, bootstrap, args.records, args.rounds)
+                print(fmt_write(fig["write"]), flush=True)
+            spark.stop()
+            spark = None
+            if args.only in (None, "cores"):
+                fig["cores"] = measure_cores(
+                    bootstrap, topics[CORES_TOPIC], work, args.records, args.rounds, jars
+                )
+            if args.only in (None, "memory"):
+                fig["memory"] = measure_memory(bootstrap, topics[("none", 1)], args.records)
+        fig["load_after"] = [round(x, 2) for x in os.getloadavg()]
+        if args.only is None:
+            print(report(fig))
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(fig, f, indent=1)
     finally:
         if spark is not None:
             spark.stop()
