@@ -461,6 +461,9 @@ def test_murmur2_is_kafkas(backend):
         479470107,
     ]
     assert partition_for_key(b"foobar", 7) == (-790332482 & 0x7FFFFFFF) % 7
+    assert murmur2(memoryview(b"xfoobar")[1:]) == -790332482  # any bytes-like object
+    with pytest.raises(TypeError):
+        murmur2("foobar")  # type: ignore[arg-type]
 
 
 # -- streaming ------------------------------------------------------------------------

@@ -133,6 +133,50 @@ def test_a_batch_corrupted_on_the_way_is_an_error_naming_partition_and_broker(
     assert "returned from offset 0 are corrupt" in message and "CRC" in message
 
 
+def _produce_in_small_batches(bootstrap: str, topic: str, backend: str, n: int) -> int:
+    """``n`` records into ``topic``'s partitions 0 and 1 by kafkawire's producer, a few
+    records a batch so that many Produce requests are on the wire at once; returns how
+    many it says the broker acknowledged."""
+    from kafkawire.cluster.client import Cluster
+    from kafkawire.cluster.config import ClientConfig
+    from kafkawire.cluster.produce import Producer
+
+    with Cluster(ClientConfig.parse({"bootstrap.servers": bootstrap})) as cluster:
+        producer = Producer(cluster, batch_bytes=300, backend=backend)
+        for i in range(n):
+            producer.send(topic, b"value-%d" % i, key=b"k%d" % i, partition=i % 2)
+        producer.flush()
+        return producer.acknowledged
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("cut", [0, 1])
+def test_produce_requests_on_the_wire_together_write_each_record_once_in_order(kafka_broker, cut, backend):
+    """A response cut with requests behind it on the wire: they are sent again in order,
+    and the broker keeps one copy of what it had already written (Kafka's Java consumer
+    reads the topic)."""
+    from kafka_support.java_clients import run_java
+    from kafka_support.proxy import FaultProxy
+
+    from kafkawire.schema.catalog import ApiKey
+
+    boot = kafka_broker.bootstrap_servers
+    topic = f"kw-pipelined-{uuid.uuid4().hex[:8]}"
+    create_topic(boot, topic, 2)
+    n = 400
+    with FaultProxy(
+        kafka_broker.host, kafka_broker.port, "cut", faults=cut, api=ApiKey.PRODUCE, after=3
+    ) as proxy:
+        assert _produce_in_small_batches(proxy.address, topic, backend, n) == n
+        assert proxy.spoiled == cut
+    consumed = run_java({"op": "consume", "bootstrap": boot, "topics": [topic], "group": topic, "expect": n})
+    by_partition: dict = {0: [], 1: []}
+    for r in sorted(consumed["records"], key=lambda r: (r["partition"], r["offset"])):
+        by_partition[r["partition"]].append(bytes.fromhex(r["value"]))
+    for p in (0, 1):
+        assert by_partition[p] == [b"value-%d" % i for i in range(p, n, 2)]
+
+
 # -- a broker of this module's own: ACLs, TLS, a quick log cleaner, restarted ----------
 
 

@@ -4,11 +4,11 @@
 zlib) guards the legacy message sets (magic 0 and 1).  The CRC-32C work is done
 in ``crc32c_impl.c``, which picks the SSE4.2 or ARMv8 CRC instructions when the
 CPU has them and slicing-by-8 tables otherwise; ``crc32_impl.c`` gives the compiled
-legacy encoder a C CRC-32.
+legacy encoder a C CRC-32.  ``murmur2`` is the key hash of Kafka's default partitioner.
 """
 from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
 from cpython.number cimport PyNumber_Index
-from libc.stdint cimport uint32_t
+from libc.stdint cimport int32_t, uint32_t
 
 from zlib import crc32 as _zlib_crc32
 
@@ -130,6 +130,46 @@ def _crc32_table(data, crc=0):
     finally:
         PyBuffer_Release(&view)
     return result
+
+
+cdef uint32_t _murmur2(const unsigned char *p, Py_ssize_t n) noexcept nogil:
+    cdef uint32_t m = 0x5BD1E995U
+    cdef uint32_t h = 0x9747B28CU ^ <uint32_t>n
+    cdef uint32_t k
+    cdef Py_ssize_t i = 0
+    cdef Py_ssize_t whole = n - (n & 3)
+    while i < whole:
+        k = (<uint32_t>p[i] | (<uint32_t>p[i + 1] << 8) | (<uint32_t>p[i + 2] << 16)
+             | (<uint32_t>p[i + 3] << 24))
+        k *= m
+        k ^= k >> 24
+        k *= m
+        h = (h * m) ^ k
+        i += 4
+    if n & 3:
+        if (n & 3) == 3:
+            h ^= <uint32_t>p[whole + 2] << 16
+        if (n & 3) >= 2:
+            h ^= <uint32_t>p[whole + 1] << 8
+        h ^= <uint32_t>p[whole]
+        h *= m
+    h ^= h >> 13
+    h *= m
+    h ^= h >> 15
+    return h
+
+
+def murmur2(data):
+    """The 32-bit MurmurHash2 of ``data`` as Kafka's clients compute it (a signed int):
+    the hash of Kafka's default partitioner (seed ``0x9747b28c``)."""
+    cdef Py_buffer view
+    cdef uint32_t h
+    _get_buffer(data, &view)
+    try:
+        h = _murmur2(<const unsigned char *>view.buf, view.len)
+    finally:
+        PyBuffer_Release(&view)
+    return <int32_t>h
 
 
 def implementation():

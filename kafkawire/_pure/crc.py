@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     _BytesLike = Union[bytes, bytearray, memoryview, Buffer]
 
-__all__ = ["crc32c", "crc32", "implementation"]
+__all__ = ["crc32c", "crc32", "murmur2", "implementation"]
 
 _POLY = 0x82F63B78  # CRC-32C, bit-reflected
 _MASK = 0xFFFFFFFF
@@ -125,6 +125,37 @@ def crc32(data: _BytesLike, crc: SupportsIndex = 0) -> int:
         raise TypeError(f"a bytes-like object is required, not {type(data).__name__!r}") from None
     except BufferError:
         raise TypeError("a C-contiguous bytes-like object is required") from None
+
+
+_M = 0x5BD1E995
+_SEED = 0x9747B28C
+
+
+def murmur2(data: _BytesLike) -> int:
+    """The 32-bit MurmurHash2 of ``data`` as Kafka's clients compute it (a signed int):
+    the hash of Kafka's default partitioner (seed ``0x9747b28c``)."""
+    raw = bytes(_bytes_view(data))
+    n = len(raw)
+    h = (_SEED ^ n) & _MASK
+    whole = n - n % 4
+    for i in range(0, whole, 4):
+        k = int.from_bytes(raw[i : i + 4], "little")
+        k = (k * _M) & _MASK
+        k ^= k >> 24
+        k = (k * _M) & _MASK
+        h = ((h * _M) & _MASK) ^ k
+    tail = n % 4
+    if tail:
+        if tail == 3:
+            h ^= raw[whole + 2] << 16
+        if tail >= 2:
+            h ^= raw[whole + 1] << 8
+        h ^= raw[whole]
+        h = (h * _M) & _MASK
+    h ^= h >> 13
+    h = (h * _M) & _MASK
+    h ^= h >> 15
+    return h - (1 << 32) if h & 0x80000000 else h
 
 
 def implementation() -> str:

@@ -8,7 +8,8 @@ partition, as the Java client's sticky partitioning spreads them.
 
 :class:`Producer` is idempotent the way Kafka's is: it asks for a producer id
 (InitProducerId), numbers each partition's records with sequences, sends every batch
-with ``acks=all`` to the partition's leader, and when a request fails (a lost connection,
+with ``acks=all`` to the partition's leader, up to five requests on the wire at once
+as Kafka's producer keeps them, and when a request fails (a lost connection,
 a timeout, a leader that moved) sends the same bytes again: the broker recognises the
 sequence and keeps one copy.  A batch the broker refuses for good raises
 :class:`~kafkawire.errors.BrokerErrorResponse` with its error.
@@ -17,47 +18,30 @@ sequence and keeps one copy.  A batch the broker refuses for good raises
 from __future__ import annotations
 
 import asyncio
+import collections
 import time
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Deque, Dict, List, Optional, Sequence, Tuple
 
+from kafkawire import _backend
 from kafkawire import messages as M
 from kafkawire.cluster.client import Cluster, Retriable, TopicPartition, broker_error, check
 
-_MASK32 = 0xFFFFFFFF
-_M = 0x5BD1E995
-_SEED = 0x9747B28C
 _DUPLICATE_SEQUENCE = 46  # the broker already has this batch: it was written once
 CODECS = ("none", "gzip", "snappy", "lz4", "zstd")
+#: Produce rounds on the wire at once: Kafka's producer's default
+#: max.in.flight.requests.per.connection, the most its idempotence keeps in order
+MAX_IN_FLIGHT = 5
 
 
-def murmur2(data: bytes) -> int:
-    """The 32-bit MurmurHash2 of ``data`` as Kafka's clients compute it (a signed int)."""
-    n = len(data)
-    h = (_SEED ^ n) & _MASK32
-    whole = n - n % 4
-    for i in range(0, whole, 4):
-        k = int.from_bytes(data[i : i + 4], "little")
-        k = (k * _M) & _MASK32
-        k ^= k >> 24
-        k = (k * _M) & _MASK32
-        h = ((h * _M) & _MASK32) ^ k
-    tail = n % 4
-    if tail:
-        if tail == 3:
-            h ^= data[whole + 2] << 16
-        if tail >= 2:
-            h ^= data[whole + 1] << 8
-        h ^= data[whole]
-        h = (h * _M) & _MASK32
-    h ^= h >> 13
-    h = (h * _M) & _MASK32
-    h ^= h >> 15
-    return h - (1 << 32) if h & 0x80000000 else h
+def murmur2(data: bytes, *, backend: Optional[str] = None) -> int:
+    """The 32-bit MurmurHash2 of ``data`` as Kafka's clients compute it (a signed int),
+    by ``backend`` (default: the active one)."""
+    return int(_backend.implementation("crc", backend).murmur2(data))
 
 
-def partition_for_key(key: bytes, partitions: int) -> int:
+def partition_for_key(key: bytes, partitions: int, *, backend: Optional[str] = None) -> int:
     """The partition Kafka's default partitioner gives ``key`` among ``partitions``."""
-    return (murmur2(key) & 0x7FFFFFFF) % partitions
+    return (murmur2(key, backend=backend) & 0x7FFFFFFF) % partitions
 
 
 class Producer:
@@ -74,14 +58,13 @@ class Producer:
         buffer_bytes: int = 32 << 20,
         backend: Optional[str] = None,
     ) -> None:
-        from kafkawire import _backend
-
         if compression not in CODECS:
             raise ValueError(f"compression {compression!r} is not one of {', '.join(CODECS)}")
         self.cluster = cluster
         self.compression = compression
         self.batch_bytes = batch_bytes
         self.buffer_bytes = buffer_bytes
+        self._backend = backend
         self._records = _backend.implementation("records", backend)
         self._producer: Optional[Tuple[int, int]] = None
         self._sequences: Dict[TopicPartition, int] = {}
@@ -90,12 +73,16 @@ class Producer:
         self._ready: Dict[TopicPartition, List[Tuple[bytes, int]]] = {}  # (batch, records), in order
         self._buffered = 0
         self._sticky: Dict[str, int] = {}
+        self._partition_counts: Dict[str, int] = {}  # asked once a topic, not once a record
         #: records acknowledged by the broker so far
         self.acknowledged = 0
 
     def partitions(self, topic: str) -> int:
         """How many partitions ``topic`` has (an error naming it if it does not exist)."""
-        return len(self.cluster.topics([topic])[topic].partitions)
+        count = self._partition_counts.get(topic)
+        if count is None:
+            count = self._partition_counts[topic] = len(self.cluster.topics([topic])[topic].partitions)
+        return count
 
     def send(
         self,
@@ -111,7 +98,7 @@ class Producer:
         count = self.partitions(topic)
         if partition is None:
             if key is not None:
-                partition = partition_for_key(key, count)
+                partition = partition_for_key(key, count, backend=self._backend)
             else:
                 partition = self._sticky.setdefault(topic, 0) % count
         elif not 0 <= partition < count:
@@ -173,34 +160,67 @@ class Producer:
         for tp in list(self._open):
             self._close_batch(tp)
         self._buffered = 0
+        # one batch per partition per round keeps each partition's batches in order
+        rounds = []
         while self._ready:
-            # one batch per partition per round keeps each partition's batches in order
-            round_ = {tp: batches.pop(0) for tp, batches in self._ready.items()}
+            rounds.append({tp: batches.pop(0) for tp, batches in self._ready.items()})
             self._ready = {tp: b for tp, b in self._ready.items() if b}
-            self.cluster.run(self._send_round(round_))
+        if rounds:
+            self.cluster.run(self._send_rounds(rounds))
 
-    async def _send_round(self, batches: Dict[TopicPartition, Tuple[bytes, int]]) -> None:
-        left = dict(batches)  # what the broker has not acknowledged yet
+    async def _send_rounds(self, rounds: List[Dict[TopicPartition, Tuple[bytes, int]]]) -> None:
+        """Send ``rounds`` in order, up to :data:`MAX_IN_FLIGHT` on the wire at once.
+
+        The first goes alone: it finds the leaders and opens the connections.  Once a
+        round fails, the rest wait for what is on the wire, then every batch not yet
+        acknowledged is sent again, one round at a time and with retries: the broker
+        acknowledges a batch it already holds as a duplicate and refuses one whose
+        predecessor it lacks, so sending them again in order writes each once."""
+        left = [dict(r) for r in rounds]  # each round's batches not acknowledged yet
+        await self._send_round(left[0])
+        on_wire: Deque["asyncio.Future[bool]"] = collections.deque()
+        failed = False
+        for batches in left[1:]:
+            if len(on_wire) >= MAX_IN_FLIGHT:
+                failed = not await on_wire.popleft()
+            if failed:
+                break
+            on_wire.append(asyncio.ensure_future(self._try_round(batches)))
+        await asyncio.gather(*on_wire)
+        for batches in left:
+            if batches:
+                await self._send_round(batches)
+
+    async def _try_round(self, left: Dict[TopicPartition, Tuple[bytes, int]]) -> bool:
+        """One attempt at a round (no retry): whether the broker acknowledged all of it."""
+        try:
+            await self._attempt_round(left)
+        except Exception:  # sent again in order, where a lasting error is raised
+            return False
+        return not left
+
+    async def _send_round(self, left: Dict[TopicPartition, Tuple[bytes, int]]) -> None:
+        """Send one round, retrying until the broker has acknowledged all of it."""
         deadline = time.monotonic() + self.cluster.config.api_timeout
+        await self.cluster.retrying_async("producing", lambda: self._attempt_round(left), deadline)
 
-        async def attempt() -> None:
-            by_leader: Dict[int, List[TopicPartition]] = {}
-            for tp in left:
-                _, _, part = await self.cluster.leader(tp)
-                by_leader.setdefault(part.leader, []).append(tp)
-            results = await asyncio.gather(
-                *(self._produce(node, tps, left) for node, tps in by_leader.items()), return_exceptions=True
-            )
-            retry: Optional[BaseException] = None
-            for result in results:
-                if isinstance(result, Retriable):
-                    retry = result
-                elif isinstance(result, BaseException):
-                    raise result
-            if retry is not None:
-                raise retry
-
-        await self.cluster.retrying_async("producing", attempt, deadline)
+    async def _attempt_round(self, left: Dict[TopicPartition, Tuple[bytes, int]]) -> None:
+        """One Produce per leader of the batches in ``left``; acknowledged ones leave it."""
+        by_leader: Dict[int, List[TopicPartition]] = {}
+        for tp in left:
+            _, _, part = await self.cluster.leader(tp)
+            by_leader.setdefault(part.leader, []).append(tp)
+        results = await asyncio.gather(
+            *(self._produce(node, tps, left) for node, tps in by_leader.items()), return_exceptions=True
+        )
+        retry: Optional[BaseException] = None
+        for result in results:
+            if isinstance(result, Retriable):
+                retry = result
+            elif isinstance(result, BaseException):
+                raise result
+        if retry is not None:
+            raise retry
 
     async def _produce(
         self, node: int, tps: List[TopicPartition], left: Dict[TopicPartition, Tuple[bytes, int]]

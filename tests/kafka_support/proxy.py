@@ -1,4 +1,4 @@
-"""A TCP proxy on 127.0.0.1 in front of a real broker that spoils Fetch responses.
+"""A TCP proxy on 127.0.0.1 in front of a real broker that spoils Fetch or Produce responses.
 
 Clients bootstrap through the proxy; it rewrites the brokers listed in Metadata responses
 to its own address, so they keep coming back through it for Fetch too.  The first
@@ -8,6 +8,10 @@ to its own address, so they keep coming back through it for Fetch too.  The firs
 * ``"garbage"``: the frame keeps its size and correlation id, the rest is 0xff bytes;
 * ``"corrupt"``: one byte inside the partition's record batch is flipped (the frame
   still decodes, the batch's CRC does not match).
+
+With ``api=ApiKey.PRODUCE`` the responses spoiled are Produce responses, the first
+``faults`` after ``after`` of them have passed, and the fault is ``"cut"``: the broker has
+written the records, the client hears nothing of it.
 
 Everything else passes unchanged.  The proxy is bounded: it closes itself after
 ``lifetime`` seconds, and closing it ends every thread it started.
@@ -31,13 +35,27 @@ FAULTS = ("cut", "garbage", "corrupt")
 class FaultProxy:
     """``with FaultProxy(host, port, "cut", faults=1) as proxy:`` bootstrap on ``proxy.address``."""
 
-    def __init__(self, host: str, port: int, fault: str, *, faults: int = 1, lifetime: float = 120.0) -> None:
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        fault: str,
+        *,
+        faults: int = 1,
+        lifetime: float = 120.0,
+        api: int = ApiKey.FETCH,
+        after: int = 0,
+    ) -> None:
         if fault not in FAULTS:
             raise ValueError(f"fault must be one of {FAULTS}, not {fault!r}")
+        if api not in (ApiKey.FETCH, ApiKey.PRODUCE) or (api == ApiKey.PRODUCE and fault != "cut"):
+            raise ValueError("the faults are a Fetch response spoiled any way, or a Produce response cut")
+        self.api = api
+        self.passed_left = after  # responses of ``api`` to let through before the faults
         self.upstream = (host, port)
         self.fault = fault
         self.faults_left = faults
-        self.spoiled = 0  # Fetch responses spoiled so far
+        self.spoiled = 0  # responses spoiled so far
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._listener = socket.create_server(("127.0.0.1", 0))
@@ -137,7 +155,7 @@ class FaultProxy:
             api_key, version = asked.pop(correlation_id, (-1, -1))
             if api_key == ApiKey.METADATA:
                 frame = self._rewritten_metadata(frame, version, correlation_id)
-            elif api_key == ApiKey.FETCH:
+            elif api_key == self.api:
                 spoiled = self._spoiled(frame, version, correlation_id)
                 if spoiled is None:  # cut
                     _send(client, frame[: len(frame) // 2])
@@ -155,7 +173,15 @@ class FaultProxy:
         return kafkawire.encode_response(message, version, correlation_id)
 
     def _spoiled(self, frame: bytes, version: int, correlation_id: int) -> Optional[bytes]:
-        """The frame to send in place of a Fetch response (None: cut it)."""
+        """The frame to send in place of a Fetch or Produce response (None: cut it)."""
+        if self.api == ApiKey.PRODUCE:
+            with self._lock:
+                if self.passed_left > 0 or self.faults_left <= 0:
+                    self.passed_left -= 1
+                    return frame
+                self.faults_left -= 1
+                self.spoiled += 1
+            return None
         _, message = kafkawire.decode_response(frame[4:], ApiKey.FETCH, version)
         parts = [p for t in message.responses for p in t.partitions if p.records]
         with self._lock:
