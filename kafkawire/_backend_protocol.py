@@ -90,6 +90,10 @@ class CrcBackend(Protocol):
         """CRC32 (IEEE) of ``data``, continuing from ``crc``: legacy messages."""
         ...
 
+    def murmur2(self, data: BytesLike) -> int:
+        """MurmurHash2 of ``data`` as Kafka's clients compute it: its key partitioner."""
+        ...
+
     def implementation(self) -> str:
         """Which CRC32C code runs (a hardware instruction or a table)."""
         ...
