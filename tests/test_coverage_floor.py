@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.backend_independent
+pytestmark = [pytest.mark.backend_independent, pytest.mark.in_process]
 
 TOOL = Path(__file__).resolve().parent.parent / "tools" / "coverage_floor.py"
 

@@ -22,7 +22,7 @@ from blocking_client import BlockingClient
 from conftest_kerberos import SERVICE_HOST
 from test_broker_security import _creation, fetch_error, produce
 
-pytestmark = [pytest.mark.kerberos, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.kerberos, pytest.mark.timeout(300), pytest.mark.in_process]
 
 
 @pytest.fixture

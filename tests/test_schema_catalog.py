@@ -19,6 +19,8 @@ from conftest import subprocess_env
 from kafkawire import messages
 from kafkawire.schema import DATA_DIR, catalog
 
+pytestmark = pytest.mark.in_process
+
 TOOL = Path(__file__).resolve().parent.parent / "tools" / "build_schema_catalog.py"
 
 

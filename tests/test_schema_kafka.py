@@ -17,7 +17,7 @@ import pytest
 from kafka_support import jars
 from kafkawire.schema import DATA_DIR
 
-pytestmark = [pytest.mark.kafka, pytest.mark.backend_independent]
+pytestmark = [pytest.mark.kafka, pytest.mark.backend_independent, pytest.mark.in_process]
 
 TOOL = Path(__file__).resolve().parents[1] / "tools" / "update_schema.py"
 

@@ -25,7 +25,7 @@ from test_clients_driver import from_json, make_records, to_json
 from test_clients_e2e import run_client
 from tls_certs import CLIENT_PRINCIPAL, make_pki
 
-pytestmark = pytest.mark.clients
+pytestmark = [pytest.mark.clients, pytest.mark.in_process]
 
 CLIENTS = ("confluent", "kafka-python", "aiokafka")
 USERS = {"alice": "alice-secret", "bob": "bob-secret"}
