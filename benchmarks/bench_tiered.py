@@ -28,6 +28,7 @@ import sys
 import tempfile
 import time
 import uuid
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.join(os.path.dirname(HERE), "tests")]
@@ -39,7 +40,7 @@ TOPIC = "bench"
 TOPIC_ID = uuid.UUID("5b3e6f1c-1f0a-4d51-9c39-3f6f0a2e7d10")
 
 
-def _metadata_batch(values, base_offset: int) -> bytes:
+def _metadata_batch(values: List[bytes], base_offset: int) -> bytes:
     from kafkawire import records
 
     return records.encode_batch(
@@ -47,7 +48,7 @@ def _metadata_batch(values, base_offset: int) -> bytes:
     )
 
 
-def tier(local: str, work: str) -> tuple:
+def tier(local: str, work: str) -> Tuple[str, str, str]:
     """Tier the partition folder ``local`` (``<work>/.../bench-0``): its closed segments
     into ``<work>/remote`` and ``<work>/logs/__remote_log_metadata-0``, its last segment
     into ``<work>/logs/bench-0``.  Returns (local tail folder, remote root, metadata
@@ -60,7 +61,7 @@ def tier(local: str, work: str) -> tuple:
     metadata = os.path.join(work, "logs", "__remote_log_metadata-0")
     root = os.path.join(work, "remote")
     os.makedirs(tail)
-    values = []
+    values: List[bytes] = []
     for seg in plog.segments[:-1]:
         last = list(segments.scan_headers(seg.path))[-1].last_offset
         remote = tiered.RemoteSegment(
@@ -89,9 +90,9 @@ def tier(local: str, work: str) -> tuple:
         values += [internal_topics.encode_remote_log_metadata_record(m, 0) for m in (started, finished)]
     with segments.PartitionWriter(metadata) as w:
         w.append(_metadata_batch(values, 0))
-    last = plog.segments[-1]
+    active = plog.segments[-1]
     for suffix in (segments.LOG_SUFFIX, segments.INDEX_SUFFIX, segments.TIME_INDEX_SUFFIX):
-        src = last.path[: -len(segments.LOG_SUFFIX)] + suffix
+        src = active.path[: -len(segments.LOG_SUFFIX)] + suffix
         if os.path.exists(src):
             shutil.copyfile(src, os.path.join(tail, os.path.basename(src)))
     with open(os.path.join(tail, tiered.PARTITION_METADATA), "w") as f:
@@ -99,7 +100,7 @@ def tier(local: str, work: str) -> tuple:
     return tail, root, metadata
 
 
-def _rows(path: str, options) -> int:
+def _rows(path: str, options: Any) -> int:
     from kafkawire.log import read as logread
 
     return sum(b.num_rows for b in logread.read_splits(logread.plan(path, options), options))
@@ -107,7 +108,7 @@ def _rows(path: str, options) -> int:
 
 def measure(
     work: str, n_records: int, segment_bytes: int = 2 << 20, rounds: int = 9, s3: bool = True
-) -> dict:
+) -> Dict[str, Any]:
     from kafkawire.log import read as logread
     from kafkawire.log import segments, storage
 
@@ -116,8 +117,11 @@ def measure(
     tail, root, metadata = tier(local, work)
     plain = logread.ReadOptions()
     on_disk = logread.ReadOptions(remote_storage_path=root, remote_log_metadata_path=metadata)
-    runs = {"local": lambda: _rows(local, plain), "tiered_disk": lambda: _rows(tail, on_disk)}
-    out = {
+    runs: Dict[str, Callable[[], int]] = {
+        "local": lambda: _rows(local, plain),
+        "tiered_disk": lambda: _rows(tail, on_disk),
+    }
+    out: Dict[str, Any] = {
         "segments": len(segments.discover(local)[0].segments),
         "bytes": segments.discover(local)[0].size,
     }
@@ -153,7 +157,7 @@ def measure(
     return out
 
 
-def report(fig: dict, n_records: int) -> str:
+def report(fig: Dict[str, Any], n_records: int) -> str:
     lines = [
         f"{n_records} records, {fig['bytes'] / 1e6:.0f} MB in {fig['segments']} segments, all but the last"
         " in the remote tier; read_all in one process, local time / tiered time",
@@ -167,14 +171,14 @@ def report(fig: dict, n_records: int) -> str:
     return "\n".join(lines)
 
 
-def test_tiered_vs_local_disk(benchmark, tmp_path):
+def test_tiered_vs_local_disk(benchmark: Any, tmp_path: Any) -> None:
     n = int(os.environ.get("KAFKAWIRE_BENCH_RECORDS", 300_000))
     fig = benchmark.pedantic(measure, args=(str(tmp_path), n), rounds=1, iterations=1)
     benchmark.extra_info.update(fig)
     print("\n" + report(fig, n))
 
 
-def main(argv=None) -> int:
+def main(argv: Optional[List[str]] = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--records", type=int, default=300_000)
     p.add_argument("--segment-bytes", type=int, default=2 << 20)
