@@ -19,13 +19,39 @@ if TYPE_CHECKING:  # a type checker reads the pure twin; at run time the active 
 else:
     _backend.bind(globals(), "crc", ("crc32c",))
 
-from kafkawire.protocol import (  # noqa: E402
-    decode_request,
-    decode_request_prefix,
-    decode_response,
-    encode_request,
-    encode_response,
+if TYPE_CHECKING:
+    from kafkawire.protocol import (
+        decode_request,
+        decode_request_prefix,
+        decode_response,
+        encode_request,
+        encode_response,
+    )
+
+# kafkawire.protocol (and with it the header and message classes, built from the schema's
+# JSON) is imported when one of its functions is first asked for, not by ``import
+# kafkawire``: the command line and Spark's Python workers import the package for other
+# modules, and pay for its import each time.
+_PROTOCOL = (
+    "encode_request",
+    "decode_request",
+    "decode_request_prefix",
+    "encode_response",
+    "decode_response",
 )
+
+
+def __getattr__(name: str) -> object:
+    if name in _PROTOCOL:
+        from kafkawire import protocol
+
+        return getattr(protocol, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_PROTOCOL))
+
 
 __version__ = "0.1.0"
 __all__ = [

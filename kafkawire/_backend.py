@@ -16,7 +16,6 @@ suite calls :func:`use` to run the same tests on each backend in one process.
 
 from __future__ import annotations
 
-import glob
 import importlib
 import importlib.machinery
 import os
@@ -54,6 +53,8 @@ def _is_checkout(fast_dir: str) -> bool:
     """True when the package is imported from a source checkout (its build files beside
     it), where building in place is the fix; never for an installed copy in site-packages."""
     root = os.path.dirname(os.path.dirname(fast_dir))
+    import glob  # only to explain a failed import
+
     return bool(glob.glob(os.path.join(fast_dir, "*.pyx"))) and os.path.exists(os.path.join(root, "setup.py"))
 
 
@@ -77,6 +78,8 @@ def fallback_reason(exc: BaseException) -> str:
             else "reinstall kafkawire with a wheel built for this platform and Python"
         )
     elif _is_checkout(fast_dir):
+        import glob
+
         others = sorted(
             {
                 os.path.basename(p)
@@ -110,7 +113,7 @@ def fallback_reason(exc: BaseException) -> str:
     return f"{why}. To fix it, {fix}"
 
 
-_pure = _load("_pure")
+_pure: Optional[Dict[str, ModuleType]] = None  # loaded when first used (see _pure_modules)
 _fast: Optional[Dict[str, ModuleType]] = None
 if sys.implementation.name != "cpython":
     # the extensions are built for CPython's C API only (setup.py builds none elsewhere)
@@ -136,6 +139,16 @@ elif os.environ.get("KAFKAWIRE_NO_EXTENSIONS") != "1":
         )
 
 BACKEND = "cython" if _fast is not None else "python"
+
+
+def _pure_modules() -> Dict[str, ModuleType]:
+    """The pure backend's modules, imported when first needed: where the Cython backend
+    runs, only tests, benchmarks and the ``backend`` options ask for them."""
+    global _pure
+    if _pure is None:
+        _pure = _load("_pure")  # the import system's lock makes a racing load find the same modules
+    return _pure
+
 
 # (module globals, backend module name, names) of every public binding.
 _bindings: List[Tuple[Dict[str, Any], str, Tuple[str, ...]]] = []
@@ -170,7 +183,7 @@ def implementation(module: str, backend: Optional[str] = None) -> Any:
             raise ImportError(f"the Cython backend is not available: {_import_error}")
         return _fast[module]
     if backend == "python":
-        return _pure[module]
+        return _pure_modules()[module]
     raise ValueError(f"unknown backend {backend!r}; expected 'cython' or 'python'")
 
 

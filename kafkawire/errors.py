@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple
 
-from kafkawire.schema import load_json
 
 if TYPE_CHECKING:
     from kafkawire.error_codes import ErrorCode as ErrorCode
@@ -272,46 +271,71 @@ class KafkaError:
         return self.code != 0
 
 
-def _load_table() -> Dict[int, KafkaError]:
-    data = load_json("errors.json")
-    return {
-        e["code"]: KafkaError(e["code"], e["name"], bool(e["retriable"]), e["exception"])
-        for e in data["errors"]
-    }
+_TABLE: Optional[Dict[int, KafkaError]] = None
+_BY_NAME: Dict[str, KafkaError] = {}
 
 
-ERROR_CODES: Dict[int, KafkaError] = _load_table()
-BY_NAME: Dict[str, KafkaError] = {e.name: e for e in ERROR_CODES.values()}
-UNKNOWN_SERVER_ERROR = BY_NAME["UNKNOWN_SERVER_ERROR"]
-NONE = BY_NAME["NONE"]
+def _table() -> Dict[int, KafkaError]:
+    """Every Kafka error by code, read from the schema's ``errors.json`` when first asked
+    for (not at import: most programs never look an error code up)."""
+    global _TABLE, _BY_NAME
+    if _TABLE is None:
+        from kafkawire.schema import load_json
+
+        errors = [
+            KafkaError(e["code"], e["name"], bool(e["retriable"]), e["exception"])
+            for e in load_json("errors.json")["errors"]
+        ]
+        # each name bound to a whole table (threads that race build equal ones), by name first
+        _BY_NAME = {e.name: e for e in errors}
+        _TABLE = {e.code: e for e in errors}
+    return _TABLE
+
+
+def _by_name() -> Dict[str, KafkaError]:
+    _table()
+    return _BY_NAME
 
 
 def for_code(code: int) -> KafkaError:
     """The Kafka error for ``code``.  A code this table lacks (from a newer broker, or
     garbage) is what Kafka's clients take it for, UNKNOWN_SERVER_ERROR, keeping ``code``."""
-    known = ERROR_CODES.get(code)
+    table = _table()
+    known = table.get(code)
     if known is not None:
         return known
-    return KafkaError(
-        code, UNKNOWN_SERVER_ERROR.name, UNKNOWN_SERVER_ERROR.retriable, UNKNOWN_SERVER_ERROR.exception
-    )
+    unknown = _by_name()["UNKNOWN_SERVER_ERROR"]
+    return KafkaError(code, unknown.name, unknown.retriable, unknown.exception)
 
 
 def for_name(name: str) -> KafkaError:
     """The Kafka error named ``name`` (e.g. ``"NOT_LEADER_OR_FOLLOWER"``)."""
     try:
-        return BY_NAME[name]
+        return _by_name()[name]
     except KeyError:
         raise KeyError(f"no Kafka error is named {name!r}") from None
 
 
+if TYPE_CHECKING:
+    ERROR_CODES: Dict[int, KafkaError]  # every Kafka error by code
+    BY_NAME: Dict[str, KafkaError]  # every Kafka error by name
+    UNKNOWN_SERVER_ERROR: KafkaError
+    NONE: KafkaError
+
+
 def __getattr__(name: str) -> Any:
-    # ErrorCode (an IntEnum of every code) is imported when first asked for: building it
-    # costs more than the rest of this module.
+    # ErrorCode (an IntEnum of every code) and the table of errors are made when first
+    # asked for: building them costs more than the rest of this module.
     if name == "ErrorCode":
         from kafkawire.error_codes import ErrorCode
 
         return ErrorCode
+    if name == "ERROR_CODES":
+        return _table()
+    if name == "BY_NAME":
+        return _by_name()
+    if name in ("UNKNOWN_SERVER_ERROR", "NONE"):
+        return _by_name()[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -320,7 +344,7 @@ __all__ = [  # what this module defines (its error classes and table), not what 
     for n, v in list(globals().items())
     if not n.startswith("_") and n != "TYPE_CHECKING" and getattr(v, "__module__", __name__) == __name__
 ]
-__all__.append("ErrorCode")
+__all__ += ["ERROR_CODES", "BY_NAME", "UNKNOWN_SERVER_ERROR", "NONE", "ErrorCode"]
 
 
 def __dir__() -> list[str]:  # what the module defines, not what it imports

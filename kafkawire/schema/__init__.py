@@ -9,11 +9,8 @@ is first used.
 
 from __future__ import annotations
 
-import json
 import os
 from typing import TYPE_CHECKING, Any, Dict
-
-from kafkawire.schema.catalog import CATALOG
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -28,6 +25,8 @@ GROUPS = ("messages", "data", "coordinator", "metadata", "raft", "remote")
 
 def load_json(relative: str) -> Any:
     """One file of the protocol data, parsed."""
+    import json  # not at import: nothing reads the data until a definition is used
+
     with open(os.path.join(_DATA_DIR, relative), "rb") as fh:
         return json.load(fh)
 
@@ -42,6 +41,8 @@ def __getattr__(name: str) -> Any:
 
 def load_definition(name: str) -> Dict[str, Any]:
     """The JSON definition called ``name`` (``"ProduceRequest"``), with ``"group"`` added."""
+    from kafkawire.schema.catalog import CATALOG  # not at import: building ApiKey takes time
+
     entry = CATALOG[name]
     group, filename = entry.group, entry.filename
     spec: Dict[str, Any] = load_json(f"{group}/{filename}")
