@@ -125,6 +125,26 @@ class CodecBackend(Protocol):
         ...
 
 
+class BatchBuilderLike(Protocol):
+    """A batch being built record by record (each backend's ``BatchBuilder``)."""
+
+    @property
+    def record_count(self) -> int:
+        """How many records the batch holds."""
+        ...
+
+    def append(
+        self, key: Any = ..., value: Any = ..., headers: Any = ..., timestamp: Optional[int] = ...
+    ) -> bool:
+        """Add a record; False (nothing added) if the batch would pass its ``max_bytes``
+        (the first record is always added)."""
+        ...
+
+    def build(self) -> bytes:
+        """The encoded batch."""
+        ...
+
+
 class RecordsBackend(Protocol):
     """The record-batch functions the log readers, the cluster client and the Spark
     writer call through a backend chosen by name (the ``backend`` option)."""
@@ -168,4 +188,22 @@ class RecordsBackend(Protocol):
         delete_horizon_ms: Optional[int] = ...,
     ) -> bytes:
         """``records`` encoded as one record batch (or legacy message set)."""
+        ...
+
+    def BatchBuilder(  # noqa: N802  # the backend's class, called to make one
+        self,
+        *,
+        magic: int = ...,
+        base_offset: int = ...,
+        compression: Union[str, int, None] = ...,
+        compression_level: Optional[int] = ...,
+        timestamp_type: Union[str, int, None] = ...,
+        producer_id: int = ...,
+        producer_epoch: int = ...,
+        base_sequence: int = ...,
+        is_transactional: bool = ...,
+        partition_leader_epoch: int = ...,
+        max_bytes: int = ...,
+    ) -> BatchBuilderLike:
+        """A new batch builder (the backend's ``BatchBuilder``)."""
         ...

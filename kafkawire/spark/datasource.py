@@ -93,7 +93,7 @@ if TYPE_CHECKING:
     import pyarrow
     from pyspark.sql.types import StructType
 
-    from kafkawire._backend_protocol import RecordsBackend
+    from kafkawire._backend_protocol import BatchBuilderLike, RecordsBackend
 
 _T = TypeVar("_T")
 
@@ -382,21 +382,31 @@ class KafkaLogWriter(DataSourceArrowWriter):
         os.makedirs(folder, exist_ok=True)
         opts = self.options
         files: Dict[Tuple[str, int], _StagingFile] = {}
-        pending: Dict[Tuple[str, int], List[Dict[str, Any]]] = {}
-        sizes: Dict[Tuple[str, int], int] = {}
+        # the batch being filled of each topic partition; the builder says when it is full
+        builders: Dict[Tuple[str, int], BatchBuilderLike] = {}
 
-        def flush(tp: Tuple[str, int]) -> None:
-            recs = pending.pop(tp, None)
-            sizes.pop(tp, None)
-            if not recs:
-                return
+        def staging_file(tp: Tuple[str, int]) -> _StagingFile:
             sf = files.get(tp)
             if sf is None:
                 sf = files[tp] = _StagingFile(os.path.join(folder, f"{tp[0]}-{tp[1]}.batches"))
-            data = records.encode_batch(recs, base_offset=sf.next_offset, compression=opts.compression)
-            sf.fh.write(data)
-            sf.next_offset += len(recs)
-            sf.records += len(recs)
+            return sf
+
+        def new_builder(tp: Tuple[str, int]) -> BatchBuilderLike:
+            builder = builders[tp] = records.BatchBuilder(
+                base_offset=staging_file(tp).next_offset,
+                compression=opts.compression,
+                max_bytes=opts.batch_bytes,
+            )
+            return builder
+
+        def flush(tp: Tuple[str, int]) -> None:
+            builder = builders.pop(tp, None)
+            if builder is None or not builder.record_count:
+                return
+            sf = staging_file(tp)
+            sf.fh.write(builder.build())
+            sf.next_offset += builder.record_count
+            sf.records += builder.record_count
 
         now = int(time.time() * 1000)
         for batch in iterator:
@@ -438,29 +448,14 @@ class KafkaLogWriter(DataSourceArrowWriter):
                 if hdrs:
                     hdrs = [(h["key"], h["value"]) if isinstance(h, dict) else tuple(h) for h in hdrs]
                 ts = stamps[i]
-                rec = {
-                    "key": key,
-                    "value": value,
-                    "headers": hdrs or [],
-                    "timestamp": now if ts is None else ts,
-                }
-                size = (
-                    24
-                    + len(key or b"")
-                    + len(value or b"")
-                    + sum(8 + len(k) + len(v or b"") for k, v in rec["headers"])
-                )
-                lst = pending.get(tp)
-                if lst is None:
-                    lst = pending[tp] = []
-                    sizes[tp] = 61
-                if lst and sizes[tp] + size > opts.batch_bytes:
+                timestamp = now if ts is None else ts
+                builder = builders.get(tp)
+                if builder is None:
+                    builder = new_builder(tp)
+                if not builder.append(key, value, hdrs or [], timestamp):  # full: the record starts the next
                     flush(tp)
-                    lst = pending[tp] = []
-                    sizes[tp] = 61
-                lst.append(rec)
-                sizes[tp] += size
-        for tp in list(pending):
+                    new_builder(tp).append(key, value, hdrs or [], timestamp)
+        for tp in list(builders):
             flush(tp)
         for sf in files.values():
             sf.fh.close()
