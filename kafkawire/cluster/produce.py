@@ -41,7 +41,11 @@ def murmur2(data: bytes, *, backend: Optional[str] = None) -> int:
 
 def partition_for_key(key: bytes, partitions: int, *, backend: Optional[str] = None) -> int:
     """The partition Kafka's default partitioner gives ``key`` among ``partitions``."""
-    return (murmur2(key, backend=backend) & 0x7FFFFFFF) % partitions
+    return _partition_of_hash(murmur2(key, backend=backend), partitions)
+
+
+def _partition_of_hash(key_hash: int, partitions: int) -> int:
+    return (key_hash & 0x7FFFFFFF) % partitions
 
 
 class Producer:
@@ -64,7 +68,7 @@ class Producer:
         self.compression = compression
         self.batch_bytes = batch_bytes
         self.buffer_bytes = buffer_bytes
-        self._backend = backend
+        self._murmur2 = _backend.implementation("crc", backend).murmur2
         self._records = _backend.implementation("records", backend)
         self._producer: Optional[Tuple[int, int]] = None
         self._sequences: Dict[TopicPartition, int] = {}
@@ -95,29 +99,36 @@ class Producer:
         timestamp: Optional[int] = None,
     ) -> TopicPartition:
         """Buffer one record; returns the partition it goes to."""
-        count = self.partitions(topic)
+        # called once a row: the work here is kept to what each record needs
+        count = self._partition_counts.get(topic) or self.partitions(topic)
         if partition is None:
             if key is not None:
-                partition = partition_for_key(key, count, backend=self._backend)
+                partition = _partition_of_hash(self._murmur2(key), count)
             else:
                 partition = self._sticky.setdefault(topic, 0) % count
         elif not 0 <= partition < count:
             raise ValueError(f"topic {topic!r} has no partition {partition} ({count} partitions)")
         tp = (topic, partition)
-        size = 24 + len(key or b"") + len(value or b"") + sum(8 + len(k) + len(v or b"") for k, v in headers)
-        batch = self._open.setdefault(tp, [])
-        if batch and self._open_bytes[tp] + size > self.batch_bytes:
+        size = 24 + (len(key) if key is not None else 0) + (len(value) if value is not None else 0)
+        if headers:
+            size += sum(8 + len(k) + len(v or b"") for k, v in headers)
+        batch = self._open.get(tp)
+        if batch is None:
+            batch = self._open[tp] = []
+            self._open_bytes[tp] = 61  # the batch header
+        elif self._open_bytes[tp] + size > self.batch_bytes:
             self._close_batch(tp)
-            batch = self._open.setdefault(tp, [])
+            batch = self._open[tp] = []
+            self._open_bytes[tp] = 61
         batch.append(
             {
                 "key": key,
                 "value": value,
-                "headers": list(headers),
+                "headers": list(headers) if headers else [],
                 "timestamp": int(time.time() * 1000) if timestamp is None else timestamp,
             }
         )
-        self._open_bytes[tp] = self._open_bytes.get(tp, 61) + size
+        self._open_bytes[tp] += size
         self._buffered += size
         if self._buffered >= self.buffer_bytes:
             self.flush()
