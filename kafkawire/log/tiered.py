@@ -14,7 +14,10 @@ followed by the local log, with an overlap of segments held in both.
 finished and that are not being deleted; :func:`join_tiers` puts those of each local
 partition before its local segments, each offset once: the remote tier up to where the
 local log starts (the last remote segment cut at that offset's batch), then the local
-log.  Remote segments are read where Kafka's file-based RemoteStorageManager
+log.  Of the remote segments it reads only those of the partition's leader epoch
+lineage, and of overlapping ones each offset once; :func:`tiered_logs` adds the
+partitions with no local segments left, and :func:`transactions` takes the remote
+tier's aborted transactions from its ``.txnindex`` objects.  Remote segments are read where Kafka's file-based RemoteStorageManager
 (``LocalTieredStorage``) writes them::
 
     <dir>/kafka-tiered-storage/<topic>-<partition>-<topic id>/<start offset>-<segment id>.log
