@@ -443,3 +443,27 @@ def test_to_arrow_keeps_a_bounded_number_of_blocks():
     del tables  # ten blocks freed at once
     kept, _ = fast._arrow_pool()
     assert 1 <= kept <= 4
+
+
+def test_a_record_changed_while_the_batch_is_encoded_encodes_whole(backend):
+    """encode_batch holds what it read from each record: a later record that replaces an
+    earlier one's value (here a property; on a free-threaded CPython any other thread)
+    leaves the batch with the old value or the new one, never with freed memory."""
+    old = bytes(bytearray(b"o" * 3000))  # held by the dict alone once `old` is gone
+    first = {"value": old, "headers": [("h", bytes(bytearray(b"p" * 3000)))]}
+    del old
+    junk = []
+
+    class Replacer:
+        @property
+        def value(self) -> bytes:
+            first["value"] = b"n" * 3000
+            first["headers"] = []
+            # reuse the freed memory, as any later allocation may
+            junk.extend(bytes(bytearray(b"z" * 3000)) for _ in range(64))
+            return b"v"
+
+    r0, r1 = records.decode(records.encode_batch([first, Replacer()]))
+    assert r0.value in (b"o" * 3000, b"n" * 3000)
+    assert r0.headers in ([("h", b"p" * 3000)], [])
+    assert r1.value == b"v"

@@ -17,7 +17,7 @@ from cpython.pythread cimport (
     WAIT_LOCK, PyThread_acquire_lock, PyThread_allocate_lock, PyThread_release_lock,
     PyThread_type_lock,
 )
-from cpython.ref cimport Py_INCREF
+from cpython.ref cimport Py_INCREF, Py_XDECREF, PyObject
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport (
     INT32_MAX, INT64_MAX, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t,

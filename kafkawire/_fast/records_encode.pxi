@@ -9,6 +9,8 @@ cdef struct Item:
     Py_ssize_t klen
     const char *val
     Py_ssize_t vlen
+    PyObject *kobj  # key and val point into these (references held until written)
+    PyObject *vobj
     Py_ssize_t h0
     Py_ssize_t nh
     Py_ssize_t body
@@ -19,6 +21,8 @@ cdef struct HRef:
     Py_ssize_t kl
     const char *v
     Py_ssize_t vl
+    PyObject *kobj  # k and v point into these (references held until written)
+    PyObject *vobj
 
 
 cdef int _check_record_fields(dict rec) except -1:
@@ -34,7 +38,9 @@ cdef int _check_record_fields(dict rec) except -1:
 
 cdef class _Encoder:
     """Normalised records for one batch (v2) or message set (v0/v1): C arrays plus the
-    objects they point into."""
+    objects they point into.  Each item and header holds a reference to the objects its
+    pointers read, so a record changed meanwhile (by a later record's property, or
+    another thread) cannot free them before they are written."""
     cdef Item *items
     cdef Py_ssize_t n, cap
     cdef HRef *hrefs
@@ -51,6 +57,11 @@ cdef class _Encoder:
         self.magic = 2
 
     def __dealloc__(self):
+        cdef Py_ssize_t i
+        for i in range(self.n):
+            Py_XDECREF(self.items[i].kobj)
+            Py_XDECREF(self.items[i].vobj)
+        self._drop_headers(0)
         free(self.items)
         free(self.hrefs)
 
@@ -62,6 +73,14 @@ cdef class _Encoder:
         self.items = p
         self.cap = cap
         return 0
+
+    cdef void _drop_headers(self, Py_ssize_t h0) noexcept:
+        """Release the headers from ``h0`` on and forget them."""
+        cdef Py_ssize_t j
+        for j in range(h0, self.nh):
+            Py_XDECREF(self.hrefs[j].kobj)
+            Py_XDECREF(self.hrefs[j].vobj)
+        self.nh = h0
 
     cdef int _hgrow(self) except -1:
         cdef Py_ssize_t cap = self.hcap * 2 if self.hcap else 16
@@ -186,11 +205,19 @@ cdef class _Encoder:
                 h = &self.hrefs[self.nh]
                 h.k = self._hkey(hk, &h.kl)
                 h.v = self._data(hv, &h.vl, "header value")
+                Py_INCREF(hk)
+                h.kobj = <PyObject *>hk
+                Py_INCREF(hv)
+                h.vobj = <PyObject *>hv
                 self.nh += 1
                 it.nh += 1
         if it.nh and self.magic != 2:
-            self.nh = it.h0
+            self._drop_headers(it.h0)
             raise EncodeError(f"magic {self.magic} messages cannot carry headers")
+        Py_INCREF(key)
+        it.kobj = <PyObject *>key
+        Py_INCREF(value)
+        it.vobj = <PyObject *>value
         self.n += 1
         return 0
 
