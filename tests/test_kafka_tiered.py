@@ -669,34 +669,34 @@ def test_read_committed_over_a_remote_tier_fetches_its_txnindex_not_its_batch_he
 
 
 @pytest.mark.objectstore
-@pytest.mark.parametrize("mode", ["PERMISSIVE", "DROPMALFORMED"])
 def test_a_truncated_remote_object_reads_as_the_same_truncated_local_one(
-    kafka_tiered, seaweedfs, remote_copy, mode
+    kafka_tiered, seaweedfs, remote_copy, tmp_path
 ):
     seg, path = _second_segment(kafka_tiered, remote_copy)
     last = _last_data_batch(path)
     with open(path, "r+b") as f:
         f.truncate(last.position + 20)
-    remote = seaweedfs.upload(str(remote_copy), "tiered", f"remote-truncated-{mode.lower()}")
-    tables = [
-        logread.read_all(
-            str(kafka_tiered.log_dir / "tiered-gzip-0"),
-            logread.ReadOptions.parse(
-                {
-                    **seaweedfs.options,
-                    "mode": mode,
-                    "remoteStoragePath": where,
-                    "remoteLogMetadataPath": str(kafka_tiered.metadata_dir),
-                }
-            ),
-        )
-        for where in (str(remote_copy), remote)
-    ]
-    assert (
-        tables[1]
-        .drop_columns(["_corrupt_record"] if mode == "PERMISSIVE" else [])
-        .equals(tables[0].drop_columns(["_corrupt_record"] if mode == "PERMISSIVE" else []))
-    )
-    if mode == "PERMISSIVE":
-        local, s3 = ([c for c in t.column("_corrupt_record").to_pylist() if c] for t in tables)
-        assert [c.replace(str(remote_copy), remote) for c in local] == s3 and len(s3) == 1
+    # only the damaged partition's folder goes to the store: what the read looks at
+    root = tmp_path / "one-partition"
+    shutil.copytree(path.parent, root / tiered.LOCAL_TIERED_STORAGE_ROOT / path.parent.name)
+    remote = seaweedfs.upload(str(root), "tiered", f"remote-truncated-{uuid.uuid4().hex[:8]}")
+    for mode in ("PERMISSIVE", "DROPMALFORMED"):
+        tables = [
+            logread.read_all(
+                str(kafka_tiered.log_dir / "tiered-gzip-0"),
+                logread.ReadOptions.parse(
+                    {
+                        **seaweedfs.options,
+                        "mode": mode,
+                        "remoteStoragePath": where,
+                        "remoteLogMetadataPath": str(kafka_tiered.metadata_dir),
+                    }
+                ),
+            )
+            for where in (str(root), remote)
+        ]
+        extra = ["_corrupt_record"] if mode == "PERMISSIVE" else []
+        assert tables[1].drop_columns(extra).equals(tables[0].drop_columns(extra)), mode
+        if mode == "PERMISSIVE":
+            local, s3 = ([c for c in t.column("_corrupt_record").to_pylist() if c] for t in tables)
+            assert [c.replace(str(root), remote) for c in local] == s3 and len(s3) == 1
