@@ -440,6 +440,32 @@ def test_read_committed_takes_the_remote_tiers_aborted_transactions_from_its_txn
     assert indexed_somewhere > 0  # some aborted transaction lives only in the remote tier
 
 
+def test_without_a_local_log_open_transactions_come_from_the_remote_producer_snapshot(kafka_tiered, tmp_path):
+    """A partition read from the remote tier alone: its aborted transactions from the
+    ``.txnindex`` objects and those still open at its end from the producer state
+    snapshot uploaded with its last segment are what a scan of its batch headers finds,
+    and some partition ends inside an open transaction (so the snapshot is what tells)."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    shutil.copytree(kafka_tiered.metadata_dir, logs / kafka_tiered.metadata_dir.name)
+    joined = tiered.tiered_logs(str(logs), str(kafka_tiered.remote_dir), str(kafka_tiered.metadata_dir))
+    assert sorted(log.topic for log in joined if log.topic in kafka_tiered.topics) == sorted(
+        kafka_tiered.topics
+    )
+    open_somewhere = 0
+    for log in joined:
+        if log.topic not in kafka_tiered.topics:
+            continue
+        assert isinstance(log, tiered.TieredLog) and log.remote_count == len(log.segments)
+        assert log.remote_snapshot is not None
+        known = tiered.transactions(log)
+        scan = logread.transactions(log)
+        assert known is not None, log.topic
+        assert sorted(known.aborted) == sorted(scan.aborted) and known.open == scan.open, log.topic
+        open_somewhere += bool(known.open)
+    assert open_somewhere > 0
+
+
 # -- errors ---------------------------------------------------------------------------
 
 

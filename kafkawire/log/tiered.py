@@ -34,9 +34,10 @@ from __future__ import annotations
 import base64
 import glob
 import os
+import struct
 import uuid
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 from kafkawire.errors import DecodeError, LogNotFoundError
 from kafkawire.log import segments
@@ -264,6 +265,41 @@ class TieredLog(PartitionLog):
 
     remote_count: int = 0
     remote_txn_indexes: List[str] = field(default_factory=list)
+    #: the producer state snapshot uploaded with the last remote segment read whole
+    #: (None: none, or that segment is cut where the local log starts)
+    remote_snapshot: Optional[str] = None
+
+
+#: a producer state snapshot (ProducerStateManager's file, version 1): version int16,
+#: CRC-32C int32 of what follows, an int32 count of entries of producer id int64, epoch
+#: int16, last sequence int32, last offset int64, offset delta int32, timestamp int64,
+#: coordinator epoch int32, and the first offset of its open transaction int64 (-1: none)
+_SNAPSHOT_HEAD = struct.Struct(">hIi")
+_SNAPSHOT_ENTRY = struct.Struct(">qhiqiqiq")
+
+
+def snapshot_open_transactions(path: str, store: Store = LOCAL) -> Optional[Dict[int, int]]:
+    """The transactions open where a producer state snapshot was taken (the end of the
+    segment it was uploaded with): producer id -> first offset; None for a snapshot
+    version this does not know.  A damaged snapshot raises
+    :class:`~kafkawire.errors.DecodeError` naming it."""
+    from kafkawire import crc32c
+
+    with store.open(path) as f:
+        data = f.read_at(0, f.size)
+    if len(data) < _SNAPSHOT_HEAD.size:
+        raise DecodeError(f"{path}: a producer snapshot of {len(data)} bytes")
+    version, crc, count = _SNAPSHOT_HEAD.unpack_from(data, 0)
+    if version != 1:
+        return None
+    if crc != crc32c(data[6:]) or len(data) != _SNAPSHOT_HEAD.size + count * _SNAPSHOT_ENTRY.size:
+        raise DecodeError(f"{path}: a damaged producer snapshot (its CRC or length does not match)")
+    out = {}
+    for i in range(count):
+        entry = _SNAPSHOT_ENTRY.unpack_from(data, _SNAPSHOT_HEAD.size + i * _SNAPSHOT_ENTRY.size)
+        if entry[7] >= 0:
+            out[entry[0]] = entry[7]
+    return out
 
 
 def transactions(log: TieredLog, *, strict: bool = True) -> "Optional[TxnState]":
@@ -273,16 +309,28 @@ def transactions(log: TieredLog, *, strict: bool = True) -> "Optional[TxnState]"
     uploaded, the local log's from a scan of its batch headers.
 
     A transaction the local log aborts may have begun in the remote tier; the local
-    segment's ``.txnindex``, which the broker wrote, says where.  When it does not (a
-    local log not written by a broker), or when there is no local log (a transaction open
-    at the remote tier's end is known only by its batches), this gives None: scan.
+    segment's ``.txnindex``, which the broker wrote, says where.  With no local log, the
+    transactions open at the remote tier's end come from the producer state snapshot
+    uploaded with its last segment.  When neither tells (a local log not written by a
+    broker, no snapshot), this gives None: scan.
     """
     from kafkawire.log.read import TxnState
     from kafkawire.log.read import transactions as scanned
 
     local = PartitionLog(log.topic, log.partition, log.directory, log.segments[log.remote_count :])
+    remote_aborted: Set[Tuple[int, int, int]] = set()
+    for path in log.remote_txn_indexes:
+        remote_aborted.update(
+            (t.producer_id, t.first_offset, t.last_offset)
+            for t in segments.read_txn_index(path, store=log.segments[0].store)
+        )
     if not any(seg.size for seg in local.segments):
-        return None
+        if log.remote_snapshot is None:
+            return None
+        still_open = snapshot_open_transactions(log.remote_snapshot, log.segments[0].store)
+        if still_open is None:
+            return None
+        return TxnState(aborted=sorted(remote_aborted, key=lambda t: (t[1], t[2], t[0])), open=still_open)
     state = scanned(local, strict=strict)
     indexed: Dict[Tuple[int, int], int] = {}  # (producer id, marker offset) -> first offset
     for seg in local.segments:
@@ -290,17 +338,12 @@ def transactions(log: TieredLog, *, strict: bool = True) -> "Optional[TxnState]"
         if seg.store.info(path) is not None:
             for t in segments.read_txn_index(path, store=seg.store):
                 indexed[(t.producer_id, t.last_offset)] = t.first_offset
-    aborted = set()
+    aborted = remote_aborted
     for pid, marker in [(pid, last) for pid, _first, last in state.aborted] + state.unstarted:
         first = indexed.get((pid, marker))
         if first is None:
             return None
         aborted.add((pid, first, marker))
-    for path in log.remote_txn_indexes:
-        aborted.update(
-            (t.producer_id, t.first_offset, t.last_offset)
-            for t in segments.read_txn_index(path, store=log.segments[0].store)
-        )
     return TxnState(
         aborted=sorted(aborted, key=lambda t: (t[1], t[2], t[0])), open=state.open, errors=state.errors
     )
@@ -334,6 +377,8 @@ def _cut_before(seg: Segment, offset: int) -> int:
 #: the suffix of the copy of it the RemoteStorageManager uploads with each segment
 LEADER_EPOCH_CHECKPOINT = "leader-epoch-checkpoint"
 LEADER_EPOCH_SUFFIX = ".leader_epoch_checkpoint"
+#: the suffix of the producer state snapshot uploaded with each segment
+SNAPSHOT_SUFFIX = ".snapshot"
 
 
 def read_leader_epochs(path: str, store: Store = LOCAL) -> Optional[List[Tuple[int, int]]]:
@@ -525,6 +570,8 @@ def join_tiers(
             txn_index = listing.get(seg.object_name(segments.TXN_INDEX_SUFFIX))
             if txn_index is not None and txn_index.size > 0:
                 txn_indexes.append(txn_index.path)
+        last, stop = cover[-1]
+        snapshot = listing.get(last.object_name(SNAPSHOT_SUFFIX)) if stop > last.end_offset else None
         out.append(
             TieredLog(
                 plog.topic,
@@ -533,6 +580,7 @@ def join_tiers(
                 joined + list(plog.segments),
                 len(joined),
                 txn_indexes,
+                snapshot.path if snapshot is not None else None,
             )
         )
     return out
@@ -609,6 +657,8 @@ __all__ = [
     "in_lineage",
     "partition_lineage",
     "TieredLog",
+    "SNAPSHOT_SUFFIX",
+    "snapshot_open_transactions",
     "transactions",
     "join_tiers",
     "tiered_logs",
