@@ -26,7 +26,7 @@ the routes of one figure run in interleaved rounds, best of ``--rounds``:
 Run: ``python benchmarks/bench_spark_cluster.py [--records N] [--rounds R] [--json FILE]``
 (N records a topic, 100,000 by default; ``--only`` measures one part).  On the shared
 2-core machine of the README's figures, under a load average of 16, 50,000 records and
-2 rounds took about 20 minutes; most of it is Spark's fixed cost a query.
+2 rounds took about 13 minutes; most of it is Spark's fixed cost a query.
 """
 
 from __future__ import annotations
