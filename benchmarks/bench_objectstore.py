@@ -33,23 +33,22 @@ BUCKET = "kafkawire-bench"
 
 
 def _read_all_rows(path: str, options) -> int:
-    from kafkawire.log import read as logread
+    from kafkawire.log import planning, read
 
-    return sum(b.num_rows for b in logread.read_splits(logread.plan(path, options), options))
+    return sum(b.num_rows for b in read.read_splits(planning.plan(path, options), options))
 
 
 def _filtered_bytes(local: str, uri: str, options, row_filter):
     """(rows, bytes the store served, bytes of the batches holding the rows) of one read
     of ``uri`` filtered by offsets (the batches measured in the local copy ``local``)."""
-    from kafkawire.log import read as logread
-    from kafkawire.log import segments
+    from kafkawire.log import planning, read, scan, segments
 
-    splits = logread.plan(uri, options, row_filter)
+    splits = planning.plan(uri, options, row_filter)
     store = splits[0].store
     before = store.bytes_read
     rows = 0
     lo, hi = row_filter.min_offset, row_filter.max_offset
-    for b in logread.read_splits(splits, options, row_filter=row_filter):
+    for b in read.read_splits(splits, options, row_filter=row_filter):
         rows += sum(1 for o in b.column(b.schema.get_field_index("offset")).to_pylist() if lo <= o <= hi)
     returned = 0
     for plog in segments.discover(local):
@@ -57,7 +56,7 @@ def _filtered_bytes(local: str, uri: str, options, row_filter):
             for seg in plog.segments:
                 returned += sum(
                     h.size_in_bytes
-                    for h in segments.scan_headers(seg.path)
+                    for h in scan.scan_headers(seg.path)
                     if h.last_offset >= lo and h.base_offset <= hi
                 )
     return rows, store.bytes_read - before, returned
@@ -66,20 +65,19 @@ def _filtered_bytes(local: str, uri: str, options, row_filter):
 def measure(work: str, n_records: int, rounds: int = 3, spark=None) -> dict:
     import seaweedfs_support
 
-    from kafkawire.log import read as logread
-    from kafkawire.log import storage
+    from kafkawire.log import planning, read_options, storage
 
     local = os.path.join(work, "log")
     build_log(local, n_records, 2, 8 << 20)
     server = seaweedfs_support.start_server()
     try:
         uri = server.upload(local, BUCKET, "log")
-        remote = logread.ReadOptions(
+        remote = read_options.ReadOptions(
             storage=storage.StorageOptions(
                 endpoint=server.endpoint, access_key=server.access_key, secret_key=server.secret_key
             )
         )
-        plain = logread.ReadOptions()
+        plain = read_options.ReadOptions()
         assert _read_all_rows(uri, remote) == _read_all_rows(local, plain) == n_records
         t = _best_interleaved(
             {"local": lambda: _read_all_rows(local, plain), "s3": lambda: _read_all_rows(uri, remote)}, rounds
@@ -90,7 +88,7 @@ def measure(work: str, n_records: int, rounds: int = 3, spark=None) -> dict:
             "read_all_ratio": t["local"] / t["s3"],
             "bytes": sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(local) for f in fs),
         }
-        f = logread.RowFilter(
+        f = planning.RowFilter(
             partitions=frozenset({0}), min_offset=n_records // 4, max_offset=n_records // 4 + 299
         )
         rows, served, returned = _filtered_bytes(local, uri, remote, f)

@@ -9,7 +9,7 @@ reads every record and aggregates (count, value bytes, max offset) on ``local[2]
   Cython ``MemoryRecords``), exploded into rows: what works without kafkawire.
 
 Then the split of the ``kafka-log`` time: the same splits read in this process by
-``logread.read_split`` (kafkawire's decode to Arrow, one core) against Spark's wall time
+``read.read_split`` (kafkawire's decode to Arrow, one core) against Spark's wall time
 on two cores.
 
 Run as a script (``python benchmarks/bench_spark.py [--records N]``) or under
@@ -32,14 +32,14 @@ sys.path.insert(0, os.path.dirname(HERE))
 def build_log(directory: str, n_records: int = 1_000_000, partitions: int = 2) -> int:
     """The benchmark's log directory; returns its size in bytes."""
     from kafkawire import records
-    from kafkawire.log import segments
+    from kafkawire.log import write
 
     per_batch = 1000
     value = bytes(range(100))
     total = 0
     for p in range(partitions):
         d = os.path.join(directory, f"bench-{p}")
-        with segments.PartitionWriter(d, segment_bytes=8 << 20) as w:
+        with write.PartitionWriter(d, segment_bytes=8 << 20) as w:
             n = n_records // partitions
             for base in range(0, n, per_batch):
                 recs = [
@@ -83,7 +83,7 @@ def _aiokafka_udf():
 def measure(spark, directory: str, n_records: int) -> dict:
     from pyspark.sql import functions as F
 
-    from kafkawire.log import read as logread
+    from kafkawire.log import planning, read, read_options
 
     def agg(df):
         return df.agg(
@@ -108,12 +108,12 @@ def measure(spark, directory: str, n_records: int) -> dict:
     assert r2.n == n_records and r2.bytes == r.bytes, (r, r2)
 
     # kafkawire's own share: the same splits, decoded to Arrow in this process
-    opts = logread.ReadOptions()
-    splits = logread.plan(directory, opts)
-    for _ in logread.read_split(splits[0], opts):  # warm: imports, page cache
+    opts = read_options.ReadOptions()
+    splits = planning.plan(directory, opts)
+    for _ in read.read_split(splits[0], opts):  # warm: imports, page cache
         pass
     t = time.perf_counter()
-    n = sum(b.num_rows for s in splits for b in logread.read_split(s, opts))
+    n = sum(b.num_rows for s in splits for b in read.read_split(s, opts))
     out["decode_one_core_s"] = time.perf_counter() - t
     assert n == n_records
     out["records"] = n_records

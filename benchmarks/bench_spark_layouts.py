@@ -60,13 +60,11 @@ def _batches(n_records: int):
 
 
 def build_log(directory: str, n_records: int, partitions: int, segment_bytes: int) -> None:
-    from kafkawire.log import segments
+    from kafkawire.log import write
 
     per = n_records // partitions
     for p in range(partitions):
-        with segments.PartitionWriter(
-            os.path.join(directory, f"bench-{p}"), segment_bytes=segment_bytes
-        ) as w:
+        with write.PartitionWriter(os.path.join(directory, f"bench-{p}"), segment_bytes=segment_bytes) as w:
             for batch in _batches(per):
                 w.append(batch)
 
@@ -75,16 +73,16 @@ def build_replay(log_dir: str, out_dir: str, files: int) -> None:
     """The log's rows, decoded once, as ``files`` Arrow IPC files."""
     import pyarrow as pa
 
-    from kafkawire.log import read as logread
+    from kafkawire.log import planning, read, read_options
 
-    opts = logread.ReadOptions(min_partitions=files)
-    groups = logread.pack(logread.plan(log_dir, opts), opts)
-    schema = logread.arrow_schema(opts)
+    opts = read_options.ReadOptions(min_partitions=files)
+    groups = planning.pack(planning.plan(log_dir, opts), opts)
+    schema = read_options.arrow_schema(opts)
     os.makedirs(out_dir, exist_ok=True)
     sinks = [pa.OSFile(os.path.join(out_dir, f"part-{i}.arrow"), "wb") for i in range(files)]
     writers = [pa.ipc.new_file(s, schema) for s in sinks]
     for i, g in enumerate(groups):
-        for b in logread.read_splits(g, opts):
+        for b in read.read_splits(g, opts):
             writers[i % files].write_batch(b)
     for w, s in zip(writers, sinks):
         w.close()
@@ -94,7 +92,7 @@ def build_replay(log_dir: str, out_dir: str, files: int) -> None:
 def _replay_source():
     from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
 
-    from kafkawire.log import read as logread
+    from kafkawire.log import read_options
     from kafkawire.spark.ddl import spark_ddl
 
     class ReplayReader(DataSourceReader):
@@ -124,7 +122,7 @@ def _replay_source():
 
         def reader(self, schema):
             names = schema.fieldNames()
-            full = names == logread.arrow_schema().names
+            full = names == read_options.arrow_schema().names
             return ReplayReader(self.options["path"], None if full else names)
 
     return ReplaySource

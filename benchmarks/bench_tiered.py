@@ -54,7 +54,7 @@ def tier(local: str, work: str) -> Tuple[str, str, str]:
     into ``<work>/logs/bench-0``.  Returns (local tail folder, remote root, metadata
     folder)."""
     from kafkawire import internal_topics, messages
-    from kafkawire.log import segments, tiered
+    from kafkawire.log import scan, segments, tiered, write
 
     plog = segments.discover(local)[0]
     tail = os.path.join(work, "logs", f"{TOPIC}-0")
@@ -63,7 +63,7 @@ def tier(local: str, work: str) -> Tuple[str, str, str]:
     os.makedirs(tail)
     values: List[bytes] = []
     for seg in plog.segments[:-1]:
-        last = list(segments.scan_headers(seg.path))[-1].last_offset
+        last = list(scan.scan_headers(seg.path))[-1].last_offset
         remote = tiered.RemoteSegment(
             TOPIC, 0, TOPIC_ID, uuid.uuid4(), seg.base_offset, last, seg.size, tiered.COPY_SEGMENT_FINISHED
         )
@@ -88,7 +88,7 @@ def tier(local: str, work: str) -> Tuple[str, str, str]:
             remote_log_segment_id=sid, broker_id=1, remote_log_segment_state=tiered.COPY_SEGMENT_FINISHED
         )
         values += [internal_topics.encode_remote_log_metadata_record(m, 0) for m in (started, finished)]
-    with segments.PartitionWriter(metadata) as w:
+    with write.PartitionWriter(metadata) as w:
         w.append(_metadata_batch(values, 0))
     active = plog.segments[-1]
     for suffix in (segments.LOG_SUFFIX, segments.INDEX_SUFFIX, segments.TIME_INDEX_SUFFIX):
@@ -101,22 +101,22 @@ def tier(local: str, work: str) -> Tuple[str, str, str]:
 
 
 def _rows(path: str, options: Any) -> int:
-    from kafkawire.log import read as logread
+    from kafkawire.log import planning, read
 
-    return sum(b.num_rows for b in logread.read_splits(logread.plan(path, options), options))
+    return sum(b.num_rows for b in read.read_splits(planning.plan(path, options), options))
 
 
 def measure(
     work: str, n_records: int, segment_bytes: int = 2 << 20, rounds: int = 9, s3: bool = True
 ) -> Dict[str, Any]:
-    from kafkawire.log import read as logread
-    from kafkawire.log import segments, storage
+    from kafkawire.log import read_options, segments
+    from kafkawire.log import storage
 
     build_log(os.path.join(work, "whole"), n_records, 1, segment_bytes)
     local = os.path.join(work, "whole", f"{TOPIC}-0")
     tail, root, metadata = tier(local, work)
-    plain = logread.ReadOptions()
-    on_disk = logread.ReadOptions(remote_storage_path=root, remote_log_metadata_path=metadata)
+    plain = read_options.ReadOptions()
+    on_disk = read_options.ReadOptions(remote_storage_path=root, remote_log_metadata_path=metadata)
     runs: Dict[str, Callable[[], int]] = {
         "local": lambda: _rows(local, plain),
         "tiered_disk": lambda: _rows(tail, on_disk),
@@ -136,7 +136,7 @@ def measure(
                 print(f"(no SeaweedFS: {exc})")
         if server is not None:
             uri = server.upload(root, BUCKET, "remote")
-            in_s3 = logread.ReadOptions(
+            in_s3 = read_options.ReadOptions(
                 remote_storage_path=uri,
                 remote_log_metadata_path=metadata,
                 storage=storage.StorageOptions(

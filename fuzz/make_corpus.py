@@ -229,7 +229,7 @@ def _internal():
 
 
 def _segments(batches):
-    from kafkawire.log.segments import set_base_offset
+    from kafkawire.log.write import set_base_offset
 
     out = []
     log = bytearray()

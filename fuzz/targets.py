@@ -591,7 +591,7 @@ def segment_target(data: bytes) -> None:
     """A ``.log`` segment (and the same bytes as index files) read by ``segments`` and
     ``dump-log``; byte 0 chooses the chunk size."""
     from kafkawire.cli import dump_log as dumplog
-    from kafkawire.log import segments
+    from kafkawire.log import indexes, scan, segments
 
     if not data:
         return
@@ -602,17 +602,17 @@ def segment_target(data: bytes) -> None:
         with open(path, "wb") as f:
             f.write(payload)
 
-        only_kafkawire_errors(lambda: list(segments.scan_headers(path)), "scan_headers")
+        only_kafkawire_errors(lambda: list(scan.scan_headers(path)), "scan_headers")
         only_kafkawire_errors(
-            lambda: [(p, bytes(v), h) for p, v, h in segments.iter_chunks(path, chunk_size=chunk)],
+            lambda: [(p, bytes(v), h) for p, v, h in scan.iter_chunks(path, chunk_size=chunk)],
             "iter_chunks",
         )
         only_kafkawire_errors(
-            lambda: segments.split_segment(segments.Segment(path, 0, len(payload)), chunk), "split_segment"
+            lambda: indexes.split_segment(segments.Segment(path, 0, len(payload)), chunk), "split_segment"
         )
-        for reader in (segments.read_offset_index, segments.read_time_index):
+        for reader in (indexes.read_offset_index, indexes.read_time_index):
             only_kafkawire_errors(lambda: reader(path, 0), reader.__name__)
-        only_kafkawire_errors(lambda: segments.read_txn_index(path), "read_txn_index")
+        only_kafkawire_errors(lambda: indexes.read_txn_index(path), "read_txn_index")
 
         def fn(out: Outcome) -> None:
             for line in dumplog.dump_segment(path, data=True):

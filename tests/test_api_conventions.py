@@ -49,12 +49,14 @@ def test_compression_none_is_no_compression():
 
 def test_read_all_takes_options_as_keywords(tmp_path):
     pytest.importorskip("pyarrow")
-    from kafkawire.log import read, sample
+    from kafkawire.log import read, read_options, sample
 
     log = sample.generate(str(tmp_path / "logs"))
     committed = read.read_all(log.directory, isolation_level="read_committed")
     assert committed.num_rows == len(log.records) - len(log.aborted)
-    assert committed.equals(read.read_all(log.directory, read.ReadOptions(isolation_level="read_committed")))
+    assert committed.equals(
+        read.read_all(log.directory, read_options.ReadOptions(isolation_level="read_committed"))
+    )
     with pytest.raises(TypeError, match="unknown option 'isolationLevel'"):
         read.read_all(log.directory, isolationLevel="read_committed")
     with pytest.raises(ValueError, match="isolation_level must be one of"):
@@ -86,7 +88,13 @@ def test_help_of_a_message_class_shows_its_fields():
     "name",
     [
         "kafkawire.log.read",
+        "kafkawire.log.read_options",
+        "kafkawire.log.planning",
+        "kafkawire.log.transactions",
         "kafkawire.log.segments",
+        "kafkawire.log.scan",
+        "kafkawire.log.indexes",
+        "kafkawire.log.write",
         "kafkawire.log.sample",
         "kafkawire.records",
         "kafkawire.errors",

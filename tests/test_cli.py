@@ -26,7 +26,7 @@ from conftest import subprocess_env
 import kafkawire
 from kafkawire import cli, records
 from kafkawire.cli import demo
-from kafkawire.log import sample, segments
+from kafkawire.log import sample, scan, segments
 from kafkawire import messages as M
 
 pytestmark = pytest.mark.in_process
@@ -425,7 +425,7 @@ def test_dump_log_of_a_directory_dumps_its_segments(capsys, tmp_path):
     assert dumped == [str(partition / name) for name in files]
     batches = [json.loads(line) for line in out.splitlines() if "baseOffset" in line]
     (plog,) = segments.discover(str(partition))
-    assert len(batches) == sum(len(list(segments.scan_headers(s.path))) for s in plog.segments)
+    assert len(batches) == sum(len(list(scan.scan_headers(s.path))) for s in plog.segments)
 
     status, out, err = _main(capsys, "dump-log", "--no-data", log.directory)  # the path the demo prints
     assert (status, err) == (0, "")

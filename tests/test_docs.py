@@ -155,7 +155,7 @@ def test_the_chart_bars_compare_each_library_with_kafkawire_in_its_group():
 
 
 def test_a_documented_kafka_log_read_default_means_what_leaving_it_out_means():
-    from kafkawire.log.read import READ_OPTIONS, ReadOptions
+    from kafkawire.log.read_options import READ_OPTIONS, ReadOptions
 
     assert READ_OPTIONS == options.names(options.KAFKA_LOG_READ)
     for option in options.KAFKA_LOG_READ:
@@ -196,7 +196,7 @@ def test_a_documented_kafka_cluster_default_means_what_leaving_it_out_means():
 def test_an_option_not_in_the_tables_is_refused_by_every_parser():
     pytest.importorskip("pyspark")
     from kafkawire.cluster.plan import ReadOptions as ClusterRead
-    from kafkawire.log.read import ReadOptions as LogRead
+    from kafkawire.log.read_options import ReadOptions as LogRead
     from kafkawire.spark.cluster import WriteOptions as ClusterWrite
     from kafkawire.spark.datasource import WriteOptions as LogWrite
 

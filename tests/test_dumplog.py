@@ -9,7 +9,7 @@ import os
 import pytest
 
 from kafkawire import cli, records
-from kafkawire.log import sample, segments
+from kafkawire.log import indexes, sample, scan, segments
 
 pytestmark = pytest.mark.in_process
 
@@ -56,7 +56,7 @@ def test_dumps_every_batch_and_record_of_a_segment(capsys, sample_log):
     assert lines[0] == {"dumping": seg.path, "logStartingOffset": 0}
     batches = lines[1:]
     assert list(batches[0]) == BATCH_FIELDS
-    headers = list(segments.scan_headers(seg.path))
+    headers = list(scan.scan_headers(seg.path))
     assert [b["position"] for b in batches] == [h.position for h in headers]
     assert [b["size"] for b in batches] == [h.size_in_bytes for h in headers]
     assert all(b["isvalid"] and b["magic"] == 2 for b in batches)
@@ -110,7 +110,7 @@ def test_index_files_and_progress_bar(capsys, sample_log):
     status, lines, _ = _run(capsys, seg.index_path, seg.path[:-4] + ".timeindex")
     assert status == 0
     idx = [line for line in lines if "position" in line]
-    assert idx == [{"offset": o, "position": p} for o, p in segments.read_offset_index(seg.index_path)]
+    assert idx == [{"offset": o, "position": p} for o, p in indexes.read_offset_index(seg.index_path)]
     assert any("timestamp" in line for line in lines)
     status, _lines, err = _run(capsys, "--progress", "always", "--no-data", seg.path)
     assert status == 0 and "100.0%" in err

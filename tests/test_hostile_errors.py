@@ -164,14 +164,14 @@ def test_a_bad_frame_size_says_which_frame_and_where(backend):
 
 
 def test_a_segment_error_names_the_file_and_the_byte(tmp_path, backend):
-    from kafkawire.log import segments
+    from kafkawire.log import scan, segments
 
     R = __import__("kafkawire.records", fromlist=["encode_batch"])
     good = R.encode_batch([{"key": None, "value": b"v", "timestamp": 1}])
     path = tmp_path / segments.segment_name(0)
     path.write_bytes(good + good[:20])
     with pytest.raises(segments.SegmentError) as info:
-        list(segments.scan_headers(str(path)))
+        list(scan.scan_headers(str(path)))
     assert str(path) in str(info.value) and f"byte {len(good)}" in str(info.value)
 
 

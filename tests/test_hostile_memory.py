@@ -436,13 +436,13 @@ def test_compressed_payloads_that_declare_huge_sizes_are_rejected_before_allocat
 
 
 def test_segment_entries_longer_than_the_file_are_rejected(tmp_path):
-    from kafkawire.log import segments
+    from kafkawire.log import scan, segments
 
     path = tmp_path / segments.segment_name(0)
     path.write_bytes(struct.pack(">qiiB", 0, HUGE32 - 12, 0, 2) + b"\x00" * 60)
     with pytest.raises(segments.SegmentError, match="truncated"):
-        list(segments.scan_headers(str(path)))
-    result, peak = _peak(lambda: list(segments.iter_chunks(str(path))))
+        list(scan.scan_headers(str(path)))
+    result, peak = _peak(lambda: list(scan.iter_chunks(str(path))))
     assert isinstance(result, segments.SegmentError)
     assert peak < SMALL
 

@@ -118,14 +118,14 @@ def test_a_segment_shorter_than_the_range_asked_for_is_a_segment_error(tmp_path,
     # Found reading the segment code for the segment target: scan_headers() with an end
     # beyond the file (a segment truncated after its size was taken, as a Spark split
     # can see) read fewer than 17 header bytes and raised struct.error.
-    from kafkawire.log import segments
+    from kafkawire.log import scan, segments
 
     path = tmp_path / segments.segment_name(0)
     path.write_bytes(b"\x00" * 10)
     with pytest.raises(segments.SegmentError, match="truncated log entry header"):
-        list(segments.scan_headers(str(path), 0, 100))
+        list(scan.scan_headers(str(path), 0, 100))
     with pytest.raises(segments.SegmentError, match="10 bytes left"):
-        segments.parse_header(b"\x00" * 10, 0, available=100)
+        scan.parse_header(b"\x00" * 10, 0, available=100)
 
 
 def test_offsets_past_int64_wrap_alike_on_both_backends(impl):

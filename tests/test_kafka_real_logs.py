@@ -22,8 +22,7 @@ from kafka_support.workload import consumed_rows
 
 from kafkawire import internal_topics
 from kafkawire.cli import dump_log as dumplog
-from kafkawire.log import read as logread
-from kafkawire.log import segments
+from kafkawire.log import indexes, scan, segments, transactions
 
 pytestmark = pytest.mark.kafka
 
@@ -80,7 +79,7 @@ def test_read_committed_ends_at_the_open_transactions_last_stable_offset(kafka_w
         if plog.topic != "txn":
             continue
         name = f"{plog.topic}-{plog.partition}"
-        lso = logread.transactions(plog).last_stable_offset
+        lso = transactions.transactions(plog).last_stable_offset
         assert lso == committed_end[name] < uncommitted_end[name]
 
 
@@ -455,7 +454,7 @@ def _modes_keep_the_good_batches(kafka_log, root, kafka_workload, bad_path, bad_
 def test_a_truncated_last_segment(kafka_log, kafka_workload, tmp_path):
     """A broker killed mid-write: the last batch of the last segment is cut short."""
     pdir, logs = _damaged_copy(kafka_workload, tmp_path)
-    last = list(segments.scan_headers(str(logs[-1])))[-1]
+    last = list(scan.scan_headers(str(logs[-1])))[-1]
     with open(logs[-1], "r+b") as f:
         f.truncate(last.position + last.size_in_bytes // 2)
     _modes_keep_the_good_batches(kafka_log, tmp_path / "logs", kafka_workload, logs[-1], last)
@@ -466,7 +465,7 @@ def test_a_corrupt_batch_in_the_middle(kafka_log, kafka_workload, tmp_path):
     pdir, logs = _damaged_copy(kafka_workload, tmp_path)
     assert len(logs) >= 3
     middle = logs[len(logs) // 2]
-    headers = list(segments.scan_headers(str(middle)))
+    headers = list(scan.scan_headers(str(middle)))
     bad = headers[len(headers) // 2]
     with open(middle, "r+b") as f:  # a flipped bit in the compressed records: CRC mismatch
         f.seek(bad.position + bad.size_in_bytes - 5)
@@ -487,7 +486,7 @@ def test_an_index_pointing_past_the_end(kafka_log, kafka_workload, tmp_path):
     pdir, logs = _damaged_copy(kafka_workload, tmp_path)
     seg = logs[len(logs) // 2]
     index = seg.with_suffix(".index")
-    entries = segments.read_offset_index(str(index), segments.base_offset_of(str(seg)))
+    entries = indexes.read_offset_index(str(index), segments.base_offset_of(str(seg)))
     assert entries, "the segment has index entries"
     size = seg.stat().st_size
     base = segments.base_offset_of(str(seg))

@@ -22,8 +22,7 @@ import pytest
 from kafka_support.workload import consumed_rows
 
 from kafkawire import internal_topics
-from kafkawire.log import read as logread
-from kafkawire.log import segments, storage, tiered
+from kafkawire.log import planning, read, read_options, scan, segments, storage, tiered, transactions
 from kafkawire.errors import LogNotFoundError
 from kafkawire.log.segments import SegmentError
 
@@ -114,7 +113,7 @@ def test_remote_log_metadata_decodes_as_kafkas_decoder_prints(kafka_tiered):
 
     files = [str(p) for p in sorted(kafka_tiered.metadata_dir.glob("*.log"))]
     dumped = dump(files, ["--remote-log-metadata-decoder"])
-    table = logread.read_all(files)
+    table = read.read_all(files)
     values = dict(zip(table.column("offset").to_pylist(), table.column("value").to_pylist()))
     keys = set(table.column("key").to_pylist())
     assert keys == {None}  # the metadata manager writes no key
@@ -134,7 +133,7 @@ def test_remote_log_metadata_decodes_as_kafkas_decoder_prints(kafka_tiered):
 
 
 def test_remote_log_metadata_records_encode_back_to_their_bytes(kafka_tiered):
-    table = logread.read_all(str(kafka_tiered.metadata_dir))
+    table = read.read_all(str(kafka_tiered.metadata_dir))
     values = table.column("value").to_pylist()
     assert values
     for value in values:
@@ -163,7 +162,7 @@ def test_remote_segments_are_the_copied_segments_laid_out_as_kafka_wrote_them(ka
 @pytest.mark.parametrize("isolation", ISOLATION_LEVELS)
 def test_remote_tier_plus_local_log_reads_what_kafkas_consumer_reads(kafka_tiered, isolation):
     want = consumed_rows(kafka_tiered.records[isolation])
-    table = logread.read_all(
+    table = read.read_all(
         _local_paths(kafka_tiered), **_tier_options(kafka_tiered, isolation_level=isolation)
     )
     got = _table_rows(table)
@@ -171,16 +170,16 @@ def test_remote_tier_plus_local_log_reads_what_kafkas_consumer_reads(kafka_tiere
     assert got == want
     # every codec's topic is there, and most of each only in the remote tier
     assert {r[0] for r in got} == set(kafka_tiered.topics)
-    local_only = logread.read_all(_local_paths(kafka_tiered), isolation_level=isolation)
+    local_only = read.read_all(_local_paths(kafka_tiered), isolation_level=isolation)
     assert local_only.num_rows < len(want) / 2
 
 
 def test_the_tiers_overlap_and_each_offset_is_read_once(kafka_tiered):
     """The local log starts inside what the remote tier holds; the read takes the
     overlap once, and the offsets run without a gap (control records included)."""
-    options = logread.ReadOptions(include_control=True, **_tier_options(kafka_tiered))
+    options = read_options.ReadOptions(include_control=True, **_tier_options(kafka_tiered))
     remote = tiered.remote_segments(str(kafka_tiered.metadata_dir))
-    table = logread.read_all(_local_paths(kafka_tiered), options)
+    table = read.read_all(_local_paths(kafka_tiered), options)
     ends = kafka_tiered.summary["end_offsets"]["read_uncommitted"]
     for topic in kafka_tiered.topics:
         local_start = segments.discover(str(kafka_tiered.log_dir / f"{topic}-0"))[0].segments[0].base_offset
@@ -197,8 +196,8 @@ def test_offset_and_time_filters_across_the_tier_boundary_keep_the_rows_they_mat
     """Bounds that start in the remote tier and end in the local log (the remote segment
     cut where the local log starts, its index reaching past the cut)."""
     paths = _local_paths(kafka_tiered)
-    options = logread.ReadOptions(**_tier_options(kafka_tiered))
-    whole = logread.read_all(paths, options)
+    options = read_options.ReadOptions(**_tier_options(kafka_tiered))
+    whole = read.read_all(paths, options)
     rows = list(
         zip(
             whole.column("topic").to_pylist(),
@@ -209,14 +208,14 @@ def test_offset_and_time_filters_across_the_tier_boundary_keep_the_rows_they_mat
     for topic in kafka_tiered.topics:
         local_start = segments.discover(str(kafka_tiered.log_dir / f"{topic}-0"))[0].segments[0].base_offset
         lo, hi = local_start - 30, local_start + 20
-        got = logread.read_all(
-            paths, options, logread.RowFilter(topics=frozenset([topic]), min_offset=lo, max_offset=hi)
+        got = read.read_all(
+            paths, options, planning.RowFilter(topics=frozenset([topic]), min_offset=lo, max_offset=hi)
         )
         assert got.column("offset").to_pylist() == [o for t, o, _ in rows if t == topic and lo <= o <= hi]
         stamps = sorted(ts for t, o, ts in rows if t == topic)
         since = stamps[len(stamps) // 3] // 1000  # milliseconds
-        got = logread.read_all(
-            paths, options, logread.RowFilter(topics=frozenset([topic]), min_timestamp=since)
+        got = read.read_all(
+            paths, options, planning.RowFilter(topics=frozenset([topic]), min_timestamp=since)
         )
         assert got.num_rows == sum(1 for t, _, ts in rows if t == topic and ts // 1000 >= since)
 
@@ -303,26 +302,26 @@ def test_partitions_without_local_segments_are_read_from_the_remote_tier(kafka_t
     options = _tier_options(kafka_tiered, isolation_level=isolation)
     want = consumed_rows(kafka_tiered.records[isolation])
     got = _table_rows(
-        logread.read_all(
+        read.read_all(
             str(logs),
-            logread.ReadOptions(**options),
-            logread.RowFilter(topics=frozenset(kafka_tiered.topics)),
+            read_options.ReadOptions(**options),
+            planning.RowFilter(topics=frozenset(kafka_tiered.topics)),
         )
     )
     for topic in kafka_tiered.topics:
         if topic not in ends:  # the local tier intact: the whole history
             assert [r for r in got if r[0] == topic] == [r for r in want if r[0] == topic]
-    controls = logread.read_all(
+    controls = read.read_all(
         str(logs / "tiered-gzip-0"),
-        logread.ReadOptions(include_control=True, **_tier_options(kafka_tiered)),
+        read_options.ReadOptions(include_control=True, **_tier_options(kafka_tiered)),
     )
     assert controls.num_rows > 0 and max(controls.column("offset").to_pylist()) == ends["tiered-gzip"]
     for topic, end in ends.items():
         last = end
         if isolation == "read_committed":
-            whole = logread.read_all(
+            whole = read.read_all(
                 str(logs / f"{topic}-0"),
-                logread.ReadOptions(include_control=True, **_tier_options(kafka_tiered)),
+                read_options.ReadOptions(include_control=True, **_tier_options(kafka_tiered)),
             )
             flags = zip(whole.column("offset").to_pylist(), whole.column("is_control").to_pylist())
             last = max(o for o, control in flags if control)
@@ -330,7 +329,7 @@ def test_partitions_without_local_segments_are_read_from_the_remote_tier(kafka_t
         assert mine and max(r[2] for r in mine) <= end
         assert _upto(mine, topic, last) == _upto(want, topic, last)
     # the missing partition folder named outright reads the same
-    alone = _table_rows(logread.read_all(str(logs / "tiered-gzip-0"), **options))
+    alone = _table_rows(read.read_all(str(logs / "tiered-gzip-0"), **options))
     assert alone == [r for r in got if r[0] == "tiered-gzip"]
 
 
@@ -390,7 +389,7 @@ def test_overlapping_remote_segments_give_each_offset_once_by_leader_epoch_linea
     assert logs[0].segments[4].base_offset == three.end_offset + 1  # then the local log
     options = _tier_options(kafka_tiered, isolation_level=isolation)
     options["remote_storage_path"] = str(remote_copy)
-    got = _table_rows(logread.read_all(path, **options))
+    got = _table_rows(read.read_all(path, **options))
     assert got == [r for r in consumed_rows(kafka_tiered.records[isolation]) if r[0] == "tiered-none"]
 
 
@@ -432,10 +431,10 @@ def test_read_committed_takes_the_remote_tiers_aborted_transactions_from_its_txn
         assert isinstance(log, tiered.TieredLog) and log.remote_count > 0
         known = tiered.transactions(log)
         assert known is not None, log.topic  # not the scan's fallback
-        scan = logread.transactions(log)
-        assert sorted(known.aborted) == sorted(scan.aborted) and known.aborted, log.topic
-        assert known.last_stable_offset == scan.last_stable_offset
-        assert logread.partition_transactions(log).aborted == known.aborted
+        scanned = transactions.transactions(log)
+        assert sorted(known.aborted) == sorted(scanned.aborted) and known.aborted, log.topic
+        assert known.last_stable_offset == scanned.last_stable_offset
+        assert planning.partition_transactions(log).aborted == known.aborted
         indexed_somewhere += len(log.remote_txn_indexes)
     assert indexed_somewhere > 0  # some aborted transaction lives only in the remote tier
 
@@ -459,9 +458,9 @@ def test_without_a_local_log_open_transactions_come_from_the_remote_producer_sna
         assert isinstance(log, tiered.TieredLog) and log.remote_count == len(log.segments)
         assert log.remote_snapshot is not None
         known = tiered.transactions(log)
-        scan = logread.transactions(log)
+        scanned = transactions.transactions(log)
         assert known is not None, log.topic
-        assert sorted(known.aborted) == sorted(scan.aborted) and known.open == scan.open, log.topic
+        assert sorted(known.aborted) == sorted(scanned.aborted) and known.open == scanned.open, log.topic
         open_somewhere += bool(known.open)
     assert open_somewhere > 0
 
@@ -482,7 +481,7 @@ def _second_segment(kafka_tiered, root):
     return seg, Path(seg.object_path(str(root)))
 
 
-@pytest.mark.parametrize("mode", logread.MODES)
+@pytest.mark.parametrize("mode", read_options.MODES)
 def test_a_missing_remote_segment_names_the_object_and_its_offsets_in_every_mode(
     kafka_tiered, remote_copy, mode
 ):
@@ -492,7 +491,7 @@ def test_a_missing_remote_segment_names_the_object_and_its_offsets_in_every_mode
     seg, path = _second_segment(kafka_tiered, remote_copy)
     path.unlink()
     with pytest.raises(LogNotFoundError) as info:
-        logread.read_all(
+        read.read_all(
             str(kafka_tiered.log_dir / "tiered-gzip-0"),
             mode=mode,
             remote_storage_path=str(remote_copy),
@@ -504,10 +503,10 @@ def test_a_missing_remote_segment_names_the_object_and_its_offsets_in_every_mode
 
 
 def _last_data_batch(path):
-    return [h for h in segments.scan_headers(str(path)) if not h.is_control][-1]
+    return [h for h in scan.scan_headers(str(path)) if not h.is_control][-1]
 
 
-@pytest.mark.parametrize("mode", logread.MODES)
+@pytest.mark.parametrize("mode", read_options.MODES)
 @pytest.mark.parametrize("cut", ["inside the last batch", "before the last batch"])
 def test_a_truncated_remote_segment_behaves_as_a_truncated_local_one_in_every_mode(
     kafka_tiered, remote_copy, mode, cut
@@ -523,7 +522,7 @@ def test_a_truncated_remote_segment_behaves_as_a_truncated_local_one_in_every_mo
     size = last.position + 20 if cut == "inside the last batch" else last.position
     with open(path, "r+b") as f:
         f.truncate(size)
-    read = lambda: logread.read_all(  # noqa: E731
+    read_tiers = lambda: read.read_all(  # noqa: E731
         str(kafka_tiered.log_dir / "tiered-gzip-0"),
         mode=mode,
         remote_storage_path=str(remote_copy),
@@ -531,12 +530,12 @@ def test_a_truncated_remote_segment_behaves_as_a_truncated_local_one_in_every_mo
     )
     if mode == "FAILFAST":
         with pytest.raises(SegmentError) as info:
-            read()
+            read_tiers()
         assert info.value.path == str(path) and info.value.position == size
         assert f"offsets {seg.start_offset}-{seg.end_offset}" in str(info.value)
         assert f"holds {size} bytes" in str(info.value) and "truncated" in str(info.value)
         return
-    table = read()
+    table = read_tiers()
     corrupt = table.column("_corrupt_record").to_pylist() if mode == "PERMISSIVE" else []
     bad = [c for c in corrupt if c is not None]
     if mode == "PERMISSIVE":
@@ -552,11 +551,11 @@ def test_a_truncated_remote_segment_behaves_as_a_truncated_local_one_in_every_mo
 @pytest.mark.backend_independent
 def test_one_tier_option_without_the_other_is_an_error(kafka_tiered):
     with pytest.raises(ValueError, match="remoteStoragePath needs option remoteLogMetadataPath"):
-        logread.ReadOptions.parse({"remoteStoragePath": str(kafka_tiered.remote_dir)})
+        read_options.ReadOptions.parse({"remoteStoragePath": str(kafka_tiered.remote_dir)})
     with pytest.raises(ValueError, match="remoteLogMetadataPath needs option remoteStoragePath"):
-        logread.read_all(str(kafka_tiered.log_dir / "tiered-none-0"), remote_log_metadata_path="x")
+        read.read_all(str(kafka_tiered.log_dir / "tiered-none-0"), remote_log_metadata_path="x")
     with pytest.raises(ValueError, match=r"'remoteStorage' \(did you mean 'remoteStoragePath'\?\)"):
-        logread.ReadOptions.parse({"remoteStorage": "x", "remoteLogMetadataPath": "y"})
+        read_options.ReadOptions.parse({"remoteStorage": "x", "remoteLogMetadataPath": "y"})
     with pytest.raises(FileNotFoundError, match="__remote_log_metadata"):
         tiered.remote_segments(str(kafka_tiered.log_dir / "tiered-none-0"))
 
@@ -602,7 +601,7 @@ def test_a_remote_tier_in_an_object_store_reads_what_kafkas_consumer_reads(
     kafka_tiered, seaweedfs, tiered_in_s3, isolation
 ):
     remote, metadata = tiered_in_s3
-    options = logread.ReadOptions.parse(
+    options = read_options.ReadOptions.parse(
         {
             **seaweedfs.options,
             "isolationLevel": isolation,
@@ -610,9 +609,9 @@ def test_a_remote_tier_in_an_object_store_reads_what_kafkas_consumer_reads(
             "remoteLogMetadataPath": metadata,
         }
     )
-    plan = logread.plan(_local_paths(kafka_tiered), options)
+    plan = planning.plan(_local_paths(kafka_tiered), options)
     assert any(s.path.startswith("s3://tiered/remote/") for s in plan)
-    table = logread.read_all(_local_paths(kafka_tiered), options)
+    table = read.read_all(_local_paths(kafka_tiered), options)
     assert _table_rows(table) == consumed_rows(kafka_tiered.records[isolation])
 
 
@@ -638,7 +637,7 @@ def test_a_remote_object_missing_from_the_store_is_named(kafka_tiered, seaweedfs
     seg = tiered.remote_segments(str(kafka_tiered.metadata_dir))[("tiered-snappy", 0)][2]
     gone = seg.object_path(remote, store=storage.resolve(remote))
     seaweedfs.filesystem().delete_file(gone[len("s3://") :])
-    options = logread.ReadOptions.parse(
+    options = read_options.ReadOptions.parse(
         {
             **seaweedfs.options,
             "remoteStoragePath": remote,
@@ -646,7 +645,7 @@ def test_a_remote_object_missing_from_the_store_is_named(kafka_tiered, seaweedfs
         }
     )
     with pytest.raises(LogNotFoundError) as info:
-        logread.plan(str(kafka_tiered.log_dir / "tiered-snappy-0"), options)
+        planning.plan(str(kafka_tiered.log_dir / "tiered-snappy-0"), options)
     assert info.value.path == gone
     assert f"offsets {seg.start_offset}-{seg.end_offset}" in str(info.value) and "missing" in str(info.value)
 
@@ -662,7 +661,7 @@ def test_read_committed_over_a_remote_tier_fetches_its_txnindex_not_its_batch_he
     remote, metadata = tiered_in_s3
 
     def planned(isolation):
-        options = logread.ReadOptions.parse(
+        options = read_options.ReadOptions.parse(
             {
                 **seaweedfs.options,
                 "isolationLevel": isolation,
@@ -670,27 +669,27 @@ def test_read_committed_over_a_remote_tier_fetches_its_txnindex_not_its_batch_he
                 "remoteLogMetadataPath": metadata,
             }
         )
-        splits = logread.plan(_local_paths(kafka_tiered), options)
+        splits = planning.plan(_local_paths(kafka_tiered), options)
         return splits, options, next(s.store for s in splits if s.path.startswith("s3://")).bytes_read
 
     _, _, uncommitted = planned("read_uncommitted")
     splits, options, committed = planned("read_committed")
     logs = tiered.tiered_logs(_local_paths(kafka_tiered), remote, metadata, options.storage)
     store = logs[0].segments[0].store
-    indexes = sum(store.info(p).size for log in logs for p in log.remote_txn_indexes)
-    assert indexes > 0
-    assert committed - uncommitted == indexes
+    index_bytes = sum(store.info(p).size for log in logs for p in log.remote_txn_indexes)
+    assert index_bytes > 0
+    assert committed - uncommitted == index_bytes
     before = store.bytes_read
     for log in logs:
-        logread.transactions(log)
+        transactions.transactions(log)
     scanned = store.bytes_read - before
     print(
         f"\nread_committed planning fetched {committed - uncommitted} bytes more than read_uncommitted "
         f"(the .txnindex objects); a scan of the remote batch headers fetches {scanned} "
         f"({scanned / max(1, committed - uncommitted):.0f}x)"
     )
-    assert scanned > 4 * indexes
-    table = pa.Table.from_batches(list(logread.read_splits(splits, options)))
+    assert scanned > 4 * index_bytes
+    table = pa.Table.from_batches(list(read.read_splits(splits, options)))
     assert _table_rows(table) == consumed_rows(kafka_tiered.records["read_committed"])
 
 
@@ -708,9 +707,9 @@ def test_a_truncated_remote_object_reads_as_the_same_truncated_local_one(
     remote = seaweedfs.upload(str(root), "tiered", f"remote-truncated-{uuid.uuid4().hex[:8]}")
     for mode in ("PERMISSIVE", "DROPMALFORMED"):
         tables = [
-            logread.read_all(
+            read.read_all(
                 str(kafka_tiered.log_dir / "tiered-gzip-0"),
-                logread.ReadOptions.parse(
+                read_options.ReadOptions.parse(
                     {
                         **seaweedfs.options,
                         "mode": mode,

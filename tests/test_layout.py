@@ -30,10 +30,10 @@ class NoSpark:
 
 sys.meta_path.insert(0, NoSpark())
 import kafkawire.log
-from kafkawire.log import read, sample, segments
+from kafkawire.log import read, read_options, sample, segments
 
 log = sample.generate(sys.argv[1])
-committed = read.read_all(sys.argv[1], read.ReadOptions(isolation_level="read_committed"))
+committed = read.read_all(sys.argv[1], read_options.ReadOptions(isolation_level="read_committed"))
 print(len(segments.discover(sys.argv[1])), read.read_all(sys.argv[1]).num_rows,
       committed.num_rows, len(log.records), len(log.aborted))
 print(sorted(m for m in sys.modules if m.split(".")[0] in ("pyspark", "py4j")))

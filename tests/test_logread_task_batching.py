@@ -19,8 +19,8 @@ import pytest
 pa = pytest.importorskip("pyarrow")
 
 from kafkawire import records  # noqa: E402
-from kafkawire.log import read as logread  # noqa: E402
-from kafkawire.log import sample, segments  # noqa: E402
+from kafkawire.log import planning, read, read_options, scan, segments, write  # noqa: E402
+from kafkawire.log import sample  # noqa: E402
 
 pytestmark = pytest.mark.in_process
 
@@ -32,7 +32,7 @@ def log_dir(tmp_path_factory):
     """The sample log in 4 KB segments (a few hundred), plus legacy message sets."""
     d = str(tmp_path_factory.mktemp("task-batching"))
     sample.generate(d, segment_bytes=4096)
-    with segments.PartitionWriter(os.path.join(d, "legacy-0"), segment_bytes=2048) as w:
+    with write.PartitionWriter(os.path.join(d, "legacy-0"), segment_bytes=2048) as w:
         for base in range(0, 100, 10):
             recs = [
                 {"key": b"k%d" % (base + i), "value": b"v" * 30, "timestamp": BASE_TS + i} for i in range(10)
@@ -41,47 +41,47 @@ def log_dir(tmp_path_factory):
     return d
 
 
-def _one_task(splits, options, row_filter=logread.NO_FILTER, stats=None):
+def _one_task(splits, options, row_filter=planning.NO_FILTER, stats=None):
     """What a task reading ``splits`` yields, and the table of it."""
-    batches = list(logread.read_splits(splits, options, row_filter=row_filter, stats=stats))
-    return batches, pa.Table.from_batches(batches, schema=logread.arrow_schema(options))
+    batches = list(read.read_splits(splits, options, row_filter=row_filter, stats=stats))
+    return batches, pa.Table.from_batches(batches, schema=read_options.arrow_schema(options))
 
 
-def _split_by_split(splits, options, row_filter=logread.NO_FILTER):
-    batches = [b for s in splits for b in logread.read_split(s, options, row_filter=row_filter)]
-    return pa.Table.from_batches(batches, schema=logread.arrow_schema(options))
+def _split_by_split(splits, options, row_filter=planning.NO_FILTER):
+    batches = [b for s in splits for b in read.read_split(s, options, row_filter=row_filter)]
+    return pa.Table.from_batches(batches, schema=read_options.arrow_schema(options))
 
 
 OPTIONS = {
-    "default": logread.ReadOptions(),
-    "read_committed": logread.ReadOptions(isolation_level="read_committed"),
-    "control": logread.ReadOptions(include_control=True),
-    "small chunks, some columns": logread.ReadOptions(
+    "default": read_options.ReadOptions(),
+    "read_committed": read_options.ReadOptions(isolation_level="read_committed"),
+    "control": read_options.ReadOptions(include_control=True),
+    "small chunks, some columns": read_options.ReadOptions(
         isolation_level="read_committed", chunk_bytes=20_000, columns=("partition", "offset", "value")
     ),
 }
 FILTERS = [
-    logread.RowFilter(min_offset=150, max_offset=900),
-    logread.RowFilter(min_timestamp=BASE_TS + 10_000, max_timestamp=BASE_TS + 30_000),
-    logread.RowFilter(topics=frozenset({"payments", "legacy"}), min_offset=40),
+    planning.RowFilter(min_offset=150, max_offset=900),
+    planning.RowFilter(min_timestamp=BASE_TS + 10_000, max_timestamp=BASE_TS + 30_000),
+    planning.RowFilter(topics=frozenset({"payments", "legacy"}), min_offset=40),
 ]
 
 
 @pytest.mark.parametrize("options", OPTIONS.values(), ids=OPTIONS.keys())
 @pytest.mark.parametrize("row_filter", FILTERS, ids=lambda f: repr(f)[9:50])
 def test_a_task_of_many_small_splits_gives_the_rows_of_its_splits_read_alone(log_dir, options, row_filter):
-    splits = logread.plan(log_dir, options, row_filter)
+    splits = planning.plan(log_dir, options, row_filter)
     assert len({(s.topic, s.partition) for s in splits}) >= 3 and len(splits) > 10
     _batches, task = _one_task(splits, options, row_filter)
     alone = _split_by_split(splits, options, row_filter)
-    assert task.schema == alone.schema == logread.arrow_schema(options)
+    assert task.schema == alone.schema == read_options.arrow_schema(options)
     assert task.num_rows
     assert task.to_pylist() == alone.to_pylist()
 
 
 def test_aborted_transactions_over_many_segments_are_dropped_in_one_task(log_dir):
     committed = OPTIONS["read_committed"]
-    splits = logread.plan(log_dir, committed)
+    splits = planning.plan(log_dir, committed)
     payments = [s for s in splits if s.topic == "payments"]
     aborted = {a for s in payments for a in s.aborted}
     # aborted transactions whose records lie in more than one segment of a task
@@ -103,14 +103,14 @@ def test_aborted_transactions_over_many_segments_are_dropped_in_one_task(log_dir
 def _holds(split, first, last):
     """Whether ``split``'s bytes hold some offset of [first, last] (read from its batch headers)."""
     with split.store.open(split.path) as f:
-        headers = segments.scan_headers(split.path, split.start, split.end, f=f)
+        headers = scan.scan_headers(split.path, split.start, split.end, f=f)
         return any(h.base_offset <= last and h.last_offset >= first for h in headers)
 
 
 def test_small_splits_come_out_as_few_large_batches(log_dir):
     options = OPTIONS["default"]
-    splits = [s for s in logread.plan(log_dir, options) if s.topic != "legacy"]
-    stats = logread.ReadStats()
+    splits = [s for s in planning.plan(log_dir, options) if s.topic != "legacy"]
+    stats = read.ReadStats()
     batches, task = _one_task(splits, options, stats=stats)
     assert len(batches) * 20 < len(splits)
     assert stats.rows == task.num_rows
@@ -131,9 +131,9 @@ def test_a_corrupt_batch_among_small_splits_is_reported_as_when_read_alone(log_d
         byte = f.read(1)
         f.seek(100)
         f.write(bytes([byte[0] ^ 0xFF]))
-    options = logread.ReadOptions(mode=mode)
-    splits = logread.plan(d, options)
-    stats = logread.ReadStats()
+    options = read_options.ReadOptions(mode=mode)
+    splits = planning.plan(d, options)
+    stats = read.ReadStats()
     _batches, task = _one_task(splits, options, stats=stats)
     assert len(stats.corrupt) == 1 and seg.path in stats.corrupt[0]
     assert task.to_pylist() == _split_by_split(splits, options).to_pylist()
@@ -141,4 +141,4 @@ def test_a_corrupt_batch_among_small_splits_is_reported_as_when_read_alone(log_d
         bad = [r for r in task.to_pylist() if r["_corrupt_record"] is not None]
         assert len(bad) == 1 and bad[0]["topic"] == "orders" and bad[0]["partition"] == 1
     with pytest.raises(segments.SegmentError, match="at byte"):
-        _one_task(splits, logread.ReadOptions())
+        _one_task(splits, read_options.ReadOptions())

@@ -16,8 +16,7 @@ import pytest
 
 from kafkawire import records
 from kafkawire.errors import LogNotFoundError, StorageError
-from kafkawire.log import read as logread
-from kafkawire.log import sample, segments, storage
+from kafkawire.log import planning, read, read_options, sample, scan, segments, storage, write
 from kafkawire.log.segments import SegmentError
 
 pytestmark = pytest.mark.objectstore
@@ -48,7 +47,7 @@ def _rows(table):
 
 
 def _opts(server, **fields):
-    return logread.ReadOptions(
+    return read_options.ReadOptions(
         storage=storage.StorageOptions(
             endpoint=server.endpoint, access_key=server.access_key, secret_key=server.secret_key
         ),
@@ -67,10 +66,10 @@ def sample_logs(seaweedfs, tmp_path_factory):
 @pytest.mark.parametrize("isolation", ["read_uncommitted", "read_committed"])
 def test_read_all_over_s3_gives_what_the_local_directory_gives(seaweedfs, sample_logs, isolation):
     log, uri = sample_logs
-    local = logread.read_all(
-        log.directory, logread.ReadOptions(isolation_level=isolation, include_control=True)
+    local = read.read_all(
+        log.directory, read_options.ReadOptions(isolation_level=isolation, include_control=True)
     )
-    remote = logread.read_all(uri, _opts(seaweedfs, isolation_level=isolation, include_control=True))
+    remote = read.read_all(uri, _opts(seaweedfs, isolation_level=isolation, include_control=True))
     assert remote.num_rows == local.num_rows > 0
     assert _rows(remote) == _rows(local)
     # and what the generator wrote
@@ -86,14 +85,14 @@ def test_read_all_over_s3_gives_what_the_local_directory_gives(seaweedfs, sample
 def test_s3a_uris_globs_and_one_partition_read_as_on_disk(seaweedfs, sample_logs):
     log, uri = sample_logs
     opts = _opts(seaweedfs)
-    whole = _rows(logread.read_all(uri.replace("s3://", "s3a://"), opts))
-    assert whole == _rows(logread.read_all(log.directory))
-    one = _rows(logread.read_all(uri + "/orders-1", opts))
-    assert one == _rows(logread.read_all(os.path.join(log.directory, "orders-1")))
-    globbed = _rows(logread.read_all(uri + "/payments-*/0000*.log", opts))
-    assert globbed == _rows(logread.read_all(os.path.join(log.directory, "payments-*", "0000*.log")))
+    whole = _rows(read.read_all(uri.replace("s3://", "s3a://"), opts))
+    assert whole == _rows(read.read_all(log.directory))
+    one = _rows(read.read_all(uri + "/orders-1", opts))
+    assert one == _rows(read.read_all(os.path.join(log.directory, "orders-1")))
+    globbed = _rows(read.read_all(uri + "/payments-*/0000*.log", opts))
+    assert globbed == _rows(read.read_all(os.path.join(log.directory, "payments-*", "0000*.log")))
     # segments in the store are planned like local ones, with the store's open cost
-    plans = logread.plan(uri, opts), logread.plan(log.directory)
+    plans = planning.plan(uri, opts), planning.plan(log.directory)
     assert [(s.topic, s.partition, s.start, s.end) for s in plans[0]] != []
     assert all(isinstance(s.store, storage.ObjectStore) for s in plans[0])
     assert opts.open_cost(plans[0][0].store) == storage.OBJECT_OPEN_COST_BYTES
@@ -102,7 +101,7 @@ def test_s3a_uris_globs_and_one_partition_read_as_on_disk(seaweedfs, sample_logs
 def _large_topic(directory):
     """One partition of 40,000 records in 100-record batches over 3 segments, indexed
     every 4 KB as a broker indexes; timestamps one per millisecond."""
-    with segments.PartitionWriter(os.path.join(directory, "big-0"), segment_bytes=2 << 20) as w:
+    with write.PartitionWriter(os.path.join(directory, "big-0"), segment_bytes=2 << 20) as w:
         for base in range(0, 40_000, 100):
             recs = [
                 {"key": b"k%d" % (base + i), "value": b"v" * 100, "timestamp": BASE_TS + base + i}
@@ -126,7 +125,7 @@ def _bytes_returned(directory, rows):
         for seg in plog.segments:
             total += sum(
                 h.size_in_bytes
-                for h in segments.scan_headers(seg.path)
+                for h in scan.scan_headers(seg.path)
                 if h.last_offset >= lo and h.base_offset <= hi
             )
     return total
@@ -136,21 +135,21 @@ def _bytes_returned(directory, rows):
 @pytest.mark.parametrize(
     "row_filter",
     [
-        logread.RowFilter(min_offset=25_150, max_offset=25_449),
+        planning.RowFilter(min_offset=25_150, max_offset=25_449),
         # the newest records: an upper timestamp bound cannot end a read early, since
         # Kafka's timestamps need not grow along a partition
-        logread.RowFilter(min_timestamp=BASE_TS + 39_700),
+        planning.RowFilter(min_timestamp=BASE_TS + 39_700),
     ],
     ids=["offsets", "timestamps"],
 )
 def test_a_selective_filter_reads_a_small_multiple_of_what_it_returns(seaweedfs, large_topic, row_filter):
     local, uri = large_topic
     opts = _opts(seaweedfs)
-    splits = logread.plan(uri, opts, row_filter)
+    splits = planning.plan(uri, opts, row_filter)
     store = splits[0].store
-    table = pa.Table.from_batches(list(logread.read_splits(splits, opts, row_filter=row_filter)))
+    table = pa.Table.from_batches(list(read.read_splits(splits, opts, row_filter=row_filter)))
     got = [r for r in _rows(table) if _in(r, row_filter)]
-    assert got == [r for r in _rows(logread.read_all(local)) if _in(r, row_filter)]
+    assert got == [r for r in _rows(read.read_all(local)) if _in(r, row_filter)]
     assert len(got) == 300
     returned = _bytes_returned(local, got)
     total = sum(s.size for p in segments.discover(local) for s in p.segments)
@@ -176,25 +175,25 @@ def _in(row, f):
 def test_a_missing_bucket_wrong_credentials_and_an_empty_prefix_are_named(seaweedfs, sample_logs, tmp_path):
     _log, uri = sample_logs
     with pytest.raises(LogNotFoundError, match="s3://no-such-bucket-here: no such bucket"):
-        logread.plan("s3://no-such-bucket-here/logs", _opts(seaweedfs))
-    wrong = logread.ReadOptions(
+        planning.plan("s3://no-such-bucket-here/logs", _opts(seaweedfs))
+    wrong = read_options.ReadOptions(
         storage=storage.StorageOptions(endpoint=seaweedfs.endpoint, access_key="intruder", secret_key="guess")
     )
     with pytest.raises(StorageError, match=f"{uri}: access denied"):
-        logread.plan(uri, wrong)
-    anonymous = logread.ReadOptions(
+        planning.plan(uri, wrong)
+    anonymous = read_options.ReadOptions(
         storage=storage.StorageOptions(endpoint=seaweedfs.endpoint, anonymous=True)
     )
     with pytest.raises(StorageError, match="access denied"):
-        logread.plan(uri, anonymous)
+        planning.plan(uri, anonymous)
     # a prefix with nothing under it is an error, as a missing local folder is
     (tmp_path / "empty").mkdir()
     with pytest.raises(LogNotFoundError, match="no such file or directory"):
-        logread.plan(str(tmp_path / "nothing"))
+        planning.plan(str(tmp_path / "nothing"))
     with pytest.raises(LogNotFoundError, match=f"{BUCKET}/nothing-here: no such file or directory"):
-        logread.plan(f"s3://{BUCKET}/nothing-here", _opts(seaweedfs))
+        planning.plan(f"s3://{BUCKET}/nothing-here", _opts(seaweedfs))
     with pytest.raises(LogNotFoundError, match="no file matches"):
-        logread.plan(f"s3://{BUCKET}/sample/nope-*", _opts(seaweedfs))
+        planning.plan(f"s3://{BUCKET}/sample/nope-*", _opts(seaweedfs))
 
 
 @pytest.mark.backend_independent
@@ -205,17 +204,17 @@ def test_a_segment_deleted_after_planning_is_named_with_its_offset(seaweedfs, tm
         if kind == "s3":
             where, opts = seaweedfs.upload(str(local), BUCKET, "deleted"), _opts(seaweedfs)
         else:
-            where, opts = str(local), logread.ReadOptions()
-        f = logread.RowFilter(min_offset=30_000)
-        splits = logread.plan(where, opts, f)
+            where, opts = str(local), read_options.ReadOptions()
+        f = planning.RowFilter(min_offset=30_000)
+        splits = planning.plan(where, opts, f)
         victim = splits[-1]
         if kind == "s3":
             seaweedfs.filesystem().delete_file(victim.store.key(victim.path))
         else:
             os.remove(victim.path)
-        for mode in logread.MODES:
+        for mode in read_options.MODES:
             with pytest.raises(LogNotFoundError) as err:
-                list(logread.read_splits(splits, replace(opts, mode=mode), row_filter=f))
+                list(read.read_splits(splits, replace(opts, mode=mode), row_filter=f))
             first = min(s.start for s in splits if s.path == victim.path)  # its first split fails
             assert err.value.path == victim.path and err.value.position == first
             assert f"{victim.path}: at byte {first}: no such" in str(err.value)
@@ -233,13 +232,13 @@ def truncated_topic(seaweedfs, tmp_path_factory):
     return str(local), seaweedfs.upload(str(local), BUCKET, "truncated")
 
 
-@pytest.mark.parametrize("mode", logread.MODES)
+@pytest.mark.parametrize("mode", read_options.MODES)
 def test_a_truncated_object_behaves_as_a_truncated_local_file_in_every_mode(seaweedfs, truncated_topic, mode):
     local, uri = truncated_topic
     results = []
-    for where, opts in ((local, logread.ReadOptions(mode=mode)), (uri, _opts(seaweedfs, mode=mode))):
+    for where, opts in ((local, read_options.ReadOptions(mode=mode)), (uri, _opts(seaweedfs, mode=mode))):
         try:
-            table = logread.read_all(where, opts)
+            table = read.read_all(where, opts)
         except SegmentError as exc:
             results.append(("raised", exc.path.rsplit("/", 2)[-2:], exc.position, exc.reason))
         else:
@@ -263,12 +262,12 @@ def test_a_truncated_object_behaves_as_a_truncated_local_file_in_every_mode(seaw
 @pytest.mark.backend_independent
 def test_storage_options_are_checked_and_unknown_ones_named():
     with pytest.raises(ValueError, match="'endpointUrl' \\(did you mean 'endpoint'\\?\\)"):
-        logread.ReadOptions.parse({"endpointUrl": "http://x"})
+        read_options.ReadOptions.parse({"endpointUrl": "http://x"})
     with pytest.raises(ValueError, match="accessKey and secretKey go together"):
-        logread.ReadOptions.parse({"accessKey": "a"})
+        read_options.ReadOptions.parse({"accessKey": "a"})
     with pytest.raises(ValueError, match="option anonymous must be true or false"):
-        logread.ReadOptions.parse({"anonymous": "maybe"})
-    opts = logread.ReadOptions.parse({"accessKey": "a", "secretKey": "s3cr3t", "endpoint": "http://h:1"})
+        read_options.ReadOptions.parse({"anonymous": "maybe"})
+    opts = read_options.ReadOptions.parse({"accessKey": "a", "secretKey": "s3cr3t", "endpoint": "http://h:1"})
     assert "s3cr3t" not in repr(opts) and opts.storage.endpoint == "http://h:1"
     with pytest.raises(ValueError, match="no store for scheme 'gs'"):
         storage.resolve("gs://bucket/logs")
@@ -311,8 +310,10 @@ def test_a_kafka_brokers_log_in_s3_reads_what_kafkas_consumer_read(
     for isolation in ("read_uncommitted", "read_committed"):
         want = consumed_rows(kafka_workload.records[isolation])
         # read_all without Spark, and Spark's query, both from the store
-        table = logread.read_all(uri, _opts(seaweedfs, isolation_level=isolation))
-        local = logread.read_all(str(kafka_workload.log_dir), logread.ReadOptions(isolation_level=isolation))
+        table = read.read_all(uri, _opts(seaweedfs, isolation_level=isolation))
+        local = read.read_all(
+            str(kafka_workload.log_dir), read_options.ReadOptions(isolation_level=isolation)
+        )
         assert _rows(table) == _rows(local)
         if isolation == "read_committed":
             df = kafka_log(isolationLevel=isolation, **seaweedfs.options).load(uri)

@@ -23,7 +23,7 @@ for name in sys.argv[1].split(","):
     sys.modules[name] = None  # what `import name` meets when it is not installed
 import kafkawire
 from kafkawire import records
-from kafkawire.log import read
+from kafkawire.log import read, read_options, segments
 seen = {"backend": kafkawire.BACKEND}
 def attempt(what, call):
     try:
@@ -35,7 +35,7 @@ attempt("encode", lambda: records.encode_batch([{"value": b"v"}], compression="z
 attempt("decode", lambda: records.decode(bytes.fromhex(sys.argv[2])))
 attempt("to_arrow", lambda: records.to_arrow(records.encode_batch([{"value": b"v"}])))
 if "pyarrow" not in sys.argv[1]:
-    attempt("kafka-log", lambda: read.read_all(sys.argv[3], read.ReadOptions(mode="PERMISSIVE")))
+    attempt("kafka-log", lambda: read.read_all(sys.argv[3], read_options.ReadOptions(mode="PERMISSIVE")))
 print(json.dumps(seen))
 """
 

@@ -12,10 +12,10 @@ import struct
 import pytest
 
 from kafkawire import _backend, records
+from kafkawire._records_common import BatchHeader
 from kafkawire.broker import storage
 from kafkawire.errors import CorruptRecordError, DecodeError
-from kafkawire.log import read as logread
-from kafkawire.log import sample, segments
+from kafkawire.log import indexes, planning, read, read_options, sample, scan, segments, transactions, write
 
 pytestmark = pytest.mark.in_process
 
@@ -146,7 +146,7 @@ def test_scan_headers_matches_decoded_batches(tmp_path):
         "commit", base_offset=100, producer_id=9, producer_epoch=1
     )
     path = _partition(tmp_path, data)
-    headers = list(segments.scan_headers(path))
+    headers = list(scan.scan_headers(path))
     decoded = list(records.iter_batches(data))
     assert [
         (h.base_offset, h.last_offset, h.size_in_bytes, h.magic, h.is_control, h.producer_id) for h in headers
@@ -163,8 +163,8 @@ def test_batch_headers_name_every_field_as_the_decoded_batches_do(tmp_path):
     data = _batches(3, codec="gzip") + records.encode_control_batch(
         "abort", base_offset=50, producer_id=4, producer_epoch=2
     )
-    headers = list(segments.scan_headers(_partition(tmp_path, data)))
-    names = [n for n in segments.BatchHeader._fields if n != "position"]
+    headers = list(scan.scan_headers(_partition(tmp_path, data)))
+    names = [n for n in BatchHeader._fields if n != "position"]
     names += ["last_offset", "compression", "compression_id", "is_transactional", "is_control"]
     for h, b in zip(headers, records.iter_batches(data), strict=True):
         assert {n: getattr(h, n) for n in names} == {n: getattr(b, n) for n in names}
@@ -175,7 +175,7 @@ def test_batch_headers_name_every_field_as_the_decoded_batches_do(tmp_path):
 
 def test_partition_writer_rolls_segments_and_indexes_batch_starts(tmp_path):
     d = str(tmp_path / "t-0")
-    with segments.PartitionWriter(d, segment_bytes=20_000, index_interval_bytes=1500) as w:
+    with write.PartitionWriter(d, segment_bytes=20_000, index_interval_bytes=1500) as w:
         w.append(_batches(40))
     logs = segments.discover(d)
     segs = logs[0].segments
@@ -185,23 +185,23 @@ def test_partition_writer_rolls_segments_and_indexes_batch_starts(tmp_path):
     for s in segs:
         with open(s.path, "rb") as f:
             data = f.read()
-        starts = {h.position: h for h in segments.scan_headers(s.path)}
+        starts = {h.position: h for h in scan.scan_headers(s.path)}
         assert next(iter(starts.values())).base_offset == s.base_offset
-        entries = segments.read_offset_index(s.index_path, s.base_offset)
+        entries = indexes.read_offset_index(s.index_path, s.base_offset)
         assert entries, "an index entry every 1500 bytes"
         for off, pos in entries:
             assert pos in starts and starts[pos].last_offset == off
-        times = segments.read_time_index(s.path[:-4] + ".timeindex", s.base_offset)
+        times = indexes.read_time_index(s.path[:-4] + ".timeindex", s.base_offset)
         assert times and all(t >= 1_700_000_000_000 for t, _ in times)
         offsets += [r.offset for r in records.decode(data)]
     assert offsets == list(range(800))
-    assert segments.last_offset(logs[0]) == 799
+    assert scan.last_offset(logs[0]) == 799
 
 
 def test_read_offset_index_stops_at_preallocated_zeros(tmp_path):
     p = tmp_path / "x.index"
     p.write_bytes(struct.pack(">iiii", 0, 0, 10, 4100) + bytes(8 * 100))
-    assert segments.read_offset_index(str(p), 500) == [(500, 0), (510, 4100)]
+    assert indexes.read_offset_index(str(p), 500) == [(500, 0), (510, 4100)]
 
 
 def _linear_floor(entries, offset):
@@ -212,59 +212,59 @@ def _linear_floor(entries, offset):
 
 def test_index_lookups_by_binary_search_equal_a_full_read(tmp_path):
     d = str(tmp_path / "t-0")
-    with segments.PartitionWriter(d, segment_bytes=60_000, index_interval_bytes=700) as w:
+    with write.PartitionWriter(d, segment_bytes=60_000, index_interval_bytes=700) as w:
         w.append(_batches(120))
     for s in segments.discover(d)[0].segments:
-        entries = segments.read_offset_index(s.index_path, s.base_offset)
-        times = segments.read_time_index(s.path[:-4] + ".timeindex", s.base_offset)
+        entries = indexes.read_offset_index(s.index_path, s.base_offset)
+        times = indexes.read_time_index(s.path[:-4] + ".timeindex", s.base_offset)
         assert len(entries) > 5 and times
-        with segments.OffsetIndex(s.index_path, s.base_offset) as index:
+        with indexes.OffsetIndex(s.index_path, s.base_offset) as index:
             assert [index.entry_at(i) for i in range(len(index))] == entries
             for probe in range(s.base_offset - 1, entries[-1][0] + 3):
                 i = index.first_offset_at_least(probe)
                 assert (entries[i - 1] if i else None) == _linear_floor(entries, probe)
-        with segments.TimeIndex(s.path[:-4] + ".timeindex", s.base_offset) as tindex:
+        with indexes.TimeIndex(s.path[:-4] + ".timeindex", s.base_offset) as tindex:
             assert [tindex.entry_at(i) for i in range(len(tindex))] == times
         for probe in range(times[0][0] - 1, times[-1][0] + 2):
             older = [off for ts, off in times if ts < probe]
             want = older[-1] + 1 if older else None
-            assert segments.time_index_start(s, probe) == want
+            assert indexes.time_index_start(s, probe) == want
 
 
 def test_index_lookups_stop_at_preallocated_zeros(tmp_path):
     p = tmp_path / "x.index"
     p.write_bytes(struct.pack(">iiii", 0, 0, 10, 4100) + bytes(8 * 100))
-    with segments.OffsetIndex(str(p), 500) as index:
+    with indexes.OffsetIndex(str(p), 500) as index:
         assert len(index) == 2
         assert index.first_offset_at_least(511) == 2
     t = tmp_path / "x.timeindex"
     t.write_bytes(struct.pack(">qiqi", 1000, 3, 2000, 9) + bytes(12 * 50))
-    with segments.TimeIndex(str(t), 500) as tindex:
+    with indexes.TimeIndex(str(t), 500) as tindex:
         assert [tindex.entry_at(i) for i in range(len(tindex))] == [(1000, 503), (2000, 509)]
     (tmp_path / "empty.index").write_bytes(b"")
-    with segments.OffsetIndex(str(tmp_path / "empty.index")) as index:
+    with indexes.OffsetIndex(str(tmp_path / "empty.index")) as index:
         assert len(index) == 0 and index.first_offset_at_least(5) == 0
 
 
 def test_the_index_bounds_a_segment_range_on_both_sides(tmp_path):
     d = str(tmp_path / "t-0")
-    with segments.PartitionWriter(d, index_interval_bytes=700) as w:
+    with write.PartitionWriter(d, index_interval_bytes=700) as w:
         w.append(_batches(60))
     (seg,) = segments.discover(d)[0].segments
-    headers = list(segments.scan_headers(seg.path))
+    headers = list(scan.scan_headers(seg.path))
     for lo, hi in ((0, 0), (95, 130), (300, 300), (1180, 5000)):
-        start = segments.index_floor(seg, lo)
-        end = segments.index_ceiling(seg, hi)
+        start = indexes.index_floor(seg, lo)
+        end = indexes.index_ceiling(seg, hi)
         inside = [h for h in headers if start <= h.position < end]
         assert {h.position for h in headers} >= {start} | ({end} - {seg.size})
         # every batch that holds an offset of [lo, hi] is inside the range
         assert all(start <= h.position < end for h in headers if h.last_offset >= lo and h.base_offset <= hi)
         assert inside
-    assert segments.index_ceiling(seg, 100) < seg.size  # it does cut
-    assert segments.index_floor(seg, 900) > 0
+    assert indexes.index_ceiling(seg, 100) < seg.size  # it does cut
+    assert indexes.index_floor(seg, 900) > 0
     # split_segment over a range cuts only inside it
-    start, end = segments.index_floor(seg, 300), segments.index_ceiling(seg, 900)
-    ranges = segments.split_segment(seg, 1500, start, end)
+    start, end = indexes.index_floor(seg, 300), indexes.index_ceiling(seg, 900)
+    ranges = indexes.split_segment(seg, 1500, start, end)
     assert ranges[0][0] == start and ranges[-1][1] == end and len(ranges) > 1
     assert all(a[1] == b[0] for a, b in zip(ranges, ranges[1:]))
     assert {a for a, _ in ranges} <= {h.position for h in headers}
@@ -276,13 +276,13 @@ def test_an_index_pointing_into_a_batch_bounds_nothing(tmp_path):
         for i in range(1, 20):
             f.write(struct.pack(">ii", i * 10 + 9, i * 1000 + 7))
     (seg,) = segments.discover(path)[0].segments
-    assert segments.index_floor(seg, 150) == 0
-    assert segments.index_ceiling(seg, 150) == seg.size
+    assert indexes.index_floor(seg, 150) == 0
+    assert indexes.index_ceiling(seg, 150) == seg.size
 
 
 def test_set_base_offset_keeps_the_crc_valid():
     data = bytearray(_batches(1, codec="zstd"))
-    segments.set_base_offset(data, 1_000_000)
+    write.set_base_offset(data, 1_000_000)
     (batch,) = list(records.iter_batches(bytes(data)))
     assert batch.base_offset == 1_000_000
     assert [r.offset for r in batch] == list(range(1_000_000, 1_000_020))
@@ -293,12 +293,12 @@ def test_set_base_offset_keeps_the_crc_valid():
 
 def test_split_with_index_and_by_scanning_give_batch_boundaries(tmp_path):
     d = str(tmp_path / "t-0")
-    with segments.PartitionWriter(d, index_interval_bytes=1000) as w:
+    with write.PartitionWriter(d, index_interval_bytes=1000) as w:
         w.append(_batches(60, codec="gzip"))
     (seg,) = segments.discover(d)[0].segments
-    bounds = {h.position for h in segments.scan_headers(seg.path)}
-    with_index = segments.split_segment(seg, 2500)
-    no_index = segments.split_segment(segments.Segment(seg.path, seg.base_offset, seg.size, None), 2500)
+    bounds = {h.position for h in scan.scan_headers(seg.path)}
+    with_index = indexes.split_segment(seg, 2500)
+    no_index = indexes.split_segment(segments.Segment(seg.path, seg.base_offset, seg.size, None), 2500)
     for ranges in (with_index, no_index):
         assert len(ranges) > 3
         assert ranges[0][0] == 0 and ranges[-1][1] == seg.size
@@ -313,8 +313,8 @@ def test_split_ignores_an_index_that_does_not_match_the_log(tmp_path):
         for i in range(1, 20):
             f.write(struct.pack(">ii", i * 10, i * 1000 + 7))
     (seg,) = segments.discover(path)[0].segments
-    bounds = {h.position for h in segments.scan_headers(path)}
-    ranges = segments.split_segment(seg, 3000)
+    bounds = {h.position for h in scan.scan_headers(path)}
+    ranges = indexes.split_segment(seg, 3000)
     assert len(ranges) > 1 and all(s in bounds for s, _ in ranges)
 
 
@@ -323,7 +323,7 @@ def test_iter_chunks_bounds_memory_and_reads_big_batches_whole(tmp_path, reuse):
     data = _batches(3) + _batches(1, per_batch=50, base=60, value=b"x" * 4000) + _batches(3, base=110)
     path = _partition(tmp_path, data)
     seen, views = [], []
-    for pos, view, headers in segments.iter_chunks(path, chunk_size=3000, reuse_buffer=reuse):
+    for pos, view, headers in scan.iter_chunks(path, chunk_size=3000, reuse_buffer=reuse):
         assert len(view) <= 3000 or len(headers) == 1
         assert headers[0].position == pos
         seen.append(bytes(view))
@@ -338,11 +338,11 @@ def test_iter_chunks_bounds_memory_and_reads_big_batches_whole(tmp_path, reuse):
 
 
 def test_read_split_ranges_give_the_same_rows_as_whole_segments(sample_log, arrow):
-    whole = logread.read_all(sample_log.directory)
-    opts = logread.ReadOptions(max_partition_bytes=8000, chunk_bytes=3000)
-    splits = logread.plan(sample_log.directory, opts)
-    assert len(splits) > len(logread.plan(sample_log.directory))
-    parts = logread.read_all(sample_log.directory, opts)
+    whole = read.read_all(sample_log.directory)
+    opts = read_options.ReadOptions(max_partition_bytes=8000, chunk_bytes=3000)
+    splits = planning.plan(sample_log.directory, opts)
+    assert len(splits) > len(planning.plan(sample_log.directory))
+    parts = read.read_all(sample_log.directory, opts)
     assert parts.equals(whole)
 
 
@@ -350,21 +350,21 @@ def test_read_split_ranges_give_the_same_rows_as_whole_segments(sample_log, arro
 
 
 def test_every_sample_record_reads_back_as_written(sample_log, arrow):
-    table = logread.read_all(sample_log.directory)
-    assert table.schema == logread.arrow_schema()
+    table = read.read_all(sample_log.directory)
+    assert table.schema == read_options.arrow_schema()
     assert _rows(table) == _expected(sample_log)
     assert set(table.column("compression").to_pylist()) == set(sample.CODECS)
 
 
 def test_read_committed_drops_exactly_the_aborted_transactions(sample_log, arrow):
-    opts = logread.ReadOptions(isolation_level="read_committed")
-    table = logread.read_all(sample_log.directory, opts)
+    opts = read_options.ReadOptions(isolation_level="read_committed")
+    table = read.read_all(sample_log.directory, opts)
     assert sample_log.aborted
     assert _rows(table) == _expected(sample_log, committed=True)
 
 
 def test_include_control_keeps_the_markers(sample_log, arrow):
-    table = logread.read_all(sample_log.directory, logread.ReadOptions(include_control=True))
+    table = read.read_all(sample_log.directory, read_options.ReadOptions(include_control=True))
     ctl = [r for r in table.to_pylist() if r["is_control"]]
     assert len(ctl) == sample_log.control_batches
     assert all(r["topic"] == "payments" and r["is_transactional"] for r in ctl)
@@ -374,8 +374,8 @@ def test_transactions_come_from_markers_and_match_the_txnindex(sample_log):
     for plog in segments.discover(sample_log.directory):
         if plog.topic != "payments":
             continue
-        state = logread.transactions(plog)
-        txn = segments.read_txn_index(plog.segments[-1].path[:-4] + ".txnindex")
+        state = transactions.transactions(plog)
+        txn = indexes.read_txn_index(plog.segments[-1].path[:-4] + ".txnindex")
         assert state.aborted == [(a.producer_id, a.first_offset, a.last_offset) for a in txn]
         assert state.last_stable_offset is None
 
@@ -388,9 +388,9 @@ def test_open_transaction_hides_everything_from_its_start_under_read_committed(t
     )
     data += _batches(1, base=45)
     _partition(tmp_path, data)
-    committed = logread.read_all(str(tmp_path), logread.ReadOptions(isolation_level="read_committed"))
+    committed = read.read_all(str(tmp_path), read_options.ReadOptions(isolation_level="read_committed"))
     assert committed.column("offset").to_pylist() == list(range(40))
-    assert logread.read_all(str(tmp_path)).num_rows == 65
+    assert read.read_all(str(tmp_path)).num_rows == 65
 
 
 def test_segments_written_here_decode_in_kafka_python_record_for_record(sample_log):
@@ -416,7 +416,7 @@ def test_segments_written_here_decode_in_kafka_python_record_for_record(sample_l
 
 
 def test_read_split_decodes_with_the_backend_its_options_name(sample_log, arrow, monkeypatch):
-    (split, *_rest) = logread.plan(sample_log.directory)
+    (split, *_rest) = planning.plan(sample_log.directory)
     for name in ("python", "cython"):
         if name == "cython" and not _backend.fast_available():
             continue
@@ -424,7 +424,7 @@ def test_read_split_decodes_with_the_backend_its_options_name(sample_log, arrow,
         real, used = impl.to_arrow, []
         monkeypatch.setattr(impl, "to_arrow", lambda *a, **k: used.append(name) or real(*a, **k))
         before = _backend.BACKEND
-        it = logread.read_split(split, logread.ReadOptions(backend=name))
+        it = read.read_split(split, read_options.ReadOptions(backend=name))
         next(it)
         assert used and _backend.BACKEND == before  # asked for, not switched globally
         it.close()
@@ -440,7 +440,7 @@ def test_truncated_tail_names_the_file_and_position(tmp_path, arrow):
     last = list(records.iter_batches(data))[-1]
     start = len(data) - last.size_in_bytes
     with pytest.raises(segments.SegmentError) as info:
-        logread.read_all(str(tmp_path))
+        read.read_all(str(tmp_path))
     assert info.value.path == path and info.value.position == start
     assert path in str(info.value) and f"byte {start}" in str(info.value)
     assert "truncated" in str(info.value)
@@ -448,18 +448,18 @@ def test_truncated_tail_names_the_file_and_position(tmp_path, arrow):
 
 def test_corrupt_crc_names_the_file_and_batch_position(tmp_path, arrow):
     data = bytearray(_batches(5, codec="snappy"))
-    starts = [h.position for h in segments.scan_headers(_partition(tmp_path, bytes(data)))]
+    starts = [h.position for h in scan.scan_headers(_partition(tmp_path, bytes(data)))]
     data[starts[2] + 70] ^= 0xFF
     path = _partition(tmp_path, bytes(data))
     with pytest.raises(CorruptRecordError) as info:
-        logread.read_all(str(tmp_path))
+        read.read_all(str(tmp_path))
     err = info.value
     assert isinstance(err, segments.SegmentError)
     assert err.path == path and err.position == starts[2]
     assert f"{path}: at byte {starts[2]}" in str(err)
     # without CRC checks the bytes still have to decompress; either way: no crash
     try:
-        logread.read_all(str(tmp_path), logread.ReadOptions(verify_crc=False))
+        read.read_all(str(tmp_path), read_options.ReadOptions(verify_crc=False))
     except DecodeError as exc:
         assert path in str(exc)
 
@@ -467,7 +467,7 @@ def test_corrupt_crc_names_the_file_and_batch_position(tmp_path, arrow):
 def test_garbage_file_fails_with_a_clear_error(tmp_path, arrow):
     path = _partition(tmp_path, os.urandom(5000) * 2)
     with pytest.raises(segments.SegmentError) as info:
-        logread.read_all(str(tmp_path))
+        read.read_all(str(tmp_path))
     assert info.value.path == path and info.value.position == 0
 
 
@@ -475,10 +475,10 @@ def test_dropmalformed_and_permissive_skip_corrupt_batches(tmp_path, arrow):
     data = bytearray(_batches(5))
     data[61 * 0 + 5 * 0 + 200] ^= 0x01  # inside the first batch's records
     _partition(tmp_path, bytes(data))
-    dropped = logread.read_all(str(tmp_path), logread.ReadOptions(mode="DROPMALFORMED"))
+    dropped = read.read_all(str(tmp_path), read_options.ReadOptions(mode="DROPMALFORMED"))
     assert dropped.column("offset").to_pylist() == list(range(20, 100))
-    opts = logread.ReadOptions(mode="PERMISSIVE")
-    table = logread.read_all(str(tmp_path), opts)
+    opts = read_options.ReadOptions(mode="PERMISSIVE")
+    table = read.read_all(str(tmp_path), opts)
     bad = [r for r in table.to_pylist() if r["_corrupt_record"] is not None]
     assert len(bad) == 1 and bad[0]["offset"] == 0 and "at byte 0" in bad[0]["_corrupt_record"]
     assert table.num_rows == 81
@@ -486,10 +486,10 @@ def test_dropmalformed_and_permissive_skip_corrupt_batches(tmp_path, arrow):
 
 def test_read_options_are_checked():
     with pytest.raises(ValueError, match="isolationLevel"):
-        logread.ReadOptions.parse({"isolationLevel": "serializable"})
+        read_options.ReadOptions.parse({"isolationLevel": "serializable"})
     with pytest.raises(ValueError, match="mode"):
-        logread.ReadOptions.parse({"mode": "lenient"})
-    o = logread.ReadOptions.parse(
+        read_options.ReadOptions.parse({"mode": "lenient"})
+    o = read_options.ReadOptions.parse(
         {"VERIFYCRC": "false", "maxPartitionBytes": "64m", "includeControl": "true"}
     )
     assert (o.verify_crc, o.max_partition_bytes, o.include_control) == (False, 64 << 20, True)

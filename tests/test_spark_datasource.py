@@ -29,8 +29,8 @@ from pyspark.sql.datasource import (  # noqa: E402
 )
 from pyspark.sql.types import BinaryType, StringType, StructField, StructType  # noqa: E402
 
-from kafkawire.log import segments  # noqa: E402
-from kafkawire.log.read import RowFilter  # noqa: E402
+from kafkawire.log import scan, segments  # noqa: E402
+from kafkawire.log.planning import RowFilter  # noqa: E402
 from kafkawire.spark.datasource import KafkaLogReader, KafkaLogWriter, row_filter_of  # noqa: E402
 
 UTC = dt.timezone.utc
@@ -255,7 +255,7 @@ def test_write_commit_and_overwrite_outside_spark(tmp_path, backend):
     }
     # batchBytes 200: the two large records of t-0 do not share a batch
     t0 = [d for d in segments.discover(path) if (d.topic, d.partition) == ("t", 0)][0]
-    assert len(list(segments.scan_headers(t0.segments[0].path))) >= 2
+    assert len(list(scan.scan_headers(t0.segments[0].path))) >= 2
     assert not [n for n in os.listdir(path) if n.startswith("_kafkawire_staging")]
 
     # overwrite replaces the partition folders; the rows get offsets from 0 again

@@ -59,7 +59,19 @@ API_PAGES: Dict[str, Tuple[str, Sequence[Tuple[str, Dict[str, Any]]]]] = {
     ),
     "log": (
         "kafkawire.log",
-        [("kafkawire.log.read", {}), ("kafkawire.log.segments", {}), ("kafkawire.log.sample", {})],
+        [
+            ("kafkawire.log.read", {}),
+            ("kafkawire.log.read_options", {}),
+            ("kafkawire.log.planning", {}),
+            ("kafkawire.log.transactions", {}),
+            ("kafkawire.log.segments", {}),
+            ("kafkawire.log.scan", {}),
+            ("kafkawire.log.indexes", {}),
+            ("kafkawire.log.write", {}),
+            ("kafkawire.log.storage", {}),
+            ("kafkawire.log.tiered", {}),
+            ("kafkawire.log.sample", {}),
+        ],
     ),
     "cluster": (
         "kafkawire.cluster",

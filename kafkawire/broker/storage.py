@@ -12,7 +12,7 @@ fields); records themselves are never touched.  Legacy (magic 0/1) message sets 
 converted to batches by the server with :mod:`kafkawire.records` before they get here.
 
 With a log directory the log also lives on disk as Kafka lays it out, written by
-:class:`kafkawire.log.segments.PartitionWriter`: ``<dir>/<topic>-<partition>/`` with
+:class:`kafkawire.log.write.PartitionWriter`: ``<dir>/<topic>-<partition>/`` with
 ``<base offset>.log`` segments (the batches back to back) and their indexes, so Kafka's
 own tools, ``kafkawire dump-log`` and the ``kafka-log`` Spark source read what the
 clients produced.
@@ -30,7 +30,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 from kafkawire._records_common import V2_HEADER_SIZE, BatchHeader, unpack_v2_header
 from kafkawire.error_codes import ErrorCode
 from kafkawire.framing import BytesLike
-from kafkawire.log import segments
+from kafkawire.log import scan, segments, write
 
 # The batch header of magic 2 (kafkawire._records_common has its layout).
 BATCH_HEADER_SIZE = V2_HEADER_SIZE
@@ -118,7 +118,7 @@ class PartitionLog:
         self._writer = None
         if directory is not None:
             self._load(directory)
-            self._writer = segments.PartitionWriter(directory, next_offset=self.next_offset)
+            self._writer = write.PartitionWriter(directory, next_offset=self.next_offset)
 
     # -- on disk ------------------------------------------------------------------------
     def _load(self, directory: str) -> None:
@@ -126,7 +126,7 @@ class PartitionLog:
         for plog in segments.discover(directory):
             for seg in plog.segments:
                 try:
-                    for _pos, view, headers in segments.iter_chunks(seg.path):
+                    for _pos, view, headers in scan.iter_chunks(seg.path):
                         off = 0
                         for sh in headers:
                             data = bytes(view[off : off + sh.size_in_bytes])

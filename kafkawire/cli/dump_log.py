@@ -39,7 +39,7 @@ import time
 import zlib
 from typing import TYPE_CHECKING, Any, Dict, Generator, List, Optional, TextIO, Union
 
-from kafkawire.log import segments
+from kafkawire.log import indexes, scan, segments
 from kafkawire.cli import CommandError, CommandParser, add_bytes_as, run_command
 from kafkawire.errors import CodecUnavailableError, DecodeError, UnknownApiError
 from kafkawire.json_output import render_bytes
@@ -247,7 +247,7 @@ def dump_segment(
     base = segments.base_offset_of(path)
     yield {"dumping": path, "logStartingOffset": base}
     try:
-        for pos, view, headers in segments.iter_chunks(path, 0, end):
+        for pos, view, headers in scan.iter_chunks(path, 0, end):
             for h in headers:
                 rel = h.position - pos
                 entry = view[rel : rel + h.size_in_bytes]
@@ -270,10 +270,10 @@ def dump_index(path: str) -> Generator[Dict[str, Any], None, None]:
     base = segments.base_offset_of(path)
     yield {"dumping": path, "logStartingOffset": base}
     if path.endswith(segments.TIME_INDEX_SUFFIX):
-        for ts, off in segments.read_time_index(path, base):
+        for ts, off in indexes.read_time_index(path, base):
             yield {"timestamp": ts, "offset": off}
     elif path.endswith(segments.TXN_INDEX_SUFFIX):
-        for a in segments.read_txn_index(path):
+        for a in indexes.read_txn_index(path):
             yield {
                 "producerId": a.producer_id,
                 "firstOffset": a.first_offset,
@@ -281,7 +281,7 @@ def dump_index(path: str) -> Generator[Dict[str, Any], None, None]:
                 "lastStableOffset": a.last_stable_offset,
             }
     else:
-        for off, pos in segments.read_offset_index(path, base):
+        for off, pos in indexes.read_offset_index(path, base):
             yield {"offset": off, "position": pos}
 
 

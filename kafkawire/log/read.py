@@ -1,28 +1,24 @@
-"""Planning and reading Kafka log segments as Arrow batches, independent of Spark.
+"""Reading Kafka log segments as Arrow batches, independent of Spark.
 
-This is the code the ``kafka-log`` data source runs: :func:`plan` on the driver side
-(which partitions and segments, split where, which transactions were aborted) and
-:func:`read_split` in each worker (one byte range of one segment to Arrow record
-batches).  Nothing here imports pyspark, so it is tested, and benchmarked, on its own.
+This is the code the ``kafka-log`` data source runs in each worker: :func:`read_split`
+reads one byte range of one segment (as :func:`kafkawire.log.planning.plan` made it on
+the driver side) to Arrow record batches; :func:`read_all` plans and reads in one call.
+Nothing here imports pyspark, so it is tested, and benchmarked, on its own.
 
 Reading is bounded in memory: a split is read in chunks of whole batches
-(:func:`kafkawire.log.segments.iter_chunks`), each decoded by :func:`kafkawire.records.to_arrow`
+(:func:`kafkawire.log.scan.iter_chunks`), each decoded by :func:`kafkawire.records.to_arrow`
 into Arrow columns with no Python object per record.
 """
 
 from __future__ import annotations
 
-import functools
-import os
 from concurrent.futures import Future
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import (
     TYPE_CHECKING,
     Any,
-    Dict,
     Iterator,
     List,
-    Mapping,
     NamedTuple,
     Optional,
     Sequence,
@@ -30,540 +26,21 @@ from typing import (
     Union,
 )
 
-from kafkawire import _backend, datasource_options
+from kafkawire import _backend
 from kafkawire._records_common import BatchHeader
 from kafkawire.errors import CodecUnavailableError, DecodeError
-from kafkawire.log import segments
+from kafkawire.log import scan, segments
 from kafkawire.log.segments import SegmentCorruptRecordError, SegmentError
+from kafkawire.log.planning import NO_FILTER, RowFilter, Split, plan
+from kafkawire.log.read_options import DEFAULT_READ_OPTIONS, ReadOptions, arrow_schema
 from kafkawire.log.storage import (
-    LOCAL,
-    LOCAL_OPEN_COST_BYTES,
-    NO_STORAGE_OPTIONS,
     RangeFile,
-    Store,
-    StorageOptions,
 )
 
 if TYPE_CHECKING:
     import pyarrow
 
     from kafkawire._backend_protocol import RecordsBackend
-
-#: Spark's own default for ``spark.sql.files.maxPartitionBytes``.
-DEFAULT_MAX_PARTITION_BYTES = 128 << 20
-#: What opening one more local segment costs, in bytes read.  Spark's 4 MB default is
-#: sized for files on a distributed store; a local segment opens in about the time it
-#: takes to decode 128 KB of it, and the lower cost lets small segments share a task
-#: (measured: 100 partitions of 256 KB segments on local[2] run in 2 tasks instead of
-#: 33, 4x faster).  An object store's segments count their store's open cost
-#: (:data:`kafkawire.log.storage.OBJECT_OPEN_COST_BYTES`) unless the option sets one.
-DEFAULT_OPEN_COST_BYTES = LOCAL_OPEN_COST_BYTES
-DEFAULT_CHUNK_BYTES = 4 << 20
-MODES = ("FAILFAST", "PERMISSIVE", "DROPMALFORMED")
-ISOLATION_LEVELS = ("read_uncommitted", "read_committed")
-DEFAULT_CORRUPT_COLUMN = "_corrupt_record"
-
-
-def _size(value: Union[str, int], name: str) -> int:
-    """A byte size option: an integer, or with a k/m/g suffix (``128m``)."""
-    if isinstance(value, int):
-        return value
-    text = str(value).strip().lower().rstrip("b")
-    mult = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}.get(text[-1:], 1)
-    try:
-        return int(text[:-1] if mult > 1 else text) * mult
-    except ValueError:
-        raise ValueError(
-            f"option {name} must be a byte size such as 134217728 or 128m, not {value!r}"
-        ) from None
-
-
-def _positive(value: Union[str, int, None], name: str) -> Optional[int]:
-    if value is None:
-        return None
-    try:
-        n = int(value)
-    except (TypeError, ValueError):
-        n = 0
-    if n < 1:
-        raise ValueError(f"option {name} must be a positive integer, not {value!r}")
-    return n
-
-
-#: the ``kafka-log`` read options, as Spark spells them (case does not matter)
-READ_OPTIONS = datasource_options.names(datasource_options.KAFKA_LOG_READ)
-#: what Spark itself passes along with the options: the paths given to ``load``/``save``
-PATH_OPTIONS = ("path", "paths")
-
-
-def check_option_names(options: Mapping[str, Any], known: Sequence[str], what: str) -> None:
-    """Raise ``ValueError`` naming each option of ``options`` that is not in ``known``
-    (or a path), with the option it was probably meant to be."""
-    import difflib
-
-    def plain(name: str) -> str:
-        return name.lower().replace("_", "").replace("-", "").replace(".", "")
-
-    every = (*known, *PATH_OPTIONS)
-    lowered = {n.lower() for n in every}
-    unknown = [str(k) for k in options if str(k).lower() not in lowered]
-    if not unknown:
-        return
-    plain_names = {plain(n): n for n in every}
-    hints = []
-    for k in unknown:
-        near = plain_names.get(plain(k))
-        if near is None:
-            close = difflib.get_close_matches(plain(k), list(plain_names), n=1)
-            near = plain_names[close[0]] if close else None
-        hints.append(f"{k!r}" + (f" (did you mean {near!r}?)" if near else ""))
-    raise ValueError(
-        f"kafka-log has no {what} option {', '.join(hints)}; its {what} options: {', '.join(known)}"
-    )
-
-
-@dataclass(frozen=True)
-class ReadOptions:
-    """The ``kafka-log`` read options, parsed and checked once on the driver."""
-
-    verify_crc: bool = True
-    include_control: bool = False
-    isolation_level: str = "read_uncommitted"
-    mode: str = "FAILFAST"
-    corrupt_column: str = DEFAULT_CORRUPT_COLUMN
-    max_partition_bytes: int = DEFAULT_MAX_PARTITION_BYTES
-    open_cost_bytes: Optional[int] = None  # None: the store's (see open_cost)
-    min_partitions: Optional[int] = None  # None: the planning machine's core count
-    chunk_bytes: int = DEFAULT_CHUNK_BYTES
-    backend: Optional[str] = None
-    #: tiered storage: where Kafka's file-based RemoteStorageManager (LocalTieredStorage)
-    #: keeps the remote tier (its ``dir``), and the ``__remote_log_metadata`` log that
-    #: says which remote segments to read (see :mod:`kafkawire.log.tiered`); both or neither
-    remote_storage_path: Optional[str] = None
-    remote_log_metadata_path: Optional[str] = None
-    #: the columns to yield, in this order (None: all); set from the schema a query
-    #: gives, since Spark passes Python data sources no pruned column list
-    columns: Optional[Tuple[str, ...]] = None
-    #: how to reach an object store (endpoint, credentials) for s3:// paths
-    storage: StorageOptions = NO_STORAGE_OPTIONS
-
-    def open_cost(self, store: Store = LOCAL) -> int:
-        """What opening one file of ``store`` counts, in bytes, when tasks are planned:
-        ``open_cost_bytes`` when set, else the store's own cost."""
-        return store.open_cost_bytes if self.open_cost_bytes is None else self.open_cost_bytes
-
-    def __post_init__(self) -> None:
-        if self.isolation_level not in ISOLATION_LEVELS:
-            raise ValueError(
-                f"isolation_level must be one of {ISOLATION_LEVELS}, not {self.isolation_level!r}"
-            )
-        if self.mode not in MODES:
-            raise ValueError(f"mode must be one of {MODES}, not {self.mode!r}")
-        if self.backend not in (None, "cython", "python"):
-            raise ValueError(f"backend must be 'cython' or 'python', not {self.backend!r}")
-        if (self.remote_storage_path is None) != (self.remote_log_metadata_path is None):
-            given, missing = (
-                ("remoteStoragePath", "remoteLogMetadataPath")
-                if self.remote_log_metadata_path is None
-                else ("remoteLogMetadataPath", "remoteStoragePath")
-            )
-            raise ValueError(
-                f"option {given} needs option {missing} too: the remote tier is read as the "
-                "remote log metadata describes it"
-            )
-
-    @classmethod
-    def parse(cls, options: Mapping[str, str], *, strict: bool = True) -> "ReadOptions":
-        """From Spark's (case-insensitive) option map.  An option that is not a read
-        option raises ``ValueError`` naming it (``isolation_level`` for
-        ``isolationLevel`` would read uncommitted data); ``strict=False`` ignores it, for
-        the schema Spark asks of a write too."""
-        if strict:
-            check_option_names(options, READ_OPTIONS, "read")
-        opts = {str(k).lower(): v for k, v in options.items()}
-        iso = str(opts.get("isolationlevel", "read_uncommitted")).lower()
-        if iso not in ISOLATION_LEVELS:
-            raise ValueError(f"option isolationLevel must be one of {ISOLATION_LEVELS}, not {iso!r}")
-        mode = str(opts.get("mode", "FAILFAST")).upper()
-        if mode not in MODES:
-            raise ValueError(f"option mode must be one of {MODES}, not {mode!r}")
-        backend = opts.get("backend")
-        if backend is not None and backend not in ("cython", "python"):
-            raise ValueError(f"option backend must be 'cython' or 'python', not {backend!r}")
-        return cls(
-            verify_crc=datasource_options.parse_bool(opts.get("verifycrc", True), "verifyCrc"),
-            include_control=datasource_options.parse_bool(opts.get("includecontrol", False), "includeControl"),
-            isolation_level=iso,
-            mode=mode,
-            corrupt_column=opts.get("columnnameofcorruptrecord", DEFAULT_CORRUPT_COLUMN),
-            max_partition_bytes=_size(
-                opts.get("maxpartitionbytes", DEFAULT_MAX_PARTITION_BYTES), "maxPartitionBytes"
-            ),
-            open_cost_bytes=(
-                None
-                if opts.get("opencostinbytes") is None
-                else _size(opts["opencostinbytes"], "openCostInBytes")
-            ),
-            min_partitions=_positive(opts.get("minpartitions"), "minPartitions"),
-            chunk_bytes=_size(opts.get("chunkbytes", DEFAULT_CHUNK_BYTES), "chunkBytes"),
-            backend=backend,
-            storage=StorageOptions.parse(opts),
-            remote_storage_path=opts.get("remotestoragepath"),
-            remote_log_metadata_path=opts.get("remotelogmetadatapath"),
-        )
-
-
-# ---------------------------------------------------------------------------
-# schema
-
-
-def arrow_schema(options: Optional[ReadOptions] = None, *, pruned: bool = True) -> "pyarrow.Schema":
-    """The Arrow schema of what :func:`read_split` yields: ``topic``, ``partition``, the
-    columns of :func:`kafkawire.records.to_arrow`, and in PERMISSIVE mode the corrupt
-    record column; only ``options.columns`` of them when set (and ``pruned``).  Every
-    field is nullable, as Spark's are."""
-    return _arrow_schema(options, pruned)
-
-
-@functools.lru_cache(maxsize=64)  # asked for once a split: a task may read a thousand
-def _arrow_schema(options: Optional[ReadOptions], pruned: bool) -> "pyarrow.Schema":
-    import pyarrow as pa
-
-    from kafkawire import records
-
-    fields = [pa.field("topic", pa.string()), pa.field("partition", pa.int32())]
-    fields += [pa.field(f.name, _spark_arrow_type(f.type)) for f in records.arrow_schema()]
-    if options is not None and options.mode == "PERMISSIVE":
-        fields.append(pa.field(options.corrupt_column, pa.string()))
-    if options is None or options.columns is None or not pruned:
-        return pa.schema(fields)
-    by_name = {f.name: f for f in fields}
-    for name in options.columns:
-        if name not in by_name:
-            raise ValueError(f"kafka-log has no column {name!r}; its columns are " + ", ".join(by_name))
-    return pa.schema([by_name[name] for name in options.columns])
-
-
-def _spark_arrow_type(t: "pyarrow.DataType") -> "pyarrow.DataType":
-    """``t`` as Spark writes it in Arrow: every field nullable, list items named
-    ``element``.  Spark compares the batches a data source yields to exactly that."""
-    import pyarrow as pa
-
-    if pa.types.is_list(t):
-        return pa.list_(pa.field("element", _spark_arrow_type(t.value_type)))
-    if pa.types.is_struct(t):
-        return pa.struct([pa.field(f.name, _spark_arrow_type(f.type)) for f in t])
-    return t
-
-
-# ---------------------------------------------------------------------------
-# planning
-
-
-@dataclass(frozen=True)
-class Split:
-    """One unit of work: bytes ``[start, end)`` of one segment, on batch boundaries.
-
-    ``aborted`` lists the aborted transactions of the split's partition as
-    ``(producer id, first offset, last offset)``; ``last_stable_offset`` is the first
-    offset of the earliest transaction still open at the log's end (None if none is).
-    Both are filled only for ``read_committed``.
-    """
-
-    topic: Optional[str]
-    partition: Optional[int]
-    path: str
-    start: int
-    end: int
-    aborted: Tuple[Tuple[int, int, int], ...] = ()
-    last_stable_offset: Optional[int] = None
-    #: where ``path`` lives (a task reopens it there)
-    store: Store = LOCAL
-
-
-@dataclass
-class TxnState:
-    """What a partition's log says about its transactions."""
-
-    aborted: List[Tuple[int, int, int]] = field(default_factory=list)
-    open: Dict[int, int] = field(default_factory=dict)  # producer id -> first offset
-    errors: List[str] = field(default_factory=list)
-    #: ``(producer id, marker offset)`` of ABORT markers with no batch of their
-    #: transaction before them in the scan (it began before the segments scanned)
-    unstarted: List[Tuple[int, int]] = field(default_factory=list)
-
-    @property
-    def last_stable_offset(self) -> Optional[int]:
-        return min(self.open.values()) if self.open else None
-
-
-def _control_type(path: str, header: BatchHeader, f: RangeFile) -> str:
-    from kafkawire import records
-
-    data = f.read_at(header.position, header.size_in_bytes)
-    for batch in records.iter_batches(data, verify_crc=False):
-        for rec in batch:
-            try:
-                return records.parse_control_record(rec).type
-            except DecodeError as exc:
-                raise SegmentError(path, header.position, f"bad control record: {exc}") from exc
-    return "unknown"
-
-
-def transactions(plog: segments.PartitionLog, *, strict: bool = True) -> TxnState:
-    """Scan the batch headers of a partition, in offset order, for its transactions.
-
-    A transaction starts at a producer's first transactional batch after its previous
-    marker and ends at its control batch; an ABORT marker makes ``[first, marker]`` an
-    aborted range, which is what a broker's ``.txnindex`` records and what a
-    ``read_committed`` consumer skips.  Only control batches are read beyond their header.
-    ``strict=False`` stops at a framing error of a segment instead of raising.
-    """
-    state = TxnState()
-    for seg in plog.segments:
-        with seg.store.open(seg.path, seg.size) as f:
-            try:
-                for h in segments.scan_headers(seg.path, 0, seg.size, f=f):
-                    if not h.is_transactional:
-                        continue
-                    if not h.is_control:
-                        state.open.setdefault(h.producer_id, h.base_offset)
-                        continue
-                    kind = _control_type(seg.path, h, f)
-                    first = state.open.pop(h.producer_id, None)
-                    if kind == "abort" and first is not None:
-                        state.aborted.append((h.producer_id, first, h.last_offset))
-                    elif kind == "abort":
-                        state.unstarted.append((h.producer_id, h.last_offset))
-            except SegmentError as exc:
-                if strict:
-                    raise
-                state.errors.append(str(exc))
-    return state
-
-
-def partition_transactions(plog: segments.PartitionLog, *, strict: bool = True) -> TxnState:
-    """:func:`transactions` of ``plog``; for a log joined to its remote tier, from the
-    remote segments' ``.txnindex`` objects rather than a scan of their batch headers
-    where they tell (:func:`kafkawire.log.tiered.transactions`)."""
-    from kafkawire.log import tiered
-
-    if isinstance(plog, tiered.TieredLog):
-        known = tiered.transactions(plog, strict=strict)
-        if known is not None:
-            return known
-    return transactions(plog, strict=strict)
-
-
-@dataclass(frozen=True)
-class RowFilter:
-    """What a query keeps, as far as the log's own structure can tell (all bounds
-    inclusive; None: no bound).  Timestamps are epoch milliseconds.
-
-    :func:`plan` uses it to skip partitions, whole segments and the start of segments
-    (through the ``.index`` and ``.timeindex``); :func:`read_split` skips batches by their
-    header, without decompressing them, and drops the rows outside it.
-    """
-
-    topics: Optional[frozenset[str]] = None
-    partitions: Optional[frozenset[int]] = None
-    min_offset: Optional[int] = None
-    max_offset: Optional[int] = None
-    min_timestamp: Optional[int] = None
-    max_timestamp: Optional[int] = None
-
-    @property
-    def empty(self) -> bool:
-        """True when nothing can match (contradictory bounds, an empty IN list)."""
-        return (
-            self.topics is not None
-            and not self.topics
-            or self.partitions is not None
-            and not self.partitions
-            or self.min_offset is not None
-            and self.max_offset is not None
-            and self.min_offset > self.max_offset
-            or self.min_timestamp is not None
-            and self.max_timestamp is not None
-            and self.min_timestamp > self.max_timestamp
-        )
-
-    @property
-    def bounds_rows(self) -> bool:
-        return any(
-            v is not None for v in (self.min_offset, self.max_offset, self.min_timestamp, self.max_timestamp)
-        )
-
-    def keeps_partition(self, topic: Optional[str], partition: Optional[int]) -> bool:
-        return (self.topics is None or topic in self.topics) and (
-            self.partitions is None or partition in self.partitions
-        )
-
-    def keeps_batch(self, h: BatchHeader) -> bool:
-        """False only when no record of the batch can match."""
-        if self.min_offset is not None and h.last_offset < self.min_offset:
-            return False  # a legacy wrapper's offset is its last inner one
-        if h.magic < 2:
-            return True  # inner offsets and timestamps are not in the header
-        if self.max_offset is not None and h.base_offset > self.max_offset:
-            return False
-        # the header has the largest timestamp, not the smallest (deltas may be negative)
-        return self.min_timestamp is None or h.max_timestamp >= self.min_timestamp
-
-    def past_end(self, h: BatchHeader) -> bool:
-        """True when this batch and every later one of its partition are past the
-        offsets the filter wants (offsets only grow along a partition)."""
-        return self.max_offset is not None and h.magic >= 2 and h.base_offset > self.max_offset
-
-
-NO_FILTER = RowFilter()
-
-
-def _segment_bounds(plog: segments.PartitionLog) -> List[Tuple[segments.Segment, Optional[int]]]:
-    """Each segment with the last offset it can hold (None for the last segment)."""
-    segs = [s for s in plog.segments]
-    return [(seg, segs[i + 1].base_offset - 1 if i + 1 < len(segs) else None) for i, seg in enumerate(segs)]
-
-
-def plan(
-    paths: Union[segments.PathLike, Sequence[segments.PathLike]],
-    options: ReadOptions = ReadOptions(),
-    row_filter: RowFilter = NO_FILTER,
-) -> List[Split]:
-    """The splits that read ``paths`` (see :func:`kafkawire.log.segments.discover`), in
-    topic, partition and offset order.
-
-    Each segment larger than a quarter of the target task size (``max_partition_bytes``,
-    or less so that every core gets work: see :func:`split_bytes`) is cut at batch
-    boundaries, found from its ``.index`` when there is one, else by scanning batch
-    headers: pieces that small let :func:`pack` give every task the same work.
-    ``row_filter`` skips partitions, segments and segment starts that cannot match.
-    With ``remote_storage_path`` and ``remote_log_metadata_path`` each partition's
-    remote tier is read before its local log, and a partition with no local segments
-    from the remote tier alone (:func:`kafkawire.log.tiered.tiered_logs`).
-    """
-    if row_filter.empty:
-        return []
-    if options.remote_storage_path is not None and options.remote_log_metadata_path is not None:
-        from kafkawire.log import tiered
-
-        found = tiered.tiered_logs(
-            paths,
-            options.remote_storage_path,
-            options.remote_log_metadata_path,
-            options.storage,
-            strict=options.mode == "FAILFAST",
-        )
-    else:
-        found = segments.discover(paths, options.storage)
-    logs = [pl for pl in found if row_filter.keeps_partition(pl.topic, pl.partition)]
-    pieces: List[Tuple[segments.PartitionLog, segments.Segment, int, int]] = []
-    for plog in logs:
-        for seg, seg_last in _segment_bounds(plog):
-            if seg.size == 0:
-                continue
-            if row_filter.max_offset is not None and seg.base_offset > row_filter.max_offset:
-                continue
-            if (
-                row_filter.min_offset is not None
-                and seg_last is not None
-                and seg_last < row_filter.min_offset
-            ):
-                continue
-            start_offset = row_filter.min_offset
-            if row_filter.min_timestamp is not None:
-                # where the time index says older records end; a segment whose every
-                # entry is older is skipped up to its last indexed batch
-                after = segments.time_index_start(seg, row_filter.min_timestamp)
-                if after is not None:
-                    start_offset = after if start_offset is None else max(start_offset, after)
-            start = segments.index_floor(seg, start_offset) if start_offset is not None else 0
-            end = (
-                segments.index_ceiling(seg, row_filter.max_offset)
-                if row_filter.max_offset is not None
-                else seg.size
-            )
-            if end > start:
-                pieces.append((plog, seg, start, end))
-    store = pieces[0][1].store if pieces else LOCAL
-    target = split_bytes(sum(end - start for _p, _s, start, end in pieces), len(pieces), options, store)
-    # no finer than what opening a segment costs, unless the target itself is
-    grain = min(target, max(options.open_cost(store), target // 4))
-    out: List[Split] = []
-    strict = options.mode == "FAILFAST"
-    txn: Dict[str, Tuple[Tuple[Tuple[int, int, int], ...], Optional[int]]] = {}
-    for plog, seg, start, end in pieces:
-        if options.isolation_level == "read_committed" and plog.directory not in txn:
-            state = partition_transactions(plog, strict=strict)
-            txn[plog.directory] = (tuple(state.aborted), state.last_stable_offset)
-        aborted, lso = txn.get(plog.directory, ((), None))
-        try:
-            ranges = segments.split_segment(seg, grain, start, end)
-        except SegmentError:
-            if strict:
-                raise
-            ranges = [(start, end)]  # the read reports the bad batch
-        out.extend(
-            Split(plog.topic, plog.partition, seg.path, a, b, aborted, lso, seg.store) for a, b in ranges
-        )
-    return out
-
-
-def _cores(options: ReadOptions) -> int:
-    return options.min_partitions or os.cpu_count() or 1
-
-
-def split_bytes(total: int, files: int, options: ReadOptions, store: Store = LOCAL) -> int:
-    """The target bytes of one Spark partition, as Spark's file sources choose it:
-    ``maxPartitionBytes``, lowered so that the log spreads over ``minPartitions`` tasks
-    (by default the planning machine's cores), never below the open cost of a file of
-    ``store`` (:meth:`ReadOptions.open_cost`)."""
-    open_cost = options.open_cost(store)
-    per_core = (total + files * open_cost) // _cores(options)
-    return max(1, min(options.max_partition_bytes, max(open_cost, per_core)))
-
-
-def pack(splits: Sequence[Split], options: ReadOptions = ReadOptions()) -> List[List[Split]]:
-    """Splits grouped into Spark partitions of about equal work, in topic, partition and
-    offset order.
-
-    As many groups as it takes for none to read more than ``maxPartitionBytes``, rounded
-    up to whole waves of ``minPartitions`` tasks: with 2 cores, 3 equal tasks take as
-    long as 4 (the last runs alone), so the work is cut in 2 or 4.  For balance a split
-    weighs its bytes plus ``openCostInBytes``, unless it continues the previous split's
-    segment, and goes to the group its middle falls in.  Consecutive ranges of one
-    segment in one group are read as one split.
-    """
-    if not splits:
-        return []
-    costs = []
-    for i, s in enumerate(splits):
-        continues = i > 0 and splits[i - 1].path == s.path and splits[i - 1].end == s.start
-        costs.append(s.end - s.start + (0 if continues else options.open_cost(s.store)))
-    total = sum(costs)
-    cores = _cores(options)
-    waves = -(-sum(s.end - s.start for s in splits) // (options.max_partition_bytes * cores))
-    n = min(len(splits), waves * cores)
-    share = total / n
-    groups: List[List[Split]] = [[] for _ in range(n)]
-    done = 0
-    for s, cost in zip(splits, costs):
-        groups[min(n - 1, int((done + cost / 2) // share))].append(s)
-        done += cost
-    return [_joined(g) for g in groups if g]
-
-
-def _joined(group: List[Split]) -> List[Split]:
-    """``group`` with each run of adjacent ranges of one segment made one split."""
-    out = [group[0]]
-    for s in group[1:]:
-        last = out[-1]
-        if s.path == last.path and s.start == last.end:
-            out[-1] = replace(last, end=s.end)
-        else:
-            out.append(s)
-    return out
-
 
 # ---------------------------------------------------------------------------
 # reading
@@ -755,7 +232,7 @@ class ReadStats:
 
 def read_split(
     split: Split,
-    options: ReadOptions = ReadOptions(),
+    options: ReadOptions = DEFAULT_READ_OPTIONS,
     *,
     stats: Optional[ReadStats] = None,
     row_filter: RowFilter = NO_FILTER,
@@ -774,7 +251,7 @@ def read_split(
 
 def read_splits(
     splits: Sequence[Split],
-    options: ReadOptions = ReadOptions(),
+    options: ReadOptions = DEFAULT_READ_OPTIONS,
     *,
     stats: Optional[ReadStats] = None,
     row_filter: RowFilter = NO_FILTER,
@@ -897,7 +374,7 @@ class _TaskReader:
         row_filter = self.row_filter
         filtering = row_filter.bounds_rows
         # to_arrow copies what it keeps, so every chunk can reuse one buffer
-        chunks = segments.iter_chunks(
+        chunks = scan.iter_chunks(
             split.path,
             split.start,
             split.end,
@@ -1015,13 +492,13 @@ def _same_partition(a: Split, b: Split) -> bool:
 
 def read_all(
     paths: Union[segments.PathLike, Sequence[segments.PathLike]],
-    options: ReadOptions = ReadOptions(),
+    options: ReadOptions = DEFAULT_READ_OPTIONS,
     row_filter: RowFilter = NO_FILTER,
     **fields: Any,
 ) -> "pyarrow.Table":
     """Every split of ``paths`` read into one ``pyarrow.Table`` (for small logs, tests).
 
-    ``fields`` set :class:`ReadOptions` fields over ``options``:
+    ``fields`` set :class:`~kafkawire.log.read_options.ReadOptions` fields over ``options``:
     ``read_all(path, isolation_level="read_committed")``."""
     import pyarrow as pa
 
@@ -1039,25 +516,6 @@ def read_all(
 
 
 __all__ = [
-    "DEFAULT_MAX_PARTITION_BYTES",
-    "DEFAULT_OPEN_COST_BYTES",
-    "DEFAULT_CHUNK_BYTES",
-    "MODES",
-    "ISOLATION_LEVELS",
-    "DEFAULT_CORRUPT_COLUMN",
-    "READ_OPTIONS",
-    "PATH_OPTIONS",
-    "check_option_names",
-    "ReadOptions",
-    "arrow_schema",
-    "Split",
-    "TxnState",
-    "transactions",
-    "RowFilter",
-    "NO_FILTER",
-    "plan",
-    "split_bytes",
-    "pack",
     "ReadStats",
     "read_split",
     "read_splits",

@@ -27,7 +27,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from kafkawire.log import segments
+from kafkawire.log import indexes, segments, write
 
 CODECS = ("none", "gzip", "snappy", "lz4", "zstd")
 #: 2024-01-01T00:00:00Z in milliseconds: every sample timestamp counts from here.
@@ -75,11 +75,9 @@ class _Partition:
         self.topic = topic
         self.partition = partition
         self.dir = os.path.join(log.directory, f"{topic}-{partition}")
-        self.writer = segments.PartitionWriter(
-            self.dir, segment_bytes=segment_bytes, index_interval_bytes=1024
-        )
+        self.writer = write.PartitionWriter(self.dir, segment_bytes=segment_bytes, index_interval_bytes=1024)
         self.next_offset = 0
-        self.aborted_txns: List[segments.AbortedTxn] = []
+        self.aborted_txns: List[indexes.AbortedTxn] = []
 
     def batch(
         self,
@@ -140,7 +138,7 @@ class _Partition:
             # Kafka keeps each aborted range in the .txnindex of the segment that holds
             # its marker; the sample's markers all sit in the partition's last segment.
             last = self.writer.segments[-1]
-            segments.write_txn_index(
+            indexes.write_txn_index(
                 last[: -len(segments.LOG_SUFFIX)] + segments.TXN_INDEX_SUFFIX, self.aborted_txns
             )
 
@@ -241,7 +239,7 @@ def generate(directory: str, *, scale: int = 1, seed: int = 7, segment_bytes: in
             if aborting:
                 for r in txn_recs:
                     r.aborted = True
-                part.aborted_txns.append(segments.AbortedTxn(txn_pid, first, marker, marker + 1))
+                part.aborted_txns.append(indexes.AbortedTxn(txn_pid, first, marker, marker + 1))
         part.close()
 
     # users: a compacted-looking key set with tombstones

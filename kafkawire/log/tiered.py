@@ -37,15 +37,14 @@ import os
 import struct
 import uuid
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple, Union
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 from kafkawire.errors import DecodeError, LogNotFoundError
-from kafkawire.log import segments
+from kafkawire.log import indexes, scan, segments
 from kafkawire.log.segments import PartitionLog, PathLike, Segment, SegmentError
 from kafkawire.log.storage import LOCAL, NO_STORAGE_OPTIONS, Entry, StorageOptions, Store, local_path, resolve
-
-if TYPE_CHECKING:
-    from kafkawire.log.read import TxnState
+from kafkawire.log.transactions import TxnState
+from kafkawire.log.transactions import transactions as scanned
 
 #: RemoteLogSegmentState, by the int8 the metadata records carry
 SEGMENT_STATES = (
@@ -187,7 +186,7 @@ def _metadata_values(logs: List[PartitionLog]) -> Iterator[Tuple[Optional[int], 
 
     for plog in logs:
         for seg in plog.segments:
-            for _position, view, _headers in segments.iter_chunks(seg.path, 0, seg.size, store=seg.store):
+            for _position, view, _headers in scan.iter_chunks(seg.path, 0, seg.size, store=seg.store):
                 for batch in records.iter_batches(view):
                     if batch.is_control:
                         continue
@@ -302,9 +301,9 @@ def snapshot_open_transactions(path: str, store: Store = LOCAL) -> Optional[Dict
     return out
 
 
-def transactions(log: TieredLog, *, strict: bool = True) -> "Optional[TxnState]":
+def transactions(log: TieredLog, *, strict: bool = True) -> Optional[TxnState]:
     """The aborted transactions and open ones of ``log`` (as
-    :func:`kafkawire.log.read.transactions` finds them) without scanning the remote
+    :func:`kafkawire.log.transactions.transactions` finds them) without scanning the remote
     tier: its aborted transactions from the ``.txnindex`` objects the RemoteStorageManager
     uploaded, the local log's from a scan of its batch headers.
 
@@ -314,15 +313,12 @@ def transactions(log: TieredLog, *, strict: bool = True) -> "Optional[TxnState]"
     uploaded with its last segment.  When neither tells (a local log not written by a
     broker, no snapshot), this gives None: scan.
     """
-    from kafkawire.log.read import TxnState
-    from kafkawire.log.read import transactions as scanned
-
     local = PartitionLog(log.topic, log.partition, log.directory, log.segments[log.remote_count :])
     remote_aborted: Set[Tuple[int, int, int]] = set()
     for path in log.remote_txn_indexes:
         remote_aborted.update(
             (t.producer_id, t.first_offset, t.last_offset)
-            for t in segments.read_txn_index(path, store=log.segments[0].store)
+            for t in indexes.read_txn_index(path, store=log.segments[0].store)
         )
     if not any(seg.size for seg in local.segments):
         if log.remote_snapshot is None:
@@ -336,7 +332,7 @@ def transactions(log: TieredLog, *, strict: bool = True) -> "Optional[TxnState]"
     for seg in local.segments:
         path = seg.path[: -len(segments.LOG_SUFFIX)] + segments.TXN_INDEX_SUFFIX
         if seg.store.info(path) is not None:
-            for t in segments.read_txn_index(path, store=seg.store):
+            for t in indexes.read_txn_index(path, store=seg.store):
                 indexed[(t.producer_id, t.last_offset)] = t.first_offset
     aborted = remote_aborted
     for pid, marker in [(pid, last) for pid, _first, last in state.aborted] + state.unstarted:
@@ -359,8 +355,8 @@ def _listing(root: str, folder: str, store: Store) -> Dict[str, Entry]:
 
 def _cut_before(seg: Segment, offset: int) -> int:
     """The byte position in ``seg`` of its first batch at or past ``offset``."""
-    start = segments.index_floor(seg, offset)
-    for h in segments.scan_headers(seg.path, start, seg.size, store=seg.store):
+    start = indexes.index_floor(seg, offset)
+    for h in scan.scan_headers(seg.path, start, seg.size, store=seg.store):
         if h.last_offset >= offset:
             if h.base_offset < offset:
                 raise SegmentError(

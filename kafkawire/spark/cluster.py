@@ -64,7 +64,7 @@ if TYPE_CHECKING:
     import pyarrow
     from pyspark.sql.types import StructType
 
-    from kafkawire.log.read import RowFilter
+    from kafkawire.log.planning import RowFilter
 
 FORMAT = "kafka-cluster"
 

@@ -84,8 +84,7 @@ from pyspark.sql.datasource import (
 )
 
 from kafkawire import datasource_options
-from kafkawire.log import read as logread
-from kafkawire.log import segments, storage
+from kafkawire.log import planning, read, read_options, scan, segments, storage, write
 from kafkawire.schema.plan import INT32_MAX
 from kafkawire.spark.ddl import spark_ddl, spark_type
 
@@ -117,10 +116,10 @@ def _paths(options: Mapping[str, str]) -> List[str]:
 
 
 class SplitPartition(InputPartition):
-    """A Spark input partition: the :class:`~kafkawire.log.read.Split` list one
+    """A Spark input partition: the :class:`~kafkawire.log.planning.Split` list one
     task reads (small segments packed together, big ones cut, for equal work)."""
 
-    def __init__(self, splits: List[logread.Split]) -> None:
+    def __init__(self, splits: List[planning.Split]) -> None:
         super().__init__(splits)
 
 
@@ -129,10 +128,10 @@ class KafkaLogReader(DataSourceReader):
 
     def __init__(self, options: Mapping[str, str], schema: Optional["StructType"] = None) -> None:
         self.paths = _paths(options)
-        self.options = logread.ReadOptions.parse(options)
+        self.options = read_options.ReadOptions.parse(options)
         if schema is not None:
             self.options = replace(self.options, columns=columns_of(schema, self.options))
-        self.row_filter = logread.NO_FILTER
+        self.row_filter = planning.NO_FILTER
 
     def pushFilters(self, filters: List[Filter]) -> Iterator[Filter]:
         """Takes the filters on ``topic``, ``partition``, ``offset`` and ``timestamp``
@@ -142,15 +141,15 @@ class KafkaLogReader(DataSourceReader):
         yield from filters
 
     def partitions(self) -> Sequence[InputPartition]:
-        splits = logread.plan(self.paths, self.options, self.row_filter)
-        groups = logread.pack(splits, self.options)
+        splits = planning.plan(self.paths, self.options, self.row_filter)
+        groups = planning.pack(splits, self.options)
         return [SplitPartition(g) for g in groups] or [SplitPartition([])]
 
     def read(self, partition: InputPartition) -> Iterator["pyarrow.RecordBatch"]:
-        return logread.read_splits(partition.value, self.options, row_filter=self.row_filter)
+        return read.read_splits(partition.value, self.options, row_filter=self.row_filter)
 
 
-def columns_of(schema: "StructType", options: logread.ReadOptions) -> Optional[Tuple[str, ...]]:
+def columns_of(schema: "StructType", options: read_options.ReadOptions) -> Optional[Tuple[str, ...]]:
     """The columns a query's schema asks for (None: all of them, in order).
 
     Spark gives a Python data source no list of the columns a query uses, but it does
@@ -161,7 +160,7 @@ def columns_of(schema: "StructType", options: logread.ReadOptions) -> Optional[T
     from pyspark.sql.pandas.types import to_arrow_schema
 
     wanted = to_arrow_schema(schema, timezone="UTC")
-    full = logread.arrow_schema(options, pruned=False)
+    full = read_options.arrow_schema(options, pruned=False)
     for f in wanted:
         i = full.get_field_index(f.name)
         if i < 0:
@@ -187,8 +186,8 @@ def _epoch_ms(value: object) -> Optional[int]:
     return None
 
 
-def row_filter_of(filters: Sequence[Filter]) -> logread.RowFilter:
-    """The :class:`~kafkawire.log.read.RowFilter` implied by the AND of
+def row_filter_of(filters: Sequence[Filter]) -> planning.RowFilter:
+    """The :class:`~kafkawire.log.planning.RowFilter` implied by the AND of
     ``filters`` (those it cannot use are left to Spark alone)."""
     topics: Optional[frozenset[str]] = None
     partitions: Optional[frozenset[int]] = None
@@ -245,7 +244,7 @@ def row_filter_of(filters: Sequence[Filter]) -> logread.RowFilter:
         else:
             lo_ts = tighter(lo_ts, lo, max) if lo is not None else lo_ts
             hi_ts = tighter(hi_ts, hi, min) if hi is not None else hi_ts
-    return logread.RowFilter(topics, partitions, lo_off, hi_off, lo_ts, hi_ts)
+    return planning.RowFilter(topics, partitions, lo_off, hi_off, lo_ts, hi_ts)
 
 
 # ---------------------------------------------------------------------------
@@ -259,8 +258,8 @@ class WriteOptions:
 
     compression: str = "none"
     batch_bytes: int = 1 << 20
-    segment_bytes: int = segments.DEFAULT_SEGMENT_BYTES
-    index_interval_bytes: int = segments.DEFAULT_INDEX_INTERVAL_BYTES
+    segment_bytes: int = write.DEFAULT_SEGMENT_BYTES
+    index_interval_bytes: int = write.DEFAULT_INDEX_INTERVAL_BYTES
     topic: Optional[str] = None
     partition: int = 0
 
@@ -268,16 +267,16 @@ class WriteOptions:
     def parse(cls, options: Mapping[str, str]) -> "WriteOptions":
         from kafkawire.compression import codec_id, codec_name
 
-        logread.check_option_names(options, WRITE_OPTIONS, "write")
+        read_options.check_option_names(options, WRITE_OPTIONS, "write")
         opts = {str(k).lower(): v for k, v in options.items()}
         return cls(
             compression=codec_name(codec_id(str(opts.get("compression", "none")).lower())),
-            batch_bytes=logread._size(opts.get("batchbytes", 1 << 20), "batchBytes"),
-            segment_bytes=logread._size(
-                opts.get("segmentbytes", segments.DEFAULT_SEGMENT_BYTES), "segmentBytes"
+            batch_bytes=read_options.byte_size(opts.get("batchbytes", 1 << 20), "batchBytes"),
+            segment_bytes=read_options.byte_size(
+                opts.get("segmentbytes", write.DEFAULT_SEGMENT_BYTES), "segmentBytes"
             ),
-            index_interval_bytes=logread._size(
-                opts.get("indexintervalbytes", segments.DEFAULT_INDEX_INTERVAL_BYTES), "indexIntervalBytes"
+            index_interval_bytes=read_options.byte_size(
+                opts.get("indexintervalbytes", write.DEFAULT_INDEX_INTERVAL_BYTES), "indexIntervalBytes"
             ),
             topic=None if opts.get("topic") is None else _check_topic(str(opts["topic"]), "option topic"),
             partition=_check_partition(str(opts.get("partition", 0)), "option partition"),
@@ -480,8 +479,8 @@ class KafkaLogWriter(DataSourceArrowWriter):
                 next_offset = 0
                 if os.path.isdir(directory):
                     for plog in segments.discover(directory):
-                        next_offset = segments.last_offset(plog) + 1
-                with segments.PartitionWriter(
+                        next_offset = scan.last_offset(plog) + 1
+                with write.PartitionWriter(
                     directory,
                     next_offset=next_offset,
                     segment_bytes=self.options.segment_bytes,
@@ -489,11 +488,11 @@ class KafkaLogWriter(DataSourceArrowWriter):
                 ) as out:
                     for sp in files:
                         delta = out.next_offset
-                        for _pos, view, headers in segments.iter_chunks(sp.path):
+                        for _pos, view, headers in scan.iter_chunks(sp.path):
                             for h in headers:
                                 start = h.position - _pos
                                 entry = bytearray(view[start : start + h.size_in_bytes])
-                                segments.set_base_offset(entry, h.base_offset + delta)
+                                write.set_base_offset(entry, h.base_offset + delta)
                                 out.append(entry)
         finally:
             shutil.rmtree(self.staging, ignore_errors=True)
@@ -523,7 +522,7 @@ class KafkaLogDataSource(DataSource):
 
     def schema(self) -> str:
         # Spark may ask a write for the schema too: its options are write options
-        return spark_ddl(logread.ReadOptions.parse(self.options, strict=False))
+        return spark_ddl(read_options.ReadOptions.parse(self.options, strict=False))
 
     def reader(self, schema: "StructType") -> KafkaLogReader:
         return KafkaLogReader(self.options, schema)

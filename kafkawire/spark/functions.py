@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Type
 
 from kafkawire import internal_topics, messages
 from kafkawire.errors import DecodeError, UnknownApiError
-from kafkawire.log.read import _spark_arrow_type
+from kafkawire.log.read_options import spark_arrow_type
 from kafkawire.spark.ddl import spark_type
 
 if TYPE_CHECKING:
@@ -107,7 +107,7 @@ def _arrow_types() -> Dict[str, "pyarrow.DataType"]:
         ]
     )
     return {
-        name: _spark_arrow_type(t)
+        name: spark_arrow_type(t)
         for name, t in (
             (_RECORD, pa.struct(list(records.arrow_schema()))),
             (_CONSUMER_OFFSETS, consumer_offsets),
