@@ -277,6 +277,11 @@ class Broker:
         return self.config.node_id
 
     @property
+    def cluster_id(self) -> str:
+        """The cluster id Metadata and DescribeCluster answer with."""
+        return self.config.cluster_id
+
+    @property
     def api_versions(self) -> Dict[int, Tuple[int, int]]:
         """The versions served of each API key."""
         return self.context.api_versions
