@@ -31,9 +31,10 @@ import fnmatch
 import functools
 import os
 import posixpath
+from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, List, Mapping, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Deque, List, Mapping, Optional, Tuple
 
 from kafkawire import datasource_options
 from kafkawire.errors import LogNotFoundError, StorageError
@@ -53,6 +54,8 @@ OBJECT_OPEN_COST_BYTES = 1 << 20
 #: The read-ahead window of small object reads: its first size, and its largest.
 MIN_READ_AHEAD = 8 << 10
 MAX_READ_AHEAD = 1 << 20
+#: How many ranges a sequential read keeps being fetched ahead of the one it uses.
+AHEAD_FETCHES = 2
 
 #: the storage options, as Spark spells them (case does not matter)
 STORAGE_OPTIONS = datasource_options.names(datasource_options.OBJECT_STORE)
@@ -327,7 +330,8 @@ class _ObjectFile(RangeFile):
         self._ahead = MIN_READ_AHEAD
         self._sequential_end = 0
         self._spare: Optional[Tuple[int, memoryview]] = None  # fetched, not yet asked for
-        self._next: Optional[Tuple[int, "Future[bytes]"]] = None  # being fetched
+        # ranges being fetched ahead, in file order: (position, size, the fetch)
+        self._ahead_fetches: Deque[Tuple[int, int, "Future[memoryview]"]] = deque()
 
     def _fetch(self, position: int, n: int) -> bytes:
         try:
@@ -337,6 +341,19 @@ class _ObjectFile(RangeFile):
         self._store.bytes_read += len(got)
         self._store.requests += 1
         return bytes(got)
+
+    def _fetch_view(self, position: int, n: int) -> memoryview:
+        """:meth:`_fetch` without the copy to ``bytes``: a view of pyarrow's buffer."""
+        try:
+            got = self._f.read_at(n, position)
+        except OSError as exc:
+            raise _s3_error(exc, self.path, position) from exc
+        self._store.bytes_read += len(got)
+        self._store.requests += 1
+        return memoryview(got)
+
+    def _fetch_ahead(self, position: int, size: int) -> None:
+        self._ahead_fetches.append((position, size, _prefetcher().submit(self._fetch_view, position, size)))
 
     def read_at(self, position: int, n: int) -> bytes:
         if n >= MAX_READ_AHEAD:
@@ -355,18 +372,23 @@ class _ObjectFile(RangeFile):
 
     def sequential(self, end: int, start: Optional[int] = None, first: int = 0) -> None:
         self._sequential_end = end
-        if start is not None and first > 0 and start < end and self._next is None:
-            self._next = (start, _prefetcher().submit(self._fetch, start, min(first, end - start)))
+        if start is not None and first > 0 and start < end and not self._ahead_fetches:
+            self._fetch_ahead(start, min(first, end - start))
 
     def _fetched(self, position: int) -> Optional[memoryview]:
         """Bytes already fetched (or being fetched) from ``position`` on, if any."""
         spare, self._spare = self._spare, None
         if spare is not None and spare[0] == position:
             return spare[1]
-        pending, self._next = self._next, None
-        if pending is not None and pending[0] == position:
-            return memoryview(pending[1].result())
+        if self._ahead_fetches and self._ahead_fetches[0][0] == position:
+            return self._ahead_fetches.popleft()[2].result()
+        self._drop_ahead()  # the reads went elsewhere: what was fetched ahead is not wanted
         return None
+
+    def _drop_ahead(self) -> None:
+        while self._ahead_fetches:
+            pending = self._ahead_fetches.popleft()[2]
+            pending.cancel() or pending.exception()  # let a running fetch end first
 
     def readinto_at(self, position: int, buffer: memoryview) -> int:
         got = 0
@@ -384,17 +406,23 @@ class _ObjectFile(RangeFile):
             direct = self._fetch(position + got, len(buffer) - got)
             buffer[got : got + len(direct)] = direct
             got += len(direct)
-        # fetch the next range of the same size while the caller decodes this one
-        following = position + got
-        if self._spare is None and self._next is None and following < self._sequential_end:
-            size = min(len(buffer), self._sequential_end - following)
-            self._next = (following, _prefetcher().submit(self._fetch, following, size))
+        # keep the next ranges of the same size being fetched while the caller decodes
+        # this one: two GETs in flight serve more bytes a second than one on a store
+        # that answers each after a fixed delay
+        if self._spare is None:
+            following = (
+                self._ahead_fetches[-1][0] + self._ahead_fetches[-1][1]
+                if self._ahead_fetches
+                else position + got
+            )
+            while len(self._ahead_fetches) < AHEAD_FETCHES and following < self._sequential_end:
+                size = min(len(buffer), self._sequential_end - following)
+                self._fetch_ahead(following, size)
+                following += size
         return got
 
     def close(self) -> None:
-        pending, self._next = self._next, None
-        if pending is not None:
-            pending[1].cancel() or pending[1].exception()  # let a running fetch end first
+        self._drop_ahead()
         self._f.close()
 
 
