@@ -334,16 +334,10 @@ class _ObjectFile(RangeFile):
         self._ahead_fetches: Deque[Tuple[int, int, "Future[memoryview]"]] = deque()
 
     def _fetch(self, position: int, n: int) -> bytes:
-        try:
-            got = self._f.read_at(n, position)
-        except OSError as exc:
-            raise _s3_error(exc, self.path, position) from exc
-        self._store.bytes_read += len(got)
-        self._store.requests += 1
-        return bytes(got)
+        return bytes(self._fetch_view(position, n))
 
     def _fetch_view(self, position: int, n: int) -> memoryview:
-        """:meth:`_fetch` without the copy to ``bytes``: a view of pyarrow's buffer."""
+        """One ranged GET, counted, as a view of pyarrow's buffer (no copy)."""
         try:
             got = self._f.read_at(n, position)
         except OSError as exc:
