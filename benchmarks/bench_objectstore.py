@@ -7,6 +7,11 @@ copied into a SeaweedFS server on this machine (``tests/seaweedfs_support``, bui
 of the rounds; the figure is local time / object-store time (1.0: as fast as disk):
 
 * ``read_all``: the plan and every split read to Arrow in one Python process;
+* the fetch floor: the same bytes (every split, in ranges of ``chunkBytes``) fetched and
+  decoded to nothing, from each copy: pyarrow's S3 client's ranged GETs, one at a time
+  and with as many in flight as the reader keeps (``storage.AHEAD_FETCHES`` ahead of the
+  one in use), and ``os.pread`` on disk.  ``read_all`` from the store against the best
+  of its floor says what the reader adds to the store's own cost (1.0: nothing);
 * Spark: ``count(*)``, ``sum(length(value))``, ``max(offset)`` on ``local[2]``;
 * a selective filter (300 records by offset) read through the store, with the bytes the
   store served over the bytes of the batches returned.
@@ -23,6 +28,8 @@ import shutil
 import sys
 import tempfile
 import time
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.join(os.path.dirname(HERE), "tests")]
@@ -36,6 +43,65 @@ def _read_all_rows(path: str, options) -> int:
     from kafkawire.log import planning, read
 
     return sum(b.num_rows for b in read.read_splits(planning.plan(path, options), options))
+
+
+def _ranges(splits, chunk: int):
+    """(split, position, size) of every range the reader fetches of ``splits``."""
+    for split in splits:
+        for position in range(split.start, split.end, chunk):
+            yield split, position, min(chunk, split.end - position)
+
+
+def fetch_only(splits, chunk: int, in_flight: int = 1) -> int:
+    """The floor of reading ``splits``: their bytes fetched in ranges of ``chunk`` and
+    decoded to nothing, ``in_flight`` at a time (each object opened once, as the reader
+    does): ranged GETs through pyarrow's S3 client for objects, ``os.pread`` for local
+    files.  Returns the bytes fetched."""
+    from kafkawire.log import storage
+
+    opened = {}
+
+    def open_once(split) -> None:
+        if split.path not in opened:
+            if isinstance(split.store, storage.ObjectStore):
+                opened[split.path] = split.store.filesystem.open_input_file(split.store.key(split.path))
+            else:
+                opened[split.path] = os.open(split.path, os.O_RDONLY)
+
+    def fetch(split, position: int, size: int) -> int:
+        f = opened[split.path]
+        return len(os.pread(f, size, position) if isinstance(f, int) else f.read_at(size, position))
+
+    total = 0
+    try:
+        with ThreadPoolExecutor(in_flight) as pool:
+            pending: deque = deque()
+            for r in _ranges(splits, chunk):
+                open_once(r[0])
+                if in_flight == 1:
+                    total += fetch(*r)
+                    continue
+                pending.append(pool.submit(fetch, *r))
+                if len(pending) >= in_flight:
+                    total += pending.popleft().result()
+            while pending:
+                total += pending.popleft().result()
+        return total
+    finally:
+        for f in opened.values():
+            os.close(f) if isinstance(f, int) else f.close()
+
+
+def floor_runs(splits, chunk: int) -> dict:
+    """The fetch floors of ``splits`` (:func:`fetch_only`), by name: one range at a
+    time, and as many in flight as the reader keeps."""
+    from kafkawire.log import storage
+
+    deep = storage.AHEAD_FETCHES + 1
+    return {
+        "fetch_1": lambda: fetch_only(splits, chunk, 1),
+        f"fetch_{deep}": lambda: fetch_only(splits, chunk, deep),
+    }
 
 
 def _filtered_bytes(local: str, uri: str, options, row_filter):
@@ -79,13 +145,27 @@ def measure(work: str, n_records: int, rounds: int = 3, spark=None) -> dict:
         )
         plain = read_options.ReadOptions()
         assert _read_all_rows(uri, remote) == _read_all_rows(local, plain) == n_records
-        t = _best_interleaved(
-            {"local": lambda: _read_all_rows(local, plain), "s3": lambda: _read_all_rows(uri, remote)}, rounds
-        )
+        chunk = plain.chunk_bytes
+        runs = {"local": lambda: _read_all_rows(local, plain), "s3": lambda: _read_all_rows(uri, remote)}
+        for where, splits in (("local", planning.plan(local, plain)), ("s3", planning.plan(uri, remote))):
+            assert fetch_only(splits, chunk) == sum(s.end - s.start for s in splits)
+            for name, run in floor_runs(splits, chunk).items():
+                runs[f"{where}_{name}"] = run
+        t = _best_interleaved(runs, rounds)
+        floor_s3 = min(v for k, v in t.items() if k.startswith("s3_fetch"))
+        floor_local = min(v for k, v in t.items() if k.startswith("local_fetch"))
         out = {
             "read_all_local_s": t["local"],
             "read_all_s3_s": t["s3"],
             "read_all_ratio": t["local"] / t["s3"],
+            "floor_s3_s": floor_s3,
+            "floor_local_s": floor_local,
+            "floors_s": {k: v for k, v in t.items() if "fetch" in k},
+            "chunk_bytes": chunk,
+            # what the reader adds to the store's own cost (1.0: nothing)
+            "vs_floor": floor_s3 / t["s3"],
+            # the best read_all from the store could do against the local read
+            "floor_ratio": t["local"] / floor_s3,
             "bytes": sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(local) for f in fs),
         }
         f = planning.RowFilter(
@@ -115,6 +195,12 @@ def report(fig: dict, n_records: int) -> str:
         "local time / object-store time (higher: the store is faster)",
         f"read_all, one process: local {fig['read_all_local_s']:.2f} s, SeaweedFS {fig['read_all_s3_s']:.2f} s:"
         f" {fig['read_all_ratio']:.2f}x",
+        f"fetch floor (the same bytes in {fig['chunk_bytes'] >> 20} MB ranges, no decode): SeaweedFS"
+        f" {fig['floor_s3_s']:.2f} s, disk {fig['floor_local_s']:.3f} s"
+        f" ({', '.join(f'{k} {v:.3f} s' for k, v in fig['floors_s'].items())})",
+        f"read_all from SeaweedFS against its fetch floor: {fig['vs_floor']:.2f}x;"
+        f" the floor against read_all from disk: {fig['floor_ratio']:.2f}x (the most read_all"
+        " from the store could reach)",
     ]
     if "spark_ratio" in fig:
         lines.append(

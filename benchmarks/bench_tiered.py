@@ -15,7 +15,12 @@ split read to Arrow, in one process) then reads, interleaved, best of the rounds
 * tiered, SeaweedFS: the same remote tier in an S3-compatible server on this machine
   (``tests/seaweedfs_support``; left out when it is not built).
 
-The figure is local time / tiered time (1.0: as fast as the local log).  Run as a script
+and, in the same rounds, the fetch floor of the SeaweedFS read
+(``bench_objectstore.fetch_only``: the same splits' bytes fetched in ranges of
+``chunkBytes`` and decoded to nothing, the remote tier by ranged GETs, the local tail by
+``os.pread``).  The figure is local time / tiered time (1.0: as fast as the local log);
+the SeaweedFS read is also given against its floor (1.0: the reader adds nothing to
+the store's cost).  Run as a script
 (``python benchmarks/bench_tiered.py [--records N]``) or under pytest-benchmark.
 """
 
@@ -33,6 +38,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.join(os.path.dirname(HERE), "tests")]
 
+from bench_objectstore import fetch_only, floor_runs  # noqa: E402
 from bench_spark_layouts import _best_interleaved, build_log  # noqa: E402
 
 BUCKET = "kafkawire-bench-tiered"
@@ -109,7 +115,7 @@ def _rows(path: str, options: Any) -> int:
 def measure(
     work: str, n_records: int, segment_bytes: int = 2 << 20, rounds: int = 9, s3: bool = True
 ) -> Dict[str, Any]:
-    from kafkawire.log import read_options, segments
+    from kafkawire.log import planning, read_options, segments
     from kafkawire.log import storage
 
     build_log(os.path.join(work, "whole"), n_records, 1, segment_bytes)
@@ -144,16 +150,28 @@ def measure(
                 ),
             )
             runs["tiered_s3"] = lambda: _rows(tail, in_s3)
+            splits = planning.plan(tail, in_s3)
+            assert fetch_only(splits, in_s3.chunk_bytes) == sum(s.end - s.start for s in splits)
+            floors = floor_runs(splits, in_s3.chunk_bytes)
+            runs.update({f"floor_{name}": run for name, run in floors.items()})
         for name, run in runs.items():
-            assert run() == n_records, name
+            assert name.startswith("floor_") or run() == n_records, name
         t = _best_interleaved(runs, rounds)
     finally:
         if server is not None:
             server.stop()
             shutil.rmtree(server.directory, ignore_errors=True)
+    floors = {name: seconds for name, seconds in t.items() if name.startswith("floor_")}
     for name, seconds in t.items():
         out[f"{name}_s"] = seconds
-        out[f"{name}_ratio"] = t["local"] / seconds
+        if name not in floors:
+            out[f"{name}_ratio"] = t["local"] / seconds
+    if floors:
+        out["floors_s"] = floors
+        out["floor_s"] = min(floors.values())
+        # what the reader adds to the store's own cost (1.0: nothing)
+        out["tiered_s3_vs_floor"] = out["floor_s"] / t["tiered_s3"]
+        out["floor_ratio"] = t["local"] / out["floor_s"]
     return out
 
 
@@ -167,6 +185,12 @@ def report(fig: Dict[str, Any], n_records: int) -> str:
     if "tiered_s3_s" in fig:
         lines.append(
             f"tiered, remote tier in SeaweedFS: {fig['tiered_s3_s']:.2f} s: {fig['tiered_s3_ratio']:.2f}x"
+        )
+        lines.append(
+            f"fetch floor of the SeaweedFS read (same bytes, no decode): {fig['floor_s']:.2f} s"
+            f" ({', '.join(f'{k[6:]} {v:.3f} s' for k, v in fig['floors_s'].items())});"
+            f" the read against it {fig['tiered_s3_vs_floor']:.2f}x, the floor against the local"
+            f" log {fig['floor_ratio']:.2f}x"
         )
     return "\n".join(lines)
 
