@@ -46,6 +46,8 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 
+from _replay_floor import replay_source, write_replay_file  # noqa: E402
+
 VALUE_BYTES = 1024
 #: the read topics: (compression, partitions)
 READ_TOPICS = (("none", 1), ("none", 4), ("none", 16), ("zstd", 4))
@@ -111,8 +113,6 @@ def cluster_options(bootstrap: str, topic: str, **extra: str) -> Dict[str, str]:
 def replay_files(bootstrap: str, topic: str, out_dir: str) -> float:
     """Write the Arrow batches ``kafka-cluster`` yields for ``topic`` (every column), one
     IPC file a planned range; returns the seconds the fetch and decode took here."""
-    import pyarrow as pa
-
     from kafkawire.cluster.plan import ReadOptions, plan
     from kafkawire.spark.cluster import RangePartition, read_partition
     from kafkawire.cluster.client import Cluster
@@ -127,52 +127,8 @@ def replay_files(bootstrap: str, topic: str, out_dir: str) -> float:
         t = time.perf_counter()
         batches = list(read_partition(RangePartition(r), options))
         took += time.perf_counter() - t
-        with pa.OSFile(os.path.join(out_dir, f"part-{i}.arrow"), "wb") as sink:
-            with pa.ipc.new_file(sink, arrow_schema(False)) as w:
-                for b in batches:
-                    w.write_batch(b)
+        write_replay_file(os.path.join(out_dir, f"part-{i:04d}.arrow"), arrow_schema(False), batches)
     return took
-
-
-def _replay_source():
-    """``arrow-replay``: the floor, a Python data source yielding stored Arrow batches."""
-    from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
-
-    from kafkawire.spark.cluster import ddl
-    from kafkawire.cluster.fetch import arrow_schema
-
-    class ReplayReader(DataSourceReader):
-        def __init__(self, path, columns):
-            self.path = path
-            self.columns = columns
-
-        def partitions(self):
-            return [InputPartition(os.path.join(self.path, n)) for n in sorted(os.listdir(self.path))]
-
-        def read(self, partition):
-            import pyarrow as pa
-
-            with pa.memory_map(partition.value) as source:
-                reader = pa.ipc.open_file(source)
-                for i in range(reader.num_record_batches):
-                    batch = reader.get_batch(i)
-                    yield batch if self.columns is None else batch.select(self.columns)
-
-    class ReplaySource(DataSource):
-        @classmethod
-        def name(cls):
-            return "arrow-replay"
-
-        def schema(self):
-            from kafkawire.cluster.plan import ReadOptions
-
-            return ddl(ReadOptions.parse({"kafka.bootstrap.servers": "x:1", "subscribe": "x"}))
-
-        def reader(self, schema):
-            names = schema.fieldNames()
-            return ReplayReader(self.options["path"], None if names == arrow_schema(False).names else names)
-
-    return ReplaySource
 
 
 def _agg(df) -> Tuple[int, int]:
@@ -345,7 +301,9 @@ def session(master: str, jars):
     spark = local_session(master, app="kafkawire-bench-cluster", **{"spark.driver.memory": "2g"})
     for jar in jars:
         spark.sql(f"ADD JAR '{jar}'")
-    spark.dataSource.register(_replay_source())
+    from kafkawire.cluster.fetch import arrow_schema
+
+    spark.dataSource.register(replay_source(arrow_schema(False)))
     return spark
 
 

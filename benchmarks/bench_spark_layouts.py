@@ -30,6 +30,8 @@ import sys
 import tempfile
 import time
 
+from _replay_floor import replay_source
+
 BASE_TS = 1_700_000_000_000
 #: the columns the query reads, as a schema a Python data source can be given
 QUERY_COLUMNS = "offset bigint, value binary"
@@ -89,45 +91,6 @@ def build_replay(log_dir: str, out_dir: str, files: int) -> None:
         s.close()
 
 
-def _replay_source():
-    from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
-
-    from kafkawire.log import read_options
-    from kafkawire.spark.ddl import spark_ddl
-
-    class ReplayReader(DataSourceReader):
-        def __init__(self, path, columns):
-            self.path = path
-            self.columns = columns
-
-        def partitions(self):
-            return [InputPartition(os.path.join(self.path, n)) for n in sorted(os.listdir(self.path))]
-
-        def read(self, partition):
-            import pyarrow as pa
-
-            with pa.memory_map(partition.value) as source:
-                reader = pa.ipc.open_file(source)
-                for i in range(reader.num_record_batches):
-                    batch = reader.get_batch(i)
-                    yield batch if self.columns is None else batch.select(self.columns)
-
-    class ReplaySource(DataSource):
-        @classmethod
-        def name(cls):
-            return "arrow-replay"
-
-        def schema(self):
-            return spark_ddl()
-
-        def reader(self, schema):
-            names = schema.fieldNames()
-            full = names == read_options.arrow_schema().names
-            return ReplayReader(self.options["path"], None if full else names)
-
-    return ReplaySource
-
-
 def _agg(df):
     from pyspark.sql import functions as F
 
@@ -157,7 +120,9 @@ def _best_interleaved(queries: dict, rounds: int) -> dict:
 
 
 def measure(spark, work: str, n_records: int, rounds: int = 2) -> dict:
-    spark.dataSource.register(_replay_source())
+    from kafkawire.log import read_options
+
+    spark.dataSource.register(replay_source(read_options.arrow_schema()))
     out: dict = {}
     full_dir = None
     for name, (partitions, seg) in LAYOUTS.items():
