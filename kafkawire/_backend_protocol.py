@@ -10,7 +10,7 @@ Imported only by type checkers: nothing here runs when kafkawire is imported.
 from __future__ import annotations
 
 import uuid
-from typing import Any, Iterable, Iterator, Optional, Protocol, Sequence, SupportsIndex, Tuple, Union
+from typing import Any, Iterable, Iterator, List, Optional, Protocol, Sequence, SupportsIndex, Tuple, Union
 
 from kafkawire.framing import BytesLike
 from kafkawire.schema.plan import StructPlan
@@ -188,6 +188,26 @@ class RecordsBackend(Protocol):
         delete_horizon_ms: Optional[int] = ...,
     ) -> bytes:
         """``records`` encoded as one record batch (or legacy message set)."""
+        ...
+
+    def encode_arrow_batches(
+        self,
+        keys: Any,
+        values: Any,
+        headers: Any = ...,
+        *,
+        max_bytes: int,
+        timestamp: int,
+        compression: str = ...,
+        producer_id: int = ...,
+        producer_epoch: int = ...,
+        base_sequence: int = ...,
+    ) -> List[Tuple[bytes, int]]:
+        """Rows of Arrow columns as record batches of at most ``max_bytes``: (batch, records)."""
+        ...
+
+    def arrow_key_partitions(self, keys: Any, partitions: int) -> bytes:
+        """Kafka's default partition of each key of an Arrow column (-1: null), as int32s."""
         ...
 
     def BatchBuilder(  # noqa: N802  # the backend's class, called to make one

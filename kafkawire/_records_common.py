@@ -306,3 +306,48 @@ def arrow_schema() -> Any:
             pa.field("compression", pa.string(), nullable=False),
         ]
     )
+
+
+# -- records from Arrow columns (encode_arrow_batches, arrow_key_partitions) -------------
+
+#: a producer counts each record against its batch size as this many bytes plus its key
+#: and value, and each header as HEADER_ESTIMATE plus its key and value (an upper bound
+#: of the varints and attributes around them)
+RECORD_ESTIMATE = 24
+HEADER_ESTIMATE = 8
+NULL_HEADER = "a header is null: each header needs a key"
+NULL_HEADER_KEY = "header key: expected str or bytes, got NoneType"
+_ARROW_BINARY = ("binary", "string")
+
+
+def check_arrow_binary(array: Any, what: str) -> None:
+    """Raise unless ``array`` is a pyarrow binary or string array (32-bit offsets)."""
+    kind = str(getattr(array, "type", type(array).__name__))
+    if kind not in _ARROW_BINARY:
+        raise EncodeError(f"{what}: expected an Arrow binary or string array, got {kind}")
+
+
+def arrow_header_parts(headers: Any) -> Any:
+    """The header entries (a struct array), their keys and their values, of a pyarrow
+    list<struct<key, value>> array of record headers."""
+    kind = getattr(headers, "type", type(headers).__name__)
+    entries: Any = getattr(headers, "values", None)
+    names = getattr(getattr(entries, "type", None), "names", ())
+    if not str(kind).startswith("list<") or "key" not in names or "value" not in names:
+        raise EncodeError(f"headers: expected an Arrow list<struct<key, value>> array, got {kind}")
+    return entries, entries.field("key"), entries.field("value")
+
+
+def check_arrow_lengths(n: int, keys: Any, headers: Any) -> None:
+    """Raise unless the key and header columns have the value column's ``n`` rows."""
+    for what, column in (("key", keys), ("headers", headers)):
+        if column is not None and len(column) != n:
+            raise EncodeError(f"the {what} column has {len(column)} rows, the value column {n}")
+
+
+def check_partition_count(partitions: Any) -> int:
+    """``partitions``, once it is known to be a positive int32."""
+    check_int("partitions", partitions, 32)
+    if partitions < 1:
+        raise EncodeError(f"partitions must be positive, got {partitions}")
+    return int(partitions)

@@ -13,3 +13,7 @@ cdef uint32_t crc32c_update(uint32_t crc, const unsigned char *data, size_t n) n
 # CRC-32 (IEEE, as zlib.crc32) of data[0:n], continuing from the finished CRC `crc`;
 # the checksum of legacy messages.  Needs no GIL.
 cdef uint32_t crc32_update(uint32_t crc, const unsigned char *data, size_t n) noexcept nogil
+
+# The 32-bit MurmurHash2 of data[0:n] (seed 0x9747b28c), unsigned: the key hash of Kafka's
+# default partitioner.  Needs no GIL.
+cdef uint32_t murmur2_hash(const unsigned char *data, Py_ssize_t n) noexcept nogil

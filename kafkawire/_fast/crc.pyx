@@ -132,7 +132,7 @@ def _crc32_table(data, crc=0):
     return result
 
 
-cdef uint32_t _murmur2(const unsigned char *p, Py_ssize_t n) noexcept nogil:
+cdef uint32_t murmur2_hash(const unsigned char *p, Py_ssize_t n) noexcept nogil:
     cdef uint32_t m = 0x5BD1E995U
     cdef uint32_t h = 0x9747B28CU ^ <uint32_t>n
     cdef uint32_t k
@@ -166,7 +166,7 @@ def murmur2(data):
     cdef uint32_t h
     _get_buffer(data, &view)
     try:
-        h = _murmur2(<const unsigned char *>view.buf, view.len)
+        h = murmur2_hash(<const unsigned char *>view.buf, view.len)
     finally:
         PyBuffer_Release(&view)
     return <int32_t>h

@@ -25,7 +25,7 @@ from libc.stdint cimport (
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
 
-from kafkawire._fast.crc cimport crc32_update, crc32c_update
+from kafkawire._fast.crc cimport crc32_update, crc32c_update, murmur2_hash
 from kafkawire._fast.primitives cimport (
     load_be16, load_be32, load_be64, read_varint32, read_varint64, store_be16, store_be32,
     store_be64, uvarint_size, write_uvarint, zigzag32, zigzag64,
@@ -53,6 +53,8 @@ cdef int TIMESTAMP_TYPE_BIT = _common.TIMESTAMP_TYPE_BIT
 cdef int TRANSACTIONAL_BIT = _common.TRANSACTIONAL_BIT
 cdef int CONTROL_BIT = _common.CONTROL_BIT
 cdef int DELETE_HORIZON_BIT = _common.DELETE_HORIZON_BIT
+cdef Py_ssize_t RECORD_ESTIMATE = _common.RECORD_ESTIMATE
+cdef Py_ssize_t HEADER_ESTIMATE = _common.HEADER_ESTIMATE
 # Legacy messages at least this long are checksummed with the GIL released (as crc32c).
 cdef Py_ssize_t _NOGIL_CRC_MIN = 64 * 1024
 cdef object _DEFAULT_MAX = _comp.DEFAULT_MAX_DECOMPRESSED_SIZE
@@ -119,3 +121,4 @@ include "records_arrow.pxi"
 include "records_encode.pxi"
 include "records_legacy_encode.pxi"
 include "records_builder.pxi"
+include "records_arrow_encode.pxi"

@@ -18,6 +18,8 @@ from kafkawire._pure.crc import crc32c as _crc32c
 from kafkawire._pure.primitives import read_uvarint
 
 # writing is records_encode's; the backend binds these names from this module
+from kafkawire._pure.records_arrow_encode import arrow_key_partitions as arrow_key_partitions
+from kafkawire._pure.records_arrow_encode import encode_arrow_batches as encode_arrow_batches
 from kafkawire._pure.records_encode import BatchBuilder as BatchBuilder
 from kafkawire._pure.records_encode import encode_batch as encode_batch
 from kafkawire._pure.records_encode import encode_control_batch as encode_control_batch
