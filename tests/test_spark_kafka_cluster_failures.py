@@ -1,5 +1,8 @@
 """``kafka-cluster`` when the cluster misbehaves, against the real Kafka 4.4 broker.
 
+* A task given its partition's leader by the planner fetches with no bootstrap server;
+  when the leader moved, its epoch is stale or the topic was recreated, the task asks
+  Metadata and reads the same rows.
 * A connection cut in the middle of a Fetch response, or a response of garbage, is
   retried on a new connection and the read gives the same rows as an undisturbed one;
   when it keeps happening, the read fails within ``default.api.timeout.ms`` with a
@@ -131,6 +134,83 @@ def test_a_batch_corrupted_on_the_way_is_an_error_naming_partition_and_broker(
     message = str(caught.value)
     assert message.startswith(f"{small_topic}-0: the records broker {kafka_broker.node_id} ({proxy.address})")
     assert "returned from offset 0 are corrupt" in message and "CRC" in message
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _task_read(bootstrap: str, topic: str, backend: str, hint) -> list:
+    """What a Spark task reading ``topic``'s partition 0 (300 records) returns, given the
+    leader ``hint`` the planner put into its input partition."""
+    from kafkawire.cluster.plan import OffsetRange, ReadOptions
+    from kafkawire.spark.cluster import RangePartition, read_partition
+
+    options = ReadOptions.parse(
+        {
+            "kafka.bootstrap.servers": bootstrap,
+            "subscribe": topic,
+            "backend": backend,
+            "kafka.retry.backoff.ms": "10",
+            "kafka.default.api.timeout.ms": "20000",
+        }
+    )
+    out = []
+    for batch in read_partition(RangePartition(OffsetRange(topic, 0, 0, 300), hint), options):
+        out += batch.column("offset").to_pylist()
+    return out
+
+
+def _planned_hint(bootstrap: str, topic: str):
+    from kafkawire.cluster.client import Cluster
+    from kafkawire.cluster.config import ClientConfig
+
+    with Cluster(ClientConfig.parse({"bootstrap.servers": bootstrap})) as cluster:
+        cluster.topics([topic])
+        return cluster.hint((topic, 0))
+
+
+@pytest.mark.timeout(120)
+def test_a_task_given_its_leader_fetches_with_no_bootstrap_server_nor_metadata(
+    kafka_broker, small_topic, backend
+):
+    """The planner's word on the leader takes a task straight to it: the read works with
+    a bootstrap server that does not answer."""
+    hint = _planned_hint(kafka_broker.bootstrap_servers, small_topic)
+    assert (hint.host, hint.port, hint.partition.leader) == (
+        kafka_broker.host,
+        kafka_broker.port,
+        kafka_broker.node_id,
+    )
+    assert _task_read(f"127.0.0.1:{_closed_port()}", small_topic, backend, hint) == list(range(300))
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("stale", ["moved", "leader epoch", "topic id"])
+def test_a_task_whose_leader_hint_is_stale_asks_metadata_and_reads_the_same_rows(
+    kafka_broker, small_topic, stale, backend
+):
+    """A leader gone from where the planner saw it (the connection fails), a leader epoch
+    the broker does not know (UNKNOWN_LEADER_EPOCH) or a topic recreated under another id
+    (UNKNOWN_TOPIC_ID): the task retries through Metadata as one given no hint does."""
+    import dataclasses
+    import uuid as uuid_
+
+    hint = _planned_hint(kafka_broker.bootstrap_servers, small_topic)
+    if stale == "moved":
+        hint = dataclasses.replace(hint, port=_closed_port())
+    elif stale == "leader epoch":
+        part = hint.partition
+        hint = dataclasses.replace(
+            hint, partition=dataclasses.replace(part, leader_epoch=part.leader_epoch + 5)
+        )
+    else:
+        hint = dataclasses.replace(hint, topic_id=uuid_.uuid4())
+    assert _task_read(kafka_broker.bootstrap_servers, small_topic, backend, hint) == list(range(300))
 
 
 def _produce_in_small_batches(bootstrap: str, topic: str, backend: str, n: int) -> int:

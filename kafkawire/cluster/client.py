@@ -66,6 +66,18 @@ class TopicInfo:
     internal: bool = False
 
 
+@dataclass(frozen=True)
+class LeaderHint:
+    """What the planner's metadata said of one partition's leader, handed to the task that
+    reads the partition so that its first Fetch goes straight to the leader, with no
+    bootstrap connection and no Metadata of its own (:meth:`Cluster.hint`)."""
+
+    topic_id: uuid.UUID
+    partition: PartitionInfo
+    host: str
+    port: int
+
+
 class Retriable(Exception):
     """Raised inside a retried call: try again after a backoff (``cause`` says why)."""
 
@@ -101,6 +113,7 @@ class Cluster:
         self._bootstrap: Optional[AsyncConnection] = None
         self._topics: Dict[str, TopicInfo] = {}
         self._addresses: Dict[AsyncConnection, str] = {}  # where each connection goes
+        self._hints: Dict[TopicPartition, LeaderHint] = {}  # for the first try only
 
     # -- life cycle -----------------------------------------------------------------
 
@@ -257,6 +270,7 @@ class Cluster:
                 await asyncio.sleep(min(backoff, left))
                 backoff = min(backoff * 2, max(cfg.retry_backoff_max, cfg.retry_backoff))
                 self._topics.clear()  # a leader may have moved: ask again
+                self._hints.clear()
 
     # -- metadata -----------------------------------------------------------------------
 
@@ -300,10 +314,35 @@ class Cluster:
         does not exist raises :class:`~kafkawire.errors.BrokerErrorResponse`."""
         return self.retrying("reading the cluster's metadata", lambda: self.topics_async(names))
 
+    def hint(self, tp: TopicPartition) -> Optional[LeaderHint]:
+        """What this client's metadata says of ``tp``'s leader, for another client's
+        :meth:`use_hint`; None when it knows of no leader (no I/O)."""
+        info = self._topics.get(tp[0])
+        part = None if info is None else info.partitions.get(tp[1])
+        if part is None or part.leader not in self._brokers:
+            return None
+        host, port = self._brokers[part.leader]
+        return LeaderHint(info.topic_id, part, host, port)  # type: ignore[union-attr]
+
+    def use_hint(self, tp: TopicPartition, hint: LeaderHint) -> None:
+        """Take ``tp``'s leader from ``hint`` for the first try: a lost connection or an
+        error from that broker (not the leader any more, a stale leader epoch) forgets
+        every hint, and the retry asks Metadata as it would have without one."""
+        self._hints[tp] = hint
+
     async def leader(self, tp: TopicPartition) -> Tuple[AsyncConnection, TopicInfo, PartitionInfo]:
         """The connection to ``tp``'s leader, with what Metadata says of it
-        (:class:`Retriable` while it has none)."""
+        (:class:`Retriable` while it has none), or what a hint says of it."""
         topic, partition = tp
+        hint = self._hints.get(tp)
+        if hint is not None and topic not in self._topics:
+            node = hint.partition.leader
+            self._brokers.setdefault(node, (hint.host, hint.port))
+            return (
+                await self.connection(node),
+                TopicInfo(topic, hint.topic_id, {partition: hint.partition}),
+                hint.partition,
+            )
         info = (await self.topics_async([topic]))[topic]
         part = info.partitions.get(partition)
         if part is None:

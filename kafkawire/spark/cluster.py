@@ -51,7 +51,7 @@ from pyspark.sql.streaming.datasource import (
 )
 
 from kafkawire import datasource_options
-from kafkawire.cluster.client import Cluster
+from kafkawire.cluster.client import Cluster, LeaderHint
 from kafkawire.cluster.config import ClientConfig, check_options, client_settings
 from kafkawire.cluster.fetch import arrow_schema, read_range
 from kafkawire.cluster import plan as planning
@@ -94,24 +94,34 @@ def columns_of(schema: "StructType", options: ReadOptions) -> Optional[Tuple[str
 
 
 class RangePartition(InputPartition):
-    """A Spark input partition: the offset range one task reads."""
+    """A Spark input partition: the offset range one task reads, with what the planner
+    knew of its leader (the task then needs no Metadata before its first Fetch)."""
 
-    def __init__(self, offset_range: Optional[OffsetRange]) -> None:
+    def __init__(self, offset_range: Optional[OffsetRange], leader: Optional[LeaderHint] = None) -> None:
         super().__init__(offset_range)
+        self.leader = leader
 
 
-def range_partitions(ranges: Sequence[OffsetRange]) -> List[InputPartition]:
-    """One input partition a non-empty range; Spark runs one task even for a read of
-    nothing, and that task gets no range."""
-    return [RangePartition(r) for r in ranges if r.size] or [RangePartition(None)]
+def range_partitions(
+    ranges: Sequence[OffsetRange], cluster: Optional[Cluster] = None
+) -> List[InputPartition]:
+    """One input partition a non-empty range, with ``cluster``'s word on its leader when
+    given (metadata it has just read); Spark runs one task even for a read of nothing,
+    and that task gets no range."""
+    hint = cluster.hint if cluster is not None else lambda tp: None
+    return [RangePartition(r, hint(r.tp)) for r in ranges if r.size] or [RangePartition(None)]
 
 
 def read_partition(partition: InputPartition, options: ReadOptions) -> Iterator["pyarrow.RecordBatch"]:
     """A task's read (batch and stream alike): its range fetched from the leader as Arrow."""
-    if partition.value is None:
+    r = partition.value
+    if r is None:
         return
     with Cluster(options.client) as cluster:
-        yield from read_range(cluster, partition.value, options)
+        hint = getattr(partition, "leader", None)
+        if hint is not None:
+            cluster.use_hint(r.tp, hint)
+        yield from read_range(cluster, r, options)
 
 
 def narrow(
@@ -161,7 +171,7 @@ class ClusterReader(DataSourceReader):
             ranges = plan(cluster, self.options)
             if self.row_filter is not None:
                 ranges = narrow(cluster, ranges, self.row_filter, self.options)
-        return range_partitions(ranges)
+            return range_partitions(ranges, cluster)
 
     def read(self, partition: InputPartition) -> Iterator["pyarrow.RecordBatch"]:
         return read_partition(partition, self.options)
@@ -213,6 +223,8 @@ class ClusterStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         ranges = planning.stream_ranges(
             self.cluster, self.options, planning.from_json(start), planning.from_json(end)
         )
+        # no leader hints: this client's metadata may be old (it is asked again only
+        # after an error), and a stale hint costs each task a retry
         return range_partitions(ranges)
 
     def read(self, partition: InputPartition) -> Iterator["pyarrow.RecordBatch"]:
