@@ -423,6 +423,21 @@ def _zstd_content_size(data: BytesLike) -> Optional[int]:
     return value + 256 if width == 2 else value
 
 
+# Kafka's producers (Java's, librdkafka's) write zstd frames that declare no content size.
+# The ratio of the last such frame sizes the next one's buffer (within the bound a
+# declared size is trusted to), so batches alike decompress in one pass rather than once
+# per growth of a buffer guessed too small.  Only a guess: a wrong one costs a pass.
+_zstd_ratio = 8
+
+
+def _zstd_unsized(lib: Any, data: BytesLike, size: int, max_size: int) -> memoryview:
+    global _zstd_ratio
+    out = _into(lib.zstd.decompress_into, "zstd", data, size * _zstd_ratio, max_size)
+    if size:
+        _zstd_ratio = min(max(8, len(out) * 5 // (4 * size) + 1), 1024)
+    return out
+
+
 def decompress(
     codec: int, data: BytesLike, *, max_size: int = DEFAULT_MAX_DECOMPRESSED_SIZE, magic: int = 2
 ) -> memoryview:
@@ -461,9 +476,10 @@ def decompress(
     content = _zstd_content_size(data)
     if content is not None and content > max_size:
         raise _limit("zstd", max_size)
+    if content is None:
+        return _zstd_unsized(lib, data, size, max_size)
     # A declared size is trusted only within a plausible ratio; the buffer grows past it.
-    hint = min(content, size * 1024 + 65536) if content is not None else size * 8
-    return _into(lib.zstd.decompress_into, "zstd", data, hint, max_size)
+    return _into(lib.zstd.decompress_into, "zstd", data, min(content, size * 1024 + 65536), max_size)
 
 
 __all__ = [

@@ -481,3 +481,32 @@ def test_decompressed_output_reaches_only_the_bytes_written(codec, impl):
     recs = [{"key": None, "value": text[i * 5000 : (i + 1) * 5000], "timestamp": i} for i in range(150)]
     got = R.decode(R.encode_batch(recs, compression=codec))
     assert [bytes(r.value) for r in got] == [r["value"] for r in recs]
+
+
+def _unsized_zstd(data: bytes) -> bytes:
+    """A zstd frame that declares no content size, as Kafka's producers write them."""
+    import cramjam
+
+    c = cramjam.zstd.Compressor()
+    c.compress(data)
+    out = bytes(c.finish())
+    assert compression._zstd_content_size(out) is None
+    return out
+
+
+def test_zstd_frames_without_a_size_decompress_whole_at_any_ratio_and_within_the_cap(impl):
+    # The buffer of an unsized frame is sized from the ratio of the last one: a frame
+    # far more (or less) compressible than the one before still comes out whole.
+    R = impl("records")
+    frames = [os.urandom(5000), b"a" * 3_000_000, os.urandom(200_000), b"b" * 1000, b"value-1 " * 100_000]
+    for data in frames + frames[::-1]:
+        out = compression.decompress(compression.ZSTD, _unsized_zstd(data))
+        assert out == data and len(out.obj) == len(data)
+    bomb = _unsized_zstd(b"\x00" * (8 << 20))
+    compression.decompress(compression.ZSTD, bomb)  # a ratio as high as the bomb's is learned
+    with pytest.raises(DecompressionLimitError, match="max_decompressed_size"):
+        compression.decompress(compression.ZSTD, bomb, max_size=1 << 20)
+    recs = [{"key": None, "value": b"v%d" % i * 50, "timestamp": i} for i in range(200)]
+    assert [bytes(r.value) for r in R.decode(R.encode_batch(recs, compression="zstd"))] == [
+        r["value"] for r in recs
+    ]
