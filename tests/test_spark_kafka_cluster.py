@@ -11,6 +11,7 @@ to the shared session with ``ADD JAR``.
 
 from __future__ import annotations
 
+import re
 import time
 import uuid
 
@@ -436,6 +437,81 @@ def test_rows_written_land_where_javas_partitioner_puts_them_and_read_back(
     for p in range(6):
         offsets = [r.offset for r in got if r.partition == p]
         assert offsets == list(range(len(offsets)))
+
+
+def test_a_topic_column_sends_each_row_to_its_topic_with_string_keys_where_java_puts_them(
+    spark_connector, kafka_broker, java_key_partitions, backend
+):
+    spark = spark_connector
+    boot = kafka_broker.bootstrap_servers
+    topics = [f"kw-by-column-{i}-{uuid.uuid4().hex[:8]}" for i in range(2)]
+    for t in topics:
+        create_topic(boot, t, 6)
+    keys = [k for k in WRITE_KEYS if all(b < 0x80 for b in k)]
+    rows_in = [
+        (topics[i % 2], k.decode(), f"value-{i}", [("h", None)] if i % 3 else []) for i, k in enumerate(keys)
+    ]
+    rows_in += [(topics[i % 2], None, f"keyless-{i}", None) for i in range(10)]
+    df = spark.createDataFrame(
+        rows_in, "topic string, key string, value string, headers array<struct<key: string, value: binary>>"
+    )
+    df.write.format("kafka-cluster").option("kafka.bootstrap.servers", boot).option("backend", backend).mode(
+        "append"
+    ).save()
+    back = load(
+        spark,
+        "kafka",
+        {"kafka.bootstrap.servers": boot, "subscribe": ",".join(topics), "includeHeaders": "true"},
+    )
+    got = rows(back)
+    assert sorted(
+        repr((r.topic, r.key, r.value, [tuple(h) for h in r.headers or []])) for r in got
+    ) == sorted(
+        repr((t, k.encode() if k is not None else None, v.encode(), [tuple(h) for h in hs or []]))
+        for t, k, v, hs in rows_in
+    )
+    for r in got:
+        if r.key is not None:
+            assert r.partition == java_key_partitions[r.key], r.key
+
+
+@pytest.mark.parametrize(
+    "ddl, message",
+    [
+        ("value binary, key int", "column 'key' is int, not string or binary"),
+        ("value array<int>", "column 'value' is array<int>, not string or binary"),
+        ("value binary, topic binary", "column 'topic' is binary, not string"),
+        ("value binary, partition bigint", "column 'partition' is bigint, not int"),
+        ("value binary, headers array<struct<key: binary, value: binary>>", "column 'headers' is"),
+    ],
+)
+def test_write_columns_of_the_wrong_type_are_errors_naming_them(ddl, message, backend):
+    from pyspark.sql.types import _parse_datatype_string
+
+    from kafkawire.spark.cluster import ClusterWriter, WriteOptions
+
+    options = WriteOptions.parse({"kafka.bootstrap.servers": "h:1", "topic": "t"})
+    with pytest.raises(ValueError, match=re.escape(message)):
+        ClusterWriter(options, _parse_datatype_string(ddl))
+
+
+def test_a_null_topic_or_a_partition_the_topic_lacks_is_refused(kafka_broker, backend):
+    import pyarrow as pa
+
+    from kafkawire.spark.cluster import WriteOptions, produce_rows
+
+    boot = kafka_broker.bootstrap_servers
+    topic = f"kw-refused-{uuid.uuid4().hex[:8]}"
+    create_topic(boot, topic, 2)
+    options = WriteOptions.parse({"kafka.bootstrap.servers": boot, "backend": backend})
+    batch = pa.RecordBatch.from_pydict({"topic": [topic, None], "value": [b"a", b"b"]})
+    with pytest.raises(ValueError, match="a row has a null topic and no 'topic' option is set"):
+        produce_rows(options, iter([batch]))
+    batch = pa.RecordBatch.from_pydict(
+        {"topic": [topic] * 2, "value": [b"a", b"b"], "partition": pa.array([1, 2], pa.int32())}
+    )
+    with pytest.raises(ValueError, match=re.escape(f"topic '{topic}' has no partition 2 (2 partitions)")):
+        produce_rows(options, iter([batch]))
 
 
 def test_write_options_are_checked(backend):

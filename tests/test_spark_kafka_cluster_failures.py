@@ -213,25 +213,39 @@ def test_a_task_whose_leader_hint_is_stale_asks_metadata_and_reads_the_same_rows
     assert _task_read(kafka_broker.bootstrap_servers, small_topic, backend, hint) == list(range(300))
 
 
-def _produce_in_small_batches(bootstrap: str, topic: str, backend: str, n: int) -> int:
+def _produce_in_small_batches(bootstrap: str, topic: str, backend: str, n: int, way: str) -> int:
     """``n`` records into ``topic``'s partitions 0 and 1 by kafkawire's producer, a few
-    records a batch so that many Produce requests are on the wire at once; returns how
-    many it says the broker acknowledged."""
+    records a batch so that many Produce requests are on the wire at once, a record at a
+    time (``send``) or as Arrow columns (``send_arrow``); returns how many it says the
+    broker acknowledged."""
+    import pyarrow as pa
+
     from kafkawire.cluster.client import Cluster
     from kafkawire.cluster.config import ClientConfig
     from kafkawire.cluster.produce import Producer
 
     with Cluster(ClientConfig.parse({"bootstrap.servers": bootstrap})) as cluster:
         producer = Producer(cluster, batch_bytes=300, backend=backend)
-        for i in range(n):
-            producer.send(topic, b"value-%d" % i, key=b"k%d" % i, partition=i % 2)
+        if way == "send":
+            for i in range(n):
+                producer.send(topic, b"value-%d" % i, key=b"k%d" % i, partition=i % 2)
+        else:
+            producer.send_arrow(
+                topic,
+                pa.array([b"value-%d" % i for i in range(n)]),
+                keys=pa.array([b"k%d" % i for i in range(n)]),
+                partitions=pa.array([i % 2 for i in range(n)], pa.int32()),
+            )
         producer.flush()
         return producer.acknowledged
 
 
 @pytest.mark.timeout(120)
+@pytest.mark.parametrize("way", ["send", "send_arrow"])
 @pytest.mark.parametrize("cut", [0, 1])
-def test_produce_requests_on_the_wire_together_write_each_record_once_in_order(kafka_broker, cut, backend):
+def test_produce_requests_on_the_wire_together_write_each_record_once_in_order(
+    kafka_broker, cut, way, backend
+):
     """A response cut with requests behind it on the wire: they are sent again in order,
     and the broker keeps one copy of what it had already written (Kafka's Java consumer
     reads the topic)."""
@@ -247,7 +261,7 @@ def test_produce_requests_on_the_wire_together_write_each_record_once_in_order(k
     with FaultProxy(
         kafka_broker.host, kafka_broker.port, "cut", faults=cut, api=ApiKey.PRODUCE, after=3
     ) as proxy:
-        assert _produce_in_small_batches(proxy.address, topic, backend, n) == n
+        assert _produce_in_small_batches(proxy.address, topic, backend, n, way) == n
         assert proxy.spoiled == cut
     consumed = run_java({"op": "consume", "bootstrap": boot, "topics": [topic], "group": topic, "expect": n})
     by_partition: dict = {0: [], 1: []}

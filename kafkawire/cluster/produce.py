@@ -24,6 +24,7 @@ from typing import Any, Deque, Dict, List, Optional, Sequence, Tuple
 
 from kafkawire import _backend
 from kafkawire import messages as M
+from kafkawire._records_common import RECORD_ESTIMATE, next_sequence
 from kafkawire.cluster.client import Cluster, Retriable, TopicPartition, broker_error, check
 
 _DUPLICATE_SEQUENCE = 46  # the broker already has this batch: it was written once
@@ -133,6 +134,93 @@ class Producer:
         if self._buffered >= self.buffer_bytes:
             self.flush()
         return tp
+
+    def prepare(self, topics: Sequence[str] = ()) -> None:
+        """Ask for the producer id and ``topics``' partitions now rather than with the
+        first records (a caller can do it while it waits for them)."""
+        if self._producer is None:
+            self._producer = self._init_producer_id()
+        for topic in topics:
+            self.partitions(topic)
+
+    def send_arrow(
+        self, topic: str, values: Any, *, keys: Any = None, headers: Any = None, partitions: Any = None
+    ) -> None:
+        """Buffer the rows of Arrow columns for ``topic``, each partition's in row order
+        and encoded a batch at a time: ``values`` and ``keys`` (or None) binary or string
+        arrays, ``headers`` a list<struct<key, value>> array (or None), ``partitions``
+        int32s whose nulls (or None) leave the choice to the key partitioner."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        n = len(values)
+        if not n:
+            return
+        count = self._partition_counts.get(topic) or self.partitions(topic)
+        if keys is None:
+            parts = pa.array([-1] * n, pa.int32())
+        else:
+            raw = self._records.arrow_key_partitions(keys, count)
+            parts = pa.Array.from_buffers(pa.int32(), n, [None, pa.py_buffer(raw)])
+        if partitions is not None and partitions.null_count < n:
+            bad = pc.filter(partitions, pc.or_(pc.less(partitions, 0), pc.greater_equal(partitions, count)))
+            if len(bad):
+                raise ValueError(f"topic {topic!r} has no partition {bad[0].as_py()} ({count} partitions)")
+            parts = pc.if_else(pc.is_valid(partitions), partitions, parts)
+        keyless = pc.equal(parts, -1)
+        if pc.any(keyless).as_py():
+            parts = self._stick(topic, parts, keyless, values, count)
+        # one pass a partition over its rows, in their order (the sort is stable)
+        order = pc.sort_indices(parts)
+        counts = pc.value_counts(parts)
+        values = values.take(order)
+        keys = keys.take(order) if keys is not None else None
+        headers = headers.take(order) if headers is not None else None
+        start = 0
+        for partition, rows in sorted(
+            zip(counts.field("values").to_pylist(), counts.field("counts").to_pylist())
+        ):
+            self._encode_arrow(
+                (topic, partition),
+                *(c.slice(start, rows) if c is not None else None for c in (keys, values, headers)),
+            )
+            start += rows
+        if self._buffered >= self.buffer_bytes:
+            self.flush()
+
+    def _stick(self, topic: str, parts: Any, keyless: Any, values: Any, count: int) -> Any:
+        """``parts`` with the keyless rows spread as Kafka's sticky partitioner does: about
+        a batch (keys and values counted) to one partition, then on to the next."""
+        import pyarrow.compute as pc
+
+        sizes = pc.add(pc.fill_null(pc.binary_length(pc.filter(values, keyless)), 0), RECORD_ESTIMATE)
+        before = pc.subtract(pc.cumulative_sum(sizes), sizes)  # the keyless bytes ahead of each
+        chunks = pc.divide(before, self.batch_bytes)
+        sticky = self._sticky.get(topic, 0)
+        self._sticky[topic] = sticky + chunks[-1].as_py() + 1  # the next rows open a new batch
+        spread = pc.remainder(pc.add(chunks, sticky), count)
+        return pc.replace_with_mask(parts, keyless, pc.cast(spread, "int32"))
+
+    def _encode_arrow(self, tp: TopicPartition, keys: Any, values: Any, headers: Any) -> None:
+        self._close_batch(tp)  # records sent one at a time before these go first
+        if self._producer is None:
+            self._producer = self._init_producer_id()
+        pid, epoch = self._producer
+        seq = self._sequences.get(tp, 0)
+        batches = self._records.encode_arrow_batches(
+            keys,
+            values,
+            headers,
+            max_bytes=self.batch_bytes,
+            timestamp=int(time.time() * 1000),
+            compression=self.compression,
+            producer_id=pid,
+            producer_epoch=epoch,
+            base_sequence=seq,
+        )
+        self._ready.setdefault(tp, []).extend(batches)
+        self._sequences[tp] = next_sequence(seq, len(values))
+        self._buffered += sum(len(data) for data, _ in batches)
 
     def _close_batch(self, tp: TopicPartition) -> None:
         records = self._open.pop(tp, None)

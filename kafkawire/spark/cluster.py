@@ -29,6 +29,8 @@ offsets in Spark's checkpoint, ``maxOffsetsPerTrigger``, ``Trigger.AvailableNow`
 
 from __future__ import annotations
 
+import queue
+import threading
 from dataclasses import replace
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
@@ -292,59 +294,128 @@ class Written(WriterCommitMessage):
     records: int
 
 
-def _bytes_column(batch: "pyarrow.RecordBatch", name: str) -> List[Any]:
-    """A key or value column as bytes (Spark's connector takes string or binary)."""
-    if name not in batch.schema.names:
-        return [None] * batch.num_rows
-    import pyarrow as pa
-
-    column = batch.column(batch.schema.get_field_index(name))
-    values: List[Any] = column.to_pylist()
-    if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
-        return [None if v is None else v.encode() for v in values]
-    return values
+#: the write columns' Spark types, as Spark's connector takes them
+_WRITE_TYPES = {
+    "topic": ("string",),
+    "key": ("string", "binary"),
+    "value": ("string", "binary"),
+    "partition": ("int",),
+    "headers": ("array<struct<key:string,value:binary>>",),
+}
 
 
 def check_write_schema(options: WriteOptions, schema: "StructType") -> None:
-    """A write needs a ``value`` column, and a ``topic`` column or option."""
+    """A write needs a ``value`` column, and a ``topic`` column or option; the columns
+    it takes have the types Spark's connector takes."""
     names = set(schema.fieldNames())
     if "value" not in names:
         raise ValueError(f"writing to {FORMAT} needs a 'value' column")
     if options.topic is None and "topic" not in names:
         raise ValueError(f"writing to {FORMAT} needs a 'topic' column or the 'topic' option")
+    for field in schema.fields:
+        types = _WRITE_TYPES.get(field.name)
+        if types is not None and field.dataType.simpleString() not in types:
+            raise ValueError(
+                f"writing to {FORMAT}: column {field.name!r} is {field.dataType.simpleString()},"
+                f" not {' or '.join(types)}"
+            )
+
+
+def _column(batch: "pyarrow.RecordBatch", name: str) -> Any:
+    """Column ``name`` of ``batch`` (None if it has none), large types as 32-bit ones."""
+    import pyarrow as pa
+
+    if name not in batch.schema.names:
+        return None
+    column = batch.column(batch.schema.get_field_index(name))
+    if pa.types.is_large_binary(column.type):
+        return column.cast(pa.binary())
+    if pa.types.is_large_string(column.type):
+        return column.cast(pa.string())
+    return column
+
+
+def _send_batch(producer: Producer, options: WriteOptions, batch: "pyarrow.RecordBatch") -> None:
+    """One Arrow batch of rows to ``producer``, a topic at a time."""
+    import pyarrow.compute as pc
+
+    columns = {name: _column(batch, name) for name in ("key", "value", "headers", "partition")}
+    if options.topic is not None:  # the option wins over the column, as in Spark's connector
+        producer.send_arrow(options.topic, **_columns(columns))
+        return
+    topics = _column(batch, "topic")
+    if topics.null_count:
+        raise ValueError("a row has a null topic and no 'topic' option is set")
+    names = pc.unique(topics).to_pylist()
+    for topic in names:
+        rows = (
+            columns
+            if len(names) == 1
+            else {k: c.filter(pc.equal(topics, topic)) if c is not None else None for k, c in columns.items()}
+        )
+        producer.send_arrow(topic, **_columns(rows))
+
+
+def _columns(columns: Dict[str, Any]) -> Dict[str, Any]:
+    return {
+        "values": columns["value"],
+        "keys": columns["key"],
+        "headers": columns["headers"],
+        "partitions": columns["partition"],
+    }
 
 
 def produce_rows(options: WriteOptions, iterator: Iterator["pyarrow.RecordBatch"]) -> Written:
     """One task's rows produced with an idempotent producer of its own; returns once
-    the brokers have acknowledged every record."""
-    with Cluster(options.client) as cluster:
-        producer = Producer(
-            cluster, compression=options.compression, batch_bytes=options.batch_bytes, backend=options.backend
-        )
-        for batch in iterator:
-            n = batch.num_rows
-            names = batch.schema.names
-            keys = _bytes_column(batch, "key")
-            values = _bytes_column(batch, "value")
-            topics = (
-                [options.topic] * n  # the option wins over the column, as in Spark's connector
-                if options.topic is not None
-                else batch.column(names.index("topic")).to_pylist()
-            )
-            parts = batch.column(names.index("partition")).to_pylist() if "partition" in names else [None] * n
-            headers = batch.column(names.index("headers")).to_pylist() if "headers" in names else [None] * n
-            for i in range(n):
-                if topics[i] is None:
-                    raise ValueError("a row has a null topic and no 'topic' option is set")
-                producer.send(
-                    topics[i],
-                    values[i],
-                    key=keys[i],
-                    headers=[(h["key"], h["value"]) for h in headers[i] or ()],
-                    partition=parts[i],
+    the brokers have acknowledged every record.
+
+    A thread of its own encodes and sends each Arrow batch while this one reads the
+    next from Spark (which waits on Spark's socket, the GIL released), and it connects
+    and asks for the producer id while the first rows are on their way."""
+    work: "queue.Queue[Optional[pyarrow.RecordBatch]]" = queue.Queue(maxsize=2)
+    done: Dict[str, Any] = {}
+
+    def produce() -> None:
+        try:
+            with Cluster(options.client) as cluster:
+                producer = Producer(
+                    cluster,
+                    compression=options.compression,
+                    batch_bytes=options.batch_bytes,
+                    backend=options.backend,
                 )
-        producer.flush()
-        return Written(producer.acknowledged)
+                producer.prepare([options.topic] if options.topic is not None else [])
+                while (batch := work.get()) is not None:
+                    _send_batch(producer, options, batch)
+                    producer.flush()
+                done["written"] = Written(producer.acknowledged)
+        except BaseException as exc:  # raised again in the task's thread
+            done["error"] = exc
+
+    thread = threading.Thread(target=produce, name="kafka-cluster-producer", daemon=True)
+    thread.start()
+    try:
+        for batch in iterator:
+            while thread.is_alive():
+                try:
+                    work.put(batch, timeout=0.1)
+                    break
+                except queue.Full:
+                    continue
+            if not thread.is_alive():
+                break
+    finally:
+        while thread.is_alive():
+            try:
+                work.put(None, timeout=0.1)
+                break
+            except queue.Full:
+                continue
+        thread.join()
+    if "error" in done:
+        raise done["error"]
+    written: Written = done["written"]
+    return written
 
 
 class ClusterWriter(DataSourceArrowWriter):
