@@ -19,6 +19,7 @@ import pytest
 pa = pytest.importorskip("pyarrow")
 
 from kafkawire import records  # noqa: E402
+from kafkawire.errors import StorageError  # noqa: E402
 from kafkawire.log import planning, read, read_options, scan, segments, write  # noqa: E402
 from kafkawire.log import sample  # noqa: E402
 
@@ -142,3 +143,45 @@ def test_a_corrupt_batch_among_small_splits_is_reported_as_when_read_alone(log_d
         assert len(bad) == 1 and bad[0]["topic"] == "orders" and bad[0]["partition"] == 1
     with pytest.raises(segments.SegmentError, match="at byte"):
         _one_task(splits, read_options.ReadOptions())
+
+
+def _outcome(splits, options):
+    """The rows and corrupt-record messages of one task's read, or the error it raised."""
+    stats = read.ReadStats()
+    try:
+        _batches, table = _one_task(splits, options, stats=stats)
+    except (segments.SegmentError, StorageError) as exc:
+        return ("raised", type(exc).__name__, exc.path, exc.position, str(exc))
+    return ("rows", table.to_pylist(), stats.corrupt)
+
+
+@pytest.mark.parametrize("mode", read_options.MODES)
+def test_small_segments_cut_short_or_deleted_after_planning_read_as_in_chunks(log_dir, tmp_path, mode):
+    # small splits are read whole, straight into the task's buffer; split into chunks
+    # (chunk_bytes below four times a split) they go through scan.iter_chunks: the same
+    # rows, corrupt records and errors either way
+    d = str(tmp_path / "log")
+    shutil.copytree(log_dir, d)
+    splits = planning.plan(d, read_options.ReadOptions())
+    orders = segments.discover(os.path.join(d, "orders-1"))[0].segments
+    with open(orders[1].path, "r+b") as f:  # its last batch loses its end
+        f.truncate(orders[1].size - 10)
+    last = list(scan.scan_headers(orders[3].path))[-1]
+    with open(orders[3].path, "r+b") as f:  # cut at a batch boundary, short of the plan
+        f.truncate(last.position)
+    whole = read_options.ReadOptions(mode=mode)
+    chunked = replace(whole, chunk_bytes=1024)
+    assert all(s.end - s.start < whole.chunk_bytes // 4 for s in splits)
+    assert all(s.end - s.start >= chunked.chunk_bytes // 4 for s in splits if "orders-1" in s.path)
+    got = _outcome(splits, whole)
+    assert got == _outcome(splits, chunked)
+    if mode == "FAILFAST":
+        assert got[0] == "raised" and got[2] == orders[1].path
+    else:
+        assert got[0] == "rows" and len(got[2]) == 2
+        assert orders[1].path in got[2][0] and "truncated" in got[2][1]
+    os.remove(orders[2].path)
+    gone = _outcome(splits, whole)
+    assert gone == _outcome(splits, chunked)
+    if mode != "FAILFAST":  # (FAILFAST stops at the first truncated segment)
+        assert gone[:3] == ("raised", "LogNotFoundError", orders[2].path)

@@ -271,12 +271,7 @@ def read_splits(
             else None
         )
         try:
-            for item in reader.pieces(split, opened):
-                if isinstance(item, _Piece):
-                    yield from reader.add(item)
-                else:
-                    yield from reader.flush()
-                    yield from reader.emit(item)
+            yield from reader.read(split, opened)
         finally:
             if opened is not None:
                 opened.close()
@@ -325,8 +320,9 @@ class _Piece(NamedTuple):
 
 class _TaskReader:
     """Reads the splits of one task.  What they share is worked out once (the records
-    backend, the schema, the columns to decode), and the pieces of small splits are
-    copied into one buffer and decoded by one :func:`kafkawire.records.to_arrow` call:
+    backend, the schema, the columns to decode), and small splits are read into one
+    buffer (straight from the file, or copied there from their chunks when a filter
+    picks pieces of them) and decoded by one :func:`kafkawire.records.to_arrow` call:
     a Python-level cost per split (the call, the table, the topic and partition
     columns, the batch Spark takes) is paid once per ``chunk_bytes`` instead."""
 
@@ -366,6 +362,60 @@ class _TaskReader:
             if b.num_rows:
                 self.stats.rows += b.num_rows
                 yield b
+
+    def read(self, split: Split, f: Optional[RangeFile] = None) -> Iterator["pyarrow.RecordBatch"]:
+        """What ``split`` gives, decoded now or left in the buffer for :meth:`flush`
+        (``f``: the split's file when it was opened ahead)."""
+        if not self.row_filter.bounds_rows and self.small(split.end - split.start):
+            yield from self.read_small(split, f)
+            return
+        for item in self.pieces(split, f):
+            if isinstance(item, _Piece):
+                yield from self.add(item)
+            else:
+                yield from self.flush()
+                yield from self.emit(item)
+
+    def small(self, size: int) -> bool:
+        """Whether ``size`` bytes of batches are decoded with others, not alone."""
+        return size * 4 < self.options.chunk_bytes
+
+    def room(self, size: int) -> memoryview:
+        """``size`` bytes of the buffer after what it holds (grown to ``chunk_bytes`` at
+        most, then reused)."""
+        start, end = self.filled, self.filled + size
+        if len(self.buffer) < end:
+            grown = bytearray(min(self.options.chunk_bytes, max(end, 2 * len(self.buffer))))
+            grown[:start] = memoryview(self.buffer)[:start]
+            self.buffer = grown
+        return memoryview(self.buffer)[start:end]
+
+    def keep(self, split: Split, base: int, headers: List[BatchHeader], size: int) -> None:
+        """The ``size`` bytes after what the buffer holds, batches ``headers`` of
+        ``split`` from file position ``base``, to be decoded at the next flush."""
+        rows = sum(h.record_count for h in headers)  # exactly what a v2 batch decodes to
+        self.pending.append((split, base, headers, self.filled, self.filled + size, rows))
+        self.filled += size
+
+    def read_small(self, split: Split, f: Optional[RangeFile]) -> Iterator["pyarrow.RecordBatch"]:
+        """A split read straight into the buffer, once (its bytes are not copied again
+        from a chunk of their own): what :meth:`pieces` and :meth:`add` give of it."""
+        size = split.end - split.start
+        if self.filled + size > self.options.chunk_bytes:
+            yield from self.flush()
+        into = self.room(size)
+        n, headers, error = scan.read_whole(split.path, split.start, split.end, into, f=f, store=split.store)
+        if headers and any(h.magic < 2 for h in headers):
+            # legacy message sets, whose record counts the headers do not give, alone
+            yield from self.flush()
+            yield from self.decode(_Piece(split, into[:n], split.start, headers))
+        elif headers:
+            self.keep(split, split.start, headers, n)
+        if error is not None:
+            row = self.bad(split, error.position, None, error)
+            if row is not None:
+                yield from self.flush()
+                yield from self.emit(row)
 
     def pieces(self, split: Split, f: Optional[RangeFile] = None) -> Iterator[Union[_Piece, "pyarrow.Table"]]:
         """The pieces of ``split`` the row filter may want, in order, and the
@@ -409,22 +459,14 @@ class _TaskReader:
         """Decode ``piece`` now (a big one, or one with legacy messages, whose record
         counts the headers do not give) or copy it to the buffer, flushed when full."""
         size = len(piece.view)
-        limit = self.options.chunk_bytes
-        if size * 4 >= limit or any(h.magic < 2 for h in piece.headers):
+        if not self.small(size) or any(h.magic < 2 for h in piece.headers):
             yield from self.flush()
             yield from self.decode(piece)
             return
-        if self.filled + size > limit:
+        if self.filled + size > self.options.chunk_bytes:
             yield from self.flush()
-        start, end = self.filled, self.filled + size
-        if len(self.buffer) < end:  # grown to chunk_bytes at most, then reused
-            grown = bytearray(min(limit, max(end, 2 * len(self.buffer))))
-            grown[:start] = memoryview(self.buffer)[:start]
-            self.buffer = grown
-        self.buffer[start:end] = piece.view
-        rows = sum(h.record_count for h in piece.headers)  # exactly what a v2 batch decodes to
-        self.pending.append((piece.split, piece.base, piece.headers, start, end, rows))
-        self.filled = end
+        self.room(size)[:] = piece.view
+        self.keep(piece.split, piece.base, piece.headers, size)
 
     def flush(self) -> Iterator["pyarrow.RecordBatch"]:
         """Decode the buffered pieces with one call, as one table; if a batch among them

@@ -181,15 +181,7 @@ def iter_chunks(
     is gone raises :class:`~kafkawire.errors.LogNotFoundError` naming it and ``start``.
     """
     own = f is None
-    if f is None:
-        try:
-            fh = store.open(path)
-        except LogNotFoundError as exc:
-            raise LogNotFoundError(
-                path, exc.reason + " (deleted after the read was planned?)", start
-            ) from None
-    else:
-        fh = f
+    fh = open_planned(path, start, store) if f is None else f
     try:
         if end is None:
             end = fh.size
@@ -258,14 +250,67 @@ def iter_chunks(
             filled = len(rest)
             pos += off
         if end < planned:
-            raise SegmentError(
-                path,
-                end,
-                f"the file ends at byte {end}, short of the {planned} the read was planned to (truncated?)",
-            )
+            raise _short(path, end, planned)
     finally:
         if own:
             fh.close()
+
+
+def open_planned(path: str, start: int, store: Store = LOCAL) -> RangeFile:
+    """``path`` opened for a read planned from ``start``; one that is gone raises
+    :class:`~kafkawire.errors.LogNotFoundError` naming it and ``start``."""
+    try:
+        return store.open(path)
+    except LogNotFoundError as exc:
+        raise LogNotFoundError(path, exc.reason + " (deleted after the read was planned?)", start) from None
+
+
+def read_whole(
+    path: str,
+    start: int,
+    end: int,
+    buffer: memoryview,
+    *,
+    f: Optional[RangeFile] = None,
+    store: Store = LOCAL,
+) -> Tuple[int, List[BatchHeader], Optional[SegmentError]]:
+    """``path[start:end]`` read at once into ``buffer`` (``end - start`` bytes long),
+    for a split small enough to hold whole: what :func:`iter_chunks` yields of it, as
+    one chunk read straight where the caller wants it.  Returns ``(n, headers, error)``:
+    ``buffer[:n]`` holds the whole entries ``headers`` describe, and ``error`` is the
+    framing error (a :class:`~kafkawire.log.segments.SegmentError`) that ends the split
+    early, if one does, as :func:`iter_chunks` would raise it."""
+    fh = open_planned(path, start, store) if f is None else f
+    try:
+        got = 0
+        while got < len(buffer):
+            n = fh.readinto_at(start + got, buffer[got:])
+            if not n:
+                break
+            got += n
+    finally:
+        if f is None:
+            fh.close()
+    whole = buffer[:got]
+    headers: List[BatchHeader] = []
+    off = 0
+    while off < got:
+        try:
+            h = parse_header(whole, off, path=path, file_position=start + off, available=got - off)
+        except SegmentError as exc:
+            return off, headers, exc
+        headers.append(h)
+        off += h.size_in_bytes
+    if got < end - start:
+        return off, headers, _short(path, start + got, end)
+    return off, headers, None
+
+
+def _short(path: str, end: int, planned: int) -> SegmentError:
+    """The error of a file that ends at ``end``, before the ``planned`` end of a read."""
+    return SegmentError(
+        path, end, f"the file ends at byte {end}, short of the {planned} the read was planned to (truncated?)"
+    )
 
 
 def last_offset(plog: PartitionLog) -> int:
@@ -286,6 +331,8 @@ __all__ = [
     "scan_headers",
     "check_boundary",
     "iter_chunks",
+    "open_planned",
+    "read_whole",
     "last_offset",
 ]
 
