@@ -402,17 +402,19 @@ class _ObjectFile(RangeFile):
             got += len(direct)
         # keep the next ranges of the same size being fetched while the caller decodes
         # this one: two GETs in flight serve more bytes a second than one on a store
-        # that answers each after a fixed delay
-        if self._spare is None:
-            following = (
-                self._ahead_fetches[-1][0] + self._ahead_fetches[-1][1]
-                if self._ahead_fetches
-                else position + got
-            )
-            while len(self._ahead_fetches) < AHEAD_FETCHES and following < self._sequential_end:
-                size = min(len(buffer), self._sequential_end - following)
-                self._fetch_ahead(following, size)
-                following += size
+        # that answers each after a fixed delay.  Topped up after every read, also one
+        # that left part of a range unread (a read of whole batches seldom ends where a
+        # range does), or the queue drains and every third read waits for its GET.
+        if self._ahead_fetches:
+            following = self._ahead_fetches[-1][0] + self._ahead_fetches[-1][1]
+        elif self._spare is not None:
+            following = self._spare[0] + len(self._spare[1])
+        else:
+            following = position + got
+        while len(self._ahead_fetches) < AHEAD_FETCHES and following < self._sequential_end:
+            size = min(len(buffer), self._sequential_end - following)
+            self._fetch_ahead(following, size)
+            following += size
         return got
 
     def close(self) -> None:
