@@ -161,6 +161,21 @@ def test_a_selective_filter_reads_a_small_multiple_of_what_it_returns(seaweedfs,
     assert ratio <= 4, (store.bytes_read, returned)
 
 
+@pytest.mark.backend_independent
+def test_a_long_split_is_fetched_ahead_range_after_range(seaweedfs, large_topic):
+    # chunks of 32 KB: about 30 a split, each ending short of a fetched range's end
+    local, uri = large_topic
+    opts = _opts(seaweedfs, chunk_bytes=32 << 10)
+    splits = planning.plan(uri, opts)
+    store = splits[0].store
+    assert max(s.end - s.start for s in splits) > 20 * opts.chunk_bytes
+    planned = store.bytes_read  # the plan's index reads
+    table = pa.Table.from_batches(list(read.read_splits(splits, opts)))
+    assert _rows(table) == _rows(read.read_all(local))
+    assert store.waited_reads == 0  # every chunk found its range fetched (or being fetched)
+    assert store.bytes_read - planned == sum(s.end - s.start for s in splits)  # and nothing twice
+
+
 def _in(row, f):
     ts = row[3].timestamp() * 1000 if hasattr(row[3], "timestamp") else row[3]
     return (

@@ -397,6 +397,7 @@ class _ObjectFile(RangeFile):
                 self._spare = (position + got, ahead[k:])
         if got < len(buffer):
             # read_at, not seek and read: a dropped prefetch may still use the handle
+            self._store.waited_reads += 1
             direct = self._fetch(position + got, len(buffer) - got)
             buffer[got : got + len(direct)] = direct
             got += len(direct)
@@ -442,7 +443,9 @@ class ObjectStore(Store):
 
     Folders are key prefixes, as every S3 tool shows them.  ``bytes_read`` and
     ``requests`` count what this process fetched through this store object (for tests
-    and benchmarks of ranged reads).  Picklable: a Spark task makes its own client.
+    and benchmarks of ranged reads); ``waited_reads`` the chunk reads that found no
+    range fetched ahead for them and made a GET of their own.  Picklable: a Spark task
+    makes its own client.
     """
 
     open_cost_bytes = OBJECT_OPEN_COST_BYTES
@@ -456,6 +459,7 @@ class ObjectStore(Store):
         self.options = options
         self.bytes_read = 0
         self.requests = 0
+        self.waited_reads = 0
 
     @property
     def filesystem(self) -> "pyarrow.fs.S3FileSystem":
