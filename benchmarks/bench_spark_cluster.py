@@ -2,19 +2,21 @@
 
 Every figure is a ratio of times measured in the same run, on a Kafka 4.4 broker started
 for it (``tests/kafka_support``) and Spark's connector (``spark-sql-kafka-0-10``,
-Maven-resolved, ``ADD JAR``) in the same session.  Records have 16-byte keys and 1 KiB
-values, produced by librdkafka.  Each query counts the rows and sums the value lengths;
-the routes of one figure run in interleaved rounds, best of ``--rounds``:
+Maven-resolved, ``ADD JAR``) in the same session.  Records have 16-byte keys and are
+produced by librdkafka.  Each query counts the rows and sums the value lengths; the routes
+of one figure run in interleaved rounds, best of ``--rounds``:
 
-* read: topics with compression none (1, 4 and 16 partitions) and zstd (4 partitions),
-  ``local[2]``, read by the connector (``kafka``), by ``kafka-cluster`` with every column
-  and with the schema ``value binary``, and by the replay floor: a trivial Python data
-  source memory-mapping Arrow IPC files that hold the very batches ``kafka-cluster``
-  yields for that topic (one file a partition, so as many tasks), decoded once before.
-  The floor is what any Python data source pays to hand Spark those rows; what
-  ``kafka-cluster`` costs above it is fetching and decoding.  "no Spark" is the same
-  fetch and decode in this one process (one partition after another), for scale;
-* cores: the 4-partition topic again on ``local[1]``, against ``local[2]``;
+* read, on ``local[2]``: ``--records`` records of 100-byte values with compression none,
+  lz4 and zstd (4 partitions), none again on 1 and 16 partitions, and ``--kib-records``
+  of 1 KiB values (none, 4 partitions); each read by the connector (``kafka``), by
+  ``kafka-cluster`` with every column and with the schema ``value binary``, and by the
+  replay floor (``benchmarks/_replay_floor.py``): a trivial Python data source
+  memory-mapping Arrow IPC files that hold the very batches ``kafka-cluster`` yields for
+  that topic (one file a partition, so as many tasks), decoded once before.  The floor
+  is what any Python data source pays to hand Spark those rows; what ``kafka-cluster``
+  costs above it is fetching and decoding.  "no Spark" is the same fetch and decode in
+  this one process (one partition after another), for scale;
+* cores: the 100-byte 4-partition topic again on ``local[1]``, against ``local[2]``;
 * write: the same DataFrame (``spark.range`` rows of a 16-byte key and a 1 KiB value, 2
   tasks) written by the connector's sink and by ``kafka-cluster``'s, each round into a
   new 4-partition topic, and by Spark's ``noop`` sink (the cost of making the rows);
@@ -23,10 +25,10 @@ the routes of one figure run in interleaved rounds, best of ``--rounds``:
   quarter of it, with ``max.partition.fetch.bytes`` 1 MiB and 4 MiB: the largest Arrow
   batch it yields and the peak RSS of the process.
 
-Run: ``python benchmarks/bench_spark_cluster.py [--records N] [--rounds R] [--json FILE]``
-(N records a topic, 100,000 by default; ``--only`` measures one part).  On the shared
-2-core machine of the README's figures, under a load average of 16, 50,000 records and
-2 rounds took about 13 minutes; most of it is Spark's fixed cost a query.
+Run: ``python benchmarks/bench_spark_cluster.py [--records N] [--kib-records K] [--rounds R]
+[--json FILE]`` (1,000,000 and 250,000 by default; ``--only`` measures one part).  On the
+shared 2-core machine of the README's figures, under a load average of 16, 50,000 records
+and 2 rounds took about 13 minutes; most of it is Spark's fixed cost a query.
 """
 
 from __future__ import annotations
@@ -49,9 +51,18 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 from _replay_floor import replay_source, write_replay_file  # noqa: E402
 
 VALUE_BYTES = 1024
-#: the read topics: (compression, partitions)
-READ_TOPICS = (("none", 1), ("none", 4), ("none", 16), ("zstd", 4))
-CORES_TOPIC = ("none", 4)
+#: the read topics: (value bytes, compression, partitions); 100-byte values take
+#: ``--records`` a topic, 1 KiB ones ``--kib-records``
+READ_TOPICS = (
+    (100, "none", 4),
+    (100, "lz4", 4),
+    (100, "zstd", 4),
+    (100, "none", 1),
+    (100, "none", 16),
+    (1024, "none", 4),
+)
+CORES_TOPIC = (100, "none", 4)
+MEMORY_TOPIC = (100, "none", 1)
 WRITE_PARTITIONS = 4
 FETCH_SIZES = (1 << 20, 4 << 20)
 
@@ -69,7 +80,14 @@ def create_topic(bootstrap: str, topic: str, partitions: int) -> None:
     raise RuntimeError(f"topic {topic} did not get its {partitions} partitions")
 
 
-def fill_topic(bootstrap: str, topic: str, partitions: int, n_records: int, compression: str) -> None:
+def fill_topic(
+    bootstrap: str,
+    topic: str,
+    partitions: int,
+    n_records: int,
+    compression: str,
+    value_bytes: int = VALUE_BYTES,
+) -> None:
     """Create ``topic`` and produce the workload with librdkafka, spread evenly."""
     from confluent_kafka import Producer
 
@@ -83,7 +101,7 @@ def fill_topic(bootstrap: str, topic: str, partitions: int, n_records: int, comp
             "queue.buffering.max.messages": 1_000_000,
         }
     )
-    value = bytes(i % 251 for i in range(VALUE_BYTES))
+    value = bytes(i % 251 for i in range(value_bytes))
     for i in range(n_records):
         while True:
             try:
@@ -171,18 +189,20 @@ def read_routes(spark, bootstrap: str, topic: str, replay_dir: str) -> Dict[str,
 
 
 def measure_reads(
-    spark, bootstrap: str, topics: Dict[Tuple[str, int], str], work: str, n: int, rounds: int
+    spark, bootstrap: str, topics: Dict[Tuple[int, str, int], Tuple[str, int]], work: str, rounds: int
 ) -> List[dict]:
     out = []
-    for (codec, parts), topic in topics.items():
+    for (value_bytes, codec, parts), (topic, n) in topics.items():
         replay_dir = os.path.join(work, topic)
         no_spark = replay_files(bootstrap, topic, replay_dir)
 
-        def check(name, got, n=n):
-            assert got == (n, n * VALUE_BYTES), (name, got)
+        def check(name, got, n=n, value_bytes=value_bytes):
+            assert got == (n, n * value_bytes), (name, got)
 
         best = best_of(read_routes(spark, bootstrap, topic, replay_dir), rounds, check)
-        out.append(dict(best, codec=codec, partitions=parts, records=n, no_spark=no_spark))
+        out.append(
+            dict(best, value_bytes=value_bytes, codec=codec, partitions=parts, records=n, no_spark=no_spark)
+        )
         print(fmt_read(out[-1]), flush=True)
     return out
 
@@ -238,7 +258,7 @@ print(json.dumps({"rows": rows, "largest_batch": peak,
 """
 
 
-def measure_memory(bootstrap: str, topic: str, n: int) -> List[dict]:
+def measure_memory(bootstrap: str, topic: str, n: int, value_bytes: int) -> List[dict]:
     out = []
     for end in (n // 4, n):
         for fetch in FETCH_SIZES:
@@ -251,7 +271,7 @@ def measure_memory(bootstrap: str, topic: str, n: int) -> List[dict]:
             )
             fig = json.loads(got.stdout)
             assert fig["rows"] == end, fig
-            out.append(dict(fig, records=end, fetch_bytes=fetch, range_bytes=end * VALUE_BYTES))
+            out.append(dict(fig, records=end, fetch_bytes=fetch, range_bytes=end * value_bytes))
     return out
 
 
@@ -286,7 +306,7 @@ def local1_reads(bootstrap: str, topic: str, work: str, n: int, rounds: int) -> 
     try:
 
         def check(name, got):
-            assert got == (n, n * VALUE_BYTES), (name, got)
+            assert got == (n, n * CORES_TOPIC[0]), (name, got)
 
         routes = read_routes(spark, bootstrap, topic, os.path.join(work, topic))
         routes.pop("kafka_cluster_value")
@@ -310,7 +330,7 @@ def session(master: str, jars):
 def fmt_read(f: dict) -> str:
     n = f["records"]
     return (
-        f"  {f['codec']:5} {f['partitions']:3} partitions:"
+        f"  {n / 1e6:g}M x {f['value_bytes']:4} B {f['codec']:4} {f['partitions']:2} partitions:"
         f" connector {n / f['connector'] / 1e3:6.1f}k rows/s,"
         f" kafka-cluster {n / f['kafka_cluster'] / 1e3:6.1f}k"
         f" ({f['connector'] / f['kafka_cluster']:.2f}x connector, {f['floor'] / f['kafka_cluster']:.2f}x floor),"
@@ -330,16 +350,16 @@ def fmt_write(w: dict) -> str:
 
 
 def report(fig: dict) -> str:
-    n = fig["records"]
     lines = [
-        f"{n:,} records a topic, 16 B keys, {VALUE_BYTES} B values; count + sum(length(value));"
+        "16 B keys; count + sum(length(value));"
         f" best of {fig['rounds']}; load average before {fig['load_before']}, after {fig['load_after']}",
         "read, local[2] (ratios: time of the other / time of kafka-cluster; higher is faster for kafka-cluster):",
     ]
     lines += [fmt_read(f) for f in fig["reads"]]
-    c, r2 = fig["cores"], next(f for f in fig["reads"] if (f["codec"], f["partitions"]) == CORES_TOPIC)
+    c = fig["cores"]
+    r2 = next(f for f in fig["reads"] if (f["value_bytes"], f["codec"], f["partitions"]) == CORES_TOPIC)
     lines.append(
-        f"cores, {CORES_TOPIC[0]} {CORES_TOPIC[1]} partitions, local[2] speed over local[1]:"
+        f"cores, {CORES_TOPIC[0]} B {CORES_TOPIC[1]} {CORES_TOPIC[2]} partitions, local[2] speed over local[1]:"
         f" connector {c['connector'] / r2['connector']:.2f}x, kafka-cluster {c['kafka_cluster'] / r2['kafka_cluster']:.2f}x,"
         f" floor {c['floor'] / r2['floor']:.2f}x; on local[1] kafka-cluster is"
         f" {c['connector'] / c['kafka_cluster']:.2f}x the connector, {c['floor'] / c['kafka_cluster']:.2f}x the floor"
@@ -356,7 +376,8 @@ def report(fig: dict) -> str:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--records", type=int, default=100_000, help="records in each topic")
+    p.add_argument("--records", type=int, default=1_000_000, help="records in each topic of 100-byte values")
+    p.add_argument("--kib-records", type=int, default=250_000, help="records in the topic of 1 KiB values")
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--json", help="also write the figures here")
     p.add_argument("--only", choices=("read", "write", "cores", "memory"), help="measure only this part")
@@ -373,6 +394,7 @@ def main(argv=None) -> int:
     spark = None
     fig: dict = {
         "records": args.records,
+        "kib_records": args.kib_records,
         "rounds": args.rounds,
         "load_before": [round(x, 2) for x in os.getloadavg()],
     }
@@ -380,23 +402,26 @@ def main(argv=None) -> int:
         bootstrap = broker.bootstrap_servers
         t = time.perf_counter()
         topics = {}
-        for codec, parts in READ_TOPICS if args.only != "write" else ():
-            topics[(codec, parts)] = topic = f"bench-{codec}-{parts}-{uuid.uuid4().hex[:6]}"
-            fill_topic(bootstrap, topic, parts, args.records, codec)
+        for value_bytes, codec, parts in READ_TOPICS if args.only != "write" else ():
+            n = args.records if value_bytes == 100 else args.kib_records
+            topic = f"bench-{value_bytes}-{codec}-{parts}-{uuid.uuid4().hex[:6]}"
+            topics[(value_bytes, codec, parts)] = (topic, n)
+            fill_topic(bootstrap, topic, parts, n, codec, value_bytes)
         print(f"produced {len(topics)} topics in {time.perf_counter() - t:.1f} s", flush=True)
         with tempfile.TemporaryDirectory(prefix="kafkawire-bench-") as work:
             spark = session("local[2]", jars)
             if args.only in (None, "read", "cores"):
-                fig["reads"] = measure_reads(spark, bootstrap, topics, work, args.records, args.rounds)
+                fig["reads"] = measure_reads(spark, bootstrap, topics, work, args.rounds)
             if args.only in (None, "write"):
                 fig["write"] = measure_write(spark, bootstrap, args.records, args.rounds)
                 print(fmt_write(fig["write"]), flush=True)
             spark.stop()
             spark = None
             if args.only in (None, "cores"):
-                fig["cores"] = measure_cores(bootstrap, topics[CORES_TOPIC], work, args.records, args.rounds)
+                topic, n = topics[CORES_TOPIC]
+                fig["cores"] = measure_cores(bootstrap, topic, work, n, args.rounds)
             if args.only in (None, "memory"):
-                fig["memory"] = measure_memory(bootstrap, topics[("none", 1)], args.records)
+                fig["memory"] = measure_memory(bootstrap, *topics[MEMORY_TOPIC], MEMORY_TOPIC[0])
         fig["load_after"] = [round(x, 2) for x in os.getloadavg()]
         if args.only is None:
             print(report(fig))
