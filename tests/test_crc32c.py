@@ -139,7 +139,13 @@ def _hardware_crc_path():
         return "sse4.2"
     if arm and sys.platform == "darwin":  # every Apple CPU has the CRC32 instructions
         return "armv8"
-    return None  # Windows on Arm: the compiled code has no MSVC path for them
+    if arm and sys.platform == "win32":  # Windows on Arm: the OS says
+        import ctypes
+
+        PF_ARM_V8_CRC32_INSTRUCTIONS_AVAILABLE = 31
+        present = ctypes.windll.kernel32.IsProcessorFeaturePresent(PF_ARM_V8_CRC32_INSTRUCTIONS_AVAILABLE)
+        return "armv8" if present else "table"
+    return None
 
 
 # --- against the reference package --------------------------------------------------

@@ -4,7 +4,9 @@
  *   x86-64  : the SSE4.2 crc32 instruction, in three interleaved lanes, and
  *             with PCLMULQDQ, carry-less-multiply folding running beside them
  *             (gcc, clang and MSVC; the CPU's features read with CPUID).
- *   AArch64 : the ARMv8 CRC32 extension (crc32cx), in three interleaved lanes.
+ *   AArch64 : the ARMv8 CRC32 extension (crc32cx), in three interleaved lanes
+ *             (gcc and clang; MSVC on ARM64; asked of the OS: getauxval on
+ *             Linux, IsProcessorFeaturePresent on Windows).
  *   others  : slicing-by-8 tables in portable C.
  *
  * Why three lanes: the crc32 instruction has a latency of 3 cycles but a
@@ -112,10 +114,21 @@ static uint32_t kw_update_table(uint32_t c, const unsigned char *p, size_t len)
 #endif
 #endif
 
-#if defined(KW_GNUC) && defined(__aarch64__) && defined(__BYTE_ORDER__) && \
-    defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* MSVC on ARM64 (not ARM64EC, which is x64 code to the compiler): like on x64, its
+ * intrinsics need no target option. */
+#if defined(_MSC_VER) && !defined(KW_GNUC) && defined(_M_ARM64)
+#define KW_MSVC_ARM64 1
+#endif
+
+#if (defined(KW_GNUC) && defined(__aarch64__) && defined(__BYTE_ORDER__) && \
+     defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) || \
+    defined(KW_MSVC_ARM64)
 #define KW_HAVE_ARMV8 1
-#if defined(__clang__)
+#if defined(KW_MSVC_ARM64)
+#include <intrin.h> /* __crc32cb and __crc32cd, from arm64intr.h */
+#define KW_CRC32CB(c, v) __crc32cb((c), (v))
+#define KW_CRC32CD(c, v) __crc32cd((c), (v))
+#elif defined(__clang__)
 /* Older clang's arm_acle.h hides the CRC intrinsics unless the whole file is
  * compiled for +crc; the builtins behind them are always there. */
 #define KW_CRC32CB(c, v) __builtin_arm_crc32cb((c), (v))
@@ -125,7 +138,7 @@ static uint32_t kw_update_table(uint32_t c, const unsigned char *p, size_t len)
 #define KW_CRC32CB(c, v) __crc32cb((c), (v))
 #define KW_CRC32CD(c, v) __crc32cd((c), (v))
 #endif
-#if defined(__ARM_FEATURE_CRC32)
+#if defined(__ARM_FEATURE_CRC32) || defined(KW_MSVC_ARM64)
 #define KW_TARGET_ARMV8
 #elif defined(__clang__)
 #define KW_TARGET_ARMV8 __attribute__((target("crc")))
@@ -138,6 +151,17 @@ static uint32_t kw_update_table(uint32_t c, const unsigned char *p, size_t len)
 #define HWCAP_CRC32 (1UL << 7)
 #endif
 #define KW_ARMV8_USE_AUXV 1
+#endif
+#if defined(_WIN32) && !defined(__ARM_FEATURE_CRC32)
+/* Windows on Arm: MSVC, clang-cl and mingw's clang alike ask Windows. */
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#include <windows.h>
+#ifndef PF_ARM_V8_CRC32_INSTRUCTIONS_AVAILABLE
+#define PF_ARM_V8_CRC32_INSTRUCTIONS_AVAILABLE 31 /* winnt.h; older SDKs lack it */
+#endif
+#define KW_ARMV8_USE_WIN32 1
 #endif
 #endif
 
@@ -490,6 +514,8 @@ static int kw_detect_armv8(void)
     return 1;
 #elif defined(KW_ARMV8_USE_AUXV)
     return (getauxval(AT_HWCAP) & HWCAP_CRC32) ? 1 : 0;
+#elif defined(KW_ARMV8_USE_WIN32)
+    return IsProcessorFeaturePresent(PF_ARM_V8_CRC32_INSTRUCTIONS_AVAILABLE) ? 1 : 0;
 #else
     return 0;
 #endif
