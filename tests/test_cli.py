@@ -615,22 +615,57 @@ def _demo_process(tmp_path: Path, *argv: str, **popen) -> subprocess.Popen:
     )
 
 
+@pytest.fixture(scope="module")
+def demo_processes(tmp_path_factory):
+    """Two ``kafkawire demo`` processes started at once (each starts its own Spark, most of
+    its time, and most of it waiting on one core): one to interrupt, one to run through.
+    Each gets a folder of its own as TMPDIR: ``{"interrupted": (proc, folder), "full": ...}``."""
+    pytest.importorskip("pyspark")
+    pytest.importorskip("pyarrow")
+    started = {}
+    try:
+        for name in ("interrupted", "full"):
+            folder = tmp_path_factory.mktemp(f"demo-{name}")
+            started[name] = (_demo_process(folder), folder)
+        yield started
+    finally:
+        for proc, _ in started.values():
+            proc.kill()
+            proc.wait(60)
+            proc.stdout.close()
+            proc.stderr.close()
+
+
 @pytest.mark.spark
 @pytest.mark.slow
 @pytest.mark.backends("cython")
 @pytest.mark.timeout(900)
-def test_demo_runs_from_the_command_line(backend, tmp_path):
+def test_demo_interrupted_says_so_in_one_line(backend, demo_processes):
+    proc, _ = demo_processes["interrupted"]
+    seen = []
+    for line in proc.stdout:  # Ctrl-C while Spark runs the first query
+        seen.append(line)
+        if line.startswith("[1/4]"):
+            proc.send_signal(signal.SIGINT)
+            break
+    stdout, stderr = proc.communicate(timeout=300)
+    assert seen and seen[-1].startswith("[1/4]"), "".join(seen)
+    assert proc.returncode == 130, stderr[-3000:]
+    assert _one_line(stderr, "kafkawire demo") == "kafkawire demo: interrupted"
+    assert "removed " in stdout  # the temporary directory too
+
+
+@pytest.mark.spark
+@pytest.mark.slow
+@pytest.mark.backends("cython")
+@pytest.mark.timeout(900)
+def test_demo_runs_from_the_command_line(backend, demo_processes):
     """Run in a checkout whose extensions are not built, the demo's Spark workers import
     the same compiled kafkawire as the driver, not the checkout (``python -m
     pyspark.daemon`` would put it first on their sys.path), and stderr stays empty:
     no fallback warning, no Spark log."""
-    pytest.importorskip("pyspark")
-    pytest.importorskip("pyarrow")
-    proc = _demo_process(tmp_path)
-    try:
-        stdout, stderr = proc.communicate(timeout=840)
-    finally:
-        proc.kill()
+    proc, tmp_path = demo_processes["full"]
+    stdout, stderr = proc.communicate(timeout=840)
     assert (proc.returncode, stderr) == (0, ""), stderr[-3000:]
     match = re.search(r"a temporary directory, removed at exit: (\S+)", stdout)
     assert match, stdout
@@ -647,27 +682,3 @@ def test_demo_runs_from_the_command_line(backend, tmp_path):
     ):
         assert text in stdout
     assert not list(tmp_path.glob("kafkawire-demo-spark-*.log"))  # removed after a clean run
-
-
-@pytest.mark.spark
-@pytest.mark.slow
-@pytest.mark.backends("cython")
-@pytest.mark.timeout(900)
-def test_demo_interrupted_says_so_in_one_line(backend, tmp_path):
-    pytest.importorskip("pyspark")
-    pytest.importorskip("pyarrow")
-    proc = _demo_process(tmp_path)
-    try:
-        seen = []
-        for line in proc.stdout:  # Ctrl-C while Spark runs the first query
-            seen.append(line)
-            if line.startswith("[1/4]"):
-                proc.send_signal(signal.SIGINT)
-                break
-        stdout, stderr = proc.communicate(timeout=300)
-    finally:
-        proc.kill()
-    assert seen and seen[-1].startswith("[1/4]"), "".join(seen)
-    assert proc.returncode == 130, stderr[-3000:]
-    assert _one_line(stderr, "kafkawire demo") == "kafkawire demo: interrupted"
-    assert "removed " in stdout  # the temporary directory too
