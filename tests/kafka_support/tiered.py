@@ -104,6 +104,13 @@ class TieredWorkload:
 
 def run_tiered_workload(dest: Path) -> TieredWorkload:
     """Run the tiered workload against a broker of its own; keep its two tiers in ``dest``."""
+    write_tiered_workload(dest)
+    return load_tiered_workload(dest)
+
+
+def write_tiered_workload(dest: Path) -> None:
+    """The two tiers to ``dest/logs`` and ``dest/remote``, what Kafka's consumer read and
+    the driver's summary to ``dest/consumer``."""
     began = time.monotonic()
     jar = compiled(DRIVER_SOURCE)
     remote = dest / "remote"
@@ -137,9 +144,22 @@ def run_tiered_workload(dest: Path) -> TieredWorkload:
         shutil.move(str(broker.log_dir), dest / "logs")
     finally:
         broker.stop()
+    (dest / "seconds").write_text(f"{time.monotonic() - began:.1f}")
+
+
+def load_tiered_workload(dest: Path) -> TieredWorkload:
+    """What :func:`write_tiered_workload` left in ``dest``."""
+    out = dest / "consumer"
     records = {}
     for isolation in ("read_uncommitted", "read_committed"):
         lines = (out / f"{isolation}.jsonl").read_text().splitlines()
         records[isolation] = [json.loads(line) for line in lines]
     summary = json.loads((out / "summary.json").read_text())
-    return TieredWorkload(dest / "logs", remote, summary, records, time.monotonic() - began)
+    seconds = float((dest / "seconds").read_text())
+    return TieredWorkload(dest / "logs", dest / "remote", summary, records, seconds)
+
+
+if __name__ == "__main__":  # started by kafka_support.background
+    from kafka_support.background import run_as_child
+
+    run_as_child(write_tiered_workload)

@@ -83,6 +83,14 @@ def stop_cleanly(broker) -> None:
 
 
 def run_workload(dest: Path) -> Workload:
+    """Run the workload against a broker of its own; keep what it wrote in ``dest``."""
+    write_workload(dest)
+    return load_workload(dest)
+
+
+def write_workload(dest: Path) -> None:
+    """The broker's data directory to ``dest/logs``, what Kafka's consumer read and the
+    driver's summary to ``dest/consumer``."""
     began = time.monotonic()
     jar = compiled(DRIVER_SOURCE)
     broker = start_broker(extra_properties=BROKER_PROPERTIES)
@@ -122,9 +130,22 @@ def run_workload(dest: Path) -> Workload:
         shutil.copy(broker.log_dir.parent / "broker.out", dest / "broker.out")
     finally:
         broker.stop()
+    (dest / "seconds").write_text(f"{time.monotonic() - began:.1f}")
+
+
+def load_workload(dest: Path) -> Workload:
+    """What :func:`write_workload` left in ``dest``."""
+    out = dest / "consumer"
     records = {}
     for isolation in ("read_uncommitted", "read_committed"):
         lines = (out / f"{isolation}.jsonl").read_text().splitlines()
         records[isolation] = [json.loads(line) for line in lines]
     summary = json.loads((out / "summary.json").read_text())
-    return Workload(log_dir=dest / "logs", summary=summary, records=records, seconds=time.monotonic() - began)
+    seconds = float((dest / "seconds").read_text())
+    return Workload(log_dir=dest / "logs", summary=summary, records=records, seconds=seconds)
+
+
+if __name__ == "__main__":  # started by kafka_support.background
+    from kafka_support.background import run_as_child
+
+    run_as_child(write_workload)
