@@ -17,9 +17,11 @@ of one figure run in interleaved rounds, best of ``--rounds``:
   costs above it is fetching and decoding.  "no Spark" is the same fetch and decode in
   this one process (one partition after another), for scale;
 * cores: the 100-byte 4-partition topic again on ``local[1]``, against ``local[2]``;
-* write: the same DataFrame (``spark.range`` rows of a 16-byte key and a 1 KiB value, 2
-  tasks) written by the connector's sink and by ``kafka-cluster``'s, each round into a
-  new 4-partition topic, and by Spark's ``noop`` sink (the cost of making the rows);
+* write: the same DataFrame (``spark.range`` rows of a 16-byte key and a 1 KiB value, or
+  ``--write-value-bytes``; 2 tasks) written by the connector's sink and by
+  ``kafka-cluster``'s, each round into a new 4-partition topic, by Spark's ``noop`` sink
+  (the cost of making the rows) and by a Python sink that drops the Arrow batches it is
+  handed (the floor of any Python sink);
 * memory: one task's read (``kafkawire.spark.cluster.read_partition``, the function a
   Spark task runs) in a fresh process, over the whole 1-partition topic and over a
   quarter of it, with ``max.partition.fetch.bytes`` 1 MiB and 4 MiB: the largest Arrow
@@ -207,12 +209,35 @@ def measure_reads(
     return out
 
 
-def measure_write(spark, bootstrap: str, n: int, rounds: int) -> dict:
+def _discard_sink():
+    """``arrow-discard``: the write floor, a Python sink that takes Spark's Arrow batches
+    and drops them (what any Python data source pays to be handed the rows)."""
+    from pyspark.sql.datasource import DataSource, DataSourceArrowWriter, WriterCommitMessage
+
+    class Discard(DataSourceArrowWriter):
+        def write(self, iterator):
+            for _ in iterator:
+                pass
+            return WriterCommitMessage()
+
+    class DiscardSink(DataSource):
+        @classmethod
+        def name(cls):
+            return "arrow-discard"
+
+        def writer(self, schema, overwrite):
+            return Discard()
+
+    return DiscardSink
+
+
+def measure_write(spark, bootstrap: str, n: int, rounds: int, value_bytes: int = VALUE_BYTES) -> dict:
     from pyspark.sql import functions as F
 
+    spark.dataSource.register(_discard_sink())
     rows = spark.range(n, numPartitions=2).select(
         F.format_string("key-%012d", "id").cast("binary").alias("key"),
-        F.lit(bytes(i % 251 for i in range(VALUE_BYTES))).alias("value"),
+        F.lit(bytes(i % 251 for i in range(value_bytes))).alias("value"),
     )
 
     def write(fmt: str) -> Callable[[], object]:
@@ -227,15 +252,17 @@ def measure_write(spark, bootstrap: str, n: int, rounds: int) -> dict:
         return run
 
     def check(name, topic):
-        if name != "noop":
+        if name not in ("noop", "python_floor"):
             assert topic_records(bootstrap, topic) == n, (name, topic)
 
-    best = best_of(
-        {"connector": write("kafka"), "kafka_cluster": write("kafka-cluster"), "noop": write("noop")},
-        rounds,
-        check,
-    )
-    return dict(best, records=n)
+    routes = {
+        "connector": write("kafka"),
+        "kafka_cluster": write("kafka-cluster"),
+        "noop": write("noop"),
+        "python_floor": write("arrow-discard"),
+    }
+    best = best_of(routes, rounds, check)
+    return dict(best, records=n, value_bytes=value_bytes)
 
 
 _MEMORY_CHILD = r"""
@@ -342,10 +369,11 @@ def fmt_read(f: dict) -> str:
 def fmt_write(w: dict) -> str:
     n = w["records"]
     return (
-        f"write {n:,} rows into {WRITE_PARTITIONS} partitions, local[2]:"
+        f"write {n:,} rows of {w.get('value_bytes', VALUE_BYTES)} B values into {WRITE_PARTITIONS} partitions, local[2]:"
         f" connector {n / w['connector'] / 1e3:.1f}k rows/s,"
         f" kafka-cluster {n / w['kafka_cluster'] / 1e3:.1f}k rows/s"
-        f" ({w['connector'] / w['kafka_cluster']:.2f}x connector), noop {n / w['noop'] / 1e3:.1f}k rows/s"
+        f" ({w['connector'] / w['kafka_cluster']:.2f}x connector), noop {n / w['noop'] / 1e3:.1f}k rows/s,"
+        f" Python sink floor {n / w['python_floor'] / 1e3:.1f}k rows/s"
     )
 
 
@@ -381,6 +409,9 @@ def main(argv=None) -> int:
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--json", help="also write the figures here")
     p.add_argument("--only", choices=("read", "write", "cores", "memory"), help="measure only this part")
+    p.add_argument(
+        "--write-value-bytes", type=int, default=VALUE_BYTES, help="value size of the written rows"
+    )
     p.add_argument("--local1", nargs=3, metavar=("BOOTSTRAP", "TOPIC", "WORK"), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.local1:
@@ -413,7 +444,9 @@ def main(argv=None) -> int:
             if args.only in (None, "read", "cores"):
                 fig["reads"] = measure_reads(spark, bootstrap, topics, work, args.rounds)
             if args.only in (None, "write"):
-                fig["write"] = measure_write(spark, bootstrap, args.records, args.rounds)
+                fig["write"] = measure_write(
+                    spark, bootstrap, args.records, args.rounds, args.write_value_bytes
+                )
                 print(fmt_write(fig["write"]), flush=True)
             spark.stop()
             spark = None
