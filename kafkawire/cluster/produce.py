@@ -4,7 +4,9 @@
 when none is given: the 32-bit MurmurHash2 of the key bytes (seed ``0x9747b28c``), its
 sign bit cleared, modulo the partition count; so a key lands where a Java client puts it.
 Records without a key stick to one partition per batch, the next batch going to the next
-partition, as the Java client's sticky partitioning spreads them.
+partition, as the Java client's sticky partitioning spreads them.  Records come one at a
+time (:meth:`Producer.send`) or as Arrow columns (:meth:`Producer.send_arrow`: the key
+column hashed in one pass, each partition's rows encoded into whole batches at once).
 
 :class:`Producer` is idempotent the way Kafka's is: it asks for a producer id
 (InitProducerId), numbers each partition's records with sequences, sends every batch
