@@ -30,7 +30,9 @@ of one figure run in interleaved rounds, best of ``--rounds``:
 Run: ``python benchmarks/bench_spark_cluster.py [--records N] [--kib-records K] [--rounds R]
 [--json FILE]`` (1,000,000 and 250,000 by default; ``--only`` measures one part).  On the
 shared 2-core machine of the README's figures, under a load average of 16, 50,000 records
-and 2 rounds took about 13 minutes; most of it is Spark's fixed cost a query.
+and 2 rounds took about 13 minutes; most of it is Spark's fixed cost a query.  Under a
+load of 17-22, ``--only read`` with 100,000 and 25,000 records and 2 rounds took 5-6
+minutes.
 """
 
 from __future__ import annotations
