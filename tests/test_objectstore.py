@@ -222,17 +222,26 @@ def test_a_segment_deleted_after_planning_is_named_with_its_offset(seaweedfs, tm
             where, opts = str(local), read_options.ReadOptions()
         f = planning.RowFilter(min_offset=30_000)
         splits = planning.plan(where, opts, f)
+        whole = planning.plan(where, opts)  # unfiltered, read whole in 64 MB chunks below
         victim = splits[-1]
         if kind == "s3":
             seaweedfs.filesystem().delete_file(victim.store.key(victim.path))
         else:
             os.remove(victim.path)
         for mode in read_options.MODES:
-            with pytest.raises(LogNotFoundError) as err:
-                list(read.read_splits(splits, replace(opts, mode=mode), row_filter=f))
-            first = min(s.start for s in splits if s.path == victim.path)  # its first split fails
-            assert err.value.path == victim.path and err.value.position == first
-            assert f"{victim.path}: at byte {first}: no such" in str(err.value)
+            for some, row_filter, chunk in (
+                (splits, f, opts.chunk_bytes),
+                (whole, planning.NO_FILTER, 64 << 20),
+            ):
+                with pytest.raises(LogNotFoundError) as err:
+                    list(
+                        read.read_splits(
+                            some, replace(opts, mode=mode, chunk_bytes=chunk), row_filter=row_filter
+                        )
+                    )
+                first = min(s.start for s in some if s.path == victim.path)  # its first split fails
+                assert err.value.path == victim.path and err.value.position == first
+                assert f"{victim.path}: at byte {first}: no such" in str(err.value)
 
 
 @pytest.fixture(scope="module")
@@ -248,10 +257,17 @@ def truncated_topic(seaweedfs, tmp_path_factory):
 
 
 @pytest.mark.parametrize("mode", read_options.MODES)
-def test_a_truncated_object_behaves_as_a_truncated_local_file_in_every_mode(seaweedfs, truncated_topic, mode):
+# 64 MB chunks: every split is small beside them, and read whole into the task's buffer
+@pytest.mark.parametrize("chunk_bytes", [read_options.DEFAULT_CHUNK_BYTES, 64 << 20], ids=["chunks", "whole"])
+def test_a_truncated_object_behaves_as_a_truncated_local_file_in_every_mode(
+    seaweedfs, truncated_topic, mode, chunk_bytes
+):
     local, uri = truncated_topic
     results = []
-    for where, opts in ((local, read_options.ReadOptions(mode=mode)), (uri, _opts(seaweedfs, mode=mode))):
+    for where, opts in (
+        (local, read_options.ReadOptions(mode=mode, chunk_bytes=chunk_bytes)),
+        (uri, _opts(seaweedfs, mode=mode, chunk_bytes=chunk_bytes)),
+    ):
         try:
             table = read.read_all(where, opts)
         except SegmentError as exc:
