@@ -346,6 +346,16 @@ class _ObjectFile(RangeFile):
         self._store.requests += 1
         return memoryview(got)
 
+    def fetched_now(self, position: int, size: int) -> None:
+        """Fetch a range on this thread, kept as if it had been fetched ahead (an
+        error too: the read that reaches it raises it)."""
+        done: "Future[memoryview]" = Future()
+        try:
+            done.set_result(self._fetch_view(position, size))
+        except StorageError as exc:
+            done.set_exception(exc)
+        self._ahead_fetches.append((position, size, done))
+
     def _fetch_ahead(self, position: int, size: int) -> None:
         self._ahead_fetches.append((position, size, _prefetcher().submit(self._fetch_view, position, size)))
 
@@ -492,8 +502,13 @@ class ObjectStore(Store):
 
     def open_ahead(self, path: str, start: int, end: int, first: int) -> "Optional[Future[RangeFile]]":
         def opening() -> RangeFile:
-            f = self.open(path)
-            f.sequential(end, start, first)
+            f = _ObjectFile(self, path, None)
+            f.sequential(end)
+            if start < end and first > 0:
+                # fetched here, not handed to another prefetch thread: one hand-off
+                # between threads an object, which on a loaded machine each wait for
+                # the scheduler
+                f.fetched_now(start, min(first, end - start))
             return f
 
         return _prefetcher().submit(opening)
