@@ -4,6 +4,7 @@ should do the work in about half the time on two free cores; with the GIL, about
 time as one.
 
     PYTHON_GIL=0 python3.13t benchmarks/thread_scaling.py [--backend cython] [--rounds 15]
+    benchmarks/thread_scaling.sh    # on the cached 3.13t, then on the GIL build
 
 A standalone script (no pytest), so it runs on an interpreter with nothing but kafkawire
 (and pyarrow, for ``to_arrow``) installed.  Each round does a fixed number of calls, all in
@@ -16,7 +17,10 @@ shown too: two threads over one near 1.0 means the threads do not slow each othe
 The same calls split over two *processes* (each with its own interpreter, so nothing
 Python-level is shared) give the ceiling the machine grants this job in the same run:
 threads over processes near 1.0 means the threads lose nothing to sharing one
-interpreter, whatever the machine's load leaves of the second core.  Two controls give the machine's own ceiling in the same run:
+interpreter, whatever the machine's load leaves of the second core.  The page faults
+per call (the process's minor faults over the median round) show memory the kernel has
+to hand out again with each call: a cost a second thread can add without any lock.
+Two controls give the machine's own ceiling in the same run:
 ``hashlib.sha256`` of 1 MiB (releases the GIL on every build) and a pure-Python loop
 (scales only without the GIL).  The batch is the README's W1: 1000 records, 16 B keys,
 100 B values, one header.
@@ -29,6 +33,8 @@ import hashlib
 import multiprocessing
 import os
 import platform
+import resource
+import statistics
 import sys
 import threading
 import time
@@ -79,9 +85,9 @@ def _jobs(threads: int) -> Dict[str, List[Callable[[], object]]]:
     return jobs
 
 
-def _round(calls: List[Callable[[], object]], threads: int) -> Tuple[float, float]:
-    """Wall and CPU seconds (of the whole process) for ``CALLS`` calls split over
-    ``threads`` threads (the first ``threads`` callables, one per thread)."""
+def _round(calls: List[Callable[[], object]], threads: int) -> Tuple[float, float, int]:
+    """Wall and CPU seconds and page faults (of the whole process) for ``CALLS`` calls
+    split over ``threads`` threads (the first ``threads`` callables, one per thread)."""
     per = CALLS // threads
     barrier = threading.Barrier(threads + 1)
 
@@ -94,10 +100,12 @@ def _round(calls: List[Callable[[], object]], threads: int) -> Tuple[float, floa
     for t in pool:
         t.start()
     barrier.wait()
+    faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
     started, cpu = time.perf_counter(), time.process_time()
     for t in pool:
         t.join()
-    return time.perf_counter() - started, time.process_time() - cpu
+    wall, cpu = time.perf_counter() - started, time.process_time() - cpu
+    return wall, cpu, resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults
 
 
 def _process_worker(conn: Connection, backend: str, name: str) -> None:
@@ -162,14 +170,18 @@ def main(argv: List[str] | None = None) -> int:
     )
     print(
         "| job | 1 thread | 2 threads | speed-up | CPU per call, 2 threads / 1 "
-        "| 2 processes vs 1 | CPU per call, 2 processes / 1 |"
+        "| page faults per call, 1 thread / 2 | 2 processes vs 1 | CPU per call, 2 processes / 1 |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|")
+    started = time.perf_counter()
     with _backend.use(args.backend):
         for name, calls in _jobs(2).items():
             calls[0]()  # warm: first use builds what it needs
             procs = _Processes(args.backend, name)
-            one, two, pone, ptwo = [], [], [], []
+            one: List[Tuple[float, float, int]] = []
+            two: List[Tuple[float, float, int]] = []
+            pone: List[Tuple[float, float]] = []
+            ptwo: List[Tuple[float, float]] = []
             try:
                 for _ in range(args.rounds):
                     one.append(_round(calls, 1))
@@ -179,15 +191,22 @@ def main(argv: List[str] | None = None) -> int:
             finally:
                 procs.close()
 
-            def best(rounds: List[Tuple[float, float]]) -> Tuple[float, float]:
-                return min(w for w, _ in rounds), min(c for _, c in rounds)
-
-            (t1, c1), (t2, c2) = best(one), best(two)
-            (p1, pc1), (p2, pc2) = best(pone), best(ptwo)
+            # fastest wall and CPU time of the rounds; page faults: the median round's
+            t1, c1 = min(r[0] for r in one), min(r[1] for r in one)
+            t2, c2 = min(r[0] for r in two), min(r[1] for r in two)
+            f1, f2 = statistics.median(r[2] for r in one), statistics.median(r[2] for r in two)
+            p1, pc1 = min(r[0] for r in pone), min(r[1] for r in pone)
+            p2, pc2 = min(r[0] for r in ptwo), min(r[1] for r in ptwo)
             print(
                 f"| {name} | {t1 * 1e6 / CALLS:.1f} µs | {t2 * 1e6 / CALLS:.1f} µs | {t1 / t2:.2f}x "
-                f"| {c2 / c1:.2f} | {p1 / p2:.2f}x | {pc2 / pc1:.2f} |"
+                f"| {c2 / c1:.2f} | {f1 / CALLS:.2f} / {f2 / CALLS:.2f} "
+                f"| {p1 / p2:.2f}x | {pc2 / pc1:.2f} |",
+                flush=True,
             )
+    print(
+        f"{time.perf_counter() - started:.0f} s; load average now "
+        f"{' '.join('%.1f' % x for x in os.getloadavg())}"
+    )
     return 0
 
 
