@@ -7,9 +7,14 @@
 #
 # The orig tarball's size and sha256 are checked against Debian's Sources index of the
 # release that carries it.  3.13 is the newest series whose source the Debian mirror
-# serves here (python3.14's source files answer 404 although its index lists them);
-# 3.13t is a supported free-threaded build (PEP 703) that Cython and pyarrow target.  No PGO/LTO: the interpreter proves thread safety and
-# measures scaling (1 vs 2 threads on the same build), not absolute speed.
+# serves here: python3.14's (3.14.8-3.14.10) and python3.15's source files answer 404
+# although forky's and sid's indexes list them, Debian builds no free-threaded binary
+# package of either, and no PyPI or npm package found carries a CPython source (npm's
+# portable-python fetches its builds from elsewhere at run time).
+# 3.13t is a supported free-threaded build (PEP 703) that Cython and pyarrow target.
+# No PGO/LTO: the interpreter proves thread safety and measures scaling (1 vs 2 threads
+# on the same build), not absolute speed.  From an empty cache: about 25 minutes at load
+# average 15-20 on 2 cores.
 #
 # Needs: curl, xz, a C compiler, and the headers for the stdlib's modules
 # (libssl-dev zlib1g-dev libffi-dev libbz2-dev liblzma-dev libsqlite3-dev).
