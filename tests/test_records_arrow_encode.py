@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import array
 import re
+import struct
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -135,6 +136,19 @@ def test_key_partitions_are_kafkas_default_partitioners(keys, partitions, cut):
         assert got.tolist() == want, name
 
 
+def _by_hand(*offsets: int):
+    """A binary array of ``len(offsets) - 1`` rows over 8 bytes, with these offsets."""
+    packed = pa.py_buffer(struct.pack(f"<{len(offsets)}i", *offsets))
+    return pa.Array.from_buffers(pa.binary(), len(offsets) - 1, [None, packed, pa.py_buffer(b"abcdefgh")])
+
+
+def _headers_by_hand(*offsets: int):
+    """A headers array over one header entry, with these list offsets."""
+    entries = pa.array([{"key": "k", "value": b"v"}], HEADERS.value_type)
+    packed = pa.py_buffer(struct.pack(f"<{len(offsets)}i", *offsets))
+    return pa.Array.from_buffers(HEADERS, len(offsets) - 1, [None, packed], children=[entries])
+
+
 @pytest.mark.parametrize(
     "call, message",
     [
@@ -184,6 +198,21 @@ def test_key_partitions_are_kafkas_default_partitioners(keys, partitions, cut):
         (
             lambda r: r.arrow_key_partitions(pa.array([b"k"], pa.large_binary()), 3),
             "key: expected an Arrow binary or string array, got large_binary",
+        ),
+        # arrays built from buffers by hand, with offsets pyarrow's cheap check lets by
+        (
+            lambda r: r.arrow_key_partitions(_by_hand(0, 2_000_000_000, 4, 8), 3),
+            "key: not a valid Arrow array",
+        ),
+        (
+            lambda r: r.encode_arrow_batches(None, _by_hand(0, 6, 2), max_bytes=100, timestamp=TS),
+            "value: not a valid Arrow array",
+        ),
+        (
+            lambda r: r.encode_arrow_batches(
+                None, pa.array([b"v", b"w"]), _headers_by_hand(0, 5, 1), max_bytes=100, timestamp=TS
+            ),
+            "headers: not a valid Arrow array",
         ),
     ],
 )
