@@ -29,9 +29,15 @@ ROOT = Path(__file__).resolve().parent.parent
 CACHE = Path(os.environ.get("KAFKAWIRE_CACHE_DIR") or Path.home() / ".cache" / "kafkawire")
 THREADS = 8
 # what the extensions are compiled from: a change to any of these rebuilds them
+# the extensions' sources (not what a build or an import leaves beside them: the
+# generated .c files, the .so files, __pycache__)
 BUILD_INPUTS = [
     "setup.py",
-    *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "kafkawire" / "_fast").iterdir()),
+    *sorted(
+        str(p.relative_to(ROOT))
+        for p in (ROOT / "kafkawire" / "_fast").iterdir()
+        if p.is_file() and (p.suffix in (".py", ".pyx", ".pxi", ".pxd", ".h") or p.name.endswith("_impl.c"))
+    ),
 ]
 
 
