@@ -394,23 +394,23 @@ def produce_rows(options: WriteOptions, iterator: Iterator["pyarrow.RecordBatch"
 
     thread = threading.Thread(target=produce, name="kafka-cluster-producer", daemon=True)
     thread.start()
-    try:
-        for batch in iterator:
-            while thread.is_alive():
-                try:
-                    work.put(batch, timeout=0.1)
-                    break
-                except queue.Full:
-                    continue
-            if not thread.is_alive():
-                break
-    finally:
+
+    def hand_over(item: Optional["pyarrow.RecordBatch"]) -> bool:
+        """Queue ``item`` for the producer thread; False once that thread has ended."""
         while thread.is_alive():
             try:
-                work.put(None, timeout=0.1)
-                break
+                work.put(item, timeout=0.1)
+                return True
             except queue.Full:
                 continue
+        return False
+
+    try:
+        for batch in iterator:
+            if not hand_over(batch):
+                break
+    finally:
+        hand_over(None)
         thread.join()
     if "error" in done:
         raise done["error"]
