@@ -65,7 +65,10 @@ __all__ = ["AsyncConnection", "Opening", "open_connection"]
 
 log = logging.getLogger("kafkawire.aio")
 
-_READ_SIZE = 1 << 16
+# The most read from the socket at once, and the stream buffer's limit: asyncio pauses the
+# socket at twice the limit, so its 64 KiB default makes a 1 MiB Fetch response arrive in
+# many more rounds of the event loop.
+_READ_SIZE = 1 << 18
 
 
 class AsyncConnection:
@@ -383,7 +386,9 @@ async def open_connection(
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     try:
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection(host, port, limit=_READ_SIZE), timeout
+        )
     except asyncio.TimeoutError as exc:
         raise ConnectTimeoutError(f"the connect to {host}:{port} did not finish within {timeout} s") from exc
     if context is not None:

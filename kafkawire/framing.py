@@ -10,7 +10,8 @@ so one implementation serves both backends.
 from __future__ import annotations
 
 import struct
-from typing import List, Optional, Union
+from collections import deque
+from typing import Deque, List, Optional, Union
 
 from kafkawire.errors import FrameTooLarge, InvalidFrame
 
@@ -33,13 +34,18 @@ class FrameReader:
     failed (a stream that lost its framing cannot be resynchronised).
     """
 
-    __slots__ = ("max_frame_size", "_buf", "_need", "_error", "frames_read")
+    __slots__ = ("max_frame_size", "_pieces", "_skip", "_have", "_need", "_error", "frames_read")
 
     def __init__(self, max_frame_size: int = DEFAULT_MAX_FRAME_SIZE) -> None:
         if not isinstance(max_frame_size, int) or max_frame_size < 0:
             raise ValueError(f"max_frame_size must be a non-negative int, not {max_frame_size!r}")
         self.max_frame_size = max_frame_size
-        self._buf = bytearray()
+        # The pieces received and not yet handed out, kept as they came and joined once
+        # a frame is whole: one copy a byte.  (Growing one buffer piece by piece copies
+        # a large frame many times over.)
+        self._pieces: Deque[bytes] = deque()
+        self._skip = 0  # bytes of the first piece already handed out
+        self._have = 0  # bytes of the pieces not yet handed out
         self._need: Optional[int] = None  # payload size of the frame being read
         self._error: Optional[InvalidFrame] = None
         self.frames_read = 0
@@ -47,32 +53,28 @@ class FrameReader:
     @property
     def buffered(self) -> int:
         """Bytes received that do not yet form a whole frame."""
-        return len(self._buf) + (4 if self._need is not None else 0)
+        return self._have + (4 if self._need is not None else 0)
 
     @property
     def at_boundary(self) -> bool:
         """True when no partial frame is buffered (a clean place for the stream to end)."""
-        return not self._buf and self._need is None
+        return not self._have and self._need is None
 
     def feed(self, data: BytesLike) -> List[bytes]:
         """Add ``data`` (any bytes-like) to the stream; return the frames it completes."""
         if self._error is not None:
             raise self._error
-        self._buf += data
+        if len(data):
+            self._pieces.append(bytes(data))  # no copy of bytes; a caller's buffer is copied
+            self._have += len(data)
         frames: List[bytes] = []
-        buf = self._buf
-        start = 0
-        end = len(buf)
         while True:
             if self._need is None:
-                if end - start < 4:
+                if self._have < 4:
                     break
-                size = _SIZE.unpack_from(buf, start)[0]
+                size = _SIZE.unpack(self._take(4))[0]
                 if size < 0:
-                    self._error = InvalidFrame(
-                        f"frame {self.frames_read} has a negative size ({size}) "
-                        f"at stream byte offset {start} of this read"
-                    )
+                    self._error = InvalidFrame(f"frame {self.frames_read} has a negative size ({size})")
                     raise self._error
                 if size > self.max_frame_size:
                     self._error = FrameTooLarge(
@@ -81,16 +83,42 @@ class FrameReader:
                     )
                     raise self._error
                 self._need = size
-                start += 4
-            if end - start < self._need:
+            if self._have < self._need:
                 break
-            frames.append(bytes(buf[start : start + self._need]))
-            start += self._need
+            frames.append(self._take(self._need))
             self._need = None
             self.frames_read += 1
-        if start:
-            del buf[:start]
         return frames
+
+    def _take(self, n: int) -> bytes:
+        """The next ``n`` bytes of the stream (``n`` at most ``_have``)."""
+        if not n:
+            return b""
+        pieces = self._pieces
+        self._have -= n
+        first = pieces[0]
+        skip = self._skip
+        if len(first) - skip > n:  # within the first piece, which stays
+            self._skip = skip + n
+            return first[skip : skip + n]
+        if skip == 0 and len(first) == n:  # exactly the first piece: no copy
+            pieces.popleft()
+            return first
+        parts: List[Union[bytes, memoryview]] = []
+        while n:
+            piece = pieces[0]
+            room = len(piece) - skip
+            if room <= n:
+                parts.append(memoryview(piece)[skip:] if skip else piece)
+                pieces.popleft()
+                n -= room
+                skip = 0
+            else:
+                parts.append(memoryview(piece)[skip : skip + n])
+                skip += n
+                n = 0
+        self._skip = skip
+        return b"".join(parts)
 
 
 __all__ = [

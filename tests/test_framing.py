@@ -47,6 +47,31 @@ def test_random_splits_and_input_types():
         assert out == PAYLOADS
 
 
+def test_a_reused_input_buffer_is_copied():
+    # a socket loop reading into one buffer overwrites it after each feed
+    reader, out = FrameReader(), []
+    buf = bytearray(3)
+    for i in range(0, len(STREAM), 3):
+        piece = STREAM[i : i + 3]
+        buf[: len(piece)] = piece
+        out += reader.feed(memoryview(buf)[: len(piece)])
+        buf[:] = b"\xff\xff\xff"
+    assert out == PAYLOADS
+
+
+def test_large_frames_in_socket_sized_pieces():
+    rng = random.Random(11)
+    payloads = [rng.randbytes(n) for n in (1 << 20, 3, 300_000, 0, 1 << 18)]
+    stream = b"".join(frame(p) for p in payloads)
+    for step in (1 << 16, 1 << 18, 65_537, len(stream)):
+        reader, out = FrameReader(), []
+        for i in range(0, len(stream), step):
+            out += reader.feed(stream[i : i + step])
+            fed = min(i + step, len(stream))
+            assert reader.buffered == fed - sum(4 + len(p) for p in out)
+        assert out == payloads and reader.at_boundary, step
+
+
 def test_partial_frame_is_reported():
     reader = FrameReader()
     assert reader.feed(frame(b"abcdef")[:7]) == []
