@@ -29,7 +29,7 @@ import asyncio
 import functools
 import logging
 import time
-from typing import TYPE_CHECKING, Any, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Tuple
 
 from kafkawire import _backend
 from kafkawire.cluster.client import EARLIEST, Cluster, Retriable, broker_error
@@ -112,17 +112,39 @@ class _Txns:
         return not batch.is_control
 
 
-def _to_spark(table: "pyarrow.Table", r: OffsetRange, schema: "pyarrow.Schema") -> "pyarrow.Table":
-    import pyarrow as pa
+class _SparkColumns:
+    """Decoded tables of one range as batches of the connector's columns (``schema``).
 
-    n = table.num_rows
-    cols = []
-    for f in schema:
-        if f.name == "topic":
-            cols.append(pa.repeat(pa.scalar(r.topic, pa.string()), n))
-        elif f.name == "partition":
-            cols.append(pa.repeat(pa.scalar(r.partition, pa.int32()), n))
-        else:
+    ``topic`` and ``partition`` hold one value on every row: each is made once, as long
+    as the longest table yet, and sliced (a view) for each table."""
+
+    def __init__(self, r: OffsetRange, schema: "pyarrow.Schema") -> None:
+        import pyarrow as pa
+
+        self.schema = schema
+        self._value = {
+            "topic": pa.scalar(r.topic, pa.string()),
+            "partition": pa.scalar(r.partition, pa.int32()),
+        }
+        self._repeated: Dict[str, "pyarrow.Array"] = {}
+
+    def _constant(self, name: str, n: int) -> "pyarrow.Array":
+        import pyarrow as pa
+
+        column = self._repeated.get(name)
+        if column is None or len(column) < n:
+            column = self._repeated[name] = pa.repeat(self._value[name], n)
+        return column.slice(0, n)
+
+    def batches(self, table: "pyarrow.Table", max_rows: int) -> List["pyarrow.RecordBatch"]:
+        import pyarrow as pa
+
+        n = table.num_rows
+        cols = []
+        for f in self.schema:
+            if f.name in self._value:
+                cols.append(self._constant(f.name, n))
+                continue
             col = table.column(_SOURCE[f.name])
             if f.name == "timestampType":
                 col = col.cast(pa.int32())
@@ -131,7 +153,9 @@ def _to_spark(table: "pyarrow.Table", r: OffsetRange, schema: "pyarrow.Schema") 
             elif col.type != f.type:  # only nested names differ: a view, not a copy
                 col = pa.chunked_array([c.view(f.type) for c in col.chunks], f.type)
             cols.append(col)
-    return pa.Table.from_arrays(cols, schema=schema)
+        table = pa.Table.from_arrays(cols, schema=self.schema)
+        out: List["pyarrow.RecordBatch"] = table.to_batches(max_chunksize=max_rows)
+        return out
 
 
 def _null_if_empty(headers: "pyarrow.ListArray", spark_type: "pyarrow.DataType") -> "pyarrow.Array":
@@ -172,6 +196,7 @@ def read_range(
     """The records of ``r`` as Arrow record batches of at most ``max_rows`` rows."""
     records = _backend.implementation("records", options.backend)
     schema = arrow_schema(options.include_headers, options.columns)
+    columns = _SparkColumns(r, schema)
     wanted = {_SOURCE[n] for n in schema.names if n in _SOURCE} | {"offset"}
     decode = [n for n in records.arrow_schema().names if n in wanted]
     where = f"{r.topic}-{r.partition}"
@@ -264,7 +289,7 @@ def read_range(
                     raise _corrupt(where, fetched_from, broker, exc) from exc
                 table = _trim(table, fetched_from, r.end)
                 if table.num_rows:
-                    yield from _to_spark(table, r, schema).to_batches(max_chunksize=max_rows)
+                    yield from columns.batches(table, max_rows)
     finally:
         # a reader stopped early (a LIMIT) lets the Fetch on the wire finish: cut off,
         # its connection's close would fail a request nothing waits for any more
