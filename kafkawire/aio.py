@@ -34,6 +34,7 @@ import threading
 from typing import TYPE_CHECKING, Any, Callable, Coroutine, Dict, Generator, List, Optional, ParamSpec, Union
 
 from kafkawire import __version__
+from kafkawire._aio_stream import SocketStream
 from kafkawire.error_codes import ErrorCode
 from kafkawire.connection import (
     Authenticated,
@@ -65,26 +66,17 @@ __all__ = ["AsyncConnection", "Opening", "open_connection"]
 
 log = logging.getLogger("kafkawire.aio")
 
-# The most read from the socket at once, and the stream buffer's limit: asyncio pauses the
-# socket at twice the limit, so its 64 KiB default makes a 1 MiB Fetch response arrive in
-# many more rounds of the event loop.
-_READ_SIZE = 1 << 18
+# Reading pauses while twice this waits to be read (the read loop takes each piece at once)
+_READ_LIMIT = 1 << 18
 
 
 class AsyncConnection:
     """One client connection driven by asyncio; make it with :func:`open_connection`."""
 
-    def __init__(
-        self,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
-        protocol: ClientConnection,
-        timeout: float,
-    ) -> None:
+    def __init__(self, stream: SocketStream, protocol: ClientConnection, timeout: float) -> None:
         self.protocol = protocol
         self.timeout = timeout
-        self._reader = reader
-        self._writer = writer
+        self._stream = stream
         self._waiting: Dict[int, asyncio.Future[ResponseEvent]] = {}
         self._authenticating: Optional[asyncio.Future[Authenticated]] = None
         #: The outcome of the last SASL exchange, once one succeeded.
@@ -172,9 +164,9 @@ class AsyncConnection:
     async def _write(self, data: bytes) -> bool:
         """Write and wait for the buffer to drain; False when the connection is lost (the
         read loop then fails every waiting request with the reason)."""
-        self._writer.write(data)
+        self._stream.write(data)
         try:
-            await self._writer.drain()
+            await self._stream.drain()
         except (ConnectionError, OSError):
             return False
         return True
@@ -193,9 +185,9 @@ class AsyncConnection:
 
     async def close(self) -> None:
         """Close the socket; requests still waiting fail with ConnectionClosedError."""
-        self._writer.close()
+        self._stream.close()
         try:
-            await self._writer.wait_closed()
+            await self._stream.wait_closed()
         except (ConnectionError, OSError):
             pass
         await self._reading
@@ -210,14 +202,14 @@ class AsyncConnection:
         why = "the broker closed the connection"
         try:
             while True:
-                data = await self._reader.read(_READ_SIZE)
+                data = await self._stream.read()
                 if not data:
                     break
                 self.bytes_received += len(data)
                 await self._dispatch(self.protocol.receive_data(data))
                 answer = self.protocol.data_to_send()  # the next SASL step, if any
                 if answer:
-                    self._writer.write(answer)
+                    self._stream.write(answer)
                 if self.protocol.state == "closed":
                     return
         except KafkaWireError as exc:  # receive after close (a ConnectionError too): nothing left to fail
@@ -386,17 +378,15 @@ async def open_connection(
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     try:
-        reader, writer = await asyncio.wait_for(
-            asyncio.open_connection(host, port, limit=_READ_SIZE), timeout
-        )
+        stream = await asyncio.wait_for(SocketStream.connect(host, port, _READ_LIMIT), timeout)
     except asyncio.TimeoutError as exc:
         raise ConnectTimeoutError(f"the connect to {host}:{port} did not finish within {timeout} s") from exc
     if context is not None:
         await _start_tls(
-            writer, context, server_hostname or host, f"{host}:{port}", deadline - loop.time(), timeout
+            stream, context, server_hostname or host, f"{host}:{port}", deadline - loop.time(), timeout
         )
     protocol = ClientConnection(client_id, max_in_flight, versions, sasl=sasl)
-    conn = AsyncConnection(reader, writer, protocol, timeout)
+    conn = AsyncConnection(stream, protocol, timeout)
     hello = ApiVersionsRequest(
         client_software_name=software_name, client_software_version=software_version or __version__
     )
@@ -443,7 +433,7 @@ def _tls_context(
 
 
 async def _start_tls(
-    writer: asyncio.StreamWriter,
+    stream: SocketStream,
     context: _ssl.SSLContext,
     server_hostname: str,
     where: str,
@@ -457,16 +447,16 @@ async def _start_tls(
         # wait_for bounds the handshake (and closes the transport when it cancels it);
         # asyncio's own handshake timeout is only a backstop behind it
         await asyncio.wait_for(
-            writer.start_tls(context, server_hostname=server_hostname, ssl_handshake_timeout=remaining + 1.0),
+            stream.start_tls(context, server_hostname=server_hostname, ssl_handshake_timeout=remaining + 1.0),
             remaining,
         )
     except _ssl.SSLCertVerificationError as exc:
-        writer.close()
+        stream.close()
         raise TlsHandshakeError(
             f"the TLS certificate of {where} did not verify for {server_hostname!r}: {exc.verify_message}"
         ) from exc
     except (OSError, asyncio.TimeoutError) as exc:
-        writer.close()
+        stream.close()
         if isinstance(exc, asyncio.TimeoutError):
             why = f"it did not finish within {timeout} s"
         else:

@@ -27,7 +27,7 @@ def test_async_with_open_connection_needs_no_await_inside():
         async with open_connection("127.0.0.1", port, client_id="conventions", timeout=10) as conn:
             response = await conn.request(MetadataRequest(topics=None))
             assert isinstance(response.message, MetadataResponse)
-        assert conn._writer.is_closing()  # closed at the end of the block
+        assert conn._stream.is_closing()  # closed at the end of the block
         conn = await open_connection("127.0.0.1", port, timeout=10)  # awaited as before
         try:
             assert isinstance((await conn.request(MetadataRequest(topics=None))).message, MetadataResponse)
