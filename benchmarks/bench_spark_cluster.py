@@ -45,7 +45,7 @@ import sys
 import tempfile
 import time
 import uuid
-from typing import Callable, Dict, List, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -132,25 +132,42 @@ def cluster_options(bootstrap: str, topic: str, **extra: str) -> Dict[str, str]:
     return {"kafka.bootstrap.servers": bootstrap, "subscribe": topic, **extra}
 
 
-def replay_files(bootstrap: str, topic: str, out_dir: str) -> float:
-    """Write the Arrow batches ``kafka-cluster`` yields for ``topic`` (every column), one
-    IPC file a planned range; returns the seconds the fetch and decode took here."""
-    from kafkawire.cluster.plan import ReadOptions, plan
-    from kafkawire.spark.cluster import RangePartition, read_partition
+def _planned(bootstrap: str, topic: str):
     from kafkawire.cluster.client import Cluster
-    from kafkawire.cluster.fetch import arrow_schema
+    from kafkawire.cluster.plan import ReadOptions, plan
 
     options = ReadOptions.parse(cluster_options(bootstrap, topic))
     with Cluster(options.client) as cluster:
-        ranges = plan(cluster, options)
+        return options, plan(cluster, options)
+
+
+def replay_files(bootstrap: str, topic: str, out_dir: str) -> None:
+    """Write the Arrow batches ``kafka-cluster`` yields for ``topic`` (every column), one
+    IPC file a planned range."""
+    from kafkawire.cluster.fetch import arrow_schema
+    from kafkawire.spark.cluster import RangePartition, read_partition
+
+    options, ranges = _planned(bootstrap, topic)
     os.makedirs(out_dir, exist_ok=True)
-    took = 0.0
     for i, r in enumerate(ranges):
-        t = time.perf_counter()
         batches = list(read_partition(RangePartition(r), options))
-        took += time.perf_counter() - t
         write_replay_file(os.path.join(out_dir, f"part-{i:04d}.arrow"), arrow_schema(False), batches)
-    return took
+
+
+def no_spark(bootstrap: str, topic: str, rounds: int) -> float:
+    """The fastest of ``rounds`` reads of ``topic`` in this process with no Spark: every
+    planned range fetched and decoded in turn, the batches dropped."""
+    from kafkawire.spark.cluster import RangePartition, read_partition
+
+    options, ranges = _planned(bootstrap, topic)
+    best = float("inf")
+    for _ in range(rounds):
+        t = time.perf_counter()
+        for r in ranges:
+            for _batch in read_partition(RangePartition(r), options):
+                pass
+        best = min(best, time.perf_counter() - t)
+    return best
 
 
 def _agg(df) -> Tuple[int, int]:
@@ -160,20 +177,48 @@ def _agg(df) -> Tuple[int, int]:
     return r.n, r.bytes
 
 
+def cpu_seconds(pid: Optional[int] = None) -> float:
+    """CPU seconds used so far by process ``pid``, or by the whole machine (every core,
+    from ``/proc/stat``); NaN where ``/proc`` is not there."""
+    try:
+        if pid is None:
+            with open("/proc/stat") as f:
+                ticks = [int(x) for x in f.readline().split()[1:]]
+            busy = sum(ticks) - ticks[3] - ticks[4]  # less idle and iowait
+        else:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            busy = int(fields[11]) + int(fields[12])  # utime + stime
+    except OSError:
+        return float("nan")
+    return busy / os.sysconf("SC_CLK_TCK")
+
+
+#: the broker's process id, for the CPU it spends on each route (set by main)
+BROKER_PID: Optional[int] = None
+
+
 def best_of(
     routes: Dict[str, Callable[[], object]], rounds: int, check: Callable[[str, object], None]
 ) -> Dict[str, float]:
-    """The fastest time of each route over ``rounds`` interleaved rounds (after one warm run)."""
+    """The fastest time of each route over ``rounds`` interleaved rounds (after one warm
+    run), and under ``cpu`` the mean CPU seconds of a run: the machine's (every process,
+    every core) and the broker's."""
     for name, run in routes.items():
         check(name, run())
     best = {name: float("inf") for name in routes}
+    cpu = {name: {"machine": 0.0, "broker": 0.0} for name in routes}
     for _ in range(rounds):
         for name, run in routes.items():
+            machine, broker = cpu_seconds(), cpu_seconds(BROKER_PID) if BROKER_PID else float("nan")
             t = time.perf_counter()
             out = run()
             best[name] = min(best[name], time.perf_counter() - t)
+            cpu[name]["machine"] += (cpu_seconds() - machine) / rounds
+            if BROKER_PID:
+                cpu[name]["broker"] += (cpu_seconds(BROKER_PID) - broker) / rounds
             check(name, out)
-    return best
+    return dict(best, cpu=cpu)
 
 
 def read_routes(spark, bootstrap: str, topic: str, replay_dir: str) -> Dict[str, Callable[[], object]]:
@@ -198,14 +243,21 @@ def measure_reads(
     out = []
     for (value_bytes, codec, parts), (topic, n) in topics.items():
         replay_dir = os.path.join(work, topic)
-        no_spark = replay_files(bootstrap, topic, replay_dir)
+        replay_files(bootstrap, topic, replay_dir)
 
         def check(name, got, n=n, value_bytes=value_bytes):
             assert got == (n, n * value_bytes), (name, got)
 
         best = best_of(read_routes(spark, bootstrap, topic, replay_dir), rounds, check)
         out.append(
-            dict(best, value_bytes=value_bytes, codec=codec, partitions=parts, records=n, no_spark=no_spark)
+            dict(
+                best,
+                value_bytes=value_bytes,
+                codec=codec,
+                partitions=parts,
+                records=n,
+                no_spark=no_spark(bootstrap, topic, rounds),
+            )
         )
         print(fmt_read(out[-1]), flush=True)
     return out
@@ -357,14 +409,17 @@ def session(master: str, jars):
 
 
 def fmt_read(f: dict) -> str:
-    n = f["records"]
+    n, cpu = f["records"], f["cpu"]
     return (
         f"  {n / 1e6:g}M x {f['value_bytes']:4} B {f['codec']:4} {f['partitions']:2} partitions:"
         f" connector {n / f['connector'] / 1e3:6.1f}k rows/s,"
         f" kafka-cluster {n / f['kafka_cluster'] / 1e3:6.1f}k"
         f" ({f['connector'] / f['kafka_cluster']:.2f}x connector, {f['floor'] / f['kafka_cluster']:.2f}x floor),"
         f" value only {f['connector'] / f['kafka_cluster_value']:.2f}x connector,"
-        f" floor {n / f['floor'] / 1e3:6.1f}k, no Spark {n / f['no_spark'] / 1e3:6.1f}k"
+        f" floor {n / f['floor'] / 1e3:6.1f}k, no Spark {n / f['no_spark'] / 1e3:6.1f}k;"
+        f" CPU a run: kafka-cluster {cpu['kafka_cluster']['machine']:.2f} s"
+        f" (broker {cpu['kafka_cluster']['broker']:.2f} s), floor {cpu['floor']['machine']:.2f} s,"
+        f" connector {cpu['connector']['machine']:.2f} s (broker {cpu['connector']['broker']:.2f} s)"
     )
 
 
@@ -424,6 +479,8 @@ def main(argv=None) -> int:
 
     jars = connector().jars
     broker = start_broker()
+    global BROKER_PID
+    BROKER_PID = broker.process.pid if broker.process is not None else None
     spark = None
     fig: dict = {
         "records": args.records,
