@@ -128,6 +128,34 @@ def test_every_codec_headers_nulls_and_transactions_read_as_the_connector_does(
     assert any(r.headers and any(h.value is None for h in r.headers) for r in got)
 
 
+def test_log_append_time_and_create_time_in_one_partition_read_as_the_connector_does(
+    spark_connector, kafka_broker, backend
+):
+    """A topic switched from LogAppendTime to CreateTime between two produces: one
+    partition holds batches of both timestamp types, read in one fetch."""
+    from confluent_kafka.admin import AdminClient, AlterConfigOpType, ConfigEntry, ConfigResource
+
+    boot = kafka_broker.bootstrap_servers
+    name = f"kw-tstype-{uuid.uuid4().hex[:8]}"
+    admin = AdminClient({"bootstrap.servers": boot})
+    create_topic(boot, name, 1)
+
+    def timestamp_type(kind: str) -> None:
+        entry = ConfigEntry("message.timestamp.type", kind, incremental_operation=AlterConfigOpType.SET)
+        resource = ConfigResource(ConfigResource.Type.TOPIC, name, incremental_configs=[entry])
+        admin.incremental_alter_configs([resource])[resource].result(30)
+
+    timestamp_type("LogAppendTime")
+    time.sleep(1)  # the topic's config reaches its log a moment later
+    produce(boot, name, [(0, b"k", b"appended-%d" % i, []) for i in range(30)])
+    timestamp_type("CreateTime")
+    time.sleep(1)
+    produce(boot, name, [(0, b"k", b"created-%d" % i, []) for i in range(30)], **{"linger.ms": 0})
+    got = same_as_connector(spark_connector, {"kafka.bootstrap.servers": boot, "subscribe": name}, backend)
+    assert {r.timestampType for r in got if r.value.startswith(b"appended")} == {1}
+    assert {r.timestampType for r in got if r.value.startswith(b"created")} == {0}
+
+
 def test_offsets_json_timestamps_and_min_partitions_as_the_connector_does(
     spark_connector, kafka_broker, mixed_topic, backend
 ):

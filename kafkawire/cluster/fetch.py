@@ -125,16 +125,33 @@ class _SparkColumns:
         self._value = {
             "topic": pa.scalar(r.topic, pa.string()),
             "partition": pa.scalar(r.partition, pa.int32()),
+            0: pa.scalar(0, pa.int32()),  # the timestamp types
+            1: pa.scalar(1, pa.int32()),
         }
-        self._repeated: Dict[str, "pyarrow.Array"] = {}
+        self._repeated: Dict[Any, "pyarrow.Array"] = {}
 
-    def _constant(self, name: str, n: int) -> "pyarrow.Array":
+    def _constant(self, value: Any, n: int) -> "pyarrow.Array":
         import pyarrow as pa
 
-        column = self._repeated.get(name)
+        column = self._repeated.get(value)
         if column is None or len(column) < n:
-            column = self._repeated[name] = pa.repeat(self._value[name], n)
+            column = self._repeated[value] = pa.repeat(self._value[value], n)
         return column.slice(0, n)
+
+    def _timestamp_type(self, col: "pyarrow.ChunkedArray") -> "pyarrow.ChunkedArray":
+        """The int8 timestamp types as Spark's int32.  A record batch has one timestamp
+        type, so a table nearly always holds one: then a slice of a constant column,
+        which spares a compute kernel call on every table."""
+        import pyarrow as pa
+
+        if col.num_chunks == 1 and col.null_count == 0:
+            chunk = col.chunk(0)
+            n = len(chunk)
+            types = chunk.buffers()[1].slice(chunk.offset, n).to_pybytes()
+            for t in (0, 1):
+                if types.count(t) == n:
+                    return pa.chunked_array([self._constant(t, n)])
+        return col.cast(pa.int32())
 
     def batches(self, table: "pyarrow.Table", max_rows: int) -> List["pyarrow.RecordBatch"]:
         import pyarrow as pa
@@ -142,12 +159,12 @@ class _SparkColumns:
         n = table.num_rows
         cols = []
         for f in self.schema:
-            if f.name in self._value:
+            if f.name in ("topic", "partition"):
                 cols.append(self._constant(f.name, n))
                 continue
             col = table.column(_SOURCE[f.name])
             if f.name == "timestampType":
-                col = col.cast(pa.int32())
+                col = self._timestamp_type(col)
             elif f.name == "headers":
                 col = pa.chunked_array([_null_if_empty(c, f.type) for c in col.chunks], f.type)
             elif col.type != f.type:  # only nested names differ: a view, not a copy
