@@ -34,7 +34,7 @@ class FrameReader:
     failed (a stream that lost its framing cannot be resynchronised).
     """
 
-    __slots__ = ("max_frame_size", "_pieces", "_skip", "_have", "_need", "_error", "frames_read")
+    __slots__ = ("max_frame_size", "_pieces", "_skip", "_have", "_taken", "_need", "_error", "frames_read")
 
     def __init__(self, max_frame_size: int = DEFAULT_MAX_FRAME_SIZE) -> None:
         if not isinstance(max_frame_size, int) or max_frame_size < 0:
@@ -46,6 +46,7 @@ class FrameReader:
         self._pieces: Deque[bytes] = deque()
         self._skip = 0  # bytes of the first piece already handed out
         self._have = 0  # bytes of the pieces not yet handed out
+        self._taken = 0  # bytes of the stream handed out (size prefixes and frames)
         self._need: Optional[int] = None  # payload size of the frame being read
         self._error: Optional[InvalidFrame] = None
         self.frames_read = 0
@@ -72,9 +73,12 @@ class FrameReader:
             if self._need is None:
                 if self._have < 4:
                     break
+                at = self._taken
                 size = _SIZE.unpack(self._take(4))[0]
                 if size < 0:
-                    self._error = InvalidFrame(f"frame {self.frames_read} has a negative size ({size})")
+                    self._error = InvalidFrame(
+                        f"frame {self.frames_read} has a negative size ({size}) at stream byte offset {at}"
+                    )
                     raise self._error
                 if size > self.max_frame_size:
                     self._error = FrameTooLarge(
@@ -96,6 +100,7 @@ class FrameReader:
             return b""
         pieces = self._pieces
         self._have -= n
+        self._taken += n
         first = pieces[0]
         skip = self._skip
         if len(first) - skip > n:  # within the first piece, which stays

@@ -86,6 +86,14 @@ def test_negative_size_raises_invalid_frame():
         reader.feed(frame(b"ok"))
 
 
+def test_a_negative_size_names_its_place_in_the_whole_stream():
+    reader = FrameReader()
+    assert reader.feed(frame(b"abc")[:5]) == []
+    assert reader.feed(frame(b"abc")[5:] + frame(b"")) == [b"abc", b""]
+    with pytest.raises(InvalidFrame, match=r"frame 2 has a negative size \(-1\) at stream byte offset 11"):
+        reader.feed(struct.pack(">i", -1))
+
+
 def test_oversized_frame_raises_before_buffering():
     reader = FrameReader(max_frame_size=10)
     assert reader.feed(frame(b"0123456789")) == [b"0123456789"]
