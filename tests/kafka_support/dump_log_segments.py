@@ -23,7 +23,7 @@ import subprocess
 from pathlib import Path
 from typing import Dict, List
 
-from kafka_support.jars import KafkaUnavailable, classpath_string, java_executable
+from kafka_support.jars import KafkaUnavailable, classpath_string, java_executable, maven_lock
 from kafka_support.java_clients import compiled
 from kafka_support.jvm import start_options
 
@@ -66,19 +66,22 @@ def tools_jar() -> Path:
     mvn = shutil.which("mvn")
     if mvn is None:
         raise KafkaUnavailable("no Maven (mvn) to resolve kafka-tools")
-    proc = subprocess.run(
-        [
-            mvn,
-            "-q",
-            "-B",
-            "dependency:get",
-            f"-Dartifact=org.apache.kafka:kafka-tools:{TOOLS_VERSION}",
-            "-Dtransitive=false",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    with maven_lock():
+        if path.exists():  # another process resolved it meanwhile
+            return path
+        proc = subprocess.run(
+            [
+                mvn,
+                "-q",
+                "-B",
+                "dependency:get",
+                f"-Dartifact=org.apache.kafka:kafka-tools:{TOOLS_VERSION}",
+                "-Dtransitive=false",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
     if proc.returncode != 0 or not path.exists():
         raise KafkaUnavailable(f"Maven could not resolve kafka-tools {TOOLS_VERSION}: " + proc.stdout[-500:])
     return path

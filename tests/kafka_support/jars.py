@@ -12,12 +12,14 @@ when the jars cannot be resolved) it skips with one clear reason, and with
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -56,30 +58,60 @@ def _pom_key() -> str:
     return hashlib.sha256(POM.read_bytes()).hexdigest()[:16]
 
 
+@contextlib.contextmanager
+def maven_lock() -> Iterator[None]:
+    """Held while Maven resolves into the local repository and writes a cached classpath:
+    on a machine with an empty ``~/.m2``, the tests and the workloads started beside them
+    in child processes resolve the same jars at the same time, and one Maven's files
+    (and the other's finished classpath) must not be taken for the other's."""
+    CACHE_DIR.mkdir(parents=True, exist_ok=True)
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: one process at a time is then the caller's care
+        yield
+        return
+    with open(CACHE_DIR / "maven.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def cached_jars(cached: Path) -> tuple[Path, ...]:
+    """The jars a cached classpath file lists, or () if it is missing or any jar is gone."""
+    if not cached.exists():
+        return ()
+    jars = tuple(Path(p) for p in cached.read_text().split(os.pathsep) if p)
+    return jars if jars and all(j.exists() for j in jars) else ()
+
+
 @functools.lru_cache(maxsize=None)
 def classpath() -> tuple[Path, ...]:
     """Every jar of the pom, resolved (and downloaded on first use) by Maven."""
     cached = CACHE_DIR / f"kafka-{KAFKA_VERSION}-{_pom_key()}.classpath"
-    if cached.exists():
-        jars = tuple(Path(p) for p in cached.read_text().split(os.pathsep) if p)
-        if jars and all(j.exists() for j in jars):
-            return jars
+    jars = cached_jars(cached)
+    if jars:
+        return jars
     mvn = shutil.which("mvn")
     if mvn is None:
         raise KafkaUnavailable("no Maven (mvn) to resolve the Kafka jars")
     java_executable()
-    CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    out = cached.with_suffix(".tmp")
-    cmd = [mvn, "-q", "-B", "-f", str(POM), "dependency:build-classpath", f"-Dmdep.outputFile={out}"]
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=RESOLVE_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        raise KafkaUnavailable(f"Maven did not resolve the Kafka jars in {RESOLVE_TIMEOUT} s")
-    if proc.returncode != 0 or not out.exists():
-        tail = (proc.stdout + proc.stderr).strip().splitlines()[-3:]
-        raise KafkaUnavailable("Maven could not resolve the Kafka jars: " + " | ".join(tail))
-    out.replace(cached)
-    return tuple(Path(p) for p in cached.read_text().split(os.pathsep) if p)
+    with maven_lock():
+        jars = cached_jars(cached)  # another process may have resolved them meanwhile
+        if jars:
+            return jars
+        out = cached.with_suffix(".tmp")
+        cmd = [mvn, "-q", "-B", "-f", str(POM), "dependency:build-classpath", f"-Dmdep.outputFile={out}"]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=RESOLVE_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            raise KafkaUnavailable(f"Maven did not resolve the Kafka jars in {RESOLVE_TIMEOUT} s")
+        if proc.returncode != 0 or not out.exists():
+            tail = (proc.stdout + proc.stderr).strip().splitlines()[-3:]
+            raise KafkaUnavailable("Maven could not resolve the Kafka jars: " + " | ".join(tail))
+        out.replace(cached)
+    return cached_jars(cached)
 
 
 def jar(artifact: str) -> Path:

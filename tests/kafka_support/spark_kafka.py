@@ -21,7 +21,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
-from kafka_support.jars import CACHE_DIR, RESOLVE_TIMEOUT, KafkaUnavailable, java_executable
+from kafka_support.jars import CACHE_DIR, RESOLVE_TIMEOUT, KafkaUnavailable, java_executable, maven_lock
 
 POM = Path(__file__).with_name("spark-kafka-pom.xml")
 VERSIONS_POM = Path(__file__).with_name("spark-kafka-versions-pom.xml")
@@ -122,12 +122,23 @@ def connector() -> Connector:
     java_executable()
     key = hashlib.sha256(POM.read_bytes()).hexdigest()[:16]
     cached = CACHE_DIR / f"spark-kafka-{wanted}-{key}.classpath"
-    if cached.exists():
-        version, _, paths = cached.read_text().partition("\n")
-        jars = tuple(Path(p) for p in paths.split(os.pathsep) if p)
-        if jars and all(j.exists() for j in jars):
-            return Connector(version, wanted, jars)
-    CACHE_DIR.mkdir(parents=True, exist_ok=True)
+    found = _cached(cached, wanted)
+    if found is not None:
+        return found
+    with maven_lock():
+        found = _cached(cached, wanted)  # another process may have resolved it meanwhile
+        return found if found is not None else _resolve_connector(wanted, cached)
+
+
+def _cached(cached: Path, wanted: str) -> Connector | None:
+    if not cached.exists():
+        return None
+    version, _, paths = cached.read_text().partition("\n")
+    jars = tuple(Path(p) for p in paths.split(os.pathsep) if p)
+    return Connector(version, wanted, jars) if jars and all(j.exists() for j in jars) else None
+
+
+def _resolve_connector(wanted: str, cached: Path) -> Connector:
     out = cached.with_suffix(".tmp")
     version = wanted
     proc = _resolve(version, out)
