@@ -30,7 +30,7 @@ def test_processes_resolving_into_an_empty_cache_at_once_all_get_the_jars(tmp_pa
             stderr=subprocess.STDOUT,
             text=True,
         )
-        for _ in range(3)
+        for _ in range(4)
     ]
     outs = [p.communicate(timeout=800)[0] for p in runs]
     assert [p.returncode for p in runs] == [0, 0, 0, 0], outs
