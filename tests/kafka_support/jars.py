@@ -4,6 +4,8 @@
 metadata, raft, storage and coordinator modules with their dependencies).  Maven resolves
 them once into its local repository; the classpath itself is cached under
 ``~/.cache/kafkawire`` keyed by the pom's hash, so later runs start no Maven at all.
+Processes that resolve at once (the tests and the workloads started beside them) take
+turns under :func:`maven_lock`.
 
 ``require_kafka()`` is what a test calls before it needs Java: without Java or Maven (or
 when the jars cannot be resolved) it skips with one clear reason, and with
