@@ -17,6 +17,10 @@ from kafkawire.errors import FrameTooLarge, InvalidFrame
 
 DEFAULT_MAX_FRAME_SIZE = 104857600  # Kafka's socket.request.max.bytes default, 100 MiB
 _SIZE = struct.Struct(">i")
+# Pieces shorter than this are gathered into buffers of up to _GATHER_SIZE bytes, so that a
+# stream arriving a few bytes at a time costs its bytes, not an object each.
+_GATHER_BELOW = 4096
+_GATHER_SIZE = 1 << 16
 BytesLike = Union[bytes, bytearray, memoryview]
 
 
@@ -43,7 +47,7 @@ class FrameReader:
         # The pieces received and not yet handed out, kept as they came and joined once
         # a frame is whole: one copy a byte.  (Growing one buffer piece by piece copies
         # a large frame many times over.)
-        self._pieces: Deque[bytes] = deque()
+        self._pieces: Deque[Union[bytes, bytearray]] = deque()
         self._skip = 0  # bytes of the first piece already handed out
         self._have = 0  # bytes of the pieces not yet handed out
         self._taken = 0  # bytes of the stream handed out (size prefixes and frames)
@@ -65,9 +69,17 @@ class FrameReader:
         """Add ``data`` (any bytes-like) to the stream; return the frames it completes."""
         if self._error is not None:
             raise self._error
-        if len(data):
-            self._pieces.append(bytes(data))  # no copy of bytes; a caller's buffer is copied
-            self._have += len(data)
+        with memoryview(data) as view:
+            n = view.nbytes
+            if n >= _GATHER_BELOW:  # kept as it came (bytes are not copied)
+                self._pieces.append(data if type(data) is bytes else view.tobytes())
+            elif n:  # gathered with its neighbours: a piece costs its bytes, not an object
+                last = self._pieces[-1] if self._pieces else None
+                if type(last) is bytearray and len(last) + n <= _GATHER_SIZE:
+                    last += view
+                else:
+                    self._pieces.append(bytearray(view))
+            self._have += n
         frames: List[bytes] = []
         while True:
             if self._need is None:
@@ -105,11 +117,13 @@ class FrameReader:
         skip = self._skip
         if len(first) - skip > n:  # within the first piece, which stays
             self._skip = skip + n
-            return first[skip : skip + n]
-        if skip == 0 and len(first) == n:  # exactly the first piece: no copy
+            return (
+                first[skip : skip + n] if type(first) is bytes else bytes(memoryview(first)[skip : skip + n])
+            )
+        if skip == 0 and len(first) == n:  # exactly the first piece
             pieces.popleft()
-            return first
-        parts: List[Union[bytes, memoryview]] = []
+            return first if type(first) is bytes else bytes(first)
+        parts: List[Union[bytes, bytearray, memoryview]] = []
         while n:
             piece = pieces[0]
             room = len(piece) - skip

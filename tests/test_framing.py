@@ -72,6 +72,26 @@ def test_large_frames_in_socket_sized_pieces():
         assert out == payloads and reader.at_boundary, step
 
 
+def test_a_frame_arriving_a_byte_at_a_time_costs_its_bytes_not_an_object_each():
+    import tracemalloc
+
+    payload = bytes(range(256)) * 800  # 200 KiB
+    stream = frame(payload)
+    reader = FrameReader()
+    tracemalloc.start()
+    try:
+        out = []
+        for i in range(len(stream)):
+            out += reader.feed(stream[i : i + 1])
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert out == [payload]
+    # the payload held while it arrives, then joined: about twice its size, where an
+    # object a byte would take tens of times more
+    assert peak < 4 * len(payload), peak
+
+
 def test_partial_frame_is_reported():
     reader = FrameReader()
     assert reader.feed(frame(b"abcdef")[:7]) == []
