@@ -115,8 +115,9 @@ class _Txns:
 class _SparkColumns:
     """Decoded tables of one range as batches of the connector's columns (``schema``).
 
-    ``topic`` and ``partition`` hold one value on every row: each is made once, as long
-    as the longest table yet, and sliced (a view) for each table."""
+    ``topic`` and ``partition`` hold one value on every row, and ``timestampType`` nearly
+    always does: each such column is made once, as long as the longest table yet, and
+    sliced (a view) for each table."""
 
     def __init__(self, r: OffsetRange, schema: "pyarrow.Schema") -> None:
         import pyarrow as pa
