@@ -661,7 +661,11 @@ def test_a_topic_deleted_under_a_stream_fails_it_or_is_skipped_by_fail_on_data_l
                 ),
                 120,
             )
-            return topic, query.exception()
+            error = query.exception()
+            # Spark cuts the middle out of a long query error (a traceback grown by
+            # retries); the error it wraps, kept whole, is its cause
+            cause = getattr(error, "_cause", None)
+            return topic, None if error is None else f"{error}\n{cause or ''}"
         finally:
             query.stop()
 
