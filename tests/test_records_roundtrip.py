@@ -434,6 +434,44 @@ def test_to_arrow_in_a_block_another_table_used_matches_the_pure_backend():
 
 
 @pytest.mark.backends("cython")
+@pytest.mark.parametrize("codec", ["lz4", "zstd", "gzip", "snappy"])
+def test_to_arrow_of_compressed_batches_grown_in_kept_blocks_matches_the_pure_backend(codec):
+    """The columns of compressed batches (which the headers do not size) grow into blocks
+    earlier tables left: nothing of those tables may show."""
+    pytest.importorskip("pyarrow")
+    from kafkawire._fast import records as fast
+
+    pure = _backend.implementation("records", "python")
+    full = [
+        {"key": b"k" * 40, "value": bytes([i % 251]) * 700, "headers": [("h", b"x" * 30)], "timestamp": TS + i}
+        for i in range(6000)
+    ]
+    sparse = [
+        {
+            "key": None if i % 3 else b"q",
+            "value": None if i % 5 == 0 else b"w" * (i % 900),
+            "headers": [("g", None)] if i % 2 else [],
+            "timestamp": TS - i,
+        }
+        for i in range(6000)
+    ]
+
+    def batches(recs):
+        return b"".join(
+            fast.encode_batch(recs[i : i + 1000], base_offset=i, compression=codec) for i in range(0, 6000, 1000)
+        )
+
+    first, second = batches(full), batches(sparse)
+    assert fast.to_arrow(first).num_rows == 6000  # made, then dropped: its blocks are kept
+    _, reused = fast._arrow_pool()
+    table = fast.to_arrow(second)
+    assert fast._arrow_pool()[1] > reused  # the growing columns took kept blocks
+    assert table.equals(pure.to_arrow(second))
+    again = fast.to_arrow(first)  # into the blocks the sparse table's growth gave back
+    assert again.equals(pure.to_arrow(first))
+
+
+@pytest.mark.backends("cython")
 def test_to_arrow_keeps_a_bounded_number_of_blocks():
     pytest.importorskip("pyarrow")
     from kafkawire._fast import records as fast

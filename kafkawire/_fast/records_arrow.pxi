@@ -67,11 +67,11 @@ cdef struct Export:
 
 
 cdef void _free_export(Export *e) noexcept nogil:
-    """Free the buffers that outgrew e's block, then give the block (e itself) back."""
+    """Give back the buffers that outgrew e's block, then the block (e itself)."""
     cdef int i
     for i in range(NBUF):
         if e.bufs[i].owned:
-            free(e.bufs[i].p)
+            _block_give(e.bufs[i].p, e.bufs[i].cap)
     _block_give(e, e.block_size)
 
 
@@ -80,8 +80,11 @@ cdef void _free_export(Export *e) noexcept nogil:
 # The pages of a fresh block fault in one by one as they are first written: over 4 MB
 # chunks of small records, that kernel work cost more than the decoding itself.  A log
 # is read chunk by chunk, each table freed before the next one is made, so a few freed
-# blocks are kept and handed out again.  Bounded: at most _POOL_SLOTS blocks, each of
-# _POOL_MIN to _POOL_MAX bytes (smaller ones are cheap to get, bigger ones are rare).
+# blocks are kept and handed out again: a table's block, and the columns that outgrow
+# it (those of compressed batches, whose sizes no header gives: kept too, they halved
+# the CPU of reading lz4 batches of small records from a broker).  Bounded: at most
+# _POOL_SLOTS blocks, each of _POOL_MIN to _POOL_MAX bytes (smaller ones are cheap to
+# get, bigger ones are rare).
 # The release callback may run on any thread, without the GIL: a plain lock guards it.
 
 cdef enum:
@@ -239,7 +242,16 @@ cdef int _grow(CBuf *b, Py_ssize_t extra) except -1:
         cap = want
     if cap < 64:
         cap = 64
-    if b.owned:
+    if cap >= _POOL_MIN:
+        # a kept block, its pages already in: the columns of compressed batches, which
+        # the block's bounds cannot see, grow here table after table
+        p = <char *>_block_take(cap, &cap)
+        if p != NULL:
+            if b.n:
+                memcpy(p, b.p, b.n)
+            if b.owned:
+                _block_give(b.p, b.cap)
+    elif b.owned:
         p = <char *>realloc(b.p, cap)
     else:  # leave the Export's block
         p = <char *>malloc(cap)
