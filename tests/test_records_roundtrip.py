@@ -443,7 +443,12 @@ def test_to_arrow_of_compressed_batches_grown_in_kept_blocks_matches_the_pure_ba
 
     pure = _backend.implementation("records", "python")
     full = [
-        {"key": b"k" * 40, "value": bytes([i % 251]) * 700, "headers": [("h", b"x" * 30)], "timestamp": TS + i}
+        {
+            "key": b"k" * 40,
+            "value": bytes([i % 251]) * 700,
+            "headers": [("h", b"x" * 30)],
+            "timestamp": TS + i,
+        }
         for i in range(6000)
     ]
     sparse = [
@@ -458,7 +463,8 @@ def test_to_arrow_of_compressed_batches_grown_in_kept_blocks_matches_the_pure_ba
 
     def batches(recs):
         return b"".join(
-            fast.encode_batch(recs[i : i + 1000], base_offset=i, compression=codec) for i in range(0, 6000, 1000)
+            fast.encode_batch(recs[i : i + 1000], base_offset=i, compression=codec)
+            for i in range(0, 6000, 1000)
         )
 
     first, second = batches(full), batches(sparse)
