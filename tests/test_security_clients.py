@@ -188,6 +188,16 @@ AUTHZ_ERROR = {
 }
 
 
+def _kafka_python_bootstrap_timeout(ms: int) -> Dict[str, int]:
+    """How long kafka-python's producer may try to bootstrap, where its version has the
+    setting (30 s by default: a refused client would wait all of it)."""
+    import kafka
+
+    return (
+        {"bootstrap_timeout_ms": ms} if "bootstrap_timeout_ms" in kafka.KafkaProducer.DEFAULT_CONFIG else {}
+    )
+
+
 def _refused_produce(bootstrap: str, client: str, config: Dict[str, Any], topic: str) -> str:
     """Try to produce to ``topic`` at ``bootstrap``; return everything the client said, as text."""
     records = to_json(make_records(topic, 0, 3, 1, headers=False))
@@ -197,7 +207,7 @@ def _refused_produce(bootstrap: str, client: str, config: Dict[str, Any], topic:
     elif client in ("kafka-python", "aiokafka"):
         config = dict(config, request_timeout_ms=8000)
     if client == "kafka-python":
-        config = dict(config, max_block_ms=8000)  # a producer setting: give up bootstrapping sooner
+        config = dict(config, max_block_ms=8000, **_kafka_python_bootstrap_timeout(8000))
     result = run_client(
         {
             "client": client,
