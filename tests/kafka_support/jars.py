@@ -80,12 +80,15 @@ def maven_lock() -> Iterator[None]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
+def existing_jars(paths: str) -> tuple[Path, ...]:
+    """The jars of a classpath string, or () if it is empty or any jar is gone."""
+    jars = tuple(Path(p) for p in paths.split(os.pathsep) if p)
+    return jars if jars and all(j.exists() for j in jars) else ()
+
+
 def cached_jars(cached: Path) -> tuple[Path, ...]:
     """The jars a cached classpath file lists, or () if it is missing or any jar is gone."""
-    if not cached.exists():
-        return ()
-    jars = tuple(Path(p) for p in cached.read_text().split(os.pathsep) if p)
-    return jars if jars and all(j.exists() for j in jars) else ()
+    return existing_jars(cached.read_text()) if cached.exists() else ()
 
 
 @functools.lru_cache(maxsize=None)

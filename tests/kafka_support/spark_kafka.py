@@ -21,7 +21,14 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
-from kafka_support.jars import CACHE_DIR, RESOLVE_TIMEOUT, KafkaUnavailable, java_executable, maven_lock
+from kafka_support.jars import (
+    CACHE_DIR,
+    RESOLVE_TIMEOUT,
+    KafkaUnavailable,
+    existing_jars,
+    java_executable,
+    maven_lock,
+)
 
 POM = Path(__file__).with_name("spark-kafka-pom.xml")
 VERSIONS_POM = Path(__file__).with_name("spark-kafka-versions-pom.xml")
@@ -133,9 +140,9 @@ def connector() -> Connector:
 def _cached(cached: Path, wanted: str) -> Connector | None:
     if not cached.exists():
         return None
-    version, _, paths = cached.read_text().partition("\n")
-    jars = tuple(Path(p) for p in paths.split(os.pathsep) if p)
-    return Connector(version, wanted, jars) if jars and all(j.exists() for j in jars) else None
+    version, _, paths = cached.read_text().partition("\n")  # the version, then the classpath
+    jars = existing_jars(paths)
+    return Connector(version, wanted, jars) if jars else None
 
 
 def _resolve_connector(wanted: str, cached: Path) -> Connector:
