@@ -14,8 +14,11 @@ of one figure run in interleaved rounds, best of ``--rounds``:
   memory-mapping Arrow IPC files that hold the very batches ``kafka-cluster`` yields for
   that topic (one file a partition, so as many tasks), decoded once before.  The floor
   is what any Python data source pays to hand Spark those rows; what ``kafka-cluster``
-  costs above it is fetching and decoding.  "no Spark" is the same fetch and decode in
-  this one process (one partition after another), for scale;
+  costs above it is fetching and decoding.  The transport floor is that replay with
+  each task also fetching its range from the broker (the bytes received into one reused
+  buffer, nothing decoded beyond the Fetch envelope and batch headers): what taking the
+  records from a broker costs any reader before it decodes them.  "no Spark" is the
+  same fetch and decode in this one process (one partition after another), for scale;
 * cores: the 100-byte 4-partition topic again on ``local[1]``, against ``local[2]``;
 * write: the same DataFrame (``spark.range`` rows of a 16-byte key and a 1 KiB value, or
   ``--write-value-bytes``; 2 tasks) written by the connector's sink and by
@@ -143,15 +146,21 @@ def _planned(bootstrap: str, topic: str):
 
 def replay_files(bootstrap: str, topic: str, out_dir: str) -> None:
     """Write the Arrow batches ``kafka-cluster`` yields for ``topic`` (every column), one
-    IPC file a planned range."""
+    IPC file a planned range, and beside the folder the transport floor's ``fetch``
+    option: the range of each file (the broker, the only one, leads every partition)."""
     from kafkawire.cluster.fetch import arrow_schema
     from kafkawire.spark.cluster import RangePartition, read_partition
 
     options, ranges = _planned(bootstrap, topic)
     os.makedirs(out_dir, exist_ok=True)
+    fetch: dict = {"broker": bootstrap, "ranges": {}}
     for i, r in enumerate(ranges):
+        name = f"part-{i:04d}.arrow"
         batches = list(read_partition(RangePartition(r), options))
-        write_replay_file(os.path.join(out_dir, f"part-{i:04d}.arrow"), arrow_schema(False), batches)
+        write_replay_file(os.path.join(out_dir, name), arrow_schema(False), batches)
+        fetch["ranges"][name] = [r.topic, r.partition, r.start, r.end]
+    with open(out_dir + ".fetch.json", "w") as f:
+        json.dump(fetch, f)
 
 
 def no_spark(bootstrap: str, topic: str, rounds: int) -> float:
@@ -222,6 +231,9 @@ def best_of(
 
 
 def read_routes(spark, bootstrap: str, topic: str, replay_dir: str) -> Dict[str, Callable[[], object]]:
+    with open(replay_dir + ".fetch.json") as f:
+        fetch = f.read()
+
     def connector():
         return _agg(spark.read.format("kafka").options(**cluster_options(bootstrap, topic)).load())
 
@@ -234,6 +246,7 @@ def read_routes(spark, bootstrap: str, topic: str, replay_dir: str) -> Dict[str,
         "kafka_cluster": ours,
         "kafka_cluster_value": lambda: ours("value binary"),
         "floor": lambda: _agg(spark.read.format("arrow-replay").load(replay_dir)),
+        "transport": lambda: _agg(spark.read.format("arrow-replay").option("fetch", fetch).load(replay_dir)),
     }
 
 
@@ -416,9 +429,11 @@ def fmt_read(f: dict) -> str:
         f" kafka-cluster {n / f['kafka_cluster'] / 1e3:6.1f}k"
         f" ({f['connector'] / f['kafka_cluster']:.2f}x connector, {f['floor'] / f['kafka_cluster']:.2f}x floor),"
         f" value only {f['connector'] / f['kafka_cluster_value']:.2f}x connector,"
-        f" floor {n / f['floor'] / 1e3:6.1f}k, no Spark {n / f['no_spark'] / 1e3:6.1f}k;"
+        f" floor {n / f['floor'] / 1e3:6.1f}k, transport floor {n / f['transport'] / 1e3:6.1f}k"
+        f" ({f['transport'] / f['kafka_cluster']:.2f}x), no Spark {n / f['no_spark'] / 1e3:6.1f}k;"
         f" CPU a run: kafka-cluster {cpu['kafka_cluster']['machine']:.2f} s"
         f" (broker {cpu['kafka_cluster']['broker']:.2f} s), floor {cpu['floor']['machine']:.2f} s,"
+        f" transport floor {cpu['transport']['machine']:.2f} s (broker {cpu['transport']['broker']:.2f} s),"
         f" connector {cpu['connector']['machine']:.2f} s (broker {cpu['connector']['broker']:.2f} s)"
     )
 
