@@ -155,8 +155,28 @@ def confluent_produce(job: Dict[str, Any]) -> Dict[str, Any]:
             on_delivery=report,
         )
         producer.poll(0)
-    left = producer.flush(job.get("timeout", JOB_TIMEOUT))
+    timeout = job.get("timeout", JOB_TIMEOUT)
+    stop_on = job.get("stop_on")
+    if stop_on:  # a refusal under test: done once librdkafka reports it
+        left = _flush_until(
+            producer, timeout, lambda: any(s in e for e in errors + failures for s in stop_on)
+        )
+    else:
+        left = producer.flush(timeout)
     return {"unflushed": left, "failures": failures, "delivered": len(delivered), "errors": errors}
+
+
+def _flush_until(producer: Any, timeout: float, seen: Any) -> int:
+    """Serve ``producer``'s callbacks until its queue is empty, ``seen()`` holds or
+    ``timeout`` passes; what is still queued is then dropped (librdkafka would otherwise
+    retry it until ``message.timeout.ms``).  Returns how many messages were left."""
+    deadline = time.monotonic() + timeout
+    while len(producer) and not seen() and time.monotonic() < deadline:
+        producer.poll(0.1)
+    left = len(producer)
+    if left:
+        producer.purge()
+    return left
 
 
 def confluent_consume(job: Dict[str, Any]) -> Dict[str, Any]:

@@ -202,8 +202,11 @@ def _refused_produce(bootstrap: str, client: str, config: Dict[str, Any], topic:
     """Try to produce to ``topic`` at ``bootstrap``; return everything the client said, as text."""
     records = to_json(make_records(topic, 0, 3, 1, headers=False))
     # give up sooner than a client that is only slow would be allowed to
+    job: Dict[str, Any] = {}
     if client == "confluent":
         config = dict(config, **{"message.timeout.ms": 8000})
+        # librdkafka retries a refused record until it times out: stop at the refusal
+        job["stop_on"] = [AUTH_ERROR[client], AUTHZ_ERROR[client]]
     elif client in ("kafka-python", "aiokafka"):
         config = dict(config, request_timeout_ms=8000)
     if client == "kafka-python":
@@ -218,6 +221,7 @@ def _refused_produce(bootstrap: str, client: str, config: Dict[str, Any], topic:
             "config": config,
             "timeout": 12,
             "expect_failure": True,
+            **job,
         },
         timeout=90,
     )
