@@ -22,7 +22,7 @@ import os
 import sys
 from typing import Iterable, Iterator
 
-#: The Fetch version of the transport floor: the last that names topics (v13 on use ids).
+#: The Fetch version of the transport floor: the last that names topics (from v13 they go by id).
 FETCH_VERSION = 12
 
 
