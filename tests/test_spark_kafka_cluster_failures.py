@@ -144,9 +144,9 @@ def _closed_port() -> int:
         return s.getsockname()[1]
 
 
-def _task_read(bootstrap: str, topic: str, backend: str, hint) -> list:
-    """What a Spark task reading ``topic``'s partition 0 (300 records) returns, given the
-    leader ``hint`` the planner put into its input partition."""
+def _task(bootstrap: str, topic: str, backend: str, hint):
+    """A Spark task's read of ``topic``'s partition 0 (300 records), given the leader
+    ``hint`` the planner put into its input partition: its batches, as they come."""
     from kafkawire.cluster.plan import OffsetRange, ReadOptions
     from kafkawire.spark.cluster import RangePartition, read_partition
 
@@ -159,8 +159,13 @@ def _task_read(bootstrap: str, topic: str, backend: str, hint) -> list:
             "kafka.default.api.timeout.ms": "20000",
         }
     )
+    return read_partition(RangePartition(OffsetRange(topic, 0, 0, 300), hint), options)
+
+
+def _task_read(bootstrap: str, topic: str, backend: str, hint) -> list:
+    """The offsets :func:`_task` reads."""
     out = []
-    for batch in read_partition(RangePartition(OffsetRange(topic, 0, 0, 300), hint), options):
+    for batch in _task(bootstrap, topic, backend, hint):
         out += batch.column("offset").to_pylist()
     return out
 
@@ -172,6 +177,53 @@ def _planned_hint(bootstrap: str, topic: str):
     with Cluster(ClientConfig.parse({"bootstrap.servers": bootstrap})) as cluster:
         cluster.topics([topic])
         return cluster.hint((topic, 0))
+
+
+@pytest.mark.timeout(120)
+def test_the_tasks_of_one_worker_read_over_the_connections_the_last_one_kept(
+    kafka_broker, small_topic, backend
+):
+    """Spark runs task after task in one Python worker: the next task with the same
+    settings borrows the client the last one gave back, its connections open (the proxy
+    takes no new one).  A connection the broker dropped meanwhile is opened again; a
+    read that fails or is left unfinished closes its client instead of giving it back;
+    a forked child does not use its parent's."""
+    import os
+
+    from kafka_support.proxy import FaultProxy
+
+    from kafkawire.cluster import pool
+    from kafkawire.errors import CorruptRecordError
+
+    pool.close_idle()
+    try:
+        with FaultProxy(kafka_broker.host, kafka_broker.port, "cut", faults=0) as proxy:
+            assert _task_read(proxy.address, small_topic, backend, None) == list(range(300))
+            opened = proxy.accepted
+            assert opened >= 1 and pool.idle() == 1
+            assert _task_read(proxy.address, small_topic, backend, None) == list(range(300))
+            assert (proxy.accepted, pool.idle()) == (opened, 1)
+            proxy.drop_connections()  # as a broker restart would
+            assert _task_read(proxy.address, small_topic, backend, None) == list(range(300))
+            assert proxy.accepted > opened and pool.idle() == 1
+            task = _task(proxy.address, small_topic, backend, None)
+            next(task)
+            task.close()  # a LIMIT stopped it
+            assert pool.idle() == 0
+        with FaultProxy(kafka_broker.host, kafka_broker.port, "corrupt", faults=1) as proxy:
+            with pytest.raises(CorruptRecordError):
+                _task_read(proxy.address, small_topic, backend, None)
+            assert pool.idle() == 0
+            opened = proxy.accepted
+            assert _task_read(proxy.address, small_topic, backend, None) == list(range(300))
+            assert proxy.accepted > opened  # a new client, not the failed one
+        assert pool.idle() == 1
+        child = os.fork()
+        if child == 0:  # pragma: no cover - the child's answer is its exit status
+            os._exit(0 if pool.idle() == 0 else 1)
+        assert os.waitpid(child, 0)[1] == 0 and pool.idle() == 1
+    finally:
+        pool.close_idle()
 
 
 @pytest.mark.timeout(120)

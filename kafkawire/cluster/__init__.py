@@ -12,4 +12,6 @@ data source (:mod:`kafkawire.spark.cluster`) is made of, usable without Spark.
   straight to Arrow, in bounded batches, ``read_committed`` as Kafka's consumer reads.
 * :mod:`kafkawire.cluster.produce`: Kafka's default key partitioner and an idempotent
   producer.
+* :mod:`kafkawire.cluster.pool`: clients kept open between the reads of one process, as
+  Spark runs task after task in one Python worker.
 """

@@ -324,6 +324,12 @@ class Cluster:
         host, port = self._brokers[part.leader]
         return LeaderHint(info.topic_id, part, host, port)  # type: ignore[union-attr]
 
+    def forget_metadata(self) -> None:
+        """Forget what Metadata and hints said of topics and leaders (the connections
+        stay open): a client lent to a new task starts as a new client would."""
+        self._topics.clear()
+        self._hints.clear()
+
     def use_hint(self, tp: TopicPartition, hint: LeaderHint) -> None:
         """Take ``tp``'s leader from ``hint`` for the first try: a lost connection or an
         error from that broker (not the leader any more, a stale leader epoch) forgets

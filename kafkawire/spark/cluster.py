@@ -57,6 +57,7 @@ from kafkawire.cluster.client import Cluster, LeaderHint
 from kafkawire.cluster.config import ClientConfig, check_options, client_settings
 from kafkawire.cluster.fetch import arrow_schema, read_range
 from kafkawire.cluster import plan as planning
+from kafkawire.cluster import pool
 from kafkawire.cluster.plan import OffsetRange, ReadOptions, plan
 from kafkawire.cluster.produce import CODECS, Producer
 from kafkawire.spark.datasource import row_filter_of
@@ -119,7 +120,7 @@ def read_partition(partition: InputPartition, options: ReadOptions) -> Iterator[
     r = partition.value
     if r is None:
         return
-    with Cluster(options.client) as cluster:
+    with pool.borrowed(options.client) as cluster:  # a Python worker runs task after task
         hint = getattr(partition, "leader", None)
         if hint is not None:
             cluster.use_hint(r.tp, hint)

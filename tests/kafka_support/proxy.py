@@ -13,8 +13,10 @@ With ``api=ApiKey.PRODUCE`` the responses spoiled are Produce responses, the fir
 ``faults`` after ``after`` of them have passed, and the fault is ``"cut"``: the broker has
 written the records, the client hears nothing of it.
 
-Everything else passes unchanged.  The proxy is bounded: it closes itself after
-``lifetime`` seconds, and closing it ends every thread it started.
+Everything else passes unchanged.  ``accepted`` counts the client connections taken, and
+``drop_connections`` closes those open, as a broker restart would.  The proxy is
+bounded: it closes itself after ``lifetime`` seconds, and closing it ends every thread it
+started.
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ class FaultProxy:
         self._listener.settimeout(0.2)
         self.port = self._listener.getsockname()[1]
         self._sockets: List[socket.socket] = []
+        self.accepted = 0  # client connections taken so far
         self._threads = [threading.Thread(target=self._accept, daemon=True)]
         self._deadline = time.monotonic() + lifetime
         self._threads[0].start()
@@ -87,6 +90,14 @@ class FaultProxy:
             if t is not threading.current_thread():
                 t.join(5)
 
+    def drop_connections(self) -> None:
+        """Close every connection made so far, as a broker restarting would; new ones are
+        still taken."""
+        with self._lock:
+            dropped, self._sockets = self._sockets, []
+        for s in dropped:
+            _close(s)
+
     # -- plumbing ---------------------------------------------------------------------
 
     def _accept(self) -> None:
@@ -109,6 +120,7 @@ class FaultProxy:
                 s.settimeout(10)  # sends; reads wait in select, a fifth of a second at a time
             asked: Dict[int, Tuple[int, int]] = {}  # correlation id -> (api key, version)
             with self._lock:
+                self.accepted += 1
                 self._sockets += [client, broker]
                 pumps = [
                     threading.Thread(target=self._requests, args=(client, broker, asked), daemon=True),
