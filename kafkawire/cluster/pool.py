@@ -9,8 +9,9 @@ its consumers between tasks.
 
 What a client learnt of topics and leaders is forgotten when it is lent again: each task
 starts from its planner's leader hints or asks Metadata, as a new client would.  A
-connection the broker closed while the client sat idle fails the next request on it, and
-the client's retry opens a new one.  A read that raised or was abandoned closes its
+connection the broker closed while the client sat idle (a restart,
+``connections.max.idle.ms``, a SASL session past ``connections.max.reauth.ms``) fails the
+next request on it, and the client's retry opens a new one.  A read that raised or was abandoned closes its
 client instead of giving it back.  A forked child does not touch its parent's clients.
 """
 
@@ -53,7 +54,8 @@ def idle() -> int:
 
 
 def close_idle() -> None:
-    """Close every idle client (at exit; a test's clean slate)."""
+    """Close every idle client now (a test's clean slate; otherwise their sockets close
+    with the process)."""
     with _lock:
         closing = [c for _, c in _idle]
         _idle.clear()
