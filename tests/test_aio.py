@@ -183,14 +183,12 @@ def test_a_connect_that_outlasts_the_timeout_is_a_connect_timeout_error():
         listener.close()
 
 
-def test_the_readme_connections_section_runs_as_written(capsys):
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("### Connections") :]
-    section = section[: section.index("\n### ", 1)]
-    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+def test_the_connections_page_runs_as_written(capsys):
+    page = Path(__file__).resolve().parents[1] / "docs" / "codec" / "connections.md"
+    blocks = re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
     assert len(blocks) == 2
     for block in blocks:
-        exec(compile(block, "README.md", "exec"), {"__name__": "readme"})
+        exec(compile(block, str(page), "exec"), {"__name__": "readme"})
     out = capsys.readouterr().out.splitlines()
     assert out[:3] == ["1 a", "2 b", "3 c"]
     assert out[3].startswith("['t0', 't1', 't2', 't3', 't4', 't5', 't6', 't7'] Metadata v")

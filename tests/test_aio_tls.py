@@ -282,13 +282,12 @@ def test_tls_arguments_are_checked():
         asyncio.run(main(ssl="yes"))
 
 
-def test_the_readme_sasl_ssl_example_runs_as_written(capsys, tmp_path, monkeypatch):
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("### Security") :]
-    section = section[: section.index("\n### ", 1)]
-    (block,) = [b for b in re.findall(r"```python\n(.*?)```", section, re.S) if "ssl=trust" in b]
+def test_the_security_pages_sasl_ssl_example_runs_as_written(capsys, tmp_path, monkeypatch):
+    page = Path(__file__).resolve().parents[1] / "docs" / "security.md"
+    blocks = re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
+    (block,) = [b for b in blocks if "ssl=trust" in b]
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
-    exec(compile(block, "README.md", "exec"), {"__name__": "readme"})
+    exec(compile(block, str(page), "exec"), {"__name__": "readme"})
     assert capsys.readouterr().out.splitlines() == [
         "SCRAM-SHA-512 [True, True, True]",
         "TlsHandshakeError True",

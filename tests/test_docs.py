@@ -58,6 +58,18 @@ def test_every_page_of_the_navigation_is_built(site):
     out, _ = site
     for page in (
         "index.html",
+        "getting-started/index.html",
+        "spark/kafka-cluster/index.html",
+        "spark/kafka-log/index.html",
+        "spark/functions/index.html",
+        "codec/messages/index.html",
+        "codec/records/index.html",
+        "codec/connections/index.html",
+        "codec/broker/index.html",
+        "codec/errors/index.html",
+        "command-line/index.html",
+        "security/index.html",
+        "performance/index.html",
         "testing/index.html",
         "development/index.html",
         "benchmarks/index.html",

@@ -120,12 +120,12 @@ def test_every_subcommand_is_a_module_of_the_cli_package(backend):
 
 
 @pytest.mark.backend_independent
-def test_the_readmes_layout_map_is_the_tree(backend):
-    readme = (PACKAGE.parent / "README.md").read_text(encoding="utf-8")
-    block = readme.split("## Layout", 1)[1].split("```")[1]
+def test_the_layout_map_is_the_tree(backend):
+    page = (PACKAGE.parent / "docs" / "development.md").read_text(encoding="utf-8")
+    block = page.split("\n## Layout\n", 1)[1].split("```")[1]
     mapped = {line.split()[0] for line in block.splitlines() if line.startswith("kafkawire/")}
     assert "kafkawire/connection/" in mapped  # the check sees the map
     for path in mapped:
-        assert (PACKAGE.parent / path).exists(), f"the README's layout names {path}, which is not there"
+        assert (PACKAGE.parent / path).exists(), f"the layout map names {path}, which is not there"
     packages = {f"kafkawire/{p.parent.relative_to(PACKAGE)}/" for p in PACKAGE.glob("*/__init__.py")}
-    assert packages <= mapped, f"the README's layout leaves out {sorted(packages - mapped)}"
+    assert packages <= mapped, f"the layout map leaves out {sorted(packages - mapped)}"

@@ -1,5 +1,5 @@
-"""The README and the documents in docs/ run as written: every ```python block of
-README.md and docs/*.md is executed, as its text stands, in a fresh namespace (Spark
+"""The README and the pages of docs/ run as written: every ```python block of README.md
+and of docs/ (every folder) is executed, as its text stands, in a fresh namespace (Spark
 blocks once, with the session's SparkSession already running; temporary files go to the
 test's own directory).  The site's generated pages have no examples of their own; the
 examples in docstrings run in test_docs.py."""
@@ -14,7 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
-DOCUMENTS = [README, *sorted((ROOT / "docs").glob("*.md"))]
+DOCUMENTS = [README, *sorted((ROOT / "docs").rglob("*.md"))]
 _BLOCK = re.compile(r"^```python\n(.*?)^```$", re.S | re.M)
 _FENCED = re.compile(r"^```.*?^```$", re.S | re.M)
 
@@ -44,10 +44,22 @@ def _run(block, tmp_path, monkeypatch):
     exec(compile("\n" * (line - 1) + code, str(document), "exec"), {"__name__": "__readme__"})
 
 
-def test_the_readme_has_the_blocks_it_is_expected_to_have():
-    names = " ".join(name for name, _, _, _ in BLOCKS)
-    for section in ("Requests and responses", "Records", "Internal topics", "Spark"):
-        assert section in names
+def test_the_readme_and_the_pages_have_the_blocks_they_are_expected_to_have():
+    sections = {name.rsplit(" (line ", 1)[0] for name, _, _, _ in BLOCKS}
+    for section in (
+        "Decode a captured frame",  # the README's tour
+        "Build and read a batch with headers and lz4",
+        "Read a Kafka log directory or a live cluster in Spark",
+        "docs/codec/messages.md: Requests and responses",
+        "docs/codec/records.md: Records",
+        "docs/codec/records.md: Internal topics",
+        "docs/codec/connections.md: Connections",
+        "docs/spark/kafka-log.md: Reading a log directory",
+        "docs/spark/functions.md: Record batches in a binary column",
+        "docs/security.md: SASL",
+        "docs/security.md: TLS",
+    ):
+        assert section in sections, section
 
 
 @pytest.mark.parametrize("block", PLAIN, ids=[b[0] for b in PLAIN])

@@ -2,7 +2,7 @@
 functions turn ``__consumer_offsets`` into a consumer-lag table.
 
 kafka-python (an independent client) produces to a data topic and commits offsets for two
-groups; the README's consumer-lag pipeline then runs as written, in a child Python with a
+groups; the consumer-lag pipeline of docs/spark/functions.md then runs as written, in a child Python with a
 SparkSession of its own (the suite's shared session has no connector jars on
 ``spark.jars``), and its table must equal what was produced and committed.
 
@@ -27,23 +27,23 @@ from conftest import subprocess_env
 
 pytestmark = [pytest.mark.kafka, pytest.mark.spark, pytest.mark.slow]
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "spark" / "functions.md"
 PIPELINE_TIMEOUT = 600  # seconds: a JVM start and four Spark jobs on a busy machine
 
-# Runs the README block, then hands its lag table back as JSON on the last line.
+# Runs the page's block, then hands its lag table back as JSON on the last line.
 CHILD = """
 import json, sys
 namespace = {"__name__": "__readme__"}
-exec(compile(sys.stdin.read(), "README.md", "exec"), namespace)
+exec(compile(sys.stdin.read(), "docs/spark/functions.md", "exec"), namespace)
 rows = [r.asDict() for r in namespace["lag"].collect()]
 namespace["spark"].stop()
 print("LAG " + json.dumps(rows))
 """
 
 
-def readme_pipeline() -> str:
-    text = README.read_text(encoding="utf-8")
-    section = text.split("#### Consumer lag from a live broker", 1)[1]
+def lag_pipeline() -> str:
+    text = PAGE.read_text(encoding="utf-8")
+    section = text.split("## Consumer lag from a live broker", 1)[1]
     return re.search(r"^```py\n(.*?)^```$", section, re.S | re.M).group(1)
 
 
@@ -104,7 +104,7 @@ def test_consumer_lag_from_a_live_broker_with_sparks_kafka_connector(kafka_broke
     )
     proc = subprocess.run(
         [sys.executable, "-c", CHILD],
-        input=readme_pipeline(),
+        input=lag_pipeline(),
         env=env,
         capture_output=True,
         text=True,

@@ -2,7 +2,7 @@
 
 ``kafkawire/messages.pyi`` is generated from the schema by ``tools/gen_message_stubs.py``;
 the first test fails when it no longer matches.  Then mypy runs (through its API) on
-typical user code, the README's blocks among it, which must pass, and on a file of
+typical user code, the blocks of the README and of docs/ among it, which must pass, and on a file of
 mistakes, each of which must be reported where and as ``tests/typing/mistakes.py`` says.
 """
 
@@ -24,6 +24,7 @@ HERE = Path(__file__).resolve().parent
 TOOL = HERE.parent / "tools" / "gen_message_stubs.py"
 STUB = Path(kafkawire.__file__).parent / "messages.pyi"
 README = HERE.parent / "README.md"
+DOCUMENTS = [README, *sorted((HERE.parent / "docs").rglob("*.md"))]
 _BLOCK = re.compile(r"^```python\n(.*?)^```$", re.S | re.M)
 
 
@@ -51,15 +52,17 @@ def test_the_messages_stub_is_regenerated_from_the_schema(backend):
     assert actual == expected, "kafkawire/messages.pyi is stale: run python tools/gen_message_stubs.py"
 
 
-def test_typical_user_code_and_the_readme_pass_mypy(backend, tmp_path):
-    text = README.read_text(encoding="utf-8")
+def test_typical_user_code_and_the_documented_examples_pass_mypy(backend, tmp_path):
     blocks = []
-    for i, match in enumerate(_BLOCK.finditer(text)):
-        path = tmp_path / f"readme_block_{i}.py"
-        # Blank lines first, so errors point at the README's own line numbers.
-        path.write_text("\n" * text.count("\n", 0, match.start(1)) + match.group(1), encoding="utf-8")
-        blocks.append(path)
-    assert len(blocks) >= 5
+    for document in DOCUMENTS:
+        text = document.read_text(encoding="utf-8")
+        name = re.sub(r"\W", "_", str(document.relative_to(HERE.parent)))
+        for i, match in enumerate(_BLOCK.finditer(text)):
+            path = tmp_path / f"{name}_{i}.py"
+            # Blank lines first, so errors point at the document's own line numbers.
+            path.write_text("\n" * text.count("\n", 0, match.start(1)) + match.group(1), encoding="utf-8")
+            blocks.append(path)
+    assert len(blocks) >= 10
     assert _mypy(tmp_path, [HERE / "typing" / "usage.py"], "--strict") == []
     assert _mypy(tmp_path, blocks, "--check-untyped-defs") == []
 

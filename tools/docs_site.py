@@ -2,7 +2,7 @@
 (``mkdocs.yml`` names this file): nothing in them is written by hand.
 
 * ``index.md`` and ``changelog.md``: the README and the CHANGELOG, links to ``docs/``
-  made relative to the site;
+  and the CHANGELOG made relative to the site;
 * ``reference/api/*.md``: one page per area of the public API, each a list of
   mkdocstrings directives (``API_PAGES``), rendered from the docstrings and type hints;
 * ``reference/messages/*.md``: every message class with each field's Kafka type, Python
@@ -111,10 +111,11 @@ def _table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
 
 
 def readme_page() -> str:
-    """The README as the site's front page (its ``docs/`` links made site-relative)."""
+    """The README as the site's front page (its ``docs/`` and CHANGELOG links made
+    site-relative)."""
     with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
         text = fh.read()
-    return re.sub(r"\]\(docs/", "](", text)
+    return re.sub(r"\]\(docs/", "](", text).replace("](CHANGELOG.md)", "](changelog.md)")
 
 
 def changelog_page() -> str:

@@ -1,8 +1,8 @@
 """What a read of a live cluster covers: Spark's Kafka connector's read options, and the
 offset ranges they mean, worked out on the driver from Metadata and ListOffsets.
 
-The options keep the connector's names and meanings (see the README's "Kafka cluster in
-Spark" section for the table):
+The options keep the connector's names and meanings (the table of
+``docs/spark/kafka-cluster.md``, "Moving a job from Spark's connector"):
 
 * which partitions: exactly one of ``subscribe`` (topics, comma separated),
   ``subscribePattern`` (a regular expression matched against whole topic names, internal
