@@ -2,7 +2,8 @@
 and of docs/ (every folder) is executed, as its text stands, in a fresh namespace (Spark
 blocks once, with the session's SparkSession already running; temporary files go to the
 test's own directory).  The site's generated pages have no examples of their own; the
-examples in docstrings run in test_docs.py."""
+examples in docstrings run in test_docs.py.  The README stays a front page: under 500
+lines, the long-form text in docs/."""
 
 from __future__ import annotations
 
@@ -60,6 +61,11 @@ def test_the_readme_and_the_pages_have_the_blocks_they_are_expected_to_have():
         "docs/security.md: TLS",
     ):
         assert section in sections, section
+
+
+def test_the_readme_is_a_front_page_of_under_500_lines():
+    lines = README.read_text(encoding="utf-8").count("\n")
+    assert lines < 500, f"README.md has {lines} lines: long-form text goes to a page of docs/"
 
 
 @pytest.mark.parametrize("block", PLAIN, ids=[b[0] for b in PLAIN])
