@@ -1,7 +1,7 @@
 """The documentation site builds with every warning an error, and its generated pages say
 what the code does: every subcommand's every argument, every data source option with
 the default its parser applies, every API, the benchmark charts; the examples in the
-documented modules' docstrings run (the README's and docs/*.md's run in test_readme.py).
+documented modules' docstrings run (the README's and the docs/ pages' run in test_readme.py).
 """
 
 from __future__ import annotations
