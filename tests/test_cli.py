@@ -552,7 +552,7 @@ def test_demo_reuse_needs_a_written_sample(capsys, tmp_path):
     (tmp_path / "empty").mkdir()
     for where, why in (
         (tmp_path / "missing", "no such directory"),
-        (tmp_path / "empty", "no Kafka partition folders"),
+        (tmp_path / "empty", "no Kafka log in it: looked for partition folders"),
     ):
         status, out, err = _main(capsys, "demo", "--dir", str(where), "--reuse")
         assert (status, out) == (1, "")
