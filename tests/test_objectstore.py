@@ -304,6 +304,32 @@ def test_storage_options_are_checked_and_unknown_ones_named():
         storage.resolve("gs://bucket/logs")
 
 
+def test_a_prefix_that_is_not_kafkas_is_an_error_not_an_empty_log(seaweedfs, tmp_path):
+    # what /etc holds: folders named as partitions are, holding other things
+    etc = tmp_path / "etc"
+    (etc / "dbus-1" / "system.d").mkdir(parents=True)
+    (etc / "dbus-1" / "system.d" / "org.freedesktop.conf").write_text("<busconfig/>\n")
+    (etc / "polkit-1" / "rules.d").mkdir(parents=True)
+    (etc / "polkit-1" / "rules.d" / "50-default.rules").write_text("\n")
+    (etc / "hostname").write_text("box\n")
+    uri = seaweedfs.upload(str(etc), BUCKET, "etc")
+    for path in (uri, uri + "/dbus-1", uri + "/*-1"):
+        with pytest.raises(LogNotFoundError) as err:
+            read.read_all(path, _opts(seaweedfs))
+        assert err.value.path == path
+        assert (
+            f"no Kafka log in {'what it matches' if '*' in path else 'it'}: looked for partition folders named "
+            "<topic>-<partition> holding segment files (<base offset>.log), or segment files"
+            in str(err.value)
+        )
+    # a partition whose segments are all deleted keeps Kafka's own files: an empty log
+    (etc / "orders-0").mkdir()
+    (etc / "orders-0" / "leader-epoch-checkpoint").write_text("0\n0\n")
+    uri = seaweedfs.upload(str(etc), BUCKET, "etc-and-kafka")
+    for path in (uri, uri + "/orders-0"):
+        assert read.read_all(path, _opts(seaweedfs)).num_rows == 0
+
+
 # -- Spark ------------------------------------------------------------------------------
 
 

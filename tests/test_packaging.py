@@ -254,7 +254,9 @@ def test_an_editable_install_is_seen_by_mypy_from_another_directory(tmp_path):
 # The README's test command, which .ci/run runs as it stands.
 TEST_COMMAND = 'pip install -e ".[test]" && python -m pytest'
 # Connection failures, as pip reports them: no index reachable from this machine.
-_OFFLINE = re.compile(r"NewConnectionError|Failed to establish a new connection|Temporary failure in name resolution")
+_OFFLINE = re.compile(
+    r"NewConnectionError|Failed to establish a new connection|Temporary failure in name resolution"
+)
 
 
 def test_ci_runs_the_readme_test_command():
