@@ -9,6 +9,7 @@ offset or timestamp filter fetches a small multiple of what it returns.
 from __future__ import annotations
 
 import os
+import pickle
 from dataclasses import replace
 
 import pyarrow as pa
@@ -328,6 +329,50 @@ def test_a_prefix_that_is_not_kafkas_is_an_error_not_an_empty_log(seaweedfs, tmp
     uri = seaweedfs.upload(str(etc), BUCKET, "etc-and-kafka")
     for path in (uri, uri + "/orders-0"):
         assert read.read_all(path, _opts(seaweedfs)).num_rows == 0
+
+
+def _aws_environment(monkeypatch, server, **variables):
+    """The AWS SDKs' variables for ``server``'s credentials, and ``variables``."""
+    for name in ("AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL", "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", server.access_key)
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", server.secret_key)
+    for name, value in variables.items():
+        monkeypatch.setenv(name, value)
+
+
+def test_the_aws_endpoint_variables_reach_the_store_with_no_option(seaweedfs, sample_logs, monkeypatch):
+    log, uri = sample_logs
+    local = _rows(read.read_all(log.directory))
+    nowhere = "http://127.0.0.1:9"  # the discard port: nothing answers S3 there
+    for variables in (
+        {"AWS_ENDPOINT_URL": seaweedfs.endpoint},
+        {"AWS_ENDPOINT_URL_S3": seaweedfs.endpoint},
+        {"AWS_ENDPOINT_URL_S3": seaweedfs.endpoint, "AWS_ENDPOINT_URL": nowhere},  # S3's own wins
+    ):
+        _aws_environment(monkeypatch, seaweedfs, **variables)
+        assert _rows(read.read_all(uri)) == local, variables
+    # the option wins over both
+    _aws_environment(monkeypatch, seaweedfs, AWS_ENDPOINT_URL_S3=nowhere, AWS_ENDPOINT_URL=nowhere)
+    given = read_options.ReadOptions(storage=storage.StorageOptions(endpoint=seaweedfs.endpoint))
+    assert _rows(read.read_all(uri, given)) == local
+    # a task reads where its driver planned, whatever its own environment says
+    _aws_environment(monkeypatch, seaweedfs, AWS_ENDPOINT_URL=seaweedfs.endpoint)
+    splits = pickle.dumps(planning.plan(uri))
+    monkeypatch.setenv("AWS_ENDPOINT_URL", nowhere)
+    assert _rows(pa.Table.from_batches(read.read_splits(pickle.loads(splits)))) == local
+
+
+@pytest.mark.backend_independent
+def test_path_style_takes_its_endpoint_from_the_environment_too(monkeypatch):
+    monkeypatch.delenv("AWS_ENDPOINT_URL_S3", raising=False)
+    monkeypatch.delenv("AWS_ENDPOINT_URL", raising=False)
+    with pytest.raises(ValueError, match="pathStyle=true needs an endpoint"):
+        read_options.ReadOptions.parse({"pathStyle": "true"})
+    monkeypatch.setenv("AWS_ENDPOINT_URL", "http://127.0.0.1:9")
+    assert read_options.ReadOptions.parse({"pathStyle": "true"}).storage.path_style
+    monkeypatch.setenv("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS", "true")  # as every AWS SDK takes it
+    assert storage.resolve("s3://b/k").options.endpoint is None
 
 
 # -- Spark ------------------------------------------------------------------------------
