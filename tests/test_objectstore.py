@@ -363,6 +363,33 @@ def test_the_aws_endpoint_variables_reach_the_store_with_no_option(seaweedfs, sa
     assert _rows(pa.Table.from_batches(read.read_splits(pickle.loads(splits)))) == local
 
 
+def test_dump_log_reads_the_store_the_aws_variables_name(
+    seaweedfs, sample_logs, monkeypatch, capsys, tmp_path
+):
+    from kafkawire import cli
+
+    log, uri = sample_logs
+    _aws_environment(monkeypatch, seaweedfs, AWS_ENDPOINT_URL=seaweedfs.endpoint)
+    for sub in ("orders-0", ""):  # a partition folder, a log directory
+        assert cli.main(["dump-log", "--no-data", os.path.join(log.directory, sub).rstrip("/")]) == 0
+        local = capsys.readouterr().out
+        assert cli.main(["dump-log", "--no-data", f"{uri}/{sub}".rstrip("/")]) == 0
+        remote, err = capsys.readouterr()
+        assert err == "" and local.count('"dumping"') > 1
+        assert remote == local.replace(log.directory, uri)
+    etc = tmp_path / "etc"
+    (etc / "dbus-1" / "system.d").mkdir(parents=True)
+    (etc / "dbus-1" / "system.d" / "org.freedesktop.conf").write_text("<busconfig/>\n")
+    etc_uri = seaweedfs.upload(str(etc), BUCKET, "dump-etc")
+    for path, why in (
+        (etc_uri, "no Kafka log in it: looked for .log, .index, .timeindex and .txnindex files"),
+        (f"{uri}/nothing-here", "no such file or directory"),
+    ):
+        assert cli.main(["dump-log", path]) == 1
+        out, err = capsys.readouterr()
+        assert out == "" and err.startswith(f"kafkawire dump-log: {path}: {why}") and err.count("\n") == 1
+
+
 @pytest.mark.backend_independent
 def test_path_style_takes_its_endpoint_from_the_environment_too(monkeypatch):
     monkeypatch.delenv("AWS_ENDPOINT_URL_S3", raising=False)
