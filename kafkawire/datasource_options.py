@@ -127,7 +127,8 @@ OBJECT_STORE: Tuple[Option, ...] = (
     Option(
         "endpoint",
         None,
-        "An S3-compatible server's URL (``http://127.0.0.1:9000``); by default AWS S3 of the region.",
+        "An S3-compatible server's URL (``http://127.0.0.1:9000``); by default the AWS SDKs' "
+        "``AWS_ENDPOINT_URL_S3``, else ``AWS_ENDPOINT_URL``, else AWS S3 of the region.",
     ),
     Option("region", None, "The bucket's region (by default the AWS SDK's: ``AWS_REGION`` and so on)."),
     Option(

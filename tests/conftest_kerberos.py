@@ -51,18 +51,27 @@ def pytest_unconfigure(config):
             os.environ["KRB5_CONFIG"] = saved
 
 
-def require_kerberos() -> None:
+def require_kerberos(*programs: str) -> None:
     """Skip the calling test (or fail it under KAFKAWIRE_REQUIRE_KERBEROS=1) without MIT
-    Kerberos's KDC and tools or the ``gssapi`` package."""
+    Kerberos's KDC and tools, the ``gssapi`` package or the ``programs`` it names
+    (``kcat``), saying what to install."""
     from kdc import missing_tools
 
-    missing = missing_tools()
+    missing = []
+    tools = missing_tools()
+    if tools:
+        missing.append(f"{', '.join(tools)} (Debian: apt-get install krb5-kdc krb5-admin-server krb5-user)")
     try:
         import gssapi  # noqa: F401
     except ImportError:
-        missing.append("the gssapi Python package")
+        missing.append(
+            "the gssapi package (pip install -e '.[kerberos]', which builds against MIT Kerberos's "
+            "krb5-config: Debian's libkrb5-dev)"
+        )
+    if "kcat" in programs and shutil.which("kcat") is None:
+        missing.append("kcat (Debian: apt-get install kcat libsasl2-modules-gssapi-mit)")
     if missing:
-        reason = f"Kerberos is not available: missing {', '.join(missing)}"
+        reason = f"the Kerberos tests need {'; '.join(missing)}"
         if os.environ.get("KAFKAWIRE_REQUIRE_KERBEROS") == "1":
             pytest.fail(reason + " (KAFKAWIRE_REQUIRE_KERBEROS=1)", pytrace=False)
         pytest.skip(reason)

@@ -439,7 +439,7 @@ def test_dump_log_of_a_directory_dumps_its_segments(capsys, tmp_path):
     (tmp_path / "logs" / "not-a-partition").mkdir()
     for path, why in (
         (partition / "partition.metadata", "not a segment or index file (the partition's topic id, as text)"),
-        (tmp_path / "logs" / "not-a-partition", "no partition folders"),
+        (tmp_path / "logs" / "not-a-partition", "no Kafka log in it: looked for .log, .index"),
     ):
         status, out, err = _main(capsys, "dump-log", str(path))
         assert (status, out) == (1, "")
@@ -552,7 +552,7 @@ def test_demo_reuse_needs_a_written_sample(capsys, tmp_path):
     (tmp_path / "empty").mkdir()
     for where, why in (
         (tmp_path / "missing", "no such directory"),
-        (tmp_path / "empty", "no Kafka partition folders"),
+        (tmp_path / "empty", "no Kafka log in it: looked for partition folders"),
     ):
         status, out, err = _main(capsys, "demo", "--dir", str(where), "--reuse")
         assert (status, out) == (1, "")

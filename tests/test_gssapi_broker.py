@@ -7,7 +7,6 @@ way by Kafka's broker and by the test broker."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 
 import pytest
@@ -19,7 +18,7 @@ from kafkawire.broker import acls as A
 from kafkawire.errors import SaslAuthenticationError
 
 from blocking_client import BlockingClient
-from conftest_kerberos import SERVICE_HOST
+from conftest_kerberos import SERVICE_HOST, require_kerberos
 from test_broker_security import _creation, fetch_error, produce
 
 pytestmark = [pytest.mark.kerberos, pytest.mark.timeout(300), pytest.mark.in_process]
@@ -164,8 +163,7 @@ def _kcat(kerberos, broker, tmp_path, *args: str, stdin: str = "") -> subprocess
 
 @pytest.mark.backend_independent
 def test_kcat_produces_and_consumes_on_the_test_broker(kerberos, gssapi_broker, tmp_path):
-    if shutil.which("kcat") is None:
-        pytest.skip("kcat is not installed")
+    require_kerberos("kcat")
     features = subprocess.run(["kcat", "-X", "list"], capture_output=True, text=True, timeout=30).stdout
     assert "sasl_gssapi" in features  # Debian's librdkafka is built with GSSAPI
     made = _kcat(kerberos, gssapi_broker, tmp_path, "-P", "-t", "orders", stdin="one\ntwo\n")

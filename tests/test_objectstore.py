@@ -9,6 +9,7 @@ offset or timestamp filter fetches a small multiple of what it returns.
 from __future__ import annotations
 
 import os
+import pickle
 from dataclasses import replace
 
 import pyarrow as pa
@@ -302,6 +303,103 @@ def test_storage_options_are_checked_and_unknown_ones_named():
     assert "s3cr3t" not in repr(opts) and opts.storage.endpoint == "http://h:1"
     with pytest.raises(ValueError, match="no store for scheme 'gs'"):
         storage.resolve("gs://bucket/logs")
+
+
+def test_a_prefix_that_is_not_kafkas_is_an_error_not_an_empty_log(seaweedfs, tmp_path):
+    # what /etc holds: folders named as partitions are, holding other things
+    etc = tmp_path / "etc"
+    (etc / "dbus-1" / "system.d").mkdir(parents=True)
+    (etc / "dbus-1" / "system.d" / "org.freedesktop.conf").write_text("<busconfig/>\n")
+    (etc / "polkit-1" / "rules.d").mkdir(parents=True)
+    (etc / "polkit-1" / "rules.d" / "50-default.rules").write_text("\n")
+    (etc / "hostname").write_text("box\n")
+    uri = seaweedfs.upload(str(etc), BUCKET, "etc")
+    for path in (uri, uri + "/dbus-1", uri + "/*-1"):
+        with pytest.raises(LogNotFoundError) as err:
+            read.read_all(path, _opts(seaweedfs))
+        assert err.value.path == path
+        assert (
+            f"no Kafka log in {'what it matches' if '*' in path else 'it'}: looked for partition folders named "
+            "<topic>-<partition> holding segment files (<base offset>.log), or segment files"
+            in str(err.value)
+        )
+    # a partition whose segments are all deleted keeps Kafka's own files: an empty log
+    (etc / "orders-0").mkdir()
+    (etc / "orders-0" / "leader-epoch-checkpoint").write_text("0\n0\n")
+    uri = seaweedfs.upload(str(etc), BUCKET, "etc-and-kafka")
+    for path in (uri, uri + "/orders-0"):
+        assert read.read_all(path, _opts(seaweedfs)).num_rows == 0
+
+
+def _aws_environment(monkeypatch, server, **variables):
+    """The AWS SDKs' variables for ``server``'s credentials, and ``variables``."""
+    for name in ("AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL", "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", server.access_key)
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", server.secret_key)
+    for name, value in variables.items():
+        monkeypatch.setenv(name, value)
+
+
+def test_the_aws_endpoint_variables_reach_the_store_with_no_option(seaweedfs, sample_logs, monkeypatch):
+    log, uri = sample_logs
+    local = _rows(read.read_all(log.directory))
+    nowhere = "http://127.0.0.1:9"  # the discard port: nothing answers S3 there
+    for variables in (
+        {"AWS_ENDPOINT_URL": seaweedfs.endpoint},
+        {"AWS_ENDPOINT_URL_S3": seaweedfs.endpoint},
+        {"AWS_ENDPOINT_URL_S3": seaweedfs.endpoint, "AWS_ENDPOINT_URL": nowhere},  # S3's own wins
+    ):
+        _aws_environment(monkeypatch, seaweedfs, **variables)
+        assert _rows(read.read_all(uri)) == local, variables
+    # the option wins over both
+    _aws_environment(monkeypatch, seaweedfs, AWS_ENDPOINT_URL_S3=nowhere, AWS_ENDPOINT_URL=nowhere)
+    given = read_options.ReadOptions(storage=storage.StorageOptions(endpoint=seaweedfs.endpoint))
+    assert _rows(read.read_all(uri, given)) == local
+    # a task reads where its driver planned, whatever its own environment says
+    _aws_environment(monkeypatch, seaweedfs, AWS_ENDPOINT_URL=seaweedfs.endpoint)
+    splits = pickle.dumps(planning.plan(uri))
+    monkeypatch.setenv("AWS_ENDPOINT_URL", nowhere)
+    assert _rows(pa.Table.from_batches(read.read_splits(pickle.loads(splits)))) == local
+
+
+def test_dump_log_reads_the_store_the_aws_variables_name(
+    seaweedfs, sample_logs, monkeypatch, capsys, tmp_path
+):
+    from kafkawire import cli
+
+    log, uri = sample_logs
+    _aws_environment(monkeypatch, seaweedfs, AWS_ENDPOINT_URL=seaweedfs.endpoint)
+    for sub in ("orders-0", ""):  # a partition folder, a log directory
+        assert cli.main(["dump-log", "--no-data", os.path.join(log.directory, sub).rstrip("/")]) == 0
+        local = capsys.readouterr().out
+        assert cli.main(["dump-log", "--no-data", f"{uri}/{sub}".rstrip("/")]) == 0
+        remote, err = capsys.readouterr()
+        assert err == "" and local.count('"dumping"') > 1
+        assert remote == local.replace(log.directory, uri)
+    etc = tmp_path / "etc"
+    (etc / "dbus-1" / "system.d").mkdir(parents=True)
+    (etc / "dbus-1" / "system.d" / "org.freedesktop.conf").write_text("<busconfig/>\n")
+    etc_uri = seaweedfs.upload(str(etc), BUCKET, "dump-etc")
+    for path, why in (
+        (etc_uri, "no Kafka log in it: looked for .log, .index, .timeindex and .txnindex files"),
+        (f"{uri}/nothing-here", "no such file or directory"),
+    ):
+        assert cli.main(["dump-log", path]) == 1
+        out, err = capsys.readouterr()
+        assert out == "" and err.startswith(f"kafkawire dump-log: {path}: {why}") and err.count("\n") == 1
+
+
+@pytest.mark.backend_independent
+def test_path_style_takes_its_endpoint_from_the_environment_too(monkeypatch):
+    monkeypatch.delenv("AWS_ENDPOINT_URL_S3", raising=False)
+    monkeypatch.delenv("AWS_ENDPOINT_URL", raising=False)
+    with pytest.raises(ValueError, match="pathStyle=true needs an endpoint"):
+        read_options.ReadOptions.parse({"pathStyle": "true"})
+    monkeypatch.setenv("AWS_ENDPOINT_URL", "http://127.0.0.1:9")
+    assert read_options.ReadOptions.parse({"pathStyle": "true"}).storage.path_style
+    monkeypatch.setenv("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS", "true")  # as every AWS SDK takes it
+    assert storage.resolve("s3://b/k").options.endpoint is None
 
 
 # -- Spark ------------------------------------------------------------------------------

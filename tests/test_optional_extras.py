@@ -144,3 +144,26 @@ def test_without_gssapi_kerberos_names_the_extra(tmp_path):
         "pip install 'kafkawire[kerberos]'",
     ]
     assert seen == {"client": missing, "broker": missing, "kafka-cluster": missing, "plain": None}
+
+
+@pytest.mark.backend_independent
+def test_without_kerberos_its_tests_skip_saying_what_to_install(monkeypatch, tmp_path):
+    import kdc
+    from conftest_kerberos import require_kerberos
+
+    monkeypatch.setitem(sys.modules, "gssapi", None)  # what `import gssapi` meets when it is not installed
+    monkeypatch.setattr(kdc, "missing_tools", lambda: ["krb5kdc", "kadmin.local"])
+    monkeypatch.setenv("PATH", str(tmp_path))  # no kcat
+    monkeypatch.delenv("KAFKAWIRE_REQUIRE_KERBEROS", raising=False)
+    reason = (
+        "the Kerberos tests need krb5kdc, kadmin.local (Debian: apt-get install krb5-kdc krb5-admin-server "
+        "krb5-user); the gssapi package (pip install -e '.[kerberos]', which builds against MIT Kerberos's "
+        "krb5-config: Debian's libkrb5-dev); kcat (Debian: apt-get install kcat libsasl2-modules-gssapi-mit)"
+    )
+    with pytest.raises(pytest.skip.Exception) as skipped:
+        require_kerberos("kcat")
+    assert skipped.value.msg == reason
+    monkeypatch.setenv("KAFKAWIRE_REQUIRE_KERBEROS", "1")
+    with pytest.raises(pytest.fail.Exception) as failed:
+        require_kerberos("kcat")
+    assert failed.value.msg == reason + " (KAFKAWIRE_REQUIRE_KERBEROS=1)"

@@ -14,7 +14,7 @@ import pytest
 from kafkawire import _backend, records
 from kafkawire._records_common import BatchHeader
 from kafkawire.broker import storage
-from kafkawire.errors import CorruptRecordError, DecodeError
+from kafkawire.errors import CorruptRecordError, DecodeError, LogNotFoundError
 from kafkawire.log import indexes, planning, read, read_options, sample, scan, segments, transactions, write
 
 pytestmark = pytest.mark.in_process
@@ -123,12 +123,48 @@ def test_discover_skips_foreign_folders_and_names_missing_paths(tmp_path):
     with pytest.raises(FileNotFoundError, match="nope"):
         segments.discover(str(tmp_path / "nope"))
     # a folder named outright must be a log directory or a partition folder
-    with pytest.raises(FileNotFoundError, match="not-a-partition: no Kafka partition folders .* in it"):
+    with pytest.raises(FileNotFoundError, match="not-a-partition: no Kafka log in it"):
         segments.discover(str(tmp_path / "not-a-partition"))
     assert segments.discover(str(tmp_path / "t-x" / "..")) != []
-    assert segments.discover(str(tmp_path / "not-a-*")) == []  # a glob may match foreign folders
+    # a glob may match foreign folders, beside Kafka's
+    assert [p.topic for p in segments.discover(str(tmp_path / "t*"))] == ["topic.with-dash"]
     (tmp_path / "empty-0").mkdir()
     assert segments.discover(str(tmp_path / "empty-0")) == []  # an empty partition
+
+
+LOOKED_FOR = (
+    "looked for partition folders named <topic>-<partition> holding segment files (<base offset>.log), "
+    "or segment files"
+)
+
+
+def _etc(root):
+    """A folder like /etc: files, and folders named as partitions are (dbus-1,
+    polkit-1) that hold other things."""
+    (root / "dbus-1" / "system.d").mkdir(parents=True)
+    (root / "dbus-1" / "session.conf").write_text("<busconfig/>\n")
+    (root / "polkit-1" / "rules.d").mkdir(parents=True)
+    (root / "hostname").write_text("box\n")
+    return root
+
+
+def test_a_folder_that_is_not_kafkas_is_an_error_an_empty_partition_an_empty_log(tmp_path, arrow):
+    etc = _etc(tmp_path / "etc")
+    for path in (etc, etc / "dbus-1", etc / "*-1", etc / "polkit-*"):
+        for attempt in (segments.discover, planning.plan, read.read_all):
+            with pytest.raises(LogNotFoundError) as err:
+                attempt(str(path))
+            assert err.value.path == str(path)
+            what = "what it matches" if "*" in str(path) else "it"
+            assert str(err.value) == f"{path}: no Kafka log in {what}: {LOOKED_FOR}"
+    # Kafka's empty partitions beside them are still empty logs
+    (etc / "orders-0").mkdir()  # made, nothing written yet
+    (etc / "orders-1").mkdir()  # every segment deleted: the partition's own files remain
+    (etc / "orders-1" / "partition.metadata").write_text("version: 0\ntopic_id: 8Xm2dZ0nRBuK3cS0v2OYcA\n")
+    (etc / "orders-1" / "leader-epoch-checkpoint").write_text("0\n0\n")
+    for path in (etc, etc / "orders-0", etc / "orders-1", etc / "orders-*"):
+        assert segments.discover(str(path)) == []
+        assert read.read_all(str(path)).num_rows == 0
 
 
 def test_segment_file_names_are_twenty_digit_base_offsets():

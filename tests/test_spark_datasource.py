@@ -162,8 +162,11 @@ def test_a_directory_without_partition_folders_is_no_empty_log(tmp_path):
     (tmp_path / "logs").mkdir()
     (tmp_path / "logs" / "meta.properties").write_text("version=1\n")
     reader = KafkaLogReader({"path": str(tmp_path / "logs")})
-    with pytest.raises(FileNotFoundError, match="no Kafka partition folders"):
+    with pytest.raises(FileNotFoundError, match="no Kafka log in it: looked for partition folders"):
         reader.partitions()
+    (tmp_path / "logs" / "dbus-1" / "system.d").mkdir(parents=True)  # named as a partition, not Kafka's
+    with pytest.raises(FileNotFoundError, match="no Kafka log in it: looked for partition folders"):
+        KafkaLogReader({"path": str(tmp_path / "logs")}).partitions()
     (tmp_path / "logs" / "t-0").mkdir()  # an empty partition is an empty log
     assert [p.value for p in KafkaLogReader({"path": str(tmp_path / "logs")}).partitions()] == [[]]
 

@@ -204,6 +204,20 @@ def test_corrupt_batch_fails_the_query_with_file_and_position(kafka_log, tmp_pat
     assert kafka_log(mode="DROPMALFORMED").load(str(tmp_path)).count() == 10
 
 
+def test_a_folder_that_is_not_kafkas_fails_the_query_naming_what_was_looked_for(kafka_log, tmp_path):
+    etc = tmp_path / "etc"  # as /etc: folders named as partitions are, holding other things
+    (etc / "dbus-1" / "system.d").mkdir(parents=True)
+    (etc / "polkit-1" / "rules.d").mkdir(parents=True)
+    with pytest.raises(Exception) as info:
+        kafka_log().load(str(etc)).collect()
+    assert (
+        f"LogNotFoundError: {etc}: no Kafka log in it: looked for partition folders named "
+        "<topic>-<partition> holding segment files (<base offset>.log), or segment files"
+    ) in str(info.value)
+    (etc / "orders-0").mkdir()  # an empty partition beside them: an empty log
+    assert kafka_log().load(str(etc)).count() == 0
+
+
 def test_truncated_and_garbage_segments_name_the_file(kafka_log, tmp_path):
     batch = records.encode_batch([{"value": b"v" * 50, "timestamp": 5}] * 3)
     d = tmp_path / "t-0"

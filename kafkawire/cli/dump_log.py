@@ -18,7 +18,10 @@ For each file, a first line ``{"dumping": PATH, "logStartingOffset": N}``, then:
 
 A partition folder stands for the segment and index files in it, in name order, as if
 they had been listed one by one (kafka-dump-log.sh takes such a list in ``--files``); a
-log directory for those of each of its partition folders, in topic and partition order.  Keys and payloads are printed as
+log directory for those of each of its partition folders, in topic and partition order.
+Paths may be ``s3://`` URIs of an object store, reached as the AWS SDKs reach it
+(``AWS_ENDPOINT_URL_S3`` or ``AWS_ENDPOINT_URL``, ``AWS_ACCESS_KEY_ID`` and so on:
+:mod:`kafkawire.log.storage`).  Keys and payloads are printed as
 ``--bytes-as`` says (:func:`kafkawire.json_output.render_bytes`: text when UTF-8, else base64).
 
 A batch whose CRC does not match is printed with ``"isvalid": false`` (as Kafka's tool
@@ -37,11 +40,12 @@ import os
 import sys
 import time
 import zlib
-from typing import TYPE_CHECKING, Any, Dict, Generator, List, Optional, TextIO, Union
+from typing import TYPE_CHECKING, Any, Dict, Generator, List, Optional, TextIO, Tuple, Union
 
-from kafkawire.log import indexes, scan, segments
+from kafkawire.log import indexes, scan, segments, storage
+from kafkawire.log.storage import LOCAL, Entry, Store
 from kafkawire.cli import CommandError, CommandParser, add_bytes_as, run_command
-from kafkawire.errors import CodecUnavailableError, DecodeError, UnknownApiError
+from kafkawire.errors import CodecUnavailableError, DecodeError, LogNotFoundError, UnknownApiError
 from kafkawire.json_output import render_bytes
 
 if TYPE_CHECKING:
@@ -73,7 +77,10 @@ def _parser() -> argparse.ArgumentParser:
         "--print-data-log.",
     )
     p.add_argument(
-        "files", nargs="+", metavar="FILE", help="segment or index files, or directories holding them"
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help="segment or index files, or directories holding them (local paths or s3:// URIs)",
     )
     p.add_argument(
         "--no-data",
@@ -238,16 +245,17 @@ def dump_segment(
     bytes_as: str = "auto",
     max_bytes: Optional[int] = None,
     progress: Optional[_Progress] = None,
+    store: Store = LOCAL,
 ) -> Generator[Dict[str, Any], None, None]:
-    """The JSON-able lines of one ``.log`` segment (see the module docstring)."""
+    """The JSON-able lines of one ``.log`` segment in ``store`` (see the module docstring)."""
     from kafkawire import records
 
-    size = os.path.getsize(path)
+    size = _size(store, path)
     end = size if max_bytes is None else min(size, max_bytes)
     base = segments.base_offset_of(path)
     yield {"dumping": path, "logStartingOffset": base}
     try:
-        for pos, view, headers in scan.iter_chunks(path, 0, end):
+        for pos, view, headers in scan.iter_chunks(path, 0, end, store=store):
             for h in headers:
                 rel = h.position - pos
                 entry = view[rel : rel + h.size_in_bytes]
@@ -265,15 +273,15 @@ def dump_segment(
         yield {"error": str(exc), "position": exc.position}
 
 
-def dump_index(path: str) -> Generator[Dict[str, Any], None, None]:
-    """The entries of an ``.index``, ``.timeindex`` or ``.txnindex`` file."""
+def dump_index(path: str, store: Store = LOCAL) -> Generator[Dict[str, Any], None, None]:
+    """The entries of an ``.index``, ``.timeindex`` or ``.txnindex`` file in ``store``."""
     base = segments.base_offset_of(path)
     yield {"dumping": path, "logStartingOffset": base}
     if path.endswith(segments.TIME_INDEX_SUFFIX):
-        for ts, off in indexes.read_time_index(path, base):
+        for ts, off in indexes.read_time_index(path, base, store=store):
             yield {"timestamp": ts, "offset": off}
     elif path.endswith(segments.TXN_INDEX_SUFFIX):
-        for a in indexes.read_txn_index(path):
+        for a in indexes.read_txn_index(path, store=store):
             yield {
                 "producerId": a.producer_id,
                 "firstOffset": a.first_offset,
@@ -281,7 +289,7 @@ def dump_index(path: str) -> Generator[Dict[str, Any], None, None]:
                 "lastStableOffset": a.last_stable_offset,
             }
     else:
-        for off, pos in indexes.read_offset_index(path, base):
+        for off, pos in indexes.read_offset_index(path, base, store=store):
             yield {"offset": off, "position": pos}
 
 
@@ -304,43 +312,53 @@ def _not_dumpable(path: str) -> Optional[str]:
     return None
 
 
-def _dumpable_in(directory: str) -> List[str]:
-    names = sorted(
-        n
-        for n in os.listdir(directory)
-        if n.endswith(_DUMPABLE) and os.path.isfile(os.path.join(directory, n))
-    )
-    return [os.path.join(directory, n) for n in names]
+def _size(store: Store, path: str) -> int:
+    info = store.info(path)
+    if info is None:
+        raise LogNotFoundError(path, "no such file")
+    return info.size
 
 
-def _files_of(path: str) -> List[str]:
-    """The files a command-line argument stands for: itself, a partition folder's
-    segment and index files in name order, or those of every partition folder of a log
-    directory (in topic and partition order)."""
-    if os.path.isdir(path):
-        files = _dumpable_in(path)
+def _dumpable_in(listing: List[Entry]) -> List[str]:
+    return [
+        e.path for e in sorted(listing, key=lambda e: e.name) if e.name.endswith(_DUMPABLE) and not e.is_dir
+    ]
+
+
+def _files_of(path: str) -> Tuple[Store, List[str]]:
+    """The files a command-line argument stands for, and their store: itself, a partition
+    folder's segment and index files in name order, or those of every partition folder
+    of a log directory (in topic and partition order)."""
+    try:
+        store = storage.resolve(path)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    info = store.info(path)
+    if info is None:
+        raise CommandError(f"{path}: no such file or directory")
+    if info.is_dir:
+        listing = store.list(path)
+        files = _dumpable_in(listing)
         if not files:
             partitions = sorted(
-                (parsed, os.path.join(path, n))
-                for n in os.listdir(path)
-                if (parsed := segments.parse_partition_dir(n)) and os.path.isdir(os.path.join(path, n))
+                (parsed, e.path)
+                for e in listing
+                if e.is_dir and (parsed := segments.parse_partition_dir(e.name))
             )
-            files = [f for _, folder in partitions for f in _dumpable_in(folder)]
+            files = [f for _, folder in partitions for f in _dumpable_in(store.list(folder))]
         if not files:
             raise CommandError(
-                f"{path}: a directory with no .log, .index, .timeindex or .txnindex files "
-                f"and no partition folders (<topic>-<partition>) holding them"
+                f"{path}: no Kafka log in it: looked for .log, .index, .timeindex and .txnindex files, "
+                f"in it and in partition folders named <topic>-<partition>"
             )
-        return files
-    if not os.path.exists(path):
-        raise CommandError(f"{path}: no such file or directory")
+        return store, files
     what = _not_dumpable(path)
     if what is not None:
         raise CommandError(
             f"{path}: not a segment or index file ({what}); dump-log reads .log, .index, .timeindex "
             f"and .txnindex files"
         )
-    return [path]
+    return store, [path]
 
 
 def _problem(path: str, line: Dict[str, Any]) -> Optional[str]:
@@ -358,17 +376,21 @@ def _problem(path: str, line: Dict[str, Any]) -> Optional[str]:
     return None
 
 
-def _dump_file(path: str, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    show = args.progress == "always" or (
-        args.progress == "auto" and err.isatty() and os.path.getsize(path) > (4 << 20)
-    )
+def _dump_file(store: Store, path: str, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    size = _size(store, path)
+    show = args.progress == "always" or (args.progress == "auto" and err.isatty() and size > (4 << 20))
     progress = None
     if path.endswith((segments.INDEX_SUFFIX, segments.TIME_INDEX_SUFFIX, segments.TXN_INDEX_SUFFIX)):
-        lines = dump_index(path)
+        lines = dump_index(path, store)
     else:
-        progress = _Progress(path, os.path.getsize(path), err) if show else None
+        progress = _Progress(path, size, err) if show else None
         lines = dump_segment(
-            path, data=not args.no_data, bytes_as=args.bytes_as, max_bytes=args.max_bytes, progress=progress
+            path,
+            data=not args.no_data,
+            bytes_as=args.bytes_as,
+            max_bytes=args.max_bytes,
+            progress=progress,
+            store=store,
         )
     status = 0
     for line in lines:
@@ -384,7 +406,7 @@ def _dump_file(path: str, args: argparse.Namespace, out: TextIO, err: TextIO) ->
         lines.close()
         return status
     if progress is not None:
-        progress.update(os.path.getsize(path), final=True)
+        progress.update(size, final=True)
     return status
 
 
@@ -392,13 +414,13 @@ def _run(args: argparse.Namespace) -> int:
     status = 0
     for arg in args.files:
         try:
-            files = _files_of(arg)
+            store, files = _files_of(arg)
         except CommandError as exc:
             print(f"kafkawire dump-log: {exc}", file=sys.stderr)
             status = 1
             continue
         for path in files:
-            status = max(status, _dump_file(path, args, sys.stdout, sys.stderr))
+            status = max(status, _dump_file(store, path, args, sys.stdout, sys.stderr))
     return status
 
 

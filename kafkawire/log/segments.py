@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from typing import (
     Any,
     Dict,
-    Iterable,
     List,
     Optional,
     Sequence,
@@ -51,6 +50,11 @@ TXN_INDEX_SUFFIX = ".txnindex"
 _SEGMENT_NAME = re.compile(r"^(\d{20})\.log$")
 # ``<topic>-<partition>``; Kafka's deleted, future and stray folders carry a suffix.
 _PARTITION_DIR = re.compile(r"^(?P<topic>.+)-(?P<partition>\d+)$")
+# What a partition folder holds: files named by a base offset (segments, indexes, producer
+# snapshots, with their .deleted/.cleaned/.swap suffixes) and the partition's own files.
+_PARTITION_FILE = re.compile(r"^(\d{20}\.|partition\.metadata|leader-epoch-checkpoint)")
+#: what :func:`discover` looks for, as its errors say
+LOOKED_FOR = "partition folders named <topic>-<partition> holding segment files (<base offset>.log)"
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -145,14 +149,25 @@ def _segment(store: Store, entry: Entry, siblings: Dict[str, Entry]) -> Segment:
     )
 
 
-def partition_segments(store: Store, directory: str) -> List[Segment]:
-    """The segments of one partition folder in ``store``, in file-name order."""
-    listing = {e.name: e for e in store.list(directory)}
+def _segments_in(store: Store, listing: List[Entry]) -> List[Segment]:
+    """The segments among a folder's entries, in file-name order."""
+    names = {e.name: e for e in listing}
     return [
-        _segment(store, e, listing)
-        for name, e in sorted(listing.items())
+        _segment(store, e, names)
+        for name, e in sorted(names.items())
         if _SEGMENT_NAME.match(name) and not e.is_dir
     ]
+
+
+def partition_segments(store: Store, directory: str) -> List[Segment]:
+    """The segments of one partition folder in ``store``, in file-name order."""
+    return _segments_in(store, store.list(directory))
+
+
+def _partition_like(listing: List[Entry]) -> bool:
+    """Whether a folder named ``<topic>-<partition>`` holds what a Kafka partition does:
+    nothing yet, or some of Kafka's partition files.  ``/etc/dbus-1`` does not."""
+    return not listing or any(_PARTITION_FILE.match(e.name) for e in listing)
 
 
 def _owner(store: Store, directory: str) -> Tuple[Optional[str], Optional[int]]:
@@ -168,31 +183,31 @@ def discover(
     Each path may be a Kafka log directory (holding ``<topic>-<partition>`` folders), one
     partition folder (holding ``*.log`` segments), a segment file, or a glob of any of
     these.  Segments given directly are grouped by their folder; the topic and partition
-    come from the folder's name (None when it is not a partition folder).  A path that
-    does not exist, or a directory named outright that holds no partition folder and no
-    segment, raises :class:`~kafkawire.errors.LogNotFoundError` (a ``FileNotFoundError``).
+    come from the folder's name (None when it is not a partition folder).  A partition
+    folder with no segments is an empty partition.  A path that does not exist, or one
+    that stands for no partition folder and no segment (a folder that is not Kafka's, such
+    as ``/etc``), raises :class:`~kafkawire.errors.LogNotFoundError` (a
+    ``FileNotFoundError``) naming the path and what was looked for.
 
     Paths may be ``s3://`` or ``s3a://`` URIs of an object store, reached with ``storage``
     (:func:`kafkawire.log.storage.resolve`); each segment found knows its store.
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
-    expanded: List[Tuple[Store, str]] = []
-    given = set()  # named, not matched by a glob (which may match foreign folders too)
+    expanded: List[Tuple[str, Store, str]] = []  # (the path given, its store, a path it stands for)
     for p in paths:
         p = local_path(os.fspath(p))
         where = resolve(p, storage)
-        magic = _glob.has_magic(p)
-        matches = where.glob(p) if magic else [p]
-        if not magic:
-            given.add(p)
+        matches = where.glob(p) if _glob.has_magic(p) else [p]
         if not matches:
             raise LogNotFoundError(p, "no file matches it")
-        expanded.extend((where, m) for m in matches)
+        expanded.extend((p, where, m) for m in matches)
 
     by_dir: Dict[str, PartitionLog] = {}
 
-    def add(where: Store, directory: str, segs: Iterable[Segment]) -> None:
+    def add(where: Store, directory: str, segs: List[Segment]) -> None:
+        if not segs:
+            return  # an empty partition reads as no rows
         directory = where.absolute(directory)
         plog = by_dir.get(directory)
         if plog is None:
@@ -201,7 +216,8 @@ def discover(
         known = {s.path for s in plog.segments}
         plog.segments.extend(s for s in segs if s.path not in known)
 
-    for where, p in expanded:
+    kafka = set()  # the paths given that stand for some Kafka log, even an empty one
+    for given, where, p in expanded:
         info = where.info(p)
         if info is None:
             raise LogNotFoundError(p, "no such file or directory")
@@ -210,26 +226,25 @@ def discover(
             siblings = {e.name: e for e in where.list(directory)}
             entry = Entry(info.name, where.absolute(p), False, info.size)
             add(where, directory, [_segment(where, entry, siblings)])
+            kafka.add(given)
             continue
         listing = where.list(p)
-        names = {e.name: e for e in listing}
-        own = [_segment(where, e, names) for e in listing if _SEGMENT_NAME.match(e.name) and not e.is_dir]
-        if own:
-            add(where, p, own)
+        own = _segments_in(where, listing)
+        if own or (_owner(where, p) != (None, None) and _partition_like(listing)):
+            add(where, p, own)  # a partition folder (an empty one adds no segment)
+            kafka.add(given)
             continue
-        partitions = 0
         for e in listing:
             if e.is_dir and parse_partition_dir(e.name):
-                partitions += 1
-                segs = partition_segments(where, e.path)
-                if segs:
-                    add(where, e.path, segs)
-        if not partitions and p in given and _owner(where, p) == (None, None):
-            # neither a partition folder (which may be empty) nor a log directory:
-            # reading it as one with no records would be a silent wrong answer
-            raise LogNotFoundError(
-                p, "no Kafka partition folders (<topic>-<partition>) or .log segments in it"
-            )
+                inner = where.list(e.path)
+                if _partition_like(inner):
+                    kafka.add(given)
+                    add(where, e.path, _segments_in(where, inner))
+    for p in dict.fromkeys(given for given, _where, _p in expanded):
+        if p not in kafka:
+            # reading a folder that is not Kafka's as an empty log would be a silent wrong answer
+            what = "what it matches" if _glob.has_magic(p) else "it"
+            raise LogNotFoundError(p, f"no Kafka log in {what}: looked for {LOOKED_FOR}, or segment files")
 
     logs = list(by_dir.values())
     for plog in logs:

@@ -33,7 +33,7 @@ import os
 import posixpath
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any, Deque, List, Mapping, Optional, Tuple
 
 from kafkawire import datasource_options
@@ -59,6 +59,17 @@ AHEAD_FETCHES = 2
 
 #: the storage options, as Spark spells them (case does not matter)
 STORAGE_OPTIONS = datasource_options.names(datasource_options.OBJECT_STORE)
+#: The AWS SDKs' endpoint variables, the S3 service's own first: where no ``endpoint``
+#: option is given, the first one set names the endpoint, as for every AWS SDK and CLI
+#: (unless ``AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true``).
+ENDPOINT_VARIABLES = ("AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL")
+
+
+def environment_endpoint() -> Optional[str]:
+    """The endpoint :data:`ENDPOINT_VARIABLES` name in this process, or None."""
+    if os.environ.get("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS", "").lower() == "true":
+        return None
+    return next((os.environ[v] for v in ENDPOINT_VARIABLES if os.environ.get(v)), None)
 
 
 @dataclass(frozen=True)
@@ -67,7 +78,8 @@ class StorageOptions:
     which read ``AWS_ACCESS_KEY_ID``, ``~/.aws/credentials`` and so on).
 
     ``endpoint`` is an S3-compatible server's URL (``http://127.0.0.1:8333``; without a
-    scheme, https); ``path_style`` False asks for virtual-host addressing
+    scheme, https); unset, ``AWS_ENDPOINT_URL_S3`` or else ``AWS_ENDPOINT_URL`` where the
+    store is opened (:data:`ENDPOINT_VARIABLES`).  ``path_style`` False asks for virtual-host addressing
     (``bucket.host``) at such an endpoint, whose default is path-style (``host/bucket``).
     ``anonymous`` sends unsigned requests, for public buckets.
     """
@@ -85,7 +97,7 @@ class StorageOptions:
             raise ValueError("options accessKey and secretKey go together: set both or neither")
         if self.anonymous and self.access_key is not None:
             raise ValueError("option anonymous=true and accessKey/secretKey contradict each other")
-        if self.path_style and not self.endpoint:
+        if self.path_style and not (self.endpoint or environment_endpoint()):
             raise ValueError(
                 "option pathStyle=true needs an endpoint (AWS itself only takes virtual-host addressing)"
             )
@@ -466,7 +478,10 @@ class ObjectStore(Store):
                 f"no object store for scheme {scheme!r}; kafkawire reads {', '.join(OBJECT_SCHEMES)}"
             )
         self.scheme = scheme
-        self.options = options
+        # the endpoint of the environment goes with the options: a Spark task reads
+        # where its driver planned, whatever its own environment says
+        endpoint = options.endpoint or environment_endpoint()
+        self.options = options if endpoint == options.endpoint else replace(options, endpoint=endpoint)
         self.bytes_read = 0
         self.requests = 0
         self.waited_reads = 0
@@ -628,6 +643,8 @@ __all__ = [
     "MIN_READ_AHEAD",
     "MAX_READ_AHEAD",
     "STORAGE_OPTIONS",
+    "ENDPOINT_VARIABLES",
+    "environment_endpoint",
     "StorageOptions",
     "NO_STORAGE_OPTIONS",
     "Entry",
