@@ -53,8 +53,6 @@ _PARTITION_DIR = re.compile(r"^(?P<topic>.+)-(?P<partition>\d+)$")
 # What a partition folder holds: files named by a base offset (segments, indexes, producer
 # snapshots, with their .deleted/.cleaned/.swap suffixes) and the partition's own files.
 _PARTITION_FILE = re.compile(r"^(\d{20}\.|partition\.metadata|leader-epoch-checkpoint)")
-#: what :func:`discover` looks for, as its errors say
-LOOKED_FOR = "partition folders named <topic>-<partition> holding segment files (<base offset>.log)"
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -244,7 +242,11 @@ def discover(
         if p not in kafka:
             # reading a folder that is not Kafka's as an empty log would be a silent wrong answer
             what = "what it matches" if _glob.has_magic(p) else "it"
-            raise LogNotFoundError(p, f"no Kafka log in {what}: looked for {LOOKED_FOR}, or segment files")
+            raise LogNotFoundError(
+                p,
+                f"no Kafka log in {what}: looked for partition folders named <topic>-<partition> "
+                "holding segment files (<base offset>.log), or segment files",
+            )
 
     logs = list(by_dir.values())
     for plog in logs:

@@ -79,8 +79,9 @@ class StorageOptions:
 
     ``endpoint`` is an S3-compatible server's URL (``http://127.0.0.1:8333``; without a
     scheme, https); unset, ``AWS_ENDPOINT_URL_S3`` or else ``AWS_ENDPOINT_URL`` where the
-    store is opened (:data:`ENDPOINT_VARIABLES`).  ``path_style`` False asks for virtual-host addressing
-    (``bucket.host``) at such an endpoint, whose default is path-style (``host/bucket``).
+    store is opened (:data:`ENDPOINT_VARIABLES`).  ``path_style`` False asks for
+    virtual-host addressing (``bucket.host``) at such an endpoint, whose default is
+    path-style (``host/bucket``).
     ``anonymous`` sends unsigned requests, for public buckets.
     """
 
