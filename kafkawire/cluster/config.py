@@ -59,6 +59,8 @@ _OIDC_HANDLERS = (
     "org.apache.kafka.common.security.oauthbearer.secured.OAuthBearerLoginCallbackHandler",  # before 3.4
 )
 _MSK_OAUTH_HANDLER = "software.amazon.msk.auth.iam.IAMOAuthBearerLoginCallbackHandler"
+# Strimzi's client handler: the token endpoint and client in its own JAAS options
+_STRIMZI_HANDLER = "io.strimzi.kafka.oauth.client.JaasClientOauthLoginCallbackHandler"
 _MSK_CLIENT_HANDLER = "software.amazon.msk.auth.iam.IAMClientCallbackHandler"
 
 #: The ``kafka.``-prefixed settings this client uses (lower case, without the prefix),
@@ -365,11 +367,22 @@ def _token_login(options: Mapping[str, str], mechanism: str, jaas: Mapping[str, 
         )
     if login_handler == _MSK_OAUTH_HANDLER:
         return MskIamLogin.from_jaas(jaas, oauthbearer=True)
-    if login_handler not in _OIDC_HANDLERS:
+    if login_handler == _STRIMZI_HANDLER:
+        endpoint = jaas.get("oauth.token.endpoint.uri")
+        if not endpoint:
+            raise ValueError(f"option kafka.sasl.jaas.config: {_STRIMZI_HANDLER} needs oauth.token.endpoint.uri")
+        options = {
+            **options,
+            "sasl.oauthbearer.token.endpoint.url": endpoint,
+            "sasl.oauthbearer.client.credentials.client.id": jaas.get("oauth.client.id", ""),
+            "sasl.oauthbearer.client.credentials.client.secret": jaas.get("oauth.client.secret", ""),
+            "sasl.oauthbearer.scope": jaas.get("oauth.scope", ""),
+        }
+    elif login_handler not in _OIDC_HANDLERS:
         raise ValueError(
             "OAUTHBEARER needs option kafka.sasl.login.callback.handler.class: "
-            f"{_OIDC_HANDLERS[0]} (the OAuth client-credentials grant) or {_MSK_OAUTH_HANDLER}"
-            + (f", not {login_handler}" if login_handler else "")
+            f"{_OIDC_HANDLERS[0]} (the OAuth client-credentials grant), {_STRIMZI_HANDLER} "
+            f"or {_MSK_OAUTH_HANDLER}" + (f", not {login_handler}" if login_handler else "")
         )
     endpoint = options.get("sasl.oauthbearer.token.endpoint.url")
     if not endpoint:
