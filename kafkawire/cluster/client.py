@@ -47,6 +47,7 @@ _UNKNOWN_TOPIC = 3
 _FETCH = 1
 _PRODUCE = 0
 _OFFSET_COMMIT = 8
+_FIND_COORDINATOR = 10
 
 
 @dataclass(frozen=True)
@@ -447,8 +448,10 @@ class Cluster:
         """The connection to ``group``'s coordinator (FindCoordinator)."""
         conn = await self.any_connection()
         F = M.FindCoordinatorRequest
-        answer = await self.request(conn, F(key=group, key_type=0, coordinator_keys=[group]))
-        found = answer.coordinators[0] if answer.coordinators else answer
+        batched = (conn.negotiated or {}).get(_FIND_COORDINATOR, 0) >= 4  # keys in a list from v4
+        request = F(key_type=0, coordinator_keys=[group]) if batched else F(key=group, key_type=0)
+        answer = await self.request(conn, request)
+        found = answer.coordinators[0] if batched else answer
         check(found.error_code, f"finding the coordinator of group {group!r}")
         self._brokers[found.node_id] = (found.host, found.port)
         return await self.connection(found.node_id)
