@@ -304,7 +304,11 @@ KAFKA_CLUSTER_CLIENT: Tuple[Option, ...] = (
         None,
         "The OAuth client secret (else the JAAS line's ``clientSecret``).",
     ),
-    Option("sasl.oauthbearer.scope", None, "The scope asked of the OAuth server (else the JAAS line's ``scope``)."),
+    Option(
+        "sasl.oauthbearer.scope",
+        None,
+        "The scope asked of the OAuth server (else the JAAS line's ``scope``).",
+    ),
     Option(
         "sasl.oauthbearer.header.urlencode",
         "false",

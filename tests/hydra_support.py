@@ -71,7 +71,9 @@ def build() -> Path:
         for step in steps:
             done = subprocess.run(step, cwd=work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             if done.returncode:
-                raise HydraUnavailable(f"building Hydra {VERSION} failed ({' '.join(step[:3])}):\n{done.stdout[-5000:]}")
+                raise HydraUnavailable(
+                    f"building Hydra {VERSION} failed ({' '.join(step[:3])}):\n{done.stdout[-5000:]}"
+                )
     os.replace(partial, HYDRA)
     return HYDRA
 
@@ -171,7 +173,11 @@ def start_server(ttl: int = 3600, directory: Optional[Path] = None) -> HydraServ
     with open(log, "wb") as out:
         # --dev: plain HTTP on loopback (a TLS-less issuer Hydra otherwise refuses)
         proc = subprocess.Popen(
-            [str(HYDRA), "serve", "all", "--dev"], env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
+            [str(HYDRA), "serve", "all", "--dev"],
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
         )
     server = HydraServer(proc, public, f"http://127.0.0.1:{admin_port}", log)
     deadline = time.monotonic() + START_TIMEOUT
@@ -186,7 +192,9 @@ def start_server(ttl: int = 3600, directory: Optional[Path] = None) -> HydraServ
             except (urllib.error.URLError, OSError, ValueError):
                 pass
             if time.monotonic() > deadline:
-                raise HydraUnavailable(f"hydra did not answer within {START_TIMEOUT:.0f} s: {server.output()[-3000:]}")
+                raise HydraUnavailable(
+                    f"hydra did not answer within {START_TIMEOUT:.0f} s: {server.output()[-3000:]}"
+                )
             time.sleep(0.5)
     except BaseException:
         server.stop()

@@ -75,7 +75,9 @@ def test_each_batch_end_is_committed_to_the_group_that_kafkas_tool_describes(
     create_topic(boot, topic, PARTITIONS)
     rng = random.Random()
     counts = [rng.randrange(20, 60) for _ in range(PARTITIONS)]
-    produce(boot, topic, [(p, None, rng.randbytes(10), []) for p in range(PARTITIONS) for _ in range(counts[p])])
+    produce(
+        boot, topic, [(p, None, rng.randbytes(10), []) for p in range(PARTITIONS) for _ in range(counts[p])]
+    )
     admin = AdminClient({"bootstrap.servers": boot})
     seen = []
 
@@ -116,7 +118,10 @@ def test_each_batch_end_is_committed_to_the_group_that_kafkas_tool_describes(
     "options, message",
     [
         ({"commitOffsetsToGroup": "true"}, "needs the group: option kafka.group.id or groupIdPrefix"),
-        ({"commitOffsetsToGroup": "maybe", "kafka.group.id": "g"}, "commitOffsetsToGroup must be true or false"),
+        (
+            {"commitOffsetsToGroup": "maybe", "kafka.group.id": "g"},
+            "commitOffsetsToGroup must be true or false",
+        ),
     ],
 )
 def test_commit_offsets_to_group_options_are_checked(options, message, backend):

@@ -68,7 +68,9 @@ def test_the_aws_msk_iam_message_is_the_java_librarys(session, backend):
     theirs = java_payload(host, creds.access_key, creds.secret_key, creds.session_token)
     fields = json.loads(theirs)
     # the library reads the clock: sign for the time and expiry it wrote
-    when = datetime.datetime.strptime(fields["x-amz-date"], "%Y%m%dT%H%M%SZ").replace(tzinfo=datetime.timezone.utc)
+    when = datetime.datetime.strptime(fields["x-amz-date"], "%Y%m%dT%H%M%SZ").replace(
+        tzinfo=datetime.timezone.utc
+    )
     ours = msk_iam.iam_payload(
         host, region, creds, when, fields["user-agent"], expires=int(fields["x-amz-expires"])
     )
@@ -110,13 +112,21 @@ def test_the_oauthbearer_token_signs_what_the_java_handler_signs(backend):
     rng = random.Random()
     region, creds = rng.choice(REGIONS), random_credentials(rng, session=True)
     theirs = urllib.parse.parse_qs(
-        urllib.parse.urlsplit(_url(java_token(region, creds.access_key, creds.secret_key, creds.session_token))).query
+        urllib.parse.urlsplit(
+            _url(java_token(region, creds.access_key, creds.secret_key, creds.session_token))
+        ).query
     )
     theirs = {k: v[0] for k, v in theirs.items()}
-    when = datetime.datetime.strptime(theirs["X-Amz-Date"], "%Y%m%dT%H%M%SZ").replace(tzinfo=datetime.timezone.utc)
+    when = datetime.datetime.strptime(theirs["X-Amz-Date"], "%Y%m%dT%H%M%SZ").replace(
+        tzinfo=datetime.timezone.utc
+    )
     ours = urllib.parse.parse_qs(
         urllib.parse.urlsplit(
-            _url(msk_iam.oauth_token(region, creds, when, theirs["User-Agent"], expires=int(theirs["X-Amz-Expires"])))
+            _url(
+                msk_iam.oauth_token(
+                    region, creds, when, theirs["User-Agent"], expires=int(theirs["X-Amz-Expires"])
+                )
+            )
         ).query
     )
     assert {k: v[0] for k, v in ours.items()} == theirs
@@ -172,9 +182,15 @@ def test_aws_msk_iam_signs_with_the_environments_credentials(aws_environment, mo
     assert message["x-amz-credential"].startswith("AKIAENVIRONMENT00001/")
     assert "/eu-central-1/kafka-cluster/" in message["x-amz-credential"]
     assert message["host"] == host and "x-amz-security-token" not in message
-    when = datetime.datetime.strptime(message["x-amz-date"], "%Y%m%dT%H%M%SZ").replace(tzinfo=datetime.timezone.utc)
+    when = datetime.datetime.strptime(message["x-amz-date"], "%Y%m%dT%H%M%SZ").replace(
+        tzinfo=datetime.timezone.utc
+    )
     expected = msk_iam.iam_payload(
-        host, "eu-central-1", AwsCredentials("AKIAENVIRONMENT00001", "environment-secret"), when, message["user-agent"]
+        host,
+        "eu-central-1",
+        AwsCredentials("AKIAENVIRONMENT00001", "environment-secret"),
+        when,
+        message["user-agent"],
     )
     assert json.loads(expected) == message
 
@@ -203,7 +219,9 @@ def test_a_named_profile_gives_the_credentials_and_a_region_for_the_token(aws_en
 
 def test_no_credentials_anywhere_is_a_login_error(aws_environment, backend):
     pytest.importorskip("botocore")
-    config = ClientConfig.parse(_msk_options(**{"sasl.mechanism": "AWS_MSK_IAM", "sasl.jaas.config": IAM_JAAS}))
+    config = ClientConfig.parse(
+        _msk_options(**{"sasl.mechanism": "AWS_MSK_IAM", "sasl.jaas.config": IAM_JAAS})
+    )
     with pytest.raises(SaslLoginError, match="no AWS credentials"):
         _first_message(config, "b-1.demo.x1y2z3.c4.kafka.eu-central-1.amazonaws.com")
 

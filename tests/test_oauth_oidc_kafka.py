@@ -126,7 +126,11 @@ def test_kafkas_java_consumer_and_kafka_cluster_log_in_through_hydra_and_read_th
         {
             "op": "consume",
             "bootstrap": oidc_broker.sasl_bootstrap_servers,
-            "config": {k[len("kafka.") :]: v for k, v in options.items() if k.startswith("kafka.sasl.") or k == "kafka.security.protocol"},
+            "config": {
+                k[len("kafka.") :]: v
+                for k, v in options.items()
+                if k.startswith("kafka.sasl.") or k == "kafka.security.protocol"
+            },
             "group": f"kw-oidc-java-{uuid.uuid4().hex[:8]}",
             "topics": [topic],
             "expect": 300,
@@ -159,13 +163,18 @@ def test_kafkas_java_consumer_and_kafka_cluster_log_in_through_hydra_and_read_th
     assert ours == expected
 
 
-def test_a_connection_outliving_its_tokens_re_authenticates_with_fresh_ones(oidc_broker, hydra, topic, backend):
+def test_a_connection_outliving_its_tokens_re_authenticates_with_fresh_ones(
+    oidc_broker, hydra, topic, backend
+):
     options = oidc_options(
         oidc_broker,
         hydra,
         hydra.add_client(),
         # Kafka's refresh settings: no floor or buffer around a 20-second token
-        **{"kafka.sasl.login.refresh.min.period.seconds": "0", "kafka.sasl.login.refresh.buffer.seconds": "0"},
+        **{
+            "kafka.sasl.login.refresh.min.period.seconds": "0",
+            "kafka.sasl.login.refresh.buffer.seconds": "0",
+        },
     )
     config = cluster_config(options)
     login = config.sasl_login
@@ -202,7 +211,9 @@ def test_a_token_from_a_file_url_logs_in(oidc_broker, hydra, topic, tmp_path, ba
     )
     path = tmp_path / "token.jwt"
     path.write_text(fetched.value + "\n")
-    options = oidc_options(oidc_broker, hydra, client, **{"kafka.sasl.oauthbearer.token.endpoint.url": path.as_uri()})
+    options = oidc_options(
+        oidc_broker, hydra, client, **{"kafka.sasl.oauthbearer.token.endpoint.url": path.as_uri()}
+    )
     options["kafka.sasl.jaas.config"] = f"{LOGIN_MODULE} required;"
     with Cluster(cluster_config(options)) as cluster:
         assert topic in cluster.topics()
@@ -212,7 +223,9 @@ def test_strimzis_jaas_options_log_in_through_the_same_server(oidc_broker, hydra
     client = hydra.add_client()
     options = oidc_options(oidc_broker, hydra, client)
     del options["kafka.sasl.oauthbearer.token.endpoint.url"]
-    options["kafka.sasl.login.callback.handler.class"] = "io.strimzi.kafka.oauth.client.JaasClientOauthLoginCallbackHandler"
+    options["kafka.sasl.login.callback.handler.class"] = (
+        "io.strimzi.kafka.oauth.client.JaasClientOauthLoginCallbackHandler"
+    )
     options["kafka.sasl.jaas.config"] = (
         f'{LOGIN_MODULE} required oauth.token.endpoint.uri="{hydra.token_endpoint}" '
         f'oauth.client.id="{client["client_id"]}" oauth.client.secret="{client["client_secret"]}" oauth.scope="kafka";'

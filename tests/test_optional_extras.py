@@ -165,7 +165,11 @@ except Exception as exc:
 @pytest.mark.backend_independent
 def test_without_botocore_msk_iam_names_the_extra():
     proc = subprocess.run(
-        [sys.executable, "-c", BOTOCORE_CHILD], env=subprocess_env(), capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", BOTOCORE_CHILD],
+        env=subprocess_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout.strip().splitlines()[-1]) == [

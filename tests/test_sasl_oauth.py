@@ -87,7 +87,9 @@ def test_an_endpoint_that_does_not_answer_fails_after_the_retries(backend):
     with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    login = oauth.TokenLogin(f"http://127.0.0.1:{port}/token", "c", "s", retry_backoff=0.01, retry_backoff_max=0.05)
+    login = oauth.TokenLogin(
+        f"http://127.0.0.1:{port}/token", "c", "s", retry_backoff=0.01, retry_backoff_max=0.05
+    )
     with pytest.raises(SaslLoginError, match=rf"127.0.0.1:{port}/token cannot be reached.*gave up after"):
         oauth.current_token(login)
 
@@ -120,7 +122,11 @@ def test_the_login_takes_kafkas_settings_and_the_jaas_options(backend):
     assert (login.window_factor, login.retry_backoff_max) == (0.9, 2.0)
     assert login.cadata == "-----BEGIN CERTIFICATE-----"  # the client's trust store asks the endpoint
     assert "s3cret" not in repr(config)
-    older = ClientConfig.parse(_options(**{"sasl.login.callback.handler.class": HANDLER.replace("oauthbearer.", "oauthbearer.secured.")}))
+    older = ClientConfig.parse(
+        _options(
+            **{"sasl.login.callback.handler.class": HANDLER.replace("oauthbearer.", "oauthbearer.secured.")}
+        )
+    )
     assert older.sasl_login == ClientConfig.parse(_options()).sasl_login
 
 

@@ -465,14 +465,17 @@ class Cluster:
         async def attempt() -> None:
             conn = await self._coordinator(group)
             infos = await self.topics_async(sorted({t for t, _ in offsets}))
-            O = M.OffsetCommitRequest
+            C = M.OffsetCommitRequest
             by_id = (conn.negotiated or {}).get(_OFFSET_COMMIT, 0) >= 10  # topics go by id from v10
             topics = []
             for name in sorted(infos):
-                topic = O.OffsetCommitRequestTopic(
+                topic = C.OffsetCommitRequestTopic(
                     partitions=[
-                        O.OffsetCommitRequestPartition(
-                            partition_index=p, committed_offset=o, committed_leader_epoch=-1, committed_metadata=""
+                        C.OffsetCommitRequestPartition(
+                            partition_index=p,
+                            committed_offset=o,
+                            committed_leader_epoch=-1,
+                            committed_metadata="",
                         )
                         for (t, p), o in sorted(offsets.items())
                         if t == name
@@ -483,7 +486,7 @@ class Cluster:
                 else:
                     topic.name = name
                 topics.append(topic)
-            request = O(
+            request = C(
                 group_id=group,
                 generation_id_or_member_epoch=-1,
                 member_id="",
@@ -495,7 +498,10 @@ class Cluster:
             # a coordinator that moved or is loading is retriable: the next try finds it again
             for t in answer.topics:
                 for p in t.partitions:
-                    check(p.error_code, f"committing offsets of group {group!r} for partition {p.partition_index}")
+                    check(
+                        p.error_code,
+                        f"committing offsets of group {group!r} for partition {p.partition_index}",
+                    )
 
         self.retrying(f"committing offsets to group {group!r}", attempt)
 

@@ -196,7 +196,9 @@ class ClientConfig:
                 user, password = jaas_options.get("username"), jaas_options.get("password")
                 token_auth = jaas_options.get("tokenauth", "false").lower() == "true"
                 if token_auth and mechanism == "PLAIN":
-                    raise ValueError("option kafka.sasl.jaas.config: tokenauth=true goes with SCRAM, not PLAIN")
+                    raise ValueError(
+                        "option kafka.sasl.jaas.config: tokenauth=true goes with SCRAM, not PLAIN"
+                    )
                 if user is None or password is None:
                     raise ValueError("option kafka.sasl.jaas.config: username and password are required")
         truststore = keystore_path = keystore_key = keystore_chain = truststore_path = None
@@ -370,7 +372,9 @@ def _token_login(options: Mapping[str, str], mechanism: str, jaas: Mapping[str, 
     if login_handler == _STRIMZI_HANDLER:
         endpoint = jaas.get("oauth.token.endpoint.uri")
         if not endpoint:
-            raise ValueError(f"option kafka.sasl.jaas.config: {_STRIMZI_HANDLER} needs oauth.token.endpoint.uri")
+            raise ValueError(
+                f"option kafka.sasl.jaas.config: {_STRIMZI_HANDLER} needs oauth.token.endpoint.uri"
+            )
         options = {
             **options,
             "sasl.oauthbearer.token.endpoint.url": endpoint,
@@ -405,7 +409,8 @@ def _token_login(options: Mapping[str, str], mechanism: str, jaas: Mapping[str, 
         scope=options.get("sasl.oauthbearer.scope") or jaas.get("scope"),
         extensions=extensions_of(jaas),
         urlencode_header=datasource_options.parse_bool(
-            options.get("sasl.oauthbearer.header.urlencode", "false"), "kafka.sasl.oauthbearer.header.urlencode"
+            options.get("sasl.oauthbearer.header.urlencode", "false"),
+            "kafka.sasl.oauthbearer.header.urlencode",
         ),
         sub_claim=str(options.get("sasl.oauthbearer.sub.claim.name") or "sub"),
         # the bounds Kafka's ConfigDef puts on them

@@ -141,7 +141,9 @@ def _commit_group(opts: Mapping[str, str], settings: Mapping[str, str]) -> Optio
         return None
     group = settings.get("group.id") or opts.get("groupidprefix")
     if not group:
-        raise ValueError("option commitOffsetsToGroup needs the group: option kafka.group.id or groupIdPrefix")
+        raise ValueError(
+            "option commitOffsetsToGroup needs the group: option kafka.group.id or groupIdPrefix"
+        )
     return group
 
 

@@ -30,7 +30,7 @@ import json
 import re
 import urllib.parse
 from dataclasses import dataclass
-from typing import Callable, List, Mapping, Optional, Tuple
+from typing import Any, Callable, List, Mapping, Optional, Tuple
 
 from kafkawire.errors import SaslAuthenticationError, SaslLoginError, SaslMalformedError
 from kafkawire.sasl.mechanisms import OAuthBearerClient, SaslClient
@@ -188,7 +188,7 @@ class MskIamLogin:
             sts_region=jaas.get("awsStsRegion"),
         )
 
-    def _session(self):  # type: ignore[no-untyped-def]
+    def _session(self) -> Any:  # a botocore.session.Session (botocore is optional)
         try:
             import botocore.session
         except ImportError as exc:
@@ -207,8 +207,13 @@ class MskIamLogin:
 
         try:
             if self.role_arn:
-                sts = session.create_client("sts", region_name=self.sts_region or session.get_config_variable("region"))
-                kwargs = {"RoleArn": self.role_arn, "RoleSessionName": self.role_session_name or "aws-msk-iam-auth"}
+                sts = session.create_client(
+                    "sts", region_name=self.sts_region or session.get_config_variable("region")
+                )
+                kwargs = {
+                    "RoleArn": self.role_arn,
+                    "RoleSessionName": self.role_session_name or "aws-msk-iam-auth",
+                }
                 if self.role_external_id:
                     kwargs["ExternalId"] = self.role_external_id
                 got = sts.assume_role(**kwargs)["Credentials"]
@@ -246,7 +251,9 @@ class MskIamLogin:
         """A SASL client for one connection to ``host``."""
         if self.oauthbearer:
             return OAuthBearerClient(lambda: self.oauth_token(host))
-        return MskIamClient(host, lambda: iam_payload(host, self.region(host), self.credentials(), _utc_now(), _user_agent()))
+        return MskIamClient(
+            host, lambda: iam_payload(host, self.region(host), self.credentials(), _utc_now(), _user_agent())
+        )
 
 
 def _utc_now() -> datetime.datetime:

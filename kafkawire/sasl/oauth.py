@@ -116,7 +116,13 @@ def _token_of(login: TokenLogin, value: str, now: float) -> Token:
         raise SaslLoginError(f"the access token expired at {expiry} (now {now:.0f})")
     issued = claims.get("iat")
     start = float(issued) if isinstance(issued, (int, float)) and not isinstance(issued, bool) else now
-    return Token(value, principal, start, float(expiry), refresh_time(login, start, float(expiry), now, random.Random()))
+    return Token(
+        value,
+        principal,
+        start,
+        float(expiry),
+        refresh_time(login, start, float(expiry), now, random.Random()),
+    )
 
 
 def _request(login: TokenLogin) -> urllib.request.Request:

@@ -162,7 +162,9 @@ class ClusterReader(DataSourceReader):
 
     def __init__(self, options: ReadOptions) -> None:
         if options.commit_group is not None:
-            raise ValueError("option commitOffsetsToGroup is for streaming queries (a batch read has no progress)")
+            raise ValueError(
+                "option commitOffsetsToGroup is for streaming queries (a batch read has no progress)"
+            )
         self.options = options
         self.row_filter: Optional["RowFilter"] = None
 

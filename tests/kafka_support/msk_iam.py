@@ -85,7 +85,15 @@ def _classpath() -> str:
 
 def _run(args, env: Optional[Dict[str, str]] = None) -> str:
     proc = subprocess.run(
-        [java_executable(), "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", _classpath(), "MskIamOracle", *args],
+        [
+            java_executable(),
+            "-Xmx256m",
+            "-XX:TieredStopAtLevel=1",
+            "-cp",
+            _classpath(),
+            "MskIamOracle",
+            *args,
+        ],
         capture_output=True,
         text=True,
         timeout=RUN_TIMEOUT,
