@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import json
 import random
+import re
 import socket
 
 import pytest
@@ -144,3 +145,23 @@ def test_the_login_takes_kafkas_settings_and_the_jaas_options(backend):
 def test_bad_login_settings_are_errors_naming_them(extra, message, backend):
     with pytest.raises(ValueError, match=message):
         ClientConfig.parse(_options(**extra))
+
+
+def test_every_option_set_of_the_managed_cluster_page_is_taken(backend):
+    # docs/security-managed.md's examples, their secrets as placeholders
+    from pathlib import Path
+
+    from kafkawire.cluster.config import client_settings
+
+    page = (Path(__file__).parent.parent / "docs" / "security-managed.md").read_text()
+    blocks = re.findall(r"^```py\n(.*?)^```$", page, re.S | re.M)
+    sets = 0
+    for block in blocks:
+        # the names a block sets, and its options (not what it does with them in Spark)
+        assignments = re.findall(r"^(?:[\w, ]+ = (?!\{|spark)[^\n]*|options = \{.*?^\})$", block, re.S | re.M)
+        space = dict(api_key="KEY", api_secret="SECRET", client_id="app", client_secret="s3cret")
+        exec("\n".join(assignments), space)
+        config = ClientConfig.parse(client_settings({k.lower(): v for k, v in space["options"].items()}))
+        assert config.security_protocol == "SASL_SSL" and config.sasl_mechanism
+        sets += 1
+    assert sets == len(blocks) == 7

@@ -9,6 +9,11 @@ being created), refreshing the metadata between tries, with exponential backoff 
 ``retry.backoff.ms`` and ``retry.backoff.max.ms``, until ``default.api.timeout.ms`` has
 passed.  Then, or on an error no retry cures (authentication, authorization, a topic that
 does not exist), it raises a :class:`~kafkawire.errors.ClusterError` naming what failed.
+
+A SASL session the broker gave a lifetime (an OAUTHBEARER token's, or
+``connections.max.reauth.ms``) is renewed on its connection before it ends, at 85-95% of
+it as Kafka's clients do (KIP-368), with fresh credentials: the broker would otherwise
+close the connection.
 """
 
 from __future__ import annotations

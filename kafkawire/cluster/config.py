@@ -12,6 +12,14 @@ store holding the private key and its certificate chain (``ssl.keystore.location
 the key is encrypted.  ``ssl.endpoint.identification.algorithm`` set to the empty string
 turns off the host name check, as in Kafka.
 
+OAUTHBEARER takes its token from the source ``kafka.sasl.login.callback.handler.class``
+names: Kafka's ``OAuthBearerLoginCallbackHandler`` (the OAuth client-credentials grant at
+``kafka.sasl.oauthbearer.token.endpoint.url`` with the JAAS line's ``clientId``,
+``clientSecret``, ``scope`` and ``extension_<name>`` options, :mod:`kafkawire.sasl.oauth`),
+Strimzi's handler (the same grant from its ``oauth.*`` JAAS options) or Amazon's
+``IAMOAuthBearerLoginCallbackHandler``; ``AWS_MSK_IAM`` logs in with Amazon's
+``IAMLoginModule`` (:mod:`kafkawire.sasl.msk_iam`).
+
 Kerberos (``kafka.sasl.mechanism`` GSSAPI) takes ``kafka.sasl.kerberos.service.name``
 (or the JAAS line's ``serviceName``) and the ``Krb5LoginModule`` line Kafka's clients
 use: ``useKeyTab=true keyTab="..." principal="..."`` gets tickets from the keytab,
