@@ -54,6 +54,7 @@ from kafkawire.errors import (
     KafkaWireError,
     RequestTimedOutError,
     SaslKerberosError,
+    SaslLoginError,
     TlsHandshakeError,
 )
 from kafkawire.messages import ApiVersionsRequest, Message
@@ -137,14 +138,20 @@ class AsyncConnection:
         loop = asyncio.get_running_loop()
         timeout = self.timeout if timeout is None else timeout
         deadline = loop.time() + timeout
-        prepare = getattr(client if client is not None else self.protocol.sasl_client, "prepare", None)
-        if prepare is not None:  # GSSAPI: the KDC may be asked, and MIT waits by itself
+        mechanism_client = client if client is not None else self.protocol.sasl_client
+        prepare = getattr(mechanism_client, "prepare", None)
+        # GSSAPI asks the KDC (MIT waits by itself), OAUTHBEARER may ask an OAuth server
+        if prepare is not None:
             try:
                 await asyncio.wait_for(_in_thread(prepare), timeout)
             except asyncio.TimeoutError:
                 await self.close()
-                raise SaslKerberosError(
-                    f"GSSAPI: no Kerberos ticket within the {timeout} s timeout (the KDC does not answer)"
+                if getattr(mechanism_client, "mechanism", "") == "GSSAPI":
+                    raise SaslKerberosError(
+                        f"GSSAPI: no Kerberos ticket within the {timeout} s timeout (the KDC does not answer)"
+                    ) from None
+                raise SaslLoginError(
+                    f"{getattr(mechanism_client, 'mechanism', 'SASL')}: no credential within the {timeout} s timeout"
                 ) from None
             except BaseException:
                 await self.close()

@@ -216,6 +216,20 @@ KAFKA_CLUSTER_READ: Tuple[Option, ...] = (
         "maxRecordsPerPartition", None, "Cut each partition's range into parts of at most this many records."
     ),
     Option("maxOffsetsPerTrigger", None, "Streams: at most this many records per micro-batch."),
+    Option(
+        "groupIdPrefix",
+        None,
+        "The consumer group a stream commits to with ``commitOffsetsToGroup``, when "
+        "``kafka.group.id`` does not name one (the prefix is the group's whole name).",
+    ),
+    Option(
+        "commitOffsetsToGroup",
+        "false",
+        "Streams: ``true`` commits each finished micro-batch's end offsets to the consumer "
+        "group ``kafka.group.id`` (else ``groupIdPrefix``) once Spark has committed the "
+        "batch, so that Kafka's tools (``kafka-consumer-groups.sh``, lag monitors) see the "
+        "query's progress; the group is not joined. Spark's connector commits nothing.",
+    ),
     Option("includeHeaders", "false", "Add the ``headers`` column."),
     Option(
         "failOnDataLoss",
@@ -248,7 +262,8 @@ KAFKA_CLUSTER_CLIENT: Tuple[Option, ...] = (
     Option(
         "sasl.mechanism",
         "GSSAPI",
-        "``PLAIN``, ``SCRAM-SHA-256``, ``SCRAM-SHA-512`` or ``GSSAPI`` (Kerberos, Kafka's default).",
+        "``PLAIN``, ``SCRAM-SHA-256``, ``SCRAM-SHA-512``, ``GSSAPI`` (Kerberos, Kafka's default), "
+        "``OAUTHBEARER`` (tokens from an OAuth server, or Amazon MSK's IAM signer) or ``AWS_MSK_IAM``.",
     ),
     Option(
         "sasl.jaas.config",
@@ -256,7 +271,71 @@ KAFKA_CLUSTER_CLIENT: Tuple[Option, ...] = (
         "The JAAS line of the mechanism's login module, read for ``username`` and ``password`` "
         "(and SCRAM's ``tokenauth=true``: a delegation token's id and HMAC); "
         "for GSSAPI, ``Krb5LoginModule`` with ``useKeyTab=true keyTab=... principal=...`` or "
-        "``useTicketCache=true`` (none: the default ticket cache).",
+        "``useTicketCache=true`` (none: the default ticket cache); for OAUTHBEARER, "
+        "``OAuthBearerLoginModule`` with ``clientId``, ``clientSecret``, ``scope`` and "
+        "``extension_<name>`` options; for Amazon MSK, ``IAMLoginModule`` with ``awsProfileName`` "
+        "or ``awsRoleArn`` (``awsRoleSessionName``, ``awsRoleExternalId``, ``awsStsRegion``).",
+    ),
+    Option(
+        "sasl.login.callback.handler.class",
+        None,
+        "OAUTHBEARER's token source: Kafka's ``OAuthBearerLoginCallbackHandler`` (the OAuth "
+        "client-credentials grant at ``sasl.oauthbearer.token.endpoint.url``) or Amazon's "
+        "``software.amazon.msk.auth.iam.IAMOAuthBearerLoginCallbackHandler`` (MSK's IAM token).",
+    ),
+    Option(
+        "sasl.client.callback.handler.class",
+        None,
+        "``software.amazon.msk.auth.iam.IAMClientCallbackHandler`` with ``AWS_MSK_IAM`` (the AWS "
+        "credential chain); no other class is taken.",
+    ),
+    Option(
+        "sasl.oauthbearer.token.endpoint.url",
+        None,
+        "The OAuth server's token endpoint (``https:``/``http:``), or a ``file:`` URL of a file "
+        "holding the token.",
+    ),
+    Option(
+        "sasl.oauthbearer.client.credentials.client.id",
+        None,
+        "The OAuth client id (else the JAAS line's ``clientId``).",
+    ),
+    Option(
+        "sasl.oauthbearer.client.credentials.client.secret",
+        None,
+        "The OAuth client secret (else the JAAS line's ``clientSecret``).",
+    ),
+    Option(
+        "sasl.oauthbearer.scope",
+        None,
+        "The scope asked of the OAuth server (else the JAAS line's ``scope``).",
+    ),
+    Option(
+        "sasl.oauthbearer.header.urlencode",
+        "false",
+        "URL-encode the client id and secret before they go into the HTTP Basic header.",
+    ),
+    Option("sasl.oauthbearer.sub.claim.name", "sub", "The token claim that names its subject."),
+    Option(
+        "sasl.login.refresh.window.factor",
+        "0.8",
+        "A new token is fetched at this fraction of the held one's lifetime (plus the jitter).",
+    ),
+    Option("sasl.login.refresh.window.jitter", "0.05", "Up to this fraction more, at random."),
+    Option(
+        "sasl.login.refresh.min.period.seconds", "60", "A new token is fetched no sooner than this after one."
+    ),
+    Option(
+        "sasl.login.refresh.buffer.seconds", "300", "A new token is fetched no later than this before expiry."
+    ),
+    Option("sasl.login.connect.timeout.ms", "10000", "How long connecting to the token endpoint may take."),
+    Option("sasl.login.read.timeout.ms", "10000", "How long the token endpoint may take to answer."),
+    Option("sasl.login.retry.backoff.ms", "100", "The first wait before asking the token endpoint again."),
+    Option(
+        "sasl.login.retry.backoff.max.ms",
+        "10000",
+        "The longest wait before asking the token endpoint again; the retries stop once they "
+        "have waited this long in all.",
     ),
     Option(
         "sasl.kerberos.service.name",
@@ -286,6 +365,12 @@ KAFKA_CLUSTER_CLIENT: Tuple[Option, ...] = (
 
 #: the consumer's ``kafka.`` settings a read takes besides the connection's
 KAFKA_CLUSTER_READ_CLIENT: Tuple[Option, ...] = (
+    Option(
+        "group.id",
+        None,
+        "The query's consumer group: joined by no one (Spark assigns the partitions); a "
+        "stream commits its offsets to it with ``commitOffsetsToGroup``.",
+    ),
     Option(
         "isolation.level",
         "read_uncommitted",

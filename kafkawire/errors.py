@@ -110,6 +110,12 @@ class SaslKerberosError(SaslAuthenticationError):
     clock skew the KDC or the service refuses, an unreachable KDC."""
 
 
+class SaslLoginError(SaslAuthenticationError):
+    """The credential a SASL login presents could not be had, its message naming the
+    cause: an OAuth token endpoint that refuses the client or does not answer, an access
+    token that is not a JWT or has expired, AWS credentials found nowhere."""
+
+
 class SaslMechanismError(SaslError):
     """A SASL mechanism that is unknown or that the peer has not enabled."""
 

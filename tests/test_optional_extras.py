@@ -167,3 +167,35 @@ def test_without_kerberos_its_tests_skip_saying_what_to_install(monkeypatch, tmp
     with pytest.raises(pytest.fail.Exception) as failed:
         require_kerberos("kcat")
     assert failed.value.msg == reason + " (KAFKAWIRE_REQUIRE_KERBEROS=1)"
+
+
+BOTOCORE_CHILD = """
+import json, sys
+sys.modules["botocore"] = None  # what `import botocore` meets when it is not installed
+from kafkawire.cluster.config import ClientConfig
+config = ClientConfig.parse({"bootstrap.servers": "b-1.x.kafka.eu-west-1.amazonaws.com:9098",
+                             "security.protocol": "SASL_SSL", "sasl.mechanism": "AWS_MSK_IAM",
+                             "sasl.jaas.config": "software.amazon.msk.auth.iam.IAMLoginModule required;"})
+client = config.sasl_client("b-1.x.kafka.eu-west-1.amazonaws.com")  # no credentials asked yet
+try:
+    client.prepare()
+    print(json.dumps(None))
+except Exception as exc:
+    print(json.dumps([type(exc).__name__, str(exc)]))
+"""
+
+
+@pytest.mark.backend_independent
+def test_without_botocore_msk_iam_names_the_extra():
+    proc = subprocess.run(
+        [sys.executable, "-c", BOTOCORE_CHILD],
+        env=subprocess_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout.strip().splitlines()[-1]) == [
+        "ModuleNotFoundError",
+        "Amazon MSK IAM needs the 'botocore' package for the AWS credential chain: pip install 'kafkawire[aws]'",
+    ]

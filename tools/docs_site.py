@@ -51,7 +51,10 @@ API_PAGES: Dict[str, Tuple[str, Sequence[Tuple[str, Dict[str, Any]]]]] = {
         [("kafkawire.connection", {}), ("kafkawire.connection.state", {})],
     ),
     "aio": ("kafkawire.aio", [("kafkawire.aio", {})]),
-    "sasl": ("kafkawire.sasl", [("kafkawire.sasl", {})]),
+    "sasl": (
+        "kafkawire.sasl",
+        [("kafkawire.sasl", {}), ("kafkawire.sasl.oauth", {}), ("kafkawire.sasl.msk_iam", {})],
+    ),
     "internal_topics": ("kafkawire.internal_topics", [("kafkawire.internal_topics", {})]),
     "captures": (
         "Captured traffic",

@@ -9,11 +9,17 @@ being created), refreshing the metadata between tries, with exponential backoff 
 ``retry.backoff.ms`` and ``retry.backoff.max.ms``, until ``default.api.timeout.ms`` has
 passed.  Then, or on an error no retry cures (authentication, authorization, a topic that
 does not exist), it raises a :class:`~kafkawire.errors.ClusterError` naming what failed.
+
+A SASL session the broker gave a lifetime (an OAUTHBEARER token's, or
+``connections.max.reauth.ms``) is renewed on its connection before it ends, at 85-95% of
+it as Kafka's clients do (KIP-368), with fresh credentials: the broker would otherwise
+close the connection.
 """
 
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 import uuid
 from dataclasses import dataclass
@@ -45,6 +51,8 @@ LATEST = -1
 _UNKNOWN_TOPIC = 3
 _FETCH = 1
 _PRODUCE = 0
+_OFFSET_COMMIT = 8
+_FIND_COORDINATOR = 10
 
 
 @dataclass(frozen=True)
@@ -114,6 +122,11 @@ class Cluster:
         self._topics: Dict[str, TopicInfo] = {}
         self._addresses: Dict[AsyncConnection, str] = {}  # where each connection goes
         self._hints: Dict[TopicPartition, LeaderHint] = {}  # for the first try only
+        # connection -> (its host, when its SASL session is to be renewed)
+        self._reauthentications: Dict[AsyncConnection, Tuple[str, float]] = {}
+        self._reauthenticating = asyncio.Lock()
+        #: KIP-368 re-authentications done so far
+        self.reauthentications = 0
 
     # -- life cycle -----------------------------------------------------------------
 
@@ -159,7 +172,38 @@ class Cluster:
         except (ConnectionStateError, ConnectTimeoutError, RequestTimedOutError, OSError) as exc:
             raise Retriable(ClusterError(f"cannot reach {host}:{port}: {exc}")) from exc
         self._addresses[conn] = f"{host}:{port}"
+        self._schedule_reauthentication(conn, host)
         return conn
+
+    def _schedule_reauthentication(self, conn: AsyncConnection, host: str) -> None:
+        """KIP-368: a broker that gave the session a lifetime closes the connection at
+        its end; re-authenticate before then, at 85-95% of it, as Kafka's clients do."""
+        lifetime = conn.authentication.session_lifetime_ms if conn.authentication else 0
+        if lifetime > 0:
+            due = time.monotonic() + lifetime / 1000 * (0.85 + 0.1 * random.random())
+            self._reauthentications[conn] = (host, due)
+        else:
+            self._reauthentications.pop(conn, None)
+
+    async def _reauthenticate_if_due(self, conn: AsyncConnection) -> None:
+        if conn not in self._reauthentications or time.monotonic() < self._reauthentications[conn][1]:
+            return
+        async with self._reauthenticating:  # concurrent requests re-authenticate once
+            entry = self._reauthentications.get(conn)
+            if entry is None or time.monotonic() < entry[1]:
+                return
+            host = entry[0]
+            try:
+                await conn.authenticate(self.config.sasl_client(host))
+            except SaslError:
+                self._forget(conn)
+                raise  # refused credentials: no retry cures them
+            except (ConnectionStateError, RequestTimedOutError, OSError) as exc:
+                where = self.describe(conn)
+                self._forget(conn)
+                raise Retriable(ClusterError(f"re-authenticating to {where} failed: {exc}")) from exc
+            self.reauthentications += 1
+            self._schedule_reauthentication(conn, host)
 
     def describe(self, conn: AsyncConnection) -> str:
         """Which broker ``conn`` goes to, for messages: ``broker 1 (host:port)``."""
@@ -206,6 +250,7 @@ class Cluster:
     async def request(self, conn: AsyncConnection, message: Any) -> Any:
         """Send ``message`` on ``conn``; its response, or :class:`Retriable` when the
         connection is lost or the answer does not come in time."""
+        await self._reauthenticate_if_due(conn)
         try:
             event = await conn.request(message)
         except (ConnectionStateError, RequestTimedOutError, OSError) as exc:
@@ -235,6 +280,7 @@ class Cluster:
         if self._bootstrap is conn:
             self._bootstrap = None
         self._addresses.pop(conn, None)
+        self._reauthentications.pop(conn, None)
 
     # -- retries ----------------------------------------------------------------------
 
@@ -400,6 +446,69 @@ class Cluster:
             return found
 
         return self.retrying("listing offsets", attempt)
+
+    # -- consumer group offsets -----------------------------------------------------------
+
+    async def _coordinator(self, group: str) -> AsyncConnection:
+        """The connection to ``group``'s coordinator (FindCoordinator)."""
+        conn = await self.any_connection()
+        F = M.FindCoordinatorRequest
+        batched = (conn.negotiated or {}).get(_FIND_COORDINATOR, 0) >= 4  # keys in a list from v4
+        request = F(key_type=0, coordinator_keys=[group]) if batched else F(key=group, key_type=0)
+        answer = await self.request(conn, request)
+        found = answer.coordinators[0] if batched else answer
+        check(found.error_code, f"finding the coordinator of group {group!r}")
+        self._brokers[found.node_id] = (found.host, found.port)
+        return await self.connection(found.node_id)
+
+    def commit_offsets(self, group: str, offsets: Dict[TopicPartition, int]) -> None:
+        """Commit ``offsets`` (the next offset to read, per partition) to consumer group
+        ``group`` as a simple commit: no member, no generation, as Kafka's tools and a
+        consumer that assigns its own partitions commit.  A group with members of its
+        own refuses it (an error naming the group)."""
+
+        async def attempt() -> None:
+            conn = await self._coordinator(group)
+            infos = await self.topics_async(sorted({t for t, _ in offsets}))
+            C = M.OffsetCommitRequest
+            by_id = (conn.negotiated or {}).get(_OFFSET_COMMIT, 0) >= 10  # topics go by id from v10
+            topics = []
+            for name in sorted(infos):
+                topic = C.OffsetCommitRequestTopic(
+                    partitions=[
+                        C.OffsetCommitRequestPartition(
+                            partition_index=p,
+                            committed_offset=o,
+                            committed_leader_epoch=-1,
+                            committed_metadata="",
+                        )
+                        for (t, p), o in sorted(offsets.items())
+                        if t == name
+                    ]
+                )
+                if by_id:
+                    topic.topic_id = infos[name].topic_id
+                else:
+                    topic.name = name
+                topics.append(topic)
+            request = C(
+                group_id=group,
+                generation_id_or_member_epoch=-1,
+                member_id="",
+                group_instance_id=None,
+                retention_time_ms=-1,
+                topics=topics,
+            )
+            answer = await self.request(conn, request)
+            # a coordinator that moved or is loading is retriable: the next try finds it again
+            for t in answer.topics:
+                for p in t.partitions:
+                    check(
+                        p.error_code,
+                        f"committing offsets of group {group!r} for partition {p.partition_index}",
+                    )
+
+        self.retrying(f"committing offsets to group {group!r}", attempt)
 
     # -- fetch and produce ----------------------------------------------------------------
 

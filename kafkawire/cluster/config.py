@@ -12,6 +12,14 @@ store holding the private key and its certificate chain (``ssl.keystore.location
 the key is encrypted.  ``ssl.endpoint.identification.algorithm`` set to the empty string
 turns off the host name check, as in Kafka.
 
+OAUTHBEARER takes its token from the source ``kafka.sasl.login.callback.handler.class``
+names: Kafka's ``OAuthBearerLoginCallbackHandler`` (the OAuth client-credentials grant at
+``kafka.sasl.oauthbearer.token.endpoint.url`` with the JAAS line's ``clientId``,
+``clientSecret``, ``scope`` and ``extension_<name>`` options, :mod:`kafkawire.sasl.oauth`),
+Strimzi's handler (the same grant from its ``oauth.*`` JAAS options) or Amazon's
+``IAMOAuthBearerLoginCallbackHandler``; ``AWS_MSK_IAM`` logs in with Amazon's
+``IAMLoginModule`` (:mod:`kafkawire.sasl.msk_iam`).
+
 Kerberos (``kafka.sasl.mechanism`` GSSAPI) takes ``kafka.sasl.kerberos.service.name``
 (or the JAAS line's ``serviceName``) and the ``Krb5LoginModule`` line Kafka's clients
 use: ``useKeyTab=true keyTab="..." principal="..."`` gets tickets from the keytab,
@@ -25,27 +33,43 @@ A :class:`ClientConfig` is plain data (it travels to Spark's tasks); the
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import ssl
 import tempfile
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from kafkawire import datasource_options
+from kafkawire.sasl.msk_iam import MskIamLogin
+from kafkawire.sasl.oauth import TokenLogin, extensions_of
+
+SaslLogin = Union[TokenLogin, MskIamLogin]
 
 if TYPE_CHECKING:
     from kafkawire.sasl import SaslClient
 
 SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
-SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "GSSAPI")
+SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "GSSAPI", "OAUTHBEARER", "AWS_MSK_IAM")
 # the login module each mechanism's JAAS line names
 _LOGIN_MODULES = {
     "PLAIN": "org.apache.kafka.common.security.plain.PlainLoginModule",
     "SCRAM-SHA-256": "org.apache.kafka.common.security.scram.ScramLoginModule",
     "SCRAM-SHA-512": "org.apache.kafka.common.security.scram.ScramLoginModule",
     "GSSAPI": "com.sun.security.auth.module.Krb5LoginModule",
+    "OAUTHBEARER": "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule",
+    "AWS_MSK_IAM": "software.amazon.msk.auth.iam.IAMLoginModule",
 }
+# OAUTHBEARER's token sources, by sasl.login.callback.handler.class
+_OIDC_HANDLERS = (
+    "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler",
+    "org.apache.kafka.common.security.oauthbearer.secured.OAuthBearerLoginCallbackHandler",  # before 3.4
+)
+_MSK_OAUTH_HANDLER = "software.amazon.msk.auth.iam.IAMOAuthBearerLoginCallbackHandler"
+# Strimzi's client handler: the token endpoint and client in its own JAAS options
+_STRIMZI_HANDLER = "io.strimzi.kafka.oauth.client.JaasClientOauthLoginCallbackHandler"
+_MSK_CLIENT_HANDLER = "software.amazon.msk.auth.iam.IAMClientCallbackHandler"
 
 #: The ``kafka.``-prefixed settings this client uses (lower case, without the prefix),
 #: with Kafka's Java client defaults where it has one.
@@ -128,6 +152,7 @@ class ClientConfig:
     sasl_username: Optional[str] = None
     sasl_password: Optional[str] = None
     sasl_token_auth: bool = False  # SCRAM with a delegation token (JAAS tokenauth=true)
+    sasl_login: Optional["SaslLogin"] = None  # where OAUTHBEARER and AWS_MSK_IAM get credentials
     truststore: Optional[str] = None  # PEM text of the trusted CA certificates
     truststore_path: Optional[str] = None
     keystore_path: Optional[str] = None  # PEM file: private key and certificate chain
@@ -152,6 +177,7 @@ class ClientConfig:
                 f"option kafka.security.protocol: {protocol!r} is not one of {', '.join(SECURITY_PROTOCOLS)}"
             )
         mechanism = user = password = None
+        login: Optional[SaslLogin] = None
         token_auth = False
         kerberos: Dict[str, Optional[str]] = {}
         if protocol.startswith("SASL_") and str(options.get("sasl.mechanism", "GSSAPI")).upper() == "GSSAPI":
@@ -167,17 +193,22 @@ class ClientConfig:
             if not jaas:
                 raise ValueError(f"{protocol} with {mechanism} needs option kafka.sasl.jaas.config")
             module, jaas_options = parse_jaas(str(jaas))
-            if module != _LOGIN_MODULES[mechanism]:
+            if _class_name(module) != _LOGIN_MODULES[mechanism]:
                 raise ValueError(
                     f"option kafka.sasl.jaas.config: {mechanism} logs in with {_LOGIN_MODULES[mechanism]},"
                     f" not {module}"
                 )
-            user, password = jaas_options.get("username"), jaas_options.get("password")
-            token_auth = jaas_options.get("tokenauth", "false").lower() == "true"
-            if token_auth and mechanism == "PLAIN":
-                raise ValueError("option kafka.sasl.jaas.config: tokenauth=true goes with SCRAM, not PLAIN")
-            if user is None or password is None:
-                raise ValueError("option kafka.sasl.jaas.config: username and password are required")
+            if mechanism in ("OAUTHBEARER", "AWS_MSK_IAM"):
+                login = _token_login(options, mechanism, jaas_options)
+            else:
+                user, password = jaas_options.get("username"), jaas_options.get("password")
+                token_auth = jaas_options.get("tokenauth", "false").lower() == "true"
+                if token_auth and mechanism == "PLAIN":
+                    raise ValueError(
+                        "option kafka.sasl.jaas.config: tokenauth=true goes with SCRAM, not PLAIN"
+                    )
+                if user is None or password is None:
+                    raise ValueError("option kafka.sasl.jaas.config: username and password are required")
         truststore = keystore_path = keystore_key = keystore_chain = truststore_path = None
         if protocol in ("SSL", "SASL_SSL"):
             for store in ("truststore", "keystore"):
@@ -197,6 +228,9 @@ class ClientConfig:
                 raise ValueError(
                     "options kafka.ssl.keystore.key and kafka.ssl.keystore.certificate.chain go together"
                 )
+        if isinstance(login, TokenLogin) and (truststore or truststore_path):
+            # Kafka asks an https: token endpoint with the client's own trust store
+            login = dataclasses.replace(login, cafile=truststore_path, cadata=truststore)
         return cls(
             bootstrap=parse_servers(str(options["bootstrap.servers"])),
             client_id=str(options.get("client.id") or client_id),
@@ -210,6 +244,7 @@ class ClientConfig:
             sasl_username=user,
             sasl_password=password,
             sasl_token_auth=token_auth,
+            sasl_login=login,
             truststore=truststore,
             truststore_path=truststore_path,
             keystore_path=keystore_path,
@@ -224,7 +259,8 @@ class ClientConfig:
         """A fresh SASL client for one connection to ``host`` (None without SASL)."""
         if self.sasl_mechanism is None:
             return None
-        from kafkawire.sasl import GssapiClient, ScramClient, client_for
+        from kafkawire.sasl import GssapiClient, OAuthBearerClient, ScramClient, client_for
+        from kafkawire.sasl.oauth import current_token
 
         if self.sasl_mechanism == "GSSAPI":
             return GssapiClient(
@@ -235,6 +271,11 @@ class ClientConfig:
                 ccache=self.kerberos_ccache,
             )
 
+        if isinstance(self.sasl_login, TokenLogin):
+            login = self.sasl_login
+            return OAuthBearerClient(lambda: current_token(login).value, extensions=dict(login.extensions))
+        if isinstance(self.sasl_login, MskIamLogin):
+            return self.sasl_login.sasl_client(host)
         if self.sasl_token_auth:
             return ScramClient(
                 self.sasl_mechanism, self.sasl_username or "", self.sasl_password or "", token_auth=True
@@ -298,6 +339,98 @@ def _kerberos_options(options: Mapping[str, str]) -> Dict[str, Optional[str]]:
     else:
         fields.update(kerberos_ccache=login.get("ticketCache"), kerberos_principal=login.get("principal"))
     return fields
+
+
+def _class_name(name: str) -> str:
+    """A Java class name as Kafka's shaded copy in Databricks' runtime spells it, unshaded."""
+    return name[len("kafkashaded.") :] if name.startswith("kafkashaded.") else name
+
+
+def _float(options: Mapping[str, str], name: str, low: float, high: float, scale: float = 1.0) -> float:
+    raw = options.get(name, CLIENT_SETTINGS.get(name))
+    try:
+        value = float(str(raw).strip())
+    except ValueError:
+        raise ValueError(f"option kafka.{name}: {raw!r} is not a number") from None
+    if not low <= value <= high:
+        raise ValueError(f"option kafka.{name}: {raw} is not within {low:g} and {high:g}")
+    return value * scale
+
+
+def _token_login(options: Mapping[str, str], mechanism: str, jaas: Mapping[str, str]) -> SaslLogin:
+    """Where an OAUTHBEARER or AWS_MSK_IAM login gets its credentials, from the callback
+    handler classes, the JAAS line's options and the ``sasl.oauthbearer.*`` and
+    ``sasl.login.*`` settings."""
+    login_handler = _class_name(str(options.get("sasl.login.callback.handler.class") or ""))
+    client_handler = _class_name(str(options.get("sasl.client.callback.handler.class") or ""))
+    if mechanism == "AWS_MSK_IAM":
+        if client_handler not in ("", _MSK_CLIENT_HANDLER):
+            raise ValueError(
+                f"option kafka.sasl.client.callback.handler.class: AWS_MSK_IAM takes {_MSK_CLIENT_HANDLER},"
+                f" not {client_handler}"
+            )
+        return MskIamLogin.from_jaas(jaas)
+    if client_handler:
+        raise ValueError(
+            f"option kafka.sasl.client.callback.handler.class: OAUTHBEARER takes no client callback "
+            f"handler here (found {client_handler}); its token source is kafka.sasl.login.callback.handler.class"
+        )
+    if login_handler == _MSK_OAUTH_HANDLER:
+        return MskIamLogin.from_jaas(jaas, oauthbearer=True)
+    if login_handler == _STRIMZI_HANDLER:
+        endpoint = jaas.get("oauth.token.endpoint.uri")
+        if not endpoint:
+            raise ValueError(
+                f"option kafka.sasl.jaas.config: {_STRIMZI_HANDLER} needs oauth.token.endpoint.uri"
+            )
+        options = {
+            **options,
+            "sasl.oauthbearer.token.endpoint.url": endpoint,
+            "sasl.oauthbearer.client.credentials.client.id": jaas.get("oauth.client.id", ""),
+            "sasl.oauthbearer.client.credentials.client.secret": jaas.get("oauth.client.secret", ""),
+            "sasl.oauthbearer.scope": jaas.get("oauth.scope", ""),
+        }
+    elif login_handler not in _OIDC_HANDLERS:
+        raise ValueError(
+            "OAUTHBEARER needs option kafka.sasl.login.callback.handler.class: "
+            f"{_OIDC_HANDLERS[0]} (the OAuth client-credentials grant), {_STRIMZI_HANDLER} "
+            f"or {_MSK_OAUTH_HANDLER}" + (f", not {login_handler}" if login_handler else "")
+        )
+    endpoint = options.get("sasl.oauthbearer.token.endpoint.url")
+    if not endpoint:
+        raise ValueError(f"{login_handler} needs option kafka.sasl.oauthbearer.token.endpoint.url")
+    if not re.match(r"(?i)(https?|file):", str(endpoint)):
+        raise ValueError(
+            f"option kafka.sasl.oauthbearer.token.endpoint.url: {endpoint!r} is not an https:, http: or file: URL"
+        )
+    client_id = options.get("sasl.oauthbearer.client.credentials.client.id") or jaas.get("clientId")
+    secret = options.get("sasl.oauthbearer.client.credentials.client.secret") or jaas.get("clientSecret")
+    if not str(endpoint).lower().startswith("file:") and (not client_id or not secret):
+        raise ValueError(
+            "option kafka.sasl.jaas.config: the OAuth client-credentials grant needs clientId and clientSecret"
+        )
+    ms = 1 / 1000
+    return TokenLogin(
+        endpoint=str(endpoint),
+        client_id=client_id,
+        client_secret=secret,
+        scope=options.get("sasl.oauthbearer.scope") or jaas.get("scope"),
+        extensions=extensions_of(jaas),
+        urlencode_header=datasource_options.parse_bool(
+            options.get("sasl.oauthbearer.header.urlencode", "false"),
+            "kafka.sasl.oauthbearer.header.urlencode",
+        ),
+        sub_claim=str(options.get("sasl.oauthbearer.sub.claim.name") or "sub"),
+        # the bounds Kafka's ConfigDef puts on them
+        window_factor=_float(options, "sasl.login.refresh.window.factor", 0.5, 1.0),
+        window_jitter=_float(options, "sasl.login.refresh.window.jitter", 0.0, 0.25),
+        min_period=_float(options, "sasl.login.refresh.min.period.seconds", 0, 900),
+        buffer=_float(options, "sasl.login.refresh.buffer.seconds", 0, 3600),
+        connect_timeout=_int(options, "sasl.login.connect.timeout.ms", 1) * ms,
+        read_timeout=_int(options, "sasl.login.read.timeout.ms", 1) * ms,
+        retry_backoff=_int(options, "sasl.login.retry.backoff.ms") * ms,
+        retry_backoff_max=_int(options, "sasl.login.retry.backoff.max.ms") * ms,
+    )
 
 
 def client_settings(options: Mapping[str, str]) -> Dict[str, str]:

@@ -92,6 +92,7 @@ class ReadOptions:
     partition_fetch_bytes: int = 1 << 20
     backend: Optional[str] = None
     columns: Optional[Tuple[str, ...]] = field(default=None)
+    commit_group: Optional[str] = None  # the group a stream commits its offsets to
 
     @classmethod
     def parse(cls, options: Mapping[str, str], *, streaming: bool = False) -> "ReadOptions":
@@ -131,7 +132,19 @@ class ReadOptions:
             fetch_max_bytes=_bytes(settings, "fetch.max.bytes"),
             partition_fetch_bytes=_bytes(settings, "max.partition.fetch.bytes"),
             backend=opts.get("backend") or None,
+            commit_group=_commit_group(opts, settings),
         )
+
+
+def _commit_group(opts: Mapping[str, str], settings: Mapping[str, str]) -> Optional[str]:
+    if not _bool(opts, "commitoffsetstogroup", "commitOffsetsToGroup", False):
+        return None
+    group = settings.get("group.id") or opts.get("groupidprefix")
+    if not group:
+        raise ValueError(
+            "option commitOffsetsToGroup needs the group: option kafka.group.id or groupIdPrefix"
+        )
+    return group
 
 
 def _bool(opts: Mapping[str, str], key: str, name: str, default: bool) -> bool:

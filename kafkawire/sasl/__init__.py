@@ -9,6 +9,10 @@ Mechanisms, each with a client and a server side:
   not offer it.
 * OAUTHBEARER (RFC 7628): the client's initial response (with SASL extensions) and the
   server's JSON error reply, answered by the client with a lone ``\\x01``.
+* Where OAUTHBEARER's tokens come from: an OAuth 2 / OpenID Connect server's
+  client-credentials grant, refreshed as Kafka's clients refresh them
+  (:mod:`kafkawire.sasl.oauth`), or Amazon MSK's IAM signature, which also has a
+  mechanism of its own, ``AWS_MSK_IAM`` (:mod:`kafkawire.sasl.msk_iam`).
 * GSSAPI (Kerberos V5, RFC 4752) through MIT Kerberos and the optional ``gssapi``
   package (:mod:`kafkawire.sasl.gssapi`): tokens until the security context is
   established, then the security-layer offer and choice (Kafka uses no layer).

@@ -12,7 +12,7 @@ import json
 import re
 import secrets
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Mapping, Optional, Tuple
+from typing import Callable, Dict, List, Mapping, Optional, Tuple, Union
 
 from kafkawire.errors import (
     SaslAuthenticationError,
@@ -717,26 +717,45 @@ def parse_oauthbearer_error_reply(message: bytes) -> Dict[str, str]:
 
 
 class OAuthBearerClient(SaslClient):
-    """OAUTHBEARER with a token already obtained.  A server that refuses the token sends
-    a JSON error (kept in :attr:`error`); the client answers it with ``\\x01`` and the
-    server then fails the authentication."""
+    """OAUTHBEARER with a token.  A server that refuses the token sends a JSON error
+    (kept in :attr:`error`); the client answers it with ``\\x01`` and the server then
+    fails the authentication.
+
+    ``token`` is the token, or a function that gets it (from an OAuth server, say: it
+    may block): the client then has a ``prepare()`` that calls it, which
+    :mod:`kafkawire.aio` runs in a thread before the exchange (``start()`` calls it
+    otherwise)."""
 
     mechanism = "OAUTHBEARER"
 
     def __init__(
         self,
-        token: str,
+        token: Union[str, Callable[[], str]],
         *,
         authzid: str = "",
         extensions: Optional[Mapping[str, str]] = None,
         max_token_size: int = DEFAULT_MAX_TOKEN_SIZE,
     ) -> None:
         super().__init__()
-        self._response = oauthbearer_initial_response(token, authzid=authzid, extensions=extensions)
+        self._authzid = authzid
+        self._extensions = dict(extensions or {})
+        self._response = b""
+        if callable(token):
+            self._get_token = token
+            self.prepare = self._prepare  # only a client that must get its token has one
+        else:
+            self._response = oauthbearer_initial_response(token, authzid=authzid, extensions=extensions)
         self._max_token_size = max_token_size
         self.error: Optional[Dict[str, str]] = None
 
+    def _prepare(self) -> None:
+        self._response = oauthbearer_initial_response(
+            self._get_token(), authzid=self._authzid, extensions=self._extensions
+        )
+
     def _first(self) -> bytes:
+        if not self._response:
+            self._prepare()
         return self._response
 
     def _next(self, challenge: bytes) -> Optional[bytes]:

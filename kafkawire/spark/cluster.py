@@ -21,7 +21,8 @@ narrow the ranges fetched (with :func:`kafkawire.spark.register`'s filter pushdo
 Spark still checks every filter on the rows.
 
 ``spark.readStream.format("kafka-cluster")`` streams (:class:`ClusterStreamReader`:
-offsets in Spark's checkpoint, ``maxOffsetsPerTrigger``, ``Trigger.AvailableNow``), and
+offsets in Spark's checkpoint, ``maxOffsetsPerTrigger``, ``Trigger.AvailableNow``, each
+batch's end committed to a consumer group with ``commitOffsetsToGroup``), and
 ``df.write`` and ``df.writeStream`` with ``format("kafka-cluster")`` produce rows of
 ``topic`` (or the ``topic`` option), ``key``, ``value``, ``headers`` and ``partition``
 (:class:`ClusterWriter`, :class:`ClusterStreamWriter`).
@@ -160,6 +161,10 @@ class ClusterReader(DataSourceReader):
     """Plans offset ranges on the driver; each task fetches and decodes one."""
 
     def __init__(self, options: ReadOptions) -> None:
+        if options.commit_group is not None:
+            raise ValueError(
+                "option commitOffsetsToGroup is for streaming queries (a batch read has no progress)"
+            )
         self.options = options
         self.row_filter: Optional["RowFilter"] = None
 
@@ -191,9 +196,10 @@ class ClusterStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         self.options = options
         self._cluster: Optional[Cluster] = None
         self._target: Optional[planning.Offsets] = None
+        self._group_offsets: Optional[planning.Offsets] = None  # last committed to the group
 
     def __getstate__(self) -> Dict[str, Any]:  # tasks get the options, not the driver's connections
-        return {"options": self.options, "_cluster": None, "_target": None}
+        return {"options": self.options, "_cluster": None, "_target": None, "_group_offsets": None}
 
     @property
     def cluster(self) -> Cluster:
@@ -213,6 +219,10 @@ class ClusterStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
 
     def latestOffset(self, start: Dict[str, Any], limit: ReadLimit) -> Dict[str, Any]:
         begin = planning.from_json(start)
+        # Spark plans the next batch once the last one is in its commit log, so ``start``
+        # is committed; Spark's own commit() of the last batch of a run comes only when
+        # a next batch is planned, which an idle or ending query never does
+        self._commit_to_group(begin)
         end = planning.latest(self.cluster, self.options) if self._target is None else dict(self._target)
         for tp, offset in begin.items():  # never behind where the query is
             if tp in end:
@@ -234,7 +244,17 @@ class ClusterStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         return read_partition(partition, self.options)
 
     def commit(self, end: Dict[str, Any]) -> None:
-        """Nothing to do: the offsets live in Spark's checkpoint, not in a consumer group."""
+        """Spark has committed the batch that ends at ``end`` to its checkpoint (where the
+        query's offsets live)."""
+        self._commit_to_group(planning.from_json(end))
+
+    def _commit_to_group(self, offsets: planning.Offsets) -> None:
+        """With ``commitOffsetsToGroup``, give the consumer group offsets the checkpoint
+        has committed, for Kafka's tools to see (each change once)."""
+        group = self.options.commit_group
+        if group is not None and offsets and offsets != self._group_offsets:
+            self.cluster.commit_offsets(group, offsets)
+            self._group_offsets = dict(offsets)
 
     def stop(self) -> None:
         if self._cluster is not None:
