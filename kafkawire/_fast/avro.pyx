@@ -3,14 +3,14 @@
 
 The plans of :mod:`kafkawire.avro.plan` are copied into C arrays once per schema id
 and call; values are read straight from the column's data buffer and appended to
-malloc'd builder buffers, which pyarrow then wraps without a copy (see
-:mod:`kafkawire.avro.arrow`).  Every length and count is checked against the bytes
+builder buffers (Python's raw allocator: tracemalloc sees them), which pyarrow then
+wraps without a copy (see :mod:`kafkawire.avro.arrow`).  Every length and count is checked against the bytes
 that remain before anything is appended.
 """
 
 from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_FillInfo, PyBuffer_Release, PyObject_GetBuffer
 from libc.stdint cimport INT32_MAX, int32_t, int64_t, uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
+from cpython.mem cimport PyMem_RawFree as free, PyMem_RawMalloc as malloc, PyMem_RawRealloc as realloc
 from libc.string cimport memcpy, memset
 
 from kafkawire.avro import plan as _P

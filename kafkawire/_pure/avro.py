@@ -62,7 +62,8 @@ def _truncated(what: str, pos: int) -> TruncatedPayloadError:
     return TruncatedPayloadError(f"the value ends inside {what} at byte {pos}")
 
 
-def _long(buf: Any, pos: int, end: int) -> Tuple[int, int]:
+def _varint(buf: Any, pos: int, end: int, last_shift: int, last_max: int, bits: int) -> Tuple[int, int]:
+    """A zigzag varint of ``bits`` bits: its last byte (at ``last_shift``) at most ``last_max``."""
     result = shift = 0
     start = pos
     while True:
@@ -70,34 +71,20 @@ def _long(buf: Any, pos: int, end: int) -> Tuple[int, int]:
             raise _truncated("a varint", start)
         b = buf[pos]
         pos += 1
+        if shift == last_shift and b > last_max:
+            raise PayloadDecodeError(f"the {'int' if bits == 32 else 'long'} at byte {start} does not fit in {bits} bits")
         result |= (b & 0x7F) << shift
         if not b & 0x80:
-            break
+            return (result >> 1) ^ -(result & 1), pos
         shift += 7
-        if shift > 63:
-            raise PayloadDecodeError(f"the long at byte {start} is longer than 10 bytes")
-    if result >> 64:
-        raise PayloadDecodeError(f"the long at byte {start} does not fit in 64 bits")
-    return (result >> 1) ^ -(result & 1), pos
+
+
+def _long(buf: Any, pos: int, end: int) -> Tuple[int, int]:
+    return _varint(buf, pos, end, 63, 1, 64)
 
 
 def _int(buf: Any, pos: int, end: int) -> Tuple[int, int]:
-    result = shift = 0
-    start = pos
-    while True:
-        if pos >= end:
-            raise _truncated("a varint", start)
-        b = buf[pos]
-        pos += 1
-        result |= (b & 0x7F) << shift
-        if not b & 0x80:
-            break
-        shift += 7
-        if shift > 28:
-            raise PayloadDecodeError(f"the int at byte {start} is longer than 5 bytes")
-    if result >> 32:
-        raise PayloadDecodeError(f"the int at byte {start} does not fit in 32 bits")
-    return (result >> 1) ^ -(result & 1), pos
+    return _varint(buf, pos, end, 28, 0x0F, 32)
 
 
 def _length(buf: Any, pos: int, end: int, what: str) -> Tuple[int, int]:

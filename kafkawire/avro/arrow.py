@@ -19,6 +19,14 @@ def _bitmap(pa: Any, valid: Any, n: int) -> Any:
     return pa.Array.from_buffers(pa.uint8(), n, [None, pa.py_buffer(valid)]).cast(pa.bool_()).buffers()[1]
 
 
+def _check(pa: Any, arr: Any, what: str) -> None:
+    """Values Arrow's own checks refuse (as Spark and pyarrow would later) refused now."""
+    try:
+        arr.validate(full=True)
+    except pa.ArrowInvalid as exc:
+        raise PayloadDecodeError(f"{what}: {exc}") from None
+
+
 def finish(layout: P.Layout, cols: Sequence[Tuple[Any, Any, Any, int]]) -> Any:
     """The Arrow array of the layout's root builder (and so of all of them)."""
     import pyarrow as pa
@@ -38,14 +46,14 @@ def finish(layout: P.Layout, cols: Sequence[Tuple[Any, Any, Any, int]]) -> Any:
             if pa.types.is_boolean(b.arrow_type):
                 bits = _bitmap(pa, data, n)
                 return pa.Array.from_buffers(pa.bool_(), n, [validity, bits])
-            return pa.Array.from_buffers(b.arrow_type, n, [validity, pa.py_buffer(data)])
+            arr = pa.Array.from_buffers(b.arrow_type, n, [validity, pa.py_buffer(data)])
+            if pa.types.is_time(b.arrow_type):
+                _check(pa, arr, "a time of day outside [0, 24 h)")
+            return arr
         if b.kind == P.B_VAR:
             arr = pa.Array.from_buffers(b.arrow_type, n, [validity, pa.py_buffer(offsets), pa.py_buffer(data)])
             if pa.types.is_string(b.arrow_type):
-                try:
-                    arr.validate(full=True)
-                except pa.ArrowInvalid as exc:
-                    raise PayloadDecodeError(f"a string that is not UTF-8: {exc}") from None
+                _check(pa, arr, "a string that is not UTF-8")
             return arr
         if b.kind == P.B_LIST:
             return pa.Array.from_buffers(b.arrow_type, n, [validity, pa.py_buffer(offsets)], children=[build(b.kids[0])])

@@ -54,9 +54,10 @@ B_NULL, B_FIXED, B_VAR, B_LIST, B_MAP, B_STRUCT = range(6)
     OP_FLOAT_DOUBLE,
 ) = range(24)
 
-# items of no bytes at all (nulls, empty records) that one array or map may hold:
-# beyond this, a count is taken for a hostile value, not data
-MAX_EMPTY_ITEMS = 1 << 20
+# items of no bytes at all (nulls, records of nulls) that one array or map may hold:
+# beyond this, a count is taken for a hostile value (a few bytes that would make
+# megabytes of output), not data
+MAX_EMPTY_ITEMS = 4096
 
 
 @dataclass
