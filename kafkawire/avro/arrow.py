@@ -49,6 +49,8 @@ def finish(layout: P.Layout, cols: Sequence[Tuple[Any, Any, Any, int]]) -> Any:
             arr = pa.Array.from_buffers(b.arrow_type, n, [validity, pa.py_buffer(data)])
             if pa.types.is_time(b.arrow_type):
                 _check(pa, arr, "a time of day outside [0, 24 h)")
+            elif b.logical == "decimal":
+                _check(pa, arr, "a decimal of more digits than its precision")
             return arr
         if b.kind == P.B_VAR:
             arr = pa.Array.from_buffers(b.arrow_type, n, [validity, pa.py_buffer(offsets), pa.py_buffer(data)])
