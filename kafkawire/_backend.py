@@ -27,7 +27,13 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Literal, Optional, Tuple, overload
 
 if TYPE_CHECKING:
-    from kafkawire._backend_protocol import AvroBackend, CodecBackend, CrcBackend, PrimitivesBackend, RecordsBackend
+    from kafkawire._backend_protocol import (
+        AvroBackend,
+        CodecBackend,
+        CrcBackend,
+        PrimitivesBackend,
+        RecordsBackend,
+    )
 
 # Modules every backend provides.
 MODULES = ("primitives", "crc", "codec", "records", "avro")

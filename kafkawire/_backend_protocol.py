@@ -10,7 +10,19 @@ Imported only by type checkers: nothing here runs when kafkawire is imported.
 from __future__ import annotations
 
 import uuid
-from typing import Any, Callable, Iterable, Iterator, List, Optional, Protocol, Sequence, SupportsIndex, Tuple, Union
+from typing import (
+    Any,
+    Callable,
+    Iterable,
+    Iterator,
+    List,
+    Optional,
+    Protocol,
+    Sequence,
+    SupportsIndex,
+    Tuple,
+    Union,
+)
 
 from kafkawire.framing import BytesLike
 from kafkawire.schema.plan import StructPlan

@@ -38,7 +38,11 @@ def as_fastavro(s: Schema, v: Any) -> Any:
         return uuid.UUID(v)
     if logical == "duration":
         months, days, nanos = v.months, v.days, v.nanoseconds
-        return months.to_bytes(4, "little") + days.to_bytes(4, "little") + (nanos // 1_000_000).to_bytes(4, "little")
+        return (
+            months.to_bytes(4, "little")
+            + days.to_bytes(4, "little")
+            + (nanos // 1_000_000).to_bytes(4, "little")
+        )
     if t == "float":
         return v
     return v
@@ -72,7 +76,14 @@ def schemas(draw: Any, depth: int = 3) -> Any:
     """A random Avro schema (JSON form)."""
     leaves = st.sampled_from(
         [
-            "null", "boolean", "int", "long", "float", "double", "bytes", "string",
+            "null",
+            "boolean",
+            "int",
+            "long",
+            "float",
+            "double",
+            "bytes",
+            "string",
             {"type": "int", "logicalType": "date"},
             {"type": "int", "logicalType": "time-millis"},
             {"type": "long", "logicalType": "time-micros"},
@@ -82,7 +93,9 @@ def schemas(draw: Any, depth: int = 3) -> Any:
             {"type": "long", "logicalType": "local-timestamp-micros"},
             {"type": "string", "logicalType": "uuid"},
             {"type": "bytes", "logicalType": "decimal", "precision": 20, "scale": 4},
-            "fixed", "enum", "decimal_fixed",
+            "fixed",
+            "enum",
+            "decimal_fixed",
         ]
     )
     if depth == 0:
@@ -92,13 +105,24 @@ def schemas(draw: Any, depth: int = 3) -> Any:
     if kind == "fixed":
         return {"type": "fixed", "name": _fresh(), "size": draw(st.integers(0, 20))}
     if kind == "decimal_fixed":
-        return {"type": "fixed", "name": _fresh(), "size": 9, "logicalType": "decimal", "precision": 18, "scale": 2}
+        return {
+            "type": "fixed",
+            "name": _fresh(),
+            "size": 9,
+            "logicalType": "decimal",
+            "precision": 18,
+            "scale": 2,
+        }
     if kind == "enum":
         n = draw(st.integers(1, 5))
         return {"type": "enum", "name": _fresh(), "symbols": [f"S{i}" for i in range(n)]}
     if kind == "record":
         n = draw(st.integers(0, 4))
-        return {"type": "record", "name": _fresh(), "fields": [{"name": f"f{i}", "type": draw(schemas(depth - 1))} for i in range(n)]}
+        return {
+            "type": "record",
+            "name": _fresh(),
+            "fields": [{"name": f"f{i}", "type": draw(schemas(depth - 1))} for i in range(n)],
+        }
     if kind == "array":
         return {"type": "array", "items": draw(schemas(depth - 1))}
     if kind == "map":
@@ -109,7 +133,14 @@ def schemas(draw: Any, depth: int = 3) -> Any:
             return inner  # a union holds no union (nor null twice)
         return ["null", inner]
     if kind == "union":
-        picks = draw(st.lists(st.sampled_from(["null", "int", "string", "double", "boolean", "bytes"]), min_size=2, max_size=4, unique=True))
+        picks = draw(
+            st.lists(
+                st.sampled_from(["null", "int", "string", "double", "boolean", "bytes"]),
+                min_size=2,
+                max_size=4,
+                unique=True,
+            )
+        )
         return picks
     return kind
 
@@ -135,11 +166,21 @@ def values(s: Schema) -> Any:
         if logical == "time-micros":
             return st.times()
         if logical in ("timestamp-millis", "timestamp-micros"):
-            dt = st.datetimes(datetime.datetime(1900, 1, 1), datetime.datetime(2200, 1, 1), timezones=st.just(utc))
-            return dt.map(lambda x: x.replace(microsecond=x.microsecond // 1000 * 1000)) if logical.endswith("millis") else dt
+            dt = st.datetimes(
+                datetime.datetime(1900, 1, 1), datetime.datetime(2200, 1, 1), timezones=st.just(utc)
+            )
+            return (
+                dt.map(lambda x: x.replace(microsecond=x.microsecond // 1000 * 1000))
+                if logical.endswith("millis")
+                else dt
+            )
         if logical in ("local-timestamp-millis", "local-timestamp-micros"):
             dt = st.datetimes(datetime.datetime(1900, 1, 1), datetime.datetime(2200, 1, 1))
-            return dt.map(lambda x: x.replace(microsecond=x.microsecond // 1000 * 1000)) if logical.endswith("millis") else dt
+            return (
+                dt.map(lambda x: x.replace(microsecond=x.microsecond // 1000 * 1000))
+                if logical.endswith("millis")
+                else dt
+            )
         return st.integers(-(2**63), 2**63 - 1)
     if t == "float":
         return st.floats(width=32, allow_nan=False)
@@ -147,7 +188,9 @@ def values(s: Schema) -> Any:
         return st.floats(allow_nan=False)
     if t == "bytes":
         if logical == "decimal":
-            return st.decimals(min_value=-(10**15), max_value=10**15, places=4, allow_nan=False, allow_infinity=False)
+            return st.decimals(
+                min_value=-(10**15), max_value=10**15, places=4, allow_nan=False, allow_infinity=False
+            )
         return st.binary(max_size=20)
     if t == "string":
         if logical == "uuid":
@@ -155,7 +198,9 @@ def values(s: Schema) -> Any:
         return st.text(max_size=20)
     if t == "fixed":
         if logical == "decimal":
-            return st.decimals(min_value=-(10**15), max_value=10**15, places=2, allow_nan=False, allow_infinity=False)
+            return st.decimals(
+                min_value=-(10**15), max_value=10**15, places=2, allow_nan=False, allow_infinity=False
+            )
         return st.binary(min_size=s["size"], max_size=s["size"])
     if t == "enum":
         return st.sampled_from(s["symbols"])
@@ -190,8 +235,14 @@ ORDER = {
         {"name": "unit_price", "type": "double"},
         {"name": "discount", "type": "float"},
         {"name": "total", "type": {"type": "bytes", "logicalType": "decimal", "precision": 12, "scale": 2}},
-        {"name": "currency", "type": {"type": "enum", "name": "Currency", "symbols": ["EUR", "USD", "GBP", "JPY"]}},
-        {"name": "status", "type": {"type": "enum", "name": "Status", "symbols": ["NEW", "PAID", "SHIPPED", "CANCELLED"]}},
+        {
+            "name": "currency",
+            "type": {"type": "enum", "name": "Currency", "symbols": ["EUR", "USD", "GBP", "JPY"]},
+        },
+        {
+            "name": "status",
+            "type": {"type": "enum", "name": "Status", "symbols": ["NEW", "PAID", "SHIPPED", "CANCELLED"]},
+        },
         {"name": "created_at", "type": {"type": "long", "logicalType": "timestamp-millis"}},
         {"name": "ship_date", "type": ["null", {"type": "int", "logicalType": "date"}], "default": None},
         {"name": "coupon", "type": ["null", "string"], "default": None},
@@ -231,13 +282,19 @@ def order(i: int) -> Dict[str, Any]:
         "total": decimal.Decimal(i % 100_000) / 100,
         "currency": ["EUR", "USD", "GBP", "JPY"][i % 4],
         "status": ["NEW", "PAID", "SHIPPED", "CANCELLED"][i % 4],
-        "created_at": datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc) + datetime.timedelta(milliseconds=i * 1337),
+        "created_at": datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
+        + datetime.timedelta(milliseconds=i * 1337),
         "ship_date": None if i % 3 == 0 else datetime.date(2026, 1, 1) + datetime.timedelta(days=i % 365),
         "coupon": None if i % 4 else f"SAVE{i % 50}",
         "gift": i % 7 == 0,
         "tags": ["express", "fragile", "bulk"][: i % 4],
         "attributes": {"colour": "blue", "size": "M"} if i % 2 else {},
-        "address": {"street": f"{i % 300} Main Street", "city": "Lyon", "zip": f"{69000 + i % 10}", "country": "FR"},
+        "address": {
+            "street": f"{i % 300} Main Street",
+            "city": "Lyon",
+            "zip": f"{69000 + i % 10}",
+            "country": "FR",
+        },
         "weight_kg": 0.1 * (i % 40),
         "session": uuid.UUID(int=(i * 2654435761) % (1 << 128)),
         "priority": i % 3,

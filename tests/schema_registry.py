@@ -177,7 +177,9 @@ class RegistryServer:
             self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
             scheme = "https"
         self.url = f"{scheme}://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        self.thread = threading.Thread(
+            target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
 
     def __enter__(self) -> "RegistryServer":
         self.thread.start()

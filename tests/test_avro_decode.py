@@ -14,7 +14,13 @@ from hypothesis import strategies as st
 
 from avro_support import ORDER, as_fastavro, normalize, order, parsed, schemas, values
 from kafkawire.avro.decode import decode, decoder
-from kafkawire.errors import BadMagicByteError, PayloadDecodeError, SchemaResolutionError, TruncatedPayloadError, UnknownSchemaIdError
+from kafkawire.errors import (
+    BadMagicByteError,
+    PayloadDecodeError,
+    SchemaResolutionError,
+    TruncatedPayloadError,
+    UnknownSchemaIdError,
+)
 from kafkawire.registry import SchemaRegistryClient
 from kafkawire.registry.avro import RegistryAvroDecoder
 from kafkawire.registry.client import clear_cache
@@ -92,7 +98,17 @@ def test_logical_types_map_to_arrow_types():
             {"name": "ts_us", "type": {"type": "long", "logicalType": "timestamp-micros"}},
             {"name": "ts_ns", "type": {"type": "long", "logicalType": "timestamp-nanos"}},
             {"name": "lts", "type": {"type": "long", "logicalType": "local-timestamp-micros"}},
-            {"name": "dec", "type": {"type": "fixed", "name": "D", "size": 16, "logicalType": "decimal", "precision": 38, "scale": 3}},
+            {
+                "name": "dec",
+                "type": {
+                    "type": "fixed",
+                    "name": "D",
+                    "size": 16,
+                    "logicalType": "decimal",
+                    "precision": 38,
+                    "scale": 3,
+                },
+            },
             {"name": "big", "type": {"type": "bytes", "logicalType": "decimal", "precision": 60, "scale": 0}},
             {"name": "dur", "type": {"type": "fixed", "name": "Dur", "size": 12, "logicalType": "duration"}},
             {"name": "u", "type": {"type": "string", "logicalType": "uuid"}},
@@ -141,7 +157,10 @@ def test_unions_enums_maps_and_nulls():
             {"name": "multi", "type": ["null", "int", "string"]},
             {"name": "e", "type": {"type": "enum", "name": "E", "symbols": ["A", "B"]}},
             {"name": "m", "type": {"type": "map", "values": ["null", "long"]}},
-            {"name": "r", "type": ["null", {"type": "record", "name": "In", "fields": [{"name": "x", "type": "int"}]}]},
+            {
+                "name": "r",
+                "type": ["null", {"type": "record", "name": "In", "fields": [{"name": "x", "type": "int"}]}],
+            },
         ],
     }
     records = [
@@ -150,7 +169,9 @@ def test_unions_enums_maps_and_nulls():
         {"multi": "s", "e": "A", "m": {"z": -9}, "r": None},
     ]
     column = decode(_write(schema, records) + [None], schema)
-    assert column.type.field("multi").type == pa.struct([pa.field("member0", pa.int32()), pa.field("member1", pa.string())])
+    assert column.type.field("multi").type == pa.struct(
+        [pa.field("member0", pa.int32()), pa.field("member1", pa.string())]
+    )
     assert column.type.field("e").type == pa.dictionary(pa.int32(), pa.string())
     assert column.to_pylist() == [
         {"multi": None, "e": "A", "m": [], "r": None},
@@ -198,7 +219,14 @@ def test_unframed_row_errors_name_the_row():
 
 
 def test_bad_enum_index_and_union_branch():
-    schema = {"type": "record", "name": "S", "fields": [{"name": "e", "type": {"type": "enum", "name": "E", "symbols": ["A"]}}, {"name": "u", "type": ["null", "int"]}]}
+    schema = {
+        "type": "record",
+        "name": "S",
+        "fields": [
+            {"name": "e", "type": {"type": "enum", "name": "E", "symbols": ["A"]}},
+            {"name": "u", "type": ["null", "int"]},
+        ],
+    }
     with pytest.raises(PayloadDecodeError, match="enum index 1"):
         decode([b"\x02\x00"], schema)
     with pytest.raises(PayloadDecodeError, match="union branch 2"):

@@ -14,16 +14,36 @@ from avro_support import ORDER, order, parsed, schemas, values
 from kafkawire import _backend
 from kafkawire.avro.decode import decode
 from kafkawire.avro.encode import zigzag
-from kafkawire.errors import KafkaWireError, PayloadDecodeError, SchemaFramingError, SchemaResolutionError, TruncatedPayloadError
+from kafkawire.errors import (
+    KafkaWireError,
+    PayloadDecodeError,
+    SchemaFramingError,
+    SchemaResolutionError,
+    TruncatedPayloadError,
+)
 
 pa = pytest.importorskip("pyarrow")
 fastavro = pytest.importorskip("fastavro")
 
 pytestmark = pytest.mark.in_process
 
-LIST_OF_LONGS = {"type": "record", "name": "R", "fields": [{"name": "xs", "type": {"type": "array", "items": "long"}}]}
-LIST_OF_NULLS = {"type": "record", "name": "R", "fields": [{"name": "xs", "type": {"type": "array", "items": "null"}}]}
-MAP_OF_EMPTY = {"type": "record", "name": "R", "fields": [{"name": "m", "type": {"type": "map", "values": {"type": "record", "name": "E", "fields": []}}}]}
+LIST_OF_LONGS = {
+    "type": "record",
+    "name": "R",
+    "fields": [{"name": "xs", "type": {"type": "array", "items": "long"}}],
+}
+LIST_OF_NULLS = {
+    "type": "record",
+    "name": "R",
+    "fields": [{"name": "xs", "type": {"type": "array", "items": "null"}}],
+}
+MAP_OF_EMPTY = {
+    "type": "record",
+    "name": "R",
+    "fields": [
+        {"name": "m", "type": {"type": "map", "values": {"type": "record", "name": "E", "fields": []}}}
+    ],
+}
 STRING = {"type": "record", "name": "R", "fields": [{"name": "s", "type": "string"}]}
 
 
@@ -109,7 +129,11 @@ def test_nesting_as_deep_as_the_limit_allows_decodes():
 
 
 @settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, 1000), st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), max_size=6), st.integers(0, 400))
+@given(
+    st.integers(0, 1000),
+    st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), max_size=6),
+    st.integers(0, 400),
+)
 def test_mutated_orders_give_rows_or_a_framing_error_on_both_backends(i, flips, cut):
     payload = bytearray(_write(ORDER, order(i)))
     for at, byte in flips:

@@ -27,7 +27,13 @@ V1 = {
         {"name": "id", "type": "int"},
         {"name": "score", "type": "float"},
         {"name": "nick", "type": "string"},
-        {"name": "gone", "type": {"type": "array", "items": {"type": "record", "name": "Old", "fields": [{"name": "o", "type": "long"}]}}},
+        {
+            "name": "gone",
+            "type": {
+                "type": "array",
+                "items": {"type": "record", "name": "Old", "fields": [{"name": "o", "type": "long"}]},
+            },
+        },
         {"name": "level", "type": {"type": "enum", "name": "Level", "symbols": ["LOW", "HIGH"]}},
         {"name": "tag", "type": ["int", "string"]},
     ],
@@ -45,7 +51,11 @@ V2 = {
         {"name": "id", "type": "long"},
         {"name": "email", "type": ["null", "string"], "default": None},
         {"name": "visits", "type": "long", "default": 7},
-        {"name": "home", "type": {"type": "record", "name": "Home", "fields": [{"name": "city", "type": "string"}]}, "default": {"city": "Paris"}},
+        {
+            "name": "home",
+            "type": {"type": "record", "name": "Home", "fields": [{"name": "city", "type": "string"}]},
+            "default": {"city": "Paris"},
+        },
         {"name": "tag", "type": ["null", "long", "string"], "default": None},
     ],
 }
@@ -58,7 +68,9 @@ def _write(schema, record):
 
 
 def _fastavro(payload, writer, reader):
-    return fastavro.schemaless_reader(io.BytesIO(payload), fastavro.parse_schema(writer), fastavro.parse_schema(reader))
+    return fastavro.schemaless_reader(
+        io.BytesIO(payload), fastavro.parse_schema(writer), fastavro.parse_schema(reader)
+    )
 
 
 def test_promotions_defaults_reordered_added_removed_fields():
@@ -80,7 +92,16 @@ def test_many_writer_ids_in_one_column_read_as_the_latest():
         id1 = client.register("users-value", json.dumps(V1))
         id2 = client.register("users-value", json.dumps(V2))
         r1 = {"id": 1, "score": 2.0, "nick": "ann", "gone": [], "level": "LOW", "tag": "t"}
-        r2 = {"level": "MID", "nick": b"b", "score": 0.25, "id": 2**40, "email": "b@x", "visits": 1, "home": {"city": "Oslo"}, "tag": 9}
+        r2 = {
+            "level": "MID",
+            "nick": b"b",
+            "score": 0.25,
+            "id": 2**40,
+            "email": "b@x",
+            "visits": 1,
+            "home": {"city": "Oslo"},
+            "tag": 9,
+        }
         framed = [
             b"\x00" + id1.to_bytes(4, "big") + _write(V1, r1),
             b"\x00" + id2.to_bytes(4, "big") + _write(V2, r2),
@@ -88,7 +109,11 @@ def test_many_writer_ids_in_one_column_read_as_the_latest():
         ]
         column = RegistryAvroDecoder(client, subject="users-value").decode(framed)
         ours = [as_fastavro(parsed(V2), v) for v in column.to_pylist()]
-        oracle = [_fastavro(framed[0][5:], V1, V2), _fastavro(framed[1][5:], V2, V2), _fastavro(framed[2][5:], V1, V2)]
+        oracle = [
+            _fastavro(framed[0][5:], V1, V2),
+            _fastavro(framed[1][5:], V2, V2),
+            _fastavro(framed[2][5:], V1, V2),
+        ]
         assert normalize(ours) == normalize(oracle)
         assert server.registry.requests[f"GET /schemas/ids/{id1}"] == 1
 
@@ -100,8 +125,15 @@ def test_incompatible_pair_names_both_ids_and_the_field():
         client = SchemaRegistryClient(server.url)
         id1 = client.register("u-value", json.dumps(V1))
         id3 = client.register("u-value", json.dumps(reader))
-        framed = b"\x00" + id1.to_bytes(4, "big") + _write(V1, {"id": 1, "score": 2.0, "nick": "a", "gone": [], "level": "LOW", "tag": 1})
-        with pytest.raises(SchemaResolutionError, match=f"writer schema id {id1} and reader schema id {id3}, field required: .*no default"):
+        framed = (
+            b"\x00"
+            + id1.to_bytes(4, "big")
+            + _write(V1, {"id": 1, "score": 2.0, "nick": "a", "gone": [], "level": "LOW", "tag": 1})
+        )
+        with pytest.raises(
+            SchemaResolutionError,
+            match=f"writer schema id {id1} and reader schema id {id3}, field required: .*no default",
+        ):
             RegistryAvroDecoder(client, subject="u-value").decode([framed])
 
 
@@ -110,8 +142,16 @@ def test_incompatible_pair_names_both_ids_and_the_field():
     [
         ("string", "int", "cannot be read as"),
         ("long", "int", "cannot be read as"),
-        ({"type": "fixed", "name": "F", "size": 4}, {"type": "fixed", "name": "F", "size": 8}, "4 bytes in the writer"),
-        ({"type": "enum", "name": "A", "symbols": ["X"]}, {"type": "enum", "name": "B", "symbols": ["X"]}, "is not the reader's"),
+        (
+            {"type": "fixed", "name": "F", "size": 4},
+            {"type": "fixed", "name": "F", "size": 8},
+            "4 bytes in the writer",
+        ),
+        (
+            {"type": "enum", "name": "A", "symbols": ["X"]},
+            {"type": "enum", "name": "B", "symbols": ["X"]},
+            "is not the reader's",
+        ),
         ("int", ["null", "string"], "no branch of the reader's union"),
     ],
 )
@@ -126,7 +166,9 @@ def test_writer_branch_the_reader_lacks_fails_only_when_used():
     w = {"type": "record", "name": "R", "fields": [{"name": "f", "type": ["int", "string"]}]}
     r = {"type": "record", "name": "R", "fields": [{"name": "f", "type": "long"}]}
     assert decode([_write(w, {"f": 4})], w, r).field("f").to_pylist() == [4]
-    with pytest.raises(PayloadDecodeError, match="field f: the writer's string cannot be read as the reader's long"):
+    with pytest.raises(
+        PayloadDecodeError, match="field f: the writer's string cannot be read as the reader's long"
+    ):
         decode([_write(w, {"f": "no"})], w, r)
 
 

@@ -17,7 +17,9 @@ pytestmark = [pytest.mark.in_process, pytest.mark.backend_independent]
 
 confluent_sr = pytest.importorskip("confluent_kafka.schema_registry")
 
-V1 = json.dumps({"type": "record", "name": "User", "namespace": "ex", "fields": [{"name": "id", "type": "long"}]})
+V1 = json.dumps(
+    {"type": "record", "name": "User", "namespace": "ex", "fields": [{"name": "id", "type": "long"}]}
+)
 V2 = json.dumps(
     {
         "type": "record",
@@ -115,7 +117,9 @@ def test_tls_with_the_callers_context(tmp_path):
     pki = make_pki(tmp_path)
     with RegistryServer(certfile=pki.server_cert, keyfile=pki.server_key) as server:
         context = ssl.create_default_context(cafile=pki.ca)
-        sid = _confluent(server.url, **{"ssl.ca.location": pki.ca}).register_schema("s", confluent_sr.Schema(V1, "AVRO"))
+        sid = _confluent(server.url, **{"ssl.ca.location": pki.ca}).register_schema(
+            "s", confluent_sr.Schema(V1, "AVRO")
+        )
         assert SchemaRegistryClient(server.url, ssl_context=context).schema_by_id(sid).schema_id == sid
         with pytest.raises(SchemaRegistryError, match="CERTIFICATE_VERIFY_FAILED|certificate verify failed"):
             SchemaRegistryClient(server.url, retries=0).subject_versions("s")
@@ -170,7 +174,13 @@ def test_subject_name_strategies_agree_with_confluents():
 
     ctx = SerializationContext("orders", MessageField.VALUE)
     record = {"type": "record", "name": "Order", "namespace": "ex", "fields": []}
-    assert strategy("topic")("orders", False, "ex.Order") == confluent_sr.topic_subject_name_strategy(ctx, "ex.Order")
-    assert strategy("record")("orders", False, "ex.Order") == confluent_sr.record_subject_name_strategy(ctx, "ex.Order")
-    assert strategy("topic-record")("orders", False, "ex.Order") == confluent_sr.topic_record_subject_name_strategy(ctx, "ex.Order")
+    assert strategy("topic")("orders", False, "ex.Order") == confluent_sr.topic_subject_name_strategy(
+        ctx, "ex.Order"
+    )
+    assert strategy("record")("orders", False, "ex.Order") == confluent_sr.record_subject_name_strategy(
+        ctx, "ex.Order"
+    )
+    assert strategy("topic-record")(
+        "orders", False, "ex.Order"
+    ) == confluent_sr.topic_record_subject_name_strategy(ctx, "ex.Order")
     assert record["name"] == "Order"

@@ -5,7 +5,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kafkawire.errors import BadMagicByteError, DecodeError, EncodeError, PayloadDecodeError, TruncatedPayloadError
+from kafkawire.errors import (
+    BadMagicByteError,
+    DecodeError,
+    EncodeError,
+    PayloadDecodeError,
+    TruncatedPayloadError,
+)
 from kafkawire.registry import wire
 
 pytestmark = [pytest.mark.in_process, pytest.mark.backend_independent]

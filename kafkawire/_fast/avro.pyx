@@ -263,7 +263,6 @@ cdef int _read_count(const uint8_t *buf, Py_ssize_t *pos, Py_ssize_t end, int64_
 cdef int _fill(Col *cols, int b, char valid) except -1:
     cdef Col *c = &cols[b]
     cdef int k
-    cdef int32_t off
     if c.kind == B_NULL:
         valid = 0
     _put1(&c.valid, valid)
@@ -499,7 +498,7 @@ def decode_column(Py_ssize_t count, Py_ssize_t array_offset, validity, offsets, 
     cdef const uint8_t *bits = NULL
     cdef const int32_t *offs
     cdef const uint8_t *buf
-    cdef Py_ssize_t i, row, pos, end, nk, total_kids = 0
+    cdef Py_ssize_t i, row, pos, end, total_kids = 0
     cdef int j, k
     cdef long long schema_id, last_id = -2
     cdef Ctx x
@@ -511,7 +510,7 @@ def decode_column(Py_ssize_t count, Py_ssize_t array_offset, validity, offsets, 
     if bs.cols == NULL:
         raise MemoryError()
     memset(bs.cols, 0, sizeof(Col) * bs.ncols)
-    for kind, width, kids in layout:
+    for _kind, _width, kids in layout:
         total_kids += len(kids)
     bs.kid_store = <int *>malloc(sizeof(int) * (total_kids + 1))
     if bs.kid_store == NULL:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import struct
 from array import array
-from typing import Any, Callable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from kafkawire.avro import plan as P
 from kafkawire.errors import BadMagicByteError, PayloadDecodeError, TruncatedPayloadError
@@ -72,7 +72,9 @@ def _varint(buf: Any, pos: int, end: int, last_shift: int, last_max: int, bits: 
         b = buf[pos]
         pos += 1
         if shift == last_shift and b > last_max:
-            raise PayloadDecodeError(f"the {'int' if bits == 32 else 'long'} at byte {start} does not fit in {bits} bits")
+            raise PayloadDecodeError(
+                f"the {'int' if bits == 32 else 'long'} at byte {start} does not fit in {bits} bits"
+            )
         result |= (b & 0x7F) << shift
         if not b & 0x80:
             return (result >> 1) ^ -(result & 1), pos
@@ -110,7 +112,9 @@ def _count(buf: Any, pos: int, end: int, least: int, total: int) -> Tuple[int, i
         if n > (end - pos) // least:
             raise _truncated(f"a block of {n} items", start)
     elif total + n > P.MAX_EMPTY_ITEMS:
-        raise PayloadDecodeError(f"a block of {n} items of no bytes at byte {start}: over {P.MAX_EMPTY_ITEMS}")
+        raise PayloadDecodeError(
+            f"a block of {n} items of no bytes at byte {start}: over {P.MAX_EMPTY_ITEMS}"
+        )
     return n, pos
 
 
@@ -191,7 +195,9 @@ class _Runner:
                 else:
                     months, days, millis = _DURATION_IN.unpack_from(buf, pos)
                     if months > _INT32_MAX or days > _INT32_MAX:
-                        raise PayloadDecodeError(f"a duration of {months} months, {days} days at byte {pos}: over Arrow's int32")
+                        raise PayloadDecodeError(
+                            f"a duration of {months} months, {days} days at byte {pos}: over Arrow's int32"
+                        )
                     c.data += _DURATION_OUT.pack(months, days, millis * 1_000_000)
                 c.valid.append(1)
             return pos + n
@@ -207,14 +213,18 @@ class _Runner:
                 try:
                     c.data += unscaled.to_bytes(b, "little", signed=True)
                 except OverflowError:
-                    raise PayloadDecodeError(f"a decimal of {n} bytes at byte {pos} is wider than {b * 8} bits") from None
+                    raise PayloadDecodeError(
+                        f"a decimal of {n} bytes at byte {pos} is wider than {b * 8} bits"
+                    ) from None
                 c.valid.append(1)
             return pos + n
         elif op == P.OP_ENUM:
             start = pos
             index, pos = _int(buf, pos, end)
             if not 0 <= index < a:
-                raise PayloadDecodeError(f"enum index {index} at byte {start}; the writer's enum has {a} symbols")
+                raise PayloadDecodeError(
+                    f"enum index {index} at byte {start}; the writer's enum has {a} symbols"
+                )
             if c is not None:
                 mapped = self.kids[k0 + index]
                 if mapped < 0:
@@ -290,7 +300,7 @@ def decode_column(
     offs = memoryview(offsets).cast("B").cast("i")
     buf = memoryview(data).cast("B")
     bits = memoryview(validity).cast("B") if validity is not None else None
-    runners: dict = {}
+    runners: Dict[int, _Runner] = {}
     for i in range(count):
         row = array_offset + i
         try:
@@ -303,7 +313,9 @@ def decode_column(
                 if end - pos < 5:
                     if end > pos and buf[pos] != 0:
                         raise BadMagicByteError(f"magic byte {buf[pos]}, expected 0")
-                    raise TruncatedPayloadError(f"a framed value of {end - pos} bytes, shorter than its 5-byte header")
+                    raise TruncatedPayloadError(
+                        f"a framed value of {end - pos} bytes, shorter than its 5-byte header"
+                    )
                 if buf[pos] != 0:
                     raise BadMagicByteError(f"magic byte {buf[pos]}, expected 0")
                 schema_id = int.from_bytes(buf[pos + 1 : pos + 5], "big")

@@ -53,15 +53,21 @@ def finish(layout: P.Layout, cols: Sequence[Tuple[Any, Any, Any, int]]) -> Any:
                 _check(pa, arr, "a decimal of more digits than its precision")
             return arr
         if b.kind == P.B_VAR:
-            arr = pa.Array.from_buffers(b.arrow_type, n, [validity, pa.py_buffer(offsets), pa.py_buffer(data)])
+            arr = pa.Array.from_buffers(
+                b.arrow_type, n, [validity, pa.py_buffer(offsets), pa.py_buffer(data)]
+            )
             if pa.types.is_string(b.arrow_type):
                 _check(pa, arr, "a string that is not UTF-8")
             return arr
         if b.kind == P.B_LIST:
-            return pa.Array.from_buffers(b.arrow_type, n, [validity, pa.py_buffer(offsets)], children=[build(b.kids[0])])
+            return pa.Array.from_buffers(
+                b.arrow_type, n, [validity, pa.py_buffer(offsets)], children=[build(b.kids[0])]
+            )
         if b.kind == P.B_MAP:
             t = b.arrow_type
-            entries = pa.StructArray.from_arrays([build(b.kids[0]), build(b.kids[1])], fields=[t.key_field, t.item_field])
+            entries = pa.StructArray.from_arrays(
+                [build(b.kids[0]), build(b.kids[1])], fields=[t.key_field, t.item_field]
+            )
             return pa.Array.from_buffers(t, n, [validity, pa.py_buffer(offsets)], children=[entries])
         kids: List[Any] = [build(k) for k in b.kids]
         return pa.Array.from_buffers(b.arrow_type, n, [validity], children=kids)

@@ -7,7 +7,7 @@ its Cython twin) over the column's buffers: no Python object per value.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Sequence, Union
 
 from kafkawire import _backend
 from kafkawire.avro.arrow import finish
@@ -15,6 +15,12 @@ from kafkawire.avro.plan import Layout, Plan, build_layout
 from kafkawire.avro.resolve import compile_plan
 from kafkawire.avro.schema import Schema, parse
 from kafkawire.errors import SchemaFramingError
+
+if TYPE_CHECKING:
+    from kafkawire._backend_protocol import AvroBackend
+    from kafkawire._pure import avro as _pure_avro
+
+    _PURE_IS_A_BACKEND: AvroBackend = _pure_avro  # what implementation("avro") promises
 
 SchemaLike = Union[str, Dict[str, Any], Sequence[Any]]
 
@@ -80,7 +86,14 @@ class AvroColumnDecoder:
         validity, offs, data = column.buffers()
         try:
             cols = _backend.implementation("avro").decode_column(
-                len(column), column.offset, validity, offs, data if data is not None else b"", self._spec, self.plan, self.framed
+                len(column),
+                column.offset,
+                validity,
+                offs,
+                data if data is not None else b"",
+                self._spec,
+                self.plan,
+                self.framed,
             )
         except SchemaFramingError as exc:
             row = getattr(exc, "row", None)
@@ -95,7 +108,9 @@ class AvroColumnDecoder:
         return finish(self.layout, cols)
 
 
-def decoder(writer_schema: SchemaLike, reader_schema: Optional[SchemaLike] = None, *, enums_as: str = "dictionary") -> AvroColumnDecoder:
+def decoder(
+    writer_schema: SchemaLike, reader_schema: Optional[SchemaLike] = None, *, enums_as: str = "dictionary"
+) -> AvroColumnDecoder:
     """A decoder of bare Avro bodies written with ``writer_schema``, read as
     ``reader_schema`` (default: the writer's) by the specification's resolution rules."""
     writer = parse(writer_schema)
@@ -105,7 +120,13 @@ def decoder(writer_schema: SchemaLike, reader_schema: Optional[SchemaLike] = Non
     return AvroColumnDecoder(layout, lambda _id: plan, framed=False)
 
 
-def decode(values: Any, writer_schema: SchemaLike, reader_schema: Optional[SchemaLike] = None, *, enums_as: str = "dictionary") -> Any:
+def decode(
+    values: Any,
+    writer_schema: SchemaLike,
+    reader_schema: Optional[SchemaLike] = None,
+    *,
+    enums_as: str = "dictionary",
+) -> Any:
     """Bare Avro bodies (no registry framing) written with ``writer_schema`` as one
     Arrow array of ``reader_schema``'s type (see :func:`decoder`)."""
     return decoder(writer_schema, reader_schema, enums_as=enums_as).decode(values)

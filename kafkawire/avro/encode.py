@@ -44,10 +44,10 @@ def encode_json(s: Schema, value: Any) -> bytes:
         if t == "double":
             return struct.pack("<d", float(value))
         if t in ("bytes", "string"):
-            raw = value.encode("latin-1") if t == "bytes" else value.encode("utf-8")
+            raw = bytes(value.encode("latin-1") if t == "bytes" else value.encode("utf-8"))
             return zigzag(len(raw)) + raw
         if t == "fixed":
-            raw = value.encode("latin-1")
+            raw = bytes(value.encode("latin-1"))
             if len(raw) != s["size"]:
                 raise EncodeError(f"fixed default of {len(raw)} bytes, not {s['size']}")
             return raw
@@ -57,7 +57,9 @@ def encode_json(s: Schema, value: Any) -> bytes:
             body = b"".join(encode_json(s["items"], v) for v in value)
             return (zigzag(len(value)) + body + b"\x00") if value else b"\x00"
         if t == "map":
-            body = b"".join(encode_json({"type": "string"}, k) + encode_json(s["values"], v) for k, v in value.items())
+            body = b"".join(
+                encode_json({"type": "string"}, k) + encode_json(s["values"], v) for k, v in value.items()
+            )
             return (zigzag(len(value)) + body + b"\x00") if value else b"\x00"
         if t == "record":
             out = []

@@ -16,11 +16,10 @@ writer-to-reader symbol map).
 
 from __future__ import annotations
 
-import struct
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, List, Optional, Tuple
 
-from kafkawire.avro.schema import Schema, branches
+from kafkawire.avro.schema import Schema
 from kafkawire.errors import SchemaResolutionError
 
 # -- builder kinds (the Arrow layout of one array) ---------------------------------
@@ -100,7 +99,9 @@ class Plan:
 
 
 def _is_nullable_union(s: Schema) -> bool:
-    return s["type"] == "union" and len(s["branches"]) == 2 and any(b["type"] == "null" for b in s["branches"])
+    return (
+        s["type"] == "union" and len(s["branches"]) == 2 and any(b["type"] == "null" for b in s["branches"])
+    )
 
 
 def _non_null(s: Schema) -> Schema:
@@ -140,7 +141,7 @@ def build_layout(reader: Schema, enums_as: str = "dictionary") -> Layout:
         index = len(builders)
         builders.append(Builder(B_NULL, 0, [], None))
         b = builders[index]
-        logical = s.get("logicalType")
+        logical = str(s.get("logicalType"))
         if t == "null":
             b.arrow_type = pa.null()
             return index, b.arrow_type, True
@@ -214,4 +215,4 @@ def _decimal_ok(s: Schema) -> bool:
     p, scale = s.get("precision"), s.get("scale", 0)
     if not isinstance(p, int) or not isinstance(scale, int) or not 0 < p <= 76 or not 0 <= scale <= p:
         return False
-    return s["type"] == "bytes" or (2 ** (8 * s["size"] - 1) - 1) >= 10 ** p - 1
+    return s["type"] == "bytes" or bool((2 ** (8 * s["size"] - 1) - 1) >= 10**p - 1)

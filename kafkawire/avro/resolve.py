@@ -52,7 +52,7 @@ def _least_size(s: Schema, stack: Tuple[str, ...] = ()) -> int:
     if t == "double":
         return 8
     if t == "fixed":
-        return s["size"]
+        return int(s["size"])
     if t == "record":
         if s["name"] in stack:
             return 0
@@ -61,7 +61,7 @@ def _least_size(s: Schema, stack: Tuple[str, ...] = ()) -> int:
 
 
 def _short(s: Schema) -> str:
-    return s.get("name", s["type"])
+    return str(s.get("name", s["type"]))
 
 
 class _Compiler:
@@ -73,7 +73,11 @@ class _Compiler:
 
     def _where(self, path: List[str]) -> str:
         ids = f"writer schema id {self.writer_id}" if self.writer_id is not None else "the writer schema"
-        ids += f" and reader schema id {self.reader_id}" if self.reader_id is not None else " and the reader schema"
+        ids += (
+            f" and reader schema id {self.reader_id}"
+            if self.reader_id is not None
+            else " and the reader schema"
+        )
         return f"{ids}, field {'.'.join(path) or '(the value itself)'}"
 
     def fail(self, path: List[str], why: str) -> SchemaResolutionError:
@@ -104,10 +108,14 @@ class _Compiler:
         if t == "array":
             return self.node(P.OP_ARRAY, a=_least_size(w["items"]), kids=(self.skip(w["items"], stack),))
         if t == "map":
-            return self.node(P.OP_MAP, a=-1, b=_least_size(w["values"]), kids=(self.skip(w["values"], stack),))
+            return self.node(
+                P.OP_MAP, a=-1, b=_least_size(w["values"]), kids=(self.skip(w["values"], stack),)
+            )
         if w["name"] in stack:
             raise SchemaResolutionError(f"the recursive type {w['name']!r} is not supported")
-        return self.node(P.OP_RECORD, kids=tuple(self.skip(f["type"], stack + (w["name"],)) for f in w["fields"]))
+        return self.node(
+            P.OP_RECORD, kids=tuple(self.skip(f["type"], stack + (w["name"],)) for f in w["fields"])
+        )
 
     # -- writer values into reader builders ---------------------------------------------
 
@@ -142,7 +150,9 @@ class _Compiler:
                     if simple:
                         return self._same_kind(w, branch, out, path)
                     member = builder.kids[non_null]
-                    return self.node(P.OP_MEMBER, out=out, a=non_null, kids=(self._same_kind(w, branch, member, path),))
+                    return self.node(
+                        P.OP_MEMBER, out=out, a=non_null, kids=(self._same_kind(w, branch, member, path),)
+                    )
                 if branch["type"] != "null":
                     non_null += 1
         raise self.fail(path, f"no branch of the reader's union takes the writer's {_short(w)}")
@@ -174,7 +184,9 @@ class _Compiler:
             return self.node(_PRIMITIVE_OPS[wt], out=out)
         if wt == "fixed":
             if w["size"] != r["size"]:
-                raise self.fail(path, f"fixed {r['name']} has {w['size']} bytes in the writer, {r['size']} in the reader")
+                raise self.fail(
+                    path, f"fixed {r['name']} has {w['size']} bytes in the writer, {r['size']} in the reader"
+                )
             if builder.logical == "duration":
                 return self.node(P.OP_DURATION, out=out)
             if builder.logical == "decimal":
@@ -185,10 +197,14 @@ class _Compiler:
             default = symbols.index(r["default"]) if "default" in r else -1
             mapping = tuple(symbols.index(x) if x in symbols else default for x in w["symbols"])
             missing = [x for x, m in zip(w["symbols"], mapping) if m < 0]
-            message = self.const(
-                f"{self._where(path)}: a symbol of the writer's {w['name']} ({', '.join(missing)}) "
-                f"is not in the reader's, which has no default".encode()
-            ) if missing else -1
+            message = (
+                self.const(
+                    f"{self._where(path)}: a symbol of the writer's {w['name']} ({', '.join(missing)}) "
+                    f"is not in the reader's, which has no default".encode()
+                )
+                if missing
+                else -1
+            )
             return self.node(P.OP_ENUM, out=out, a=len(w["symbols"]), b=message, kids=mapping)
         if wt == "array":
             item = self.resolve(w["items"], r["items"], builder.kids[0], path + ["element"])
@@ -215,7 +231,9 @@ class _Compiler:
             if i in taken:
                 continue
             if "default" not in rf:
-                raise self.fail(path + [rf["name"]], "the reader's field is not in the writer's schema and has no default")
+                raise self.fail(
+                    path + [rf["name"]], "the reader's field is not in the writer's schema and has no default"
+                )
             try:
                 data = encode_json(rf["type"], rf["default"])
             except EncodeError as exc:
@@ -227,9 +245,13 @@ class _Compiler:
 
 def _names_match(w: Schema, r: Schema) -> bool:
     """Named types match by full or unqualified name, or a reader alias."""
-    wn, rn = w["name"], r["name"]
-    short = lambda n: n.rpartition(".")[2]  # noqa: E731
-    return wn == rn or short(wn) == short(rn) or wn in r.get("aliases", ()) or short(wn) in map(short, r.get("aliases", ()))
+    wn, rn = str(w["name"]), str(r["name"])
+    aliases = [str(a) for a in r.get("aliases", ())]
+    return wn == rn or _short_name(wn) == _short_name(rn) or _short_name(wn) in map(_short_name, aliases)
+
+
+def _short_name(name: str) -> str:
+    return name.rpartition(".")[2]
 
 
 def compile_plan(

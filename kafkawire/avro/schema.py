@@ -10,7 +10,7 @@ fixed without size, a union inside a union) raises
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 from kafkawire.errors import SchemaResolutionError
 
@@ -22,7 +22,9 @@ MAX_DEPTH = 100
 Schema = Dict[str, Any]
 
 
-def parse(schema: Union[str, Dict[str, Any], List[Any]], named: Optional[Dict[str, Schema]] = None) -> Schema:
+def parse(
+    schema: Union[str, Dict[str, Any], Sequence[Any]], named: Optional[Dict[str, Schema]] = None
+) -> Schema:
     """``schema`` (JSON text or its parsed value) in normal form.  ``named`` holds the
     named types it may refer to (a registry schema's references) and receives its own."""
     if isinstance(schema, str):
@@ -86,7 +88,11 @@ def _parse(s: Any, named: Dict[str, Schema], namespace: Optional[str], depth: in
     if full in named:
         raise SchemaResolutionError(f"the name {full!r} is defined twice")
     inner_ns = full.rpartition(".")[0] or None
-    out = {"type": "record" if t == "error" else t, "name": full, "aliases": [_fullname(a, inner_ns) for a in s.get("aliases", ())]}
+    out = {
+        "type": "record" if t == "error" else t,
+        "name": full,
+        "aliases": [_fullname(a, inner_ns) for a in s.get("aliases", ())],
+    }
     if t == "fixed":
         size = s.get("size")
         if not isinstance(size, int) or size < 0:
@@ -97,7 +103,11 @@ def _parse(s: Any, named: Dict[str, Schema], namespace: Optional[str], depth: in
         return out
     if t == "enum":
         symbols = s.get("symbols")
-        if not isinstance(symbols, list) or not all(isinstance(x, str) for x in symbols) or len(set(symbols)) != len(symbols):
+        if (
+            not isinstance(symbols, list)
+            or not all(isinstance(x, str) for x in symbols)
+            or len(set(symbols)) != len(symbols)
+        ):
             raise SchemaResolutionError(f"enum {full!r} needs distinct string symbols")
         out["symbols"] = list(symbols)
         if "default" in s:
@@ -115,7 +125,11 @@ def _parse(s: Any, named: Dict[str, Schema], namespace: Optional[str], depth: in
         if not isinstance(fname, str) or fname in names:
             raise SchemaResolutionError(f"record {full!r}: a field without a name, or a name used twice")
         names.add(fname)
-        field: Schema = {"name": fname, "type": _parse(f.get("type"), named, inner_ns, depth + 1), "aliases": list(f.get("aliases", ()))}
+        field: Schema = {
+            "name": fname,
+            "type": _parse(f.get("type"), named, inner_ns, depth + 1),
+            "aliases": list(f.get("aliases", ())),
+        }
         if "default" in f:
             field["default"] = f["default"]
         fields.append(field)

@@ -21,7 +21,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from kafkawire.errors import SchemaRegistryError, UnknownSchemaIdError
@@ -145,7 +145,9 @@ class SchemaRegistryClient:
                     body = self._request("GET", f"/schemas/ids/{int(schema_id)}")
                 except SchemaRegistryError as exc:
                     if exc.status == 404:
-                        raise UnknownSchemaIdError(f"schema id {schema_id} is not in the registry {self.urls[0]}") from exc
+                        raise UnknownSchemaIdError(
+                            f"schema id {schema_id} is not in the registry {self.urls[0]}"
+                        ) from exc
                     raise
                 cached = _by_id[key] = _parse_schema(body, schema_id)
         return cached
@@ -160,7 +162,9 @@ class SchemaRegistryClient:
 
     def schema_version(self, subject: str, version: Union[int, str] = "latest") -> RegisteredSchema:
         """Version ``version`` (a number or "latest") of ``subject``."""
-        return _parse_schema(self._request("GET", f"/subjects/{_quote(subject)}/versions/{_quote(str(version))}"))
+        return _parse_schema(
+            self._request("GET", f"/subjects/{_quote(subject)}/versions/{_quote(str(version))}")
+        )
 
     def register(
         self,
@@ -174,7 +178,9 @@ class SchemaRegistryClient:
         if schema_type != "AVRO":
             body["schemaType"] = schema_type
         if references:
-            body["references"] = [{"name": r.name, "subject": r.subject, "version": r.version} for r in references]
+            body["references"] = [
+                {"name": r.name, "subject": r.subject, "version": r.version} for r in references
+            ]
         return int(self._request("POST", f"/subjects/{_quote(subject)}/versions", body)["id"])
 
     # -- HTTP ---------------------------------------------------------------------------
@@ -215,7 +221,9 @@ class SchemaRegistryClient:
             if attempt < self.retries:
                 time.sleep(delay * (0.5 + random.random()))
                 delay *= 2
-        raise SchemaRegistryError(f"Schema Registry request failed after {self.retries + 1} attempts: {failure}")
+        raise SchemaRegistryError(
+            f"Schema Registry request failed after {self.retries + 1} attempts: {failure}"
+        )
 
 
 def _quote(part: str) -> str:

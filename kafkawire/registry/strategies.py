@@ -44,4 +44,6 @@ def strategy(name: str) -> SubjectNameStrategy:
     try:
         return STRATEGIES[name]
     except KeyError:
-        raise ValueError(f"unknown subject name strategy {name!r}; expected one of {sorted(STRATEGIES)}") from None
+        raise ValueError(
+            f"unknown subject name strategy {name!r}; expected one of {sorted(STRATEGIES)}"
+        ) from None
