@@ -307,7 +307,24 @@ cdef int _decimal(Col *c, const uint8_t *src, Py_ssize_t n, int width, Py_ssize_
     return 0
 
 
+cdef inline int _put8(GBuf *g, const void *src) except -1:
+    if g.n + 8 > g.cap:
+        _reserve(g, 8)
+    (<uint64_t *>(g.p + g.n))[0] = (<const uint64_t *>src)[0]
+    g.n += 8
+    return 0
+
+
+cdef inline int _put4(GBuf *g, const void *src) except -1:
+    if g.n + 4 > g.cap:
+        _reserve(g, 4)
+    (<uint32_t *>(g.p + g.n))[0] = (<const uint32_t *>src)[0]
+    g.n += 4
+    return 0
+
+
 cdef Py_ssize_t _run(Ctx *x, int i, const uint8_t *buf, Py_ssize_t pos, Py_ssize_t end) except -1:
+    # one if/elif chain on op: Cython compiles it to a C switch
     cdef Node *nd = &x.nodes[i]
     cdef int op = nd.op
     cdef Col *c = &x.cols[nd.out] if nd.out >= 0 else NULL
@@ -326,23 +343,26 @@ cdef Py_ssize_t _run(Ctx *x, int i, const uint8_t *buf, Py_ssize_t pos, Py_ssize
         if c != NULL:
             _put1(&c.valid, 1)
         return pos
-    if op == OP_INT:
+    elif op == OP_INT:
         _read_int(buf, &pos, end, &iv)
         if c != NULL:
-            _put_i32(&c.data, iv)
+            _put4(&c.data, &iv)
             _put1(&c.valid, 1)
         return pos
-    if op == OP_LONG or op == OP_INT_LONG:
-        if op == OP_LONG:
-            _read_long(buf, &pos, end, &lv)
-        else:
-            _read_int(buf, &pos, end, &iv)
-            lv = iv
+    elif op == OP_LONG:
+        _read_long(buf, &pos, end, &lv)
         if c != NULL:
-            _put(&c.data, &lv, 8)
+            _put8(&c.data, &lv)
             _put1(&c.valid, 1)
         return pos
-    if op == OP_BYTES:
+    elif op == OP_INT_LONG:
+        _read_int(buf, &pos, end, &iv)
+        if c != NULL:
+            lv = iv
+            _put8(&c.data, &lv)
+            _put1(&c.valid, 1)
+        return pos
+    elif op == OP_BYTES:
         _read_length(buf, &pos, end, &n, "bytes")
         if c != NULL:
             if c.data.n + n > INT32_MAX:
@@ -351,43 +371,47 @@ cdef Py_ssize_t _run(Ctx *x, int i, const uint8_t *buf, Py_ssize_t pos, Py_ssize
             _put_i32(&c.offs, <int32_t>c.data.n)
             _put1(&c.valid, 1)
         return pos + n
-    if op == OP_UNION:
+    elif op == OP_UNION:
         start = pos
         _read_long(buf, &pos, end, &lv)
         if lv < 0 or lv >= nd.nk:
             _bad(f"union branch {lv} at byte {start}; the writer's union has {nd.nk}")
         return _run(x, x.kids[nd.k0 + lv], buf, pos, end)
-    if op == OP_NULL:
+    elif op == OP_NULL:
         if c != NULL:
             _fill(x.cols, nd.out, 0)
         return pos
-    if op == OP_DOUBLE or op == OP_FLOAT or op == OP_FLOAT_DOUBLE:
-        if op == OP_DOUBLE:
-            if end - pos < 8:
-                _truncated("a double", pos)
-            memcpy(&dv, buf + pos, 8)
-            pos += 8
-        else:
-            if end - pos < 4:
-                _truncated("a float", pos)
-            memcpy(&fv, buf + pos, 4)
-            pos += 4
-            dv = fv
+    elif op == OP_DOUBLE:
+        if end - pos < 8:
+            _truncated("a double", pos)
         if c != NULL:
-            if op == OP_FLOAT:
-                _put(&c.data, &fv, 4)
-            else:
-                _put(&c.data, &dv, 8)
+            _put8(&c.data, buf + pos)
             _put1(&c.valid, 1)
-        return pos
-    if op == OP_BOOL:
+        return pos + 8
+    elif op == OP_FLOAT:
+        if end - pos < 4:
+            _truncated("a float", pos)
+        if c != NULL:
+            _put4(&c.data, buf + pos)
+            _put1(&c.valid, 1)
+        return pos + 4
+    elif op == OP_FLOAT_DOUBLE:
+        if end - pos < 4:
+            _truncated("a float", pos)
+        if c != NULL:
+            memcpy(&fv, buf + pos, 4)
+            dv = fv
+            _put8(&c.data, &dv)
+            _put1(&c.valid, 1)
+        return pos + 4
+    elif op == OP_BOOL:
         if pos >= end:
             _truncated("a boolean", pos)
         if c != NULL:
             _put1(&c.data, 1 if buf[pos] == 1 else 0)  # as Java's decoder reads it
             _put1(&c.valid, 1)
         return pos + 1
-    if op == OP_ENUM:
+    elif op == OP_ENUM:
         start = pos
         _read_int(buf, &pos, end, &iv)
         if iv < 0 or iv >= nd.a:
@@ -399,7 +423,7 @@ cdef Py_ssize_t _run(Ctx *x, int i, const uint8_t *buf, Py_ssize_t pos, Py_ssize
             _put_i32(&c.data, k)
             _put1(&c.valid, 1)
         return pos
-    if op == OP_ARRAY or op == OP_MAP:
+    elif op == OP_ARRAY or op == OP_MAP:
         item = x.kids[nd.k0]
         least = nd.a if op == OP_ARRAY else 1 + nd.b
         keys = &x.cols[nd.a] if (op == OP_MAP and nd.a >= 0) else NULL
@@ -425,20 +449,20 @@ cdef Py_ssize_t _run(Ctx *x, int i, const uint8_t *buf, Py_ssize_t pos, Py_ssize
             _put_i32(&c.offs, <int32_t>x.cols[c.kids[0]].valid.n)
             _put1(&c.valid, 1)
         return pos
-    if op == OP_MEMBER:
+    elif op == OP_MEMBER:
         _put1(&c.valid, 1)
         for k in range(c.nkids):
             if k != nd.a:
                 _fill(x.cols, c.struct_kids[k], 0)
         return _run(x, x.kids[nd.k0], buf, pos, end)
-    if op == OP_FIXED:
+    elif op == OP_FIXED:
         if end - pos < nd.a:
             _truncated(f"a fixed of {nd.a} bytes", pos)
         if c != NULL:
             _put(&c.data, buf + pos, nd.a)
             _put1(&c.valid, 1)
         return pos + nd.a
-    if op == OP_DECIMAL:
+    elif op == OP_DECIMAL:
         if nd.a == 0:
             _read_length(buf, &pos, end, &n, "decimal")
         else:
@@ -449,7 +473,7 @@ cdef Py_ssize_t _run(Ctx *x, int i, const uint8_t *buf, Py_ssize_t pos, Py_ssize
             _decimal(c, buf + pos, n, nd.b, pos)
             _put1(&c.valid, 1)
         return pos + n
-    if op == OP_DURATION:
+    elif op == OP_DURATION:
         if end - pos < 12:
             _truncated("a fixed of 12 bytes", pos)
         if c != NULL:
@@ -459,29 +483,30 @@ cdef Py_ssize_t _run(Ctx *x, int i, const uint8_t *buf, Py_ssize_t pos, Py_ssize
             if months > INT32_MAX or days > INT32_MAX:
                 _bad(f"a duration of {months} months, {days} days at byte {pos}: over Arrow's int32")
             nanos = <int64_t>millis * 1000000
-            _put(&c.data, &months, 4)
-            _put(&c.data, &days, 4)
-            _put(&c.data, &nanos, 8)
+            _put4(&c.data, &months)
+            _put4(&c.data, &days)
+            _put8(&c.data, &nanos)
             _put1(&c.valid, 1)
         return pos + 12
-    if op == OP_DEFAULT:
+    elif op == OP_DEFAULT:
         _run(x, x.kids[nd.k0], <const uint8_t *>x.cptr[nd.a], 0, x.clen[nd.a])
         return pos
-    if op == OP_ERROR:
+    elif op == OP_ERROR:
         raise PayloadDecodeError(x.cptr[nd.a][:x.clen[nd.a]].decode())
-    if op == OP_INT_FLOAT or op == OP_INT_DOUBLE or op == OP_LONG_FLOAT or op == OP_LONG_DOUBLE:
+    elif op == OP_INT_FLOAT or op == OP_INT_DOUBLE or op == OP_LONG_FLOAT or op == OP_LONG_DOUBLE:
         if op == OP_INT_FLOAT or op == OP_INT_DOUBLE:
             _read_int(buf, &pos, end, &iv)
             dv = iv
+            fv = <float>iv
         else:
             _read_long(buf, &pos, end, &lv)
             dv = <double>lv
+            fv = <float>lv
         if c != NULL:
             if op == OP_INT_FLOAT or op == OP_LONG_FLOAT:
-                fv = <float>(iv if op == OP_INT_FLOAT else lv)
-                _put(&c.data, &fv, 4)
+                _put4(&c.data, &fv)
             else:
-                _put(&c.data, &dv, 8)
+                _put8(&c.data, &dv)
             _put1(&c.valid, 1)
         return pos
     _bad(f"unknown plan op {op}")
@@ -529,6 +554,22 @@ def decode_column(Py_ssize_t count, Py_ssize_t array_offset, validity, offsets, 
                 col.kids[k] = kid
         if kind == B_VAR or kind == B_LIST or kind == B_MAP:
             _put_i32(&col.offs, 0)
+    # the builders that take one value per row (the root, the fields of its records,
+    # their union members; parents come before their kids) are sized once: no regrowth
+    per_row = [False] * bs.ncols
+    if bs.ncols:
+        per_row[0] = True
+    for j, (kind, width, kids) in enumerate(layout):
+        if per_row[j]:
+            col = &bs.cols[j]
+            _reserve(&col.valid, count)
+            if kind == B_FIXED:
+                _reserve(&col.data, count * width)
+            elif kind != B_NULL and kind != B_STRUCT:
+                _reserve(&col.offs, count * 4 + 4)
+            if kind == B_STRUCT:
+                for kid in kids:
+                    per_row[kid] = True
     x.cols = bs.cols
     try:
         if validity is not None:
