@@ -43,7 +43,7 @@ class RegistryAvroDecoder(AvroColumnDecoder):
     """Decodes framed Avro values to one Arrow type, the reader schema's.
 
     The reader schema is ``reader_schema`` when given (JSON text or its parsed form),
-    else version ``version`` of ``subject`` in the registry.  Every writer schema id
+    else the registry's schema ``reader_id``, else version ``version`` of ``subject``.  Every writer schema id
     met is fetched (once per process) and resolved against it.
     """
 
@@ -54,18 +54,21 @@ class RegistryAvroDecoder(AvroColumnDecoder):
         subject: Optional[str] = None,
         version: Union[int, str] = "latest",
         reader_schema: Optional[SchemaLike] = None,
+        reader_id: Optional[int] = None,
         enums_as: str = "dictionary",
     ) -> None:
         self.client = client
-        self.reader_id: Optional[int] = None
+        self.reader_id: Optional[int] = reader_id
         if reader_schema is not None:
             reader = parse(reader_schema)
+        elif reader_id is not None:
+            reader = parse_registered(client, client.schema_by_id(reader_id))
         elif subject is not None:
             registered = client.schema_version(subject, version)
             self.reader_id = registered.schema_id
             reader = parse_registered(client, registered)
         else:
-            raise ValueError("give the reader schema, or the subject whose version is the reader schema")
+            raise ValueError("give the reader schema, its id, or the subject whose version is the reader schema")
         super().__init__(build_layout(reader, enums_as), self._compile, framed=True)
 
     @classmethod
