@@ -68,7 +68,9 @@ class RegistryAvroDecoder(AvroColumnDecoder):
             self.reader_id = registered.schema_id
             reader = parse_registered(client, registered)
         else:
-            raise ValueError("give the reader schema, its id, or the subject whose version is the reader schema")
+            raise ValueError(
+                "give the reader schema, its id, or the subject whose version is the reader schema"
+            )
         super().__init__(build_layout(reader, enums_as), self._compile, framed=True)
 
     @classmethod

@@ -14,9 +14,9 @@ if TYPE_CHECKING:
 
 def spark_compatible(t: "pyarrow.DataType") -> "pyarrow.DataType":
     """``t`` with what Spark has no Arrow mapping for replaced: timestamps in
-    microseconds, fixed as binary, enums as strings, times of day as their int and long
-    (as ``from_avro`` reads time-millis and time-micros), every field nullable and list
-    items named ``element``."""
+    microseconds, fixed as binary, enums as strings, time-millis as its int and
+    time-micros as Spark's ``time(6)`` (as ``from_avro`` reads them), every field
+    nullable and list items named ``element``."""
     import pyarrow as pa
 
     if pa.types.is_struct(t):
@@ -31,10 +31,10 @@ def spark_compatible(t: "pyarrow.DataType") -> "pyarrow.DataType":
         return pa.binary()
     if pa.types.is_timestamp(t):
         return pa.timestamp("us", tz=t.tz)
-    if pa.types.is_time32(t):
+    if pa.types.is_time32(t):  # time-millis: an int, as from_avro gives it
         return pa.int32()
-    if pa.types.is_time64(t):
-        return pa.int64()
+    if pa.types.is_time64(t):  # time-micros: Spark's time(6), nanoseconds in Arrow
+        return pa.time64("ns")
     if pa.types.is_decimal(t) and t.precision > 38:
         raise SchemaResolutionError(f"Spark's decimals hold at most 38 digits, not {t.precision}")
     return t
@@ -52,7 +52,7 @@ _DDL = {
     "date32[day]": "date",
     "timestamp[us, tz=UTC]": "timestamp",
     "timestamp[us]": "timestamp_ntz",
-    "month_day_nano_interval": "interval",
+    "time64[ns]": "time(6)",
 }
 
 

@@ -463,7 +463,7 @@ def from_registry(
     on the driver, which so knows the column's type (the workers read that schema by
     its id, so a version registered meanwhile changes nothing).  Each worker fetches a
     writer schema once per process.  Enums are strings, timestamps microseconds, fixed
-    binary, times of day their int or long (as ``from_avro`` gives them).
+    binary, time-millis an int (as ``from_avro`` gives them).
     """
     from kafkawire.registry.strategies import strategy
     from kafkawire.spark.avro_types import spark_compatible, spark_ddl
