@@ -15,7 +15,7 @@ decimal, a uuid; ``tests/avro_support.py``), framed with one schema id, decoded 
 
 The registry is the test suite's (``tests/schema_registry.py``), on 127.0.0.1.
 ``python -m pytest benchmarks/bench_avro.py --benchmark-only`` for pytest-benchmark's
-groups, or ``python benchmarks/bench_avro.py [N]`` for a table of ratios
+groups, or ``python benchmarks/bench_avro.py [N [ROUNDS]]`` for a table of ratios
 (``KAFKAWIRE_BENCH_AVRO_N`` sets N for the pytest run; default 1,000,000).
 """
 
@@ -156,6 +156,7 @@ def main() -> None:
     import kafkawire
 
     n = int(sys.argv[1]) if len(sys.argv) > 1 else N
+    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     s = Setup(n)
     try:
         routes = {
@@ -167,7 +168,7 @@ def main() -> None:
         times = {name: [] for name in routes}
         # interleaved rounds, in CPU seconds of this process: on a shared machine the
         # wall clock measures the neighbours as much as the code
-        for _ in range(3):
+        for _ in range(rounds):
             for name, fn in routes.items():
                 start = time.process_time()
                 fn()
