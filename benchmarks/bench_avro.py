@@ -176,7 +176,7 @@ def main() -> None:
         best = {name: min(t) for name, t in times.items()}
         print(
             f"{n:,} framed Avro orders ({s.avro_bytes / 1e6:.1f} MB of Avro, {s.table_bytes / 1e6:.1f} MB of "
-            f"Arrow buffers), backend {kafkawire.BACKEND}; CPU seconds, best of 3 (median in brackets)"
+            f"Arrow buffers), backend {kafkawire.BACKEND}; CPU seconds, best of {rounds} (median in brackets)"
         )
         for name in routes:
             ratio = best[name] / best["kafkawire"]
