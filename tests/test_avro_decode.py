@@ -242,3 +242,30 @@ def test_invalid_utf8_string_is_an_error():
 def test_a_schema_that_does_not_parse():
     with pytest.raises(SchemaResolutionError, match="unknown type"):
         decode([b""], {"type": "record", "name": "S", "fields": [{"name": "x", "type": "Nope"}]})
+
+
+def test_permissive_mode_nulls_bad_rows_and_says_why():
+    schema = {
+        "type": "record",
+        "name": "S",
+        "fields": [{"name": "n", "type": "long"}, {"name": "s", "type": "string"}],
+    }
+    good = _write(schema, [{"n": i, "s": f"v{i}"} for i in range(6)])
+    values = [good[0], b"\x80", good[2], good[3], b"\x02\x02\x00\x00", None, good[5]]
+    column, reasons = decoder(schema).decode_permissive(
+        values, topic="t", partitions=[0] * 7, offsets=list(range(100, 107))
+    )
+    assert column.to_pylist() == [
+        {"n": 0, "s": "v0"},
+        None,
+        {"n": 2, "s": "v2"},
+        {"n": 3, "s": "v3"},
+        None,
+        None,
+        {"n": 5, "s": "v5"},
+    ]
+    assert reasons.null_count == 5
+    assert reasons[1].as_py().startswith("topic t, partition 0, offset 101: the value ends inside a varint")
+    assert reasons[4].as_py() == "topic t, partition 0, offset 104: 1 bytes after the value"
+    clean, none = decoder(schema).decode_permissive(good)
+    assert none.null_count == len(good) and clean.to_pylist() == decode(good, schema).to_pylist()

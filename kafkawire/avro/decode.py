@@ -7,7 +7,7 @@ its Cython twin) over the column's buffers: no Python object per value.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from kafkawire import _backend
 from kafkawire.avro.arrow import finish
@@ -83,29 +83,83 @@ class AvroColumnDecoder:
         ``offsets``, one per value, when given).
         """
         column = binary_column(values)
-        validity, offs, data = column.buffers()
         try:
-            cols = _backend.implementation("avro").decode_column(
-                len(column),
-                column.offset,
-                validity,
-                offs,
-                data if data is not None else b"",
-                self._spec,
-                self.plan,
-                self.framed,
-            )
+            return self._decode(column)
         except SchemaFramingError as exc:
-            row = getattr(exc, "row", None)
-            partition = offset = None
-            reason = exc.reason
-            if row is not None:
-                partition = partitions[row] if partitions is not None else None
-                offset = offsets[row] if offsets is not None else None
-                if offsets is None:
-                    reason = f"row {row}: {reason}"
-            raise type(exc)(reason, topic if topic is not None else exc.topic, partition, offset) from None
+            raise self._located(exc, topic, partitions, offsets) from None
+
+    def decode_permissive(
+        self,
+        values: Any,
+        *,
+        topic: Optional[str] = None,
+        partitions: Optional[Sequence[int]] = None,
+        offsets: Optional[Sequence[int]] = None,
+    ) -> Tuple[Any, Any]:
+        """``(column, reasons)``: the decoded ``values`` with a null row for each value
+        that does not decode, and a string column holding why (null for good rows), as
+        Spark's ``PERMISSIVE`` mode puts it in its corrupt-record column.
+
+        Only an error that names its row (every error of a value's bytes) is taken so; a
+        column-wide one (a string that is not UTF-8, found once the column is built)
+        still raises.
+        """
+        import pyarrow as pa
+
+        column = binary_column(values)
+        pieces: List[Any] = []
+        reasons: List[Optional[str]] = [None] * len(column)
+        start = 0
+        while start < len(column):
+            rest = column.slice(start)
+            try:
+                pieces.append(self._decode(rest))
+                break
+            except SchemaFramingError as exc:
+                row = getattr(exc, "row", None)
+                if row is None:
+                    raise self._located(exc, topic, None, None) from None
+                if row:
+                    pieces.append(self._decode(rest.slice(0, row)))
+                pieces.append(pa.nulls(1, self.layout.arrow_type))
+                here = [None if p is None else p[start:] for p in (partitions, offsets)]
+                reasons[start + row] = str(self._located(exc, topic, here[0], here[1]))
+                start += row + 1
+        whole = pa.concat_arrays(pieces) if len(pieces) != 1 else pieces[0]
+        return whole, pa.array(reasons, pa.string())
+
+    def _decode(self, column: Any) -> Any:
+        validity, offs, data = column.buffers()
+        cols = _backend.implementation("avro").decode_column(
+            len(column),
+            column.offset,
+            validity,
+            offs,
+            data if data is not None else b"",
+            self._spec,
+            self.plan,
+            self.framed,
+        )
         return finish(self.layout, cols)
+
+    @staticmethod
+    def _located(
+        exc: SchemaFramingError,
+        topic: Optional[str],
+        partitions: Optional[Sequence[int]],
+        offsets: Optional[Sequence[int]],
+    ) -> SchemaFramingError:
+        """``exc`` again, its message naming the topic, partition and offset of its row
+        (or the row, when no offsets were given)."""
+        row = getattr(exc, "row", None)
+        partition = offset = None
+        reason = exc.reason
+        if row is not None:
+            partition = partitions[row] if partitions is not None else None
+            offset = offsets[row] if offsets is not None else None
+            if offsets is None:
+                reason = f"row {row}: {reason}"
+        return type(exc)(reason, topic if topic is not None else exc.topic, partition, offset)
 
 
 def decoder(
