@@ -492,7 +492,8 @@ cdef Py_ssize_t _run(Ctx *x, int i, const uint8_t *buf, Py_ssize_t pos, Py_ssize
         _run(x, x.kids[nd.k0], <const uint8_t *>x.cptr[nd.a], 0, x.clen[nd.a])
         return pos
     elif op == OP_ERROR:
-        raise PayloadDecodeError(x.cptr[nd.a][:x.clen[nd.a]].decode())
+        raise PayloadDecodeError(
+            f"{x.cptr[nd.a][:x.clen[nd.a]].decode()} (the union branch ends at byte {pos})")
     elif op == OP_INT_FLOAT or op == OP_INT_DOUBLE or op == OP_LONG_FLOAT or op == OP_LONG_DOUBLE:
         if op == OP_INT_FLOAT or op == OP_INT_DOUBLE:
             _read_int(buf, &pos, end, &iv)

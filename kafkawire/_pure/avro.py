@@ -260,7 +260,7 @@ class _Runner:
             self.run(self.kids[k0], const, 0, len(const))
             return pos
         elif op == P.OP_ERROR:
-            raise PayloadDecodeError(self.consts[a].decode())
+            raise PayloadDecodeError(f"{self.consts[a].decode()} (the union branch ends at byte {pos})")
         else:  # pragma: no cover - the compiler emits no other op
             raise PayloadDecodeError(f"unknown plan op {op}")
         if c is not None:

@@ -20,11 +20,21 @@ def _bitmap(pa: Any, valid: Any, n: int) -> Any:
 
 
 def _check(pa: Any, arr: Any, what: str) -> None:
-    """Values Arrow's own checks refuse (as Spark and pyarrow would later) refused now."""
+    """Values Arrow's own checks refuse (as Spark and pyarrow would later) refused now,
+    naming the first such value's position in its column (the row, for a field of the
+    top-level record)."""
     try:
         arr.validate(full=True)
     except pa.ArrowInvalid as exc:
-        raise PayloadDecodeError(f"{what}: {exc}") from None
+        lo, hi = 0, len(arr) - 1  # the first bad value: the shortest prefix that fails
+        while lo < hi:
+            mid = (lo + hi) // 2
+            try:
+                arr.slice(0, mid + 1).validate(full=True)
+                lo = mid + 1
+            except pa.ArrowInvalid:
+                hi = mid
+        raise PayloadDecodeError(f"{what} at position {lo} of its column: {exc}") from None
 
 
 def finish(layout: P.Layout, cols: Sequence[Tuple[Any, Any, Any, int]]) -> Any:
