@@ -246,6 +246,45 @@ def _segments(batches):
     return out
 
 
+def _avro():
+    """(name, bytes) of Avro values of each case's writer schema, made with kafkawire's
+    encoder of JSON values (the case's index first)."""
+    from kafkawire.avro.encode import encode_json
+    from kafkawire.avro.schema import parse
+
+    values = [
+        {
+            "n": None,
+            "b": True,
+            "i": -7,
+            "l": 2**40,
+            "f": 1.5,
+            "d": -0.25,
+            "by": "\u0000\u00ff",
+            "s": "h\u00e9",
+            "fx": "abcd",
+            "e": "C",
+            "date": 19000,
+            "tm": 3_600_000,
+            "tu": 7_200_000_001,
+            "ts": 1_700_000_000_000,
+            "dec": "\u0001\u0000",
+            "decf": "\u0000" * 7 + "\u0001",
+            "dur": "\u0001" + "\u0000" * 11,
+            "u": "0f8fad5b-d9cb-469f-a165-70867728950e",
+        },
+        {"opt": None, "multi": None, "nested": [{"a": None}], "nulls": [None, None], "inner": None},
+    ]
+    out = []
+    for case, (writer, _reader) in enumerate(T.AVRO_CASES):
+        body = encode_json(parse(writer), values[min(case, 1)])
+        out.append((f"avro-case{case}", bytes([case]) + body))
+    # the multi branch 3 (an array) and a present inner record
+    tail = bytes([2, 10, 6, 4, 2, 4, 0, 0, 0, 2, 8])  # opt 5, multi [1, 2], nested [], nulls [], inner {x: 4}
+    out.append(("avro-case1-union-array", b"\x01" + tail))
+    return out
+
+
 def seeds():
     """{target: [(name, bytes)]}: every seed of every target."""
     batches = _records() + [(n, d) for n, d in _vectors()]
@@ -268,6 +307,7 @@ def seeds():
         "compression": [],
         "internal": _internal(),
         "segment": _segments(batches),
+        "avro": _avro(),
     }
     # compression: the compressed payload of every compressed batch, with its codec
     for n, d in _records():

@@ -623,6 +623,94 @@ def segment_target(data: bytes) -> None:
 
 # ---------------------------------------------------------------------------
 
+# ---------------------------------------------------------------------------
+# Avro values (kafkawire.avro)
+
+_AVRO_EVERYTHING = {
+    "type": "record",
+    "name": "Everything",
+    "fields": [
+        {"name": "n", "type": "null"},
+        {"name": "b", "type": "boolean"},
+        {"name": "i", "type": "int"},
+        {"name": "l", "type": "long"},
+        {"name": "f", "type": "float"},
+        {"name": "d", "type": "double"},
+        {"name": "by", "type": "bytes"},
+        {"name": "s", "type": "string"},
+        {"name": "fx", "type": {"type": "fixed", "name": "Fx", "size": 4}},
+        {"name": "e", "type": {"type": "enum", "name": "E", "symbols": ["A", "B", "C"]}},
+        {"name": "date", "type": {"type": "int", "logicalType": "date"}},
+        {"name": "tm", "type": {"type": "int", "logicalType": "time-millis"}},
+        {"name": "tu", "type": {"type": "long", "logicalType": "time-micros"}},
+        {"name": "ts", "type": {"type": "long", "logicalType": "timestamp-millis"}},
+        {"name": "dec", "type": {"type": "bytes", "logicalType": "decimal", "precision": 20, "scale": 2}},
+        {
+            "name": "decf",
+            "type": {"type": "fixed", "name": "Df", "size": 8, "logicalType": "decimal", "precision": 18},
+        },
+        {"name": "dur", "type": {"type": "fixed", "name": "Dur", "size": 12, "logicalType": "duration"}},
+        {"name": "u", "type": {"type": "string", "logicalType": "uuid"}},
+    ],
+}
+_AVRO_CONTAINERS = {
+    "type": "record",
+    "name": "Containers",
+    "fields": [
+        {"name": "opt", "type": ["null", "long"]},
+        {"name": "multi", "type": ["null", "int", "string", {"type": "array", "items": "long"}]},
+        {"name": "nested", "type": {"type": "array", "items": {"type": "map", "values": ["null", "double"]}}},
+        {"name": "nulls", "type": {"type": "array", "items": "null"}},
+        {
+            "name": "inner",
+            "type": ["null", {"type": "record", "name": "In", "fields": [{"name": "x", "type": "int"}]}],
+        },
+    ],
+}
+_AVRO_V2 = {
+    "type": "record",
+    "name": "Containers",
+    "fields": [
+        {"name": "opt", "type": ["null", "double"]},
+        {"name": "multi", "type": ["null", "long", "bytes"], "default": None},
+        {"name": "added", "type": "string", "default": "x"},
+    ],
+}
+#: (writer, reader) pairs the first byte of an ``avro`` input chooses
+AVRO_CASES = [(_AVRO_EVERYTHING, None), (_AVRO_CONTAINERS, None), (_AVRO_CONTAINERS, _AVRO_V2)]
+
+
+def _avro_decoder(case: int) -> Any:
+    from kafkawire.avro.decode import decoder
+
+    found = _avro_decoders.get(case)
+    if found is None:
+        found = _avro_decoders[case] = decoder(*AVRO_CASES[case])
+    return found
+
+
+_avro_decoders: Dict[int, Any] = {}
+
+
+def avro_target(data: bytes) -> None:
+    """One Avro value (after byte 0, which chooses the schemas) decoded to Arrow; both
+    backends give the same Arrow bytes or the same error (pyarrow is optional)."""
+    try:
+        import pyarrow
+    except ImportError:
+        return
+    if not data:
+        return
+    case = data[0] % len(AVRO_CASES)
+    payload = data[1:]
+
+    def fn(out: Outcome) -> None:
+        column = _avro_decoder(case).decode([payload])
+        out.values.append(pyarrow.RecordBatch.from_struct_array(column).serialize().to_pybytes())
+
+    differential(fn, f"avro case {case}")
+
+
 TARGETS: Dict[str, Callable[[bytes], None]] = {
     "primitives": primitives_target,
     "message": message_target,
@@ -634,4 +722,5 @@ TARGETS: Dict[str, Callable[[bytes], None]] = {
     "compression": compression_target,
     "internal": internal_target,
     "segment": segment_target,
+    "avro": avro_target,
 }

@@ -27,10 +27,16 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Literal, Optional, Tuple, overload
 
 if TYPE_CHECKING:
-    from kafkawire._backend_protocol import CodecBackend, CrcBackend, PrimitivesBackend, RecordsBackend
+    from kafkawire._backend_protocol import (
+        AvroBackend,
+        CodecBackend,
+        CrcBackend,
+        PrimitivesBackend,
+        RecordsBackend,
+    )
 
 # Modules every backend provides.
-MODULES = ("primitives", "crc", "codec", "records")
+MODULES = ("primitives", "crc", "codec", "records", "avro")
 
 _import_error: Optional[BaseException] = None
 
@@ -168,6 +174,10 @@ def implementation(module: Literal["codec"], backend: Optional[str] = None) -> C
 
 @overload
 def implementation(module: Literal["records"], backend: Optional[str] = None) -> RecordsBackend: ...
+
+
+@overload
+def implementation(module: Literal["avro"], backend: Optional[str] = None) -> AvroBackend: ...
 
 
 @overload

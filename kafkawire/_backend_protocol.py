@@ -10,7 +10,19 @@ Imported only by type checkers: nothing here runs when kafkawire is imported.
 from __future__ import annotations
 
 import uuid
-from typing import Any, Iterable, Iterator, List, Optional, Protocol, Sequence, SupportsIndex, Tuple, Union
+from typing import (
+    Any,
+    Callable,
+    Iterable,
+    Iterator,
+    List,
+    Optional,
+    Protocol,
+    Sequence,
+    SupportsIndex,
+    Tuple,
+    Union,
+)
 
 from kafkawire.framing import BytesLike
 from kafkawire.schema.plan import StructPlan
@@ -226,4 +238,22 @@ class RecordsBackend(Protocol):
         max_bytes: int = ...,
     ) -> BatchBuilderLike:
         """A new batch builder (the backend's ``BatchBuilder``)."""
+        ...
+
+
+class AvroBackend(Protocol):
+    """The Avro-to-Arrow decoder (:mod:`kafkawire.avro.decode` runs the active backend's)."""
+
+    def decode_column(
+        self,
+        count: int,
+        array_offset: int,
+        validity: Optional[Any],
+        offsets: Any,
+        data: Any,
+        layout: Sequence[Tuple[int, int, Tuple[int, ...]]],
+        plan_for: Callable[[int], Any],
+        framed: bool,
+    ) -> List[Tuple[Any, Any, Any, int]]:
+        """The builders of ``layout`` filled from ``count`` values of a binary column."""
         ...

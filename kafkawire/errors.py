@@ -234,6 +234,72 @@ class LogNotFoundError(StorageError, FileNotFoundError):
     segment deleted after a read was planned).  Also a :class:`FileNotFoundError`."""
 
 
+class SchemaFramingError(DecodeError):
+    """A value that is not in Confluent's Schema Registry framing (a magic byte 0, a
+    4-byte big-endian schema id, for Protobuf the message indexes).  ``topic``,
+    ``partition`` and ``offset`` name the record when the caller knew them."""
+
+    def __init__(
+        self,
+        reason: str,
+        topic: Optional[str] = None,
+        partition: Optional[int] = None,
+        offset: Optional[int] = None,
+    ) -> None:
+        where = ", ".join(
+            f"{name} {value}"
+            for name, value in (("topic", topic), ("partition", partition), ("offset", offset))
+            if value is not None
+        )
+        super().__init__(f"{where}: {reason}" if where else reason)
+        self.reason = reason
+        self.topic = topic
+        self.partition = partition
+        self.offset = offset
+
+    def __reduce__(self) -> Tuple[Any, ...]:  # picklable across Spark's worker boundary
+        return (type(self), (self.reason, self.topic, self.partition, self.offset))
+
+
+class BadMagicByteError(SchemaFramingError):
+    """A value whose first byte is not Confluent's magic byte 0."""
+
+
+class TruncatedPayloadError(SchemaFramingError, TruncatedError):
+    """A framed value that ends before its header, its message indexes or the value its
+    schema describes is complete."""
+
+
+class PayloadDecodeError(SchemaFramingError):
+    """A framed value whose body does not decode with its writer schema: a bad union
+    branch or enum index, an overlong varint, a count past any sane bound, nesting past
+    the limit, a value the reader schema cannot take."""
+
+
+class SchemaRegistryError(KafkaWireError):
+    """The Schema Registry could not answer: unreachable after the retries, refused the
+    credentials, or answered with an error.  ``status`` is the HTTP status (None when no
+    answer came), ``error_code`` the registry's own code (40403: schema not found)."""
+
+    def __init__(self, message: str, status: Optional[int] = None, error_code: Optional[int] = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.error_code = error_code
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        return (type(self), (str(self), self.status, self.error_code))
+
+
+class UnknownSchemaIdError(SchemaFramingError):
+    """A framed value whose schema id the registry does not know."""
+
+
+class SchemaResolutionError(KafkaWireError, ValueError):
+    """A writer schema and a reader schema that the Avro specification's resolution
+    rules cannot reconcile (or a schema that does not parse); the message names both
+    schema ids and the field."""
+
+
 class KafkaError:
     """One entry of Kafka's error-code table (immutable, compared by value)."""
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import kafkawire
+from kafkawire import _backend
 
 pytestmark = pytest.mark.backend_independent
 
@@ -92,7 +93,7 @@ def test_an_installed_package_is_never_told_to_build_in_place(tmp_path):
     out = _run(tmp_path)
     (line,) = _warnings(out.stderr)
     assert "the installed package at" in line and "pip install -e" not in line
-    for name in ("primitives", "crc", "codec", "records"):
+    for name in _backend.MODULES:
         (fast / f"{name}{SUFFIX}").write_bytes(b"not a shared object")
     (line,) = _warnings(_run(tmp_path).stderr)
     assert "failed to import" in line and "reinstall kafkawire with a wheel" in line
@@ -133,7 +134,7 @@ def test_pypy_runs_the_pure_backend_without_a_word(tmp_path):
 
 def test_an_extension_that_fails_to_import_gives_the_error_text(tmp_path):
     fast = _copy(tmp_path)
-    for name in ("primitives", "crc", "codec", "records"):
+    for name in _backend.MODULES:
         (fast / f"{name}{SUFFIX}").write_bytes(b"not a shared object")
     out = _run(tmp_path)
     assert out.stdout.strip() == "python"

@@ -86,6 +86,18 @@ API_PAGES: Dict[str, Tuple[str, Sequence[Tuple[str, Dict[str, Any]]]]] = {
             ("kafkawire.cluster.produce", {}),
         ],
     ),
+    "schemas": (
+        "kafkawire.registry and kafkawire.avro: values with schemas",
+        [
+            ("kafkawire.registry.wire", {}),
+            ("kafkawire.registry.client", {}),
+            ("kafkawire.registry.strategies", {}),
+            ("kafkawire.registry.avro", {}),
+            ("kafkawire.avro.decode", {}),
+            ("kafkawire.avro.schema", {}),
+            ("kafkawire.avro.resolve", {}),
+        ],
+    ),
     "spark": (
         "kafkawire.spark",
         [

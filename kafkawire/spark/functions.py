@@ -21,6 +21,10 @@
     To ``record_type``, ``version`` and ``fields`` (the record as JSON, Kafka's field
     names in snake_case).
 
+``from_registry(value, url, ...)``
+    Values framed by Confluent's serializers (Avro) to a typed struct column of the
+    reader schema (a subject's version, or one given); see docs/schemas.md.
+
 The pure functions (``*_array``) take and return ``pyarrow`` arrays and run without Spark.
 Records are decoded by :mod:`kafkawire.records`, internal-topic keys and values by
 :mod:`kafkawire.internal_topics` (which also says which class a version prefix selects); here
@@ -33,7 +37,8 @@ import functools
 import json
 import re
 import struct
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Type
+import threading
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, Type
 
 from kafkawire import internal_topics, messages
 from kafkawire.errors import DecodeError, UnknownApiError
@@ -408,3 +413,71 @@ def decode_cluster_metadata(value: "ColumnOrName") -> "Column":
 def decode_remote_log_metadata(value: "ColumnOrName") -> "Column":
     """``__remote_log_metadata`` value Column -> struct(record_type, version, fields JSON)."""
     return _arrow_udf()(decode_remote_log_metadata_array, _ddl(_TYPED_JSON))(value)
+
+
+# a process's decoders, by their settings: each writer schema compiled once per worker
+_registry_decoders: Dict[Any, Any] = {}
+_registry_lock = threading.Lock()
+
+
+def _registry_decoder(settings: Any) -> Any:
+    with _registry_lock:
+        decoder = _registry_decoders.get(settings)
+        if decoder is None:
+            from kafkawire.registry import SchemaRegistryClient
+            from kafkawire.registry.avro import RegistryAvroDecoder
+
+            url, subject, version, reader_schema, reader_id, basic_auth, bearer_token, timeout = settings
+            client = SchemaRegistryClient(
+                url, basic_auth=basic_auth, bearer_token=bearer_token, timeout=timeout
+            )
+            decoder = _registry_decoders[settings] = RegistryAvroDecoder(
+                client,
+                subject=subject,
+                version=version,
+                reader_schema=reader_schema,
+                reader_id=reader_id,
+                enums_as="string",
+            )
+        return decoder
+
+
+def from_registry(
+    value: "ColumnOrName",
+    url: str,
+    *,
+    subject: Optional[str] = None,
+    topic: Optional[str] = None,
+    subject_strategy: str = "topic",
+    is_key: bool = False,
+    version: Any = "latest",
+    reader_schema: Optional[str] = None,
+    basic_auth: Optional[Tuple[str, str]] = None,
+    bearer_token: Optional[str] = None,
+    timeout: float = 10.0,
+) -> "Column":
+    """A column of framed Avro values -> a struct Column of the reader schema's fields.
+
+    The reader schema is ``reader_schema`` (JSON) when given, else version ``version``
+    of ``subject`` (or of the subject ``subject_strategy`` names for ``topic``), read
+    on the driver, which so knows the column's type (the workers read that schema by
+    its id, so a version registered meanwhile changes nothing).  Each worker fetches a
+    writer schema once per process.  Enums are strings, timestamps microseconds, fixed
+    binary, time-millis an int (as ``from_avro`` gives them).
+    """
+    from kafkawire.registry.strategies import strategy
+    from kafkawire.spark.avro_types import spark_compatible, spark_ddl
+
+    if subject is None and reader_schema is None:
+        if topic is None:
+            raise ValueError("from_registry needs a subject, a topic or a reader schema")
+        subject = strategy(subject_strategy)(topic, is_key, None)
+    auth = (url, basic_auth, bearer_token, float(timeout))
+    driver = _registry_decoder((url, subject, version, reader_schema, None) + auth[1:])
+    target = spark_compatible(driver.arrow_type)
+    settings = (url, None, None, reader_schema, driver.reader_id) + auth[1:]
+
+    def _decode(values):  # type: ignore[no-untyped-def]  # see _arrow_udf
+        return _registry_decoder(settings).decode(values).cast(target)
+
+    return _arrow_udf()(_decode, spark_ddl(target))(value)

@@ -1,0 +1,26 @@
+"""Confluent Schema Registry: the framing of keys and values, a REST client, the subject
+name strategies, and decoders of framed Avro columns to typed Arrow columns."""
+
+from kafkawire.registry.client import RegisteredSchema, SchemaReference, SchemaRegistryClient
+from kafkawire.registry.strategies import strategy
+from kafkawire.registry.wire import decode_message_indexes, encode_message_indexes, frame, parse_header
+
+__all__ = [
+    "RegisteredSchema",
+    "SchemaReference",
+    "SchemaRegistryClient",
+    "RegistryAvroDecoder",
+    "decode_message_indexes",
+    "encode_message_indexes",
+    "frame",
+    "parse_header",
+    "strategy",
+]
+
+
+def __getattr__(name: str) -> object:
+    if name == "RegistryAvroDecoder":  # imports the Avro decoder only when asked for
+        from kafkawire.registry.avro import RegistryAvroDecoder
+
+        return RegistryAvroDecoder
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
