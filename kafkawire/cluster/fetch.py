@@ -184,7 +184,9 @@ def _null_if_empty(headers: "pyarrow.ListArray", spark_type: "pyarrow.DataType")
     empty = pc.equal(pc.list_value_length(headers), 0)
     offsets = headers.offsets
     first = offsets[0].as_py()
-    if first:  # a slice: from_arrays takes a mask only with offsets from 0
+    # from_arrays takes a mask only with offsets of its own, starting at 0: a slice
+    # (rows cut away in front, with or without headers) gets them made afresh
+    if headers.offset or first:
         values = headers.values.slice(first, offsets[-1].as_py() - first)
         offsets = pc.subtract(offsets, pa.scalar(first, offsets.type))
     else:
