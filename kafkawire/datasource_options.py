@@ -236,7 +236,16 @@ KAFKA_CLUSTER_CLIENT: Tuple[Option, ...] = (
         "60000",
         "How long a call may spend in all, retrying moved leaders, lost connections and timeouts.",
     ),
-    Option("socket.connection.setup.timeout.ms", "10000", "How long opening a connection may take."),
+    Option(
+        "socket.connection.setup.timeout.ms",
+        "10000",
+        "How long a TCP connect to a broker may take (the handshakes that follow wait as a request does).",
+    ),
+    Option(
+        "socket.connection.setup.timeout.max.ms",
+        "30000",
+        "The connect timeout doubles after each failed connect to the same broker, up to this.",
+    ),
     Option("retry.backoff.ms", "100", "The first wait before a retry."),
     Option("retry.backoff.max.ms", "1000", "The longest wait before a retry."),
     Option(

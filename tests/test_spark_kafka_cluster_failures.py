@@ -323,6 +323,50 @@ def test_produce_requests_on_the_wire_together_write_each_record_once_in_order(
         assert by_partition[p] == [b"value-%d" % i for i in range(p, n, 2)]
 
 
+@pytest.fixture
+def blackholed_port():
+    """A port on 127.0.0.1 where a TCP connect hangs: a listener that accepts nothing,
+    its backlog of one taken, so the kernel drops every further SYN."""
+    import socket
+
+    with socket.socket() as listener, socket.socket() as filler:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(0)
+        port = listener.getsockname()[1]
+        filler.connect(("127.0.0.1", port))
+        yield port
+
+
+@pytest.mark.timeout(120)
+def test_a_connect_that_hangs_fails_within_the_connection_setup_timeout(blackholed_port, backend):
+    """A bootstrap server whose connect never completes: each try gives up after
+    ``socket.connection.setup.timeout.ms``, doubled after each failed connect up to
+    ``socket.connection.setup.timeout.max.ms`` (Kafka's clients' schedule), not after
+    ``request.timeout.ms``."""
+    from kafkawire.cluster.client import Cluster
+    from kafkawire.cluster.plan import ReadOptions, plan
+    from kafkawire.errors import ClusterError
+
+    options = ReadOptions.parse(
+        {
+            "kafka.bootstrap.servers": f"127.0.0.1:{blackholed_port}",
+            "subscribe": "t",
+            "kafka.socket.connection.setup.timeout.ms": "200",
+            "kafka.socket.connection.setup.timeout.max.ms": "800",
+            "kafka.request.timeout.ms": "30000",
+            "kafka.default.api.timeout.ms": "3000",
+        }
+    )
+    with Cluster(options.client) as cluster:
+        timeouts = [cluster.connect_timeout("127.0.0.1", blackholed_port)]
+        with pytest.raises(ClusterError) as caught:
+            plan(cluster, options)
+        timeouts.append(cluster.connect_timeout("127.0.0.1", blackholed_port))
+    assert timeouts == [0.2, 0.8]
+    # tries of 0.2, 0.4 and 0.8 s fit in the 3 s: the last one waited 0.8 s
+    assert f"the connect to 127.0.0.1:{blackholed_port} did not finish within 0.8 s" in str(caught.value)
+
+
 # -- a broker of this module's own: ACLs, TLS, a quick log cleaner, restarted ----------
 
 

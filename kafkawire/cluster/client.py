@@ -114,6 +114,7 @@ class Cluster:
         self._topics: Dict[str, TopicInfo] = {}
         self._addresses: Dict[AsyncConnection, str] = {}  # where each connection goes
         self._hints: Dict[TopicPartition, LeaderHint] = {}  # for the first try only
+        self._failed_connects: Dict[Tuple[str, int], int] = {}  # in a row, per address
 
     # -- life cycle -----------------------------------------------------------------
 
@@ -143,6 +144,15 @@ class Cluster:
 
     # -- connections ----------------------------------------------------------------
 
+    def connect_timeout(self, host: str, port: int) -> float:
+        """How long the next TCP connect to ``host:port`` may take: Kafka's clients'
+        ``socket.connection.setup.timeout.ms``, doubled after each connect to that address
+        that failed in a row, up to ``socket.connection.setup.timeout.max.ms`` (without
+        Kafka's random 20 % either way)."""
+        c = self.config
+        failed = min(self._failed_connects.get((host, port), 0), 32)
+        return min(c.connect_timeout * 2**failed, max(c.connect_timeout, c.connect_timeout_max))
+
     async def _open(self, host: str, port: int) -> AsyncConnection:
         c = self.config
         try:
@@ -151,13 +161,17 @@ class Cluster:
                 port,
                 client_id=c.client_id,
                 timeout=c.request_timeout,
+                connect_timeout=self.connect_timeout(host, port),
                 sasl=c.sasl_client(host),
                 ssl=c.ssl_context(),
             )
         except (SaslError, TlsHandshakeError):
             raise  # wrong credentials or certificates: no retry cures them
         except (ConnectionStateError, ConnectTimeoutError, RequestTimedOutError, OSError) as exc:
+            if isinstance(exc, (ConnectTimeoutError, ConnectionRefusedError)):  # no TCP connection
+                self._failed_connects[(host, port)] = self._failed_connects.get((host, port), 0) + 1
             raise Retriable(ClusterError(f"cannot reach {host}:{port}: {exc}")) from exc
+        self._failed_connects.pop((host, port), None)
         self._addresses[conn] = f"{host}:{port}"
         return conn
 
