@@ -367,6 +367,63 @@ def test_a_connect_that_hangs_fails_within_the_connection_setup_timeout(blackhol
     assert f"the connect to 127.0.0.1:{blackholed_port} did not finish within 0.8 s" in str(caught.value)
 
 
+def _throttled_read(bootstrap: str, topic: str, client_id: str, backend: str):
+    from kafkawire.cluster.client import Cluster
+    from kafkawire.cluster.fetch import read_range
+    from kafkawire.cluster.plan import OffsetRange, ReadOptions
+
+    options = ReadOptions.parse(
+        {
+            "kafka.bootstrap.servers": bootstrap,
+            "subscribe": topic,
+            "backend": backend,
+            "kafka.client.id": client_id,
+            "kafka.max.partition.fetch.bytes": "16384",
+            # shorter than the read takes under the quota: being throttled is no fault
+            "kafka.default.api.timeout.ms": "2000",
+        }
+    )
+    with Cluster(options.client) as cluster:
+        return [
+            v
+            for b in read_range(cluster, OffsetRange(topic, 0, 0, 100), options)
+            for v in b.column("value").to_pylist()
+        ]
+
+
+@pytest.mark.timeout(180)
+def test_a_fetch_quota_throttles_the_read_and_is_no_fault(kafka_broker, backend):
+    """A client id with a consumer byte-rate quota (set with Kafka's Admin API, as
+    kafka-configs does): the broker answers Fetches it throttles with no records and a
+    ``throttle_time_ms``.  The read waits that long before its next request to the broker
+    (as Kafka's clients do), asks no new metadata, and gets every record."""
+    from kafka_support.cluster import admin
+    from kafka_support.proxy import FaultProxy
+
+    # a first client's rate is taken over the quota's whole window (10 s): 100 kB read at
+    # once is twice a 5 kB/s quota, several seconds of throttling.  Batches of 8 kB: the
+    # broker answers a throttled Fetch with nothing, and one batch bigger than the quota
+    # allows in a window would be throttled for ever
+
+    from kafkawire.schema.catalog import ApiKey
+
+    boot = kafka_broker.bootstrap_servers
+    topic = f"kw-quota-{uuid.uuid4().hex[:8]}"
+    create_topic(boot, topic, 1)
+    values = [b"%04d-" % i + b"x" * 1000 for i in range(100)]
+    produce(boot, topic, [(0, None, v, []) for v in values], **{"batch.size": 8192})
+    client_id = f"kw-throttled-{backend}-{uuid.uuid4().hex[:6]}"
+    admin(boot, {"op": "quota", "client_id": client_id, "consumer_byte_rate": 5000})
+    with FaultProxy(kafka_broker.host, kafka_broker.port, "cut", faults=0) as proxy:
+        assert _throttled_read(proxy.address, topic, client_id, backend) == values
+    assert proxy.throttled, "the quota throttled no Fetch"
+    for at, ms in proxy.throttled:
+        later = [t for t, _ in proxy.requests if t > at]
+        assert all(t >= at + ms / 1000 for t in later), (at, ms, later[:3])
+    metadata = [t for t, api in proxy.requests if api == ApiKey.METADATA]
+    assert all(t < proxy.throttled[0][0] for t in metadata), "throttling cleared the metadata"
+
+
 # -- a broker of this module's own: ACLs, TLS, a quick log cleaner, restarted ----------
 
 

@@ -45,6 +45,10 @@ LATEST = -1
 _UNKNOWN_TOPIC = 3
 _FETCH = 1
 _PRODUCE = 0
+# API key -> the first version whose response a broker sends at once when a quota is
+# exceeded, leaving the client to wait ``throttle_time_ms`` before its next request to
+# that broker (KIP-219); below it the broker itself held the response back
+_CLIENT_THROTTLES_FROM = {_PRODUCE: 6, _FETCH: 8, 2: 3, 3: 6}  # ListOffsets, Metadata
 
 
 @dataclass(frozen=True)
@@ -115,6 +119,8 @@ class Cluster:
         self._addresses: Dict[AsyncConnection, str] = {}  # where each connection goes
         self._hints: Dict[TopicPartition, LeaderHint] = {}  # for the first try only
         self._failed_connects: Dict[Tuple[str, int], int] = {}  # in a row, per address
+        self._throttled: Dict[str, float] = {}  # address -> monotonic end of its throttle
+        self._throttle_waits = 0.0  # seconds spent waiting for throttles, in all
 
     # -- life cycle -----------------------------------------------------------------
 
@@ -219,7 +225,14 @@ class Cluster:
 
     async def request(self, conn: AsyncConnection, message: Any) -> Any:
         """Send ``message`` on ``conn``; its response, or :class:`Retriable` when the
-        connection is lost or the answer does not come in time."""
+        connection is lost or the answer does not come in time.  A broker that throttled
+        an answer (a quota) is sent nothing more until its ``throttle_time_ms`` has
+        passed, as Kafka's clients do."""
+        address = self._addresses.get(conn, "?")
+        wait = self._throttled.get(address, 0.0) - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+            self._throttle_waits += wait
         try:
             event = await conn.request(message)
         except (ConnectionStateError, RequestTimedOutError, OSError) as exc:
@@ -234,6 +247,10 @@ class Cluster:
             raise Retriable(
                 ClusterError(f"the answer of {where} to {type(message).__name__} did not decode: {exc}")
             ) from exc
+        throttle_ms = getattr(event.message, "throttle_time_ms", 0)
+        if throttle_ms > 0 and event.version >= _CLIENT_THROTTLES_FROM.get(event.api_key, 1 << 15):
+            until = time.monotonic() + throttle_ms / 1000
+            self._throttled[address] = max(self._throttled.get(address, 0.0), until)
         return event.message
 
     async def _close_quietly(self, conn: AsyncConnection) -> None:
@@ -269,11 +286,15 @@ class Cluster:
             deadline = time.monotonic() + cfg.api_timeout
         backoff = cfg.retry_backoff
         tries = 0
+        throttled = self._throttle_waits
         while True:
             tries += 1
             try:
                 return await attempt()
             except Retriable as exc:
+                # waiting out a broker's throttle is no fault: it extends the deadline
+                deadline += self._throttle_waits - throttled
+                throttled = self._throttle_waits
                 left = deadline - time.monotonic()
                 if left <= 0:
                     cause = exc.cause

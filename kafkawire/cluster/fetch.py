@@ -241,6 +241,8 @@ def read_range(
             raise Retriable(broker_error(answer.error_code, f"fetching {where} from {broker}"))
         p = _the_partition(answer, r)
         if p is None:
+            if answer.throttle_time_ms > 0:  # a quota: the answer holds nothing, ask again after it
+                return None, broker
             raise Retriable(ClusterError(f"the Fetch response of {broker} does not hold {where}"))
         if p.error_code and p.error_code != _OFFSET_OUT_OF_RANGE:
             err = broker_error(p.error_code, f"fetching {where} at offset {at} from {broker}")
@@ -258,6 +260,8 @@ def read_range(
         while offset < r.end:
             p, broker = cluster.run(pending if pending is not None else start(offset))
             pending = None
+            if p is None:  # throttled: the next Fetch waits until the broker takes it
+                continue
             if p.error_code == _OFFSET_OUT_OF_RANGE:
                 offset = _out_of_range(cluster, r, offset, options)
                 continue
