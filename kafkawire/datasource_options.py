@@ -222,6 +222,13 @@ KAFKA_CLUSTER_READ: Tuple[Option, ...] = (
         "Fail, naming the topic, partition and offsets, when offsets asked for are gone "
         "(deleted by retention); ``false`` reads what is left.",
     ),
+    Option(
+        "kafkaConsumer.pollTimeoutMs",
+        "120000",
+        "How long a task keeps asking for records its range holds when the log seems to end "
+        "before them (a new leader's high watermark can trail for a moment) before it judges "
+        "them lost. The connector's default is ``spark.network.timeout``, 120 s unless set.",
+    ),
     Option("backend", None, "``cython`` or ``python``: the kafkawire backend the tasks decode with."),
 )
 

@@ -424,6 +424,59 @@ def test_a_fetch_quota_throttles_the_read_and_is_no_fault(kafka_broker, backend)
     assert all(t < proxy.throttled[0][0] for t in metadata), "throttling cleared the metadata"
 
 
+@pytest.mark.timeout(180)
+@pytest.mark.parametrize("fail_on_data_loss", [True, False])
+def test_records_planned_past_the_log_end_are_waited_for_until_the_poll_timeout(
+    kafka_broker, fail_on_data_loss, backend
+):
+    """A range that reaches past where the log ends (a new leader's high watermark can
+    trail the old one's for a moment): the task asks again until the records come,
+    for up to ``kafkaConsumer.pollTimeoutMs``, before it judges them lost."""
+    import threading
+
+    from kafkawire.cluster.client import Cluster
+    from kafkawire.cluster.fetch import read_range
+    from kafkawire.cluster.plan import OffsetRange, ReadOptions
+    from kafkawire.errors import DataLossError
+
+    boot = kafka_broker.bootstrap_servers
+    topic = f"kw-late-{uuid.uuid4().hex[:8]}"
+    create_topic(boot, topic, 1)
+    produce(boot, topic, [(0, None, b"r%d" % i, []) for i in range(20)])
+
+    def read(end: int, **poll_ms: str) -> list:
+        opts = ReadOptions.parse(
+            {
+                "kafka.bootstrap.servers": boot,
+                "subscribe": topic,
+                "failOnDataLoss": str(fail_on_data_loss).lower(),
+                "backend": backend,
+                **{f"kafkaConsumer.{k}": v for k, v in poll_ms.items()},
+            }
+        )
+        with Cluster(opts.client) as cluster:
+            r = OffsetRange(topic, 0, 0, end)
+            return [v for b in read_range(cluster, r, opts) for v in b.column("value").to_pylist()]
+
+    # the last 20 records come while the task waits for them
+    late = threading.Timer(1.0, produce, (boot, topic, [(0, None, b"r%d" % i, []) for i in range(20, 40)]))
+    late.start()
+    try:
+        assert read(40) == [b"r%d" % i for i in range(40)]  # the default poll timeout, 120 s
+    finally:
+        late.join()
+    # records that never come: lost after the poll timeout
+    if fail_on_data_loss:
+        with pytest.raises(
+            DataLossError,
+            match=f"{topic}-0: offsets 40 to 50 were planned but the log now ends at 40"
+            " still after kafkaConsumer.pollTimeoutMs",
+        ):
+            read(50, pollTimeoutMs="1500")
+    else:
+        assert len(read(50, pollTimeoutMs="1500")) == 40
+
+
 # -- a broker of this module's own: ACLs, TLS, a quick log cleaner, restarted ----------
 
 

@@ -12,9 +12,13 @@ aborted when the Fetch response listed an aborted transaction of that producer s
 at or before the batch's last offset and no abort marker of that producer has come since
 (the consumer's own walk over the response's ``aborted_transactions``).
 
-A fetch that finds its offset gone (``OFFSET_OUT_OF_RANGE``, or a log that ends before the
-range does) raises :class:`~kafkawire.errors.DataLossError` naming the partition and the
-offsets when ``failOnDataLoss`` is true, and otherwise skips to what is left.  A leader
+A fetch that finds its offset gone (``OFFSET_OUT_OF_RANGE``, or a log that still ends
+before the range does after ``kafkaConsumer.pollTimeoutMs`` of asking again: a leader just
+elected can trail the old one's high watermark for a moment) raises
+:class:`~kafkawire.errors.DataLossError` naming the partition and the offsets when
+``failOnDataLoss`` is true, and otherwise skips to what is left.  A Fetch a quota
+throttled (no records, a ``throttle_time_ms``) is no fault: the next one waits that long
+(:meth:`Cluster.request <kafkawire.cluster.client.Cluster.request>`).  A leader
 that moved or is not ready, a connection lost in the middle of a response, or a
 response that does not decode is asked again (a new connection, after a metadata
 refresh), within ``default.api.timeout.ms``; then the error names the partition and the
@@ -223,6 +227,7 @@ def read_range(
     offset = r.start
     pending: Optional[asyncio.Task[Any]] = None
     deadline = time.monotonic() + cluster.config.api_timeout
+    ended_since: Optional[float] = None  # when the log first seemed to end before ``offset``
 
     async def ask(at: int) -> Any:
         conn, info, part = await cluster.leader(r.tp)
@@ -291,7 +296,17 @@ def read_range(
             if not batches:
                 bound = p.last_stable_offset if options.isolation_level == 1 else p.high_watermark
                 if 0 <= bound <= offset:
-                    offset = _log_ended(r, offset, bound, options)
+                    # a leader just elected can answer with a high watermark behind the old
+                    # leader's for a moment: ask again, through fresh metadata, for as long as
+                    # the connector polls before the records are judged lost
+                    now = time.monotonic()
+                    ended_since = now if ended_since is None else ended_since
+                    if now - ended_since < options.poll_timeout:
+                        cluster.forget_metadata()
+                        cluster.run(asyncio.sleep(cluster.config.retry_backoff))
+                        continue
+                    ended_since = None
+                    offset = _log_ended(r, offset, bound, options, waited=True)
                     continue
                 if time.monotonic() > deadline:
                     raise DataLossError(
@@ -300,6 +315,7 @@ def read_range(
                     )
                 continue
             deadline = time.monotonic() + cluster.config.api_timeout
+            ended_since = None
             # a batch may begin before the offset asked for (the one holding it, or one
             # whose first records are behind the log start): those records are not read
             fetched_from, offset = offset, next_offset
@@ -373,11 +389,12 @@ def _out_of_range(cluster: Cluster, r: OffsetRange, offset: int, options: ReadOp
     return _log_ended(r, offset, offset, options)
 
 
-def _log_ended(r: OffsetRange, offset: int, bound: int, options: ReadOptions) -> int:
+def _log_ended(r: OffsetRange, offset: int, bound: int, options: ReadOptions, waited: bool = False) -> int:
     where = f"{r.topic}-{r.partition}"
     if options.fail_on_data_loss:
+        still = f" still after kafkaConsumer.pollTimeoutMs ({options.poll_timeout:g} s)" if waited else ""
         raise DataLossError(
-            f"{where}: offsets {offset} to {r.end} were planned but the log now ends at {bound}:"
+            f"{where}: offsets {offset} to {r.end} were planned but the log now ends at {bound}{still}:"
             " records were lost (the log was truncated); set failOnDataLoss=false to skip them"
         )
     log.warning("%s: offsets %d to %d are gone (the log ends at %d): skipped", where, offset, r.end, bound)
