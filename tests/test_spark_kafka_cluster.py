@@ -269,6 +269,49 @@ def test_ranges_cut_inside_batches_with_and_without_headers_read_as_the_connecto
     assert any(r.headers is None for r in got) and any(r.headers for r in got)
 
 
+@pytest.mark.timeout(600)
+def test_a_batch_decompressing_past_256_mib_reads_as_the_connector_does(
+    spark_connector, kafka_broker, backend
+):
+    """One zstd batch of 2700 records of 100 KiB (librdkafka, a few kB on the wire):
+    past the default decompression cap, yet a batch Kafka's consumer reads."""
+    import hashlib
+    import json
+
+    from kafkawire.cluster.client import Cluster
+    from kafkawire.cluster.fetch import read_range
+    from kafkawire.cluster.plan import OffsetRange, ReadOptions
+
+    boot = kafka_broker.bootstrap_servers
+    name = f"kw-huge-batch-{uuid.uuid4().hex[:8]}"
+    create_topic(boot, name, 1)
+    n, size = 2700, 100 << 10
+    produce(
+        boot,
+        name,
+        [(0, None, bytes([i % 251]) * size, []) for i in range(n)],
+        **{
+            "compression.type": "zstd",
+            "linger.ms": 60000,
+            "batch.size": 400 << 20,
+            "message.max.bytes": 400 << 20,
+            "batch.num.messages": n,
+        },
+    )
+    options = ReadOptions.parse({"kafka.bootstrap.servers": boot, "subscribe": name, "backend": backend})
+    ours = []
+    with Cluster(options.client) as cluster:
+        for b in read_range(cluster, OffsetRange(name, 0, 0, n), options, max_rows=256):
+            ours += [hashlib.sha256(v).hexdigest() for v in b.column("value").to_pylist()]
+    theirs = load(
+        spark_connector,
+        "kafka",
+        {"kafka.bootstrap.servers": boot, "assign": json.dumps({name: [0]})},
+    ).selectExpr("offset", "sha2(value, 256) AS digest")
+    assert ours == [r.digest for r in sorted(theirs.collect())]
+    assert ours == [hashlib.sha256(bytes([i % 251]) * size).hexdigest() for i in range(n)]
+
+
 def test_filters_and_a_schema_of_some_columns_give_the_same_rows(
     spark_connector, kafka_broker, mixed_topic, backend
 ):

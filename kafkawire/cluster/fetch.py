@@ -35,7 +35,7 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Tuple
 
-from kafkawire import _backend
+from kafkawire import _backend, compression
 from kafkawire.cluster.client import EARLIEST, Cluster, Retriable, broker_error
 from kafkawire.cluster.plan import OffsetRange, ReadOptions
 from kafkawire.errors import ClusterError, CorruptRecordError, DataLossError, DecodeError
@@ -276,6 +276,7 @@ def read_range(
             txns = _Txns(p.aborted_transactions) if options.isolation_level == 1 else None
             batches = 0
             kept: List[Tuple[int, int]] = []  # byte runs of kept batches
+            cap = compression.DEFAULT_MAX_DECOMPRESSED_SIZE  # what the largest may become
             pos = 0
             next_offset = offset
             for b in _checked(
@@ -285,6 +286,7 @@ def read_range(
                 next_offset = b.last_offset + 1
                 keep = txns.keeps(b, records) if txns is not None else not b.is_control
                 if keep and b.last_offset >= offset:
+                    cap = max(cap, compression.greatest_decompressed_size(b.compression_id, size))
                     if kept and kept[-1][1] == pos:
                         kept[-1] = (kept[-1][0], pos + size)
                     else:
@@ -324,7 +326,9 @@ def read_range(
             view = memoryview(buf)
             for a, b_end in kept:
                 try:  # the walk above checked these batches' CRCs
-                    table = records.to_arrow(view[a:b_end], columns=decode, verify_crc=False)
+                    table = records.to_arrow(
+                        view[a:b_end], columns=decode, verify_crc=False, max_decompressed_size=cap
+                    )
                 except DecodeError as exc:
                     raise _corrupt(where, fetched_from, broker, exc) from exc
                 table = _trim(table, fetched_from, r.end)
