@@ -4,7 +4,8 @@
 node 1 is broker and controller (the controller quorum, of one), nodes 2 and 3 are brokers
 only.  Topics are replicated three times with ``min.insync.replicas=2``, heaps are small,
 every listener is on 127.0.0.1.  A killed broker is fenced, and its partitions get new
-leaders, once ``broker.session.timeout.ms`` passes without its heartbeat.
+leaders, once ``broker.session.timeout.ms`` passes without its heartbeat; node 1 is not
+killed (:data:`CONTROLLER`: without it no leader is elected).
 
 The cluster is changed with Kafka's own Admin API (``ClusterAdmin.java``, one JVM a call):
 :meth:`KafkaCluster.move_leader` reorders a partition's replicas by a reassignment and
@@ -26,6 +27,7 @@ from kafka_support.broker import KafkaBroker, start_broker
 from kafka_support.java_clients import run_java
 
 NODES = 3
+CONTROLLER = 1  # the node that is also the controller quorum
 HEAP = "-Xmx256m"
 ADMIN = Path(__file__).with_name("ClusterAdmin.java")
 SETTINGS: Dict[str, object] = {
@@ -121,6 +123,8 @@ class KafkaCluster:
     def kill(self, node: int) -> None:
         """Kill broker ``node``'s JVM (SIGKILL); its partitions get new leaders once the
         controller fences it."""
+        if node == CONTROLLER:
+            raise ValueError(f"node {CONTROLLER} is the controller quorum: kill another broker")
         self.broker(node).kill()
 
     def start(self, node: int) -> None:
@@ -130,7 +134,8 @@ class KafkaCluster:
         self._wait(f"broker {node} is not back", lambda: node in self.registered())
 
     def stop(self) -> None:
-        for b in self.brokers:
+        # the brokers first: a broker shutting down cleanly waits for the controller
+        for b in reversed(self.brokers):
             b.stop()
 
 
@@ -158,9 +163,8 @@ def start_cluster() -> KafkaCluster:
         )
         return cluster
     except BaseException:
-        for b in brokers:
-            b.stop()
+        KafkaCluster(brokers).stop()
         raise
 
 
-__all__ = ["KafkaCluster", "admin", "start_cluster", "NODES", "SETTINGS"]
+__all__ = ["KafkaCluster", "admin", "start_cluster", "CONTROLLER", "NODES", "SETTINGS"]
