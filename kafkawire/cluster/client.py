@@ -157,7 +157,7 @@ class Cluster:
         Kafka's random 20 % either way)."""
         c = self.config
         failed = min(self._failed_connects.get((host, port), 0), 32)
-        return min(c.connect_timeout * 2**failed, max(c.connect_timeout, c.connect_timeout_max))
+        return min(c.connect_timeout * (1 << failed), max(c.connect_timeout, c.connect_timeout_max))
 
     async def _open(self, host: str, port: int) -> AsyncConnection:
         c = self.config
