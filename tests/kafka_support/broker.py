@@ -10,7 +10,10 @@ ApiVersions (asked with kafkawire's own codec).  :meth:`KafkaBroker.stop` termin
 JVM, then kills it after a bounded wait; an ``atexit`` hook does the same for a run that
 ends abnormally, and on Linux the JVM gets SIGTERM when the test process dies, however it
 dies.  :meth:`KafkaBroker.restart` stops it cleanly and starts it again on the same log
-directory and ports.  Kafka's warnings and errors are in ``broker.output()``.
+directory and ports; :meth:`KafkaBroker.kill` and :meth:`KafkaBroker.start` crash it and
+bring it back.  Kafka's warnings and errors are in ``broker.output()``.  A node of a
+cluster of several (``kafka_support.cluster``) is started with the first node's cluster
+id and controller address: it is then a broker only.
 """
 
 from __future__ import annotations

@@ -11,7 +11,8 @@ The cluster is changed with Kafka's own Admin API (``ClusterAdmin.java``, one JV
 :meth:`KafkaCluster.move_leader` reorders a partition's replicas by a reassignment and
 runs a preferred leader election (what ``kafka-reassign-partitions.sh`` and
 ``kafka-leader-election.sh`` do), :meth:`~KafkaCluster.add_partitions`,
-:meth:`~KafkaCluster.delete_topic`, :meth:`~KafkaCluster.set_quota`; a broker is
+:meth:`~KafkaCluster.delete_topic` (and :meth:`~KafkaCluster.recreate_topic`),
+:meth:`~KafkaCluster.set_quota`; a broker is
 killed (SIGKILL) and started again with :meth:`~KafkaCluster.kill` and
 :meth:`~KafkaCluster.start`.
 """
@@ -115,6 +116,15 @@ class KafkaCluster:
 
     def delete_topic(self, topic: str) -> None:
         self.admin({"op": "delete", "topic": topic})
+
+    def recreate_topic(self, topic: str, partitions: int, **configs: str) -> None:
+        """Delete ``topic`` and create it again, empty, under a new topic id."""
+        from confluent_kafka.admin import AdminClient
+
+        self.delete_topic(topic)
+        listed = AdminClient({"bootstrap.servers": self.bootstrap_servers})
+        self._wait(f"topic {topic} is not gone", lambda: topic not in listed.list_topics(timeout=10).topics)
+        self.create_topic(topic, partitions, **configs)
 
     def set_quota(self, client_id: str, **rates: Optional[float]) -> None:
         """``consumer_byte_rate`` and ``producer_byte_rate`` of ``client_id`` (None: removed)."""
