@@ -444,7 +444,7 @@ def test_records_planned_past_the_log_end_are_waited_for_until_the_poll_timeout(
     create_topic(boot, topic, 1)
     produce(boot, topic, [(0, None, b"r%d" % i, []) for i in range(20)])
 
-    def read(end: int, **poll_ms: str) -> list:
+    def read(end: int, after_first=lambda: None, **poll_ms: str) -> list:
         opts = ReadOptions.parse(
             {
                 "kafka.bootstrap.servers": boot,
@@ -454,15 +454,19 @@ def test_records_planned_past_the_log_end_are_waited_for_until_the_poll_timeout(
                 **{f"kafkaConsumer.{k}": v for k, v in poll_ms.items()},
             }
         )
+        out: list = []
         with Cluster(opts.client) as cluster:
-            r = OffsetRange(topic, 0, 0, end)
-            return [v for b in read_range(cluster, r, opts) for v in b.column("value").to_pylist()]
+            for b in read_range(cluster, OffsetRange(topic, 0, 0, end), opts):
+                out += b.column("value").to_pylist()
+                after_first()
+                after_first = lambda: None  # noqa: E731
+        return out
 
-    # the last 20 records come while the task waits for them
-    late = threading.Timer(1.0, produce, (boot, topic, [(0, None, b"r%d" % i, []) for i in range(20, 40)]))
-    late.start()
+    # the last 20 records come a few seconds after the task has read the first 20, while
+    # it waits for them
+    late = threading.Timer(3.0, produce, (boot, topic, [(0, None, b"r%d" % i, []) for i in range(20, 40)]))
     try:
-        assert read(40) == [b"r%d" % i for i in range(40)]  # the default poll timeout, 120 s
+        assert read(40, late.start) == [b"r%d" % i for i in range(40)]  # the default poll timeout, 120 s
     finally:
         late.join()
     # records that never come: lost after the poll timeout
