@@ -337,6 +337,7 @@ async def open_connection(
     max_in_flight: Optional[int] = 5,
     versions: Optional[Versions] = None,
     timeout: float = 30.0,
+    connect_timeout: Optional[float] = None,
     software_name: str = "kafkawire",
     software_version: Optional[str] = None,
     sasl: Optional["SaslClient"] = None,
@@ -353,7 +354,8 @@ async def open_connection(
     SASL if asked.
 
     ``timeout`` bounds the connect with its TLS handshake, the ApiVersions handshake, the
-    authentication, and by default every request.  TLS: ``ssl`` is an
+    authentication, and by default every request; ``connect_timeout``, when given, bounds
+    the TCP connect instead (Kafka's ``socket.connection.setup.timeout.ms``).  TLS: ``ssl`` is an
     :class:`ssl.SSLContext` or True (a default context: the system's certificate
     authorities, host name checked); ``server_hostname`` is the name the certificate must
     carry, by default ``host``.  A connect that outlasts ``timeout`` raises
@@ -383,11 +385,16 @@ async def open_connection(
         sasl = client_for(sasl_mechanism, sasl_username or "", sasl_password or "")
     context = _tls_context(ssl, server_hostname)
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
+    began = loop.time()
+    connecting = timeout if connect_timeout is None else connect_timeout
     try:
-        stream = await asyncio.wait_for(SocketStream.connect(host, port, _READ_LIMIT), timeout)
+        stream = await asyncio.wait_for(SocketStream.connect(host, port, _READ_LIMIT), connecting)
     except asyncio.TimeoutError as exc:
-        raise ConnectTimeoutError(f"the connect to {host}:{port} did not finish within {timeout} s") from exc
+        raise ConnectTimeoutError(
+            f"the connect to {host}:{port} did not finish within {connecting:g} s"
+        ) from exc
+    # the TLS handshake has what is left of ``timeout``, or all of it after a connect bound on its own
+    deadline = (began if connect_timeout is None else loop.time()) + timeout
     if context is not None:
         await _start_tls(
             stream, context, server_hostname or host, f"{host}:{port}", deadline - loop.time(), timeout

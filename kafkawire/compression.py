@@ -46,6 +46,22 @@ CODEC_IDS = {name: i for i, name in enumerate(CODEC_NAMES)}
 #: leaves room for unusual configurations while keeping a bomb from exhausting memory.
 DEFAULT_MAX_DECOMPRESSED_SIZE = 256 * 1024 * 1024
 
+# The most one compressed byte of each codec can stand for in a valid stream: deflate
+# 1032 (a 258-byte match in under two bits), snappy 22 (64 bytes a 3-byte copy), lz4 256
+# (255 more match bytes a length byte), zstd 32768 (an RLE block: 128 KiB for 4 bytes)
+_GREATEST_EXPANSION = {GZIP: 1032, SNAPPY: 22, LZ4: 256, ZSTD: 32768}
+
+
+def greatest_decompressed_size(codec: int, compressed_size: int) -> int:
+    """The cap that no valid ``compressed_size`` bytes of ``codec`` (an id) can reach:
+    what they stand for at the codec's greatest expansion, and never below
+    :data:`DEFAULT_MAX_DECOMPRESSED_SIZE`.  A batch a broker served may decompress past
+    that default (a producer fills batches by their compressed size, so very repetitive
+    records make huge ones) and Kafka's consumer reads it; with this cap, only input that
+    claims more than its bytes can hold is refused."""
+    return max(DEFAULT_MAX_DECOMPRESSED_SIZE, compressed_size * _GREATEST_EXPANSION.get(codec, 1))
+
+
 #: Default compression levels: Kafka's producer defaults (gzip 6 as java.util.zip,
 #: lz4 9 since KIP-390, zstd 3).
 DEFAULT_LEVELS = {GZIP: 6, LZ4: 9, ZSTD: 3}
@@ -492,6 +508,7 @@ __all__ = [
     "CODEC_IDS",
     "DEFAULT_MAX_DECOMPRESSED_SIZE",
     "DEFAULT_LEVELS",
+    "greatest_decompressed_size",
     "codec_id",
     "codec_name",
     "compress",

@@ -237,6 +237,13 @@ KAFKA_CLUSTER_READ: Tuple[Option, ...] = (
         "Fail, naming the topic, partition and offsets, when offsets asked for are gone "
         "(deleted by retention); ``false`` reads what is left.",
     ),
+    Option(
+        "kafkaConsumer.pollTimeoutMs",
+        "120000",
+        "How long a task keeps asking for records its range holds when the log seems to end "
+        "before them (a new leader's high watermark can trail for a moment) before it judges "
+        "them lost. The connector's default is ``spark.network.timeout``, 120 s unless set.",
+    ),
     Option("backend", None, "``cython`` or ``python``: the kafkawire backend the tasks decode with."),
 )
 
@@ -251,7 +258,16 @@ KAFKA_CLUSTER_CLIENT: Tuple[Option, ...] = (
         "60000",
         "How long a call may spend in all, retrying moved leaders, lost connections and timeouts.",
     ),
-    Option("socket.connection.setup.timeout.ms", "10000", "How long opening a connection may take."),
+    Option(
+        "socket.connection.setup.timeout.ms",
+        "10000",
+        "How long a TCP connect to a broker may take (the handshakes that follow wait as a request does).",
+    ),
+    Option(
+        "socket.connection.setup.timeout.max.ms",
+        "30000",
+        "The connect timeout doubles after each failed connect to the same broker, up to this.",
+    ),
     Option("retry.backoff.ms", "100", "The first wait before a retry."),
     Option("retry.backoff.max.ms", "1000", "The longest wait before a retry."),
     Option(

@@ -67,6 +67,23 @@ def kafka_broker():
 
 
 @pytest.fixture(scope="session")
+def kafka_cluster():
+    """Three Kafka 4.4 brokers (:class:`kafka_support.cluster.KafkaCluster`): replication
+    factor 3, ``min.insync.replicas=2``; started on first use, shared by the tests that
+    ask for it.  A test that kills a broker starts it again before it ends."""
+    from kafka_support.jars import require_kafka
+
+    require_kafka()
+    from kafka_support.cluster import start_cluster
+
+    cluster = start_cluster()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture(scope="session")
 def kafka_workload(tmp_path_factory):
     """A data directory a broker of its own wrote under a real client workload, and what
     Kafka's consumer read from it (:class:`kafka_support.workload.Workload`)."""

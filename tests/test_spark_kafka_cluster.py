@@ -197,6 +197,121 @@ def test_offsets_json_timestamps_and_min_partitions_as_the_connector_does(
     )
 
 
+@pytest.fixture(scope="module")
+def header_runs_topic(kafka_broker):
+    """A topic of 4 partitions written batch by batch (librdkafka): in each batch every
+    record has headers, none has, or a random some have.  Returns the topic's name and,
+    per partition, its batches as (first offset, headers of each record)."""
+    import random
+
+    from confluent_kafka import Producer
+
+    boot = kafka_broker.bootstrap_servers
+    name = f"kw-header-runs-{uuid.uuid4().hex[:8]}"
+    create_topic(boot, name, PARTITIONS)
+    rng = random.Random(37)
+    batches: dict = {p: [] for p in range(PARTITIONS)}
+    ends = dict.fromkeys(range(PARTITIONS), 0)
+    # a long linger: each flush sends one batch per partition, nothing else does
+    producer = Producer({"bootstrap.servers": boot, "linger.ms": 60000, "compression.type": "lz4"})
+    for _ in range(10):
+        for p in range(PARTITIONS):
+            kind = rng.choice(["none", "all", "some"])
+            heads = []
+            for _ in range(rng.randint(2, 12)):
+                has = kind == "all" or (kind == "some" and rng.random() < 0.5)
+                heads.append(
+                    [("h", b"%d" % rng.randrange(100)), ("null", None)][: rng.randint(1, 2)] if has else []
+                )
+            for i, h in enumerate(heads):
+                producer.produce(name, value=b"v%d-%d" % (ends[p], i), key=b"k", partition=p, headers=h)
+            batches[p].append((ends[p], heads))
+            ends[p] += len(heads)
+        assert producer.flush(30) == 0
+    return name, batches
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_ranges_cut_inside_batches_with_and_without_headers_read_as_the_connector_does(
+    spark_connector, kafka_broker, header_runs_topic, seed, backend
+):
+    """Ranges that start and end at random offsets inside batches, with headers asked
+    for: the records cut away in front of a range may carry headers or none."""
+    import json
+    import random
+
+    name, batches = header_runs_topic
+    rng = random.Random(seed)
+    start, end = {}, {}
+    for p, runs in batches.items():
+        # partition 0 always starts behind records with no headers
+        choices = [b for b in runs if not b[1][0]] if p == 0 else runs
+        first, heads = rng.choice(choices)
+        cut = rng.randint(1, len(heads) - 1)
+        if p == 0:
+            cut = next(i for i, h in enumerate(heads) if h) if any(heads) else cut
+        start[str(p)] = first + cut
+        later = [b for b in runs if b[0] + len(b[1]) > start[str(p)]]
+        last_first, last_heads = rng.choice(later)
+        end[str(p)] = max(start[str(p)] + 1, last_first + rng.randint(1, len(last_heads)))
+    got = same_as_connector(
+        spark_connector,
+        {
+            "kafka.bootstrap.servers": kafka_broker.bootstrap_servers,
+            "assign": json.dumps({name: list(range(PARTITIONS))}),
+            "startingOffsets": json.dumps({name: start}),
+            "endingOffsets": json.dumps({name: end}),
+            "includeHeaders": "true",
+        },
+        backend,
+    )
+    assert len(got) == sum(end[p] - start[p] for p in start)
+    assert any(r.headers is None for r in got) and any(r.headers for r in got)
+
+
+@pytest.mark.timeout(600)
+def test_a_batch_decompressing_past_256_mib_reads_as_the_connector_does(
+    spark_connector, kafka_broker, backend
+):
+    """One zstd batch of 2700 records of 100 KiB (librdkafka, a few kB on the wire):
+    past the default decompression cap, yet a batch Kafka's consumer reads."""
+    import hashlib
+    import json
+
+    from kafkawire.cluster.client import Cluster
+    from kafkawire.cluster.fetch import read_range
+    from kafkawire.cluster.plan import OffsetRange, ReadOptions
+
+    boot = kafka_broker.bootstrap_servers
+    name = f"kw-huge-batch-{uuid.uuid4().hex[:8]}"
+    create_topic(boot, name, 1)
+    n, size = 2700, 100 << 10
+    produce(
+        boot,
+        name,
+        [(0, None, bytes([i % 251]) * size, []) for i in range(n)],
+        **{
+            "compression.type": "zstd",
+            "linger.ms": 60000,
+            "batch.size": 400 << 20,
+            "message.max.bytes": 400 << 20,
+            "batch.num.messages": n,
+        },
+    )
+    options = ReadOptions.parse({"kafka.bootstrap.servers": boot, "subscribe": name, "backend": backend})
+    ours = []
+    with Cluster(options.client) as cluster:
+        for b in read_range(cluster, OffsetRange(name, 0, 0, n), options, max_rows=256):
+            ours += [hashlib.sha256(v).hexdigest() for v in b.column("value").to_pylist()]
+    theirs = load(
+        spark_connector,
+        "kafka",
+        {"kafka.bootstrap.servers": boot, "assign": json.dumps({name: [0]})},
+    ).selectExpr("offset", "sha2(value, 256) AS digest")
+    assert ours == [r.digest for r in sorted(theirs.collect())]
+    assert ours == [hashlib.sha256(bytes([i % 251]) * size).hexdigest() for i in range(n)]
+
+
 def test_filters_and_a_schema_of_some_columns_give_the_same_rows(
     spark_connector, kafka_broker, mixed_topic, backend
 ):

@@ -323,6 +323,164 @@ def test_produce_requests_on_the_wire_together_write_each_record_once_in_order(
         assert by_partition[p] == [b"value-%d" % i for i in range(p, n, 2)]
 
 
+@pytest.fixture
+def blackholed_port():
+    """A port on 127.0.0.1 where a TCP connect hangs: a listener that accepts nothing,
+    its backlog of one taken, so the kernel drops every further SYN."""
+    import socket
+
+    with socket.socket() as listener, socket.socket() as filler:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(0)
+        port = listener.getsockname()[1]
+        filler.connect(("127.0.0.1", port))
+        yield port
+
+
+@pytest.mark.timeout(120)
+def test_a_connect_that_hangs_fails_within_the_connection_setup_timeout(blackholed_port, backend):
+    """A bootstrap server whose connect never completes: each try gives up after
+    ``socket.connection.setup.timeout.ms``, doubled after each failed connect up to
+    ``socket.connection.setup.timeout.max.ms`` (Kafka's clients' schedule), not after
+    ``request.timeout.ms``."""
+    from kafkawire.cluster.client import Cluster
+    from kafkawire.cluster.plan import ReadOptions, plan
+    from kafkawire.errors import ClusterError
+
+    options = ReadOptions.parse(
+        {
+            "kafka.bootstrap.servers": f"127.0.0.1:{blackholed_port}",
+            "subscribe": "t",
+            "kafka.socket.connection.setup.timeout.ms": "200",
+            "kafka.socket.connection.setup.timeout.max.ms": "800",
+            "kafka.request.timeout.ms": "30000",
+            "kafka.default.api.timeout.ms": "3000",
+        }
+    )
+    with Cluster(options.client) as cluster:
+        timeouts = [cluster.connect_timeout("127.0.0.1", blackholed_port)]
+        with pytest.raises(ClusterError) as caught:
+            plan(cluster, options)
+        timeouts.append(cluster.connect_timeout("127.0.0.1", blackholed_port))
+    assert timeouts == [0.2, 0.8]
+    # tries of 0.2, 0.4 and 0.8 s fit in the 3 s: the last one waited 0.8 s
+    assert f"the connect to 127.0.0.1:{blackholed_port} did not finish within 0.8 s" in str(caught.value)
+
+
+def _throttled_read(bootstrap: str, topic: str, client_id: str, backend: str):
+    from kafkawire.cluster.client import Cluster
+    from kafkawire.cluster.fetch import read_range
+    from kafkawire.cluster.plan import OffsetRange, ReadOptions
+
+    options = ReadOptions.parse(
+        {
+            "kafka.bootstrap.servers": bootstrap,
+            "subscribe": topic,
+            "backend": backend,
+            "kafka.client.id": client_id,
+            "kafka.max.partition.fetch.bytes": "16384",
+            # shorter than the read takes under the quota: being throttled is no fault
+            "kafka.default.api.timeout.ms": "2000",
+        }
+    )
+    with Cluster(options.client) as cluster:
+        return [
+            v
+            for b in read_range(cluster, OffsetRange(topic, 0, 0, 100), options)
+            for v in b.column("value").to_pylist()
+        ]
+
+
+@pytest.mark.timeout(180)
+def test_a_fetch_quota_throttles_the_read_and_is_no_fault(kafka_broker, backend):
+    """A client id with a consumer byte-rate quota (set with Kafka's Admin API, as
+    kafka-configs does): the broker answers Fetches it throttles with no records and a
+    ``throttle_time_ms``.  The read waits that long before its next request to the broker
+    (as Kafka's clients do), asks no new metadata, and gets every record."""
+    from kafka_support.cluster import admin
+    from kafka_support.proxy import FaultProxy
+
+    # a first client's rate is taken over the quota's whole window (10 s): 100 kB read at
+    # once is twice a 5 kB/s quota, several seconds of throttling.  Batches of 8 kB: the
+    # broker answers a throttled Fetch with nothing, and one batch bigger than the quota
+    # allows in a window would be throttled for ever
+
+    from kafkawire.schema.catalog import ApiKey
+
+    boot = kafka_broker.bootstrap_servers
+    topic = f"kw-quota-{uuid.uuid4().hex[:8]}"
+    create_topic(boot, topic, 1)
+    values = [b"%04d-" % i + b"x" * 1000 for i in range(100)]
+    produce(boot, topic, [(0, None, v, []) for v in values], **{"batch.size": 8192})
+    client_id = f"kw-throttled-{backend}-{uuid.uuid4().hex[:6]}"
+    admin(boot, {"op": "quota", "client_id": client_id, "consumer_byte_rate": 5000})
+    with FaultProxy(kafka_broker.host, kafka_broker.port, "cut", faults=0) as proxy:
+        assert _throttled_read(proxy.address, topic, client_id, backend) == values
+    assert proxy.throttled, "the quota throttled no Fetch"
+    for at, ms in proxy.throttled:
+        later = [t for t, _ in proxy.requests if t > at]
+        assert all(t >= at + ms / 1000 for t in later), (at, ms, later[:3])
+    metadata = [t for t, api in proxy.requests if api == ApiKey.METADATA]
+    assert all(t < proxy.throttled[0][0] for t in metadata), "throttling cleared the metadata"
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.parametrize("fail_on_data_loss", [True, False])
+def test_records_planned_past_the_log_end_are_waited_for_until_the_poll_timeout(
+    kafka_broker, fail_on_data_loss, backend
+):
+    """A range that reaches past where the log ends (a new leader's high watermark can
+    trail the old one's for a moment): the task asks again until the records come,
+    for up to ``kafkaConsumer.pollTimeoutMs``, before it judges them lost."""
+    import threading
+
+    from kafkawire.cluster.client import Cluster
+    from kafkawire.cluster.fetch import read_range
+    from kafkawire.cluster.plan import OffsetRange, ReadOptions
+    from kafkawire.errors import DataLossError
+
+    boot = kafka_broker.bootstrap_servers
+    topic = f"kw-late-{uuid.uuid4().hex[:8]}"
+    create_topic(boot, topic, 1)
+    produce(boot, topic, [(0, None, b"r%d" % i, []) for i in range(20)])
+
+    def read(end: int, after_first=lambda: None, **poll_ms: str) -> list:
+        opts = ReadOptions.parse(
+            {
+                "kafka.bootstrap.servers": boot,
+                "subscribe": topic,
+                "failOnDataLoss": str(fail_on_data_loss).lower(),
+                "backend": backend,
+                **{f"kafkaConsumer.{k}": v for k, v in poll_ms.items()},
+            }
+        )
+        out: list = []
+        with Cluster(opts.client) as cluster:
+            for b in read_range(cluster, OffsetRange(topic, 0, 0, end), opts):
+                out += b.column("value").to_pylist()
+                after_first()
+                after_first = lambda: None  # noqa: E731
+        return out
+
+    # the last 20 records come a few seconds after the task has read the first 20, while
+    # it waits for them
+    late = threading.Timer(3.0, produce, (boot, topic, [(0, None, b"r%d" % i, []) for i in range(20, 40)]))
+    try:
+        assert read(40, late.start) == [b"r%d" % i for i in range(40)]  # the default poll timeout, 120 s
+    finally:
+        late.join()
+    # records that never come: lost after the poll timeout
+    if fail_on_data_loss:
+        with pytest.raises(
+            DataLossError,
+            match=f"{topic}-0: offsets 40 to 50 were planned but the log now ends at 40"
+            " still after kafkaConsumer.pollTimeoutMs",
+        ):
+            read(50, pollTimeoutMs="1500")
+    else:
+        assert len(read(50, pollTimeoutMs="1500")) == 40
+
+
 # -- a broker of this module's own: ACLs, TLS, a quick log cleaner, restarted ----------
 
 

@@ -53,6 +53,10 @@ _FETCH = 1
 _PRODUCE = 0
 _OFFSET_COMMIT = 8
 _FIND_COORDINATOR = 10
+# API key -> the first version whose response a broker sends at once when a quota is
+# exceeded, leaving the client to wait ``throttle_time_ms`` before its next request to
+# that broker (KIP-219); below it the broker itself held the response back
+_CLIENT_THROTTLES_FROM = {_PRODUCE: 6, _FETCH: 8, 2: 3, 3: 6}  # ListOffsets, Metadata
 
 
 @dataclass(frozen=True)
@@ -127,6 +131,9 @@ class Cluster:
         self._reauthenticating = asyncio.Lock()
         #: KIP-368 re-authentications done so far
         self.reauthentications = 0
+        self._failed_connects: Dict[Tuple[str, int], int] = {}  # in a row, per address
+        self._throttled: Dict[str, float] = {}  # address -> monotonic end of its throttle
+        self._throttle_waits = 0.0  # seconds spent waiting for throttles, in all
 
     # -- life cycle -----------------------------------------------------------------
 
@@ -156,6 +163,15 @@ class Cluster:
 
     # -- connections ----------------------------------------------------------------
 
+    def connect_timeout(self, host: str, port: int) -> float:
+        """How long the next TCP connect to ``host:port`` may take: Kafka's clients'
+        ``socket.connection.setup.timeout.ms``, doubled after each connect to that address
+        that failed in a row, up to ``socket.connection.setup.timeout.max.ms`` (without
+        Kafka's random 20 % either way)."""
+        c = self.config
+        failed = min(self._failed_connects.get((host, port), 0), 32)
+        return min(c.connect_timeout * (1 << failed), max(c.connect_timeout, c.connect_timeout_max))
+
     async def _open(self, host: str, port: int) -> AsyncConnection:
         c = self.config
         try:
@@ -164,13 +180,17 @@ class Cluster:
                 port,
                 client_id=c.client_id,
                 timeout=c.request_timeout,
+                connect_timeout=self.connect_timeout(host, port),
                 sasl=c.sasl_client(host),
                 ssl=c.ssl_context(),
             )
         except (SaslError, TlsHandshakeError):
             raise  # wrong credentials or certificates: no retry cures them
         except (ConnectionStateError, ConnectTimeoutError, RequestTimedOutError, OSError) as exc:
+            if isinstance(exc, (ConnectTimeoutError, ConnectionRefusedError)):  # no TCP connection
+                self._failed_connects[(host, port)] = self._failed_connects.get((host, port), 0) + 1
             raise Retriable(ClusterError(f"cannot reach {host}:{port}: {exc}")) from exc
+        self._failed_connects.pop((host, port), None)
         self._addresses[conn] = f"{host}:{port}"
         self._schedule_reauthentication(conn, host)
         return conn
@@ -249,7 +269,14 @@ class Cluster:
 
     async def request(self, conn: AsyncConnection, message: Any) -> Any:
         """Send ``message`` on ``conn``; its response, or :class:`Retriable` when the
-        connection is lost or the answer does not come in time."""
+        connection is lost or the answer does not come in time.  A broker that throttled
+        an answer (a quota) is sent nothing more until its ``throttle_time_ms`` has
+        passed, as Kafka's clients do."""
+        address = self._addresses.get(conn, "?")
+        wait = self._throttled.get(address, 0.0) - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+            self._throttle_waits += wait
         await self._reauthenticate_if_due(conn)
         try:
             event = await conn.request(message)
@@ -265,6 +292,10 @@ class Cluster:
             raise Retriable(
                 ClusterError(f"the answer of {where} to {type(message).__name__} did not decode: {exc}")
             ) from exc
+        throttle_ms = getattr(event.message, "throttle_time_ms", 0)
+        if throttle_ms > 0 and event.version >= _CLIENT_THROTTLES_FROM.get(event.api_key, 1 << 15):
+            until = time.monotonic() + throttle_ms / 1000
+            self._throttled[address] = max(self._throttled.get(address, 0.0), until)
         return event.message
 
     async def _close_quietly(self, conn: AsyncConnection) -> None:
@@ -301,11 +332,15 @@ class Cluster:
             deadline = time.monotonic() + cfg.api_timeout
         backoff = cfg.retry_backoff
         tries = 0
+        throttled = self._throttle_waits
         while True:
             tries += 1
             try:
                 return await attempt()
             except Retriable as exc:
+                # waiting out a broker's throttle is no fault: it extends the deadline
+                deadline += self._throttle_waits - throttled
+                throttled = self._throttle_waits
                 left = deadline - time.monotonic()
                 if left <= 0:
                     cause = exc.cause

@@ -144,7 +144,8 @@ class ClientConfig:
     client_id: str = "kafkawire"
     request_timeout: float = 30.0  # seconds a request may wait for its answer
     api_timeout: float = 60.0  # seconds a call may spend retrying, in all
-    connect_timeout: float = 10.0
+    connect_timeout: float = 10.0  # seconds a TCP connect may take, at first
+    connect_timeout_max: float = 30.0  # ... and after connects that failed in a row
     retry_backoff: float = 0.1
     retry_backoff_max: float = 1.0
     security_protocol: str = "PLAINTEXT"
@@ -237,6 +238,7 @@ class ClientConfig:
             request_timeout=_int(options, "request.timeout.ms", 1) / 1000,
             api_timeout=_int(options, "default.api.timeout.ms", 1) / 1000,
             connect_timeout=_int(options, "socket.connection.setup.timeout.ms", 1) / 1000,
+            connect_timeout_max=_int(options, "socket.connection.setup.timeout.max.ms", 1) / 1000,
             retry_backoff=_int(options, "retry.backoff.ms") / 1000,
             retry_backoff_max=_int(options, "retry.backoff.max.ms") / 1000,
             security_protocol=protocol,

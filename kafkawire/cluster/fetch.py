@@ -12,9 +12,13 @@ aborted when the Fetch response listed an aborted transaction of that producer s
 at or before the batch's last offset and no abort marker of that producer has come since
 (the consumer's own walk over the response's ``aborted_transactions``).
 
-A fetch that finds its offset gone (``OFFSET_OUT_OF_RANGE``, or a log that ends before the
-range does) raises :class:`~kafkawire.errors.DataLossError` naming the partition and the
-offsets when ``failOnDataLoss`` is true, and otherwise skips to what is left.  A leader
+A fetch that finds its offset gone (``OFFSET_OUT_OF_RANGE``, or a log that still ends
+before the range does after ``kafkaConsumer.pollTimeoutMs`` of asking again: a leader just
+elected can trail the old one's high watermark for a moment) raises
+:class:`~kafkawire.errors.DataLossError` naming the partition and the offsets when
+``failOnDataLoss`` is true, and otherwise skips to what is left.  A Fetch a quota
+throttled (no records, a ``throttle_time_ms``) is no fault: the next one waits that long
+(:meth:`Cluster.request <kafkawire.cluster.client.Cluster.request>`).  A leader
 that moved or is not ready, a connection lost in the middle of a response, or a
 response that does not decode is asked again (a new connection, after a metadata
 refresh), within ``default.api.timeout.ms``; then the error names the partition and the
@@ -31,7 +35,7 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Tuple
 
-from kafkawire import _backend
+from kafkawire import _backend, compression
 from kafkawire.cluster.client import EARLIEST, Cluster, Retriable, broker_error
 from kafkawire.cluster.plan import OffsetRange, ReadOptions
 from kafkawire.errors import ClusterError, CorruptRecordError, DataLossError, DecodeError
@@ -184,7 +188,9 @@ def _null_if_empty(headers: "pyarrow.ListArray", spark_type: "pyarrow.DataType")
     empty = pc.equal(pc.list_value_length(headers), 0)
     offsets = headers.offsets
     first = offsets[0].as_py()
-    if first:  # a slice: from_arrays takes a mask only with offsets from 0
+    # from_arrays takes a mask only with offsets of its own, starting at 0: a slice
+    # (rows cut away in front, with or without headers) gets them made afresh
+    if headers.offset or first:
         values = headers.values.slice(first, offsets[-1].as_py() - first)
         offsets = pc.subtract(offsets, pa.scalar(first, offsets.type))
     else:
@@ -221,6 +227,7 @@ def read_range(
     offset = r.start
     pending: Optional[asyncio.Task[Any]] = None
     deadline = time.monotonic() + cluster.config.api_timeout
+    ended_since: Optional[float] = None  # when the log first seemed to end before ``offset``
 
     async def ask(at: int) -> Any:
         conn, info, part = await cluster.leader(r.tp)
@@ -239,6 +246,8 @@ def read_range(
             raise Retriable(broker_error(answer.error_code, f"fetching {where} from {broker}"))
         p = _the_partition(answer, r)
         if p is None:
+            if answer.throttle_time_ms > 0:  # a quota: the answer holds nothing, ask again after it
+                return None, broker
             raise Retriable(ClusterError(f"the Fetch response of {broker} does not hold {where}"))
         if p.error_code and p.error_code != _OFFSET_OUT_OF_RANGE:
             err = broker_error(p.error_code, f"fetching {where} at offset {at} from {broker}")
@@ -256,6 +265,8 @@ def read_range(
         while offset < r.end:
             p, broker = cluster.run(pending if pending is not None else start(offset))
             pending = None
+            if p is None:  # throttled: the next Fetch waits until the broker takes it
+                continue
             if p.error_code == _OFFSET_OUT_OF_RANGE:
                 offset = _out_of_range(cluster, r, offset, options)
                 continue
@@ -265,6 +276,7 @@ def read_range(
             txns = _Txns(p.aborted_transactions) if options.isolation_level == 1 else None
             batches = 0
             kept: List[Tuple[int, int]] = []  # byte runs of kept batches
+            cap = compression.DEFAULT_MAX_DECOMPRESSED_SIZE  # what the largest may become
             pos = 0
             next_offset = offset
             for b in _checked(
@@ -274,6 +286,7 @@ def read_range(
                 next_offset = b.last_offset + 1
                 keep = txns.keeps(b, records) if txns is not None else not b.is_control
                 if keep and b.last_offset >= offset:
+                    cap = max(cap, compression.greatest_decompressed_size(b.compression_id, size))
                     if kept and kept[-1][1] == pos:
                         kept[-1] = (kept[-1][0], pos + size)
                     else:
@@ -285,7 +298,17 @@ def read_range(
             if not batches:
                 bound = p.last_stable_offset if options.isolation_level == 1 else p.high_watermark
                 if 0 <= bound <= offset:
-                    offset = _log_ended(r, offset, bound, options)
+                    # a leader just elected can answer with a high watermark behind the old
+                    # leader's for a moment: ask again, through fresh metadata, for as long as
+                    # the connector polls before the records are judged lost
+                    now = time.monotonic()
+                    ended_since = now if ended_since is None else ended_since
+                    if now - ended_since < options.poll_timeout:
+                        cluster.forget_metadata()
+                        cluster.run(asyncio.sleep(cluster.config.retry_backoff))
+                        continue
+                    ended_since = None
+                    offset = _log_ended(r, offset, bound, options, waited=True)
                     continue
                 if time.monotonic() > deadline:
                     raise DataLossError(
@@ -294,6 +317,7 @@ def read_range(
                     )
                 continue
             deadline = time.monotonic() + cluster.config.api_timeout
+            ended_since = None
             # a batch may begin before the offset asked for (the one holding it, or one
             # whose first records are behind the log start): those records are not read
             fetched_from, offset = offset, next_offset
@@ -302,7 +326,9 @@ def read_range(
             view = memoryview(buf)
             for a, b_end in kept:
                 try:  # the walk above checked these batches' CRCs
-                    table = records.to_arrow(view[a:b_end], columns=decode, verify_crc=False)
+                    table = records.to_arrow(
+                        view[a:b_end], columns=decode, verify_crc=False, max_decompressed_size=cap
+                    )
                 except DecodeError as exc:
                     raise _corrupt(where, fetched_from, broker, exc) from exc
                 table = _trim(table, fetched_from, r.end)
@@ -367,11 +393,12 @@ def _out_of_range(cluster: Cluster, r: OffsetRange, offset: int, options: ReadOp
     return _log_ended(r, offset, offset, options)
 
 
-def _log_ended(r: OffsetRange, offset: int, bound: int, options: ReadOptions) -> int:
+def _log_ended(r: OffsetRange, offset: int, bound: int, options: ReadOptions, waited: bool = False) -> int:
     where = f"{r.topic}-{r.partition}"
     if options.fail_on_data_loss:
+        still = f" still after kafkaConsumer.pollTimeoutMs ({options.poll_timeout:g} s)" if waited else ""
         raise DataLossError(
-            f"{where}: offsets {offset} to {r.end} were planned but the log now ends at {bound}:"
+            f"{where}: offsets {offset} to {r.end} were planned but the log now ends at {bound}{still}:"
             " records were lost (the log was truncated); set failOnDataLoss=false to skip them"
         )
     log.warning("%s: offsets %d to %d are gone (the log ends at %d): skipped", where, offset, r.end, bound)

@@ -87,6 +87,7 @@ class ReadOptions:
     max_offsets_per_trigger: Optional[int] = None
     include_headers: bool = False
     fail_on_data_loss: bool = True
+    poll_timeout: float = 120.0  # seconds, kafkaConsumer.pollTimeoutMs
     isolation_level: int = 0  # 1: read_committed
     fetch_max_bytes: int = 50 << 20
     partition_fetch_bytes: int = 1 << 20
@@ -128,6 +129,10 @@ class ReadOptions:
             max_offsets_per_trigger=_count(opts, "maxoffsetspertrigger", "maxOffsetsPerTrigger"),
             include_headers=_bool(opts, "includeheaders", "includeHeaders", False),
             fail_on_data_loss=_bool(opts, "failondataloss", "failOnDataLoss", True),
+            poll_timeout=_positive(
+                opts.get("kafkaconsumer.polltimeoutms", "120000"), "kafkaConsumer.pollTimeoutMs", "integer"
+            )
+            / 1000,
             isolation_level=ISOLATION_LEVELS.index(isolation),
             fetch_max_bytes=_bytes(settings, "fetch.max.bytes"),
             partition_fetch_bytes=_bytes(settings, "max.partition.fetch.bytes"),

@@ -10,7 +10,10 @@ ApiVersions (asked with kafkawire's own codec).  :meth:`KafkaBroker.stop` termin
 JVM, then kills it after a bounded wait; an ``atexit`` hook does the same for a run that
 ends abnormally, and on Linux the JVM gets SIGTERM when the test process dies, however it
 dies.  :meth:`KafkaBroker.restart` stops it cleanly and starts it again on the same log
-directory and ports.  Kafka's warnings and errors are in ``broker.output()``.
+directory and ports; :meth:`KafkaBroker.kill` and :meth:`KafkaBroker.start` crash it and
+bring it back.  Kafka's warnings and errors are in ``broker.output()``.  A node of a
+cluster of several (``kafka_support.cluster``) is started with the first node's cluster
+id and controller address: it is then a broker only.
 """
 
 from __future__ import annotations
@@ -99,6 +102,20 @@ class KafkaBroker:
         _RUNNING[:] = [b for b in _RUNNING if b is not self]
         shutil.rmtree(self.log_dir.parent, ignore_errors=True)
 
+    def kill(self) -> None:
+        """Kill the JVM at once (SIGKILL: no controlled shutdown, as a crash or a lost
+        machine), keeping its log directory for :meth:`start`."""
+        proc, self.process = self.process, None
+        if proc is not None:
+            proc.kill()
+            proc.wait(STOP_TIMEOUT)
+            self.after_exit()
+
+    def start(self, timeout: float = START_TIMEOUT) -> None:
+        """Start the JVM again (after :meth:`kill`) on the same log directory and ports;
+        return once it answers ApiVersions."""
+        _launch(self, time.monotonic() + timeout)
+
     def restart(self, timeout: float = START_TIMEOUT) -> None:
         """Stop the JVM (a clean shutdown, as an operator's restart) and start it again
         on the same log directory and ports; return once it answers ApiVersions."""
@@ -148,23 +165,24 @@ def server_properties(
     sasl_ssl_port: Optional[int] = None,
     keystore: Optional[str] = None,
     sasl_host: str = "127.0.0.1",
+    controller: Optional[str] = None,
 ) -> str:
     """The ``server.properties`` of a one-node KRaft broker+controller (``extra``
     settings added or overriding).  With ``keystore`` (a PEM file: the private key, then
     the certificate) it listens on SSL and SASL_SSL too.  ``sasl_host`` is the host the
-    SASL listeners advertise (Kerberos needs the name in the broker's principal)."""
+    SASL listeners advertise (Kerberos needs the name in the broker's principal).  With
+    ``controller`` (``host:port`` of another node's controller) the node is a broker
+    only, of that node's cluster."""
     host = "127.0.0.1"
     admin = next(iter(users))
     plain_users = " ".join(f"user_{name}={_jaas_string(pw)}" for name, pw in users.items())
     props = {
-        "process.roles": "broker,controller",
+        "process.roles": "broker" if controller else "broker,controller",
         "node.id": node_id,
-        "controller.quorum.bootstrap.servers": f"{host}:{controller_port}",
+        "controller.quorum.bootstrap.servers": controller or f"{host}:{controller_port}",
         "controller.listener.names": "CONTROLLER",
-        "listeners": (
-            f"PLAINTEXT://{host}:{port},SASL_PLAINTEXT://{host}:{sasl_port},"
-            f"CONTROLLER://{host}:{controller_port}"
-        ),
+        "listeners": f"PLAINTEXT://{host}:{port},SASL_PLAINTEXT://{host}:{sasl_port}"
+        + ("" if controller else f",CONTROLLER://{host}:{controller_port}"),
         "advertised.listeners": f"PLAINTEXT://{host}:{port},SASL_PLAINTEXT://{sasl_host}:{sasl_port}",
         "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT",
         "inter.broker.listener.name": "PLAINTEXT",
@@ -314,13 +332,19 @@ def start_broker(
     jvm_options: Tuple[str, ...] = (),
     sasl_host: str = "127.0.0.1",
     extra_classpath: Sequence[Path] = (),
+    node_id: int = 1,
+    cluster_id: Optional[str] = None,
+    controller: Optional[str] = None,
+    heap: str = HEAP,
 ) -> KafkaBroker:
     """Format storage and start one broker; return it once it answers ApiVersions.
     ``extra_properties`` are added to its ``server.properties`` (an authorizer, say);
     ``tls`` is ``(certificate, key)``, PEM files, for SSL and SASL_SSL listeners;
     ``jvm_options`` go to the broker's JVM (``-Djava.security.krb5.conf=...``, say);
     ``sasl_host`` is the host its SASL listeners advertise;
-    ``extra_classpath`` jars go before Kafka's (a plugin, say)."""
+    ``extra_classpath`` jars go before Kafka's (a plugin, say).  A node of a cluster of
+    several: ``node_id``, the ``cluster_id`` of the first node, and ``controller``, the
+    ``host:port`` of the controller quorum (this node is then a broker only)."""
     java = java_executable()
     cp = os.pathsep.join([*map(str, extra_classpath), classpath_string()])
     work = Path(tempfile.mkdtemp(prefix="kafkawire-kafka-"))
@@ -330,8 +354,8 @@ def start_broker(
         port=port,
         sasl_port=sasl_port,
         controller_port=controller_port,
-        cluster_id=_random_cluster_id(),
-        node_id=1,
+        cluster_id=cluster_id or _random_cluster_id(),
+        node_id=node_id,
         log_dir=work / "logs",
     )
     keystore = None
@@ -355,6 +379,7 @@ def start_broker(
             sasl_ssl_port=sasl_ssl_port,
             keystore=str(keystore) if keystore else None,
             sasl_host=sasl_host,
+            controller=controller,
         )
     )
     began = time.monotonic()
@@ -376,14 +401,14 @@ def start_broker(
                 str(config),
                 "--cluster-id",
                 broker.cluster_id,
-                "--standalone",
+                *([] if controller else ["--standalone"]),  # only a controller starts a quorum
                 *scram,
             ],
             cwd=work,
             timeout=timeout,
         )
         dumped()
-        broker.command = [java, HEAP, "-Xms64m", *jvm_options, "-cp", cp, "kafka.Kafka", str(config)]
+        broker.command = [java, heap, "-Xms64m", *jvm_options, "-cp", cp, "kafka.Kafka", str(config)]
         _RUNNING.append(broker)
         _launch(broker, began + timeout)
     except BaseException:

@@ -29,7 +29,6 @@ from kafka_support.jars import (
 from kafka_support.jvm import start_options
 
 SOURCE = Path(__file__).with_name("JavaClientDriver.java")
-MAIN_CLASS = "JavaClientDriver"
 COMPILE_TIMEOUT = 300  # seconds; javac on a busy 2-core machine
 RESULT_MARKER = "@@RESULT@@"
 
@@ -71,12 +70,16 @@ def compiled(source: Path = SOURCE) -> Path:
     return built
 
 
-def run_java(job: Dict[str, Any], timeout: float = 90, jvm_options: Tuple[str, ...] = ()) -> Dict[str, Any]:
+def run_java(
+    job: Dict[str, Any], timeout: float = 90, jvm_options: Tuple[str, ...] = (), source: Path = SOURCE
+) -> Dict[str, Any]:
     """Run one driver job in a JVM (given ``jvm_options``, e.g. a ``krb5.conf``); its
-    JSON result."""
-    cp = os.pathsep.join([str(compiled()), classpath_string()])
-    options, dumped = start_options("java-client-driver", cp)
-    cmd = [java_executable(), "-Xmx256m", *options, *jvm_options, "-cp", cp, MAIN_CLASS]
+    JSON result.  ``source`` is another program of the same contract beside this file
+    (``ClusterAdmin.java``)."""
+    cp = os.pathsep.join([str(compiled(source)), classpath_string()])
+    name = "java-client-driver" if source == SOURCE else source.stem
+    options, dumped = start_options(name, cp)
+    cmd = [java_executable(), "-Xmx256m", *options, *jvm_options, "-cp", cp, source.stem]
     try:
         proc = subprocess.run(cmd, input=json.dumps(job), capture_output=True, text=True, timeout=timeout)
         dumped()

@@ -14,7 +14,9 @@ With ``api=ApiKey.PRODUCE`` the responses spoiled are Produce responses, the fir
 written the records, the client hears nothing of it.
 
 Everything else passes unchanged.  ``accepted`` counts the client connections taken, and
-``drop_connections`` closes those open, as a broker restart would.  The proxy is
+``drop_connections`` closes those open, as a broker restart would.  ``requests`` lists
+each request as it arrives (monotonic time, API key), ``throttled`` each Fetch response
+with a ``throttle_time_ms`` as it leaves for the client (monotonic time, that time).  The proxy is
 bounded: it closes itself after ``lifetime`` seconds, and closing it ends every thread it
 started.
 """
@@ -58,6 +60,8 @@ class FaultProxy:
         self.fault = fault
         self.faults_left = faults
         self.spoiled = 0  # responses spoiled so far
+        self.requests: List[Tuple[float, int]] = []
+        self.throttled: List[Tuple[float, int]] = []
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._listener = socket.create_server(("127.0.0.1", 0))
@@ -156,6 +160,7 @@ class FaultProxy:
         for frame in self._frames(client, broker):
             api_key, version, correlation_id = struct.unpack_from(">hhi", frame, 4)
             asked[correlation_id] = (api_key, version)
+            self.requests.append((time.monotonic(), api_key))
             if not _send(broker, frame):
                 break
 
@@ -167,6 +172,10 @@ class FaultProxy:
             api_key, version = asked.pop(correlation_id, (-1, -1))
             if api_key == ApiKey.METADATA:
                 frame = self._rewritten_metadata(frame, version, correlation_id)
+            elif api_key == ApiKey.FETCH and self.faults_left <= 0:
+                throttle = kafkawire.decode_response(frame[4:], ApiKey.FETCH, version)[1].throttle_time_ms
+                if throttle:
+                    self.throttled.append((time.monotonic(), throttle))
             elif api_key == self.api:
                 spoiled = self._spoiled(frame, version, correlation_id)
                 if spoiled is None:  # cut
