@@ -40,12 +40,15 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 from kafkawire import datasource_options
 from kafkawire.cluster.client import EARLIEST, LATEST, Cluster, TopicPartition
 from kafkawire.cluster.config import ClientConfig, check_options, client_settings
+from kafkawire.cluster.options import read_extras
 
 #: the read options besides the ``kafka.`` settings, lower case (keys are compared so)
 READ_OPTIONS = tuple(n.lower() for n in datasource_options.names(datasource_options.KAFKA_CLUSTER_READ))
 #: the consumer settings a read uses besides the connection's, with Kafka's defaults
 READ_CLIENT_SETTINGS = datasource_options.defaults(datasource_options.KAFKA_CLUSTER_READ_CLIENT)
 ISOLATION_LEVELS = ("read_uncommitted", "read_committed")
+#: the write options, which a read warns it ignores
+WRITE_NAMES = datasource_options.names(datasource_options.KAFKA_CLUSTER_WRITE)
 
 
 @dataclass(frozen=True)
@@ -92,20 +95,22 @@ class ReadOptions:
     partition_fetch_bytes: int = 1 << 20
     backend: Optional[str] = None
     columns: Optional[Tuple[str, ...]] = field(default=None)
+    min_offsets_per_trigger: Optional[int] = None
+    max_trigger_delay_ms: int = 15 * 60 * 1000
+    poll_timeout_ms: Optional[int] = None  # kafkaConsumer.pollTimeoutMs
+    offset_fetch_attempts: int = 3  # fetchOffset.numRetries
+    offset_fetch_interval_ms: int = 1000  # fetchOffset.retryIntervalMs
+    group_id: Optional[str] = None  # kafka.group.id
+    group_id_prefix: Optional[str] = None  # groupIdPrefix
 
     @classmethod
     def parse(cls, options: Mapping[str, str], *, streaming: bool = False) -> "ReadOptions":
         """Parse and check a query's options (keys in any case)."""
         opts = {str(k).lower(): str(v) for k, v in options.items()}
         settings = client_settings(opts)
-        check_options(
-            opts,
-            READ_OPTIONS,
-            list(READ_CLIENT_SETTINGS),
-            "reading a Kafka cluster",
-            ": see kafkawire.cluster.plan",
-        )
+        check_options(opts, datasource_options.names(datasource_options.KAFKA_CLUSTER_READ), WRITE_NAMES, "read")
         client = ClientConfig.parse(settings)
+        extra = read_extras(opts, settings)
         isolation = settings.get("isolation.level", "read_uncommitted").lower()
         if isolation not in ISOLATION_LEVELS:
             raise ValueError(
@@ -131,6 +136,7 @@ class ReadOptions:
             fetch_max_bytes=_bytes(settings, "fetch.max.bytes"),
             partition_fetch_bytes=_bytes(settings, "max.partition.fetch.bytes"),
             backend=opts.get("backend") or None,
+            **extra,
         )
 
 
