@@ -2,8 +2,8 @@
 ``kafka.``-prefixed option against.
 
 :data:`CONSUMER` and :data:`PRODUCER` are the names Kafka 4.4.0's ``ConsumerConfig`` and
-``ProducerConfig`` define (``tools/kafka_settings.py`` prints them from the kafka-clients
-jar, and a test checks them against it).  Spark's Kafka connector hands every ``kafka.``
+``ProducerConfig`` define (``tests/kafka_support/KafkaClientSettings.java names`` prints
+them from the kafka-clients jar, and a test checks them against it).  Spark's Kafka connector hands every ``kafka.``
 option to those clients, so each of these names is accepted.  The settings
 ``kafka-cluster`` acts on are the ``kafka.`` tables of :mod:`kafkawire.datasource_options`;
 the rest are :data:`NO_EFFECT` (with why), :data:`CONNECTOR_REFUSES` (refused by Spark's

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import random
 import subprocess
 from pathlib import Path
@@ -21,7 +22,7 @@ from kafkawire.cluster.config import ClientConfig, parse_jaas
 from kafkawire.cluster.plan import ReadOptions
 
 BASE = {"kafka.bootstrap.servers": "127.0.0.1:9092", "subscribe": "t"}
-SEED = random.randrange(1 << 32)
+SEED = int(os.environ.get("KAFKAWIRE_OPTIONS_SEED", random.randrange(1 << 32)))  # to replay a draw
 
 # values users write for the settings whose value kafka-cluster reads
 USER_VALUES = {
