@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import random
 import subprocess
+import time
 import uuid
 from pathlib import Path
 
@@ -150,21 +151,48 @@ def test_random_write_option_sets_place_rows_as_the_connector_does(spark_connect
     assert len(got["kafka"]) == 200 and got["kafka-cluster"] == got["kafka"], f"seed {SEED + 50 + draw}: {chosen}"
 
 
-def test_round_robin_partitioner_places_rows_as_kafkas_does(spark_connector, kafka_broker, backend):
+def test_round_robin_partitioner_places_rows_as_kafkas_producer_does(spark_connector, kafka_broker, backend):
+    """Kafka 4.4's own producer is the oracle here: the connector's kafka-clients 3.9 asks
+    the partitioner again for each new batch, so its round robin skips partitions as its
+    batches happen to fill."""
+    from kafka_support.java_clients import run_java
+
     boot = kafka_broker.bootstrap_servers
-    options = {"kafka.partitioner.class": "org.apache.kafka.clients.producer.RoundRobinPartitioner"}
-    source = spark_connector.createDataFrame(
-        [(b"k%d" % (i % 3), b"v%d" % i) for i in range(60)], "key binary, value binary"
-    ).coalesce(1)
-    got = {}
-    for fmt in ("kafka", "kafka-cluster"):
-        target = f"kw-options-rr-{uuid.uuid4().hex[:8]}"
-        create_topic(boot, target, PARTITIONS)
-        writer = source.write.format(fmt).option("kafka.bootstrap.servers", boot).option("topic", target)
-        writer.options(**options, **({"backend": backend} if fmt == "kafka-cluster" else {})).mode("append").save()
-        got[fmt] = _written(spark_connector, boot, target)
-    assert sorted({p for p, *_ in got["kafka-cluster"]}) == list(range(PARTITIONS))
-    assert got["kafka-cluster"] == got["kafka"]
+    rr = "org.apache.kafka.clients.producer.RoundRobinPartitioner"
+    rng = random.Random(SEED + 60)
+    data = [(b"k%d" % rng.randrange(4), b"v%d" % i) for i in range(rng.randrange(20, 80))]
+    java_topic, ours_topic = (f"kw-options-rr-{uuid.uuid4().hex[:8]}" for _ in range(2))
+    for name in (java_topic, ours_topic):
+        create_topic(boot, name, PARTITIONS)
+    now = int(time.time() * 1000)
+    records = [{"timestamp": now, "key": k.hex(), "value": v.hex(), "headers": []} for k, v in data]
+    result = run_java(
+        {"op": "produce", "bootstrap": boot, "topic": java_topic, "records": records, "config": {"partitioner.class": rr}},
+        timeout=180,
+    )
+    assert result["failures"] == [] and result["delivered"] == len(data)
+    (
+        spark_connector.createDataFrame(data, "key binary, value binary")
+        .coalesce(1)
+        .write.format("kafka-cluster")
+        .option("kafka.bootstrap.servers", boot)
+        .option("topic", ours_topic)
+        .option("kafka.partitioner.class", "kafkashaded." + rr)  # as on Databricks
+        .option("backend", backend)
+        .mode("append")
+        .save()
+    )
+
+    def groups(topic):
+        """The values each partition got: Kafka's producer goes round the partitions in
+        the order its metadata lists them, which the broker does not keep sorted."""
+        by_partition = {}
+        for partition, _, value, _ in _written(spark_connector, boot, topic):
+            by_partition.setdefault(partition, set()).add(value)
+        return sorted(sorted(values) for values in by_partition.values())
+
+    expected = groups(java_topic)
+    assert len(expected) == PARTITIONS and groups(ours_topic) == expected
 
 
 # -- Java's trust and key stores, made by keytool ----------------------------------------------
