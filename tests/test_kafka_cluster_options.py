@@ -66,7 +66,7 @@ def _fresh_warnings(monkeypatch):
     """Each warning is given once a process: each test starts with none given."""
     from kafkawire.cluster import config
 
-    monkeypatch.setattr(config, "_warned", set())
+    monkeypatch.setattr(config, "_warned", set(), raising=False)
 
 
 def _draw(rng: random.Random, names, k: int) -> dict:
