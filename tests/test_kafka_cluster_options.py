@@ -420,3 +420,55 @@ def test_jaas_lines_read_as_kafkas_own_parser_reads_them(backend):
             continue
         module, options = parse_jaas(line)
         assert (module, options) == (java["module"].removeprefix("kafkashaded."), java["options"]), line
+
+
+# -- the settings that shape what goes on the wire ----------------------------------------------
+
+
+def test_socket_buffer_settings_size_the_connections_socket(backend):
+    import socket
+
+    from kafkawire.broker import Broker
+    from kafkawire.cluster.client import Cluster
+
+    with Broker(num_partitions=1) as broker:
+        config = ClientConfig.parse(
+            {
+                "bootstrap.servers": f"127.0.0.1:{broker.port}",
+                "receive.buffer.bytes": "65536",
+                "send.buffer.bytes": "32768",
+            }
+        )
+        with Cluster(config) as cluster:
+            conn = cluster.run(cluster.any_connection())
+            sock = conn._stream.get_extra_info("socket")
+            # Linux keeps twice what is asked, for its own bookkeeping
+            assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF) in (65536, 2 * 65536)
+            assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF) in (32768, 2 * 32768)
+
+
+def test_a_record_over_max_request_size_fails_naming_it(backend):
+    pa = pytest.importorskip("pyarrow")
+    from kafkawire.cluster.produce import Producer
+
+    producer = Producer(None, max_record_bytes=1000, backend=backend)  # type: ignore[arg-type]
+    producer._partition_counts["orders"] = 1  # no cluster is asked: the size is checked first
+    with pytest.raises(ValueError, match="topic 'orders' is .* larger than 1000, the value of max.request.size"):
+        producer.send_arrow("orders", pa.array([b"x" * 10, b"y" * 2000]), keys=pa.array([b"k", b"k"]))
+    with pytest.raises(ValueError, match="max.request.size"):
+        producer.send("orders", b"z" * 2000)
+
+
+def test_java_stores_without_the_stores_extra_say_how_to_install_it(backend, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "jks", None)  # what `import jks` meets when it is not installed
+    with pytest.raises(ValueError, match=r"needs the package jks: pip install kafkawire\[stores\]"):
+        ClientConfig.parse(
+            {
+                "bootstrap.servers": "127.0.0.1:9093",
+                "security.protocol": "SSL",
+                "ssl.truststore.type": "JKS",
+                "ssl.truststore.location": "/stores/truststore.jks",
+            }
+        )
