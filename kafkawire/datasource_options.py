@@ -307,8 +307,16 @@ KAFKA_CLUSTER_CLIENT: Tuple[Option, ...] = (
         "``JKS``, ``PKCS12`` or ``PEM``, as in Kafka (JKS and PKCS12 need the ``stores`` extra: "
         "``pip install kafkawire[stores]``); ``ssl.truststore.certificates`` is PEM whatever the type.",
     ),
-    Option("ssl.truststore.location", None, "The trust store file of the trusted CA certificates (else the system's)."),
-    Option("ssl.truststore.password", None, "The trust store's password (JKS and PKCS12; a JKS store is read without it too)."),
+    Option(
+        "ssl.truststore.location",
+        None,
+        "The trust store file of the trusted CA certificates (else the system's).",
+    ),
+    Option(
+        "ssl.truststore.password",
+        None,
+        "The trust store's password (JKS and PKCS12; a JKS store is read without it too).",
+    ),
     Option("ssl.truststore.certificates", None, "The trusted CA certificates as PEM text."),
     Option(
         "ssl.keystore.type",
@@ -316,7 +324,9 @@ KAFKA_CLUSTER_CLIENT: Tuple[Option, ...] = (
         "``JKS``, ``PKCS12`` or ``PEM``: the key store's format; the PEM text options are PEM whatever the type.",
     ),
     Option(
-        "ssl.keystore.location", None, "The key store file holding the client's private key and certificate chain."
+        "ssl.keystore.location",
+        None,
+        "The key store file holding the client's private key and certificate chain.",
     ),
     Option("ssl.keystore.password", None, "The key store's password (JKS and PKCS12)."),
     Option(
@@ -437,7 +447,9 @@ KAFKA_CLUSTER_WRITE_CLIENT: Tuple[Option, ...] = (
         "How many times a failed Produce is sent again (within ``default.api.timeout.ms``); "
         "``0`` fails at the first error.",
     ),
-    Option("buffer.memory", str(32 << 20), "How many bytes of encoded batches a task buffers before it sends."),
+    Option(
+        "buffer.memory", str(32 << 20), "How many bytes of encoded batches a task buffers before it sends."
+    ),
     Option(
         "partitioner.class",
         None,

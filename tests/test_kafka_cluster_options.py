@@ -102,7 +102,9 @@ def test_the_setting_tables_cover_every_setting_of_kafkas_clients_once(backend):
     assert sorted(set(placed) | set(refused)) == sorted(every)
     # one home each (interceptor.classes is refused by the connector on reads, not run on writes)
     assert len(placed) == len(set(placed))
-    assert set(no_effect).isdisjoint(honoured) and set(refused) - {"interceptor.classes"} <= every - set(placed)
+    assert set(no_effect).isdisjoint(honoured) and set(refused) - {"interceptor.classes"} <= every - set(
+        placed
+    )
 
 
 @pytest.mark.parametrize("draw", range(8))
@@ -127,7 +129,9 @@ def test_random_producer_settings_are_taken_by_a_write(backend, draw):
     given = {"kafka.bootstrap.servers": "127.0.0.1:9092", **_draw(rng, names, 12)}
     given.pop("kafka.enable.idempotence", None)  # with acks 1 or 0 Kafka's producer refuses it too
     parsed = WriteOptions.parse(given)
-    assert parsed.idempotent == (parsed.acks == -1 and parsed.retries > 0 and parsed.max_in_flight <= 5), given
+    assert parsed.idempotent == (parsed.acks == -1 and parsed.retries > 0 and parsed.max_in_flight <= 5), (
+        given
+    )
 
 
 def test_a_setting_of_the_other_client_is_taken_with_a_warning(backend, caplog):
@@ -139,7 +143,13 @@ def test_a_setting_of_the_other_client_is_taken_with_a_warning(backend, caplog):
 
 def _misspell(rng: random.Random, name: str) -> str:
     i = rng.randrange(1, len(name) - 1)
-    return rng.choice([name[:i] + name[i + 1 :], name[:i] + name[i] + name[i:], name[:i] + name[i + 1] + name[i] + name[i + 2 :]])
+    return rng.choice(
+        [
+            name[:i] + name[i + 1 :],
+            name[:i] + name[i] + name[i:],
+            name[:i] + name[i + 1] + name[i] + name[i + 2 :],
+        ]
+    )
 
 
 @pytest.mark.parametrize("draw", range(6))
@@ -150,7 +160,9 @@ def test_a_misspelt_setting_is_an_error_naming_a_real_one(backend, draw):
     wrong = _misspell(rng, name)
     if wrong in every:
         return
-    with pytest.raises(ValueError, match=rf"unknown option kafka\.{wrong.lower()} .*did you mean kafka\.") as info:
+    with pytest.raises(
+        ValueError, match=rf"unknown option kafka\.{wrong.lower()} .*did you mean kafka\."
+    ) as info:
         ReadOptions.parse({**BASE, f"kafka.{wrong}": "1"})
     meant = str(info.value).split("did you mean ")[1].split("?")[0]
     assert meant[len("kafka.") :] in every
@@ -216,7 +228,10 @@ def test_the_connectors_read_options_mean_what_they_mean_there(backend):
         parsed.group_id,
     ) == (512, 7, 25, 50, 500, 120_000, "job", "orders-job")
     # the connector's own words when the minimum is above the maximum
-    with pytest.raises(ValueError, match=r"The value of minOffsetPerTrigger\(9\) is higher than the maxOffsetsPerTrigger\(3\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"The value of minOffsetPerTrigger\(9\) is higher than the maxOffsetsPerTrigger\(3\)",
+    ):
         ReadOptions.parse({**BASE, "minOffsetsPerTrigger": "9", "maxOffsetsPerTrigger": "3"})
 
 
@@ -226,7 +241,9 @@ def test_durations_read_as_spark_reads_them(backend, draw):
 
     rng = random.Random(SEED + 300 + draw)
     n = rng.randrange(0, 10_000)
-    unit, factor = rng.choice([("", 1), ("ms", 1), ("s", 1000), ("m", 60_000), ("min", 60_000), ("h", 3_600_000), ("d", 86_400_000)])
+    unit, factor = rng.choice(
+        [("", 1), ("ms", 1), ("s", 1000), ("m", 60_000), ("min", 60_000), ("h", 3_600_000), ("d", 86_400_000)]
+    )
     assert duration_ms(f"{n}{unit}", "maxTriggerDelay") == n * factor
     with pytest.raises(ValueError, match="option maxTriggerDelay"):
         duration_ms(f"{n} fortnights", "maxTriggerDelay")
@@ -256,7 +273,9 @@ def test_kafkas_own_partitioners_are_taken_and_any_other_class_named(backend):
 
     assert partitioner_of(None) == "default"
     assert partitioner_of("org.apache.kafka.clients.producer.RoundRobinPartitioner") == "round_robin"
-    assert partitioner_of("kafkashaded.org.apache.kafka.clients.producer.RoundRobinPartitioner") == "round_robin"
+    assert (
+        partitioner_of("kafkashaded.org.apache.kafka.clients.producer.RoundRobinPartitioner") == "round_robin"
+    )
     with pytest.raises(ValueError, match="not com.example.ByRegion"):
         partitioner_of("com.example.ByRegion")
 
@@ -453,7 +472,9 @@ def test_a_record_over_max_request_size_fails_naming_it(backend):
 
     producer = Producer(None, max_record_bytes=1000, backend=backend)  # type: ignore[arg-type]
     producer._partition_counts["orders"] = 1  # no cluster is asked: the size is checked first
-    with pytest.raises(ValueError, match="topic 'orders' is .* larger than 1000, the value of max.request.size"):
+    with pytest.raises(
+        ValueError, match="topic 'orders' is .* larger than 1000, the value of max.request.size"
+    ):
         producer.send_arrow("orders", pa.array([b"x" * 10, b"y" * 2000]), keys=pa.array([b"k", b"k"]))
     with pytest.raises(ValueError, match="max.request.size"):
         producer.send("orders", b"z" * 2000)

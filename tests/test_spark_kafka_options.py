@@ -16,7 +16,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from test_spark_kafka_cluster import create_topic, load, produce, rows, same_as_connector
+from test_spark_kafka_cluster import create_topic, load, produce, same_as_connector
 
 pytestmark = [pytest.mark.kafka, pytest.mark.spark]
 
@@ -71,7 +71,12 @@ def topic(kafka_broker):
         boot,
         name,
         [
-            (i % PARTITIONS, None if i % 7 == 0 else b"k%d" % rng.randrange(50), b"v" * rng.randrange(200), [("h", b"%d" % i)])
+            (
+                i % PARTITIONS,
+                None if i % 7 == 0 else b"k%d" % rng.randrange(50),
+                b"v" * rng.randrange(200),
+                [("h", b"%d" % i)],
+            )
             for i in range(300)
         ],
         **{"compression.type": "lz4"},
@@ -80,7 +85,9 @@ def topic(kafka_broker):
 
 
 @pytest.mark.parametrize("draw", range(4))
-def test_random_read_option_sets_read_as_the_connector_does(spark_connector, kafka_broker, topic, backend, draw):
+def test_random_read_option_sets_read_as_the_connector_does(
+    spark_connector, kafka_broker, topic, backend, draw
+):
     rng = random.Random(SEED + draw)
     chosen = {name: rng.choice(values) for name, values in rng.sample(sorted(READ_CHOICES.items()), 8)}
     options = {"kafka.bootstrap.servers": kafka_broker.bootstrap_servers, "subscribe": topic, **chosen}
@@ -88,7 +95,9 @@ def test_random_read_option_sets_read_as_the_connector_does(spark_connector, kaf
     assert len(same_as_connector(spark_connector, options, backend)) == 300, f"seed {SEED + draw}: {chosen}"
 
 
-def test_a_setting_the_connector_refuses_is_refused_with_its_words(spark_connector, kafka_broker, topic, backend):
+def test_a_setting_the_connector_refuses_is_refused_with_its_words(
+    spark_connector, kafka_broker, topic, backend
+):
     options = {
         "kafka.bootstrap.servers": kafka_broker.bootstrap_servers,
         "subscribe": topic,
@@ -128,7 +137,9 @@ WRITE_CHOICES = {
 
 
 @pytest.mark.parametrize("draw", range(3))
-def test_random_write_option_sets_place_rows_as_the_connector_does(spark_connector, kafka_broker, backend, draw):
+def test_random_write_option_sets_place_rows_as_the_connector_does(
+    spark_connector, kafka_broker, backend, draw
+):
     boot = kafka_broker.bootstrap_servers
     rng = random.Random(SEED + 50 + draw)
     chosen = {name: rng.choice(values) for name, values in rng.sample(sorted(WRITE_CHOICES.items()), 6)}
@@ -148,7 +159,9 @@ def test_random_write_option_sets_place_rows_as_the_connector_does(spark_connect
             writer = writer.option("backend", backend)
         writer.mode("append").save()
         got[fmt] = _written(spark_connector, boot, target)
-    assert len(got["kafka"]) == 200 and got["kafka-cluster"] == got["kafka"], f"seed {SEED + 50 + draw}: {chosen}"
+    assert len(got["kafka"]) == 200 and got["kafka-cluster"] == got["kafka"], (
+        f"seed {SEED + 50 + draw}: {chosen}"
+    )
 
 
 def test_round_robin_partitioner_places_rows_as_kafkas_producer_does(spark_connector, kafka_broker, backend):
@@ -167,7 +180,13 @@ def test_round_robin_partitioner_places_rows_as_kafkas_producer_does(spark_conne
     now = int(time.time() * 1000)
     records = [{"timestamp": now, "key": k.hex(), "value": v.hex(), "headers": []} for k, v in data]
     result = run_java(
-        {"op": "produce", "bootstrap": boot, "topic": java_topic, "records": records, "config": {"partitioner.class": rr}},
+        {
+            "op": "produce",
+            "bootstrap": boot,
+            "topic": java_topic,
+            "records": records,
+            "config": {"partitioner.class": rr},
+        },
         timeout=180,
     )
     assert result["failures"] == [] and result["delivered"] == len(data)
@@ -216,13 +235,44 @@ def _stores(pki, directory: Path, kind: str) -> dict:
     d.mkdir()
     store = ["-storetype", kind, "-storepass", "store-secret"]
     key_password = "key-secret" if kind == "JKS" else "store-secret"  # PKCS12: one password
-    _keytool("-importcert", "-noprompt", "-alias", "ca", "-file", pki.ca, "-keystore", "trust.p", *store, cwd=d)
+    _keytool(
+        "-importcert", "-noprompt", "-alias", "ca", "-file", pki.ca, "-keystore", "trust.p", *store, cwd=d
+    )
     dname = ",".join(reversed(CLIENT_SUBJECT.strip("/").split("/")))
     keystore = ["-keystore", "client.p", *store, "-keypass", key_password]
-    _keytool("-genkeypair", "-alias", "client", "-keyalg", "RSA", "-keysize", "2048", "-validity", "2", "-dname", dname, *keystore, cwd=d)
+    _keytool(
+        "-genkeypair",
+        "-alias",
+        "client",
+        "-keyalg",
+        "RSA",
+        "-keysize",
+        "2048",
+        "-validity",
+        "2",
+        "-dname",
+        dname,
+        *keystore,
+        cwd=d,
+    )
     _keytool("-certreq", "-alias", "client", "-file", "client.csr", *keystore, cwd=d)
     ca_key = str(Path(pki.ca).with_name("ca.key"))
-    _openssl("x509", "-req", "-in", "client.csr", "-CA", pki.ca, "-CAkey", ca_key, "-CAcreateserial", "-out", "client.pem", "-days", "2", cwd=d)
+    _openssl(
+        "x509",
+        "-req",
+        "-in",
+        "client.csr",
+        "-CA",
+        pki.ca,
+        "-CAkey",
+        ca_key,
+        "-CAcreateserial",
+        "-out",
+        "client.pem",
+        "-days",
+        "2",
+        cwd=d,
+    )
     _keytool("-importcert", "-noprompt", "-alias", "ca", "-file", pki.ca, *keystore, cwd=d)
     _keytool("-importcert", "-noprompt", "-alias", "client", "-file", "client.pem", *keystore, cwd=d)
     options = {

@@ -349,10 +349,13 @@ def spark_options_page() -> str:
             "Spark's connector refuses these itself; `kafka-cluster` refuses them with its words:\n",
             _table(
                 ("setting", "on", "what the connector says"),
-                [(f"`kafka.{n}`", side, why) for side, refused in k.CONNECTOR_REFUSES.items() for n, why in refused.items()],
+                [
+                    (f"`kafka.{n}`", side, why)
+                    for side, refused in k.CONNECTOR_REFUSES.items()
+                    for n, why in refused.items()
+                ],
             ),
-            "These name Java code or a Java indirection; each is an error that says what to do "
-            "instead:\n",
+            "These name Java code or a Java indirection; each is an error that says what to do instead:\n",
             _table(("setting", "why"), [(f"`kafka.{n}`", why) for n, why in k.NOT_RUN.items()]),
             "## kafka-cluster: options of other sources\n",
             "An option that is neither one of the tables above nor a `kafka.` setting is one "

@@ -32,7 +32,7 @@ import re
 import ssl
 import tempfile
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
 from kafkawire import datasource_options, kafka_settings
 
@@ -151,7 +151,11 @@ def parse_jaas(line: str) -> Tuple[str, Dict[str, str]]:
                 break
             if kind != "word":
                 raise ValueError(f"{where}: expected key=value options then ';', found {key!r}")
-            if i + 2 >= len(tokens) or tokens[i + 1] != ("char", "=") or tokens[i + 2][0] not in ("word", "string"):
+            if (
+                i + 2 >= len(tokens)
+                or tokens[i + 1] != ("char", "=")
+                or tokens[i + 2][0] not in ("word", "string")
+            ):
                 raise ValueError(f"{where}: value not specified for key {key!r}")
             options[key] = tokens[i + 2][1]
             i += 3
@@ -260,7 +264,7 @@ class ClientConfig:
             fetch_min_bytes=_int(options, "fetch.min.bytes"),
             fetch_max_wait_ms=_int(options, "fetch.max.wait.ms"),
             **tls,  # type: ignore[arg-type]
-            **kerberos,
+            **kerberos,  # type: ignore[arg-type]
         )
 
     def sasl_client(self, host: str) -> Optional["SaslClient"]:
@@ -315,15 +319,17 @@ class ClientConfig:
                     ) from None
             else:  # only TLS 1.3 suites named: no TLS 1.2 connection can be made
                 context.minimum_version = ssl.TLSVersion.TLSv1_3
-        key = chain = None
+        key: Optional[str] = None
+        chain: Optional[str] = None
         password: Optional[object] = self.key_password
-        kind = stores.kind_of(self.keystore_path, self.keystore_type, "keystore") if self.keystore_path else None
-        if self.keystore_path and kind == "PEM":
-            context.load_cert_chain(self.keystore_path, password=self.key_password)
-        elif self.keystore_path and kind is not None:
-            key, chain, password = stores.key_and_chain(
-                self.keystore_path, kind, self.keystore_password, self.key_password
-            )
+        if self.keystore_path:
+            key_kind = stores.kind_of(self.keystore_path, self.keystore_type, "keystore")
+            if key_kind == "PEM":
+                context.load_cert_chain(self.keystore_path, password=self.key_password)
+            else:
+                key, chain, password = stores.key_and_chain(
+                    self.keystore_path, key_kind, self.keystore_password, self.key_password
+                )
         elif self.keystore_key and self.keystore_chain:
             key, chain = self.keystore_key, self.keystore_chain
         if key is not None and chain is not None:
@@ -393,7 +399,9 @@ def _tls_options(options: Mapping[str, str]) -> Dict[str, object]:
         )
     key, chain = options.get("ssl.keystore.key"), options.get("ssl.keystore.certificate.chain")
     if bool(key) != bool(chain):
-        raise ValueError("options kafka.ssl.keystore.key and kafka.ssl.keystore.certificate.chain go together")
+        raise ValueError(
+            "options kafka.ssl.keystore.key and kafka.ssl.keystore.certificate.chain go together"
+        )
     suites = options.get("ssl.cipher.suites")
     fields.update(
         truststore=options.get("ssl.truststore.certificates"),
@@ -447,7 +455,7 @@ def client_settings(options: Mapping[str, str]) -> Dict[str, str]:
 
 
 _log = logging.getLogger("kafkawire.cluster")
-_warned: set = set()  # each warning once a process: options are parsed more than once a query
+_warned: Set[str] = set()  # each warning once a process: options are parsed more than once a query
 
 
 def _warn_once(message: str) -> None:
@@ -502,7 +510,9 @@ def check_options(opts: Mapping[str, str], known: Sequence[str], other: Sequence
                 unknown.append(key)
                 meant.append(near)
             elif key in (k.lower() for k in other):
-                _warn_once(f"option {key} is for {'writes' if side == 'read' else 'reads'}: {doing} ignores it")
+                _warn_once(
+                    f"option {key} is for {'writes' if side == 'read' else 'reads'}: {doing} ignores it"
+                )
             else:
                 _warn_once(f"option {key} is no option of Spark's Kafka connector: {doing} ignores it")
     if unknown:

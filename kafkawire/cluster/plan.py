@@ -108,7 +108,9 @@ class ReadOptions:
         """Parse and check a query's options (keys in any case)."""
         opts = {str(k).lower(): str(v) for k, v in options.items()}
         settings = client_settings(opts)
-        check_options(opts, datasource_options.names(datasource_options.KAFKA_CLUSTER_READ), WRITE_NAMES, "read")
+        check_options(
+            opts, datasource_options.names(datasource_options.KAFKA_CLUSTER_READ), WRITE_NAMES, "read"
+        )
         client = ClientConfig.parse(settings)
         extra = read_extras(opts, settings)
         isolation = settings.get("isolation.level", "read_uncommitted").lower()

@@ -236,7 +236,8 @@ class Producer:
             if headers is not None:
                 flat = pc.list_flatten(headers)
                 header_bytes = sum(
-                    pc.sum(pc.fill_null(pc.binary_length(flat.field(f)), 0)).as_py() or 0 for f in ("key", "value")
+                    pc.sum(pc.fill_null(pc.binary_length(flat.field(f)), 0)).as_py() or 0
+                    for f in ("key", "value")
                 )
                 sizes = pc.add(sizes, header_bytes)  # an upper bound: every header counted on each row
             self._check_size(topic, pc.max(sizes).as_py() + 24)

@@ -35,7 +35,19 @@ import threading
 import time
 from dataclasses import replace
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, TypeVar
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    Dict,
+    Iterator,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    TypeVar,
+)
 
 from pyspark.sql.datasource import (
     DataSource,
@@ -271,7 +283,9 @@ class ClusterStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         begin = planning.from_json(start)
         end = (
             with_offset_retries(
-                self.options, "finding the latest offsets", lambda: planning.latest(self.cluster, self.options)
+                self.options,
+                "finding the latest offsets",
+                lambda: planning.latest(self.cluster, self.options),
             )
             if self._target is None
             else dict(self._target)
