@@ -493,3 +493,18 @@ def test_java_stores_without_the_stores_extra_say_how_to_install_it(backend, mon
                 "ssl.truststore.location": "/stores/truststore.jks",
             }
         )
+
+
+def test_headers_count_toward_the_record_that_carries_them(backend):
+    pa = pytest.importorskip("pyarrow")
+    from kafkawire.cluster.produce import Producer
+
+    # not idempotent: no producer id to ask for, and nothing is sent, so no cluster
+    producer = Producer(None, max_record_bytes=1000, idempotent=False, acks=1, backend=backend)  # type: ignore[arg-type]
+    producer._partition_counts["orders"] = 1
+    header = pa.struct([("key", pa.string()), ("value", pa.binary())])
+    small = [[{"key": "h", "value": b"x" * 100}]] * 50  # 5000 header bytes in all, 100 a row
+    producer.send_arrow("orders", pa.array([b"v"] * 50), headers=pa.array(small, pa.list_(header)))
+    big = [[{"key": "h", "value": b"x" * 2000}]]
+    with pytest.raises(ValueError, match="max.request.size"):
+        producer.send_arrow("orders", pa.array([b"v"]), headers=pa.array(big, pa.list_(header)))

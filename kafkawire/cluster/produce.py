@@ -233,13 +233,16 @@ class Producer:
             sizes = pc.fill_null(pc.binary_length(values), 0)
             if keys is not None:
                 sizes = pc.add(sizes, pc.fill_null(pc.binary_length(keys), 0))
-            if headers is not None:
+            if headers is not None and len(pc.list_flatten(headers)):
+                import numpy as np
+
                 flat = pc.list_flatten(headers)
-                header_bytes = sum(
-                    pc.sum(pc.fill_null(pc.binary_length(flat.field(f)), 0)).as_py() or 0
-                    for f in ("key", "value")
-                )
-                sizes = pc.add(sizes, header_bytes)  # an upper bound: every header counted on each row
+                each = pc.add(
+                    *(pc.fill_null(pc.binary_length(flat.field(f)), 0) for f in ("key", "value"))
+                ).to_numpy(zero_copy_only=False)
+                rows = pc.list_parent_indices(headers).to_numpy(zero_copy_only=False)
+                per_row = np.bincount(rows, weights=each + 8, minlength=n).astype("int64")
+                sizes = pc.add(sizes, pa.array(per_row))
             self._check_size(topic, pc.max(sizes).as_py() + 24)
         if self.partitioner == "round_robin":
             first = self._next_round_robin(topic, n)
