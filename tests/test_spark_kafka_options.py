@@ -143,6 +143,7 @@ def test_random_write_option_sets_place_rows_as_the_connector_does(
     boot = kafka_broker.bootstrap_servers
     rng = random.Random(SEED + 50 + draw)
     chosen = {name: rng.choice(values) for name, values in rng.sample(sorted(WRITE_CHOICES.items()), 6)}
+    chosen["kafka.acks"] = ["0", "1", "all"][draw % 3]  # each draw its own acks
     print(f"KAFKAWIRE_OPTIONS_SEED={SEED}: {chosen}")
     source = spark_connector.createDataFrame(
         [(b"k%d" % rng.randrange(30), b"v%d" % i, [("h", b"%d" % i)]) for i in range(200)],
