@@ -5,12 +5,17 @@ Security follows Kafka's client configs: ``kafka.security.protocol`` (PLAINTEXT,
 SASL_PLAINTEXT, SASL_SSL), ``kafka.sasl.mechanism`` (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512)
 with the credentials in the JAAS line users already write
 (``org.apache.kafka.common.security.plain.PlainLoginModule required username="u"
-password="p";``; SCRAM's ``tokenauth=true`` for a delegation token), and TLS stores of Kafka's ``PEM`` type: a trust store of CA certificates
+password="p";``, read with Kafka's JAAS grammar; SCRAM's ``tokenauth=true`` for a
+delegation token), and TLS stores of Kafka's types: a trust store of CA certificates
 (``ssl.truststore.location`` or the text in ``ssl.truststore.certificates``) and a key
 store holding the private key and its certificate chain (``ssl.keystore.location``, or
-``ssl.keystore.key`` with ``ssl.keystore.certificate.chain``), ``ssl.key.password`` when
-the key is encrypted.  ``ssl.endpoint.identification.algorithm`` set to the empty string
-turns off the host name check, as in Kafka.
+``ssl.keystore.key`` with ``ssl.keystore.certificate.chain``), JKS (Kafka's default),
+PKCS12 (:mod:`kafkawire.cluster.stores`) or PEM, with their passwords and
+``ssl.key.password``; ``ssl.protocol``, ``ssl.enabled.protocols`` and
+``ssl.cipher.suites`` as Java's client takes them.  ``ssl.endpoint.identification.algorithm``
+set to the empty string turns off the host name check, as in Kafka.  Every other setting
+of Kafka's clients is checked by :func:`check_options` against
+:mod:`kafkawire.kafka_settings`.
 
 Kerberos (``kafka.sasl.mechanism`` GSSAPI) takes ``kafka.sasl.kerberos.service.name``
 (or the JAAS line's ``serviceName``) and the ``Krb5LoginModule`` line Kafka's clients

@@ -26,8 +26,10 @@ For streaming, :func:`initial`, :func:`latest`, :func:`rate_limit` and
 :func:`stream_ranges` work on per-partition offsets kept as Spark's checkpoint keeps the
 connector's (``{"topic": {"0": 23}}``).
 
-An option the source does not know is an error naming it; so is a ``kafka.`` setting it
-would not use (Kafka's clients only log those, and a typo goes unnoticed).
+Every other option of the connector and setting of Kafka's consumer is taken
+(:mod:`kafkawire.cluster.options`, :mod:`kafkawire.kafka_settings`); a name that is
+neither is an error naming the one probably meant (Kafka's clients only log those, and a
+typo goes unnoticed).
 """
 
 from __future__ import annotations
