@@ -334,6 +334,15 @@ def test_java_stores_with_client_certificates_read_as_the_connector_does(
         "kafka.security.protocol": "SSL",
         "subscribe": topic,
         **_stores(pki, tmp_path, kind),
+        # TLS 1.2 with one suite by its IANA name, or Kafka's default TLS 1.3
+        **(
+            {
+                "kafka.ssl.enabled.protocols": "TLSv1.2",
+                "kafka.ssl.cipher.suites": "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
+            }
+            if kind == "JKS"
+            else {"kafka.ssl.protocol": "TLSv1.3"}
+        ),
     }
     assert len(same_as_connector(spark_connector, options, backend)) == 120
     # a wrong key password is refused before any connection, naming the option
