@@ -277,7 +277,6 @@ NO_EFFECT: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
         "kafka-cluster joins no consumer group: Spark plans which partitions and offsets each task "
         "reads, and the offsets live in its checkpoint",
         (
-            "allow.auto.create.topics",
             "auto.commit.interval.ms",
             "group.instance.id",
             "group.protocol",
@@ -295,7 +294,7 @@ NO_EFFECT: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
     (
         "``subscribePattern`` leaves internal topics out, and a topic that does not exist is an "
         "error naming it, as with Kafka's defaults",
-        ("exclude.internal.topics",),
+        ("allow.auto.create.topics", "exclude.internal.topics"),
     ),
     ("every batch's CRC is checked", ("check.crcs",)),
     ("tasks read from each partition's leader", ("client.rack",)),
