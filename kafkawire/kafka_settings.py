@@ -284,7 +284,6 @@ NO_EFFECT: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
             "heartbeat.interval.ms",
             "internal.throw.on.fetch.stable.offset.unsupported",
             "max.poll.interval.ms",
-            "max.poll.records",
             "partition.assignment.strategy",
             "session.timeout.ms",
             "share.acknowledgement.mode",
@@ -297,6 +296,11 @@ NO_EFFECT: Tuple[Tuple[str, Tuple[str, ...]], ...] = (
         ("allow.auto.create.topics", "exclude.internal.topics"),
     ),
     ("every batch's CRC is checked", ("check.crcs",)),
+    (
+        "a task fetches the range it was planned and hands Spark Arrow batches of up to one "
+        "Fetch response: nothing polls",
+        ("max.poll.records",),
+    ),
     ("tasks read from each partition's leader", ("client.rack",)),
     (
         "kafka-cluster reports no client metrics",
