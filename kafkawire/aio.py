@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import socket as _socket
 import ssl as _ssl
 import threading
 from typing import TYPE_CHECKING, Any, Callable, Coroutine, Dict, Generator, List, Optional, ParamSpec, Union
@@ -349,6 +350,8 @@ async def open_connection(
     sasl_kerberos_keytab: Optional[str] = None,
     ssl: Union[_ssl.SSLContext, bool, None] = None,
     server_hostname: Optional[str] = None,
+    receive_buffer_bytes: int = -1,
+    send_buffer_bytes: int = -1,
 ) -> AsyncConnection:
     """Connect to a Kafka broker (over TLS if asked), run the ApiVersions handshake, then
     SASL if asked.
@@ -366,6 +369,10 @@ async def open_connection(
     token frames.  ``sasl_mechanism="GSSAPI"`` (Kerberos) authenticates to
     ``sasl_kerberos_service_name/host`` as ``sasl_username`` (a principal) with the
     ``sasl_kerberos_keytab``, or with the ticket in the default credential cache.
+
+    ``receive_buffer_bytes`` and ``send_buffer_bytes`` set the socket's SO_RCVBUF and
+    SO_SNDBUF (-1: the system's), as Kafka's clients' ``receive.buffer.bytes`` and
+    ``send.buffer.bytes``.
 
     ``await open_connection(...)`` gives the connection; ``async with
     open_connection(...) as conn`` also closes it at the end of the block.
@@ -395,6 +402,10 @@ async def open_connection(
         ) from exc
     # the TLS handshake has what is left of ``timeout``, or all of it after a connect bound on its own
     deadline = (began if connect_timeout is None else loop.time()) + timeout
+    sock = stream.get_extra_info("socket")
+    for option, size in ((_socket.SO_RCVBUF, receive_buffer_bytes), (_socket.SO_SNDBUF, send_buffer_bytes)):
+        if size != -1 and sock is not None:
+            sock.setsockopt(_socket.SOL_SOCKET, option, size)
     if context is not None:
         await _start_tls(
             stream, context, server_hostname or host, f"{host}:{port}", deadline - loop.time(), timeout

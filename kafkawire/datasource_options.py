@@ -217,10 +217,31 @@ KAFKA_CLUSTER_READ: Tuple[Option, ...] = (
     ),
     Option("maxOffsetsPerTrigger", None, "Streams: at most this many records per micro-batch."),
     Option(
+        "minOffsetsPerTrigger",
+        None,
+        "Streams: skip a trigger while fewer records than this are waiting, until "
+        "``maxTriggerDelay`` has passed since the last batch (needs PySpark's ``ReadMinRows`` "
+        "read limit, PySpark 4.2 or newer).",
+    ),
+    Option(
+        "maxTriggerDelay",
+        "15m",
+        "Streams, with ``minOffsetsPerTrigger``: the longest a batch is put off, as Spark "
+        "writes durations (``500ms``, ``30s``, ``15m``, ``1h``; a bare number is milliseconds).",
+    ),
+    Option(
+        "fetchOffset.numRetries",
+        "3",
+        "How many times the driver tries its offset lookups (Metadata and ListOffsets of a "
+        "plan or a trigger) before the query fails.",
+    ),
+    Option("fetchOffset.retryIntervalMs", "1000", "How long the driver waits between those tries."),
+    Option(
         "groupIdPrefix",
         None,
-        "The consumer group a stream commits to with ``commitOffsetsToGroup``, when "
-        "``kafka.group.id`` does not name one (the prefix is the group's whole name).",
+        "The prefix of the consumer group id the connector makes up for a query; kafka-cluster "
+        "joins no group: it is the group a stream commits to with ``commitOffsetsToGroup`` "
+        "when ``kafka.group.id`` names none (the prefix is then the group's whole name).",
     ),
     Option(
         "commitOffsetsToGroup",
@@ -270,6 +291,13 @@ KAFKA_CLUSTER_CLIENT: Tuple[Option, ...] = (
     ),
     Option("retry.backoff.ms", "100", "The first wait before a retry."),
     Option("retry.backoff.max.ms", "1000", "The longest wait before a retry."),
+    Option(
+        "receive.buffer.bytes",
+        "-1",
+        "The socket's receive buffer (SO_RCVBUF) in bytes; -1: the system's, which Linux grows "
+        "as a connection needs (Kafka's clients ask 32 KiB or 64 KiB).",
+    ),
+    Option("send.buffer.bytes", "-1", "The socket's send buffer (SO_SNDBUF) in bytes; -1: the system's."),
     Option(
         "security.protocol",
         "PLAINTEXT",
@@ -358,20 +386,63 @@ KAFKA_CLUSTER_CLIENT: Tuple[Option, ...] = (
         None,
         "GSSAPI: the primary of the brokers' principals (``kafka`` for ``kafka/host@REALM``).",
     ),
-    Option("ssl.truststore.type", None, "Only ``PEM`` stores are read (a store of no type is read as PEM)."),
-    Option("ssl.truststore.location", None, "A PEM file of the trusted CA certificates (else the system's)."),
-    Option("ssl.truststore.certificates", None, "The trusted CA certificates as PEM text."),
-    Option("ssl.keystore.type", None, "Only ``PEM`` stores are read (a store of no type is read as PEM)."),
     Option(
-        "ssl.keystore.location", None, "A PEM file holding the client's private key and certificate chain."
+        "ssl.truststore.type",
+        "JKS",
+        "``JKS``, ``PKCS12`` or ``PEM``, as in Kafka (JKS and PKCS12 need the ``stores`` extra: "
+        "``pip install kafkawire[stores]``); ``ssl.truststore.certificates`` is PEM whatever the type.",
     ),
+    Option(
+        "ssl.truststore.location",
+        None,
+        "The trust store file of the trusted CA certificates (else the system's).",
+    ),
+    Option(
+        "ssl.truststore.password",
+        None,
+        "The trust store's password (JKS and PKCS12; a JKS store is read without it too).",
+    ),
+    Option("ssl.truststore.certificates", None, "The trusted CA certificates as PEM text."),
+    Option(
+        "ssl.keystore.type",
+        "JKS",
+        "``JKS``, ``PKCS12`` or ``PEM``: the key store's format; the PEM text options are PEM whatever the type.",
+    ),
+    Option(
+        "ssl.keystore.location",
+        None,
+        "The key store file holding the client's private key and certificate chain.",
+    ),
+    Option("ssl.keystore.password", None, "The key store's password (JKS and PKCS12)."),
     Option(
         "ssl.keystore.key",
         None,
         "The client's private key as PEM text (with ``ssl.keystore.certificate.chain``).",
     ),
     Option("ssl.keystore.certificate.chain", None, "The client's certificate chain as PEM text."),
-    Option("ssl.key.password", None, "The password of an encrypted private key."),
+    Option(
+        "ssl.key.password",
+        None,
+        "The password of the private key (a PEM key's encryption; in a JKS or PKCS12 store, "
+        "by default the store's password).",
+    ),
+    Option(
+        "ssl.protocol",
+        "TLSv1.3",
+        "``TLSv1.3`` or ``TLSv1.2`` (``TLS`` alike): with ``ssl.enabled.protocols`` unset, the "
+        "newest version the connection may use; TLSv1.3 also allows TLSv1.2, as Java's does.",
+    ),
+    Option(
+        "ssl.enabled.protocols",
+        "TLSv1.2,TLSv1.3",
+        "The TLS versions a connection may use, comma separated (``TLSv1.2``, ``TLSv1.3``).",
+    ),
+    Option(
+        "ssl.cipher.suites",
+        None,
+        "The TLS 1.2 cipher suites a connection may use, by their IANA names as Java takes "
+        "them (``TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384``) or OpenSSL's; by default OpenSSL's.",
+    ),
     Option(
         "ssl.endpoint.identification.algorithm",
         "https",
@@ -393,6 +464,18 @@ KAFKA_CLUSTER_READ_CLIENT: Tuple[Option, ...] = (
         "``read_committed`` drops the records of aborted transactions and stops at the last stable offset.",
     ),
     Option("fetch.max.bytes", str(50 << 20), "The most one Fetch response may hold."),
+    Option("fetch.min.bytes", "1", "The least a broker gathers before it answers a Fetch."),
+    Option(
+        "fetch.max.wait.ms",
+        "500",
+        "How long a broker may wait for ``fetch.min.bytes`` before it answers a Fetch.",
+    ),
+    Option(
+        "group.id",
+        None,
+        "The query's consumer group, as the connector takes it (it warns that sharing one is "
+        "unsafe); no group is joined, since Spark assigns the partitions.",
+    ),
     Option(
         "max.partition.fetch.bytes", str(1 << 20), "The most one Fetch response may hold of one partition."
     ),
@@ -404,13 +487,71 @@ KAFKA_CLUSTER_WRITE: Tuple[Option, ...] = (
     Option("topic", None, "The topic of every row (overrides the ``topic`` column)."),
     Option("backend", None, "``cython`` or ``python``: the kafkawire backend the tasks encode with."),
     Option("checkpointLocation", None, "Streams: Spark's own, handed to the writer with the rest."),
+    Option(
+        "includeHeaders",
+        "false",
+        "Taken as the connector takes it on a write: a ``headers`` column is written whenever "
+        "the rows have one.",
+    ),
 )
 
 #: the producer's ``kafka.`` settings a write takes besides the connection's
 KAFKA_CLUSTER_WRITE_CLIENT: Tuple[Option, ...] = (
     Option("compression.type", "none", "``none``, ``gzip``, ``snappy``, ``lz4`` or ``zstd``."),
     Option("batch.size", "16384", "The size a batch is filled to, in bytes."),
-    Option("acks", "all", "The producer is idempotent, so only ``all`` (or ``-1``) is taken."),
+    Option(
+        "acks",
+        "all",
+        "``all`` (or ``-1``): every batch acknowledged by the in-sync replicas; ``1``: by the "
+        "leader; ``0``: sent without waiting for an answer. With ``enable.idempotence`` "
+        "unset the producer is idempotent under ``all`` only, as Kafka's is.",
+    ),
+    Option(
+        "enable.idempotence",
+        "true",
+        "Number each batch so that a retried one is written once. Set ``true`` it needs "
+        "``acks`` ``all``, ``retries`` above 0 and ``max.in.flight.requests.per.connection`` "
+        "of at most 5 (an error otherwise); left out, it gives way to a setting that "
+        "conflicts, as in Kafka's producer.",
+    ),
+    Option(
+        "linger.ms",
+        "5",
+        "How long a write task waits for Spark's next rows before it sends the batches it "
+        "has encoded: rows that come within it go out in the same Produce requests; ``0`` "
+        "sends each Arrow batch Spark hands over at once.",
+    ),
+    Option(
+        "max.request.size",
+        "1048576",
+        "The largest record a write takes (a bigger one fails naming the topic), and the "
+        "largest batch (``batch.size`` is lowered to it).",
+    ),
+    Option(
+        "max.in.flight.requests.per.connection",
+        "5",
+        "How many Produce requests are on the wire at once.",
+    ),
+    Option(
+        "retries",
+        "2147483647",
+        "How many times a failed Produce is sent again (within ``default.api.timeout.ms``); "
+        "``0`` fails at the first error.",
+    ),
+    Option(
+        "buffer.memory", str(32 << 20), "How many bytes of encoded batches a task buffers before it sends."
+    ),
+    Option(
+        "partitioner.class",
+        None,
+        "Kafka's own partitioners only: ``org.apache.kafka.clients.producer.RoundRobinPartitioner`` "
+        "(keyed rows too go round the partitions) or the default; another class is an error naming it.",
+    ),
+    Option(
+        "partitioner.ignore.keys",
+        "false",
+        "``true``: keys do not choose the partition, keyless stickiness does.",
+    ),
 )
 
 __all__ = [

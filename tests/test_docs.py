@@ -201,8 +201,9 @@ def test_a_documented_kafka_cluster_default_means_what_leaving_it_out_means():
                 assert ReadOptions.parse(given) == ReadOptions.parse(base), option.name
     base = {"kafka.bootstrap.servers": "127.0.0.1:9092"}
     for option in options.KAFKA_CLUSTER_WRITE_CLIENT:
-        given = {**base, "kafka." + option.name: str(option.default)}
-        assert WriteOptions.parse(given) == WriteOptions.parse(base), option.name
+        if option.default is not None:
+            given = {**base, "kafka." + option.name: option.default}
+            assert WriteOptions.parse(given) == WriteOptions.parse(base), option.name
 
 
 def test_an_option_not_in_the_tables_is_refused_by_every_parser():

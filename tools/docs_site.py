@@ -313,6 +313,7 @@ def _escape_prose(text: str) -> str:
 def spark_options_page() -> str:
     """reference/spark-options.md, from :mod:`kafkawire.datasource_options`."""
     from kafkawire import datasource_options as o
+    from kafkawire import kafka_settings as k
 
     def table(options: Sequence[Any], prefix: str = "") -> str:
         return _table(
@@ -350,6 +351,34 @@ def spark_options_page() -> str:
             "## kafka-cluster: the connection\n",
             "Reads and writes alike; Kafka's Java client defaults.\n",
             table(o.KAFKA_CLUSTER_CLIENT, "kafka."),
+            "## kafka-cluster: every other setting of Kafka's clients\n",
+            f"Every setting Kafka {k.KAFKA_VERSION}'s consumer (on a read) or producer (on a "
+            "write) defines is taken, as Spark's connector hands them all to those clients. A "
+            "setting of the other client (a producer setting on a read) is taken with a one-line "
+            "warning, as Kafka's clients log one. A name that is no setting of Kafka's clients is "
+            "an error that names the setting probably meant.\n",
+            "These change nothing in `kafka-cluster`:\n",
+            _table(
+                ("setting", "why"),
+                [(", ".join(f"`kafka.{n}`" for n in names), why) for why, names in k.NO_EFFECT],
+            ),
+            "Spark's connector refuses these itself; `kafka-cluster` refuses them with its words:\n",
+            _table(
+                ("setting", "on", "what the connector says"),
+                [
+                    (f"`kafka.{n}`", side, why)
+                    for side, refused in k.CONNECTOR_REFUSES.items()
+                    for n, why in refused.items()
+                ],
+            ),
+            "These name Java code or a Java indirection; each is an error that says what to do instead:\n",
+            _table(("setting", "why"), [(f"`kafka.{n}`", why) for n, why in k.NOT_RUN.items()]),
+            "## kafka-cluster: options of other sources\n",
+            "An option that is neither one of the tables above nor a `kafka.` setting is one "
+            "Spark's connector ignores (`mode`, `inferSchema`, `multiline`, `checkpointLocation` on "
+            "a reader, `path`): `kafka-cluster` ignores it too, with a one-line warning naming it. "
+            "A near miss of an option (`maxOffsetPerTrigger`, `startingOffset`) is an error that "
+            "names the option meant, where the connector would quietly ignore it.\n",
         ]
     )
 

@@ -3,6 +3,8 @@ data source (:mod:`kafkawire.spark.cluster`) is made of, usable without Spark.
 
 * :mod:`kafkawire.cluster.config`: the ``kafka.``-prefixed client settings Kafka's own
   clients take (bootstrap servers, security protocol, SASL JAAS line, PEM stores, timeouts).
+* :mod:`kafkawire.cluster.stores`: Java's JKS and PKCS12 trust and key stores as PEM.
+* :mod:`kafkawire.cluster.options`: the connector's trigger, retry and group options.
 * :mod:`kafkawire.cluster.client`: :class:`~kafkawire.cluster.client.Cluster`, a blocking
   client over :mod:`kafkawire.aio` connections: metadata, offsets, fetch and produce, with
   retries on a partition's leader moving, within a deadline.

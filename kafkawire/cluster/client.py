@@ -183,6 +183,8 @@ class Cluster:
                 connect_timeout=self.connect_timeout(host, port),
                 sasl=c.sasl_client(host),
                 ssl=c.ssl_context(),
+                receive_buffer_bytes=c.receive_buffer,
+                send_buffer_bytes=c.send_buffer,
             )
         except (SaslError, TlsHandshakeError):
             raise  # wrong credentials or certificates: no retry cures them
@@ -324,9 +326,13 @@ class Cluster:
         return self.run(self.retrying_async(what, attempt, deadline))
 
     async def retrying_async(
-        self, what: str, attempt: Callable[[], Awaitable[_T]], deadline: Optional[float] = None
+        self,
+        what: str,
+        attempt: Callable[[], Awaitable[_T]],
+        deadline: Optional[float] = None,
+        max_tries: Optional[int] = None,
     ) -> _T:
-        """:meth:`retrying` as a coroutine."""
+        """:meth:`retrying` as a coroutine, giving up after ``max_tries`` tries when given."""
         cfg = self.config
         if deadline is None:
             deadline = time.monotonic() + cfg.api_timeout
@@ -342,9 +348,13 @@ class Cluster:
                 deadline += self._throttle_waits - throttled
                 throttled = self._throttle_waits
                 left = deadline - time.monotonic()
-                if left <= 0:
+                if left <= 0 or tries == max_tries:
                     cause = exc.cause
-                    message = f"{what}: gave up after {tries} tries in {cfg.api_timeout:g} s: {cause}"
+                    message = (
+                        f"{what}: gave up after {tries} tries in {cfg.api_timeout:g} s: {cause}"
+                        if left <= 0
+                        else f"{what}: gave up after {tries} tries (retries: {tries - 1}): {cause}"
+                    )
                     if isinstance(cause, BrokerErrorResponse):
                         raise BrokerErrorResponse(message, cause.error) from cause
                     raise ClusterError(message) from cause
@@ -557,9 +567,11 @@ class Cluster:
         max_bytes: int,
         partition_max_bytes: int,
         isolation_level: int,
-        max_wait_ms: int = 500,
+        max_wait_ms: Optional[int] = None,
     ) -> Any:
-        """A Fetch of one partition from ``offset`` at the version ``conn`` speaks."""
+        """A Fetch of one partition from ``offset`` at the version ``conn`` speaks; the
+        broker answers once it has ``fetch.min.bytes`` or after ``max_wait_ms`` (by
+        default ``fetch.max.wait.ms``)."""
         F = M.FetchRequest
         topic = F.FetchTopic(
             partitions=[
@@ -577,8 +589,8 @@ class Cluster:
             topic.topic = info.name
         return F(
             replica_id=-1,
-            max_wait_ms=max_wait_ms,
-            min_bytes=1,
+            max_wait_ms=self.config.fetch_max_wait_ms if max_wait_ms is None else max_wait_ms,
+            min_bytes=self.config.fetch_min_bytes,
             max_bytes=max_bytes,
             isolation_level=isolation_level,
             session_id=0,

@@ -5,12 +5,17 @@ Security follows Kafka's client configs: ``kafka.security.protocol`` (PLAINTEXT,
 SASL_PLAINTEXT, SASL_SSL), ``kafka.sasl.mechanism`` (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512)
 with the credentials in the JAAS line users already write
 (``org.apache.kafka.common.security.plain.PlainLoginModule required username="u"
-password="p";``; SCRAM's ``tokenauth=true`` for a delegation token), and TLS stores of Kafka's ``PEM`` type: a trust store of CA certificates
+password="p";``, read with Kafka's JAAS grammar; SCRAM's ``tokenauth=true`` for a
+delegation token), and TLS stores of Kafka's types: a trust store of CA certificates
 (``ssl.truststore.location`` or the text in ``ssl.truststore.certificates``) and a key
 store holding the private key and its certificate chain (``ssl.keystore.location``, or
-``ssl.keystore.key`` with ``ssl.keystore.certificate.chain``), ``ssl.key.password`` when
-the key is encrypted.  ``ssl.endpoint.identification.algorithm`` set to the empty string
-turns off the host name check, as in Kafka.
+``ssl.keystore.key`` with ``ssl.keystore.certificate.chain``), JKS (Kafka's default),
+PKCS12 (:mod:`kafkawire.cluster.stores`) or PEM, with their passwords and
+``ssl.key.password``; ``ssl.protocol``, ``ssl.enabled.protocols`` and
+``ssl.cipher.suites`` as Java's client takes them.  ``ssl.endpoint.identification.algorithm``
+set to the empty string turns off the host name check, as in Kafka.  Every other setting
+of Kafka's clients is checked by :func:`check_options` against
+:mod:`kafkawire.kafka_settings`.
 
 OAUTHBEARER takes its token from the source ``kafka.sasl.login.callback.handler.class``
 names: Kafka's ``OAuthBearerLoginCallbackHandler`` (the OAuth client-credentials grant at
@@ -34,14 +39,16 @@ A :class:`ClientConfig` is plain data (it travels to Spark's tasks); the
 from __future__ import annotations
 
 import dataclasses
+import difflib
+import logging
 import os
 import re
 import ssl
 import tempfile
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
-from kafkawire import datasource_options
+from kafkawire import datasource_options, kafka_settings
 from kafkawire.sasl.msk_iam import MskIamLogin
 from kafkawire.sasl.oauth import TokenLogin, extensions_of
 
@@ -74,7 +81,7 @@ _MSK_CLIENT_HANDLER = "software.amazon.msk.auth.iam.IAMClientCallbackHandler"
 #: The ``kafka.``-prefixed settings this client uses (lower case, without the prefix),
 #: with Kafka's Java client defaults where it has one.
 CLIENT_SETTINGS: Dict[str, Optional[str]] = datasource_options.defaults(
-    datasource_options.KAFKA_CLUSTER_CLIENT
+    datasource_options.KAFKA_CLUSTER_CLIENT + datasource_options.KAFKA_CLUSTER_READ_CLIENT
 )
 
 
@@ -105,35 +112,88 @@ def parse_servers(raw: str) -> Tuple[Tuple[str, int], ...]:
     return tuple(servers)
 
 
-_JAAS_HEAD = re.compile(r"\s*([A-Za-z_$][\w$.]*)\s+(required|requisite|sufficient|optional)\b", re.I)
-_JAAS_OPTION = re.compile(r'\s*([\w.-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s;"]+))')
+# Kafka reads sasl.jaas.config with Java's StreamTokenizer: words of letters, digits,
+# '.', '-', '_' and '$'; strings in single or double quotes with Java's escapes; // and
+# /* */ comments; a bare word that starts as a number has no text (an error there)
+_JAAS_TOKEN = re.compile(
+    r"""\s+|//[^\n]*|/\*.*?(?:\*/|\Z)|(?P<word>[A-Za-z_$\u0080-\uffff][\w.$-]*)|(?P<number>[-.\d][\w.$-]*)"""
+    r"""|(?P<quote>["'])(?P<text>(?:\\.|(?!(?P=quote))[^\\\n])*)(?P=quote)|(?P<char>.)""",
+    re.S,
+)
+_JAVA_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "a": "\a", "v": "\v"}
+#: Databricks' runtime ships Kafka's client under this package prefix
+_SHADED = "kafkashaded."
+
+
+def _unescape(text: str) -> str:
+    def one(m: "re.Match[str]") -> str:
+        c = m.group(1)
+        if c[0] in "01234567":
+            return chr(int(c, 8))
+        return _JAVA_ESCAPES.get(c, c)
+
+    return re.sub(r"\\([0-3][0-7]{0,2}|[4-7][0-7]?|.)", one, text, flags=re.S)
+
+
+def _jaas_tokens(line: str) -> List[Tuple[str, str]]:
+    """(kind, text) tokens of a JAAS line: ``word``, ``number``, ``string`` or a ``char``."""
+    out: List[Tuple[str, str]] = []
+    for m in _JAAS_TOKEN.finditer(line):
+        if m.group("word") is not None:
+            out.append(("word", m.group("word")))
+        elif m.group("number") is not None:
+            out.append(("number", m.group("number")))
+        elif m.group("quote") is not None:
+            out.append(("string", _unescape(m.group("text"))))
+        elif m.group("char") is not None:
+            if m.group("char") in "\"'":
+                raise ValueError("option kafka.sasl.jaas.config: a quoted value is not closed")
+            out.append(("char", m.group("char")))
+    return out
 
 
 def parse_jaas(line: str) -> Tuple[str, Dict[str, str]]:
-    """A ``sasl.jaas.config`` line as (login module class, options): one module, a
-    control flag, ``key=value`` options (values quoted or bare), a closing ``;``."""
-    head = _JAAS_HEAD.match(line)
-    if head is None:
-        raise ValueError(
-            "option kafka.sasl.jaas.config: expected 'LoginModuleClass required key=\"value\" ...;'"
-        )
-    pos = head.end()
-    options: Dict[str, str] = {}
-    while True:
-        m = _JAAS_OPTION.match(line, pos)
-        if m is None:
-            break
-        quoted = m.group(2)
-        options[m.group(1)] = re.sub(r"\\(.)", r"\1", quoted) if quoted is not None else m.group(3)
-        pos = m.end()
-    rest = line[pos:].strip()
-    if rest != ";":
-        raise ValueError(
-            f"option kafka.sasl.jaas.config: expected key=value options then ';', found {rest[:40]!r}"
-            if rest
-            else "option kafka.sasl.jaas.config: the line must end with ';'"
-        )
-    return head.group(1), options
+    """A ``sasl.jaas.config`` value as (login module class, options), read as Kafka reads
+    it: ``LoginModuleClass flag key="value" ...;`` over one line or several, values in
+    double or single quotes (with Java's escapes) or bare words, comments allowed;
+    exactly one login module, as Kafka's clients take.  A class under Databricks'
+    ``kafkashaded.`` prefix is the same class."""
+    where = "option kafka.sasl.jaas.config"
+    tokens = _jaas_tokens(line)
+    entries: List[Tuple[str, Dict[str, str]]] = []
+    i = 0
+    while i < len(tokens):
+        kind, module = tokens[i]
+        if kind != "word":
+            raise ValueError(f"{where}: expected a login module class, found {module!r}")
+        flag = tokens[i + 1][1] if i + 1 < len(tokens) else ""
+        if flag.lower() not in ("required", "requisite", "sufficient", "optional"):
+            raise ValueError(f"{where}: invalid control flag {flag!r} after {module}")
+        i += 2
+        options: Dict[str, str] = {}
+        while True:
+            if i >= len(tokens):
+                raise ValueError(f"{where}: the login module entry must end with ';'")
+            kind, key = tokens[i]
+            if (kind, key) == ("char", ";"):
+                i += 1
+                break
+            if kind != "word":
+                raise ValueError(f"{where}: expected key=value options then ';', found {key!r}")
+            if (
+                i + 2 >= len(tokens)
+                or tokens[i + 1] != ("char", "=")
+                or tokens[i + 2][0] not in ("word", "string")
+            ):
+                raise ValueError(f"{where}: value not specified for key {key!r}")
+            options[key] = tokens[i + 2][1]
+            i += 3
+        if module.startswith(_SHADED):
+            module = module[len(_SHADED) :]
+        entries.append((module, options))
+    if len(entries) != 1:
+        raise ValueError(f"{where}: it holds {len(entries)} login modules, Kafka's clients take 1")
+    return entries[0]
 
 
 @dataclass(frozen=True)
@@ -156,11 +216,21 @@ class ClientConfig:
     sasl_login: Optional["SaslLogin"] = None  # where OAUTHBEARER and AWS_MSK_IAM get credentials
     truststore: Optional[str] = None  # PEM text of the trusted CA certificates
     truststore_path: Optional[str] = None
-    keystore_path: Optional[str] = None  # PEM file: private key and certificate chain
+    truststore_type: Optional[str] = None  # of the file at truststore_path; None: unset
+    truststore_password: Optional[str] = None
+    keystore_path: Optional[str] = None  # private key and certificate chain
+    keystore_type: Optional[str] = None
+    keystore_password: Optional[str] = None
     keystore_key: Optional[str] = None  # PEM text, with keystore_chain
     keystore_chain: Optional[str] = None
     key_password: Optional[str] = None
     check_hostname: bool = True
+    tls_versions: Tuple[str, ...] = ("TLSv1.2", "TLSv1.3")
+    cipher_suites: Optional[Tuple[str, ...]] = None
+    receive_buffer: int = -1  # socket buffer sizes; -1: the system's
+    send_buffer: int = -1
+    fetch_min_bytes: int = 1
+    fetch_max_wait_ms: int = 500
     kerberos_service_name: Optional[str] = None
     kerberos_principal: Optional[str] = None
     kerberos_keytab: Optional[str] = None
@@ -210,29 +280,10 @@ class ClientConfig:
                     )
                 if user is None or password is None:
                     raise ValueError("option kafka.sasl.jaas.config: username and password are required")
-        truststore = keystore_path = keystore_key = keystore_chain = truststore_path = None
+        tls: Dict[str, object] = {}
         if protocol in ("SSL", "SASL_SSL"):
-            for store in ("truststore", "keystore"):
-                kind = str(options.get(f"ssl.{store}.type", "PEM")).upper()
-                if kind != "PEM" and (
-                    options.get(f"ssl.{store}.location") or options.get(f"ssl.{store}.key")
-                ):
-                    raise ValueError(
-                        f"option kafka.ssl.{store}.type: only PEM stores are supported, not {kind}"
-                    )
-            truststore = options.get("ssl.truststore.certificates")
-            truststore_path = options.get("ssl.truststore.location")
-            keystore_path = options.get("ssl.keystore.location")
-            keystore_key = options.get("ssl.keystore.key")
-            keystore_chain = options.get("ssl.keystore.certificate.chain")
-            if bool(keystore_key) != bool(keystore_chain):
-                raise ValueError(
-                    "options kafka.ssl.keystore.key and kafka.ssl.keystore.certificate.chain go together"
-                )
-        if isinstance(login, TokenLogin) and (truststore or truststore_path):
-            # Kafka asks an https: token endpoint with the client's own trust store
-            login = dataclasses.replace(login, cafile=truststore_path, cadata=truststore)
-        return cls(
+            tls = _tls_options(options)
+        config = cls(
             bootstrap=parse_servers(str(options["bootstrap.servers"])),
             client_id=str(options.get("client.id") or client_id),
             request_timeout=_int(options, "request.timeout.ms", 1) / 1000,
@@ -247,15 +298,18 @@ class ClientConfig:
             sasl_password=password,
             sasl_token_auth=token_auth,
             sasl_login=login,
-            truststore=truststore,
-            truststore_path=truststore_path,
-            keystore_path=keystore_path,
-            keystore_key=keystore_key,
-            keystore_chain=keystore_chain,
-            key_password=options.get("ssl.key.password"),
-            check_hostname=options.get("ssl.endpoint.identification.algorithm", "https") != "",
-            **kerberos,
+            receive_buffer=_int(options, "receive.buffer.bytes", -1),
+            send_buffer=_int(options, "send.buffer.bytes", -1),
+            fetch_min_bytes=_int(options, "fetch.min.bytes"),
+            fetch_max_wait_ms=_int(options, "fetch.max.wait.ms"),
+            **tls,  # type: ignore[arg-type]
+            **kerberos,  # type: ignore[arg-type]
         )
+        if isinstance(login, TokenLogin) and (config.truststore or config.truststore_path):
+            # Kafka asks an https: token endpoint with the client's own trust store
+            cafile, cadata = config.trusted()
+            config = dataclasses.replace(config, sasl_login=dataclasses.replace(login, cafile=cafile, cadata=cadata))
+        return config
 
     def sasl_client(self, host: str) -> Optional["SaslClient"]:
         """A fresh SASL client for one connection to ``host`` (None without SASL)."""
@@ -284,22 +338,62 @@ class ClientConfig:
             )
         return client_for(self.sasl_mechanism, self.sasl_username or "", self.sasl_password or "")
 
+    def trusted(self) -> Tuple[Optional[str], Optional[str]]:
+        """The trust store as ``ssl.create_default_context`` takes it: a PEM file's path
+        and PEM text (a JKS or PKCS12 store read into text); both None: the system's CAs."""
+        from kafkawire.cluster import stores
+
+        if not self.truststore_path:
+            return None, self.truststore
+        kind = stores.kind_of(self.truststore_path, self.truststore_type, "truststore")
+        if kind == "PEM":
+            return self.truststore_path, self.truststore
+        return None, stores.trusted_certificates(self.truststore_path, kind, self.truststore_password)
+
     def ssl_context(self) -> Optional[ssl.SSLContext]:
         """The TLS context of an SSL or SASL_SSL connection (None otherwise): the system's
         CAs unless a trust store is given, the client certificate when a key store is."""
         if self.security_protocol not in ("SSL", "SASL_SSL"):
             return None
-        context = ssl.create_default_context(cafile=self.truststore_path, cadata=self.truststore)
+        from kafkawire.cluster import stores
+
+        cafile, trusted = self.trusted()
+        context = ssl.create_default_context(cafile=cafile, cadata=trusted)
         context.check_hostname = self.check_hostname
+        low, high = min(self.tls_versions), max(self.tls_versions)
+        context.minimum_version = ssl.TLSVersion[low.replace(".", "_")]
+        context.maximum_version = ssl.TLSVersion[high.replace(".", "_")]
+        if self.cipher_suites:
+            tls12 = [stores.openssl_cipher(c) for c in self.cipher_suites if c not in stores.TLS13_SUITES]
+            if tls12:
+                try:
+                    context.set_ciphers(":".join(tls12))
+                except ssl.SSLError:
+                    raise ValueError(
+                        "option kafka.ssl.cipher.suites: OpenSSL takes none of " + ", ".join(tls12)
+                    ) from None
+            else:  # only TLS 1.3 suites named: no TLS 1.2 connection can be made
+                context.minimum_version = ssl.TLSVersion.TLSv1_3
+        key: Optional[str] = None
+        chain: Optional[str] = None
+        password: Optional[object] = self.key_password
         if self.keystore_path:
-            context.load_cert_chain(self.keystore_path, password=self.key_password)
+            key_kind = stores.kind_of(self.keystore_path, self.keystore_type, "keystore")
+            if key_kind == "PEM":
+                context.load_cert_chain(self.keystore_path, password=self.key_password)
+            else:
+                key, chain, password = stores.key_and_chain(
+                    self.keystore_path, key_kind, self.keystore_password, self.key_password
+                )
         elif self.keystore_key and self.keystore_chain:
+            key, chain = self.keystore_key, self.keystore_chain
+        if key is not None and chain is not None:
             # ssl loads a certificate chain only from a file: a private temporary one
             fd, path = tempfile.mkstemp(suffix=".pem")
             try:
                 with os.fdopen(fd, "w") as fh:
-                    fh.write(self.keystore_key.strip() + "\n" + self.keystore_chain.strip() + "\n")
-                context.load_cert_chain(path, password=self.key_password)
+                    fh.write(key.strip() + "\n" + chain.strip() + "\n")
+                context.load_cert_chain(path, password=password)  # type: ignore[arg-type]
             finally:
                 os.unlink(path)
         return context
@@ -307,6 +401,73 @@ class ClientConfig:
     def describe_bootstrap(self) -> str:
         """The bootstrap servers as the option spelled them."""
         return ",".join(f"{h}:{p}" for h, p in self.bootstrap)
+
+
+_TLS_VERSIONS = ("TLSv1.2", "TLSv1.3")
+
+
+def _tls_versions(options: Mapping[str, str]) -> Tuple[str, ...]:
+    """The TLS versions ``ssl.enabled.protocols`` or else ``ssl.protocol`` allow, as Java's
+    client does: TLSv1.3 allows TLSv1.2 too; ``TLS`` is the newest."""
+    enabled = options.get("ssl.enabled.protocols")
+    if enabled is not None and enabled.strip():
+        wanted = [v.strip() for v in enabled.split(",") if v.strip()]
+        name = "ssl.enabled.protocols"
+    else:
+        wanted = [str(options.get("ssl.protocol", "TLSv1.3")).strip()]
+        name = "ssl.protocol"
+        if wanted[0] in ("TLS", "TLSv1.3"):
+            wanted = list(_TLS_VERSIONS)
+    bad = [v for v in wanted if v not in _TLS_VERSIONS]
+    if bad:
+        raise ValueError(
+            f"option kafka.{name}: {', '.join(bad)} is not a TLS version kafka-cluster speaks"
+            f" ({', '.join(_TLS_VERSIONS)})"
+        )
+    return tuple(sorted(set(wanted)))
+
+
+def _tls_options(options: Mapping[str, str]) -> Dict[str, object]:
+    """The TLS fields of an SSL or SASL_SSL config: the stores (JKS when no type is given,
+    as in Kafka), their passwords, the versions and cipher suites."""
+    from kafkawire.cluster import stores
+
+    fields: Dict[str, object] = {}
+    for store in ("truststore", "keystore"):
+        given = options.get(f"ssl.{store}.type")
+        kind = str(given).strip().upper() if given is not None else None
+        if kind is not None and kind not in stores.STORE_TYPES:
+            raise ValueError(
+                f"option kafka.ssl.{store}.type: {kind!r} is not one of {', '.join(stores.STORE_TYPES)}"
+            )
+        location = options.get(f"ssl.{store}.location")
+        if location and kind in ("JKS", "PKCS12"):
+            stores.require_extra(f"kafka.ssl.{store}.type {kind}")
+            if store == "keystore" and not options.get("ssl.keystore.password"):
+                raise ValueError(f"a {kind} key store needs option kafka.ssl.keystore.password, as in Kafka")
+        fields.update(
+            {
+                f"{store}_path": location,
+                f"{store}_type": kind,
+                f"{store}_password": options.get(f"ssl.{store}.password"),
+            }
+        )
+    key, chain = options.get("ssl.keystore.key"), options.get("ssl.keystore.certificate.chain")
+    if bool(key) != bool(chain):
+        raise ValueError(
+            "options kafka.ssl.keystore.key and kafka.ssl.keystore.certificate.chain go together"
+        )
+    suites = options.get("ssl.cipher.suites")
+    fields.update(
+        truststore=options.get("ssl.truststore.certificates"),
+        keystore_key=key,
+        keystore_chain=chain,
+        key_password=options.get("ssl.key.password"),
+        check_hostname=options.get("ssl.endpoint.identification.algorithm", "https") != "",
+        tls_versions=_tls_versions(options),
+        cipher_suites=tuple(c.strip() for c in suites.split(",") if c.strip()) if suites else None,
+    )
+    return fields
 
 
 def _kerberos_options(options: Mapping[str, str]) -> Dict[str, Optional[str]]:
@@ -440,21 +601,71 @@ def client_settings(options: Mapping[str, str]) -> Dict[str, str]:
     return {k[len("kafka.") :]: v for k, v in options.items() if k.startswith("kafka.")}
 
 
-def unknown_client_settings(settings: Mapping[str, str], extra: Sequence[str] = ()) -> List[str]:
-    """The ``kafka.`` settings (without the prefix) neither this client nor ``extra`` knows."""
-    return sorted(k for k in settings if k not in CLIENT_SETTINGS and k not in extra)
+_log = logging.getLogger("kafkawire.cluster")
+_warned: Set[str] = set()  # each warning once a process: options are parsed more than once a query
 
 
-def check_options(
-    opts: Mapping[str, str], known: Sequence[str], client_known: Sequence[str], doing: str, see: str = ""
-) -> None:
-    """Raise ``ValueError`` naming every option of ``opts`` (lower-cased keys) that is
-    neither in ``known`` nor a ``kafka.`` setting this client or ``client_known`` takes;
-    ``doing`` says what the options are for ("reading a Kafka cluster")."""
-    unknown = [k for k in opts if not k.startswith("kafka.") and k not in known]
-    unknown += ["kafka." + k for k in unknown_client_settings(client_settings(opts), client_known)]
+def _warn_once(message: str) -> None:
+    if message not in _warned:
+        _warned.add(message)
+        _log.warning(message)
+
+
+def _nearest(name: str, names: Sequence[str]) -> Optional[str]:
+    """The name of ``names`` ``name`` most likely misspells (compared in lower case)."""
+    by_lower = {n.lower(): n for n in names}
+    found = difflib.get_close_matches(name.lower(), list(by_lower), n=1, cutoff=0.8)
+    return by_lower[found[0]] if found else None
+
+
+def check_options(opts: Mapping[str, str], known: Sequence[str], other: Sequence[str], side: str) -> None:
+    """Check a query's options (lower-cased keys) as Spark's connector would take them;
+    ``known`` are the options of this ``side`` ("read" or "write") besides the ``kafka.``
+    settings, ``other`` those of the other side.
+
+    A ``kafka.`` name that is no setting of Kafka's clients, or a near miss of an option
+    (``maxOffsetPerTrigger``), is an error suggesting the name meant; a setting the
+    connector refuses gets its explanation; a setting of the other client (a producer
+    setting on a read), or an option the connector would ignore (``mode`` on a read), a
+    one-line warning naming it."""
+    doing = "reading a Kafka cluster" if side == "read" else "writing to a Kafka cluster"
+    client = kafka_settings.CONSUMER if side == "read" else kafka_settings.PRODUCER
+    every = kafka_settings.CONSUMER | kafka_settings.PRODUCER
+    unknown: List[str] = []
+    meant: List[str] = []
+    for key in sorted(opts):
+        if key.startswith("kafka."):
+            name = key[len("kafka.") :]
+            refusal = kafka_settings.CONNECTOR_REFUSES[side].get(name) or kafka_settings.NOT_RUN.get(name)
+            if refusal is not None:
+                raise ValueError(f"option {key}: {refusal}")
+            if name in client:
+                continue
+            if name in every:
+                _warn_once(
+                    f"option {key} is a {'producer' if side == 'read' else 'consumer'} setting:"
+                    f" {doing} does not use it"
+                )
+                continue
+            unknown.append(key)
+            near = _nearest(name, sorted(every))
+            if near is not None:
+                meant.append(f"kafka.{near}")
+        elif key not in (k.lower() for k in known):
+            near = _nearest(key, known)
+            if near is not None:
+                unknown.append(key)
+                meant.append(near)
+            elif key in (k.lower() for k in other):
+                _warn_once(
+                    f"option {key} is for {'writes' if side == 'read' else 'reads'}: {doing} ignores it"
+                )
+            else:
+                _warn_once(f"option {key} is no option of Spark's Kafka connector: {doing} ignores it")
     if unknown:
         raise ValueError(
-            f"unknown option{'s' if len(unknown) > 1 else ''} {', '.join(sorted(unknown))} for {doing}"
-            f" (options are those of Spark's Kafka connector{see})"
+            f"unknown option{'s' if len(unknown) > 1 else ''} {', '.join(unknown)} for {doing}"
+            + (f" (did you mean {', '.join(meant)}?)" if meant else "")
+            + "; the options are those of Spark's Kafka connector and the settings of Kafka's"
+            f" {'consumer' if side == 'read' else 'producer'} (see reference/spark-options)"
         )

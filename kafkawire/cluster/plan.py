@@ -26,8 +26,10 @@ For streaming, :func:`initial`, :func:`latest`, :func:`rate_limit` and
 :func:`stream_ranges` work on per-partition offsets kept as Spark's checkpoint keeps the
 connector's (``{"topic": {"0": 23}}``).
 
-An option the source does not know is an error naming it; so is a ``kafka.`` setting it
-would not use (Kafka's clients only log those, and a typo goes unnoticed).
+Every other option of the connector and setting of Kafka's consumer is taken
+(:mod:`kafkawire.cluster.options`, :mod:`kafkawire.kafka_settings`); a name that is
+neither is an error naming the one probably meant (Kafka's clients only log those, and a
+typo goes unnoticed).
 """
 
 from __future__ import annotations
@@ -40,12 +42,15 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 from kafkawire import datasource_options
 from kafkawire.cluster.client import EARLIEST, LATEST, Cluster, TopicPartition
 from kafkawire.cluster.config import ClientConfig, check_options, client_settings
+from kafkawire.cluster.options import read_extras
 
 #: the read options besides the ``kafka.`` settings, lower case (keys are compared so)
 READ_OPTIONS = tuple(n.lower() for n in datasource_options.names(datasource_options.KAFKA_CLUSTER_READ))
 #: the consumer settings a read uses besides the connection's, with Kafka's defaults
 READ_CLIENT_SETTINGS = datasource_options.defaults(datasource_options.KAFKA_CLUSTER_READ_CLIENT)
 ISOLATION_LEVELS = ("read_uncommitted", "read_committed")
+#: the write options, which a read warns it ignores
+WRITE_NAMES = datasource_options.names(datasource_options.KAFKA_CLUSTER_WRITE)
 
 
 @dataclass(frozen=True)
@@ -94,6 +99,12 @@ class ReadOptions:
     backend: Optional[str] = None
     columns: Optional[Tuple[str, ...]] = field(default=None)
     commit_group: Optional[str] = None  # the group a stream commits its offsets to
+    min_offsets_per_trigger: Optional[int] = None
+    max_trigger_delay_ms: int = 15 * 60 * 1000
+    offset_fetch_attempts: int = 3  # fetchOffset.numRetries
+    offset_fetch_interval_ms: int = 1000  # fetchOffset.retryIntervalMs
+    group_id: Optional[str] = None  # kafka.group.id
+    group_id_prefix: Optional[str] = None  # groupIdPrefix
 
     @classmethod
     def parse(cls, options: Mapping[str, str], *, streaming: bool = False) -> "ReadOptions":
@@ -101,13 +112,10 @@ class ReadOptions:
         opts = {str(k).lower(): str(v) for k, v in options.items()}
         settings = client_settings(opts)
         check_options(
-            opts,
-            READ_OPTIONS,
-            list(READ_CLIENT_SETTINGS),
-            "reading a Kafka cluster",
-            ": see kafkawire.cluster.plan",
+            opts, datasource_options.names(datasource_options.KAFKA_CLUSTER_READ), WRITE_NAMES, "read"
         )
         client = ClientConfig.parse(settings)
+        extra = read_extras(opts, settings)
         isolation = settings.get("isolation.level", "read_uncommitted").lower()
         if isolation not in ISOLATION_LEVELS:
             raise ValueError(
@@ -138,6 +146,7 @@ class ReadOptions:
             partition_fetch_bytes=_bytes(settings, "max.partition.fetch.bytes"),
             backend=opts.get("backend") or None,
             commit_group=_commit_group(opts, settings),
+            **extra,
         )
 
 

@@ -14,7 +14,10 @@ with ``acks=all`` to the partition's leader, up to five requests on the wire at 
 as Kafka's producer keeps them, and when a request fails (a lost connection,
 a timeout, a leader that moved) sends the same bytes again: the broker recognises the
 sequence and keeps one copy.  A batch the broker refuses for good raises
-:class:`~kafkawire.errors.BrokerErrorResponse` with its error.
+:class:`~kafkawire.errors.BrokerErrorResponse` with its error.  As Kafka's producer it
+can also run with ``acks`` 1 (the leader's word) or 0 (no answer awaited), without
+idempotence (a retried batch may then be written twice), with fewer retries or requests
+in flight, and with Kafka's ``RoundRobinPartitioner`` (:func:`partitioner_of`).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from kafkawire import _backend
 from kafkawire import messages as M
 from kafkawire._records_common import RECORD_ESTIMATE, next_sequence
 from kafkawire.cluster.client import Cluster, Retriable, TopicPartition, broker_error, check
+from kafkawire.errors import ClusterError
 
 _DUPLICATE_SEQUENCE = 46  # the broker already has this batch: it was written once
 CODECS = ("none", "gzip", "snappy", "lz4", "zstd")
@@ -51,6 +55,27 @@ def _partition_of_hash(key_hash: int, partitions: int) -> int:
     return (key_hash & 0x7FFFFFFF) % partitions
 
 
+#: Kafka's producer's own partitioners a ``partitioner.class`` may name, and what each is here
+PARTITIONERS = {"org.apache.kafka.clients.producer.RoundRobinPartitioner": "round_robin"}
+_SHADED = "kafkashaded."  # Databricks ships Kafka's client under this package prefix
+
+
+def partitioner_of(class_name: Optional[str]) -> str:
+    """``default`` (no class: Kafka's built-in key hash and sticky keyless batches) or
+    ``round_robin`` for Kafka's ``RoundRobinPartitioner``; any other class is an error naming it."""
+    if class_name is None or not class_name.strip():
+        return "default"
+    name = class_name.strip()
+    name = name[len(_SHADED) :] if name.startswith(_SHADED) else name
+    if name not in PARTITIONERS:
+        raise ValueError(
+            f"option kafka.partitioner.class: kafka-cluster runs no Java classes, so not {class_name.strip()};"
+            f" it places rows as Kafka's own partitioners do: leave it unset (keys hashed, keyless rows"
+            f" in sticky batches) or name {', '.join(PARTITIONERS)}"
+        )
+    return PARTITIONERS[name]
+
+
 class Producer:
     """An idempotent producer on a :class:`~kafkawire.cluster.client.Cluster`: add
     records with :meth:`send`; :meth:`flush` writes what is buffered and returns once the
@@ -64,13 +89,32 @@ class Producer:
         batch_bytes: int = 16384,
         buffer_bytes: int = 32 << 20,
         backend: Optional[str] = None,
+        acks: int = -1,
+        idempotent: bool = True,
+        max_in_flight: int = MAX_IN_FLIGHT,
+        retries: Optional[int] = None,
+        partitioner: str = "default",
+        ignore_keys: bool = False,
+        max_record_bytes: Optional[int] = None,
     ) -> None:
         if compression not in CODECS:
             raise ValueError(f"compression {compression!r} is not one of {', '.join(CODECS)}")
+        if idempotent and (acks != -1 or max_in_flight > MAX_IN_FLIGHT or retries == 0):
+            raise ValueError(
+                "an idempotent producer needs acks all, at most 5 requests in flight and retries"
+            )
         self.cluster = cluster
         self.compression = compression
         self.batch_bytes = batch_bytes
         self.buffer_bytes = buffer_bytes
+        self.acks = acks
+        self.idempotent = idempotent
+        self.max_in_flight = max_in_flight
+        self.retries = retries
+        self.partitioner = partitioner
+        self.ignore_keys = ignore_keys
+        self.max_record_bytes = max_record_bytes
+        self._round_robin: Dict[str, int] = {}
         self._murmur2 = _backend.implementation("crc", backend).murmur2
         self._records = _backend.implementation("records", backend)
         self._producer: Optional[Tuple[int, int]] = None
@@ -105,7 +149,9 @@ class Producer:
         # called once a row: the work here is kept to what each record needs
         count = self._partition_counts.get(topic) or self.partitions(topic)
         if partition is None:
-            if key is not None:
+            if self.partitioner == "round_robin":
+                partition = self._next_round_robin(topic, 1) % count
+            elif key is not None and not self.ignore_keys:
                 partition = _partition_of_hash(self._murmur2(key), count)
             else:
                 partition = self._sticky.setdefault(topic, 0) % count
@@ -115,6 +161,7 @@ class Producer:
         size = 24 + (len(key) if key is not None else 0) + (len(value) if value is not None else 0)
         if headers:
             size += sum(8 + len(k) + len(v or b"") for k, v in headers)
+        self._check_size(topic, size)
         batch = self._open.get(tp)
         if batch is None:
             batch = self._open[tp] = []
@@ -137,11 +184,34 @@ class Producer:
             self.flush()
         return tp
 
+    def _next_round_robin(self, topic: str, n: int) -> int:
+        """The first of ``n`` turns of ``topic``'s round-robin counter (Kafka's
+        ``RoundRobinPartitioner`` keeps one a topic, from 0)."""
+        first = self._round_robin.get(topic, 0)
+        self._round_robin[topic] = first + n
+        return first
+
+    def _check_size(self, topic: str, size: int) -> None:
+        """A record (``size`` bytes of key, value and headers) over ``max.request.size``
+        fails, as Kafka's producer's ``RecordTooLargeException``."""
+        if self.max_record_bytes is not None and size + 61 > self.max_record_bytes:
+            raise ValueError(
+                f"a record for topic {topic!r} is {size + 61} bytes when serialized, larger than"
+                f" {self.max_record_bytes}, the value of max.request.size"
+            )
+
+    def _ids(self) -> Tuple[int, int]:
+        """The producer id and epoch a batch carries: (-1, -1) unless idempotent."""
+        if not self.idempotent:
+            return -1, -1
+        if self._producer is None:
+            self._producer = self._init_producer_id()
+        return self._producer
+
     def prepare(self, topics: Sequence[str] = ()) -> None:
         """Ask for the producer id and ``topics``' partitions now rather than with the
         first records (a caller can do it while it waits for them)."""
-        if self._producer is None:
-            self._producer = self._init_producer_id()
+        self._ids()
         for topic in topics:
             self.partitions(topic)
 
@@ -159,7 +229,25 @@ class Producer:
         if not n:
             return
         count = self._partition_counts.get(topic) or self.partitions(topic)
-        if keys is None:
+        if self.max_record_bytes is not None:
+            sizes = pc.fill_null(pc.binary_length(values), 0)
+            if keys is not None:
+                sizes = pc.add(sizes, pc.fill_null(pc.binary_length(keys), 0))
+            if headers is not None and len(pc.list_flatten(headers)):
+                import numpy as np
+
+                flat = pc.list_flatten(headers)
+                each = pc.add(
+                    *(pc.fill_null(pc.binary_length(flat.field(f)), 0) for f in ("key", "value"))
+                ).to_numpy(zero_copy_only=False)
+                rows = pc.list_parent_indices(headers).to_numpy(zero_copy_only=False)
+                per_row = np.bincount(rows, weights=each + 8, minlength=n).astype("int64")
+                sizes = pc.add(sizes, pa.array(per_row))
+            self._check_size(topic, pc.max(sizes).as_py() + 24)
+        if self.partitioner == "round_robin":
+            first = self._next_round_robin(topic, n)
+            parts = pa.array([(first + i) % count for i in range(n)], pa.int32())
+        elif keys is None or self.ignore_keys:
             parts = pa.array([-1] * n, pa.int32())
         else:
             raw = self._records.arrow_key_partitions(keys, count)
@@ -205,10 +293,8 @@ class Producer:
 
     def _encode_arrow(self, tp: TopicPartition, keys: Any, values: Any, headers: Any) -> None:
         self._close_batch(tp)  # records sent one at a time before these go first
-        if self._producer is None:
-            self._producer = self._init_producer_id()
-        pid, epoch = self._producer
-        seq = self._sequences.get(tp, 0)
+        pid, epoch = self._ids()
+        seq = self._sequences.get(tp, 0) if self.idempotent else -1
         batches = self._records.encode_arrow_batches(
             keys,
             values,
@@ -221,7 +307,8 @@ class Producer:
             base_sequence=seq,
         )
         self._ready.setdefault(tp, []).extend(batches)
-        self._sequences[tp] = next_sequence(seq, len(values))
+        if self.idempotent:
+            self._sequences[tp] = next_sequence(seq, len(values))
         self._buffered += sum(len(data) for data, _ in batches)
 
     def _close_batch(self, tp: TopicPartition) -> None:
@@ -229,14 +316,13 @@ class Producer:
         self._open_bytes.pop(tp, None)
         if not records:
             return
-        if self._producer is None:
-            self._producer = self._init_producer_id()
-        pid, epoch = self._producer
-        seq = self._sequences.get(tp, 0)
+        pid, epoch = self._ids()
+        seq = self._sequences.get(tp, 0) if self.idempotent else -1
         data = self._records.encode_batch(
             records, compression=self.compression, producer_id=pid, producer_epoch=epoch, base_sequence=seq
         )
-        self._sequences[tp] = (seq + len(records)) & 0x7FFFFFFF
+        if self.idempotent:
+            self._sequences[tp] = (seq + len(records)) & 0x7FFFFFFF
         self._ready.setdefault(tp, []).append((data, len(records)))
         topic = tp[0]
         if topic in self._sticky:  # keyless records move on to the next partition
@@ -282,7 +368,7 @@ class Producer:
         on_wire: Deque["asyncio.Future[bool]"] = collections.deque()
         failed = False
         for batches in left[1:]:
-            if len(on_wire) >= MAX_IN_FLIGHT:
+            if len(on_wire) >= self.max_in_flight:
                 failed = not await on_wire.popleft()
             if failed:
                 break
@@ -303,7 +389,8 @@ class Producer:
     async def _send_round(self, left: Dict[TopicPartition, Tuple[bytes, int]]) -> None:
         """Send one round, retrying until the broker has acknowledged all of it."""
         deadline = time.monotonic() + self.cluster.config.api_timeout
-        await self.cluster.retrying_async("producing", lambda: self._attempt_round(left), deadline)
+        tries = None if self.retries is None else self.retries + 1
+        await self.cluster.retrying_async("producing", lambda: self._attempt_round(left), deadline, tries)
 
     async def _attempt_round(self, left: Dict[TopicPartition, Tuple[bytes, int]]) -> None:
         """One Produce per leader of the batches in ``left``; acknowledged ones leave it."""
@@ -330,7 +417,15 @@ class Producer:
         conn = await self.cluster.connection(node)
         timeout_ms = int(self.cluster.config.request_timeout * 1000)
         batches = {tp: left[tp][0] for tp in tps}
-        request = self.cluster.produce_request(conn, batches, acks=-1, timeout_ms=timeout_ms)
+        request = self.cluster.produce_request(conn, batches, acks=self.acks, timeout_ms=timeout_ms)
+        if self.acks == 0:  # no answer comes: a batch is done once it is written to the socket
+            try:
+                await conn.send(request)
+            except OSError as exc:  # ConnectionClosedError is one
+                raise Retriable(ClusterError(f"Produce to broker {node} failed: {exc}")) from exc
+            for tp in tps:
+                self.acknowledged += left.pop(tp)[1]
+            return
         answer = await self.cluster.request(conn, request)
         ids = {info.topic_id: name for name, info in self.cluster._topics.items()}
         for t in answer.responses:

@@ -30,11 +30,25 @@ batch's end committed to a consumer group with ``commitOffsetsToGroup``), and
 
 from __future__ import annotations
 
+import logging
 import queue
 import threading
+import time
 from dataclasses import replace
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    Dict,
+    Iterator,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    TypeVar,
+)
 
 from pyspark.sql.datasource import (
     DataSource,
@@ -60,7 +74,8 @@ from kafkawire.cluster.fetch import arrow_schema, read_range
 from kafkawire.cluster import plan as planning
 from kafkawire.cluster import pool
 from kafkawire.cluster.plan import OffsetRange, ReadOptions, plan
-from kafkawire.cluster.produce import CODECS, Producer
+from kafkawire.cluster.produce import CODECS, Producer, partitioner_of
+from kafkawire.errors import ClusterError, DataLossError
 from kafkawire.spark.datasource import row_filter_of
 from kafkawire.spark.ddl import spark_type
 
@@ -71,6 +86,31 @@ if TYPE_CHECKING:
     from kafkawire.log.planning import RowFilter
 
 FORMAT = "kafka-cluster"
+_T = TypeVar("_T")
+
+
+def with_offset_retries(options: ReadOptions, what: str, lookup: Callable[[], _T]) -> _T:
+    """``lookup()`` (the driver's Metadata and ListOffsets of a plan or a trigger), tried
+    ``fetchOffset.numRetries`` times ``fetchOffset.retryIntervalMs`` apart, as the
+    connector's driver tries its offset lookups; data loss is not tried again."""
+    for attempt in range(1, options.offset_fetch_attempts + 1):
+        try:
+            return lookup()
+        except DataLossError:
+            raise
+        except ClusterError as exc:
+            if attempt == options.offset_fetch_attempts:
+                raise
+            logging.getLogger("kafkawire.cluster").warning(
+                "%s failed (attempt %d of %d), trying again in %d ms: %s",
+                what,
+                attempt,
+                options.offset_fetch_attempts,
+                options.offset_fetch_interval_ms,
+                exc,
+            )
+            time.sleep(options.offset_fetch_interval_ms / 1000)
+    raise AssertionError("unreachable")  # the loop returns or raises
 
 
 def ddl(options: ReadOptions) -> str:
@@ -175,11 +215,14 @@ class ClusterReader(DataSourceReader):
         yield from filters
 
     def partitions(self) -> Sequence[InputPartition]:
-        with Cluster(self.options.client) as cluster:
-            ranges = plan(cluster, self.options)
-            if self.row_filter is not None:
-                ranges = narrow(cluster, ranges, self.row_filter, self.options)
-            return range_partitions(ranges, cluster)
+        def lookup() -> List[InputPartition]:
+            with Cluster(self.options.client) as cluster:
+                ranges = plan(cluster, self.options)
+                if self.row_filter is not None:
+                    ranges = narrow(cluster, ranges, self.row_filter, self.options)
+                return range_partitions(ranges, cluster)
+
+        return with_offset_retries(self.options, "planning the read", lookup)
 
     def read(self, partition: InputPartition) -> Iterator["pyarrow.RecordBatch"]:
         return read_partition(partition, self.options)
@@ -189,17 +232,22 @@ class ClusterStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
     """``spark.readStream``: offsets are per-partition JSON (``{"topic": {"0": 23}}``, as
     the connector keeps them) in Spark's checkpoint, so a restarted query goes on from
     the last batch it committed.  ``maxOffsetsPerTrigger`` bounds a batch, shared among
-    the partitions in proportion to what each has waiting; new partitions are read from
-    their start; ``Trigger.AvailableNow`` reads up to the offsets at its start."""
+    the partitions in proportion to what each has waiting; ``minOffsetsPerTrigger`` puts a
+    batch off while fewer records wait, until ``maxTriggerDelay`` has passed since the last
+    one, as the connector does; new partitions are read from their start;
+    ``Trigger.AvailableNow`` reads up to the offsets at its start."""
 
     def __init__(self, options: ReadOptions) -> None:
+        if options.min_offsets_per_trigger is not None:
+            _require_read_min_rows()
         self.options = options
         self._cluster: Optional[Cluster] = None
         self._target: Optional[planning.Offsets] = None
         self._group_offsets: Optional[planning.Offsets] = None  # last committed to the group
+        self._last_trigger = 0.0  # when a batch last went ahead (time.time(), as the connector's clock)
 
     def __getstate__(self) -> Dict[str, Any]:  # tasks get the options, not the driver's connections
-        return {"options": self.options, "_cluster": None, "_target": None, "_group_offsets": None}
+        return {"options": self.options, "_cluster": None, "_target": None, "_group_offsets": None, "_last_trigger": 0.0}
 
     @property
     def cluster(self) -> Cluster:
@@ -208,11 +256,31 @@ class ClusterStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         return self._cluster
 
     def initialOffset(self) -> Dict[str, Any]:
-        return planning.to_json(planning.initial(self.cluster, self.options))
+        return with_offset_retries(
+            self.options,
+            "finding the starting offsets",
+            lambda: planning.to_json(planning.initial(self.cluster, self.options)),
+        )
 
     def getDefaultReadLimit(self) -> ReadLimit:
         n = self.options.max_offsets_per_trigger
+        if n is None and self.options.min_offsets_per_trigger is not None:
+            from pyspark.sql.streaming.datasource import ReadMinRows
+
+            return ReadMinRows(self.options.min_offsets_per_trigger)
         return ReadMaxRows(n) if n else ReadAllAvailable()
+
+    def _put_off(self, begin: planning.Offsets, end: planning.Offsets, minimum: int) -> bool:
+        """Whether this trigger waits: fewer than ``minimum`` records wait and
+        ``maxTriggerDelay`` has not passed since the last batch (the connector's rule)."""
+        now = time.time()
+        if (now - self._last_trigger) * 1000 >= self.options.max_trigger_delay_ms:
+            self._last_trigger = now
+            return False
+        if sum(e - begin.get(tp, 0) for tp, e in end.items()) < minimum:
+            return True
+        self._last_trigger = now
+        return False
 
     def prepareForTriggerAvailableNow(self) -> None:
         self._target = planning.latest(self.cluster, self.options)
@@ -223,18 +291,36 @@ class ClusterStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         # is committed; Spark's own commit() of the last batch of a run comes only when
         # a next batch is planned, which an idle or ending query never does
         self._commit_to_group(begin)
-        end = planning.latest(self.cluster, self.options) if self._target is None else dict(self._target)
+        end = (
+            with_offset_retries(
+                self.options,
+                "finding the latest offsets",
+                lambda: planning.latest(self.cluster, self.options),
+            )
+            if self._target is None
+            else dict(self._target)
+        )
         for tp, offset in begin.items():  # never behind where the query is
             if tp in end:
                 end[tp] = max(end[tp], offset)
-        if isinstance(limit, ReadMaxRows):
-            rows = limit.max_rows
+        if isinstance(limit, ReadAllAvailable):
+            return planning.to_json(end)
+        minimum = getattr(limit, "min_rows", None) or self.options.min_offsets_per_trigger
+        # Trigger.AvailableNow reads what is there at its start: it waits for nothing more
+        if minimum is not None and self._target is None and self._put_off(begin, end, minimum):
+            return planning.to_json(begin)
+        rows = getattr(limit, "max_rows", None) or self.options.max_offsets_per_trigger
+        if rows:
             end = planning.rate_limit(begin, end, int(rows))
         return planning.to_json(end)
 
     def partitions(self, start: Dict[str, Any], end: Dict[str, Any]) -> Sequence[InputPartition]:
-        ranges = planning.stream_ranges(
-            self.cluster, self.options, planning.from_json(start), planning.from_json(end)
+        ranges = with_offset_retries(
+            self.options,
+            "planning a micro-batch",
+            lambda: planning.stream_ranges(
+                self.cluster, self.options, planning.from_json(start), planning.from_json(end)
+            ),
         )
         # no leader hints: this client's metadata may be old (it is asked again only
         # after an error), and a stale hint costs each task a retry
@@ -262,11 +348,36 @@ class ClusterStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
             self._cluster = None
 
 
+def _require_read_min_rows() -> None:
+    """``minOffsetsPerTrigger`` needs PySpark's ``ReadMinRows`` read limit (PySpark 4.2 on)."""
+    try:
+        from pyspark.sql.streaming.datasource import ReadMinRows  # noqa: F401
+    except ImportError:
+        import pyspark
+
+        raise ValueError(
+            f"option minOffsetsPerTrigger needs the ReadMinRows read limit of PySpark 4.2 or newer;"
+            f" this is PySpark {pyspark.__version__}"
+        ) from None
+
+
 # ---------------------------------------------------------------------------
 # writing
 
 #: write options besides the connection's, with the producer defaults of Kafka's client
 WRITE_CLIENT_SETTINGS = datasource_options.defaults(datasource_options.KAFKA_CLUSTER_WRITE_CLIENT)
+_ACKS = {"all": -1, "-1": -1, "1": 1, "0": 0}
+
+
+def _setting_int(settings: Mapping[str, str], name: str, minimum: int) -> int:
+    raw = settings.get(name, WRITE_CLIENT_SETTINGS[name])
+    try:
+        value = int(str(raw).strip())
+    except ValueError:
+        raise ValueError(f"option kafka.{name}: {raw!r} is not an integer") from None
+    if value < minimum:
+        raise ValueError(f"option kafka.{name}: {value} is below {minimum}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -278,33 +389,70 @@ class WriteOptions:
     compression: str = "none"
     batch_bytes: int = 16384
     backend: Optional[str] = None
+    acks: int = -1
+    idempotent: bool = True
+    linger_ms: int = 5
+    max_request_size: int = 1048576
+    max_in_flight: int = 5
+    retries: int = 2147483647
+    buffer_bytes: int = 32 << 20
+    partitioner: str = "default"
+    ignore_keys: bool = False
 
     @classmethod
     def parse(cls, options: Mapping[str, str]) -> "WriteOptions":
         """Parse and check the write options (keys in any case)."""
         opts = {str(k).lower(): str(v) for k, v in options.items()}
         settings = client_settings(opts)
-        known = [n.lower() for n in datasource_options.names(datasource_options.KAFKA_CLUSTER_WRITE)]
-        check_options(opts, known, list(WRITE_CLIENT_SETTINGS), "writing to a Kafka cluster")
+        check_options(
+            opts,
+            datasource_options.names(datasource_options.KAFKA_CLUSTER_WRITE),
+            datasource_options.names(datasource_options.KAFKA_CLUSTER_READ),
+            "write",
+        )
         compression = settings.get("compression.type", "none").lower()
         if compression not in CODECS:
             raise ValueError(
                 f"option kafka.compression.type: {compression!r} is not one of {', '.join(CODECS)}"
             )
-        acks = settings.get("acks", "all").lower()
-        if acks not in ("all", "-1"):
-            raise ValueError(
-                f"option kafka.acks: the producer is idempotent, so acks must be all, not {acks!r}"
-            )
-        raw = settings.get("batch.size", "16384")
-        if not raw.isdigit() or int(raw) < 1:
-            raise ValueError(f"option kafka.batch.size: {raw!r} is not a positive number of bytes")
+        raw_acks = settings.get("acks", "all").strip().lower()
+        if raw_acks not in _ACKS:
+            raise ValueError(f"option kafka.acks: {raw_acks!r} is not one of all, -1, 1, 0")
+        acks = _ACKS[raw_acks]
+        in_flight = _setting_int(settings, "max.in.flight.requests.per.connection", 1)
+        retries = _setting_int(settings, "retries", 0)
+        idempotence = settings.get("enable.idempotence")
+        if idempotence is None:  # Kafka's producer: idempotent unless a setting conflicts
+            idempotent = acks == -1 and in_flight <= 5 and retries > 0
+        else:
+            idempotent = datasource_options.parse_bool(idempotence, "kafka.enable.idempotence")
+            # Kafka's producer refuses these pairs the same way
+            if idempotent and acks != -1:
+                raise ValueError("Must set acks to all in order to use the idempotent producer.")
+            if idempotent and in_flight > 5:
+                raise ValueError(
+                    "Must set max.in.flight.requests.per.connection to at most 5 when using the idempotent producer."
+                )
+            if idempotent and retries == 0:
+                raise ValueError("Must set retries to non-zero when using the idempotent producer.")
+        batch = _setting_int(settings, "batch.size", 1)
         return cls(
             client=ClientConfig.parse(settings),
             topic=opts.get("topic"),
             compression=compression,
-            batch_bytes=int(raw),
+            batch_bytes=batch,
             backend=opts.get("backend") or None,
+            acks=acks,
+            idempotent=idempotent,
+            linger_ms=_setting_int(settings, "linger.ms", 0),
+            max_request_size=_setting_int(settings, "max.request.size", 1),
+            max_in_flight=in_flight,
+            retries=retries,
+            buffer_bytes=_setting_int(settings, "buffer.memory", 1),
+            partitioner=partitioner_of(settings.get("partitioner.class")),
+            ignore_keys=datasource_options.parse_bool(
+                settings.get("partitioner.ignore.keys", "false"), "kafka.partitioner.ignore.keys"
+            ),
         )
 
 
@@ -402,13 +550,30 @@ def produce_rows(options: WriteOptions, iterator: Iterator["pyarrow.RecordBatch"
                 producer = Producer(
                     cluster,
                     compression=options.compression,
-                    batch_bytes=options.batch_bytes,
+                    batch_bytes=min(options.batch_bytes, options.max_request_size),
+                    buffer_bytes=options.buffer_bytes,
                     backend=options.backend,
+                    acks=options.acks,
+                    idempotent=options.idempotent,
+                    max_in_flight=options.max_in_flight,
+                    retries=options.retries,
+                    partitioner=options.partitioner,
+                    ignore_keys=options.ignore_keys,
+                    max_record_bytes=options.max_request_size,
                 )
                 producer.prepare([options.topic] if options.topic is not None else [])
-                while (batch := work.get()) is not None:
+                batch = work.get()
+                while batch is not None:
                     _send_batch(producer, options, batch)
+                    if options.linger_ms:
+                        try:  # rows that come within linger.ms go out with these
+                            batch = work.get(timeout=options.linger_ms / 1000)
+                            continue
+                        except queue.Empty:
+                            pass
                     producer.flush()
+                    batch = work.get()
+                producer.flush()
                 done["written"] = Written(producer.acknowledged)
         except BaseException as exc:  # raised again in the task's thread
             done["error"] = exc
