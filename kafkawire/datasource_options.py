@@ -455,8 +455,9 @@ KAFKA_CLUSTER_READ_CLIENT: Tuple[Option, ...] = (
     Option(
         "group.id",
         None,
-        "The query's consumer group: joined by no one (Spark assigns the partitions); a "
-        "stream commits its offsets to it with ``commitOffsetsToGroup``.",
+        "The query's consumer group, as the connector takes it: no group is joined, since "
+        "Spark assigns the partitions; a stream commits its offsets to it with "
+        "``commitOffsetsToGroup``.",
     ),
     Option(
         "isolation.level",
@@ -469,12 +470,6 @@ KAFKA_CLUSTER_READ_CLIENT: Tuple[Option, ...] = (
         "fetch.max.wait.ms",
         "500",
         "How long a broker may wait for ``fetch.min.bytes`` before it answers a Fetch.",
-    ),
-    Option(
-        "group.id",
-        None,
-        "The query's consumer group, as the connector takes it (it warns that sharing one is "
-        "unsafe); no group is joined, since Spark assigns the partitions.",
     ),
     Option(
         "max.partition.fetch.bytes", str(1 << 20), "The most one Fetch response may hold of one partition."

@@ -59,6 +59,16 @@ USER_VALUES = {
 }
 # settings whose value is free text to kafka-cluster (names, ids, paths)
 FREE = {"bootstrap.servers", "sasl.jaas.config", "sasl.kerberos.service.name"}
+# the other settings kafka-cluster reads: their defaults are values users write too
+HONOURED = {
+    o.name: o.default
+    for table in (
+        options_table.KAFKA_CLUSTER_CLIENT,
+        options_table.KAFKA_CLUSTER_READ_CLIENT,
+        options_table.KAFKA_CLUSTER_WRITE_CLIENT,
+    )
+    for o in table
+}
 
 
 @pytest.fixture(autouse=True)
@@ -75,6 +85,11 @@ def _draw(rng: random.Random, names, k: int) -> dict:
     out = {}
     for name in rng.sample(sorted(names), k):
         if name in FREE or name.startswith("ssl.") and name not in USER_VALUES:
+            continue
+        if name not in USER_VALUES and name in HONOURED:
+            if HONOURED[name] is None:  # a class name, a URL, an id: nothing to draw
+                continue
+            out[f"kafka.{name}"] = HONOURED[name]
             continue
         out[f"kafka.{name}"] = rng.choice(USER_VALUES.get(name, ["x", "1", "true", "a,b"]))
     return out
@@ -218,7 +233,7 @@ def test_the_connectors_read_options_mean_what_they_mean_there(backend):
         }
     )
     assert (
-        parsed.poll_timeout_ms,
+        parsed.poll_timeout,
         parsed.offset_fetch_attempts,
         parsed.offset_fetch_interval_ms,
         parsed.min_offsets_per_trigger,
@@ -226,7 +241,7 @@ def test_the_connectors_read_options_mean_what_they_mean_there(backend):
         parsed.max_trigger_delay_ms,
         parsed.group_id_prefix,
         parsed.group_id,
-    ) == (512, 7, 25, 50, 500, 120_000, "job", "orders-job")
+    ) == (0.512, 7, 25, 50, 500, 120_000, "job", "orders-job")
     # the connector's own words when the minimum is above the maximum
     with pytest.raises(
         ValueError,
