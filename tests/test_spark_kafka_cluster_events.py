@@ -80,6 +80,25 @@ def _error_text(query) -> str:
     return "" if error is None else f"{error}\n{getattr(error, '_cause', None) or ''}"
 
 
+#: Spark gives the Python worker of a stream's source 10 s (a constant of its own) to
+#: connect back as the query starts; a machine busy enough misses it
+_WORKER_LATE = "Python worker failed to connect back"
+
+
+def _started(start):
+    """``start()``'s query, started again (at most twice) when it failed as it started
+    because its source's Python worker was late: nothing had been read or written yet."""
+    for _ in range(2):
+        query = start()
+        _wait_for(
+            "the query to start",
+            lambda: query.exception() is not None or query.recentProgress or not query.isActive,
+        )
+        if _WORKER_LATE not in _error_text(query) or query.recentProgress:
+            return query
+    return start()
+
+
 class _AvailableNow:
     """One stream per format over the same options, each run to the end of what is there
     (``Trigger.AvailableNow``) into a parquet folder with its checkpoint, as often as
@@ -95,13 +114,15 @@ class _AvailableNow:
         reader = self.spark.readStream.format(fmt).options(
             **_options(fmt, self.backend, **self.options, **more)
         )
-        query = (
-            reader.load()
-            .writeStream.format("parquet")
-            .option("path", str(self.tmp / fmt / "out"))
-            .option("checkpointLocation", str(self.tmp / fmt / "checkpoint"))
-            .trigger(availableNow=True)
-            .start()
+        query = _started(
+            lambda: (
+                reader.load()
+                .writeStream.format("parquet")
+                .option("path", str(self.tmp / fmt / "out"))
+                .option("checkpointLocation", str(self.tmp / fmt / "checkpoint"))
+                .trigger(availableNow=True)
+                .start()
+            )
         )
         try:
             query.awaitTermination(300)
@@ -134,15 +155,19 @@ def test_partitions_added_under_a_running_stream_are_read_from_their_start_as_th
 
     try:
         for fmt in FORMATS[::-1]:  # one at a time: a busy machine starts Python workers slowly
-            queries[fmt] = (
-                spark.readStream.format(fmt)
-                .options(**_options(fmt, backend, **{"kafka.bootstrap.servers": boot, "subscribe": topic}))
-                .option("startingOffsets", "earliest")
-                .load()
-                .writeStream.format("memory")
-                .queryName(names[fmt])
-                .trigger(processingTime="300 milliseconds")
-                .start()
+            queries[fmt] = _started(
+                lambda: (
+                    spark.readStream.format(fmt)
+                    .options(
+                        **_options(fmt, backend, **{"kafka.bootstrap.servers": boot, "subscribe": topic})
+                    )
+                    .option("startingOffsets", "earliest")
+                    .load()
+                    .writeStream.format("memory")
+                    .queryName(names[fmt])
+                    .trigger(processingTime="300 milliseconds")
+                    .start()
+                )
             )
             _wait_for(f"the {fmt} stream to read the first records", lambda: count(fmt) == 20)
         _add_partitions(boot, topic, 4)  # while both run
