@@ -388,7 +388,7 @@ def _cut(r: OffsetRange, parts: int) -> List[OffsetRange]:
 def _late(spec: OffsetSpec, tp: TopicPartition, word: str, sentinel: int) -> bool:
     """Whether ``spec`` leaves ``tp``'s offset to the log's end ``word`` (``earliest`` or
     ``latest``, -2 or -1 in JSON), which a batch task looks up again when it starts."""
-    return spec[0] == word or (spec[0] == "offsets" and spec[1].get(tp) == sentinel)
+    return bool(spec[0] == word or (spec[0] == "offsets" and spec[1].get(tp) == sentinel))
 
 
 def plan(cluster: Cluster, options: ReadOptions) -> List[OffsetRange]:
