@@ -509,6 +509,28 @@ def test_min_partitions_cuts_ranges_in_proportion(backend):
     ]
 
 
+def test_cut_ranges_keep_a_late_bound_start_and_end_only_at_their_outer_ends(backend):
+    """As the connector's: the cuts between pieces are fixed at planning, the first
+    piece's ``earliest`` and the last piece's ``latest`` are looked up by their tasks."""
+    from kafkawire.cluster.config import ClientConfig
+    from kafkawire.cluster.plan import OffsetRange, ReadOptions, split
+
+    opts = ReadOptions(
+        client=ClientConfig(bootstrap=(("h", 1),)),
+        subscription=("subscribe", ("t",)),
+        max_records_per_partition=100,
+    )
+    late = OffsetRange("t", 0, 0, 300, from_earliest=True, to_latest=True)
+    assert split([late], opts) == [
+        OffsetRange("t", 0, 0, 100, from_earliest=True),
+        OffsetRange("t", 0, 100, 200),
+        OffsetRange("t", 0, 200, 300, to_latest=True),
+    ]
+    assert split([OffsetRange("t", 1, 5, 50, to_latest=True)], opts) == [
+        OffsetRange("t", 1, 5, 50, to_latest=True)
+    ]
+
+
 # -- writing --------------------------------------------------------------------------
 
 WRITE_KEYS = [f"key-{i}".encode() * (1 + i % 4) for i in range(48)] + [b"", b"a", b"ab", b"abc"]

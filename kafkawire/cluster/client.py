@@ -378,7 +378,9 @@ class Cluster:
             self._brokers[b.node_id] = (b.host, b.port)
         return answer
 
-    async def topics_async(self, names: Optional[Sequence[str]] = None) -> Dict[str, TopicInfo]:
+    async def topics_async(
+        self, names: Optional[Sequence[str]] = None, *, missing_ok: bool = False
+    ) -> Dict[str, TopicInfo]:
         """One attempt at :meth:`topics`."""
         wanted = None if names is None else sorted(set(names))
         if wanted is not None and all(n in self._topics for n in wanted):
@@ -387,6 +389,8 @@ class Cluster:
         found: Dict[str, TopicInfo] = {}
         for t in answer.topics:
             if t.error_code == _UNKNOWN_TOPIC and wanted is not None:
+                if missing_ok:
+                    continue
                 raise broker_error(
                     t.error_code, f"topic {t.name!r} does not exist on {self.config.describe_bootstrap()}"
                 )
@@ -400,10 +404,25 @@ class Cluster:
         self._topics.update(found)
         return found
 
-    def topics(self, names: Optional[Sequence[str]] = None) -> Dict[str, TopicInfo]:
+    def topics(
+        self, names: Optional[Sequence[str]] = None, *, missing_ok: bool = False
+    ) -> Dict[str, TopicInfo]:
         """The named topics (every topic when None) from Metadata; a named topic that
-        does not exist raises :class:`~kafkawire.errors.BrokerErrorResponse`."""
-        return self.retrying("reading the cluster's metadata", lambda: self.topics_async(names))
+        does not exist raises :class:`~kafkawire.errors.BrokerErrorResponse`, or is left
+        out with ``missing_ok``."""
+        return self.retrying(
+            "reading the cluster's metadata", lambda: self.topics_async(names, missing_ok=missing_ok)
+        )
+
+    def topic_names(self) -> Dict[str, bool]:
+        """Every topic's name, and whether it is internal, from Metadata; nothing of their
+        partitions is checked (one offline partition does not make the list an error)."""
+
+        async def attempt() -> Dict[str, bool]:
+            answer = await self._metadata(None)
+            return {t.name: bool(t.is_internal) for t in answer.topics if t.name is not None}
+
+        return self.retrying("listing the cluster's topics", attempt)
 
     def hint(self, tp: TopicPartition) -> Optional[LeaderHint]:
         """What this client's metadata says of ``tp``'s leader, for another client's

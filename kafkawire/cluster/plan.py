@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from kafkawire import datasource_options
@@ -55,12 +55,19 @@ WRITE_NAMES = datasource_options.names(datasource_options.KAFKA_CLUSTER_WRITE)
 
 @dataclass(frozen=True)
 class OffsetRange:
-    """Offsets ``[start, end)`` of one partition: what one task reads."""
+    """Offsets ``[start, end)`` of one partition: what one task reads.
+
+    ``from_earliest`` and ``to_latest`` mark a batch read's ``earliest`` and ``latest``:
+    ``start`` and ``end`` are then what they were when the read was planned, and the task
+    asks again when it starts (:func:`bound_at_task`), as the connector's tasks do, so a
+    log start that retention moved since is not lost data."""
 
     topic: str
     partition: int
     start: int
     end: int
+    from_earliest: bool = False
+    to_latest: bool = False
 
     @property
     def size(self) -> int:
@@ -203,7 +210,8 @@ def _subscription(opts: Mapping[str, str]) -> Tuple[str, Any]:
     kind = given[0]
     raw = opts[kind]
     if kind == "subscribe":
-        topics = tuple(t.strip() for t in raw.split(",") if t.strip())
+        # a topic named twice is read once, as the connector reads it
+        topics = tuple(dict.fromkeys(t.strip() for t in raw.split(",") if t.strip()))
         if not topics:
             raise ValueError("option subscribe names no topic")
         return ("subscribe", topics)
@@ -222,7 +230,8 @@ def _subscription(opts: Mapping[str, str]) -> Tuple[str, Any]:
         )
     ):
         raise ValueError(f'option assign: expected JSON like {{"topic": [0, 1]}}, got {raw!r}')
-    return ("assign", tuple(sorted((str(t), p) for t, ps in value.items() for p in ps)))
+    # a partition named twice is read once, as the connector reads it
+    return ("assign", tuple(sorted({(str(t), p) for t, ps in value.items() for p in ps})))
 
 
 def _per_partition(value: Any, name: str) -> Dict[TopicPartition, int]:
@@ -284,18 +293,20 @@ def _offset_spec(opts: Mapping[str, str], side: str, streaming: bool) -> OffsetS
 
 
 def partitions_of(cluster: Cluster, subscription: Tuple[str, Any]) -> List[TopicPartition]:
-    """The partitions a subscription covers, sorted; a named topic that does not exist
-    (or an assigned partition it lacks) is an error naming it."""
+    """The partitions a subscription covers now, sorted, from Metadata asked afresh (the
+    connector lists them at every trigger: partitions added under a stream are found); a
+    named topic that does not exist (or an assigned partition it lacks) is an error naming
+    it.  A pattern picks its topics from the names of all of them, and only those it picks
+    must be readable: a partition offline elsewhere in the cluster is none of its concern."""
+    cluster.forget_metadata()
     kind, value = subscription
     if kind == "subscribePattern":
         pattern = re.compile(value)
-        topics = cluster.topics(None)
-        return sorted(
-            (t.name, p)
-            for t in topics.values()
-            if not t.internal and pattern.fullmatch(t.name)
-            for p in t.partitions
-        )
+        picked = [n for n, internal in cluster.topic_names().items() if not internal and pattern.fullmatch(n)]
+        if not picked:
+            return []
+        topics = cluster.topics(picked, missing_ok=True)  # deleted since it was listed: gone
+        return sorted((t.name, p) for t in topics.values() for p in t.partitions)
     if kind == "subscribe":
         topics = cluster.topics(list(value))
         return sorted((t, p) for t in value for p in topics[t].partitions)
@@ -391,9 +402,20 @@ def split(ranges: Sequence[OffsetRange], options: ReadOptions) -> List[OffsetRan
 
 
 def _cut(r: OffsetRange, parts: int) -> List[OffsetRange]:
+    """``r`` in ``parts`` pieces; the first starts and the last ends where ``r`` does, late
+    bound if ``r`` is (the connector keeps only the cuts between pieces fixed)."""
     parts = max(1, min(parts, r.size or 1))
     bounds = [r.start + r.size * i // parts for i in range(parts + 1)]
-    return [OffsetRange(r.topic, r.partition, a, b) for a, b in zip(bounds, bounds[1:])]
+    pieces = [OffsetRange(r.topic, r.partition, a, b) for a, b in zip(bounds, bounds[1:])]
+    pieces[0] = replace(pieces[0], from_earliest=r.from_earliest)
+    pieces[-1] = replace(pieces[-1], to_latest=r.to_latest)
+    return pieces
+
+
+def _late(spec: OffsetSpec, tp: TopicPartition, word: str, sentinel: int) -> bool:
+    """Whether ``spec`` leaves ``tp``'s offset to the log's end ``word`` (``earliest`` or
+    ``latest``, -2 or -1 in JSON), which a batch task looks up again when it starts."""
+    return bool(spec[0] == word or (spec[0] == "offsets" and spec[1].get(tp) == sentinel))
 
 
 def plan(cluster: Cluster, options: ReadOptions) -> List[OffsetRange]:
@@ -416,8 +438,27 @@ def plan(cluster: Cluster, options: ReadOptions) -> List[OffsetRange]:
             raise ValueError(
                 f"{tp[0]}-{tp[1]}: the starting offset {starts[tp]} is after the ending offset {ends[tp]}"
             )
-        ranges.append(OffsetRange(tp[0], tp[1], starts[tp], ends[tp]))
+        ranges.append(
+            OffsetRange(
+                tp[0],
+                tp[1],
+                starts[tp],
+                ends[tp],
+                from_earliest=_late(options.starting, tp, "earliest", EARLIEST),
+                to_latest=_late(options.ending, tp, "latest", LATEST),
+            )
+        )
     return split(ranges, options)
+
+
+def bound_at_task(cluster: Cluster, r: OffsetRange, options: ReadOptions) -> OffsetRange:
+    """``r`` with its late-bound ends looked up now, as a task starts (ListOffsets)."""
+    start, end = r.start, r.end
+    if r.from_earliest:
+        start = cluster.list_offsets({r.tp: EARLIEST}, isolation_level=options.isolation_level)[r.tp][0]
+    if r.to_latest:
+        end = cluster.list_offsets({r.tp: LATEST}, isolation_level=options.isolation_level)[r.tp][0]
+    return OffsetRange(r.topic, r.partition, start, end)
 
 
 # ---------------------------------------------------------------------------
@@ -439,12 +480,42 @@ def from_json(value: Mapping[str, Mapping[str, int]]) -> Offsets:
     return {(t, int(p)): int(o) for t, parts in value.items() for p, o in parts.items()}
 
 
-def latest(cluster: Cluster, options: ReadOptions) -> Offsets:
-    """The end of every partition the subscription covers now (new ones included)."""
-    tps = partitions_of(cluster, options.subscription)
-    if not tps:
+#: how often, and how many seconds apart, the log ends are asked when one went back
+#: (the connector's fetchOffset.numRetries and fetchOffset.retryIntervalMs defaults)
+BACKWARDS_TRIES = 3
+BACKWARDS_WAIT = 1.0
+
+
+def latest(cluster: Cluster, options: ReadOptions, known: Optional[Offsets] = None) -> Offsets:
+    """The end of every partition the subscription covers now (new ones included).  An
+    end before the ``known`` offset of its partition is asked again, a few times, as
+    the connector does (a new leader's end can trail for a moment); one still behind is
+    returned as it is, for :func:`stream_ranges` to report."""
+    import time
+
+    for attempt in range(BACKWARDS_TRIES):
+        tps = partitions_of(cluster, options.subscription)
+        if not tps:
+            return {}
+        ends = resolve(cluster, ("latest",), tps, starting=False, isolation_level=options.isolation_level)
+        if not any(e < known[tp] for tp, e in ends.items() if known and tp in known):
+            break
+        if attempt + 1 < BACKWARDS_TRIES:
+            time.sleep(BACKWARDS_WAIT)
+    return ends
+
+
+def earliest_of_new(cluster: Cluster, options: ReadOptions, start: Offsets, end: Offsets) -> Offsets:
+    """Where the partitions of ``end`` that ``start`` lacks (added since) begin; one that
+    went away meanwhile is left out."""
+    new = [tp for tp in end if tp not in start]
+    if not new:
         return {}
-    return resolve(cluster, ("latest",), tps, starting=False, isolation_level=options.isolation_level)
+    there = set(partitions_of(cluster, options.subscription))
+    new = [tp for tp in new if tp in there]
+    if not new:
+        return {}
+    return resolve(cluster, ("earliest",), new, starting=True, isolation_level=options.isolation_level)
 
 
 def initial(cluster: Cluster, options: ReadOptions) -> Offsets:
@@ -465,7 +536,8 @@ def initial(cluster: Cluster, options: ReadOptions) -> Offsets:
 def rate_limit(start: Offsets, end: Offsets, limit: int) -> Offsets:
     """``end`` cut so that about ``limit`` records are read in all, each partition given
     its share in proportion to what it has waiting (a partition with a little waiting
-    gets at least one record, so none starves)."""
+    gets at least one record, so none starves).  ``start`` holds where each partition
+    of ``end`` begins, new ones at their earliest offset, so they share the limit too."""
     waiting = {tp: max(0, e - start.get(tp, e)) for tp, e in end.items()}
     total = sum(waiting.values())
     if total <= limit:
@@ -478,35 +550,47 @@ def rate_limit(start: Offsets, end: Offsets, limit: int) -> Offsets:
     return out
 
 
-def stream_ranges(cluster: Cluster, options: ReadOptions, start: Offsets, end: Offsets) -> List[OffsetRange]:
-    """The ranges of one micro-batch from ``start`` to ``end``.  A partition new since
-    ``start`` is read from its beginning.  A partition that went away, or whose end is
-    now before its start (the topic was deleted or recreated), is data loss: an error
-    naming it with ``failOnDataLoss``, else skipped."""
+def _data_loss(options: ReadOptions, what: str) -> None:
+    """``what`` was lost: an error with ``failOnDataLoss``, else a warning."""
     from kafkawire.errors import DataLossError
 
-    new = [tp for tp in end if tp not in start]
-    earliest = (
-        resolve(cluster, ("earliest",), new, starting=True, isolation_level=options.isolation_level)
-        if new
-        else {}
-    )
+    if options.fail_on_data_loss:
+        raise DataLossError(f"{what}: records may have been lost; set failOnDataLoss=false to go on")
+    import logging
+
+    logging.getLogger("kafkawire.cluster.plan").warning("%s: going on", what)
+
+
+def stream_ranges(cluster: Cluster, options: ReadOptions, start: Offsets, end: Offsets) -> List[OffsetRange]:
+    """The ranges of one micro-batch from ``start`` to ``end``, checked as the connector
+    checks them.  A partition new since ``start`` is read from its earliest offset, and
+    one whose earliest offset is not 0 has lost records.  A partition that went away,
+    or whose offset went back (its topic deleted and recreated, its log truncated), is
+    data loss too: an error naming it with ``failOnDataLoss``; else it is skipped, and
+    the query goes on from the offset it went back to."""
+    earliest = earliest_of_new(cluster, options, start, end)
     ranges = []
     for tp in sorted(set(start) | set(end)):
-        a = start.get(tp, earliest.get(tp, 0))
+        where = f"{tp[0]}-{tp[1]}"
         b = end.get(tp)
-        if b is None or b < a:
-            what = (
-                f"{tp[0]}-{tp[1]} is gone from the cluster (its topic deleted?)"
-                if b is None
-                else f"{tp[0]}-{tp[1]} now ends at offset {b}, before offset {a} where the query is"
-                " (its topic deleted and recreated?)"
+        if b is None:
+            _data_loss(options, f"{where} is gone from the cluster (its topic deleted?)")
+            continue
+        if tp in start:
+            a = start[tp]
+        elif tp in earliest:
+            a = earliest[tp]
+            if a != 0:
+                _data_loss(options, f"{where} was added and starts at offset {a}, not 0")
+        else:
+            _data_loss(options, f"{where} was added and is gone again before it was read")
+            continue
+        if b < a:
+            _data_loss(
+                options,
+                f"{where}: its offset went from {a} back to {b} (its topic deleted and recreated,"
+                " or its log truncated)",
             )
-            if options.fail_on_data_loss:
-                raise DataLossError(f"{what}: records may have been lost; set failOnDataLoss=false to go on")
-            import logging
-
-            logging.getLogger("kafkawire.cluster.plan").warning("%s: going on without it", what)
             continue
         ranges.append(OffsetRange(tp[0], tp[1], a, b))
     return split(ranges, options)

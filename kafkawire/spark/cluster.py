@@ -153,7 +153,9 @@ def range_partitions(
     given (metadata it has just read); Spark runs one task even for a read of nothing,
     and that task gets no range."""
     hint = cluster.hint if cluster is not None else lambda tp: None
-    return [RangePartition(r, hint(r.tp)) for r in ranges if r.size] or [RangePartition(None)]
+    # a late-bound range may have records by the time its task starts
+    kept = [r for r in ranges if r.size or r.from_earliest or r.to_latest]
+    return [RangePartition(r, hint(r.tp)) for r in kept] or [RangePartition(None)]
 
 
 def read_partition(partition: InputPartition, options: ReadOptions) -> Iterator["pyarrow.RecordBatch"]:
@@ -165,7 +167,7 @@ def read_partition(partition: InputPartition, options: ReadOptions) -> Iterator[
         hint = getattr(partition, "leader", None)
         if hint is not None:
             cluster.use_hint(r.tp, hint)
-        yield from read_range(cluster, r, options)
+        yield from read_range(cluster, planning.bound_at_task(cluster, r, options), options)
 
 
 def narrow(
@@ -178,19 +180,18 @@ def narrow(
     for r in ranges:
         if not row_filter.keeps_partition(r.topic, r.partition):
             continue
-        start, end = r.start, r.end
-        if row_filter.min_offset is not None:
-            start = max(start, row_filter.min_offset)
+        if row_filter.min_offset is not None:  # a bound set by a filter is fixed at planning
+            r = replace(r, start=max(r.start, row_filter.min_offset), from_earliest=False)
         if row_filter.max_offset is not None:
-            end = min(end, row_filter.max_offset + 1)
-        if start < end:
-            out.append(OffsetRange(r.topic, r.partition, start, end))
+            r = replace(r, end=min(r.end, row_filter.max_offset + 1), to_latest=False)
+        if r.size or r.from_earliest or r.to_latest:
+            out.append(r)
     if row_filter.min_timestamp is not None and out:
         found = cluster.list_offsets(
             {r.tp: row_filter.min_timestamp for r in out}, isolation_level=options.isolation_level
         )
         out = [
-            OffsetRange(r.topic, r.partition, max(r.start, found[r.tp][0]), r.end)
+            replace(r, start=max(r.start, found[r.tp][0]), from_earliest=False)
             for r in out
             if found[r.tp][0] >= 0 and found[r.tp][0] < r.end
         ]
@@ -277,7 +278,7 @@ class ClusterStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         if (now - self._last_trigger) * 1000 >= self.options.max_trigger_delay_ms:
             self._last_trigger = now
             return False
-        if sum(e - begin.get(tp, 0) for tp, e in end.items()) < minimum:
+        if sum(max(0, e - begin.get(tp, 0)) for tp, e in end.items()) < minimum:
             return True
         self._last_trigger = now
         return False
@@ -286,6 +287,7 @@ class ClusterStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         self._target = planning.latest(self.cluster, self.options)
 
     def latestOffset(self, start: Dict[str, Any], limit: ReadLimit) -> Dict[str, Any]:
+        # an end behind the start stays so: partitions() reports it as data loss
         begin = planning.from_json(start)
         # Spark plans the next batch once the last one is in its commit log, so ``start``
         # is committed; Spark's own commit() of the last batch of a run comes only when
@@ -295,14 +297,11 @@ class ClusterStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
             with_offset_retries(
                 self.options,
                 "finding the latest offsets",
-                lambda: planning.latest(self.cluster, self.options),
+                lambda: planning.latest(self.cluster, self.options, known=begin),
             )
             if self._target is None
             else dict(self._target)
         )
-        for tp, offset in begin.items():  # never behind where the query is
-            if tp in end:
-                end[tp] = max(end[tp], offset)
         if isinstance(limit, ReadAllAvailable):
             return planning.to_json(end)
         minimum = getattr(limit, "min_rows", None) or self.options.min_offsets_per_trigger
@@ -311,7 +310,9 @@ class ClusterStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
             return planning.to_json(begin)
         rows = getattr(limit, "max_rows", None) or self.options.max_offsets_per_trigger
         if rows:
-            end = planning.rate_limit(begin, end, int(rows))
+            # partitions found since the last batch start at their earliest and share the limit
+            new = planning.earliest_of_new(self.cluster, self.options, begin, end)
+            end = planning.rate_limit({**new, **begin}, end, int(rows))
         return planning.to_json(end)
 
     def partitions(self, start: Dict[str, Any], end: Dict[str, Any]) -> Sequence[InputPartition]:
