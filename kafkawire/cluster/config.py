@@ -308,7 +308,9 @@ class ClientConfig:
         if isinstance(login, TokenLogin) and (config.truststore or config.truststore_path):
             # Kafka asks an https: token endpoint with the client's own trust store
             cafile, cadata = config.trusted()
-            config = dataclasses.replace(config, sasl_login=dataclasses.replace(login, cafile=cafile, cadata=cadata))
+            config = dataclasses.replace(
+                config, sasl_login=dataclasses.replace(login, cafile=cafile, cadata=cadata)
+            )
         return config
 
     def sasl_client(self, host: str) -> Optional["SaslClient"]:

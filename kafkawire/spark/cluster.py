@@ -248,7 +248,13 @@ class ClusterStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         self._last_trigger = 0.0  # when a batch last went ahead (time.time(), as the connector's clock)
 
     def __getstate__(self) -> Dict[str, Any]:  # tasks get the options, not the driver's connections
-        return {"options": self.options, "_cluster": None, "_target": None, "_group_offsets": None, "_last_trigger": 0.0}
+        return {
+            "options": self.options,
+            "_cluster": None,
+            "_target": None,
+            "_group_offsets": None,
+            "_last_trigger": 0.0,
+        }
 
     @property
     def cluster(self) -> Cluster:
