@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 from kafkawire import datasource_options, kafka_settings
+from kafkawire.cluster.options import integer
 from kafkawire.sasl.msk_iam import MskIamLogin
 from kafkawire.sasl.oauth import TokenLogin, extensions_of
 
@@ -86,14 +87,7 @@ CLIENT_SETTINGS: Dict[str, Optional[str]] = datasource_options.defaults(
 
 
 def _int(options: Mapping[str, str], name: str, minimum: int = 0) -> int:
-    raw = options.get(name, CLIENT_SETTINGS.get(name))
-    try:
-        value = int(str(raw).strip())
-    except ValueError:
-        raise ValueError(f"option kafka.{name}: {raw!r} is not an integer") from None
-    if value < minimum:
-        raise ValueError(f"option kafka.{name}: {value} is below {minimum}")
-    return value
+    return integer(options.get(name, CLIENT_SETTINGS.get(name)), f"kafka.{name}", minimum)
 
 
 def parse_servers(raw: str) -> Tuple[Tuple[str, int], ...]:

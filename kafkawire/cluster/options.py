@@ -33,17 +33,21 @@ def duration_ms(raw: str, name: str) -> int:
     return int(int(m.group(1)) * _UNITS[m.group(2) or "ms"])
 
 
-def _integer(opts: Mapping[str, str], key: str, name: str, minimum: int) -> Optional[int]:
-    raw = opts.get(key)
-    if raw is None:
-        return None
+def integer(raw: object, name: str, minimum: int) -> int:
+    """``raw`` as an integer of at least ``minimum``; a ``ValueError`` names option
+    ``name`` otherwise (every integer option and ``kafka.`` setting is read by this)."""
     try:
-        value = int(raw.strip())
+        value = int(str(raw).strip())
     except ValueError:
         raise ValueError(f"option {name}: {raw!r} is not an integer") from None
     if value < minimum:
         raise ValueError(f"option {name}: {value} is below {minimum}")
     return value
+
+
+def _integer(opts: Mapping[str, str], key: str, name: str, minimum: int) -> Optional[int]:
+    raw = opts.get(key)
+    return None if raw is None else integer(raw, name, minimum)
 
 
 def read_extras(opts: Mapping[str, str], settings: Mapping[str, str]) -> Dict[str, Any]:

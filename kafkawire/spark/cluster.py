@@ -34,8 +34,7 @@ import logging
 import queue
 import threading
 import time
-from dataclasses import replace
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import (
     TYPE_CHECKING,
     Any,
@@ -71,6 +70,7 @@ from kafkawire import datasource_options
 from kafkawire.cluster.client import Cluster, LeaderHint
 from kafkawire.cluster.config import ClientConfig, check_options, client_settings
 from kafkawire.cluster.fetch import arrow_schema, read_range
+from kafkawire.cluster.options import integer
 from kafkawire.cluster import plan as planning
 from kafkawire.cluster import pool
 from kafkawire.cluster.plan import OffsetRange, ReadOptions, plan
@@ -377,14 +377,7 @@ _ACKS = {"all": -1, "-1": -1, "1": 1, "0": 0}
 
 
 def _setting_int(settings: Mapping[str, str], name: str, minimum: int) -> int:
-    raw = settings.get(name, WRITE_CLIENT_SETTINGS[name])
-    try:
-        value = int(str(raw).strip())
-    except ValueError:
-        raise ValueError(f"option kafka.{name}: {raw!r} is not an integer") from None
-    if value < minimum:
-        raise ValueError(f"option kafka.{name}: {value} is below {minimum}")
-    return value
+    return integer(settings.get(name, WRITE_CLIENT_SETTINGS[name]), f"kafka.{name}", minimum)
 
 
 @dataclass(frozen=True)
