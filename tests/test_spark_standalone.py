@@ -29,8 +29,9 @@ def _start(cluster, job: str, arguments: dict, jars=()) -> subprocess.Popen:
     from conftest import subprocess_env
 
     cmd = cluster.submit_command(JOB, [job, json.dumps(arguments)], jars)
+    env = subprocess_env(SPARK_LOCAL_IP="127.0.0.1")
     return subprocess.Popen(
-        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=subprocess_env(), start_new_session=True
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=cluster.driver_dir, start_new_session=True
     )
 
 
@@ -44,7 +45,9 @@ def _result(proc: subprocess.Popen) -> dict:
     from kafka_support.spark_standalone_job import RESULT_MARKER
 
     lines = [line for line in out.splitlines() if line.startswith(RESULT_MARKER)]
-    assert proc.returncode == 0 and lines, f"spark-submit exited {proc.returncode}:\n{out[-3000:]}{err[-8000:]}"
+    start = out.find("Traceback")  # the driver's Python error, else the end of its output
+    why = out[start : start + 6000] if start >= 0 else out[-6000:]
+    assert proc.returncode == 0 and lines, f"spark-submit exited {proc.returncode}:\n{why}\n{err[-3000:]}"
     result = json.loads(lines[-1][len(RESULT_MARKER) :])
     assert result["executors"] == 2  # the tasks ran in the workers' executors
     return result

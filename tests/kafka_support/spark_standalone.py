@@ -11,8 +11,10 @@ built from this checkout, pyarrow and cramjam, packed as a ``.tar.gz`` and passe
 (``--copies``) so nothing in it points back at this checkout.  The archive is cached under
 ``~/.cache/kafkawire`` keyed by the package's sources and the interpreter's version.
 
-``StandaloneSpark.submit(script, args)`` runs ``spark-submit`` in client mode: the driver
-is this Python, which imports the same kafkawire as the tests.
+``StandaloneSpark.submit_command(script, args)`` is ``spark-submit`` in client mode: the
+driver is this Python.  The driver JVM plans Python data sources with
+``spark.pyspark.python`` too, so the job runs in ``driver_dir``, which holds the same
+archive unpacked as ``environment``, as each executor's directory does.
 """
 
 from __future__ import annotations
@@ -113,6 +115,10 @@ class StandaloneSpark:
     archive: Path
     processes: List[subprocess.Popen] = field(default_factory=list)
 
+    @property
+    def driver_dir(self) -> Path:
+        return self.work / "driver"
+
     def alive_workers(self) -> int:
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{self.ui_port}/json/", timeout=5) as r:
@@ -149,6 +155,8 @@ class StandaloneSpark:
             "--conf",
             "spark.ui.enabled=false",
             "--conf",
+            "spark.log.level=WARN",
+            "--conf",
             "spark.sql.shuffle.partitions=2",
         ]
         if jars:
@@ -184,7 +192,9 @@ def start_standalone(work: Path, workers: int = 2, timeout: float = START_TIMEOU
     """A master and ``workers`` workers, each a process of its own; raises
     :class:`StandaloneFailed` (with their logs) if they are not up by ``timeout``."""
     archive = executor_archive()
-    work.mkdir(parents=True, exist_ok=True)
+    (work / "driver").mkdir(parents=True, exist_ok=True)
+    with tarfile.open(archive) as tar:
+        tar.extractall(work / "driver" / "environment", filter="tar")
     port, ui_port, *worker_ui = _free_ports(2 + workers)
     spark = StandaloneSpark(f"spark://127.0.0.1:{port}", ui_port, work, archive)
     spark_class = str(spark_home() / "bin" / "spark-class")

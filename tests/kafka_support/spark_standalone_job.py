@@ -114,7 +114,7 @@ def main(job: str, arguments: str) -> None:
     try:
         result = {"read": read, "stream": stream, "write": write}[job](spark, json.loads(arguments))
         # the executors that ran the tasks, to show they were the workers' and not the driver's
-        result["executors"] = len(spark.sparkContext._jsc.sc().getExecutorMemoryStatus()) - 1
+        result["executors"] = spark.sparkContext._jsc.sc().getExecutorMemoryStatus().size() - 1
         print(RESULT_MARKER, json.dumps(result), flush=True)
     finally:
         spark.stop()
