@@ -31,7 +31,13 @@ def _start(cluster, job: str, arguments: dict, jars=()) -> subprocess.Popen:
     cmd = cluster.submit_command(JOB, [job, json.dumps(arguments)], jars)
     env = subprocess_env(SPARK_LOCAL_IP="127.0.0.1")
     return subprocess.Popen(
-        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=cluster.driver_dir, start_new_session=True
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=cluster.driver_dir,
+        start_new_session=True,
     )
 
 
@@ -67,7 +73,10 @@ def _topic(kafka_broker, prefix: str, partitions: int, count: int):
     create_topic(boot, name, partitions)
     rng = random.Random(name)
     values = [b"%s-%d-" % (prefix.encode(), i) + rng.randbytes(rng.randrange(0, 200)) for i in range(count)]
-    records = [(i % partitions, None if i % 7 == 0 else b"k%d" % (i % 11), v, [("i", b"%d" % i)]) for i, v in enumerate(values)]
+    records = [
+        (i % partitions, None if i % 7 == 0 else b"k%d" % (i % 11), v, [("i", b"%d" % i)])
+        for i, v in enumerate(values)
+    ]
     produce(boot, name, records, **{"compression.type": "lz4"})
     return name, values
 
@@ -125,9 +134,12 @@ def test_a_write_on_the_cluster_is_read_back_by_javas_consumer(spark_standalone,
     topic = f"kw-standalone-write-{uuid.uuid4().hex[:8]}"
     create_topic(boot, topic, 4)
     count = 500
-    assert submit(spark_standalone, "write", {"bootstrap": boot, "topic": topic, "backend": backend, "count": count})[
-        "written"
-    ] == count
+    assert (
+        submit(
+            spark_standalone, "write", {"bootstrap": boot, "topic": topic, "backend": backend, "count": count}
+        )["written"]
+        == count
+    )
     consumed = run_java(
         {"op": "consume", "bootstrap": boot, "topics": [topic], "group": topic, "expect": count}, timeout=180
     )["records"]
@@ -141,7 +153,9 @@ def test_a_python_worker_killed_mid_task_is_retried_and_the_sink_holds_each_reco
     topic, values = _topic(kafka_broker, "kill", 3, 400)
     hold = tmp_path / "hold"
     hold.mkdir()
-    proc = _start(spark_standalone, "stream", _stream_args(kafka_broker, topic, tmp_path, backend, hold=str(hold)))
+    proc = _start(
+        spark_standalone, "stream", _stream_args(kafka_broker, topic, tmp_path, backend, hold=str(hold))
+    )
     ready = hold / "ready"
     deadline = time.monotonic() + READY_TIMEOUT
     while not ready.exists():
