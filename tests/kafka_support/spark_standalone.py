@@ -86,7 +86,10 @@ def executor_archive() -> Path:
     CACHE_DIR.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=CACHE_DIR) as tmp:
         wheels, venv = Path(tmp) / "wheels", Path(tmp) / "venv"
-        _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(ROOT)], "the wheel")
+        _run(
+            [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(ROOT)],
+            "the wheel",
+        )
         _run([sys.executable, "-m", "venv", "--copies", "--without-pip", str(venv)], "the venv")
         # this Python's pip installs into the venv's site-packages (the venv has no pip)
         purelib = subprocess.run(
@@ -97,7 +100,17 @@ def executor_archive() -> Path:
         ).stdout.strip()
         wheel = next(wheels.glob("kafkawire-*.whl"))
         _run(
-            [sys.executable, "-m", "pip", "install", "-q", "--target", purelib, str(wheel), *EXECUTOR_REQUIREMENTS],
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "install",
+                "-q",
+                "--target",
+                purelib,
+                str(wheel),
+                *EXECUTOR_REQUIREMENTS,
+            ],
             "installing into the venv",
         )
         partial = Path(tmp) / built.name
@@ -146,6 +159,13 @@ class StandaloneSpark:
             f"spark.executor.memory={EXECUTOR_MEMORY}",
             "--conf",
             "spark.executor.cores=1",
+            # the first tasks wait (bounded) for both executors, so both run tasks
+            "--conf",
+            "spark.cores.max=2",
+            "--conf",
+            "spark.scheduler.minRegisteredResourcesRatio=1.0",
+            "--conf",
+            "spark.scheduler.maxRegisteredResourcesWaitingTime=120s",
             "--conf",
             "spark.driver.memory=512m",
             "--conf",
@@ -216,17 +236,43 @@ def start_standalone(work: Path, workers: int = 2, timeout: float = START_TIMEOU
             )
 
     try:
-        launch("master", ["org.apache.spark.deploy.master.Master", "--host", "127.0.0.1", "--port", str(port),
-                          "--webui-port", str(ui_port)])
+        launch(
+            "master",
+            [
+                "org.apache.spark.deploy.master.Master",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--webui-port",
+                str(ui_port),
+            ],
+        )
         for i in range(workers):
             (work / f"worker-{i}").mkdir(exist_ok=True)
-            launch(f"worker-{i}", ["org.apache.spark.deploy.worker.Worker", "--host", "127.0.0.1",
-                                   "--cores", "1", "--memory", WORKER_MEMORY, "--webui-port", str(worker_ui[i]),
-                                   "--work-dir", str(work / f"worker-{i}"), spark.master_url])
+            launch(
+                f"worker-{i}",
+                [
+                    "org.apache.spark.deploy.worker.Worker",
+                    "--host",
+                    "127.0.0.1",
+                    "--cores",
+                    "1",
+                    "--memory",
+                    WORKER_MEMORY,
+                    "--webui-port",
+                    str(worker_ui[i]),
+                    "--work-dir",
+                    str(work / f"worker-{i}"),
+                    spark.master_url,
+                ],
+            )
         deadline = time.monotonic() + timeout
         while spark.alive_workers() < workers:
             if time.monotonic() > deadline or any(p.poll() is not None for p in spark.processes):
-                raise StandaloneFailed(f"the standalone cluster did not come up in {timeout} s:\n{spark.logs()}")
+                raise StandaloneFailed(
+                    f"the standalone cluster did not come up in {timeout} s:\n{spark.logs()}"
+                )
             time.sleep(0.5)
     except BaseException:
         spark.stop()
