@@ -32,6 +32,23 @@ def spark():
     session.stop()
 
 
+@pytest.fixture(scope="session")
+def spark_standalone(tmp_path_factory):
+    """A standalone Spark cluster (:class:`kafka_support.spark_standalone.StandaloneSpark`):
+    a master and two one-core workers, each a process of its own, whose executors run a
+    packed virtualenv with kafkawire; started on first use, stopped when the session ends."""
+    pytest.importorskip("pyspark")
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        pytest.skip("Spark needs a Java runtime (java on PATH or JAVA_HOME)")
+    from kafka_support.spark_standalone import start_standalone
+
+    cluster = start_standalone(tmp_path_factory.mktemp("spark-standalone"))
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
 @pytest.fixture
 def kafka_log(spark, backend):
     """``kafka_log(**options)``: a ``kafka-log`` reader decoding with the test's backend."""
