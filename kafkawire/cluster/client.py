@@ -186,8 +186,11 @@ class Cluster:
                 receive_buffer_bytes=c.receive_buffer,
                 send_buffer_bytes=c.send_buffer,
             )
-        except (SaslError, TlsHandshakeError):
-            raise  # wrong credentials or certificates: no retry cures them
+        except SaslError as exc:
+            # wrong credentials: no retry cures them; say which broker refused them
+            raise type(exc)(f"authenticating to {host}:{port}: {exc}") from exc
+        except TlsHandshakeError:
+            raise  # wrong certificates: no retry cures them
         except (ConnectionStateError, ConnectTimeoutError, RequestTimedOutError, OSError) as exc:
             if isinstance(exc, (ConnectTimeoutError, ConnectionRefusedError)):  # no TCP connection
                 self._failed_connects[(host, port)] = self._failed_connects.get((host, port), 0) + 1
@@ -217,9 +220,11 @@ class Cluster:
             host = entry[0]
             try:
                 await conn.authenticate(self.config.sasl_client(host))
-            except SaslError:
+            except SaslError as exc:
+                where = self.describe(conn)
                 self._forget(conn)
-                raise  # refused credentials: no retry cures them
+                # refused credentials: no retry cures them
+                raise type(exc)(f"re-authenticating to {where}: {exc}") from exc
             except (ConnectionStateError, RequestTimedOutError, OSError) as exc:
                 where = self.describe(conn)
                 self._forget(conn)
