@@ -127,7 +127,7 @@ def _bytes_for_precision(precision: int) -> int:
 # -- byte columns ---------------------------------------------------------------------------
 
 
-def _concat(parts: List[Tuple[Any, Any, Any]], n: int) -> Encoded:
+def concat_rows(parts: List[Tuple[Any, Any, Any]], n: int) -> Encoded:
     """Row ``i`` of the result: ``data[starts[i]:starts[i] + lens[i]]`` of each part, in turn."""
     import numpy as np
 
@@ -147,8 +147,8 @@ def _concat(parts: List[Tuple[Any, Any, Any]], n: int) -> Encoded:
     return out, offsets
 
 
-def _part(enc: Encoded, keep: Any = None) -> Tuple[Any, Any, Any]:
-    """``enc`` as a part of :func:`_concat`; the values where ``keep`` is False left out."""
+def as_part(enc: Encoded, keep: Any = None) -> Tuple[Any, Any, Any]:
+    """``enc`` as a part of :func:`concat_rows`; the values where ``keep`` is False left out."""
     import numpy as np
 
     data, offsets = enc
@@ -255,14 +255,14 @@ class _Compiler:
                 return lambda arr, keep, rows: varints(np.zeros(len(arr), np.int64))
             value = self.encoder(branches[others[0]], t, path)
             if null_index is None:
-                return lambda arr, keep, rows: _concat(
-                    [_part(varints(np.zeros(len(arr), np.int64))), _part(value(arr, keep, rows))], len(arr)
+                return lambda arr, keep, rows: concat_rows(
+                    [as_part(varints(np.zeros(len(arr), np.int64))), as_part(value(arr, keep, rows))], len(arr)
                 )
 
             def nullable(arr: Any, keep: Any, rows: Any) -> Encoded:
                 valid = _valid(arr)
                 index = np.where(valid, others[0], null_index)
-                return _concat([_part(varints(index)), _part(value(arr, keep & valid, rows), valid)], len(arr))
+                return concat_rows([as_part(varints(index)), as_part(value(arr, keep & valid, rows), valid)], len(arr))
 
             return nullable
         if not pa.types.is_struct(t) or [f.name for f in t] != [f"member{m}" for m in range(len(others))]:
@@ -282,11 +282,11 @@ class _Compiler:
                 index[unset] = null_index
             elif unset.any():
                 raise AvroValueError(f"no branch of the union {_name(s)} is set", path, _first(unset, rows))
-            parts = [_part(varints(index))]
+            parts = [as_part(varints(index))]
             for m, i in enumerate(others):
                 chosen = index == i
-                parts.append(_part(members[m](arr.field(m), keep & chosen, rows), chosen))
-            return _concat(parts, len(arr))
+                parts.append(as_part(members[m](arr.field(m), keep & chosen, rows), chosen))
+            return concat_rows(parts, len(arr))
 
         return union
 
@@ -343,7 +343,7 @@ class _Compiler:
                     raise AvroValueError(
                         f"{int(lens[np.argmax(bad)])} bytes, but {_name(s)} holds {size}", path, _first(bad, rows)
                     )
-                return _concat([(data, offsets[:-1], np.where(keep, lens, 0))], len(arr))
+                return concat_rows([(data, offsets[:-1], np.where(keep, lens, 0))], len(arr))
 
             return fixed
         if kind == "enum":
@@ -372,8 +372,8 @@ class _Compiler:
             value = self.encoder(s["values"], t.item_type, path + "{}")
 
             def entry(entries: Any, keep: Any, rows: Any) -> Encoded:
-                return _concat(
-                    [_part(key(entries.field(0), keep, rows)), _part(value(entries.field(1), keep, rows))],
+                return concat_rows(
+                    [as_part(key(entries.field(0), keep, rows)), as_part(value(entries.field(1), keep, rows))],
                     len(entries),
                 )
 
@@ -462,8 +462,8 @@ class _Compiler:
                 if i is None:  # a default: the same bytes in every row
                     parts.append((enc, np.zeros(n, np.int64), np.where(inner, len(enc), 0)))
                 else:
-                    parts.append(_part(enc(arr.field(i), inner, rows), inner))
-            return _concat(parts, n)
+                    parts.append(as_part(enc(arr.field(i), inner, rows), inner))
+            return concat_rows(parts, n)
 
         return record
 
@@ -496,7 +496,7 @@ def _variable(arr: Any, keep: Any, rows: Any) -> Encoded:
 
     data, offsets = _variable_parts(arr)
     lens = np.where(keep, np.diff(offsets), 0)
-    return _concat([_part(varints(lens)), (data, offsets[:-1], lens)], len(arr))
+    return concat_rows([as_part(varints(lens)), (data, offsets[:-1], lens)], len(arr))
 
 
 def _blocks(item: Encoder) -> Encoder:
@@ -510,9 +510,9 @@ def _blocks(item: Encoder) -> Encoder:
         items = item(values, np.repeat(keep, np.diff(offsets)), np.repeat(rows, np.diff(offsets)))
         item_offsets = items[1][offsets]
         zero = np.zeros(1, np.uint8)
-        return _concat(
+        return concat_rows(
             [
-                _part(varints(counts), counts > 0),
+                as_part(varints(counts), counts > 0),
                 (items[0], item_offsets[:-1], np.where(keep, np.diff(item_offsets), 0)),
                 (zero, np.zeros(n, np.int64), np.ones(n, np.int64)),
             ],
