@@ -231,6 +231,8 @@ class _Compiler:
             inner = self.encoder(s, t.value_type, path)
             return lambda arr, keep, rows: inner(arr.dictionary_decode(), keep, rows)
         value = self._value(s, t, path)
+        if s["type"] == "null":
+            return value
 
         def not_null(arr: Any, keep: Any, rows: Any) -> Encoded:
             bad = keep & ~_valid(arr)
@@ -581,12 +583,13 @@ class AvroArrowEncoder:
     """Writes the rows of struct columns (or tables) as Avro values of one schema.
 
     ``schema`` is the writer schema (JSON text or its parsed form); without it, the
-    schema :func:`avro_schema` derives from the first column's type.  Each Arrow type
-    met is checked against the schema once."""
+    schema :func:`avro_schema` derives from the first column's type; ``parsed`` is
+    the schema already in normal form (a registered schema with its references).  Each
+    Arrow type met is checked against the schema once."""
 
-    def __init__(self, schema: Any = None) -> None:
+    def __init__(self, schema: Any = None, parsed: Optional[Schema] = None) -> None:
         self.schema_json: Optional[Any] = schema
-        self.schema: Optional[Schema] = parse(schema) if schema is not None else None
+        self.schema: Optional[Schema] = parsed if parsed is not None else parse(schema) if schema is not None else None
         self._encoders: Dict[Any, Encoder] = {}
 
     def _encoder(self, arrow_type: Any) -> Encoder:
@@ -604,8 +607,8 @@ class AvroArrowEncoder:
         import pyarrow as pa
 
         if isinstance(column, (pa.Table, pa.RecordBatch)):
-            column = pa.StructArray.from_arrays(list(column.columns), fields=list(column.schema))
-        elif isinstance(column, pa.ChunkedArray):
+            column = column.to_struct_array()
+        if isinstance(column, pa.ChunkedArray):
             column = column.combine_chunks()
         valid = _valid(column)
         n = len(column)

@@ -146,8 +146,9 @@ class RegistryAvroEncoder:
         if use_latest_version:
             registered = client.schema_version(self._subject_for(None))
             self.schema_id = registered.schema_id
-            schema = parse_registered(client, registered)
-        self._writer = AvroArrowEncoder(schema)
+            self._writer = AvroArrowEncoder(registered.schema, parse_registered(client, registered))
+        else:
+            self._writer = AvroArrowEncoder(schema)
 
     def _subject_for(self, record_name: Optional[str]) -> str:
         if self._subject is not None:
