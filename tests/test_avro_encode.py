@@ -66,7 +66,9 @@ def test_random_schemas_and_values_written_with_the_schema_read_back_by_fastavro
     records = data.draw(st.lists(values(parsed(schema)), min_size=1, max_size=5))
     column = decode(_fastavro_write(schema, records), schema)
     written = AvroArrowEncoder(schema).encode(column)
-    assert normalize(_fastavro_read(written, schema)) == normalize(_fastavro_read(_fastavro_write(schema, records), schema))
+    assert normalize(_fastavro_read(written, schema)) == normalize(
+        _fastavro_read(_fastavro_write(schema, records), schema)
+    )
 
 
 @settings(max_examples=80, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -158,7 +160,9 @@ def test_units_are_converted_to_the_schemas_and_missing_fields_take_defaults():
     }
     at = datetime.datetime(2026, 5, 1, 12, 0, 0, 123000, tzinfo=datetime.timezone.utc)
     table = pa.table({"at": pa.array([at], pa.timestamp("us", tz="UTC")), "n": pa.array([7], pa.int8())})
-    assert _fastavro_read(AvroArrowEncoder(schema).encode(table), schema) == [{"at": at, "n": 7, "added": "x"}]
+    assert _fastavro_read(AvroArrowEncoder(schema).encode(table), schema) == [
+        {"at": at, "n": 7, "added": "x"}
+    ]
 
 
 @pytest.mark.parametrize(
@@ -181,7 +185,13 @@ def test_units_are_converted_to_the_schemas_and_missing_fields_take_defaults():
             0,
             "decimal places",
         ),
-        ({"type": "enum", "name": "E", "symbols": ["A", "B"]}, pa.array(["A", "C"]), "v", 1, "'C' is not a symbol"),
+        (
+            {"type": "enum", "name": "E", "symbols": ["A", "B"]},
+            pa.array(["A", "C"]),
+            "v",
+            1,
+            "'C' is not a symbol",
+        ),
         ({"type": "fixed", "name": "F", "size": 2}, pa.array([b"ab", b"abc"]), "v", 1, "3 bytes"),
         (
             {"type": "long", "logicalType": "timestamp-millis"},
@@ -218,7 +228,12 @@ def test_a_null_under_a_null_parent_is_no_error():
     schema = {
         "type": "record",
         "name": "R",
-        "fields": [{"name": "v", "type": ["null", {"type": "record", "name": "In", "fields": [{"name": "x", "type": "int"}]}]}],
+        "fields": [
+            {
+                "name": "v",
+                "type": ["null", {"type": "record", "name": "In", "fields": [{"name": "x", "type": "int"}]}],
+            }
+        ],
     }
     inner = pa.StructArray.from_arrays([pa.array([1, None])], names=["x"], mask=pa.array([False, True]))
     assert _fastavro_read(AvroArrowEncoder(schema).encode(pa.table({"v": inner})), schema) == [
@@ -234,7 +249,11 @@ def test_an_arrow_type_the_schema_cannot_take_is_refused():
     with pytest.raises(SchemaResolutionError, match=r"\['w'\] not in the record R"):
         AvroArrowEncoder(schema).encode(pa.table({"v": [1], "w": [2]}))
     with pytest.raises(SchemaResolutionError, match="no column and no default"):
-        two = {"type": "record", "name": "R", "fields": [{"name": "v", "type": "int"}, {"name": "w", "type": "int"}]}
+        two = {
+            "type": "record",
+            "name": "R",
+            "fields": [{"name": "v", "type": "int"}, {"name": "w", "type": "int"}],
+        }
         AvroArrowEncoder(two).encode(pa.table({"v": [2]}))
 
 
@@ -266,7 +285,14 @@ def test_registered_on_write_and_read_by_confluents_deserializer(registry):
     assert back.to_pylist() == column.to_pylist()
 
 
-@settings(max_examples=30, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=30,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.function_scoped_fixture,
+    ],
+)
 @given(st.data())
 def test_random_schemas_registered_and_read_by_confluents_deserializer(registry, data):
     # "n": Confluent's deserializer refuses a value of no bytes past the header
@@ -288,7 +314,9 @@ def test_the_id_is_looked_up_when_not_registering(registry):
     client = SchemaRegistryClient(registry.url)
     with pytest.raises(SchemaRegistryError, match="not registered under the subject 'shop.Order'"):
         RegistryAvroEncoder(client, topic="orders", subject_strategy="record", schema=ORDER).encode(column)
-    sid = ConfluentClient({"url": registry.url}).register_schema("orders-shop.Order", Schema(json.dumps(ORDER), "AVRO"))
+    sid = ConfluentClient({"url": registry.url}).register_schema(
+        "orders-shop.Order", Schema(json.dumps(ORDER), "AVRO")
+    )
     encoder = RegistryAvroEncoder(client, topic="orders", subject_strategy="topic-record", schema=ORDER)
     framed = encoder.encode(column)
     assert encoder.schema_id == sid

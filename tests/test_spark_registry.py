@@ -203,9 +203,15 @@ def test_to_registry_writes_what_confluents_deserializer_and_from_registry_read(
     df = _typed_frame(spark)
     cols = [c for c in df.columns]
     with RegistryServer() as server:
-        framed = df.select("id", to_registry(F.struct(*cols), server.url, topic="typed", auto_register=True).alias("value"))
+        framed = df.select(
+            "id", to_registry(F.struct(*cols), server.url, topic="typed", auto_register=True).alias("value")
+        )
         payloads = framed.orderBy("id").collect()
-        back = framed.select("id", from_registry("value", server.url, topic="typed").alias("v")).orderBy("id").collect()
+        back = (
+            framed.select("id", from_registry("value", server.url, topic="typed").alias("v"))
+            .orderBy("id")
+            .collect()
+        )
         deserializer = AvroDeserializer(ConfluentClient({"url": server.url}))
         ctx = SerializationContext("typed", MessageField.VALUE)
         read = [deserializer(bytes(r.value), ctx) for r in payloads]
@@ -218,7 +224,11 @@ def test_to_registry_writes_what_confluents_deserializer_and_from_registry_read(
         expected["at"] = _typed_instant(row.id)
         assert {**got, "raw": bytes(got["raw"])} == expected
         ours = roundtrip.v.asDict(recursive=True)
-        ours.update(raw=bytes(ours["raw"]), counts=dict(ours["counts"]), at=expected["at"] if ours["at"] == row.at else ours["at"])
+        ours.update(
+            raw=bytes(ours["raw"]),
+            counts=dict(ours["counts"]),
+            at=expected["at"] if ours["at"] == row.at else ours["at"],
+        )
         assert ours == expected
 
 
@@ -242,7 +252,11 @@ def test_to_registry_bodies_equal_spark_avros_to_avro(spark):
     value = F.struct(*df.columns)
     with RegistryServer() as server:
         rows = (
-            df.select("id", to_registry(value, server.url, subject="s", auto_register=True).alias("ours"), to_avro(value).alias("spark"))
+            df.select(
+                "id",
+                to_registry(value, server.url, subject="s", auto_register=True).alias("ours"),
+                to_avro(value).alias("spark"),
+            )
             .orderBy("id")
             .collect()
         )

@@ -41,11 +41,11 @@ _LOGICAL_UNIT = {
 # -- the schema of an Arrow type ---------------------------------------------------------
 
 
-def avro_schema(arrow_type: Any, record_name: str = "topLevelRecord", namespace: str = "") -> Dict[str, Any]:
+def avro_schema(arrow_type: Any, record_name: str = "topLevelRecord", namespace: str = "") -> Any:
     """The Avro schema (JSON form) of values of ``arrow_type``, as spark-avro's
     ``to_avro`` derives it from the Spark type: records named by their field (the top
     one ``topLevelRecord``) in the namespace of their parents, a nullable type as the
-    union ``[type, "null"]``, timestamps in microseconds, decimals as named fixed."""
+    union ``[type, "null"]``, timestamps in the column's unit, decimals as named fixed."""
     return _avro_type(arrow_type, False, record_name, namespace)
 
 
@@ -92,7 +92,12 @@ def _avro_type(t: Any, nullable: bool, name: str, namespace: str) -> Any:
             "scale": t.scale,
         }
     elif pa.types.is_interval(t):
-        s = {"type": "fixed", "name": _qualified(name, namespace) + ".duration", "size": 12, "logicalType": "duration"}
+        s = {
+            "type": "fixed",
+            "name": _qualified(name, namespace) + ".duration",
+            "size": 12,
+            "logicalType": "duration",
+        }
     elif pa.types.is_map(t):
         if not (pa.types.is_string(t.key_type) or pa.types.is_large_string(t.key_type)):
             raise SchemaResolutionError(f"an Avro map's keys are strings, not {t.key_type}")
@@ -104,9 +109,7 @@ def _avro_type(t: Any, nullable: bool, name: str, namespace: str) -> Any:
         s = {"type": "record", "name": name}
         if namespace:
             s["namespace"] = namespace
-        s["fields"] = [
-            {"name": f.name, "type": _avro_type(f.type, f.nullable, f.name, inner)} for f in t
-        ]
+        s["fields"] = [{"name": f.name, "type": _avro_type(f.type, f.nullable, f.name, inner)} for f in t]
     else:
         raise SchemaResolutionError(f"no Avro type for the Arrow type {t}")
     return [s, "null"] if nullable else s
@@ -258,13 +261,16 @@ class _Compiler:
             value = self.encoder(branches[others[0]], t, path)
             if null_index is None:
                 return lambda arr, keep, rows: concat_rows(
-                    [as_part(varints(np.zeros(len(arr), np.int64))), as_part(value(arr, keep, rows))], len(arr)
+                    [as_part(varints(np.zeros(len(arr), np.int64))), as_part(value(arr, keep, rows))],
+                    len(arr),
                 )
 
             def nullable(arr: Any, keep: Any, rows: Any) -> Encoded:
                 valid = _valid(arr)
                 index = np.where(valid, others[0], null_index)
-                return concat_rows([as_part(varints(index)), as_part(value(arr, keep & valid, rows), valid)], len(arr))
+                return concat_rows(
+                    [as_part(varints(index)), as_part(value(arr, keep & valid, rows), valid)], len(arr)
+                )
 
             return nullable
         if not pa.types.is_struct(t) or [f.name for f in t] != [f"member{m}" for m in range(len(others))]:
@@ -300,7 +306,9 @@ class _Compiler:
 
         kind = s["type"]
         logical = s.get("logicalType")
-        refuse = SchemaResolutionError(f"field {path or '(the value)'}: an Arrow {t} is not written as {_name(s)}")
+        refuse = SchemaResolutionError(
+            f"field {path or '(the value)'}: an Arrow {t} is not written as {_name(s)}"
+        )
         if kind == "null":
             if not pa.types.is_null(t):
                 raise refuse
@@ -343,7 +351,9 @@ class _Compiler:
                 bad = keep & (lens != size)
                 if bad.any():
                     raise AvroValueError(
-                        f"{int(lens[np.argmax(bad)])} bytes, but {_name(s)} holds {size}", path, _first(bad, rows)
+                        f"{int(lens[np.argmax(bad)])} bytes, but {_name(s)} holds {size}",
+                        path,
+                        _first(bad, rows),
                     )
                 return concat_rows([(data, offsets[:-1], np.where(keep, lens, 0))], len(arr))
 
@@ -359,7 +369,9 @@ class _Compiler:
                 unknown = keep & ~_valid(index)
                 if unknown.any():
                     value = arr[int(np.argmax(unknown))].as_py()
-                    raise AvroValueError(f"{value!r} is not a symbol of {_name(s)}", path, _first(unknown, rows))
+                    raise AvroValueError(
+                        f"{value!r} is not a symbol of {_name(s)}", path, _first(unknown, rows)
+                    )
                 return varints(index.fill_null(0).to_numpy(zero_copy_only=False))
 
             return enum
@@ -375,7 +387,10 @@ class _Compiler:
 
             def entry(entries: Any, keep: Any, rows: Any) -> Encoded:
                 return concat_rows(
-                    [as_part(key(entries.field(0), keep, rows)), as_part(value(entries.field(1), keep, rows))],
+                    [
+                        as_part(key(entries.field(0), keep, rows)),
+                        as_part(value(entries.field(1), keep, rows)),
+                    ],
                     len(entries),
                 )
 
@@ -406,17 +421,25 @@ class _Compiler:
                 if raw.dtype == np.uint64:
                     big = keep & (raw > np.uint64(hi))
                     if big.any():
-                        raise AvroValueError(f"{int(raw[np.argmax(big)])} does not fit in {kind}", path, _first(big, rows))
+                        raise AvroValueError(
+                            f"{int(raw[np.argmax(big)])} does not fit in {kind}", path, _first(big, rows)
+                        )
                 values = raw.astype(np.int64)
             else:
-                storage = pa.int32() if pa.types.is_date32(arr.type) or arr.type in (pa.time32("s"), pa.time32("ms")) else pa.int64()
+                storage = (
+                    pa.int32()
+                    if pa.types.is_date32(arr.type) or arr.type in (pa.time32("s"), pa.time32("ms"))
+                    else pa.int64()
+                )
                 values = arr.view(storage).fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64)
                 mul, div = scale
                 if mul != 1:
                     limit = ((1 << 63) - 1) // mul
                     big = keep & (np.abs(values) > limit)
                     if big.any():
-                        raise AvroValueError("out of the range of a long in the schema's unit", path, _first(big, rows))
+                        raise AvroValueError(
+                            "out of the range of a long in the schema's unit", path, _first(big, rows)
+                        )
                     values = values * mul
                 if div != 1:
                     lossy = keep & (values % div != 0)
@@ -428,7 +451,9 @@ class _Compiler:
             if bits == 32:
                 big = keep & ((values < lo) | (values > hi))
                 if big.any():
-                    raise AvroValueError(f"{int(values[np.argmax(big)])} does not fit in int", path, _first(big, rows))
+                    raise AvroValueError(
+                        f"{int(values[np.argmax(big)])} does not fit in int", path, _first(big, rows)
+                    )
             return varints(values)
 
         return integer
@@ -471,7 +496,7 @@ class _Compiler:
 
 
 def _name(s: Schema) -> str:
-    return s.get("name") or s.get("logicalType") or s["type"]
+    return str(s.get("name") or s.get("logicalType") or s["type"])
 
 
 def _variable_parts(arr: Any) -> Tuple[Any, Any]:
@@ -487,7 +512,9 @@ def _variable_parts(arr: Any) -> Tuple[Any, Any]:
         return bytes_, (np.arange(len(arr) + 1, dtype=np.int64) + arr.offset) * width
     large = pa.types.is_large_string(t) or pa.types.is_large_binary(t)
     buffers = arr.buffers()
-    offsets = np.frombuffer(buffers[1], np.int64 if large else np.int32)[arr.offset : arr.offset + len(arr) + 1]
+    offsets = np.frombuffer(buffers[1], np.int64 if large else np.int32)[
+        arr.offset : arr.offset + len(arr) + 1
+    ]
     data = np.frombuffer(buffers[2], np.uint8) if buffers[2] is not None else np.zeros(0, np.uint8)
     return data, offsets.astype(np.int64)
 
@@ -543,14 +570,20 @@ def _decimal(s: Schema, path: str) -> Encoder:
             u = int("".join(map(str, digits)) or "0") * (-1 if sign else 1)
             shift = exponent + scale
             if shift < 0 and u % 10**-shift:
-                raise AvroValueError(f"{value} has more than the schema's {scale} decimal places", path, int(rows[i]))
+                raise AvroValueError(
+                    f"{value} has more than the schema's {scale} decimal places", path, int(rows[i])
+                )
             u = u * 10**shift if shift >= 0 else u // 10**-shift
             if abs(u) >= limit:
-                raise AvroValueError(f"{value} has more than the schema's {precision} digits", path, int(rows[i]))
+                raise AvroValueError(
+                    f"{value} has more than the schema's {precision} digits", path, int(rows[i])
+                )
             if size is not None:
                 chunks.append(u.to_bytes(size, "big", signed=True))
             else:
-                raw = u.to_bytes((u.bit_length() if u >= 0 else (~u).bit_length()) // 8 + 1, "big", signed=True)
+                raw = u.to_bytes(
+                    (u.bit_length() if u >= 0 else (~u).bit_length()) // 8 + 1, "big", signed=True
+                )
                 chunks.append(zigzag(len(raw)) + raw)
         lens = np.fromiter((len(c) for c in chunks), np.int64, len(chunks))
         offsets = np.zeros(len(chunks) + 1, np.int64)
@@ -570,8 +603,14 @@ def _duration(path: str) -> Encoder:
         for i, value in enumerate(arr.to_pylist()):
             if keep[i] and value is not None:
                 months, days, nanos = value.months, value.days, value.nanoseconds
-                if nanos % 1_000_000 or min(months, days, nanos) < 0 or max(months, days, nanos // 1_000_000) >= 1 << 32:
-                    raise AvroValueError(f"{value} is not a duration of whole, unsigned 32-bit parts", path, int(rows[i]))
+                if (
+                    nanos % 1_000_000
+                    or min(months, days, nanos) < 0
+                    or max(months, days, nanos // 1_000_000) >= 1 << 32
+                ):
+                    raise AvroValueError(
+                        f"{value} is not a duration of whole, unsigned 32-bit parts", path, int(rows[i])
+                    )
                 out[i] = (months, days, nanos // 1_000_000)
         data, offsets = _fixed_width(out.astype(np.uint32).reshape(-1))
         return data, offsets[::3]
@@ -589,7 +628,9 @@ class AvroArrowEncoder:
 
     def __init__(self, schema: Any = None, parsed: Optional[Schema] = None) -> None:
         self.schema_json: Optional[Any] = schema
-        self.schema: Optional[Schema] = parsed if parsed is not None else parse(schema) if schema is not None else None
+        self.schema: Optional[Schema] = (
+            parsed if parsed is not None else parse(schema) if schema is not None else None
+        )
         self._encoders: Dict[Any, Encoder] = {}
 
     def _encoder(self, arrow_type: Any) -> Encoder:

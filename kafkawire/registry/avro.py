@@ -196,7 +196,11 @@ class RegistryAvroEncoder:
         header = np.frombuffer(frame(self._schema_id(), b""), np.uint8)
         n = len(valid)
         framed, framed_offsets = concat_rows(
-            [(header, np.zeros(n, np.int64), np.where(valid, len(header), 0)), as_part((data, offsets), valid)], n
+            [
+                (header, np.zeros(n, np.int64), np.where(valid, len(header), 0)),
+                as_part((data, offsets), valid),
+            ],
+            n,
         )
         validity = None
         if not valid.all():
@@ -205,6 +209,10 @@ class RegistryAvroEncoder:
         return pa.Array.from_buffers(
             pa.large_binary() if large else pa.binary(),
             n,
-            [validity, pa.py_buffer(framed_offsets.astype(np.int64 if large else np.int32)), pa.py_buffer(framed)],
+            [
+                validity,
+                pa.py_buffer(framed_offsets.astype(np.int64 if large else np.int32)),
+                pa.py_buffer(framed),
+            ],
             null_count=int(n - valid.sum()),
         )

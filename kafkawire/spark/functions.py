@@ -498,7 +498,9 @@ def _registry_encoder(settings: Any) -> Any:
             from kafkawire.registry.avro import RegistryAvroEncoder
 
             url, basic_auth, bearer_token, timeout, options = settings
-            client = SchemaRegistryClient(url, basic_auth=basic_auth, bearer_token=bearer_token, timeout=timeout)
+            client = SchemaRegistryClient(
+                url, basic_auth=basic_auth, bearer_token=bearer_token, timeout=timeout
+            )
             encoder = _registry_encoders[settings] = RegistryAvroEncoder(client, **dict(options))
         return encoder
 
