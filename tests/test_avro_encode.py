@@ -334,3 +334,27 @@ def test_the_latest_version_is_the_writer_schema_when_asked(registry):
     framed = encoder.encode(column)
     assert encoder.schema_id == sid
     assert [v[5:] for v in framed.to_pylist()] == _fastavro_write(ORDER, records)
+
+
+def _fewest_bytes(u):
+    """``u`` as Java's ``BigInteger.toByteArray`` gives it: the fewest bytes that keep the sign."""
+    return u.to_bytes((u if u >= 0 else ~u).bit_length() // 8 + 1, "big", signed=True)
+
+
+def test_decimals_at_the_byte_boundaries():
+    unscaled = [0, 1, -1, 127, 128, -128, -129, 255, 256, -32768, -32769, 10**37, -(10**37) + 1]
+    column = pa.array([decimal.Decimal(f"{u}E-2") for u in unscaled], pa.decimal128(38, 2))
+    for avro_type, rescale in (
+        ({"type": "bytes", "logicalType": "decimal", "precision": 38, "scale": 2}, 1),
+        (
+            {"type": "fixed", "name": "F", "size": 20, "logicalType": "decimal", "precision": 38, "scale": 2},
+            1,
+        ),
+        ({"type": "bytes", "logicalType": "decimal", "precision": 40, "scale": 3}, 10),  # per value
+    ):
+        schema = {"type": "record", "name": "R", "fields": [{"name": "v", "type": avro_type}]}
+        written = AvroArrowEncoder(schema).encode(pa.table({"v": column}))
+        assert [r["v"] for r in _fastavro_read(written, schema)] == column.to_pylist()
+        if avro_type["type"] == "bytes":  # a one-byte length, then the fewest bytes
+            assert [w[1:] for w in written] == [_fewest_bytes(u * rescale) for u in unscaled]
+            assert [w[0] for w in written] == [2 * len(_fewest_bytes(u * rescale)) for u in unscaled]

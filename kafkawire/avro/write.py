@@ -561,6 +561,15 @@ def _decimal(s: Schema, path: str) -> Encoder:
     limit = 10**precision
 
     def encode(arr: Any, keep: Any, rows: Any) -> Encoded:
+        import pyarrow as pa
+
+        if pa.types.is_decimal128(arr.type) and precision <= 38:
+            try:  # Arrow's checked cast: every value fits the schema's precision and scale
+                fitted = arr.cast(pa.decimal128(precision, scale), safe=True)
+            except pa.ArrowInvalid:
+                pass  # a bad value, or only a null slot's leftover bytes: per value below
+            else:
+                return _decimal128(fitted, keep, size)
         chunks = []
         for i, value in enumerate(arr.to_pylist()):
             if not keep[i] or value is None:
@@ -591,6 +600,33 @@ def _decimal(s: Schema, path: str) -> Encoder:
         return np.frombuffer(b"".join(chunks), np.uint8), offsets
 
     return encode
+
+
+def _decimal128(arr: Any, keep: Any, size: Optional[int]) -> Encoded:
+    """Arrow decimal128 values (little-endian 16-byte two's complement) as Avro's
+    big-endian unscaled values: the last ``size`` bytes, or the fewest that keep the
+    sign, after their length."""
+    import numpy as np
+
+    n = len(arr)
+    buf = arr.buffers()[1]
+    be = np.frombuffer(buf, np.uint8)[arr.offset * 16 : (arr.offset + n) * 16].reshape(n, 16)[:, ::-1]
+    be = np.ascontiguousarray(be)
+    starts = np.arange(n, dtype=np.int64) * 16
+    if size is not None:
+        if size > 16:  # sign-extended to the fixed's size
+            pad = np.where(be[:, :1] >= 0x80, 0xFF, 0).astype(np.uint8).repeat(size - 16, axis=1)
+            be = np.ascontiguousarray(np.hstack([pad, be]))
+            starts = np.arange(n, dtype=np.int64) * size
+        else:
+            starts = starts + (16 - size)
+        return concat_rows([(be.reshape(-1), starts, np.where(keep, size, 0))], n)
+    sign = np.where(be[:, :1] >= 0x80, 0xFF, 0).astype(np.uint8)
+    # a leading byte is redundant when it is all sign and the next byte's top bit is the sign's
+    redundant = (be[:, :15] == sign) & ((be[:, 1:] & 0x80) == (sign & 0x80))
+    lens = 16 - np.cumprod(redundant, axis=1).sum(axis=1)
+    lens = np.where(keep, lens, 0)
+    return concat_rows([as_part(varints(lens), keep), (be.reshape(-1), starts + 16 - lens, lens)], n)
 
 
 def _duration(path: str) -> Encoder:
