@@ -155,13 +155,20 @@ def test_units_are_converted_to_the_schemas_and_missing_fields_take_defaults():
         "fields": [
             {"name": "at", "type": {"type": "long", "logicalType": "timestamp-millis"}},
             {"name": "n", "type": "long"},
+            {"name": "d", "type": "double"},
             {"name": "added", "type": "string", "default": "x"},
         ],
     }
     at = datetime.datetime(2026, 5, 1, 12, 0, 0, 123000, tzinfo=datetime.timezone.utc)
-    table = pa.table({"at": pa.array([at], pa.timestamp("us", tz="UTC")), "n": pa.array([7], pa.int8())})
+    table = pa.table(
+        {
+            "at": pa.array([at], pa.timestamp("us", tz="UTC")),
+            "n": pa.array([7], pa.int8()),
+            "d": pa.array([2**53 + 1], pa.int64()),  # widened as Avro's promotion does
+        }
+    )
     assert _fastavro_read(AvroArrowEncoder(schema).encode(table), schema) == [
-        {"at": at, "n": 7, "added": "x"}
+        {"at": at, "n": 7, "d": float(2**53), "added": "x"}
     ]
 
 
@@ -246,6 +253,9 @@ def test_an_arrow_type_the_schema_cannot_take_is_refused():
     schema = {"type": "record", "name": "R", "fields": [{"name": "v", "type": "int"}]}
     with pytest.raises(SchemaResolutionError, match="field v: an Arrow string"):
         AvroArrowEncoder(schema).encode(pa.table({"v": ["a"]}))
+    narrow = {"type": "record", "name": "R", "fields": [{"name": "v", "type": "float"}]}
+    with pytest.raises(SchemaResolutionError, match="field v: an Arrow double is not written as float"):
+        AvroArrowEncoder(narrow).encode(pa.table({"v": [1.5]}))
     with pytest.raises(SchemaResolutionError, match=r"\['w'\] not in the record R"):
         AvroArrowEncoder(schema).encode(pa.table({"v": [1], "w": [2]}))
     with pytest.raises(SchemaResolutionError, match="no column and no default"):

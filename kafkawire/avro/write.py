@@ -322,11 +322,15 @@ class _Compiler:
         if kind in ("int", "long"):
             return self._integer(s, t, path, refuse)
         if kind in ("float", "double"):
-            if not (pa.types.is_floating(t) or pa.types.is_integer(t)):
+            # a double column is not narrowed into a float (as spark-avro refuses it); integers
+            # widen into a double as Avro's own promotions do, rounding past 2^53
+            if not (pa.types.is_float16(t) or pa.types.is_float32(t)) and (
+                kind == "float" or not (pa.types.is_float64(t) or pa.types.is_integer(t))
+            ):
                 raise refuse
-            dtype = np.float32 if kind == "float" else np.float64
+            arrow_type, dtype = (pa.float32(), np.float32) if kind == "float" else (pa.float64(), np.float64)
             return lambda arr, keep, rows: _fixed_width(
-                arr.cast(pa.float64()).fill_null(0).to_numpy(zero_copy_only=False).astype(dtype)
+                arr.cast(arrow_type, safe=False).fill_null(0).to_numpy(zero_copy_only=False).astype(dtype)
             )
         if kind in ("bytes", "fixed") and logical == "decimal" and pa.types.is_decimal(t):
             return _decimal(s, path)
