@@ -368,3 +368,22 @@ def test_decimals_at_the_byte_boundaries():
         if avro_type["type"] == "bytes":  # a one-byte length, then the fewest bytes
             assert [w[1:] for w in written] == [_fewest_bytes(u * rescale) for u in unscaled]
             assert [w[0] for w in written] == [2 * len(_fewest_bytes(u * rescale)) for u in unscaled]
+
+
+def test_a_long_column_is_written_a_slice_at_a_time():
+    from kafkawire.avro import write
+
+    n = 2 * write.ROWS_PER_SLICE + 5
+    schema = {"type": "record", "name": "R", "fields": [{"name": "v", "type": ["null", "string"]}]}
+    column = pa.array([None if i % 7 == 0 else str(i) for i in range(n)])
+    written = AvroArrowEncoder(schema).encode(pa.table({"v": column}))
+    assert written == _fastavro_write(schema, [{"v": v} for v in column.to_pylist()])
+    assert AvroArrowEncoder(schema).encode(pa.table({"v": column.slice(0, 0)})) == []
+    strict = {"type": "record", "name": "R", "fields": [{"name": "v", "type": "string"}]}
+    with pytest.raises(AvroValueError) as info:
+        AvroArrowEncoder(strict).encode(pa.table({"v": column.slice(1)}))
+    assert info.value.row == 6  # the first null past row 0 of the slice given
+    late = pa.array(["x"] * (n - 1) + [None])
+    with pytest.raises(AvroValueError) as info:
+        AvroArrowEncoder(strict).encode(pa.table({"v": late}))
+    assert info.value.row == n - 1
