@@ -660,6 +660,17 @@ def _duration(path: str) -> Encoder:
     return encode
 
 
+def one_array(column: Any) -> Any:
+    """A table, record batch or chunked array as one Arrow array (a struct per row)."""
+    import pyarrow as pa
+
+    if isinstance(column, (pa.Table, pa.RecordBatch)):
+        column = column.to_struct_array()
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks()
+    return column
+
+
 class AvroArrowEncoder:
     """Writes the rows of struct columns (or tables) as Avro values of one schema.
 
@@ -675,7 +686,9 @@ class AvroArrowEncoder:
         )
         self._encoders: Dict[Any, Encoder] = {}
 
-    def _encoder(self, arrow_type: Any) -> Encoder:
+    def compile(self, arrow_type: Any) -> Encoder:
+        """The encoder of columns of ``arrow_type`` (compiled once; the schema derived from
+        it when none was given)."""
         enc = self._encoders.get(arrow_type)
         if enc is None:
             if self.schema is None:
@@ -684,24 +697,31 @@ class AvroArrowEncoder:
             enc = self._encoders[arrow_type] = _Compiler().encoder(self.schema, arrow_type, "")
         return enc
 
-    def encode_parts(self, column: Any) -> Tuple[Encoded, Any]:
-        """The values' bytes and offsets, and which rows are valid (a null row gives no value)."""
+    def encode_parts(self, column: Any, prefix: bytes = b"") -> Tuple[Encoded, Any]:
+        """The values' bytes and offsets, each value after ``prefix`` (a framing header),
+        and which rows are valid (a null row gives no bytes)."""
         import numpy as np
-        import pyarrow as pa
 
-        if isinstance(column, (pa.Table, pa.RecordBatch)):
-            column = column.to_struct_array()
-        if isinstance(column, pa.ChunkedArray):
-            column = column.combine_chunks()
+        column = one_array(column)
         valid = _valid(column)
-        encoder = self._encoder(column.type)
+        encoder = self.compile(column.type)
         datas, offsets = [], [np.zeros(1, np.int64)]
+        head = np.frombuffer(prefix, np.uint8)
         # a slice at a time: the index arrays of the byte scatters (8 bytes per byte
         # written) stay small enough for the caches, and the time linear in the rows
         for start in range(0, len(column), ROWS_PER_SLICE):
             part = column.slice(start, ROWS_PER_SLICE)
             rows = np.arange(start, start + len(part), dtype=np.int64)
-            data, part_offsets = encoder(part, valid[start : start + len(part)], rows)
+            keep = valid[start : start + len(part)]
+            data, part_offsets = encoder(part, keep, rows)
+            if prefix:
+                data, part_offsets = concat_rows(
+                    [
+                        (head, np.zeros(len(part), np.int64), np.where(keep, len(head), 0)),
+                        as_part((data, part_offsets), keep),
+                    ],
+                    len(part),
+                )
             datas.append(data)
             offsets.append(part_offsets[1:] + offsets[-1][-1])
         return (np.concatenate(datas or [np.zeros(0, np.uint8)]), np.concatenate(offsets)), valid

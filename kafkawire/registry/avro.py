@@ -190,18 +190,12 @@ class RegistryAvroEncoder:
         import numpy as np
         import pyarrow as pa
 
-        from kafkawire.avro.write import concat_rows, as_part
+        from kafkawire.avro.write import one_array
 
-        (data, offsets), valid = self._writer.encode_parts(column)
-        header = np.frombuffer(frame(self._schema_id(), b""), np.uint8)
+        column = one_array(column)
+        self._writer.compile(column.type)  # the writer schema known, its id can be had
+        (framed, framed_offsets), valid = self._writer.encode_parts(column, frame(self._schema_id(), b""))
         n = len(valid)
-        framed, framed_offsets = concat_rows(
-            [
-                (header, np.zeros(n, np.int64), np.where(valid, len(header), 0)),
-                as_part((data, offsets), valid),
-            ],
-            n,
-        )
         validity = None
         if not valid.all():
             validity = pa.array(valid).buffers()[1]
