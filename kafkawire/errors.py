@@ -294,6 +294,22 @@ class UnknownSchemaIdError(SchemaFramingError):
     """A framed value whose schema id the registry does not know."""
 
 
+class AvroValueError(EncodeError):
+    """A value that its Avro schema cannot hold: a null in a field that is not
+    nullable, an integer out of the type's range, a decimal of more digits than its
+    precision, a string that is not an enum symbol.  ``field`` is the field's path
+    (``address.zip``, ``tags[]``), ``row`` the row of the column it is in."""
+
+    def __init__(self, reason: str, field: str, row: int) -> None:
+        super().__init__(f"row {row}, field {field or '(the value)'}: {reason}")
+        self.reason = reason
+        self.field = field
+        self.row = row
+
+    def __reduce__(self) -> Tuple[Any, ...]:  # picklable across Spark's worker boundary
+        return (type(self), (self.reason, self.field, self.row))
+
+
 class SchemaResolutionError(KafkaWireError, ValueError):
     """A writer schema and a reader schema that the Avro specification's resolution
     rules cannot reconcile (or a schema that does not parse); the message names both

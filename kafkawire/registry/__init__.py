@@ -10,6 +10,7 @@ __all__ = [
     "SchemaReference",
     "SchemaRegistryClient",
     "RegistryAvroDecoder",
+    "RegistryAvroEncoder",
     "decode_message_indexes",
     "encode_message_indexes",
     "frame",
@@ -19,8 +20,8 @@ __all__ = [
 
 
 def __getattr__(name: str) -> object:
-    if name == "RegistryAvroDecoder":  # imports the Avro decoder only when asked for
-        from kafkawire.registry.avro import RegistryAvroDecoder
+    if name in ("RegistryAvroDecoder", "RegistryAvroEncoder"):  # imports Avro only when asked for
+        from kafkawire.registry import avro
 
-        return RegistryAvroDecoder
+        return getattr(avro, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

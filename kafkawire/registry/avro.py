@@ -13,9 +13,10 @@ from kafkawire.avro.decode import AvroColumnDecoder, SchemaLike
 from kafkawire.avro.plan import Plan, build_layout
 from kafkawire.avro.resolve import compile_plan
 from kafkawire.avro.schema import Schema, parse
-from kafkawire.errors import SchemaResolutionError
+from kafkawire.errors import SchemaRegistryError, SchemaResolutionError
 from kafkawire.registry.client import RegisteredSchema, SchemaRegistryClient
 from kafkawire.registry.strategies import strategy
+from kafkawire.registry.wire import frame
 
 
 def parse_registered(client: SchemaRegistryClient, registered: RegisteredSchema) -> Schema:
@@ -103,3 +104,109 @@ class RegistryAvroDecoder(AvroColumnDecoder):
     ) -> Any:
         """The Arrow array of the decoded framed ``values`` (see :meth:`AvroColumnDecoder.decode`)."""
         return super().decode(values, topic=topic, partitions=partitions, offsets=offsets)
+
+
+class RegistryAvroEncoder:
+    """Writes the rows of struct columns (or tables) as Avro values framed as Confluent's
+    ``AvroSerializer`` frames them: the magic byte, the writer schema's registered id,
+    the Avro body.
+
+    The writer schema is ``schema`` (JSON text or its parsed form) when given, else the
+    latest version of the subject when ``use_latest_version``, else the schema derived
+    from the column's Arrow type (:func:`kafkawire.avro.write.avro_schema`).  Its
+    subject is ``subject``, or the one ``subject_strategy`` names for ``topic`` (and the
+    record's full name).  With ``auto_register`` the schema is registered there (as the
+    serializer's ``auto.register.schemas``); without, its id is looked up and a schema
+    the subject does not hold is an error.  The registry is asked once per encoder.
+    """
+
+    def __init__(
+        self,
+        client: SchemaRegistryClient,
+        *,
+        subject: Optional[str] = None,
+        topic: Optional[str] = None,
+        is_key: bool = False,
+        subject_strategy: str = "topic",
+        schema: Optional[SchemaLike] = None,
+        auto_register: bool = False,
+        use_latest_version: bool = False,
+    ) -> None:
+        from kafkawire.avro.write import AvroArrowEncoder
+
+        if subject is None and topic is None:
+            raise ValueError("give the subject, or the topic whose subject the strategy names")
+        if use_latest_version and auto_register:
+            raise ValueError("use_latest_version writes with a registered schema: it excludes auto_register")
+        self.client = client
+        self._subject, self._topic, self._is_key = subject, topic, is_key
+        self._strategy = strategy(subject_strategy)
+        self.auto_register = auto_register
+        self.schema_id: Optional[int] = None
+        if use_latest_version:
+            registered = client.schema_version(self._subject_for(None))
+            self.schema_id = registered.schema_id
+            self._writer = AvroArrowEncoder(registered.schema, parse_registered(client, registered))
+        else:
+            self._writer = AvroArrowEncoder(schema)
+
+    def _subject_for(self, record_name: Optional[str]) -> str:
+        if self._subject is not None:
+            return self._subject
+        assert self._topic is not None
+        return self._strategy(self._topic, self._is_key, record_name)
+
+    @property
+    def subject(self) -> str:
+        """The subject the writer schema is (or will be) registered under."""
+        schema = self._writer.schema
+        return self._subject_for(schema.get("name") if schema is not None else None)
+
+    def _schema_id(self) -> int:
+        if self.schema_id is None:
+            import json
+
+            text = self._writer.schema_json
+            text = text if isinstance(text, str) else json.dumps(text)
+            subject = self.subject
+            if self.auto_register:
+                self.schema_id = self.client.register(subject, text)
+            else:
+                try:
+                    self.schema_id = self.client.lookup(subject, text).schema_id
+                except SchemaRegistryError as exc:
+                    if exc.status != 404:
+                        raise
+                    raise SchemaRegistryError(
+                        f"the writer schema is not registered under the subject {subject!r}: register it, "
+                        "or write with auto_register",
+                        exc.status,
+                        exc.error_code,
+                    ) from None
+        return self.schema_id
+
+    def encode(self, column: Any) -> Any:
+        """A binary Arrow array of the framed values (null for a null row)."""
+        import numpy as np
+        import pyarrow as pa
+
+        from kafkawire.avro.write import one_array
+
+        column = one_array(column)
+        self._writer.compile(column.type)  # the writer schema known, its id can be had
+        (framed, framed_offsets), valid = self._writer.encode_parts(column, frame(self._schema_id(), b""))
+        n = len(valid)
+        validity = None
+        if not valid.all():
+            validity = pa.array(valid).buffers()[1]
+        large = framed_offsets[-1] >= 1 << 31  # past what int32 offsets can point to
+        return pa.Array.from_buffers(
+            pa.large_binary() if large else pa.binary(),
+            n,
+            [
+                validity,
+                pa.py_buffer(framed_offsets.astype(np.int64 if large else np.int32)),
+                pa.py_buffer(framed),
+            ],
+            null_count=int(n - valid.sum()),
+        )

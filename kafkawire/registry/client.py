@@ -183,6 +183,14 @@ class SchemaRegistryClient:
             ]
         return int(self._request("POST", f"/subjects/{_quote(subject)}/versions", body)["id"])
 
+    def lookup(self, subject: str, schema: str, schema_type: str = "AVRO") -> RegisteredSchema:
+        """The version of ``subject`` that is ``schema`` (as the registry compares them);
+        :class:`~kafkawire.errors.SchemaRegistryError` with status 404 when none is."""
+        body: Dict[str, Any] = {"schema": schema}
+        if schema_type != "AVRO":
+            body["schemaType"] = schema_type
+        return _parse_schema(self._request("POST", f"/subjects/{_quote(subject)}", body))
+
     # -- HTTP ---------------------------------------------------------------------------
 
     def _request_headers(self) -> Dict[str, str]:

@@ -24,6 +24,9 @@
 ``from_registry(value, url, ...)``
     Values framed by Confluent's serializers (Avro) to a typed struct column of the
     reader schema (a subject's version, or one given); see docs/schemas.md.
+``to_registry(col, url, ...)``
+    A struct column to Avro values framed with a registered schema id (the schema
+    given, or derived from the column's type as ``to_avro`` derives it).
 
 The pure functions (``*_array``) take and return ``pyarrow`` arrays and run without Spark.
 Records are decoded by :mod:`kafkawire.records`, internal-topic keys and values by
@@ -481,3 +484,65 @@ def from_registry(
         return _registry_decoder(settings).decode(values).cast(target)
 
     return _arrow_udf()(_decode, spark_ddl(target))(value)
+
+
+# a process's encoders, by their settings: the schema id asked for once per worker
+_registry_encoders: Dict[Any, Any] = {}
+
+
+def _registry_encoder(settings: Any) -> Any:
+    with _registry_lock:
+        encoder = _registry_encoders.get(settings)
+        if encoder is None:
+            from kafkawire.registry import SchemaRegistryClient
+            from kafkawire.registry.avro import RegistryAvroEncoder
+
+            url, basic_auth, bearer_token, timeout, options = settings
+            client = SchemaRegistryClient(
+                url, basic_auth=basic_auth, bearer_token=bearer_token, timeout=timeout
+            )
+            encoder = _registry_encoders[settings] = RegistryAvroEncoder(client, **dict(options))
+        return encoder
+
+
+def to_registry(
+    value: "ColumnOrName",
+    url: str,
+    *,
+    subject: Optional[str] = None,
+    topic: Optional[str] = None,
+    subject_strategy: str = "topic",
+    is_key: bool = False,
+    schema: Optional[str] = None,
+    auto_register: bool = False,
+    use_latest_version: bool = False,
+    basic_auth: Optional[Tuple[str, str]] = None,
+    bearer_token: Optional[str] = None,
+    timeout: float = 10.0,
+) -> "Column":
+    """A struct Column -> a binary Column of Avro values framed as Confluent's
+    serializers frame them (a null row gives a null value).
+
+    The writer schema is ``schema`` (JSON) when given, else the subject's latest version
+    with ``use_latest_version``, else the one derived from the column's type as
+    ``to_avro`` derives it.  Its subject is ``subject``, or the one ``subject_strategy``
+    names for ``topic``; ``auto_register`` registers it there, else its id is looked up.
+    Each worker asks the registry once per process.
+    """
+    if subject is None and topic is None:
+        raise ValueError("to_registry needs a subject or a topic")
+    options = (
+        ("subject", subject),
+        ("topic", topic),
+        ("subject_strategy", subject_strategy),
+        ("is_key", bool(is_key)),
+        ("schema", schema),
+        ("auto_register", bool(auto_register)),
+        ("use_latest_version", bool(use_latest_version)),
+    )
+    settings = (url, basic_auth, bearer_token, float(timeout), options)
+
+    def _encode(rows):  # type: ignore[no-untyped-def]  # see _arrow_udf
+        return _registry_encoder(settings).encode(rows)
+
+    return _arrow_udf()(_encode, "binary")(value)

@@ -1,0 +1,98 @@
+"""An Arrow table to framed Avro values (Confluent's wire format), side by side in one run.
+
+The orders of ``bench_avro.py`` (20 fields, ``tests/avro_support.py``) as a
+``pyarrow.Table``, written as framed values with one registered schema id by:
+
+* kafkawire's ``RegistryAvroEncoder`` (column by column, to one binary array);
+* ``Table.to_pylist`` (maps made dicts), then fastavro one record at a time (the header added);
+* ``Table.to_pylist``, then confluent-kafka's ``AvroSerializer``;
+* the floor: copying the written values' bytes once.
+
+``python benchmarks/bench_avro_write.py [N [ROUNDS]]`` prints CPU seconds and ratios.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(os.path.dirname(HERE), "tests")]
+
+from avro_support import ORDER, order  # noqa: E402
+
+TOPIC = "orders"
+
+
+def main() -> None:
+    import fastavro
+    import pyarrow as pa
+    from confluent_kafka.schema_registry import SchemaRegistryClient as ConfluentClient
+    from confluent_kafka.schema_registry.avro import AvroSerializer
+    from confluent_kafka.serialization import MessageField, SerializationContext
+
+    from kafkawire.avro.decode import decode
+    from kafkawire.registry import RegistryAvroEncoder, SchemaRegistryClient
+    from schema_registry import RegistryServer
+
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
+    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    parsed = fastavro.parse_schema(ORDER)
+    bodies = []
+    for i in range(n):
+        buf = io.BytesIO()
+        fastavro.schemaless_writer(buf, parsed, order(i))
+        bodies.append(buf.getvalue())
+    table = pa.Table.from_struct_array(decode(bodies, ORDER, enums_as="string"))
+    with RegistryServer() as server:
+        client = SchemaRegistryClient(server.url)
+        schema_id = client.register(f"{TOPIC}-value", json.dumps(ORDER))
+        encoder = RegistryAvroEncoder(client, topic=TOPIC, schema=ORDER)
+        header = b"\x00" + schema_id.to_bytes(4, "big")
+        serializer = AvroSerializer(
+            ConfluentClient({"url": server.url}), json.dumps(ORDER), conf={"auto.register.schemas": False}
+        )
+        ctx = SerializationContext(TOPIC, MessageField.VALUE)
+        written = encoder.encode(table)
+
+        def records():  # Arrow's maps are lists of pairs: the Python writers take dicts
+            rows = table.to_pylist()
+            for r in rows:
+                r["attributes"] = dict(r["attributes"])
+            return rows
+
+        def fastavro_route():
+            out = []
+            for r in records():
+                buf = io.BytesIO()
+                buf.write(header)
+                fastavro.schemaless_writer(buf, parsed, r)
+                out.append(buf.getvalue())
+            return out
+
+        routes = {
+            "kafkawire RegistryAvroEncoder": lambda: encoder.encode(table),
+            "to_pylist + fastavro": fastavro_route,
+            "to_pylist + confluent AvroSerializer": lambda: [serializer(r, ctx) for r in records()],
+            "floor (copy the output)": lambda: written.buffers()[2].to_pybytes(),
+        }
+        best = {}
+        for name, fn in routes.items():
+            times = []
+            for _ in range(rounds):
+                start = time.process_time()
+                fn()
+                times.append(time.process_time() - start)
+            best[name] = min(times)
+    size = written.buffers()[2].size
+    print(f"{n:,} orders to framed Avro ({size / 1e6:.1f} MB); CPU seconds, best of {rounds}")
+    for name, t in best.items():
+        ratio = t / best["kafkawire RegistryAvroEncoder"]
+        print(f"  {name:40s} {t:8.3f} s  {n / t / 1e6:6.2f} M rec/s  {ratio:6.2f}x kafkawire's time")
+
+
+if __name__ == "__main__":
+    main()
