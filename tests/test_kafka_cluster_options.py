@@ -359,7 +359,7 @@ def test_min_offsets_per_trigger_waits_until_enough_or_the_delay(backend, monkey
     clock = [1000.0]
     monkeypatch.setattr(cluster.time, "time", lambda: clock[0])
     waiting = {("t", 0): 0}
-    monkeypatch.setattr(cluster.planning, "latest", lambda c, o: dict(waiting))
+    monkeypatch.setattr(cluster.planning, "latest", lambda c, o, known=None: dict(waiting))
     reader = cluster.ClusterStreamReader(
         ReadOptions.parse({**BASE, "minOffsetsPerTrigger": "10", "maxTriggerDelay": "60s"}, streaming=True)
     )
