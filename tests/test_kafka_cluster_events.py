@@ -87,6 +87,12 @@ def test_a_task_at_the_tail_reads_every_record_once_while_the_leader_moves(kafka
     mover = threading.Thread(target=move, daemon=True)
     got: list = []
     moving = 0  # reads begun while the leader moved
+    # the moves begin once the producer has records acknowledged (on a busy machine its
+    # idempotent id alone can take seconds), so that reads overlap the moves
+    deadline = time.monotonic() + 120
+    while acked[0] == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert acked[0] > 0, "the producer had nothing acknowledged after 120 s"
     with Cluster(options.client) as cluster:
         mover.start()
         # micro-batches planned up to the records acknowledged (committed on the leader that
