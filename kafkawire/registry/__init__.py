@@ -1,5 +1,7 @@
 """Confluent Schema Registry: the framing of keys and values, a REST client, the subject
-name strategies, and decoders of framed Avro columns to typed Arrow columns."""
+name strategies, and decoders of framed Avro and JSON Schema columns to typed Arrow columns."""
+
+from typing import Any, Optional, Union
 
 from kafkawire.registry.client import RegisteredSchema, SchemaReference, SchemaRegistryClient
 from kafkawire.registry.strategies import strategy
@@ -11,6 +13,8 @@ __all__ = [
     "SchemaRegistryClient",
     "RegistryAvroDecoder",
     "RegistryAvroEncoder",
+    "RegistryJsonDecoder",
+    "column_decoder",
     "decode_message_indexes",
     "encode_message_indexes",
     "frame",
@@ -24,4 +28,35 @@ def __getattr__(name: str) -> object:
         from kafkawire.registry import avro
 
         return getattr(avro, name)
+    if name == "RegistryJsonDecoder":
+        from kafkawire.registry import json_schema
+
+        return json_schema.RegistryJsonDecoder
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def column_decoder(
+    client: SchemaRegistryClient,
+    *,
+    subject: Optional[str] = None,
+    version: Union[int, str] = "latest",
+    reader_id: Optional[int] = None,
+    enums_as: str = "dictionary",
+) -> Any:
+    """The decoder of framed values whose reader schema is the registry's schema
+    ``reader_id``, or version ``version`` of ``subject``: the decoder of that schema's
+    type ("AVRO" or "JSON")."""
+    if reader_id is not None:
+        registered = client.schema_by_id(reader_id)
+    elif subject is not None:
+        registered = client.schema_version(subject, version)
+    else:
+        raise ValueError("give the reader schema's id, or the subject whose version is the reader schema")
+    # -- by schema type --
+    if registered.schema_type == "JSON":
+        from kafkawire.registry.json_schema import RegistryJsonDecoder
+
+        return RegistryJsonDecoder(client, reader_id=registered.schema_id)
+    from kafkawire.registry.avro import RegistryAvroDecoder
+
+    return RegistryAvroDecoder(client, reader_id=registered.schema_id, enums_as=enums_as)

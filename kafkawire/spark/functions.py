@@ -22,8 +22,9 @@
     names in snake_case).
 
 ``from_registry(value, url, ...)``
-    Values framed by Confluent's serializers (Avro) to a typed struct column of the
-    reader schema (a subject's version, or one given); see docs/schemas.md.
+    Values framed by Confluent's serializers (Avro or JSON Schema) to a typed struct
+    column of the reader schema (a subject's version, or an Avro schema given); see
+    docs/schemas.md.
 ``to_registry(col, url, ...)``
     A struct column to Avro values framed with a registered schema id (the schema
     given, or derived from the column's type as ``to_avro`` derives it).
@@ -427,21 +428,20 @@ def _registry_decoder(settings: Any) -> Any:
     with _registry_lock:
         decoder = _registry_decoders.get(settings)
         if decoder is None:
-            from kafkawire.registry import SchemaRegistryClient
+            from kafkawire.registry import SchemaRegistryClient, column_decoder
             from kafkawire.registry.avro import RegistryAvroDecoder
 
             url, subject, version, reader_schema, reader_id, basic_auth, bearer_token, timeout = settings
             client = SchemaRegistryClient(
                 url, basic_auth=basic_auth, bearer_token=bearer_token, timeout=timeout
             )
-            decoder = _registry_decoders[settings] = RegistryAvroDecoder(
-                client,
-                subject=subject,
-                version=version,
-                reader_schema=reader_schema,
-                reader_id=reader_id,
-                enums_as="string",
-            )
+            if reader_schema is not None:
+                decoder = RegistryAvroDecoder(client, reader_schema=reader_schema, enums_as="string")
+            else:  # the registry's schema: its type picks the decoder
+                decoder = column_decoder(
+                    client, subject=subject, version=version, reader_id=reader_id, enums_as="string"
+                )
+            _registry_decoders[settings] = decoder
         return decoder
 
 
@@ -459,14 +459,15 @@ def from_registry(
     bearer_token: Optional[str] = None,
     timeout: float = 10.0,
 ) -> "Column":
-    """A column of framed Avro values -> a struct Column of the reader schema's fields.
+    """A column of framed Avro or JSON values -> a struct Column of the reader schema's fields.
 
     The reader schema is ``reader_schema`` (JSON) when given, else version ``version``
     of ``subject`` (or of the subject ``subject_strategy`` names for ``topic``), read
     on the driver, which so knows the column's type (the workers read that schema by
     its id, so a version registered meanwhile changes nothing).  Each worker fetches a
     writer schema once per process.  Enums are strings, timestamps microseconds, fixed
-    binary, time-millis an int (as ``from_avro`` gives them).
+    binary, time-millis an int (as ``from_avro`` gives them).  A registered JSON Schema
+    gives the columns of :mod:`kafkawire.registry.json_schema` (``reader_schema`` is Avro).
     """
     from kafkawire.registry.strategies import strategy
     from kafkawire.spark.avro_types import spark_compatible, spark_ddl

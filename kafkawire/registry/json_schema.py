@@ -1,0 +1,720 @@
+"""Columns of JSON values framed by Confluent's ``JSONSerializer``, parsed to typed Arrow.
+
+A framed JSON value is the magic byte 0, the schema id (4 bytes, big-endian), then the
+value as UTF-8 JSON text.  The reader schema (a JSON Schema, draft-07 or 2020-12, as
+the registry holds it) is compiled once into an Arrow type and one checking converter
+per node; each value is parsed by the standard library's C parser and checked against
+the reader schema as it is laid into the row that Arrow builds the column from.  The
+writer schema id of each value must name a JSON schema in the registry; the value is
+then read by the reader schema alone, as JSON is read: absent properties null, unknown
+ones dropped.
+
+The work is the same on both backends (the parser and Arrow's builder are native code
+already): there is no Cython twin of this module.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import math
+import re
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
+
+from kafkawire.avro.decode import binary_column
+from kafkawire.errors import (
+    PayloadDecodeError,
+    SchemaFramingError,
+    SchemaResolutionError,
+    TruncatedPayloadError,
+)
+from kafkawire.registry.client import RegisteredSchema, SchemaRegistryClient
+from kafkawire.registry.strategies import strategy
+from kafkawire.registry.wire import parse_header
+
+JsonSchema = Union[bool, Dict[str, Any]]
+# a node's converter: the parsed JSON value to what Arrow's builder takes, checked
+Convert = Callable[[Any], Any]
+
+MAX_REF_DEPTH = 32  # references of references, and $ref chains: past this a schema is refused
+_INT64 = (-(1 << 63), (1 << 63) - 1)
+# RFC 3339's date-time and full-date (the JSON Schema formats); the offset is required
+_DATE_TIME = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?([Zz]|[+-]\d{2}:\d{2})\Z", re.ASCII
+)
+_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})\Z", re.ASCII)
+_TYPES = ("object", "array", "string", "integer", "number", "boolean", "null")
+
+
+class Misfit(ValueError):
+    """A JSON value that its schema does not take; ``path`` is where (``address.zip``,
+    ``tags[]``)."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"field {path or '(the value)'}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+def _json_text(value: Any) -> str:
+    """A JSON value as a string column holds it: a string as itself, anything else as
+    compact JSON text (as Spark's ``from_json`` gives a string field that holds JSON)."""
+    if type(value) is str:
+        return value
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def _kind(value: Any) -> str:
+    """The JSON type of a parsed value, for messages."""
+    if value is None:
+        return "null"
+    if type(value) is bool:
+        return "boolean"
+    if type(value) is int:
+        return "integer"
+    if type(value) is float:
+        return "number"
+    names: Dict[type, str] = {str: "string", list: "array", dict: "object"}
+    return names.get(type(value), type(value).__name__)
+
+
+def _parse_date_time(text: str) -> datetime.datetime:
+    m = _DATE_TIME.match(text)
+    if m is None:
+        raise ValueError("not an RFC 3339 date-time with a UTC offset")
+    year, month, day, hour, minute, second, frac, zone = m.groups()
+    tz = datetime.timezone.utc
+    if zone not in ("Z", "z"):
+        sign = -1 if zone[0] == "-" else 1
+        tz = datetime.timezone(sign * datetime.timedelta(hours=int(zone[1:3]), minutes=int(zone[4:6])))
+    micros = int((frac or "").ljust(6, "0")[:6])  # truncated to microseconds, as Spark keeps them
+    return datetime.datetime(
+        int(year), int(month), int(day), int(hour), int(minute), int(second), micros, tzinfo=tz
+    )
+
+
+def _parse_date(text: str) -> datetime.date:
+    m = _DATE.match(text)
+    if m is None:
+        raise ValueError("not an RFC 3339 full-date (YYYY-MM-DD)")
+    return datetime.date(int(m[1]), int(m[2]), int(m[3]))
+
+
+class _Compiler:
+    """Turns a JSON Schema (and the schemas it references by name) into an Arrow type
+    and a converter, resolving ``$ref`` into ``$defs``/``definitions`` and into the
+    referenced documents."""
+
+    def __init__(self, root: JsonSchema, documents: Mapping[str, JsonSchema]) -> None:
+        self.root = root
+        self.documents = dict(documents)
+        self.active: List[str] = []  # the $refs being compiled: one met again is a recursion
+
+    # -- $ref ----------------------------------------------------------------------------
+
+    def _pointer(self, doc: JsonSchema, pointer: str, ref: str) -> JsonSchema:
+        node: Any = doc
+        for token in [t for t in pointer.lstrip("/").split("/") if t] if pointer else []:
+            token = token.replace("~1", "/").replace("~0", "~")
+            if isinstance(node, dict) and token in node:
+                node = node[token]
+            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+                node = node[int(token)]
+            else:
+                raise SchemaResolutionError(f"$ref {ref!r} points to nothing")
+        if not isinstance(node, (dict, bool)):
+            raise SchemaResolutionError(f"$ref {ref!r} points to something that is not a schema")
+        return node
+
+    def _resolve(self, ref: str, base: JsonSchema) -> Tuple[JsonSchema, JsonSchema]:
+        """The schema ``ref`` names and the document it is in."""
+        name, _, pointer = ref.partition("#")
+        if name:
+            doc = self.documents.get(name)
+            if doc is None:  # a document named by its $id rather than by the reference's name
+                doc = next(
+                    (d for d in self.documents.values() if isinstance(d, dict) and d.get("$id") == name), None
+                )
+            if doc is None:
+                raise SchemaResolutionError(f"$ref {ref!r} names no schema given or referenced")
+        else:
+            doc = base
+        if pointer and not pointer.startswith("/"):  # an anchor: a $defs entry with that $anchor
+            for defs in ("$defs", "definitions"):
+                for sub in (doc.get(defs) or {}).values() if isinstance(doc, dict) else ():
+                    if isinstance(sub, dict) and sub.get("$anchor") == pointer:
+                        return sub, doc
+            raise SchemaResolutionError(f"$ref {ref!r}: no such anchor")
+        return self._pointer(doc, pointer, ref), doc
+
+    # -- schemas -----------------------------------------------------------------------
+
+    def compile(self, schema: JsonSchema, doc: JsonSchema, path: str) -> Tuple[Any, Convert, bool]:
+        """``(arrow type, converter, nullable)`` of ``schema`` (inside document ``doc``)."""
+        import pyarrow as pa
+
+        if schema is True or schema == {}:
+            return pa.string(), _json_text, True
+        if schema is False:
+            raise SchemaResolutionError(f"field {path or '(the value)'}: the schema false takes no value")
+        if not isinstance(schema, dict):
+            raise SchemaResolutionError(f"field {path or '(the value)'}: {schema!r} is not a schema")
+        if "$ref" in schema:
+            ref = schema["$ref"]
+            if not isinstance(ref, str):
+                raise SchemaResolutionError(f"field {path}: $ref {ref!r} is not a string")
+            key = f"{id(doc)}:{ref}"
+            if key in self.active:
+                raise SchemaResolutionError(
+                    f"field {path}: $ref {ref!r} is recursive, which no Arrow type holds"
+                )
+            if len(self.active) >= MAX_REF_DEPTH:
+                raise SchemaResolutionError(f"field {path}: $refs chain deeper than {MAX_REF_DEPTH}")
+            target, target_doc = self._resolve(ref, doc)
+            self.active.append(key)
+            try:
+                return self.compile(target, target_doc, path)
+            finally:
+                self.active.pop()
+        if "enum" in schema or "const" in schema:
+            return self._enum(schema, path)
+        for word in ("oneOf", "anyOf"):
+            if word in schema:
+                return self._alternatives(schema[word], doc, path, word)
+        if "allOf" in schema:
+            return self.compile(self._merged(schema["allOf"], doc, path), doc, path)
+        types = schema.get("type")
+        if types is None:
+            types = "object" if "properties" in schema else "array" if "items" in schema else None
+            if types is None:
+                return pa.string(), _json_text, True
+        if isinstance(types, str):
+            types = [types]
+        if not isinstance(types, list) or not types or any(t not in _TYPES for t in types):
+            raise SchemaResolutionError(
+                f"field {path or '(the value)'}: type {schema.get('type')!r} is not JSON Schema's"
+            )
+        nullable = "null" in types
+        kept = [t for t in types if t != "null"]
+        if "integer" in kept and "number" in kept:  # every integer is a number
+            kept.remove("integer")
+        if not kept:
+            return pa.null(), _null(path), True
+        if len(kept) == 1:
+            arrow, convert, _ = self._typed(kept[0], schema, doc, path)
+            return arrow, convert, nullable
+        branches = [self._typed(t, schema, doc, path)[1] for t in kept]
+        return pa.string(), _any_of(branches, path), True
+
+    def _typed(
+        self, kind: str, schema: Dict[str, Any], doc: JsonSchema, path: str
+    ) -> Tuple[Any, Convert, bool]:
+        import pyarrow as pa
+
+        if kind == "object":
+            return self._object(schema, doc, path)
+        if kind == "array":
+            items = schema.get("items", True)
+            if isinstance(items, list) or "prefixItems" in schema:  # a tuple: items of several schemas
+                items = True
+            arrow, convert, nullable = self.compile(items, doc, f"{path}[]")
+            return pa.list_(pa.field("element", arrow)), _array(convert, nullable, path), False
+        if kind == "string":
+            fmt = schema.get("format")
+            if fmt == "date-time":
+                return pa.timestamp("us", tz="UTC"), _string(path, _parse_date_time), False
+            if fmt == "date":
+                return pa.date32(), _string(path, _parse_date), False
+            return pa.string(), _string(path, None), False
+        if kind == "integer":
+            return pa.int64(), _integer(path), False
+        if kind == "number":
+            return pa.float64(), _number(path), False
+        return pa.bool_(), _boolean(path), False
+
+    def _object(self, schema: Dict[str, Any], doc: JsonSchema, path: str) -> Tuple[Any, Convert, bool]:
+        import pyarrow as pa
+
+        properties = schema.get("properties")
+        if not properties:
+            extra = schema.get("additionalProperties", True)
+            arrow, convert, nullable = self.compile(True if extra is False else extra, doc, f"{path}{{}}")
+            return pa.map_(pa.string(), arrow), _map(convert, nullable, path), False
+        required = set(schema.get("required") or ())
+        fields = []
+        converters = []
+        for name, sub in properties.items():
+            arrow, convert, nullable = self.compile(sub, doc, f"{path}.{name}" if path else name)
+            fields.append(pa.field(name, arrow))
+            converters.append((name, convert, nullable, name in required))
+        for name in required - set(properties):  # required yet not described: it must be there
+            converters.append((name, _json_text, True, True))
+        return pa.struct(fields), _struct(converters, path, len(fields)), False
+
+    def _enum(self, schema: Dict[str, Any], path: str) -> Tuple[Any, Convert, bool]:
+        import pyarrow as pa
+
+        allowed = list(schema["enum"]) if "enum" in schema else [schema["const"]]
+        if not isinstance(schema.get("enum", []), list) or not allowed:
+            raise SchemaResolutionError(f"field {path}: enum {schema.get('enum')!r} is not a non-empty list")
+        nullable = None in allowed
+        kinds = {_kind(v) for v in allowed if v is not None}
+        if kinds == {"integer", "number"}:
+            kinds = {"number"}
+        kind = kinds.pop() if len(kinds) == 1 else None
+        arrow = {
+            "string": pa.string(),
+            "integer": pa.int64(),
+            "number": pa.float64(),
+            "boolean": pa.bool_(),
+        }.get(kind or "", pa.string())
+        keys = {_enum_key(v) for v in allowed}
+        out: Convert = {"integer": _integer(path), "number": _number(path), "boolean": _boolean(path)}.get(
+            kind or "", _json_text
+        )
+
+        def convert(value: Any) -> Any:
+            if _enum_key(value) not in keys:
+                raise Misfit(path, f"{_short(value)} is not one of the enum's values")
+            return out(value)
+
+        return arrow, convert, nullable
+
+    def _alternatives(
+        self, branches: Any, doc: JsonSchema, path: str, word: str
+    ) -> Tuple[Any, Convert, bool]:
+        import pyarrow as pa
+
+        if not isinstance(branches, list) or not branches:
+            raise SchemaResolutionError(f"field {path}: {word} is not a non-empty list")
+        compiled = [self.compile(b, doc, path) for b in branches]
+        nullable = any(n for _, _, n in compiled)
+        kept = [c for c in compiled if not pa.types.is_null(c[0])]
+        if not kept:
+            return pa.null(), _null(path), True
+        if len(kept) == 1:  # T or null: a nullable T, as Confluent's converter reads it
+            return kept[0][0], kept[0][1], nullable
+        if all(c[0] == kept[0][0] for c in kept):  # one Arrow type: the first branch that takes the value
+            return kept[0][0], _first_of([c[1] for c in kept], path), nullable
+        return pa.string(), _any_of([c[1] for c in kept], path), True
+
+    def _merged(self, parts: Any, doc: JsonSchema, path: str) -> Dict[str, Any]:
+        """The object schemas of an ``allOf`` made into one (properties and required
+        joined): the form in which schemas extend each other."""
+        if not isinstance(parts, list) or not parts:
+            raise SchemaResolutionError(f"field {path}: allOf is not a non-empty list")
+        merged: Dict[str, Any] = {"type": "object", "properties": {}, "required": []}
+        for part in parts:
+            depth = 0
+            while isinstance(part, dict) and "$ref" in part:
+                depth += 1
+                if depth > MAX_REF_DEPTH:
+                    raise SchemaResolutionError(f"field {path}: $refs chain deeper than {MAX_REF_DEPTH}")
+                part, doc = self._resolve(part["$ref"], doc)
+            if (
+                not isinstance(part, dict)
+                or part.get("type", "object") != "object"
+                or "properties" not in part
+            ):
+                if len(parts) == 1:
+                    return part if isinstance(part, dict) else {}
+                raise SchemaResolutionError(
+                    f"field {path}: allOf of schemas that are not objects with properties"
+                )
+            merged["properties"].update(part["properties"])
+            merged["required"].extend(part.get("required") or ())
+        return merged
+
+
+def _enum_key(value: Any) -> Any:
+    """A JSON value as enum values compare: 1 and 1.0 alike, true and 1 not."""
+    kind = _kind(value)
+    if kind in ("integer", "number"):
+        return ("number", value)
+    if kind in ("array", "object"):
+        return (kind, json.dumps(value, sort_keys=True))
+    return (kind, value)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _wrong(path: str, want: str, value: Any) -> Misfit:
+    return Misfit(path, f"expected {want}, got {_kind(value)} {_short(value)}")
+
+
+def _null(path: str) -> Convert:
+    def convert(value: Any) -> Any:
+        raise _wrong(path, "null", value)
+
+    return convert
+
+
+def _string(path: str, parse: Optional[Callable[[str], Any]]) -> Convert:
+    def convert(value: Any) -> Any:
+        if type(value) is not str:
+            raise _wrong(path, "a string", value)
+        if parse is None:
+            return value
+        try:
+            return parse(value)
+        except ValueError as exc:
+            raise Misfit(path, f"{_short(value)}: {exc}") from None
+
+    return convert
+
+
+def _integer(path: str) -> Convert:
+    def convert(value: Any) -> Any:
+        if type(value) is float and value.is_integer():  # 1.0 is an integer to JSON Schema
+            value = int(value)
+        if type(value) is not int:
+            raise _wrong(path, "an integer", value)
+        if not _INT64[0] <= value <= _INT64[1]:
+            raise Misfit(path, f"integer {_short(value)} is outside the 64-bit range")
+        return value
+
+    return convert
+
+
+def _number(path: str) -> Convert:
+    def convert(value: Any) -> Any:
+        if type(value) is int:
+            try:
+                return float(value)
+            except OverflowError:
+                raise Misfit(path, f"number {_short(value)} is past a double's range") from None
+        if type(value) is not float:
+            raise _wrong(path, "a number", value)
+        if not math.isfinite(value):  # 1e400 parses as infinity
+            raise Misfit(path, "a number past a double's range")
+        return value
+
+    return convert
+
+
+def _boolean(path: str) -> Convert:
+    def convert(value: Any) -> Any:
+        if type(value) is not bool:
+            raise _wrong(path, "a boolean", value)
+        return value
+
+    return convert
+
+
+def _array(item: Convert, nullable: bool, path: str) -> Convert:
+    def convert(value: Any) -> Any:
+        if type(value) is not list:
+            raise _wrong(path, "an array", value)
+        if nullable:
+            return [None if v is None else item(v) for v in value]
+        return [item(v) for v in value]
+
+    return convert
+
+
+def _map(item: Convert, nullable: bool, path: str) -> Convert:
+    def convert(value: Any) -> Any:
+        if type(value) is not dict:
+            raise _wrong(path, "an object", value)
+        return [(k, None if v is None and nullable else item(v)) for k, v in value.items()]
+
+    return convert
+
+
+def _struct(fields: Sequence[Tuple[str, Convert, bool, bool]], path: str, width: int) -> Convert:
+    described = fields[:width]
+    undescribed = [name for name, _, _, _ in fields[width:]]
+
+    def convert(value: Any) -> Any:
+        if type(value) is not dict:
+            raise _wrong(path, "an object", value)
+        row = {}
+        for name, item, nullable, required in described:
+            if name in value:
+                v = value[name]
+                row[name] = None if v is None and nullable else item(v)
+            elif required:
+                raise Misfit(f"{path}.{name}" if path else name, "a required property is missing")
+            else:
+                row[name] = None
+        for name in undescribed:
+            if name not in value:
+                raise Misfit(f"{path}.{name}" if path else name, "a required property is missing")
+        return row
+
+    return convert
+
+
+def _first_of(branches: Sequence[Convert], path: str) -> Convert:
+    def convert(value: Any) -> Any:
+        reasons = []
+        for branch in branches:
+            try:
+                return branch(value)
+            except Misfit as exc:
+                reasons.append(exc.reason)
+        raise Misfit(path, "no alternative takes the value: " + "; ".join(reasons))
+
+    return convert
+
+
+def _any_of(branches: Sequence[Convert], path: str) -> Convert:
+    """Alternatives of different types: checked, then kept as JSON text."""
+    first = _first_of(branches, path)
+
+    def convert(value: Any) -> Any:
+        first(value)
+        return _json_text(value)
+
+    return convert
+
+
+class JsonSchemaLayout:
+    """A JSON Schema compiled: its Arrow type and the converter of parsed values.
+
+    ``documents`` are the schemas it references, by the name its ``$ref``s use (the
+    name of the registry's schema reference).
+    """
+
+    def __init__(
+        self, schema: Union[str, JsonSchema], documents: Optional[Mapping[str, Union[str, JsonSchema]]] = None
+    ) -> None:
+        root = _load_schema(schema)
+        docs = {name: _load_schema(d) for name, d in (documents or {}).items()}
+        arrow, convert, nullable = _Compiler(root, docs).compile(root, root, "")
+        self.arrow_type = arrow
+        self.nullable = nullable
+        self._convert = convert
+
+    def row(self, document: Any) -> Any:
+        """A parsed JSON value as the row Arrow builds from; :class:`Misfit` when the
+        schema does not take it."""
+        if document is None:
+            if not self.nullable:
+                raise Misfit("", "expected a value, got null")
+            return None
+        return self._convert(document)
+
+
+def _load_schema(schema: Union[str, JsonSchema]) -> JsonSchema:
+    if isinstance(schema, str):
+        try:
+            schema = json.loads(schema)
+        except ValueError as exc:
+            raise SchemaResolutionError(f"a JSON Schema that is not JSON: {exc}") from None
+    if not isinstance(schema, (dict, bool)):
+        raise SchemaResolutionError(f"a JSON Schema is an object or a boolean, not {type(schema).__name__}")
+    return schema
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def parse_body(body: bytes, start: int = 0) -> Any:
+    """The JSON value of ``body[start:]``: UTF-8 JSON text, strictly (no NaN or
+    Infinity, no lone surrogate escapes).  Raises :class:`PayloadDecodeError` or, for
+    text that ends too early, :class:`TruncatedPayloadError`."""
+    try:
+        text = body[start:].decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise PayloadDecodeError(f"byte {start + exc.start} is not UTF-8: {exc.reason}") from None
+    try:
+        value = json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        if exc.pos >= len(text.rstrip()):
+            raise TruncatedPayloadError(f"the JSON text ends early: {exc.msg}") from None
+        raise PayloadDecodeError(f"not JSON: {exc.msg} at character {exc.pos}") from None
+    except ValueError as exc:  # an integer of more digits than Python converts, NaN
+        raise PayloadDecodeError(f"not JSON that can be read: {exc}") from None
+    except RecursionError:
+        raise PayloadDecodeError("the JSON value nests deeper than can be parsed") from None
+    if "\\u" in text:  # escapes can spell lone surrogates, which no UTF-8 column holds
+        try:
+            json.dumps(value, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise PayloadDecodeError("a string escapes a lone surrogate, which is not Unicode text") from None
+        except RecursionError:
+            raise PayloadDecodeError("the JSON value nests deeper than can be parsed") from None
+    return value
+
+
+def parse_registered(client: SchemaRegistryClient, registered: RegisteredSchema) -> JsonSchemaLayout:
+    """A registered JSON Schema compiled, with the schemas its references name."""
+    if registered.schema_type != "JSON":
+        raise SchemaResolutionError(
+            f"schema id {registered.schema_id} is {registered.schema_type}, not JSON Schema"
+        )
+    documents: Dict[str, str] = {}
+
+    def add_references(schema: RegisteredSchema, depth: int) -> None:
+        if depth > MAX_REF_DEPTH:
+            raise SchemaResolutionError(
+                f"schema id {registered.schema_id}: references nest deeper than {MAX_REF_DEPTH}"
+            )
+        for ref in schema.references:
+            if ref.name not in documents:
+                referenced = client.schema_version(ref.subject, ref.version)
+                documents[ref.name] = referenced.schema
+                add_references(referenced, depth + 1)
+
+    add_references(registered, 0)
+    try:
+        return JsonSchemaLayout(registered.schema, documents)
+    except SchemaResolutionError as exc:
+        raise SchemaResolutionError(f"schema id {registered.schema_id}: {exc}") from None
+
+
+class RegistryJsonDecoder:
+    """Decodes framed JSON values to one Arrow type, the reader schema's.
+
+    The reader schema is ``reader_schema`` when given (JSON Schema text or its parsed
+    form, with ``documents``, the schemas its ``$ref``s name), else the registry's schema
+    ``reader_id``, else version ``version`` of ``subject``.  The schema id of each value
+    must be a JSON schema of the registry (fetched once per process).
+    """
+
+    def __init__(
+        self,
+        client: SchemaRegistryClient,
+        *,
+        subject: Optional[str] = None,
+        version: Union[int, str] = "latest",
+        reader_schema: Union[None, str, JsonSchema] = None,
+        documents: Optional[Mapping[str, Union[str, JsonSchema]]] = None,
+        reader_id: Optional[int] = None,
+    ) -> None:
+        self.client = client
+        self.reader_id: Optional[int] = reader_id
+        if reader_schema is not None:
+            self.layout = JsonSchemaLayout(reader_schema, documents)
+        elif reader_id is not None:
+            self.layout = parse_registered(client, client.schema_by_id(reader_id))
+        elif subject is not None:
+            registered = client.schema_version(subject, version)
+            self.reader_id = registered.schema_id
+            self.layout = parse_registered(client, registered)
+        else:
+            raise ValueError(
+                "give the reader schema, its id, or the subject whose version is the reader schema"
+            )
+        self._json_ids: Set[int] = set()
+
+    @classmethod
+    def for_topic(
+        cls,
+        client: SchemaRegistryClient,
+        topic: str,
+        *,
+        is_key: bool = False,
+        subject_strategy: str = "topic",
+        record_name: Optional[str] = None,
+        **options: Any,
+    ) -> "RegistryJsonDecoder":
+        """The decoder whose reader schema is the latest under the subject that
+        ``subject_strategy`` names for ``topic``."""
+        return cls(client, subject=strategy(subject_strategy)(topic, is_key, record_name), **options)
+
+    @property
+    def arrow_type(self) -> Any:
+        """The Arrow type of decoded columns."""
+        return self.layout.arrow_type
+
+    def _check_writer(self, schema_id: int) -> None:
+        if schema_id not in self._json_ids:
+            registered = self.client.schema_by_id(schema_id)
+            if registered.schema_type != "JSON":
+                raise PayloadDecodeError(
+                    f"schema id {schema_id} is {registered.schema_type}, not JSON Schema"
+                )
+            self._json_ids.add(schema_id)
+
+    def row(self, value: bytes) -> Any:
+        """One framed value as the row Arrow builds from (raises the unlocated error)."""
+        schema_id, start = parse_header(value)
+        self._check_writer(schema_id)
+        document = parse_body(value, start)
+        try:
+            return self.layout.row(document)
+        except Misfit as exc:
+            raise PayloadDecodeError(f"schema id {schema_id}: {exc}") from None
+        except RecursionError:
+            raise PayloadDecodeError("the JSON value nests deeper than can be read") from None
+
+    def _rows(
+        self,
+        values: Any,
+        topic: Optional[str],
+        partitions: Optional[Sequence[int]],
+        offsets: Optional[Sequence[int]],
+        reasons: Optional[List[Optional[str]]],
+    ) -> Any:
+        import pyarrow as pa
+
+        column = binary_column(values)
+        rows: List[Any] = []
+        for i, item in enumerate(column):
+            if not item.is_valid:
+                rows.append(None)
+                continue
+            try:
+                rows.append(self.row(item.as_py()))
+            except SchemaFramingError as exc:
+                located = _located(exc, i, topic, partitions, offsets)
+                if reasons is None:
+                    raise located from None
+                reasons[i] = str(located)
+                rows.append(None)
+        return pa.array(rows, self.layout.arrow_type)
+
+    def decode(
+        self,
+        values: Any,
+        *,
+        topic: Optional[str] = None,
+        partitions: Optional[Sequence[int]] = None,
+        offsets: Optional[Sequence[int]] = None,
+    ) -> Any:
+        """The Arrow array of the framed JSON ``values`` (a null value is a null row).
+
+        A value that is not framed JSON, or that the reader schema does not take (a
+        wrong type, a required property missing), raises a
+        :class:`~kafkawire.errors.SchemaFramingError` naming ``topic`` and the row's
+        partition and offset (or the row, when no offsets are given).
+        """
+        return self._rows(values, topic, partitions, offsets, None)
+
+    def decode_permissive(
+        self,
+        values: Any,
+        *,
+        topic: Optional[str] = None,
+        partitions: Optional[Sequence[int]] = None,
+        offsets: Optional[Sequence[int]] = None,
+    ) -> Tuple[Any, Any]:
+        """``(column, reasons)``: a null row for each value that :meth:`decode` would
+        refuse, and beside it a string column of why (null for the good rows), as
+        Spark's ``PERMISSIVE`` mode fills its corrupt-record column."""
+        import pyarrow as pa
+
+        n = len(binary_column(values))
+        reasons: List[Optional[str]] = [None] * n
+        column = self._rows(values, topic, partitions, offsets, reasons)
+        return column, pa.array(reasons, pa.string())
+
+
+def _located(
+    exc: SchemaFramingError,
+    row: int,
+    topic: Optional[str],
+    partitions: Optional[Sequence[int]],
+    offsets: Optional[Sequence[int]],
+) -> SchemaFramingError:
+    """``exc`` again, naming the topic, partition and offset of its row (or the row)."""
+    partition = partitions[row] if partitions is not None else None
+    offset = offsets[row] if offsets is not None else None
+    reason = exc.reason if offsets is not None else f"row {row}: {exc.reason}"
+    return type(exc)(reason, topic, partition, offset)
