@@ -525,7 +525,8 @@ def parse_body(body: bytes, start: int = 0) -> Any:
     try:
         value = json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
-        if exc.pos >= len(text.rstrip()):
+        # the scanner names where an unterminated string starts, not where the text ends
+        if exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string"):
             raise TruncatedPayloadError(f"the JSON text ends early: {exc.msg}") from None
         raise PayloadDecodeError(f"not JSON: {exc.msg} at character {exc.pos}") from None
     except ValueError as exc:  # an integer of more digits than Python converts, NaN
