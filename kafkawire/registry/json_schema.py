@@ -569,7 +569,98 @@ def parse_registered(client: SchemaRegistryClient, registered: RegisteredSchema)
         raise SchemaResolutionError(f"schema id {registered.schema_id}: {exc}") from None
 
 
-class RegistryJsonDecoder:
+class JsonColumnDecoder:
+    """Decodes a binary column of JSON texts (bare bodies, no framing) to the Arrow
+    type of ``schema`` (JSON Schema text or its parsed form; ``documents`` are the
+    schemas its ``$ref``s name, by name)."""
+
+    def __init__(
+        self,
+        schema: Union[str, JsonSchema],
+        documents: Optional[Mapping[str, Union[str, JsonSchema]]] = None,
+    ) -> None:
+        self.layout = JsonSchemaLayout(schema, documents)
+
+    @property
+    def arrow_type(self) -> Any:
+        """The Arrow type of decoded columns."""
+        return self.layout.arrow_type
+
+    def row(self, value: bytes) -> Any:
+        """One value as the row Arrow builds from (raises the error without its place)."""
+        return self._checked(parse_body(value), "")
+
+    def _checked(self, document: Any, where: str) -> Any:
+        try:
+            return self.layout.row(document)
+        except Misfit as exc:
+            raise PayloadDecodeError(f"{where}{exc}") from None
+        except RecursionError:
+            raise PayloadDecodeError("the JSON value nests deeper than can be read") from None
+
+    def _rows(
+        self,
+        values: Any,
+        topic: Optional[str],
+        partitions: Optional[Sequence[int]],
+        offsets: Optional[Sequence[int]],
+        reasons: Optional[List[Optional[str]]],
+    ) -> Any:
+        import pyarrow as pa
+
+        column = binary_column(values)
+        rows: List[Any] = []
+        for i, item in enumerate(column):
+            if not item.is_valid:
+                rows.append(None)
+                continue
+            try:
+                rows.append(self.row(item.as_py()))
+            except SchemaFramingError as exc:
+                located = _located(exc, i, topic, partitions, offsets)
+                if reasons is None:
+                    raise located from None
+                reasons[i] = str(located)
+                rows.append(None)
+        return pa.array(rows, self.layout.arrow_type)
+
+    def decode(
+        self,
+        values: Any,
+        *,
+        topic: Optional[str] = None,
+        partitions: Optional[Sequence[int]] = None,
+        offsets: Optional[Sequence[int]] = None,
+    ) -> Any:
+        """The Arrow array of the JSON ``values`` (a null value is a null row).
+
+        A value that is not (framed) JSON, or that the reader schema does not take (a
+        wrong type, a required property missing), raises a
+        :class:`~kafkawire.errors.SchemaFramingError` naming ``topic`` and the row's
+        partition and offset (or the row, when no offsets are given).
+        """
+        return self._rows(values, topic, partitions, offsets, None)
+
+    def decode_permissive(
+        self,
+        values: Any,
+        *,
+        topic: Optional[str] = None,
+        partitions: Optional[Sequence[int]] = None,
+        offsets: Optional[Sequence[int]] = None,
+    ) -> Tuple[Any, Any]:
+        """``(column, reasons)``: a null row for each value that :meth:`decode` would
+        refuse, and beside it a string column of why (null for the good rows), as
+        Spark's ``PERMISSIVE`` mode fills its corrupt-record column."""
+        import pyarrow as pa
+
+        n = len(binary_column(values))
+        reasons: List[Optional[str]] = [None] * n
+        column = self._rows(values, topic, partitions, offsets, reasons)
+        return column, pa.array(reasons, pa.string())
+
+
+class RegistryJsonDecoder(JsonColumnDecoder):
     """Decodes framed JSON values to one Arrow type, the reader schema's.
 
     The reader schema is ``reader_schema`` when given (JSON Schema text or its parsed
@@ -619,12 +710,9 @@ class RegistryJsonDecoder:
         ``subject_strategy`` names for ``topic``."""
         return cls(client, subject=strategy(subject_strategy)(topic, is_key, record_name), **options)
 
-    @property
-    def arrow_type(self) -> Any:
-        """The Arrow type of decoded columns."""
-        return self.layout.arrow_type
-
-    def _check_writer(self, schema_id: int) -> None:
+    def row(self, value: bytes) -> Any:
+        """One framed value as the row Arrow builds from (raises the error without its place)."""
+        schema_id, start = parse_header(value)
         if schema_id not in self._json_ids:
             registered = self.client.schema_by_id(schema_id)
             if registered.schema_type != "JSON":
@@ -632,79 +720,7 @@ class RegistryJsonDecoder:
                     f"schema id {schema_id} is {registered.schema_type}, not JSON Schema"
                 )
             self._json_ids.add(schema_id)
-
-    def row(self, value: bytes) -> Any:
-        """One framed value as the row Arrow builds from (raises the unlocated error)."""
-        schema_id, start = parse_header(value)
-        self._check_writer(schema_id)
-        document = parse_body(value, start)
-        try:
-            return self.layout.row(document)
-        except Misfit as exc:
-            raise PayloadDecodeError(f"schema id {schema_id}: {exc}") from None
-        except RecursionError:
-            raise PayloadDecodeError("the JSON value nests deeper than can be read") from None
-
-    def _rows(
-        self,
-        values: Any,
-        topic: Optional[str],
-        partitions: Optional[Sequence[int]],
-        offsets: Optional[Sequence[int]],
-        reasons: Optional[List[Optional[str]]],
-    ) -> Any:
-        import pyarrow as pa
-
-        column = binary_column(values)
-        rows: List[Any] = []
-        for i, item in enumerate(column):
-            if not item.is_valid:
-                rows.append(None)
-                continue
-            try:
-                rows.append(self.row(item.as_py()))
-            except SchemaFramingError as exc:
-                located = _located(exc, i, topic, partitions, offsets)
-                if reasons is None:
-                    raise located from None
-                reasons[i] = str(located)
-                rows.append(None)
-        return pa.array(rows, self.layout.arrow_type)
-
-    def decode(
-        self,
-        values: Any,
-        *,
-        topic: Optional[str] = None,
-        partitions: Optional[Sequence[int]] = None,
-        offsets: Optional[Sequence[int]] = None,
-    ) -> Any:
-        """The Arrow array of the framed JSON ``values`` (a null value is a null row).
-
-        A value that is not framed JSON, or that the reader schema does not take (a
-        wrong type, a required property missing), raises a
-        :class:`~kafkawire.errors.SchemaFramingError` naming ``topic`` and the row's
-        partition and offset (or the row, when no offsets are given).
-        """
-        return self._rows(values, topic, partitions, offsets, None)
-
-    def decode_permissive(
-        self,
-        values: Any,
-        *,
-        topic: Optional[str] = None,
-        partitions: Optional[Sequence[int]] = None,
-        offsets: Optional[Sequence[int]] = None,
-    ) -> Tuple[Any, Any]:
-        """``(column, reasons)``: a null row for each value that :meth:`decode` would
-        refuse, and beside it a string column of why (null for the good rows), as
-        Spark's ``PERMISSIVE`` mode fills its corrupt-record column."""
-        import pyarrow as pa
-
-        n = len(binary_column(values))
-        reasons: List[Optional[str]] = [None] * n
-        column = self._rows(values, topic, partitions, offsets, reasons)
-        return column, pa.array(reasons, pa.string())
+        return self._checked(parse_body(value, start), f"schema id {schema_id}: ")
 
 
 def _located(
