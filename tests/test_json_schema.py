@@ -174,7 +174,12 @@ def test_confluent_payloads_across_versions_read_as_pyarrow_reads_them(registry)
 def test_references_to_other_subjects_and_2020_12_defs(registry):
     from confluent_kafka.schema_registry import SchemaReference as ConfluentReference
 
-    address = {"$schema": DRAFT2020, "type": "object", "properties": {"city": {"type": "string"}}}
+    address = {
+        "$schema": DRAFT2020,
+        "type": "object",
+        "properties": {"city": {"type": "string"}, "zip": {"$ref": "#/$defs/Zip"}},
+        "$defs": {"Zip": {"type": ["string", "null"]}},  # resolved inside address.json
+    }
     client = SchemaRegistryClient(registry.url)
     client.register("address", json.dumps(address), "JSON")
     schema = {
@@ -184,18 +189,29 @@ def test_references_to_other_subjects_and_2020_12_defs(registry):
             "home": {"$ref": "address.json"},
             "work": {"anyOf": [{"$ref": "address.json"}, {"type": "null"}]},
             "kind": {"$ref": "#/$defs/Kind"},
+            "site": {
+                "allOf": [
+                    {"$ref": "address.json"},
+                    {"type": "object", "properties": {"floor": {"type": "integer"}}, "required": ["floor"]},
+                ]
+            },
         },
         "$defs": {"Kind": {"type": "string", "enum": ["a", "b"]}},
     }
     serializer = _serializer(registry, schema, [ConfluentReference("address.json", "address", 1)])
     values = [
-        {"home": {"city": "x"}, "work": None, "kind": "a"},
-        {"home": {"city": "y"}, "work": {"city": "z"}, "kind": "b"},
+        {"home": {"city": "x", "zip": "1"}, "work": None, "kind": "a", "site": {"city": "s", "floor": 2}},
+        {"home": {"city": "y", "zip": None}, "work": {"city": "z", "zip": "9"}, "kind": "b"},
     ]
     payloads = [serializer(v, _ctx("people")) for v in values]
     decoder = column_decoder(client, subject="people-value")
     assert isinstance(decoder, RegistryJsonDecoder)
-    assert decoder.decode(payloads).to_pylist() == values
+    assert str(decoder.arrow_type.field("site").type) == "struct<city: string, zip: string, floor: int64>"
+    rows = decoder.decode(payloads).to_pylist()
+    assert rows[0] == {**values[0], "site": {"city": "s", "zip": None, "floor": 2}}
+    assert rows[1] == {**values[1], "site": None}
+    with pytest.raises(PayloadDecodeError, match="field site.floor: a required property is missing"):
+        decoder.decode([payloads[0][:5] + json.dumps({**values[0], "site": {"city": "s"}}).encode()])
 
 
 def test_a_value_the_schema_does_not_take_names_its_record(registry):

@@ -105,8 +105,7 @@ class _Compiler:
     and a converter, resolving ``$ref`` into ``$defs``/``definitions`` and into the
     referenced documents."""
 
-    def __init__(self, root: JsonSchema, documents: Mapping[str, JsonSchema]) -> None:
-        self.root = root
+    def __init__(self, documents: Mapping[str, JsonSchema]) -> None:
         self.documents = dict(documents)
         self.active: List[str] = []  # the $refs being compiled: one met again is a recursion
 
@@ -182,7 +181,7 @@ class _Compiler:
             if word in schema:
                 return self._alternatives(schema[word], doc, path, word)
         if "allOf" in schema:
-            return self.compile(self._merged(schema["allOf"], doc, path), doc, path)
+            return self._all_of(schema["allOf"], doc, path)
         types = schema.get("type")
         if types is None:
             types = "object" if "properties" in schema else "array" if "items" in schema else None
@@ -298,32 +297,29 @@ class _Compiler:
             return kept[0][0], _first_of([c[1] for c in kept], path), nullable
         return pa.string(), _any_of([c[1] for c in kept], path), True
 
-    def _merged(self, parts: Any, doc: JsonSchema, path: str) -> Dict[str, Any]:
-        """The object schemas of an ``allOf`` made into one (properties and required
-        joined): the form in which schemas extend each other."""
+    def _all_of(self, parts: Any, doc: JsonSchema, path: str) -> Tuple[Any, Convert, bool]:
+        """The schemas of an ``allOf``: one schema as itself; objects (the form in which
+        schemas extend each other) as one struct of all their properties, each part
+        checking the value."""
+        import pyarrow as pa
+
         if not isinstance(parts, list) or not parts:
             raise SchemaResolutionError(f"field {path}: allOf is not a non-empty list")
-        merged: Dict[str, Any] = {"type": "object", "properties": {}, "required": []}
-        for part in parts:
-            depth = 0
-            while isinstance(part, dict) and "$ref" in part:
-                depth += 1
-                if depth > MAX_REF_DEPTH:
-                    raise SchemaResolutionError(f"field {path}: $refs chain deeper than {MAX_REF_DEPTH}")
-                part, doc = self._resolve(part["$ref"], doc)
-            if (
-                not isinstance(part, dict)
-                or part.get("type", "object") != "object"
-                or "properties" not in part
-            ):
-                if len(parts) == 1:
-                    return part if isinstance(part, dict) else {}
-                raise SchemaResolutionError(
-                    f"field {path}: allOf of schemas that are not objects with properties"
-                )
-            merged["properties"].update(part["properties"])
-            merged["required"].extend(part.get("required") or ())
-        return merged
+        compiled = [self.compile(part, doc, path) for part in parts]
+        if len(compiled) == 1:
+            return compiled[0]
+        if not all(pa.types.is_struct(arrow) for arrow, _, _ in compiled):
+            raise SchemaResolutionError(f"field {path}: allOf of schemas that are not all objects")
+        fields: Dict[str, Any] = {}
+        for arrow, _, _ in compiled:
+            for f in arrow:
+                if fields.setdefault(f.name, f) != f:
+                    raise SchemaResolutionError(f"field {path}: allOf gives {f.name} two types")
+        return (
+            pa.struct(list(fields.values())),
+            _joined([c for _, c, _ in compiled]),
+            all(n for _, _, n in compiled),
+        )
 
 
 def _enum_key(value: Any) -> Any:
@@ -448,6 +444,18 @@ def _struct(fields: Sequence[Tuple[str, Convert, bool, bool]], path: str, width:
     return convert
 
 
+def _joined(parts: Sequence[Convert]) -> Convert:
+    """The struct rows of several converters of one value, joined."""
+
+    def convert(value: Any) -> Any:
+        row: Dict[str, Any] = {}
+        for part in parts:
+            row.update(part(value))
+        return row
+
+    return convert
+
+
 def _first_of(branches: Sequence[Convert], path: str) -> Convert:
     def convert(value: Any) -> Any:
         reasons = []
@@ -484,7 +492,7 @@ class JsonSchemaLayout:
     ) -> None:
         root = _load_schema(schema)
         docs = {name: _load_schema(d) for name, d in (documents or {}).items()}
-        arrow, convert, nullable = _Compiler(root, docs).compile(root, root, "")
+        arrow, convert, nullable = _Compiler(docs).compile(root, root, "")
         self.arrow_type = arrow
         self.nullable = nullable
         self._convert = convert
