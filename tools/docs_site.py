@@ -93,6 +93,7 @@ API_PAGES: Dict[str, Tuple[str, Sequence[Tuple[str, Dict[str, Any]]]]] = {
             ("kafkawire.registry.client", {}),
             ("kafkawire.registry.strategies", {}),
             ("kafkawire.registry.avro", {}),
+            ("kafkawire.registry.json_schema", {}),
             ("kafkawire.avro.decode", {}),
             ("kafkawire.avro.schema", {}),
             ("kafkawire.avro.resolve", {}),

@@ -522,6 +522,10 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]", re.ASCII)
+
+
 def parse_body(body: bytes, start: int = 0) -> Any:
     """The JSON value of ``body[start:]``: UTF-8 JSON text, strictly (no NaN or
     Infinity, no lone surrogate escapes).  Raises :class:`PayloadDecodeError` or, for
@@ -531,7 +535,7 @@ def parse_body(body: bytes, start: int = 0) -> Any:
     except UnicodeDecodeError as exc:
         raise PayloadDecodeError(f"byte {start + exc.start} is not UTF-8: {exc.reason}") from None
     try:
-        value = json.loads(text, parse_constant=_reject_constant)
+        value = _DECODER.decode(text)
     except json.JSONDecodeError as exc:
         # the scanner names where an unterminated string starts, not where the text ends
         if exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string"):
@@ -541,7 +545,7 @@ def parse_body(body: bytes, start: int = 0) -> Any:
         raise PayloadDecodeError(f"not JSON that can be read: {exc}") from None
     except RecursionError:
         raise PayloadDecodeError("the JSON value nests deeper than can be parsed") from None
-    if "\\u" in text:  # escapes can spell lone surrogates, which no UTF-8 column holds
+    if _SURROGATE_ESCAPE.search(text):  # a lone one (not of a pair) is text no UTF-8 column holds
         try:
             json.dumps(value, ensure_ascii=False).encode("utf-8")
         except UnicodeEncodeError:
@@ -618,12 +622,12 @@ class JsonColumnDecoder:
 
         column = binary_column(values)
         rows: List[Any] = []
-        for i, item in enumerate(column):
-            if not item.is_valid:
+        for i, value in enumerate(column.to_pylist()):
+            if value is None:
                 rows.append(None)
                 continue
             try:
-                rows.append(self.row(item.as_py()))
+                rows.append(self.row(value))
             except SchemaFramingError as exc:
                 located = _located(exc, i, topic, partitions, offsets)
                 if reasons is None:
