@@ -21,7 +21,7 @@ from kafkawire.errors import (
 )
 from kafkawire.registry import SchemaRegistryClient, column_decoder
 from kafkawire.registry.client import clear_cache
-from kafkawire.registry.json_schema import JsonSchemaLayout, RegistryJsonDecoder
+from kafkawire.registry.json_schema import JsonColumnDecoder, JsonSchemaLayout, RegistryJsonDecoder
 from kafkawire.registry.wire import frame
 from schema_registry import RegistryServer
 
@@ -448,6 +448,50 @@ def test_schema_types_map_to_arrow():
         {"any": {"x": [1, "y"]}, "either": 5, "e": None, "m": {"k": True}, "ext": {"a": "s", "b": 1}}
     )
     assert row["any"] == '{"x":[1,"y"]}' and row["either"] == "5" and row["m"] == [("k", True)]
+
+
+def test_the_types_kafka_connect_annotates_keep_their_width_and_logical_type():
+    """As Confluent's JSON Schema converter writes Connect's schemas: ``connect.type`` for
+    the narrower numbers, the logical type's name as the title."""
+    connect = "org.apache.kafka.connect.data."
+    decoder = JsonColumnDecoder(
+        {
+            "type": "object",
+            "properties": {
+                "ts": {"type": "integer", "title": connect + "Timestamp", "connect.type": "int64"},
+                "day": {"type": "integer", "title": connect + "Date", "connect.type": "int32"},
+                "at": {"type": "integer", "title": connect + "Time", "connect.type": "int32"},
+                "small": {"type": "integer", "connect.type": "int8"},
+                "mid": {"type": "integer", "connect.type": "int16"},
+                "f": {"type": "number", "connect.type": "float32"},
+            },
+        }
+    )
+    assert [str(f.type) for f in decoder.arrow_type] == [
+        "timestamp[ms, tz=UTC]",
+        "date32[day]",
+        "time32[ms]",
+        "int32",
+        "int32",
+        "float",
+    ]
+    value = {"ts": 1_700_000_000_123, "day": 19_000, "at": 3_600_001, "small": -128, "mid": 32767, "f": 0.1}
+    column = decoder.decode([json.dumps(value).encode()])
+    # the integers' bits as the logical types (Arrow's cast from int to date32 is refused)
+    storage = [pa.int64(), pa.int32(), pa.int32(), pa.int32(), pa.int32(), pa.float64()]
+    want = pa.StructArray.from_arrays(
+        [
+            pa.array([value[f.name]], s).view(f.type)
+            if s.bit_width == f.type.bit_width
+            else pa.array([value[f.name]], f.type)
+            for f, s in zip(decoder.arrow_type, storage)
+        ],
+        fields=list(decoder.arrow_type),
+    )
+    assert column.equals(want)
+    for field, bad in (("small", 128), ("mid", -32769), ("at", 86_400_000), ("day", 1 << 31)):
+        with pytest.raises(PayloadDecodeError, match=f"field {field}: integer {bad} is outside"):
+            decoder.decode([json.dumps({field: bad}).encode()])
 
 
 @pytest.mark.parametrize(

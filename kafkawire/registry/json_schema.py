@@ -38,6 +38,17 @@ Convert = Callable[[Any], Any]
 
 MAX_REF_DEPTH = 32  # references of references, and $ref chains: past this a schema is refused
 _INT64 = (-(1 << 63), (1 << 63) - 1)
+_INT32 = (-(1 << 31), (1 << 31) - 1)
+# Kafka Connect's JSON Schema converter keeps a Connect type the JSON types lack in the
+# property connect.type, and a logical type in the schema's title
+CONNECT_TYPE = "connect.type"
+_CONNECT_WIDTHS = {"int8": (-(1 << 7), (1 << 7) - 1), "int16": (-(1 << 15), (1 << 15) - 1), "int32": _INT32}
+CONNECT_LOGICAL: Dict[str, Tuple[Callable[[], Any], int, int]] = {
+    # milliseconds since the epoch, days since the epoch, milliseconds of the day
+    "org.apache.kafka.connect.data.Timestamp": (lambda: _pa().timestamp("ms", tz="UTC"), *_INT64),
+    "org.apache.kafka.connect.data.Date": (lambda: _pa().date32(), *_INT32),
+    "org.apache.kafka.connect.data.Time": (lambda: _pa().time32("ms"), 0, 86_400_000 - 1),
+}
 # RFC 3339's date-time and full-date (the JSON Schema formats); the offset is required
 _DATE_TIME = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?([Zz]|[+-]\d{2}:\d{2})\Z", re.ASCII
@@ -54,6 +65,12 @@ class Misfit(ValueError):
         super().__init__(f"field {path or '(the value)'}: {reason}")
         self.path = path
         self.reason = reason
+
+
+def _pa() -> Any:
+    import pyarrow
+
+    return pyarrow
 
 
 def _json_text(value: Any) -> str:
@@ -226,10 +243,24 @@ class _Compiler:
                 return pa.date32(), _string(path, _parse_date), False
             return pa.string(), _string(path, None), False
         if kind == "integer":
-            return pa.int64(), _integer(path), False
+            return self._connect_integer(schema, path)
         if kind == "number":
+            if schema.get(CONNECT_TYPE) == "float32":
+                return pa.float32(), _number(path), False
             return pa.float64(), _number(path), False
         return pa.bool_(), _boolean(path), False
+
+    def _connect_integer(self, schema: Dict[str, Any], path: str) -> Tuple[Any, Convert, bool]:
+        """An integer as Kafka Connect's JSON Schema converter wrote it: its logical type
+        (the schema's title) or its width (``connect.type``), else int64."""
+        import pyarrow as pa
+
+        logical = CONNECT_LOGICAL.get(schema.get("title", ""))
+        if logical is not None:
+            arrow, low, high = logical
+            return arrow(), _integer(path, low, high), False
+        low, high = _CONNECT_WIDTHS.get(schema.get(CONNECT_TYPE, "int64"), _INT64)
+        return (pa.int64() if high > _INT32[1] else pa.int32()), _integer(path, low, high), False
 
     def _object(self, schema: Dict[str, Any], doc: JsonSchema, path: str) -> Tuple[Any, Convert, bool]:
         import pyarrow as pa
@@ -362,14 +393,14 @@ def _string(path: str, parse: Optional[Callable[[str], Any]]) -> Convert:
     return convert
 
 
-def _integer(path: str) -> Convert:
+def _integer(path: str, low: int = _INT64[0], high: int = _INT64[1]) -> Convert:
     def convert(value: Any) -> Any:
         if type(value) is float and value.is_integer():  # 1.0 is an integer to JSON Schema
             value = int(value)
         if type(value) is not int:
             raise _wrong(path, "an integer", value)
-        if not _INT64[0] <= value <= _INT64[1]:
-            raise Misfit(path, f"integer {_short(value)} is outside the 64-bit range")
+        if not low <= value <= high:
+            raise Misfit(path, f"integer {_short(value)} is outside [{low}, {high}]")
         return value
 
     return convert
