@@ -10,7 +10,7 @@ import json
 import string
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from kafkawire.errors import (
@@ -322,6 +322,42 @@ def test_every_cut_and_byte_flip_of_a_payload_decodes_or_raises(data):
             decoder.decode([frame(1, mangled)])
         except SchemaFramingError:
             pass
+
+
+_json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(1 << 63), (1 << 63) - 1)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.sampled_from(["new", "paid", "x", "2024-01-02T03:04:05Z", "2024-01-02"]),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(["city", "zip", "sku", "qty", "q"]), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.dictionaries(st.sampled_from(list(ORDER_V2["properties"]) + ["other"]), _json_values, max_size=4),
+    st.booleans(),
+)
+def test_random_documents_are_refused_exactly_when_jsonschema_refuses_them(document, with_required):
+    """The ``jsonschema`` library (which Confluent's serializer validates with) is the
+    oracle: what it refuses raises; what it takes decodes, but for a date-time or date
+    that is not RFC 3339 (the formats it does not assert)."""
+    if with_required:  # else few documents would be valid
+        document = {**document, "order_id": 1, "customer": "c"}
+    decoder = RegistryJsonDecoder(_json_ids_client(), reader_schema=ORDER_V2)
+    valid = jsonschema.Draft7Validator(ORDER_V2).is_valid(document)
+    event("valid" if valid else "refused")
+    try:
+        decoder.decode([frame(1, json.dumps(document).encode())])
+    except PayloadDecodeError as exc:
+        assert not valid or "RFC 3339" in str(exc), exc
+    else:
+        assert valid
 
 
 # -- random schemas and documents ---------------------------------------------------------
