@@ -458,7 +458,9 @@ class ClientConnection:
             except SaslError as exc:
                 return self._sasl_failed(exc)
             self._move(
-                ClientMove.BARE_TOKENS if exchange.handshake_version == 0 else ClientMove.HANDSHAKE_ANSWERED
+                ClientMove.HANDSHAKE_V0_ANSWERED
+                if exchange.handshake_version == 0
+                else ClientMove.HANDSHAKE_ANSWERED
             )
             self._sasl_token_out(first)
             return []
@@ -676,7 +678,7 @@ class ClientConnection:
     def connection_lost(self, why: str = "the connection was lost") -> List[ClientEvent]:
         """The connection is gone: every waiting request fails with an event (and a SASL
         exchange under way with :class:`AuthenticationFailed`)."""
-        if self._phase is ClientPhase.CLOSED:
+        if self._phase is ClientPhase.CLOSED:  # lost again: it stays closed, nothing is left to fail
             return []
         if not self._frames.at_boundary:
             why += f" inside a response frame ({self._frames.buffered} bytes of it received)"

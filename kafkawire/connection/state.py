@@ -55,7 +55,8 @@ class ClientMove(enum.Enum):
     VERSIONS_ANSWERED = enum.auto()  # ApiVersions answered without error
     AUTHENTICATE = enum.auto()  # authenticate() sent the exchange's SaslHandshake
     HANDSHAKE_ANSWERED = enum.auto()  # the exchange's SaslHandshake v1+ answered without error
-    BARE_TOKENS = enum.auto()  # a SaslHandshake v0 answered without error, or begin_sasl_tokens()
+    HANDSHAKE_V0_ANSWERED = enum.auto()  # the exchange's SaslHandshake v0 answered without error
+    BARE_TOKENS = enum.auto()  # begin_sasl_tokens(), or a SaslHandshake v0 sent by hand answered
     SEND_TOKEN = enum.auto()  # send_sasl_token()
     TOKENS_ENDED = enum.auto()  # end_sasl_tokens()
     AUTHENTICATED = enum.auto()  # the exchange succeeded
@@ -95,7 +96,7 @@ _AFTER: Mapping[ClientPhase, Mapping[ClientMove, ClientPhase]] = {
     _C.SASL_HANDSHAKE: {
         _M.VERSIONS_ANSWERED: _C.SASL_HANDSHAKE,  # an ApiVersions sent before the exchange
         _M.HANDSHAKE_ANSWERED: _C.SASL_AUTHENTICATE,
-        _M.BARE_TOKENS: _C.SASL_TOKENS,
+        _M.HANDSHAKE_V0_ANSWERED: _C.SASL_TOKENS,
     },
     _C.SASL_AUTHENTICATE: {
         _M.VERSIONS_ANSWERED: _C.SASL_AUTHENTICATE,
@@ -129,7 +130,7 @@ def _open(row: Mapping[ClientMove, ClientPhase], phase: ClientPhase) -> Dict[Cli
 CLIENT_MOVES: Mapping[ClientPhase, Mapping[ClientMove, ClientPhase]] = {
     **{phase: _open(row, phase) for phase, row in _AFTER.items()},
     **{_BEFORE_VERSIONS[after]: _open(_before(after), _BEFORE_VERSIONS[after]) for after in _AFTER},
-    _C.CLOSED: {},
+    _C.CLOSED: {_M.CLOSE: _C.CLOSED},  # lost again: nothing more to fail
 }
 
 #: The phases of the connection's own SASL exchange (started by ``authenticate()``).
