@@ -253,3 +253,26 @@ def test_a_server_switches_to_tokens_on_a_v0_handshake_and_closes_on_an_invalid_
     server.end_sasl_tokens()
     server.receive_data(b"\x00\x00\x00\x02\xff\xff")  # no room for an API version
     assert server.phase is SERVER_MOVES[ServerPhase.REQUESTS][ServerMove.CLOSE]
+
+
+def test_an_asyncio_connection_is_closed_when_its_phase_is():
+    """``AsyncConnection.closed``, which kafka-cluster asks before reusing a connection,
+    is the phase: open after the handshake, closed once the broker has gone."""
+    import asyncio
+
+    from kafkawire.aio import open_connection
+    from kafkawire.broker import Broker as TestBroker
+
+    async def main(broker: TestBroker) -> None:
+        conn = await open_connection("127.0.0.1", broker.port, client_id="phases", timeout=30)
+        assert conn.protocol.phase is P.READY and not conn.closed
+        broker.shutdown()  # closes its end of every connection
+        for _ in range(1200):  # the read loop sees the close: at most a minute
+            if conn.closed:
+                break
+            await asyncio.sleep(0.05)
+        assert conn.protocol.phase is P.CLOSED and conn.closed
+        await conn.close()
+
+    with TestBroker() as broker:
+        asyncio.run(main(broker))
