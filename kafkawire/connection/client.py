@@ -204,13 +204,16 @@ class ClientConnection:
         :data:`~kafkawire.connection.state.CLIENT_MOVES`)."""
         return self._phase
 
-    def _move(self, move: ClientMove, what: str = "") -> None:
-        """Make ``move`` into the phase the table gives, or raise why it cannot be made
+    def _next(self, move: ClientMove, what: str = "") -> ClientPhase:
+        """The phase the table gives ``move`` from here, or raise why it cannot be made
         here (``what`` names the action in the message)."""
         to = CLIENT_MOVES[self._phase].get(move)
         if to is None:
             raise self._refusal(move, what or move.name.lower().replace("_", " "))
-        self._phase = to
+        return to
+
+    def _move(self, move: ClientMove, what: str = "") -> None:
+        self._phase = self._next(move, what)
 
     def _refusal(self, move: ClientMove, what: str) -> KafkaWireError:
         """The error of a move the table does not list for the current phase."""
@@ -277,9 +280,7 @@ class ClientConnection:
             raise EncodeError(f"send() takes a request message, not {type(message).__name__}")
         api_versions = getattr(message, "api_key", None) == ApiKey.API_VERSIONS
         move = ClientMove.SEND_API_VERSIONS if api_versions else ClientMove.SEND
-        to = CLIENT_MOVES[self._phase].get(move)
-        if to is None:
-            raise self._refusal(move, f"send {type(message).__name__}")
+        to = self._next(move, f"send {type(message).__name__}")
         sent = self._send(message, version, deadline)
         self._phase = to
         return sent
@@ -402,9 +403,7 @@ class ClientConnection:
         exchange.  Called again once authenticated, it re-authenticates (KIP-368, which
         needs SaslHandshake v1): requests in flight keep their place, new ones wait.
         """
-        after = CLIENT_MOVES[self._phase].get(ClientMove.AUTHENTICATE)
-        if after is None:
-            raise self._refusal(ClientMove.AUTHENTICATE, "authenticate")
+        after = self._next(ClientMove.AUTHENTICATE, "authenticate")
         client = client if client is not None else self._sasl_client
         if client is None:
             raise ConnectionStateError("no SASL mechanism: pass a kafkawire.sasl client")

@@ -56,7 +56,7 @@ class ServerConnection:
         self._next_out = 0  # sequence of the oldest unanswered request
         self._unanswered: Dict[int, List[Any]] = {}  # sequence -> [event, frame or None]
         self._phase = ServerPhase.REQUESTS
-        self._closed_by: Optional[KafkaWireError] = None  # why it closed, for the errors that follow
+        self._closed_by = ""  # why the connection closed, for the errors that follow
 
     @property
     def phase(self) -> ServerPhase:
@@ -108,7 +108,7 @@ class ServerConnection:
         self._move(ServerMove.TOKENS_ENDED)
 
     def _close(self, error: KafkaWireError) -> None:
-        self._closed_by = self._closed_by or error  # the first reason stays
+        self._closed_by = self._closed_by or str(error)  # the first reason stays
         self._move(ServerMove.CLOSE)
 
     def receive_data(self, data: BytesLike) -> List[ServerEvent]:
