@@ -26,6 +26,7 @@ from kafkawire.connection import (
 from kafkawire.connection.state import (
     CLIENT_MOVES,
     SASL_EXCHANGE,
+    SASL_OWED,
     SERVER_MOVES,
     TOKEN_FRAMES,
     ClientMove,
@@ -59,7 +60,7 @@ class Walk:
 
 def reach(phase: ClientPhase, handshake_version: int = 1) -> Walk:
     """A client brought into ``phase`` by its public methods alone."""
-    owed = phase in SASL_EXCHANGE or phase.name.startswith("UNAUTHENTICATED")
+    owed = phase in SASL_EXCHANGE | SASL_OWED
     walk = Walk(
         ClientConnection("walk", sasl=sasl.PlainClient("alice", "alice-secret") if owed else None),
         Broker(),
