@@ -41,6 +41,7 @@ from kafkawire.connection import (
     Authenticated,
     AuthenticationFailed,
     ClientConnection,
+    ClientPhase,
     RequestFailed,
     ResponseEvent,
     SaslTokenReceived,
@@ -179,9 +180,14 @@ class AsyncConnection:
             return False
         return True
 
+    @property
+    def closed(self) -> bool:
+        """Whether the connection is closed (lost, broken, or refused by SASL)."""
+        return self.protocol.phase is ClientPhase.CLOSED
+
     def _has_room(self) -> bool:
         p = self.protocol
-        return p.state == "closed" or p.max_in_flight is None or p.in_flight < p.max_in_flight
+        return self.closed or p.max_in_flight is None or p.in_flight < p.max_in_flight
 
     async def send(self, message: Message, *, version: Optional[int] = None) -> int:
         """Send a request whose response is not awaited (a Produce with ``acks=0``);
@@ -218,7 +224,7 @@ class AsyncConnection:
                 answer = self.protocol.data_to_send()  # the next SASL step, if any
                 if answer:
                     self._stream.write(answer)
-                if self.protocol.state == "closed":
+                if self.closed:
                     return
         except KafkaWireError as exc:  # receive after close (a ConnectionError too): nothing left to fail
             why = str(exc)

@@ -16,6 +16,7 @@ from typing import Any, BinaryIO, Dict, Iterable, Iterator, List, Optional, Sequ
 from kafkawire.connection import (
     ClientConnection,
     ClientEvent,
+    ClientPhase,
     InvalidRequest,
     RequestEvent,
     RequestFailed,
@@ -62,7 +63,7 @@ class Conversation:
 
     def server_data(self, data: BytesLike) -> List[ClientEvent]:
         """Events of bytes the server sent: responses matched to their requests."""
-        if self.responses.state == "closed":
+        if self.responses.phase is ClientPhase.CLOSED:
             return []
         return self.responses.receive_data(data)
 

@@ -14,6 +14,7 @@ from kafkawire.connection import (
     Authenticated,
     AuthenticationFailed,
     ClientConnection,
+    ClientPhase,
     RequestFailed,
     ResponseEvent,
 )
@@ -42,7 +43,7 @@ class BlockingClient:
 
     def _read(self) -> list:
         """The events of the next bytes the broker sends (a close is events too)."""
-        if self.conn.state == "closed":
+        if self.conn.phase is ClientPhase.CLOSED:
             raise ConnectionClosedError("the connection is closed: nothing more will arrive")
         try:
             data = self.sock.recv(65536)

@@ -14,6 +14,7 @@ from kafkawire import messages as M
 from kafkawire import records as R
 from kafkawire.aio import open_connection
 from kafkawire.broker import Broker
+from kafkawire.connection import ClientPhase
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.in_process]
 
@@ -208,7 +209,7 @@ def test_open_connection_authenticates_then_pipelines(mechanism, handshake_versi
             sasl_password="alice-secret",
             sasl_handshake_version=handshake_version,
         ) as conn:
-            assert conn.authentication.mechanism == mechanism and conn.protocol.state == "ready"
+            assert conn.authentication.mechanism == mechanism and conn.protocol.phase is ClientPhase.READY
             names = [f"sasl-{i}" for i in range(8)]
             events = await asyncio.gather(*(conn.request(topic_metadata(n)) for n in names))
             assert [e.message.topics[0].name for e in events] == names

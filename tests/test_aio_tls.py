@@ -17,6 +17,7 @@ import pytest
 from kafkawire import messages as M
 from kafkawire.aio import open_connection
 from kafkawire.broker import Broker
+from kafkawire.connection import ClientPhase
 from kafkawire.errors import ConnectionClosedError, TlsHandshakeError
 from tls_certs import make_pki
 
@@ -129,7 +130,7 @@ def test_kafka_sasl_ssl_scram_then_pipelined_requests(kafka_tls, pki, mechanism)
             sasl_password=kafka_tls.users["alice"],
         ) as conn:
             assert conn.authentication.mechanism == mechanism
-            assert conn.protocol.state == "ready"
+            assert conn.protocol.phase is ClientPhase.READY
             events = await pipelined_metadata(conn)
             assert [b.port for b in events[0].message.brokers] == [kafka_tls.sasl_ssl_port]
 

@@ -22,6 +22,7 @@ from kafkawire import messages as M
 from kafkawire import records as R
 from kafkawire.broker import Broker
 from kafkawire.broker import acls as A
+from kafkawire.connection import ClientPhase
 from kafkawire.errors import ConnectionClosedError, SaslAuthenticationError, SaslMechanismError
 
 from blocking_client import BlockingClient
@@ -561,7 +562,7 @@ def test_kafkawire_serve_sasl_plaintext_through_client_connection():
             wire = BlockingClient((host, int(port)))
             with pytest.raises(SaslAuthenticationError, match="Authentication failed"):
                 wire.login(mechanism, "alice", "wrong")
-            assert wire.conn.state == "closed" and wire.closed_by_peer()
+            assert wire.conn.phase is ClientPhase.CLOSED and wire.closed_by_peer()
     finally:
         proc.terminate()
         proc.wait(10)

@@ -15,7 +15,7 @@ import pytest
 from kafkawire import errors
 from kafkawire import messages as M
 from kafkawire import records as R
-from kafkawire.connection import ClientConnection, RequestFailed, ResponseEvent
+from kafkawire.connection import ClientConnection, ClientPhase, RequestFailed, ResponseEvent
 from kafkawire.headers import RequestHeader
 
 pytestmark = [pytest.mark.kafka, pytest.mark.timeout(180), pytest.mark.in_process]
@@ -55,7 +55,7 @@ class Socket:
 def client(kafka_broker):
     c = Socket(kafka_broker, client_id="kw-connection")
     answer = c.call(M.ApiVersionsRequest(client_software_name="kafkawire-tests", client_software_version="1"))
-    assert answer.message.error_code == 0 and c.conn.state == "ready"
+    assert answer.message.error_code == 0 and c.conn.phase is ClientPhase.READY
     yield c
     c.close()
 
@@ -178,7 +178,7 @@ def test_kafkas_kip_511_answer_sets_the_retry_version(kafka_broker):
         assert struct.unpack_from(">h", data, 6)[0] == min(theirs, retry.valid_versions.highest)
         c.write(data)
         (ok,) = c.events(1)
-        assert ok.message.error_code == 0 and c.conn.state == "ready"
+        assert ok.message.error_code == 0 and c.conn.phase is ClientPhase.READY
     finally:
         c.close()
 
@@ -198,4 +198,4 @@ def test_the_broker_dropping_the_connection_fails_the_requests_still_waiting(cli
         isinstance(e, RequestFailed) and isinstance(e.error, errors.ConnectionClosedError) for e in failed
     )
     assert sorted(e.correlation_id for e in failed) == sorted([first + 1, third, fourth])
-    assert client.conn.state == "closed"
+    assert client.conn.phase is ClientPhase.CLOSED

@@ -22,6 +22,7 @@ from kafkawire.connection import (
     Authenticated,
     AuthenticationFailed,
     ClientConnection,
+    ClientPhase,
     RequestFailed,
     ResponseEvent,
     SaslTokenReceived,
@@ -123,11 +124,11 @@ def run_exchange(client: ClientConnection, broker: Broker, data: bytes) -> list:
 def test_phases_then_pipelined_requests(mechanism, handshake_version):
     client = ClientConnection("app", sasl=sasl.client_for(mechanism, "alice", "alice-secret"))
     broker = Broker()
-    assert client.state == "negotiating"
+    assert client.phase is ClientPhase.UNAUTHENTICATED_BEFORE_VERSIONS
     with pytest.raises(errors.AuthenticationRequiredError, match="before SASL authentication"):
         client.send(metadata_request())
     negotiate(client, broker)
-    assert client.state == "authenticating"  # negotiated, not yet authenticated
+    assert client.phase is ClientPhase.UNAUTHENTICATED  # negotiated, not yet authenticated
     with pytest.raises(errors.AuthenticationRequiredError):
         client.send(metadata_request())
     with pytest.raises(errors.AuthenticationRequiredError):  # the exchange is the connection's
@@ -143,7 +144,7 @@ def test_phases_then_pipelined_requests(mechanism, handshake_version):
         MECHANISMS,
     )
     assert done.session_lifetime_ms == (60000 if handshake_version else 0)
-    assert client.state == "ready" and client.authenticated and broker.session.principal == "alice"
+    assert client.phase is ClientPhase.READY and client.authenticated and broker.session.principal == "alice"
     names = [f"after-{i}" for i in range(5)]
     sent = [client.send(metadata_request(n)) for n in names]
     events = client.receive_data(broker.receive(b"".join(d for _, d in sent)))
@@ -158,7 +159,7 @@ def test_v0_tokens_are_bare_size_prefixed_frames():
     handshake = client.authenticate(handshake_version=0)
     assert client.data_to_send() == b""  # nothing more until the handshake is answered
     assert client.receive_data(broker.receive(handshake)) == []
-    assert client.state == "sasl_tokens"
+    assert client.phase is ClientPhase.SASL_TOKENS_BEFORE_VERSIONS
     token = b"\x00alice\x00alice-secret"
     assert client.data_to_send() == struct.pack(">i", len(token)) + token  # no Kafka header
     with pytest.raises(errors.ConnectionStateError, match="own SASL exchange"):
@@ -188,7 +189,7 @@ def test_a_wrong_password_is_an_authentication_failed_event(mechanism):
     assert isinstance(failed, AuthenticationFailed) and failed.mechanism == mechanism
     assert isinstance(failed.error, errors.SaslAuthenticationError)
     assert "Authentication failed" in str(failed.error)
-    assert client.state == "closed" and client.in_flight == 0
+    assert client.phase is ClientPhase.CLOSED and client.in_flight == 0
     with pytest.raises(errors.ConnectionClosedError, match="Authentication failed"):
         client.send(metadata_request())
 
@@ -223,14 +224,14 @@ def test_reauthentication_keeps_requests_in_flight_matched():
     sent = b"".join(client.send(metadata_request(f"m{i}"))[1] for i in range(3))
     assert broker.receive(sent, hold_metadata=True) == b""
     handshake = client.authenticate(sasl.client_for("SCRAM-SHA-256", "alice", "alice-secret"))
-    assert client.state == "authenticating" and client.in_flight == 4
+    assert client.phase is ClientPhase.SASL_HANDSHAKE and client.in_flight == 4
     with pytest.raises(errors.AuthenticationRequiredError):
         client.send(metadata_request())
     broker.receive(handshake)  # answered after the three Metadata: held back in order
     events = client.receive_data(broker.release())
     assert [e.message.cluster_id for e in events] == ["m0", "m1", "m2"]
     (done,) = run_exchange(client, broker, client.data_to_send())
-    assert isinstance(done, Authenticated) and client.state == "ready"
+    assert isinstance(done, Authenticated) and client.phase is ClientPhase.READY
     with pytest.raises(errors.ConnectionStateError, match="KIP-368"):
         client.authenticate(sasl.PlainClient("alice", "alice-secret"), handshake_version=0)
 
@@ -244,7 +245,7 @@ def test_nothing_pending_is_lost_when_a_reauthentication_fails():
     assert [type(e) for e in events] == [AuthenticationFailed, RequestFailed, RequestFailed]
     assert [e.request.topics[0].name for e in events[1:]] == ["m0", "m1"]
     assert all(isinstance(e.error, errors.SaslAuthenticationError) for e in events)
-    assert client.in_flight == 0 and client.state == "closed"
+    assert client.in_flight == 0 and client.phase is ClientPhase.CLOSED
 
 
 def test_an_exchange_past_its_deadline_fails_and_closes():
@@ -253,7 +254,7 @@ def test_an_exchange_past_its_deadline_fails_and_closes():
     assert client.expire(9.0) == []
     (failed,) = client.expire(10.0)
     assert isinstance(failed, AuthenticationFailed) and isinstance(failed.error, errors.RequestTimedOutError)
-    assert client.state == "closed"
+    assert client.phase is ClientPhase.CLOSED
 
 
 # -- hostile answers: a specific error event, never a crash ----------------------------------
@@ -349,11 +350,11 @@ def test_random_splits_end_in_exactly_one_outcome(backend, seed, mechanism, hand
         outcomes = client.connection_lost("the broker closed the connection")
     (outcome,) = outcomes
     if right:
-        assert isinstance(outcome, Authenticated) and client.state == "ready"
+        assert isinstance(outcome, Authenticated) and client.phase is ClientPhase.READY
         cid, data = client.send(metadata_request("after"))
         (answer,) = client.receive_data(broker.receive(data))
         assert (answer.correlation_id, answer.message.cluster_id) == (cid, "after")
     else:
         assert isinstance(outcome, AuthenticationFailed)
         assert isinstance(outcome.error, errors.SaslAuthenticationError)
-        assert client.state == "closed" and client.in_flight == 0
+        assert client.phase is ClientPhase.CLOSED and client.in_flight == 0

@@ -23,6 +23,7 @@ from kafkawire import messages as M
 from kafkawire import records as R
 from kafkawire import sasl
 from kafkawire.aio import open_connection
+from kafkawire.connection import ClientPhase
 from kafkawire.error_codes import ErrorCode
 from kafkawire.errors import SaslAuthenticationError, SaslKerberosError, for_code
 
@@ -108,7 +109,7 @@ def test_keytab_client_authenticates_produces_and_fetches(
     conn.negotiate()
     done = conn.authenticate(_alice(kerberos), handshake_version=handshake_version)
     assert (done.mechanism, done.handshake_version) == ("GSSAPI", handshake_version)
-    assert "GSSAPI" in done.broker_mechanisms and conn.conn.state == "ready"
+    assert "GSSAPI" in done.broker_mechanisms and conn.conn.phase is ClientPhase.READY
     topic = f"kerberized-{backend}-{handshake_version}"
     _create_topic(conn, topic)
     assert _produce_then_fetch(conn, topic, [b"one", b"two"]) == [b"one", b"two"]

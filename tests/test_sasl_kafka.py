@@ -17,6 +17,7 @@ from kafkawire import messages as M
 from kafkawire import sasl
 from kafkawire.aio import open_connection
 from kafkawire.broker import Broker
+from kafkawire.connection import ClientPhase
 from kafkawire.errors import (
     AuthenticationRequiredError,
     ConnectionClosedError,
@@ -47,13 +48,13 @@ def test_kafkawire_client_authenticates_to_kafka(kafka_broker, mechanism, handsh
         kafka_broker, sasl=sasl.client_for(mechanism, "alice", kafka_broker.users["alice"]), max_in_flight=5
     )
     conn.negotiate()
-    assert conn.conn.state == "authenticating"
+    assert conn.conn.phase is ClientPhase.UNAUTHENTICATED
     with pytest.raises(AuthenticationRequiredError):
         conn.conn.send(M.MetadataRequest(topics=None))
     done = conn.authenticate(handshake_version=handshake_version)
     assert (done.mechanism, done.handshake_version) == (mechanism, handshake_version)
     assert sorted(done.broker_mechanisms) == MECHANISMS
-    assert conn.conn.state == "ready"
+    assert conn.conn.phase is ClientPhase.READY
     names = [f"sasl-{mechanism}-{handshake_version}-{i}".lower() for i in range(5)]
     events = conn.pipeline_events(
         [
@@ -86,7 +87,7 @@ def test_kafka_refuses_a_wrong_password_with_its_message(kafka_broker, mechanism
     conn = _sasl_client(kafka_broker)
     with pytest.raises(SaslAuthenticationError, match="Authentication failed"):
         conn.login(mechanism, "alice", "not-the-password")
-    assert conn.conn.state == "closed"
+    assert conn.conn.phase is ClientPhase.CLOSED
     assert conn.closed_by_peer()
 
 

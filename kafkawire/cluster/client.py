@@ -244,9 +244,9 @@ class Cluster:
         """A connection to some broker of the cluster: a known one, else a bootstrap
         server (each tried in turn)."""
         for conn in list(self._connections.values()):
-            if conn.protocol.state != "closed":
+            if not conn.closed:
                 return conn
-        if self._bootstrap is not None and self._bootstrap.protocol.state != "closed":
+        if self._bootstrap is not None and not self._bootstrap.closed:
             return self._bootstrap
         failures = []
         for host, port in self.config.bootstrap:
@@ -264,7 +264,7 @@ class Cluster:
     async def connection(self, node: int) -> AsyncConnection:
         """The connection to broker ``node`` (opened on first use, again when lost)."""
         conn = self._connections.get(node)
-        if conn is not None and conn.protocol.state != "closed":
+        if conn is not None and not conn.closed:
             return conn
         if node not in self._brokers:
             await self._metadata(None)

@@ -11,6 +11,8 @@ out of order, and must not answer a Produce with ``acks=0``.
 style of h11: bytes in (``receive_data``), events out; messages in (``send``,
 ``respond``), bytes out.  They never touch a socket or read a clock, so the same object
 serves a blocking client, an asyncio one, a proxy, a mock broker or a capture analyser.
+Each end's phase (:class:`ClientPhase`, :class:`ServerPhase`) is all it knows of where it
+is; :mod:`kafkawire.connection.state` holds the tables that move it.
 
 SASL: a client authenticates through the same object.  Given a mechanism from
 :mod:`kafkawire.sasl` (``sasl=`` or :meth:`ClientConnection.authenticate`), the client

@@ -17,7 +17,14 @@ from kafkawire.connection.events import (
     SaslTokenReceived,
     UnexpectedResponse,
 )
-from kafkawire.connection.state import CLIENT_MOVES, ClientMove, ClientPhase, Phases
+from kafkawire.connection.state import (
+    CLIENT_MOVES,
+    SASL_EXCHANGE,
+    SASL_OWED,
+    TOKEN_FRAMES,
+    ClientMove,
+    ClientPhase,
+)
 from kafkawire.error_codes import ErrorCode
 from kafkawire.errors import (
     AuthenticationRequiredError,
@@ -163,10 +170,10 @@ class ClientConnection:
         self._pending: Dict[int, _Pending] = {}
         self._finished: "OrderedDict[int, str]" = OrderedDict()  # id -> how it finished
         self._frames = FrameReader(max_frame_size)
-        self._phases: Phases[ClientPhase, ClientMove] = Phases(CLIENT_MOVES, ClientPhase.NEGOTIATING)
-        self._closed: Optional[KafkaWireError] = None  # why the connection closed
+        self._phase = ClientPhase.NEGOTIATING if sasl is None else ClientPhase.UNAUTHENTICATED_BEFORE_VERSIONS
+        self._closed_by = ""  # why the connection closed, for the errors that follow
         self._sasl_client = sasl
-        self._auth: Optional[_SaslExchange] = None
+        self._exchange: Optional[_SaslExchange] = None  # the exchange of the SASL phases
         self._out = bytearray()  # what the connection wrote by itself (SASL steps)
         #: True once a SASL exchange succeeded (stays True through a re-authentication).
         self.authenticated = False
@@ -193,27 +200,51 @@ class ClientConnection:
 
     @property
     def phase(self) -> ClientPhase:
-        """The connection's phase (:data:`~kafkawire.connection.state.CLIENT_MOVES` lists
-        the moves between them)."""
-        return self._phases.phase
+        """Where the connection is: all it knows of it (each move's next phase is in
+        :data:`~kafkawire.connection.state.CLIENT_MOVES`)."""
+        return self._phase
 
-    @property
-    def state(self) -> str:
-        """The connection's phase by name: ``"negotiating"`` (no ApiVersions answer yet),
-        ``"authenticating"`` (a SASL exchange is under way, or a SASL listener waits for
-        :meth:`authenticate`), ``"sasl_tokens"`` (bare SASL frames after a SaslHandshake
-        v0), ``"ready"`` or ``"closed"``."""
-        return self._phases.phase.state
+    def _next(self, move: ClientMove, what: str = "") -> ClientPhase:
+        """The phase the table gives ``move`` from here, or raise why it cannot be made
+        here (``what`` names the action in the message)."""
+        to = CLIENT_MOVES[self._phase].get(move)
+        if to is None:
+            raise self._refusal(move, what or move.name.lower().replace("_", " "))
+        return to
 
-    def _open_phase(self) -> ClientPhase:
-        """The phase of an open connection with no SASL exchange or token mode on."""
-        if self.negotiated is None:
-            return ClientPhase.NEGOTIATING
-        return ClientPhase.UNAUTHENTICATED if self._needs_authentication else ClientPhase.READY
+    def _move(self, move: ClientMove, what: str = "") -> None:
+        self._phase = self._next(move, what)
 
-    @property
-    def _needs_authentication(self) -> bool:
-        return self._sasl_client is not None and not self.authenticated
+    def _refusal(self, move: ClientMove, what: str) -> KafkaWireError:
+        """The error of a move the table does not list for the current phase."""
+        phase = self._phase
+        if phase is ClientPhase.CLOSED:
+            return ConnectionClosedError(f"cannot {what} on a closed connection: {self._closed_by}")
+        if phase in SASL_EXCHANGE:
+            assert self._exchange is not None
+            if move in (ClientMove.SEND, ClientMove.SEND_API_VERSIONS):
+                return AuthenticationRequiredError(
+                    f"cannot {what}: the {self._exchange.client.mechanism} SASL exchange is under way"
+                )
+            if move in (ClientMove.SEND_TOKEN, ClientMove.BARE_TOKENS, ClientMove.TOKENS_ENDED):
+                return ConnectionStateError("the connection's own SASL exchange sends the tokens")
+        if move is ClientMove.AUTHENTICATE and phase in TOKEN_FRAMES | SASL_EXCHANGE:
+            return ConnectionStateError("a SASL exchange is already under way on this connection")
+        if phase in TOKEN_FRAMES and move in (ClientMove.SEND, ClientMove.SEND_API_VERSIONS):
+            return ConnectionStateError(
+                "the connection carries bare SASL tokens (SaslHandshake v0): use "
+                "send_sasl_token() until end_sasl_tokens()"
+            )
+        if move is ClientMove.SEND_TOKEN:
+            return ConnectionStateError(
+                "bare SASL tokens travel only after a SaslHandshake v0 answered NONE (or begin_sasl_tokens())"
+            )
+        if phase in SASL_OWED:
+            return AuthenticationRequiredError(
+                f"cannot {what} before SASL authentication: call authenticate() first "
+                "(only ApiVersions may come before it)"
+            )
+        return ConnectionStateError(f"the connection cannot {what} in phase {phase.name}")
 
     @property
     def next_correlation_id(self) -> int:
@@ -243,27 +274,16 @@ class ClientConnection:
         ``acks=0`` gets no response and is not tracked.  ``deadline`` (any clock, the
         one ``expire`` is given) bounds the wait for the response.
         """
-        if self._closed is not None:
-            raise ConnectionClosedError(f"cannot send on a closed connection: {self._closed}")
-        if not isinstance(message, Message) or message.kind != "request":
+        if self._phase is not ClientPhase.CLOSED and (
+            not isinstance(message, Message) or message.kind != "request"
+        ):
             raise EncodeError(f"send() takes a request message, not {type(message).__name__}")
-        if self._auth is not None:
-            raise AuthenticationRequiredError(
-                f"cannot send {type(message).__name__}: the {self._auth.client.mechanism} "
-                "SASL exchange is under way"
-            )
-        if self._phases.phase is ClientPhase.SASL_TOKENS:
-            raise ConnectionStateError(
-                "the connection carries bare SASL tokens (SaslHandshake v0): use "
-                "send_sasl_token() until end_sasl_tokens()"
-            )
-        if self._needs_authentication:
-            if message.api_key != ApiKey.API_VERSIONS:
-                raise AuthenticationRequiredError(
-                    f"cannot send {type(message).__name__} before SASL authentication: call "
-                    "authenticate() first (only ApiVersions may come before it)"
-                )
-        return self._send(message, version, deadline)
+        api_versions = getattr(message, "api_key", None) == ApiKey.API_VERSIONS
+        move = ClientMove.SEND_API_VERSIONS if api_versions else ClientMove.SEND
+        to = self._next(move, f"send {type(message).__name__}")
+        sent = self._send(message, version, deadline)
+        self._phase = to
+        return sent
 
     def _send(
         self, message: Message, version: Optional[int], deadline: Optional[float], sasl: bool = False
@@ -299,8 +319,7 @@ class ClientConnection:
         """Expect the response to a request written by someone else: a proxy forwarding a
         client's bytes, or a capture being read.  A Produce with ``acks=0`` is ignored,
         as in :meth:`send`; a correlation id already waiting is refused."""
-        if self._closed is not None:
-            raise ConnectionClosedError(f"cannot track on a closed connection: {self._closed}")
+        self._move(ClientMove.TRACK, "track a request")
         if is_acks0_produce(api_key, request):
             self._remember(correlation_id, "was a Produce with acks=0, which gets no response")
             return
@@ -352,28 +371,16 @@ class ClientConnection:
 
     def send_sasl_token(self, token: bytes) -> bytes:
         """A bare SASL token frame (the SaslHandshake v0 path)."""
-        if self._closed is not None:
-            raise ConnectionClosedError(f"cannot send on a closed connection: {self._closed}")
-        if self._auth is not None:
-            raise ConnectionStateError("the connection's own SASL exchange sends the tokens")
-        if self._phases.phase is not ClientPhase.SASL_TOKENS:
-            raise ConnectionStateError(
-                "bare SASL tokens travel only after a SaslHandshake v0 answered NONE (or begin_sasl_tokens())"
-            )
+        self._move(ClientMove.SEND_TOKEN, "send a SASL token")
         return frame(token)
 
     def begin_sasl_tokens(self) -> None:
         """Switch to bare SASL token frames (done by itself after a SaslHandshake v0)."""
-        self._phases.move(ClientMove.BARE_TOKENS, ClientPhase.SASL_TOKENS)
+        self._move(ClientMove.BARE_TOKENS, "switch to bare SASL tokens")
 
     def end_sasl_tokens(self) -> None:
         """Back to Kafka messages, once the SASL mechanism has finished."""
-        if self._phases.phase is ClientPhase.SASL_TOKENS and self._auth is not None:
-            self._phases.move(ClientMove.TOKENS_ENDED, ClientPhase.AUTHENTICATING)
-        elif self._phases.phase is ClientPhase.SASL_TOKENS:
-            self._phases.move(ClientMove.TOKENS_ENDED, self._open_phase())
-        else:
-            self._phases.move(ClientMove.TOKENS_ENDED, self._phases.phase)
+        self._move(ClientMove.TOKENS_ENDED, "end bare SASL tokens")
 
     # -- SASL authentication -----------------------------------------------------------
     def authenticate(
@@ -396,10 +403,7 @@ class ClientConnection:
         exchange.  Called again once authenticated, it re-authenticates (KIP-368, which
         needs SaslHandshake v1): requests in flight keep their place, new ones wait.
         """
-        if self._closed is not None:
-            raise ConnectionClosedError(f"cannot authenticate on a closed connection: {self._closed}")
-        if self._auth is not None or self._phases.phase is ClientPhase.SASL_TOKENS:
-            raise ConnectionStateError("a SASL exchange is already under way on this connection")
+        after = self._next(ClientMove.AUTHENTICATE, "authenticate")
         client = client if client is not None else self._sasl_client
         if client is None:
             raise ConnectionStateError("no SASL mechanism: pass a kafkawire.sasl client")
@@ -417,8 +421,8 @@ class ClientConnection:
         _, data = self._send(
             SaslHandshakeRequest(mechanism=client.mechanism), hs_version, deadline, sasl=True
         )
-        self._phases.move(ClientMove.EXCHANGE_STARTED, ClientPhase.AUTHENTICATING)
-        self._auth = exchange
+        self._exchange = exchange
+        self._phase = after
         return data
 
     def data_to_send(self) -> bytes:
@@ -430,9 +434,8 @@ class ClientConnection:
 
     def _sasl_answer(self, api_key: int, version: int, message: Any) -> List[ClientEvent]:
         """The connection's own SaslHandshake or SaslAuthenticate was answered."""
-        exchange = self._auth
-        if exchange is None:  # an exchange that failed earlier: nothing waits for this
-            return []
+        exchange = self._exchange
+        assert exchange is not None and self._phase in SASL_EXCHANGE  # its requests end with it
         if api_key == ApiKey.SASL_HANDSHAKE:
             exchange.broker_mechanisms = self.broker_mechanisms = list(message.mechanisms)
             if message.error_code == ErrorCode.UNSUPPORTED_SASL_MECHANISM:
@@ -453,8 +456,11 @@ class ClientConnection:
                 first = exchange.client.start()
             except SaslError as exc:
                 return self._sasl_failed(exc)
-            if exchange.handshake_version == 0:
-                self._phases.move(ClientMove.BARE_TOKENS, ClientPhase.SASL_TOKENS)
+            self._move(
+                ClientMove.HANDSHAKE_V0_ANSWERED
+                if exchange.handshake_version == 0
+                else ClientMove.HANDSHAKE_ANSWERED
+            )
             self._sasl_token_out(first)
             return []
         if message.error_code:
@@ -470,7 +476,7 @@ class ClientConnection:
         return self._sasl_challenge(bytes(message.auth_bytes))
 
     def _sasl_challenge(self, challenge: bytes) -> List[ClientEvent]:
-        exchange = self._auth
+        exchange = self._exchange
         assert exchange is not None
         if exchange.client.complete:
             # the client's last message ended the exchange (GSSAPI's security-layer
@@ -495,10 +501,9 @@ class ClientConnection:
         return self._sasl_succeeded(exchange)
 
     def _sasl_succeeded(self, exchange: _SaslExchange) -> List[ClientEvent]:
-        self._auth = None
+        self._move(ClientMove.AUTHENTICATED)
         self.authenticated = True
         self.session_lifetime_ms = exchange.session_lifetime_ms
-        self._phases.move(ClientMove.EXCHANGE_SUCCEEDED, self._open_phase())
         return [
             Authenticated(
                 mechanism=exchange.client.mechanism,
@@ -509,9 +514,9 @@ class ClientConnection:
         ]
 
     def _sasl_token_out(self, token: bytes) -> None:
-        exchange = self._auth
+        exchange = self._exchange
         assert exchange is not None
-        if self._phases.phase is ClientPhase.SASL_TOKENS:
+        if self._phase in TOKEN_FRAMES:
             self._out += frame(token)
         else:
             _, data = self._send(
@@ -536,26 +541,25 @@ class ClientConnection:
         A frame the stream cannot recover from (a negative or oversized size) closes
         the connection: every waiting request then fails with an event.
         """
-        if self._closed is not None:
-            raise ConnectionClosedError(f"cannot receive on a closed connection: {self._closed}")
+        self._move(ClientMove.RECEIVE, "receive")
         try:
             payloads = self._frames.feed(data)
         except FrameTooLarge as exc:
-            if self._auth is not None:  # the frame holds a SASL challenge
+            if self._phase in SASL_EXCHANGE:  # the frame holds a SASL challenge
                 return self._close(SaslTokenTooLarge(f"a SASL reply frame is too large: {exc}"))
             return self._close(_broken(exc))
         except InvalidFrame as exc:
             return self._close(_broken(exc))
         events: List[ClientEvent] = []
         for payload in payloads:
-            if self._closed is not None:  # a failed SASL exchange closed the connection
+            if self._phase is ClientPhase.CLOSED:  # a failed SASL exchange closed the connection
                 break
             events.extend(self._response(payload))
         return events
 
     def _response(self, payload: bytes) -> List[ClientEvent]:
-        if self._phases.phase is ClientPhase.SASL_TOKENS:
-            if self._auth is not None:
+        if self._phase in TOKEN_FRAMES:
+            if self._phase in SASL_EXCHANGE:
                 return self._sasl_challenge(payload)
             return [SaslTokenReceived(token=payload)]
         if len(payload) < 4:
@@ -595,7 +599,7 @@ class ClientConnection:
         if api_key == ApiKey.API_VERSIONS:
             self._api_versions_answered(message)
         elif api_key == ApiKey.SASL_HANDSHAKE and version == 0 and message.error_code == 0:
-            self._phases.move(ClientMove.BARE_TOKENS, ClientPhase.SASL_TOKENS)
+            self._move(ClientMove.BARE_TOKENS, "switch to bare SASL tokens")
         return [
             ResponseEvent(
                 correlation_id=correlation_id,
@@ -621,10 +625,7 @@ class ClientConnection:
             return
         self.peer_versions = advertised
         self.negotiated = negotiate_versions(message, self.ours)
-        after = self._phases.phase
-        self._phases.move(
-            ClientMove.NEGOTIATED, after if after is ClientPhase.AUTHENTICATING else self._open_phase()
-        )
+        self._move(ClientMove.VERSIONS_ANSWERED, "take an ApiVersions answer")
 
     @staticmethod
     def _failed(correlation_id: int, pending: _Pending, error: KafkaWireError) -> RequestFailed:
@@ -647,13 +648,15 @@ class ClientConnection:
         """Fail every request whose deadline is at or before ``now``.  A response that
         arrives for one later is an :class:`UnexpectedResponse`.  A SASL exchange past
         its deadline fails (:class:`AuthenticationFailed`) and closes the connection."""
-        if self._auth is not None and self._auth.deadline is not None and self._auth.deadline <= now:
-            return self._close(
-                RequestTimedOutError(
-                    f"the {self._auth.client.mechanism} SASL exchange passed its deadline "
-                    f"{self._auth.deadline} at {now}"
+        exchange = self._exchange
+        if self._phase in SASL_EXCHANGE and exchange is not None:
+            if exchange.deadline is not None and exchange.deadline <= now:
+                return self._close(
+                    RequestTimedOutError(
+                        f"the {exchange.client.mechanism} SASL exchange passed its deadline "
+                        f"{exchange.deadline} at {now}"
+                    )
                 )
-            )
         expired = [cid for cid, p in self._pending.items() if p.deadline is not None and p.deadline <= now]
         events: List[ClientEvent] = []
         for cid in expired:
@@ -674,15 +677,16 @@ class ClientConnection:
     def connection_lost(self, why: str = "the connection was lost") -> List[ClientEvent]:
         """The connection is gone: every waiting request fails with an event (and a SASL
         exchange under way with :class:`AuthenticationFailed`)."""
-        if self._closed is not None:
+        if self._phase is ClientPhase.CLOSED:  # lost again: it stays closed, nothing is left to fail
             return []
         if not self._frames.at_boundary:
             why += f" inside a response frame ({self._frames.buffered} bytes of it received)"
-        if self._auth is not None:
+        if self._phase in SASL_EXCHANGE:
+            assert self._exchange is not None
             # Kafka refuses a bad token after SaslHandshake v0 by closing the connection
             hint = (
                 " (after SaslHandshake v0 a broker gives no reason)"
-                if self._auth.handshake_version == 0
+                if self._exchange.handshake_version == 0
                 else ""
             )
             return self._close(SaslAuthenticationError(f"{why} during SASL authentication{hint}"))
@@ -691,12 +695,12 @@ class ClientConnection:
     def _close(self, error: KafkaWireError) -> List[ClientEvent]:
         """Close with ``error``: the SASL exchange under way fails, then every waiting
         request (the exchange's own requests are accounted for by its event)."""
-        self._closed = error
-        self._phases.move(ClientMove.CLOSED, ClientPhase.CLOSED)
         events: List[ClientEvent] = []
-        if self._auth is not None:
-            events.append(AuthenticationFailed(mechanism=self._auth.client.mechanism, error=error))
-            self._auth = None
+        if self._phase in SASL_EXCHANGE:
+            assert self._exchange is not None
+            events.append(AuthenticationFailed(mechanism=self._exchange.client.mechanism, error=error))
+        self._move(ClientMove.CLOSE)
+        self._closed_by = str(error)
         events += [self._failed(cid, p, error) for cid, p in self._pending.items() if not p.sasl]
         for cid in self._pending:
             self._remember(cid, "failed when the connection closed")

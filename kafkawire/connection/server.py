@@ -7,7 +7,7 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 
 from kafkawire.connection._shared import CORRELATION_ID, Versions, is_acks0_produce, ranges
 from kafkawire.connection.events import InvalidRequest, RequestEvent, SaslTokenReceived, ServerEvent
-from kafkawire.connection.state import SERVER_MOVES, Phases, ServerMove, ServerPhase
+from kafkawire.connection.state import SERVER_MOVES, ServerMove, ServerPhase
 from kafkawire.errors import (
     ConnectionClosedError,
     ConnectionStateError,
@@ -55,14 +55,24 @@ class ServerConnection:
         self._next_sequence = 0
         self._next_out = 0  # sequence of the oldest unanswered request
         self._unanswered: Dict[int, List[Any]] = {}  # sequence -> [event, frame or None]
-        self._phases: Phases[ServerPhase, ServerMove] = Phases(SERVER_MOVES, ServerPhase.REQUESTS)
-        self._closed: Optional[KafkaWireError] = None  # why the connection closed
+        self._phase = ServerPhase.REQUESTS
+        self._closed_by = ""  # why the connection closed, for the errors that follow
 
     @property
     def phase(self) -> ServerPhase:
-        """The connection's phase (:data:`~kafkawire.connection.state.SERVER_MOVES` lists
-        the moves between them)."""
-        return self._phases.phase
+        """Where the connection is: all it knows of it (each move's next phase is in
+        :data:`~kafkawire.connection.state.SERVER_MOVES`)."""
+        return self._phase
+
+    def _move(self, move: ServerMove) -> None:
+        """Make ``move`` into the phase the table gives; the one move a phase can refuse
+        is receiving on a closed connection."""
+        to = SERVER_MOVES[self._phase].get(move)
+        if to is None:
+            if self._phase is ServerPhase.CLOSED:
+                raise ConnectionClosedError(f"cannot receive on a closed connection: {self._closed_by}")
+            raise ConnectionStateError(f"the connection cannot {move.name} in phase {self._phase.name}")
+        self._phase = to
 
     @property
     def unanswered(self) -> int:
@@ -91,27 +101,22 @@ class ServerConnection:
 
     def begin_sasl_tokens(self) -> None:
         """Read the next frames as bare SASL tokens (done by itself on SaslHandshake v0)."""
-        self._phases.move(ServerMove.BARE_TOKENS, self._after(ServerPhase.SASL_TOKENS))
+        self._move(ServerMove.BARE_TOKENS)
 
     def end_sasl_tokens(self) -> None:
         """Back to Kafka requests, once the SASL mechanism has finished."""
-        self._phases.move(ServerMove.TOKENS_ENDED, self._after(ServerPhase.REQUESTS))
-
-    def _after(self, phase: ServerPhase) -> ServerPhase:
-        """``phase``, or closed for a connection that is closed (and stays so)."""
-        return ServerPhase.CLOSED if self._phases.phase is ServerPhase.CLOSED else phase
+        self._move(ServerMove.TOKENS_ENDED)
 
     def _close(self, error: KafkaWireError) -> None:
-        self._closed = error
-        self._phases.move(ServerMove.CLOSED, ServerPhase.CLOSED)
+        self._closed_by = self._closed_by or str(error)  # the first reason stays
+        self._move(ServerMove.CLOSE)
 
     def receive_data(self, data: BytesLike) -> List[ServerEvent]:
         """The events that ``data`` completes (:class:`RequestEvent`,
         :class:`InvalidRequest`, :class:`SaslTokenReceived`).  After an
         :class:`InvalidRequest` (always the last event) the connection is closed and takes
         no more data."""
-        if self._closed is not None:
-            raise ConnectionClosedError(f"cannot receive on a closed connection: {self._closed}")
+        self._move(ServerMove.RECEIVE)
         try:
             payloads = self._frames.feed(data)
         except InvalidFrame as exc:
@@ -137,7 +142,7 @@ class ServerConnection:
         self._unanswered[event.sequence] = [event, None]
 
     def _request(self, payload: bytes) -> ServerEvent:
-        if self._phases.phase is ServerPhase.SASL_TOKENS:
+        if self._phase is ServerPhase.SASL_TOKENS:
             token = SaslTokenReceived(token=payload, sequence=self._sequence())
             self._enqueue(token)
             return token
@@ -175,7 +180,7 @@ class ServerConnection:
         if api_key == ApiKey.API_VERSIONS and version >= 3:
             self.client_software = (message.client_software_name, message.client_software_version)
         elif api_key == ApiKey.SASL_HANDSHAKE and version == 0:
-            self._phases.move(ServerMove.BARE_TOKENS, ServerPhase.SASL_TOKENS)
+            self._move(ServerMove.BARE_TOKENS)
         answered = not is_acks0_produce(api_key, message)
         event = RequestEvent(
             correlation_id=header.correlation_id,
@@ -271,7 +276,7 @@ class ServerConnection:
 
     def connection_lost(self) -> int:
         """The connection is gone; returns how many requests were left unanswered."""
-        self._close(self._closed or ConnectionClosedError("the connection was lost"))
+        self._close(ConnectionClosedError("the connection was lost"))
         left = len(self._unanswered)
         self._unanswered.clear()
         return left
