@@ -1,4 +1,4 @@
-"""kafkawire._aio_stream: the socket under the asyncio connection, over real sockets:
+"""kafkawire.aio.SocketStream: the socket under the asyncio connection, over real sockets:
 pieces in order, reading paused while too much waits, drain held back by a peer that
 does not read, and a lost connection reported to a reader and a writer."""
 
@@ -11,7 +11,7 @@ import struct
 
 import pytest
 
-from kafkawire._aio_stream import SocketStream
+from kafkawire.aio import SocketStream
 
 pytestmark = [pytest.mark.timeout(60), pytest.mark.in_process]
 
