@@ -166,7 +166,7 @@ def primitives_target(data: bytes) -> None:
     buf_kind = data[1] >> 6
 
     def fn(out: Outcome) -> None:
-        decode = getattr(_backend.implementation("primitives"), name)
+        decode = getattr(_backend.implementation("primitives", _backend.BACKEND), name)
         out.values.append(normalize(decode(_as_buffer(buf_kind, payload), offset)))
 
     differential(fn, f"{name}(offset={offset})")
@@ -199,7 +199,7 @@ def message_pairs() -> List[Tuple[str, int]]:
 
 def _reencode(cls, version: int, msg, out: Outcome) -> None:
     """A decoded message re-encodes, and the bytes re-decode to the same message."""
-    codec = _backend.implementation("codec")
+    codec = _backend.implementation("codec", _backend.BACKEND)
     wire = codec.encode(cls.plan(version), msg)
     out.values.append(("reencoded", wire))
     back = codec.decode(cls.plan(version), wire)
@@ -219,7 +219,7 @@ def message_target(data: bytes) -> None:
     payload = data[2:]
 
     def fn(out: Outcome) -> None:
-        codec = _backend.implementation("codec")
+        codec = _backend.implementation("codec", _backend.BACKEND)
         msg = codec.decode(cls.plan(version), payload)
         out.values.append(normalize(msg))
         _reencode(cls, version, msg, out)
@@ -227,7 +227,7 @@ def message_target(data: bytes) -> None:
     differential(fn, f"{name} v{version}")
 
     def fn_from(out: Outcome) -> None:  # decode_from: trailing bytes are allowed
-        codec = _backend.implementation("codec")
+        codec = _backend.implementation("codec", _backend.BACKEND)
         msg, end = codec.decode_from(cls.plan(version), payload, 0)
         out.values.append((normalize(msg), end))
 
@@ -378,7 +378,7 @@ def records_target(data: bytes) -> None:
     cap = FUZZ_MAX_DECOMPRESSED if not flags & 4 else 1 << 10
 
     def fn(out: Outcome) -> None:
-        records = _backend.implementation("records")
+        records = _backend.implementation("records", _backend.BACKEND)
         it = records.iter_batches(
             _as_buffer(flags >> 6, payload), verify_crc=verify, max_decompressed_size=cap
         )
@@ -389,7 +389,7 @@ def records_target(data: bytes) -> None:
     differential(fn, f"iter_batches(verify_crc={verify}, cap={cap})")
 
     def fn_decode(out: Outcome) -> None:
-        records = _backend.implementation("records")
+        records = _backend.implementation("records", _backend.BACKEND)
         out.values.append(normalize(records.decode(payload, verify_crc=verify, max_decompressed_size=cap)))
 
     differential(fn_decode, f"decode(verify_crc={verify}, cap={cap})")
@@ -406,7 +406,7 @@ def arrow_target(payload: bytes, verify: bool = False, cap: int = FUZZ_MAX_DECOM
         return
 
     def fn(out: Outcome) -> None:
-        records = _backend.implementation("records")
+        records = _backend.implementation("records", _backend.BACKEND)
         table = records.to_arrow(payload, verify_crc=verify, max_decompressed_size=cap)
         out.values.append(str(table.schema))
         for column in table.columns:
@@ -566,7 +566,7 @@ def internal_target(data: bytes) -> None:
 
                 raise TruncatedError("no version")
             version = struct.unpack_from(">h", payload)[0]
-            codec = _backend.implementation("codec")
+            codec = _backend.implementation("codec", _backend.BACKEND)
             msg = codec.decode(cls.plan(version), memoryview(payload)[2:])
             out.values.append(normalize(msg))
 

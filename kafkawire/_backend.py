@@ -10,8 +10,12 @@ otherwise, kafkawire runs the pure backend and says so once, with a ``RuntimeWar
 ``KAFKAWIRE_REQUIRE_EXTENSIONS=1`` turns a failed import of the extensions into an
 error instead of a fallback, so CI cannot pass on the wrong backend.
 
-Public modules bind their functions once, at import, through :func:`bind`; the test
-suite calls :func:`use` to run the same tests on each backend in one process.
+Code that runs on the active backend (the public modules, the message classes, the
+Avro decoder, the decompressors) reaches it one way: :func:`bind` puts the names it uses
+in its globals at import, and :func:`use` (for tests and benchmarks) switches every such
+name at once.  Where the caller chooses the backend (the ``backend`` option of the data
+sources and the cluster producer), the choice is explicit: :func:`implementation` of a
+module and that backend.
 """
 
 from __future__ import annotations
@@ -39,10 +43,6 @@ if TYPE_CHECKING:
 MODULES = ("primitives", "crc", "codec", "records", "avro")
 
 _import_error: Optional[BaseException] = None
-
-
-def _load(package: str) -> Dict[str, ModuleType]:
-    return {name: importlib.import_module(f"kafkawire.{package}.{name}") for name in MODULES}
 
 
 def fast_available() -> bool:
@@ -119,7 +119,103 @@ def fallback_reason(exc: BaseException) -> str:
     return f"{why}. To fix it, {fix}"
 
 
-_pure: Optional[Dict[str, ModuleType]] = None  # loaded when first used (see _pure_modules)
+# (module globals, backend module, {local name: backend name}) of every binding.
+_bindings: List[Tuple[Dict[str, Any], str, Dict[str, str]]] = []
+# Binding and switching copy names into modules' globals: one at a time, so no module is
+# left half on each backend.
+_switch_lock = threading.RLock()
+
+
+@overload
+def implementation(module: Literal["primitives"], backend: Optional[str]) -> PrimitivesBackend: ...
+
+
+@overload
+def implementation(module: Literal["crc"], backend: Optional[str]) -> CrcBackend: ...
+
+
+@overload
+def implementation(module: Literal["codec"], backend: Optional[str]) -> CodecBackend: ...
+
+
+@overload
+def implementation(module: Literal["records"], backend: Optional[str]) -> RecordsBackend: ...
+
+
+@overload
+def implementation(module: Literal["avro"], backend: Optional[str]) -> AvroBackend: ...
+
+
+@overload
+def implementation(module: str, backend: Optional[str]) -> object: ...
+
+
+def implementation(module: str, backend: Optional[str]) -> Any:
+    """The implementation module ``module`` of ``backend`` ("cython", "python", or None
+    for the active one), typed as the protocol of :mod:`kafkawire._backend_protocol` it
+    satisfies.  For code whose caller chooses the backend (the ``backend`` option of the
+    data sources and the cluster producer) and for tests comparing the two; code that
+    runs on the active backend uses :func:`bind`."""
+    backend = backend or BACKEND
+    if backend == "cython":
+        if _fast is None:
+            raise ImportError(f"the Cython backend is not available: {_import_error}")
+        return _fast[module]
+    if backend == "python":
+        # imported when first asked for: where the Cython backend runs, only tests,
+        # benchmarks and the ``backend`` options ask for them
+        return importlib.import_module(f"kafkawire._pure.{module}")
+    raise ValueError(f"unknown backend {backend!r}; expected 'cython' or 'python'")
+
+
+def bind(namespace: Dict[str, Any], module: str, names: Tuple[str, ...], *, prefix: str = "") -> None:
+    """Put ``names`` of the active backend's ``module`` in a module's globals
+    (``namespace``), each as ``prefix + name``, and again whenever :func:`use` switches
+    the backend: the one way code that runs on the active backend reaches it.
+
+    A module imported while the backend is being chosen (:mod:`kafkawire.compression`,
+    which the backends' records modules import) gets its names once the choice is made."""
+    with _switch_lock:
+        binding = (namespace, module, {prefix + name: name for name in names})
+        _bindings.append(binding)
+        if BACKEND:
+            _copy(binding, BACKEND)
+
+
+def _copy(binding: Tuple[Dict[str, Any], str, Dict[str, str]], backend: str) -> None:
+    namespace, module, names = binding
+    impl = implementation(module, backend)
+    for local, name in names.items():
+        namespace[local] = getattr(impl, name)
+
+
+def _activate(backend: str) -> None:
+    global BACKEND
+    with _switch_lock:
+        for binding in _bindings:
+            _copy(binding, backend)
+        BACKEND = backend
+        import kafkawire
+
+        kafkawire.BACKEND = backend
+
+
+@contextmanager
+def use(backend: str) -> Iterator[None]:
+    """Run the enclosed code on ``backend`` ("cython" or "python"); for tests and benchmarks."""
+    previous = BACKEND
+    implementation(MODULES[0], backend)  # fail early if it is not available
+    _activate(backend)
+    try:
+        yield
+    finally:
+        _activate(previous)
+
+
+# -- the choice, made once per process -------------------------------------------------
+
+#: The active backend: "cython" or "python" ("" only while it is being chosen).
+BACKEND = ""
 _fast: Optional[Dict[str, ModuleType]] = None
 if sys.implementation.name != "cpython":
     # the extensions are built for CPython's C API only (setup.py builds none elsewhere)
@@ -128,7 +224,7 @@ if sys.implementation.name != "cpython":
         raise ImportError(f"KAFKAWIRE_REQUIRE_EXTENSIONS=1 but {_import_error}")
 elif os.environ.get("KAFKAWIRE_NO_EXTENSIONS") != "1":
     try:
-        _fast = _load("_fast")
+        _fast = {name: importlib.import_module(f"kafkawire._fast.{name}") for name in MODULES}
     except ImportError as exc:  # no compiled extensions for this platform
         _import_error = exc
         if os.environ.get("KAFKAWIRE_REQUIRE_EXTENSIONS") == "1":
@@ -144,97 +240,4 @@ elif os.environ.get("KAFKAWIRE_NO_EXTENSIONS") != "1":
             RuntimeWarning,
         )
 
-BACKEND = "cython" if _fast is not None else "python"
-
-
-def _pure_modules() -> Dict[str, ModuleType]:
-    """The pure backend's modules, imported when first needed: where the Cython backend
-    runs, only tests, benchmarks and the ``backend`` options ask for them."""
-    global _pure
-    if _pure is None:
-        _pure = _load("_pure")  # the import system's lock makes a racing load find the same modules
-    return _pure
-
-
-# (module globals, backend module name, names) of every public binding.
-_bindings: List[Tuple[Dict[str, Any], str, Tuple[str, ...]]] = []
-
-
-@overload
-def implementation(module: Literal["primitives"], backend: Optional[str] = None) -> PrimitivesBackend: ...
-
-
-@overload
-def implementation(module: Literal["crc"], backend: Optional[str] = None) -> CrcBackend: ...
-
-
-@overload
-def implementation(module: Literal["codec"], backend: Optional[str] = None) -> CodecBackend: ...
-
-
-@overload
-def implementation(module: Literal["records"], backend: Optional[str] = None) -> RecordsBackend: ...
-
-
-@overload
-def implementation(module: Literal["avro"], backend: Optional[str] = None) -> AvroBackend: ...
-
-
-@overload
-def implementation(module: str, backend: Optional[str] = None) -> object: ...
-
-
-def implementation(module: str, backend: Optional[str] = None) -> Any:
-    """The implementation module ``module`` of ``backend`` (default: the active one),
-    typed as the protocol of :mod:`kafkawire._backend_protocol` it satisfies."""
-    backend = backend or BACKEND
-    if backend == "cython":
-        if _fast is None:
-            raise ImportError(f"the Cython backend is not available: {_import_error}")
-        return _fast[module]
-    if backend == "python":
-        return _pure_modules()[module]
-    raise ValueError(f"unknown backend {backend!r}; expected 'cython' or 'python'")
-
-
-# Switching backends rebinds every public module's names: one switch (or new binding)
-# at a time, so no namespace is left half on each backend.
-_switch_lock = threading.RLock()
-
-
-def bind(namespace: Dict[str, Any], module: str, names: Tuple[str, ...]) -> None:
-    """Copy ``names`` from the active backend's ``module`` into a public namespace."""
-    with _switch_lock:
-        _bindings.append((namespace, module, names))
-        impl = implementation(module)
-        for name in names:
-            namespace[name] = getattr(impl, name)
-
-
-def _activate(backend: str) -> None:
-    with _switch_lock:
-        _rebind(backend)
-
-
-def _rebind(backend: str) -> None:
-    global BACKEND
-    for namespace, module, names in _bindings:
-        impl = implementation(module, backend)
-        for name in names:
-            namespace[name] = getattr(impl, name)
-    BACKEND = backend
-    import kafkawire
-
-    kafkawire.BACKEND = backend
-
-
-@contextmanager
-def use(backend: str) -> Iterator[None]:
-    """Run the enclosed code on ``backend`` ("cython" or "python"); for tests and benchmarks."""
-    previous = BACKEND
-    implementation(MODULES[0], backend)  # fail early if it is not available
-    _activate(backend)
-    try:
-        yield
-    finally:
-        _activate(previous)
+_activate("cython" if _fast is not None else "python")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import base64
 import uuid as _uuid
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Dict, Optional, Self, Tuple, TypedDict, cast
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Dict, Optional, Self, Tuple
 
 from kafkawire import _backend
 from kafkawire.errors import EncodeError, UnsupportedVersionError
@@ -19,29 +19,19 @@ from kafkawire.schema import plan as _p
 from kafkawire.schema.plan import DefinitionSpec, FieldSpec, StructPlan, StructSpec
 from kafkawire.schema.versions import VersionRange
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # a type checker reads the pure twin; at run time the active backend's plan executor
     import inspect
 
     from kafkawire._backend_protocol import CodecBackend
     from kafkawire._pure import codec as _pure_codec
+    from kafkawire._pure.codec import decode as _decode
+    from kafkawire._pure.codec import decode_from as _decode_from
+    from kafkawire._pure.codec import encode as _encode
+    from kafkawire._pure.codec import size as _size
 
     _PURE_IS_A_BACKEND: CodecBackend = _pure_codec  # what implementation("codec") promises
-
-
-class _Codec(TypedDict):
-    """The active backend's plan executor (kafkawire._fast.codec or _pure.codec)."""
-
-    encode: Callable[[StructPlan, Any], bytes]
-    size: Callable[[StructPlan, Any], int]
-    decode: Callable[[StructPlan, Any], Any]
-    decode_from: Callable[[StructPlan, Any, int], Tuple[Any, int]]
-    encode_parts: Callable[..., bytes]
-
-
-_codec = cast(_Codec, {})
-_backend.bind(
-    cast(Dict[str, Any], _codec), "codec", ("encode", "size", "decode", "decode_from", "encode_parts")
-)
+else:
+    _backend.bind(globals(), "codec", ("encode", "size", "decode", "decode_from"), prefix="_")
 
 
 def _repr_value(v: Any) -> str:
@@ -230,11 +220,11 @@ class Struct:
 
     def encode(self, version: int) -> bytes:
         """The bytes of this struct at ``version`` (no size prefix, no header)."""
-        return _codec["encode"](type(self).plan(version), self)
+        return _encode(type(self).plan(version), self)
 
     def size(self, version: int) -> int:
         """Exactly ``len(self.encode(version))``, computed without encoding."""
-        return _codec["size"](type(self).plan(version), self)
+        return _size(type(self).plan(version), self)
 
     @classmethod
     def decode(cls, buf: Any, version: int) -> Self:
@@ -242,13 +232,13 @@ class Struct:
 
         ``records`` fields are memoryviews into ``buf`` (zero copy).
         """
-        obj: Self = _codec["decode"](cls.plan(version), buf)
+        obj: Self = _decode(cls.plan(version), buf)
         return obj
 
     @classmethod
     def decode_from(cls, buf: Any, version: int, offset: int = 0) -> Tuple[Self, int]:
         """Decode one struct at ``offset``; returns ``(object, offset after it)``."""
-        found: Tuple[Self, int] = _codec["decode_from"](cls.plan(version), buf, offset)
+        found: Tuple[Self, int] = _decode_from(cls.plan(version), buf, offset)
         return found
 
 

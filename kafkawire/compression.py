@@ -27,8 +27,9 @@ Kafka's quirks handled here:
 from __future__ import annotations
 
 import struct
-from typing import Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
+from kafkawire import _backend
 from kafkawire.errors import CodecUnavailableError, DecompressionError, DecompressionLimitError, EncodeError
 from kafkawire.framing import BytesLike
 
@@ -321,6 +322,12 @@ def compress(
 _NO_ZERO_MIN = 64 * 1024
 
 
+if TYPE_CHECKING:  # a type checker reads the pure twin; at run time the active backend's
+    from kafkawire._pure.primitives import uninitialized_bytearray as _uninitialized_bytearray
+else:
+    _backend.bind(globals(), "primitives", ("uninitialized_bytearray",), prefix="_")
+
+
 def _output_buffer(size: int) -> bytearray:
     """A bytearray of ``size`` bytes for a decompressor to fill.  Large ones come
     uninitialised from the compiled extension when the Cython backend is the active one
@@ -329,9 +336,7 @@ def _output_buffer(size: int) -> bytearray:
     was written (:func:`_written`) before anyone else sees it."""
     if size < _NO_ZERO_MIN:
         return bytearray(size)
-    from kafkawire import _backend  # not at import: kafkawire._fast.records imports us
-
-    return _backend.implementation("primitives").uninitialized_bytearray(size)
+    return _uninitialized_bytearray(size)
 
 
 def _written(out: bytearray, n: int) -> memoryview:

@@ -8,10 +8,10 @@ size); ``decode_request``/``decode_response`` take a frame's payload (what a
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Tuple, cast
+from typing import TYPE_CHECKING, Any, Optional, Tuple, cast
 
 from kafkawire import _backend
-from kafkawire._message_class import Message, _Codec
+from kafkawire._message_class import Message
 from kafkawire.errors import DecodeError, EncodeError, UnsupportedVersionError
 from kafkawire.headers import (
     RequestHeader,
@@ -25,8 +25,11 @@ from kafkawire.schema.catalog import ApiKey
 
 __all__ = ["encode_request", "decode_request", "decode_request_prefix", "encode_response", "decode_response"]
 
-_codec = cast(_Codec, {})
-_backend.bind(cast(Dict[str, Any], _codec), "codec", ("encode_parts", "decode_from"))
+if TYPE_CHECKING:  # a type checker reads the pure twin; at run time the active backend's
+    from kafkawire._pure.codec import decode_from as _decode_from
+    from kafkawire._pure.codec import encode_parts as _encode_parts
+else:
+    _backend.bind(globals(), "codec", ("encode_parts", "decode_from"), prefix="_")
 
 
 def _check(msg: Any, kind: str) -> int:
@@ -51,11 +54,11 @@ def encode_request(msg: Message, version: int, correlation_id: int, client_id: O
         correlation_id=correlation_id,
         client_id=client_id,
     )
-    return _codec["encode_parts"](((RequestHeader.plan(hv), header), (body_plan, msg)), True)
+    return _encode_parts(((RequestHeader.plan(hv), header), (body_plan, msg)), True)
 
 
 def _body(cls: type[Message], payload: Any, version: int, offset: int) -> Any:
-    msg, end = _codec["decode_from"](cls.plan(version), payload, offset)
+    msg, end = _decode_from(cls.plan(version), payload, offset)
     size = memoryview(payload).nbytes
     if end != size:
         raise DecodeError(f"{cls.__name__} v{version}: {size - end} trailing bytes after byte {end}")
@@ -78,8 +81,8 @@ def decode_request_prefix(payload: Any) -> Tuple[RequestHeader, Any, int]:
             f"{cls.__name__} has no version {api_version} (valid: {cls.valid_versions})"
         )
     hv = request_header_version(api_key, api_version)
-    header, offset = _codec["decode_from"](RequestHeader.plan(hv), payload, 0)
-    msg, end = _codec["decode_from"](cls.plan(api_version), payload, offset)
+    header, offset = _decode_from(RequestHeader.plan(hv), payload, 0)
+    msg, end = _decode_from(cls.plan(api_version), payload, offset)
     return header, msg, end
 
 
@@ -135,7 +138,7 @@ def encode_response(msg: Message, version: int, correlation_id: int) -> bytes:
     body_plan = type(msg).plan(version)
     hv = response_header_version(api_key, version)
     header = ResponseHeader(correlation_id=correlation_id)
-    return _codec["encode_parts"](((ResponseHeader.plan(hv), header), (body_plan, msg)), True)
+    return _encode_parts(((ResponseHeader.plan(hv), header), (body_plan, msg)), True)
 
 
 def decode_response(payload: Any, api_key: int, version: int) -> Tuple[ResponseHeader, Any]:
@@ -150,7 +153,7 @@ def decode_response(payload: Any, api_key: int, version: int) -> Tuple[ResponseH
     cls = response_class(api_key)
     hv = response_header_version(api_key, version)
     cls.plan(version)  # an UnsupportedVersionError before anything is read
-    header, offset = _codec["decode_from"](ResponseHeader.plan(hv), payload, 0)
+    header, offset = _decode_from(ResponseHeader.plan(hv), payload, 0)
     try:
         return header, _body(cls, payload, version, offset)
     except DecodeError as exc:

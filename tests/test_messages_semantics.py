@@ -223,14 +223,12 @@ def test_negotiation_picks_the_highest_common_version(backend):
     assert m.negotiate_version(resp, 3, VersionRange(0, 4)) == 4
 
 
-def test_size_is_exact_and_encode_parts_frames(backend):
-    from kafkawire import _message_class
-
+def test_size_is_exact_and_encode_parts_frames(impl):
     msg = m.MetadataResponse(brokers=[m.MetadataResponse.MetadataResponseBroker(host="hé" * 50)])
     for v in range(0, 14):
         assert msg.size(v) == len(msg.encode(v))
     h = m.ResponseHeader(correlation_id=1)
-    frame = _message_class._codec["encode_parts"](
+    frame = impl("codec").encode_parts(
         ((m.ResponseHeader.plan(1), h), (m.MetadataResponse.plan(12), msg)), True
     )
     assert frame[4:] == h.encode(1) + msg.encode(12)

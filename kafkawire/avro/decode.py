@@ -16,11 +16,14 @@ from kafkawire.avro.resolve import compile_plan
 from kafkawire.avro.schema import Schema, parse
 from kafkawire.errors import SchemaFramingError
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # a type checker reads the pure twin; at run time the active backend's
     from kafkawire._backend_protocol import AvroBackend
     from kafkawire._pure import avro as _pure_avro
+    from kafkawire._pure.avro import decode_column as _decode_column
 
     _PURE_IS_A_BACKEND: AvroBackend = _pure_avro  # what implementation("avro") promises
+else:
+    _backend.bind(globals(), "avro", ("decode_column",), prefix="_")
 
 SchemaLike = Union[str, Dict[str, Any], Sequence[Any]]
 
@@ -130,7 +133,7 @@ class AvroColumnDecoder:
 
     def _decode(self, column: Any) -> Any:
         validity, offs, data = column.buffers()
-        cols = _backend.implementation("avro").decode_column(
+        cols = _decode_column(
             len(column),
             column.offset,
             validity,

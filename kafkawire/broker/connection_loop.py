@@ -22,15 +22,15 @@ async def serve_connection(
     """Serve one client connection until it closes, the broker stops or a request must close it."""
     task = asyncio.current_task()
     assert task is not None  # asyncio runs this callback as a task
-    ctx.tasks.add(task)
+    ctx.state.tasks.add(task)
     peer = writer.get_extra_info("peername")
     protocol = ServerConnection(ctx.api_versions, max_frame_size=ctx.config.max_frame_size)
-    conn = Connection(next(ctx.conn_ids), f"{peer[0]}:{peer[1]}" if peer else "?", writer, protocol)
+    conn = Connection(next(ctx.state.conn_ids), f"{peer[0]}:{peer[1]}" if peer else "?", writer, protocol)
     if ctx.security.uses_ssl:
         tls = writer.get_extra_info("ssl_object")
         conn.principal = certificate_principal(tls.getpeercert() if tls is not None else None)
     conn.sasl = ctx.security.sasl_session()
-    ctx.connections[conn.id] = conn
+    ctx.state.connections[conn.id] = conn
     why = "client closed the connection"
     try:
         while True:
@@ -51,7 +51,7 @@ async def serve_connection(
                     raise
                 except Exception as exc:  # a broker bug: keep it visible, drop the connection
                     log.exception("connection %d: request failed", conn.id)
-                    ctx.handler_errors.append(f"{type(exc).__name__}: {exc}")
+                    ctx.observed.handler_errors.append(f"{type(exc).__name__}: {exc}")
                     close = f"internal error: {type(exc).__name__}: {exc}"
                 if close:
                     break
@@ -64,8 +64,8 @@ async def serve_connection(
         why = "broker stopping"
     finally:
         protocol.connection_lost()
-        ctx.connections.pop(conn.id, None)
-        ctx.closed_connections.append((conn.id, why))
+        ctx.state.connections.pop(conn.id, None)
+        ctx.observed.closed_connections.append((conn.id, why))
         log.debug("connection %d (%s) closed: %s", conn.id, conn.peer, why)
-        ctx.tasks.discard(task)
+        ctx.state.tasks.discard(task)
         writer.close()  # closing a transport that is already closed does nothing

@@ -74,7 +74,7 @@ async def handle_event(ctx: BrokerContext, conn: Connection, event: object, deco
     if not isinstance(event, RequestEvent):
         return f"{type(event).__name__} is not served by this broker"
     api_key, version = event.api_key, event.version
-    ctx.versions_seen[api_key].add(version)
+    ctx.observed.versions_seen[api_key].add(version)
     if event.unsupported_version:
         await _unsupported_api_versions(ctx, conn, event)
         return None
@@ -85,17 +85,17 @@ async def handle_event(ctx: BrokerContext, conn: Connection, event: object, deco
     if handler is None:
         return f"API key {api_key} ({type(event.message).__name__}) is not implemented by this broker"
     header, request = event.header, event.message
-    if ctx.frame_log is not None or ctx.check_roundtrip:
+    if ctx.state.frame_log is not None or ctx.check_roundtrip:
         log_request(ctx, conn, event.payload, header, request, event.trailing)
     response = await handler(ctx, conn, header, request, version)
-    ctx.stats.count[api_key] += 1
-    ctx.stats.decode_ns[api_key] += decode_ns
+    ctx.observed.stats.count[api_key] += 1
+    ctx.observed.stats.decode_ns[api_key] += decode_ns
     if not event.expects_response:  # Produce with acks=0 has no response
         return None
     t2 = time.perf_counter_ns()
     frame = conn.protocol.respond(event, response)
-    ctx.stats.encode_ns[api_key] += time.perf_counter_ns() - t2
-    if ctx.frame_log is not None or ctx.check_roundtrip:
+    ctx.observed.stats.encode_ns[api_key] += time.perf_counter_ns() - t2
+    if ctx.state.frame_log is not None or ctx.check_roundtrip:
         log_response(ctx, conn, frame, api_key, version, header.correlation_id)
     await conn.send(frame)
     if conn.sasl is not None and conn.sasl.failure is not None:
@@ -109,8 +109,8 @@ async def _unsupported_api_versions(ctx: BrokerContext, conn: Connection, event:
     v0-shaped response: UNSUPPORTED_VERSION plus the versions the broker supports."""
     response = conn.protocol.api_versions_response(error_code=ErrorCode.UNSUPPORTED_VERSION)
     frame = conn.protocol.respond(event, response)
-    if ctx.frame_log is not None:
-        ctx.frame_log(
+    if ctx.state.frame_log is not None:
+        ctx.state.frame_log(
             {
                 "time": time.time(),
                 "connection": conn.id,
@@ -122,7 +122,7 @@ async def _unsupported_api_versions(ctx: BrokerContext, conn: Connection, event:
                 "note": "version not supported: answered as KIP-511 asks",
             }
         )
-    if ctx.frame_log is not None or ctx.check_roundtrip:
+    if ctx.state.frame_log is not None or ctx.check_roundtrip:
         log_response(ctx, conn, frame, ApiKey.API_VERSIONS, 0, event.correlation_id)
     await conn.send(frame)
     return None

@@ -29,7 +29,7 @@ log = logging.getLogger("kafkawire.broker")
 def _roundtrip_failed(ctx: BrokerContext, entry: Dict[str, Any], expected: bytes, got: bytes) -> None:
     diff_at = next((i for i, (a, b) in enumerate(zip(expected, got)) if a != b), min(len(expected), len(got)))
     failure = dict(entry, reencoded_hex=got.hex(), first_difference=diff_at)
-    ctx.roundtrip_failures.append(failure)
+    ctx.observed.roundtrip_failures.append(failure)
     log.error(
         "frame does not re-encode to the same bytes: %s v%s (byte %d)",
         entry.get("api_name"),
@@ -93,9 +93,9 @@ def log_response(
         header, body = kafkawire.decode_response(payload, api_key, version)
     except DecodeError as exc:
         entry["decode_error"] = str(exc)
-        ctx.roundtrip_failures.append(dict(entry, hex=bytes(payload).hex()))
-        if ctx.frame_log is not None:
-            ctx.frame_log(dict(entry, hex=bytes(payload).hex()))
+        ctx.observed.roundtrip_failures.append(dict(entry, hex=bytes(payload).hex()))
+        if ctx.state.frame_log is not None:
+            ctx.state.frame_log(dict(entry, hex=bytes(payload).hex()))
         return
 
     def encode_again() -> bytes:
@@ -124,14 +124,14 @@ def _check_and_log(
     and body of ``shown`` when given."""
     if ctx.check_roundtrip:
         again = encode_again()
-        ctx.frames_checked += 1
+        ctx.observed.frames_checked += 1
         entry["roundtrip"] = again == bytes(payload)
         if not entry["roundtrip"]:
             _roundtrip_failed(ctx, dict(entry, hex=bytes(payload).hex()), bytes(payload), again)
-    if ctx.frame_log is not None:
+    if ctx.state.frame_log is not None:
         hex_shown, body_shown = shown or (bytes(payload).hex(), body.to_dict())
         if hex_shown is not None:
             entry["hex"] = hex_shown
         entry["header"] = header.to_dict()
         entry["body"] = body_shown
-        ctx.frame_log(entry)
+        ctx.state.frame_log(entry)

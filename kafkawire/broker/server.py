@@ -111,7 +111,7 @@ class Broker:
             config.api_versions if config.api_versions is not None else {k: _versions_of(k) for k in HANDLERS}
         )
         #: What the connection loop, the dispatch and the handlers share.
-        self.context = BrokerContext(config, api_versions, security)
+        self.context = BrokerContext.made(config, api_versions, security)
         self._server: Optional[asyncio.AbstractServer] = None
         self._thread: Optional[threading.Thread] = None
         self._stop_event: Optional[asyncio.Event] = None
@@ -120,23 +120,23 @@ class Broker:
     async def start(self) -> "Broker":
         """Open the log, bind the listening socket and start serving."""
         ctx, config = self.context, self.config
-        ctx.started(
+        ctx.state.open(
             asyncio.get_running_loop(), Storage(config.log_dir), AclStore(config.log_dir, config.super_users)
         )
-        ctx.groups.attach_log(GroupLog(config.log_dir))
-        if ctx.groups.log is not None and ctx.groups.log.log.next_offset:
+        ctx.state.groups.attach_log(GroupLog(config.log_dir))
+        if ctx.state.groups.log is not None and ctx.state.groups.log.log.next_offset:
             offsets_topic(ctx)  # kept from an earlier run, as Kafka keeps it
         if config.frame_log is not None:
-            ctx.frame_log = FrameLog(config.frame_log)
-        ctx.groups.start()
+            ctx.state.frame_log = FrameLog(config.frame_log)
+        ctx.state.groups.start()
         self._server = await asyncio.start_server(
             functools.partial(serve_connection, ctx),
             config.host,
-            ctx.port,
+            ctx.state.port,
             limit=1 << 20,
             ssl=ctx.security.ssl_context(),
         )
-        ctx.port = self._server.sockets[0].getsockname()[1]
+        ctx.state.port = self._server.sockets[0].getsockname()[1]
         log.info("kafkawire broker listening on %s", self.bootstrap_servers)
         return self
 
@@ -146,21 +146,21 @@ class Broker:
         if self._server is not None:
             self._server.close()
             self._server = None
-        for conn in list(ctx.connections.values()):
+        for conn in list(ctx.state.connections.values()):
             conn.writer.close()
-        for task in list(ctx.tasks):
+        for task in list(ctx.state.tasks):
             task.cancel()
-        if ctx.tasks:
-            await asyncio.wait(list(ctx.tasks), timeout=5)
-        await ctx.groups.stop()
-        if ctx.groups.log is not None:
-            ctx.groups.log.close()
-            ctx.groups.log = None
-        if ctx.storage is not None:
-            ctx.storage.close()
-        if ctx.frame_log is not None:
-            ctx.frame_log.close()
-            ctx.frame_log = None
+        if ctx.state.tasks:
+            await asyncio.wait(list(ctx.state.tasks), timeout=5)
+        await ctx.state.groups.stop()
+        if ctx.state.groups.log is not None:
+            ctx.state.groups.log.close()
+            ctx.state.groups.log = None
+        if ctx.state.is_open:
+            ctx.state.storage.close()
+        if ctx.state.frame_log is not None:
+            ctx.state.frame_log.close()
+            ctx.state.frame_log = None
 
     async def __aenter__(self) -> "Broker":
         return await self.start()
@@ -207,7 +207,8 @@ class Broker:
         if self._thread is None:
             return
         stop = self._stop_event  # made before the thread reported ready
-        loop = self.context.event_loop
+        state = self.context.state
+        loop = state.loop if state.is_open else None
         if loop is not None and stop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(stop.set)
         self._thread.join(timeout)
@@ -219,14 +220,14 @@ class Broker:
         async def run() -> Any:
             return fn()
 
-        return asyncio.run_coroutine_threadsafe(run(), self.context.loop).result(timeout)
+        return asyncio.run_coroutine_threadsafe(run(), self.context.state.loop).result(timeout)
 
     # -- inspection (for tests) ------------------------------------------------------
     def topic_records(self, topic: str) -> Dict[int, List[R.Record]]:
         """Every record of ``topic`` by partition, decoded with kafkawire.records."""
 
         def collect() -> Dict[int, bytes]:
-            t = self.context.store.topics[topic]
+            t = self.context.state.storage.topics[topic]
             return {p.partition: b"".join(p.iter_batches()) for p in t.partitions}
 
         raw = self.call(collect)
@@ -236,7 +237,7 @@ class Broker:
         """The batch headers of ``topic`` by partition."""
 
         def collect() -> Dict[int, bytes]:
-            t = self.context.store.topics[topic]
+            t = self.context.state.storage.topics[topic]
             return {p.partition: b"".join(p.iter_batches()) for p in t.partitions}
 
         raw = self.call(collect)
@@ -260,11 +261,11 @@ class Broker:
     def port(self) -> int:
         """The port listened on (the one bound, once started), which Metadata and
         FindCoordinator advertise; set it to advertise another (a relay's)."""
-        return self.context.port
+        return self.context.state.port
 
     @port.setter
     def port(self, port: int) -> None:
-        self.context.port = port
+        self.context.state.port = port
 
     @property
     def log_dir(self) -> Optional[str]:
@@ -282,7 +283,7 @@ class Broker:
         return self.config.cluster_id
 
     @property
-    def api_versions(self) -> Dict[int, Tuple[int, int]]:
+    def api_versions(self) -> Mapping[int, Tuple[int, int]]:
         """The versions served of each API key."""
         return self.context.api_versions
 
@@ -299,59 +300,59 @@ class Broker:
     @property
     def storage(self) -> Optional[Storage]:
         """The partitions (None until started)."""
-        return self.context.storage
+        return self.context.state.storage if self.context.state.is_open else None
 
     @property
     def acls(self) -> Optional[AclStore]:
         """The ACLs (None until started)."""
-        return self.context.acls
+        return self.context.state.acls if self.context.state.is_open else None
 
     @property
     def groups(self) -> GroupCoordinator:
         """The consumer groups."""
-        return self.context.groups
+        return self.context.state.groups
 
     @property
     def connections(self) -> Dict[int, Connection]:
         """The open connections by id."""
-        return self.context.connections
+        return self.context.state.connections
 
     @property
     def stats(self) -> CodecStats:
         """Time spent in the codec per API."""
-        return self.context.stats
+        return self.context.observed.stats
 
     @property
     def roundtrip_failures(self) -> List[Dict[str, Any]]:
         """Every frame that did not re-encode to its bytes (with ``check_roundtrip``)."""
-        return self.context.roundtrip_failures
+        return self.context.observed.roundtrip_failures
 
     @property
     def frames_checked(self) -> int:
         """How many frames the round-trip check re-encoded."""
-        return self.context.frames_checked
+        return self.context.observed.frames_checked
 
     @property
     def handler_errors(self) -> List[str]:
         """Exceptions raised while answering a request (broker bugs)."""
-        return self.context.handler_errors
+        return self.context.observed.handler_errors
 
     @property
     def versions_seen(self) -> Dict[int, Set[int]]:
         """The versions asked of each API key."""
-        return self.context.versions_seen
+        return self.context.observed.versions_seen
 
     @property
     def fetches_parked(self) -> int:
         """Fetches that waited for data (``min_bytes`` not yet met)."""
-        return self.context.fetches_parked
+        return self.context.observed.fetches_parked
 
     @property
     def closed_connections(self) -> List[Tuple[int, str]]:
         """``(connection id, why)`` of every closed connection."""
-        return self.context.closed_connections
+        return self.context.observed.closed_connections
 
     @property
     def authentications(self) -> List[Tuple[int, Optional[str], Optional[str]]]:
         """``(connection id, mechanism, principal or None)`` of every SASL authentication."""
-        return self.context.authentications
+        return self.context.observed.authentications

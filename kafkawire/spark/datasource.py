@@ -83,7 +83,7 @@ from pyspark.sql.datasource import (
     WriterCommitMessage,
 )
 
-from kafkawire import datasource_options
+from kafkawire import _backend, datasource_options
 from kafkawire.log import planning, read, read_options, scan, segments, storage, write
 from kafkawire.schema.plan import INT32_MAX
 from kafkawire.spark.ddl import spark_ddl, spark_type
@@ -364,8 +364,6 @@ class KafkaLogWriter(DataSourceArrowWriter):
     # -- in the tasks ------------------------------------------------------
 
     def write(self, iterator: Iterator["pyarrow.RecordBatch"]) -> StagedTask:
-        from kafkawire import _backend
-
         # the records implementation the 'backend' option names, else the active one
         return self._write(iterator, _backend.implementation("records", self.backend or None))
 

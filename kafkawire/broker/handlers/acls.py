@@ -47,7 +47,7 @@ async def create_acls(
             except AclError as exc:
                 error, message = ErrorCode.INVALID_REQUEST, str(exc)
         results.append(R_.AclCreationResult(error_code=error, error_message=message))
-    ctx.acl_store.add(added)
+    ctx.state.acls.add(added)
     return R_(throttle_time_ms=0, results=results)
 
 
@@ -85,7 +85,7 @@ async def describe_acls(
             throttle_time_ms=0, error_code=ErrorCode.INVALID_REQUEST, error_message=str(exc), resources=[]
         )
     by_resource: Dict[Tuple[int, str, int], List[M.DescribeAclsResponse.AclDescription]] = defaultdict(list)
-    for b in ctx.acl_store.describe(flt):
+    for b in ctx.state.acls.describe(flt):
         by_resource[(b.resource_type, b.resource_name, b.pattern_type)].append(
             R_.AclDescription(
                 principal=b.principal,
@@ -148,7 +148,7 @@ async def delete_acls(
                         operation=b.operation,
                         permission_type=b.permission_type,
                     )
-                    for b in ctx.acl_store.delete(flt)
+                    for b in ctx.state.acls.delete(flt)
                 ],
             )
         )

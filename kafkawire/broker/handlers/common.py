@@ -20,7 +20,7 @@ def allowed(ctx: BrokerContext, conn: Connection, operation: int, resource_type:
     (always, without ``acl_enforce``)."""
     if not ctx.config.acl_enforce:
         return True
-    return ctx.acl_store.authorize(conn.principal, conn.host, operation, resource_type, name)
+    return ctx.state.acls.authorize(conn.principal, conn.host, operation, resource_type, name)
 
 
 def may_create_topic(ctx: BrokerContext, conn: Connection, name: str) -> bool:
@@ -35,9 +35,9 @@ def resolve(
 ) -> Tuple[Optional[Topic], int]:
     """``(topic, error)`` for a topic named by name (old versions) or id (new)."""
     if by_id:
-        t = ctx.store.by_id.get(topic_id) if topic_id is not None else None
+        t = ctx.state.storage.by_id.get(topic_id) if topic_id is not None else None
         return t, (ErrorCode.NONE if t is not None else ErrorCode.UNKNOWN_TOPIC_ID)
-    t = ctx.store.topics.get(name) if name is not None else None
+    t = ctx.state.storage.topics.get(name) if name is not None else None
     return t, (ErrorCode.NONE if t is not None else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
 
 
@@ -55,7 +55,7 @@ def topic_operations(ctx: BrokerContext, conn: Connection, name: str) -> int:
     """The operations the connection may do on topic ``name``, as Kafka's bit set."""
     if not ctx.config.acl_enforce:
         return ALL_TOPIC_OPERATIONS
-    return ctx.acl_store.operations(conn.principal, conn.host, A.TOPIC, name, TOPIC_OPERATIONS)
+    return ctx.state.acls.operations(conn.principal, conn.host, A.TOPIC, name, TOPIC_OPERATIONS)
 
 
 def auto_create(ctx: BrokerContext, name: str) -> int:
@@ -66,13 +66,13 @@ def auto_create(ctx: BrokerContext, name: str) -> int:
     if name == internal_topics.CONSUMER_OFFSETS:
         offsets_topic(ctx)  # the group coordinator's, as Kafka creates it
         return ErrorCode.NONE
-    ctx.store.create_topic(name, ctx.config.num_partitions)
+    ctx.state.storage.create_topic(name, ctx.config.num_partitions)
     return ErrorCode.NONE
 
 
 def offsets_topic(ctx: BrokerContext) -> None:
     """List the group coordinator's partition as the internal ``__consumer_offsets``
     (Kafka creates the topic when a group first asks for its coordinator)."""
-    log = ctx.groups.log
-    if log is not None and internal_topics.CONSUMER_OFFSETS not in ctx.store.topics:
-        ctx.store.add_internal_topic(internal_topics.CONSUMER_OFFSETS, [log.log])
+    log = ctx.state.groups.log
+    if log is not None and internal_topics.CONSUMER_OFFSETS not in ctx.state.storage.topics:
+        ctx.state.storage.add_internal_topic(internal_topics.CONSUMER_OFFSETS, [log.log])

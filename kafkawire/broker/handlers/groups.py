@@ -46,7 +46,7 @@ async def find_coordinator(
             error_message=None,
             node_id=ctx.config.node_id,
             host=ctx.config.host,
-            port=ctx.port,
+            port=ctx.state.port,
         )
 
     if key_type == 0:
@@ -81,7 +81,7 @@ async def join_group(
             member_id=req.member_id,
             members=[],
         )
-    group = ctx.groups.get(req.group_id)
+    group = ctx.state.groups.get(req.group_id)
     result = await group.join(
         req.member_id,
         req.group_instance_id if version >= 5 else None,
@@ -119,7 +119,7 @@ async def sync_group(
     R_ = M.SyncGroupResponse
     if not allowed(ctx, conn, A.READ, A.GROUP, req.group_id):
         return R_(throttle_time_ms=0, error_code=ErrorCode.GROUP_AUTHORIZATION_FAILED, assignment=b"")
-    group = ctx.groups.get(req.group_id, create=False)
+    group = ctx.state.groups.get(req.group_id, create=False)
     if group is None:
         return R_(throttle_time_ms=0, error_code=ErrorCode.UNKNOWN_MEMBER_ID, assignment=b"")
     error, assignment = await group.sync(
@@ -138,7 +138,7 @@ async def heartbeat(
     """Heartbeat: keep a member alive, or tell it to rejoin."""
     if not allowed(ctx, conn, A.READ, A.GROUP, req.group_id):
         return M.HeartbeatResponse(throttle_time_ms=0, error_code=ErrorCode.GROUP_AUTHORIZATION_FAILED)
-    group = ctx.groups.get(req.group_id, create=False)
+    group = ctx.state.groups.get(req.group_id, create=False)
     error = group.heartbeat(req.member_id, req.generation_id) if group else ErrorCode.UNKNOWN_MEMBER_ID
     return M.HeartbeatResponse(throttle_time_ms=0, error_code=error)
 
@@ -150,7 +150,7 @@ async def leave_group(
     R_ = M.LeaveGroupResponse
     if not allowed(ctx, conn, A.READ, A.GROUP, req.group_id):
         return R_(throttle_time_ms=0, error_code=ErrorCode.GROUP_AUTHORIZATION_FAILED, members=[])
-    group = ctx.groups.get(req.group_id, create=False)
+    group = ctx.state.groups.get(req.group_id, create=False)
     if version < 3:
         error = group.leave(req.member_id) if group else ErrorCode.UNKNOWN_MEMBER_ID
         return R_(throttle_time_ms=0, error_code=error)
@@ -175,7 +175,7 @@ async def offset_commit(
     if not allowed(ctx, conn, A.READ, A.GROUP, req.group_id):
         group, group_error = None, ErrorCode.GROUP_AUTHORIZATION_FAILED
     else:
-        group = ctx.groups.get(req.group_id) if req.group_id else None
+        group = ctx.state.groups.get(req.group_id) if req.group_id else None
         group_error = (
             ErrorCode.INVALID_GROUP_ID if group is None else group.check_commit(member_id, generation)
         )
@@ -215,7 +215,7 @@ def _offsets_of(
     by_id: bool,
 ) -> List[Tuple[str, uuid.UUID, List[_PartitionOffset]]]:
     """``[(name, topic_id, [(partition, offset, epoch, metadata, error)])]``."""
-    group = ctx.groups.get(group_id, create=False)
+    group = ctx.state.groups.get(group_id, create=False)
     committed = group.offsets if group is not None else {}
     out: List[Tuple[str, uuid.UUID, List[_PartitionOffset]]] = []
     if requested is None:
@@ -225,12 +225,12 @@ def _offsets_of(
                 continue  # topics the principal may not see are left out
             by_topic[topic].append((part, held.offset, held.leader_epoch, held.metadata, ErrorCode.NONE))
         for name, parts in by_topic.items():
-            t = ctx.store.topics.get(name)
+            t = ctx.state.storage.topics.get(name)
             out.append((name, t.topic_id if t else ZERO_UUID, parts))
         return out
     for name, topic_id, partitions in requested:
         if by_id:
-            t = ctx.store.by_id.get(topic_id)
+            t = ctx.state.storage.by_id.get(topic_id)
             if t is None:
                 out.append(
                     (name, topic_id, [(p, -1, -1, "", ErrorCode.UNKNOWN_TOPIC_ID) for p in partitions])

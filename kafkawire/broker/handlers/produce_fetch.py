@@ -95,8 +95,8 @@ async def produce(
             )
         )
     if appended:
-        async with ctx.appended:
-            ctx.appended.notify_all()
+        async with ctx.state.appended:
+            ctx.state.appended.notify_all()
     if req.acks == 0:
         return None
     return R_(responses=responses, throttle_time_ms=0)
@@ -113,16 +113,16 @@ async def fetch(
     min_bytes = max(req.min_bytes, 0)
     parked = False
     while True:
-        async with ctx.appended:
+        async with ctx.state.appended:
             response, total, errors = _fetch_once(ctx, conn, req, version)
             remaining = deadline - loop.time()
             if total >= min_bytes or errors or remaining <= 0:
                 return response
             if not parked:
                 parked = True
-                ctx.fetches_parked += 1
+                ctx.observed.fetches_parked += 1
             try:
-                await asyncio.wait_for(ctx.appended.wait(), remaining)
+                await asyncio.wait_for(ctx.state.appended.wait(), remaining)
             except asyncio.TimeoutError:
                 pass
 
@@ -195,7 +195,7 @@ async def list_offsets(
     R_ = M.ListOffsetsResponse
     topics = []
     for lt in req.topics:
-        topic = ctx.store.topics.get(lt.name)
+        topic = ctx.state.storage.topics.get(lt.name)
         terr = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
         if not allowed(ctx, conn, A.DESCRIBE, A.TOPIC, lt.name):
             topic, terr = None, ErrorCode.TOPIC_AUTHORIZATION_FAILED
@@ -244,7 +244,7 @@ async def init_producer_id(
             )
     elif ctx.config.acl_enforce and not (
         allowed(ctx, conn, A.IDEMPOTENT_WRITE, A.CLUSTER, A.CLUSTER_NAME)
-        or ctx.acl_store.any_topic_allows(conn.principal, conn.host, A.WRITE)
+        or ctx.state.acls.any_topic_allows(conn.principal, conn.host, A.WRITE)
     ):
         return R_(
             throttle_time_ms=0,
@@ -253,15 +253,15 @@ async def init_producer_id(
             producer_epoch=-1,
         )
     if req.transactional_id is not None:
-        pid, epoch = ctx.transactional.get(req.transactional_id, (None, -1))
+        pid, epoch = ctx.state.transactional.get(req.transactional_id, (None, -1))
         if pid is None:
-            pid = next(ctx.producer_ids)
+            pid = next(ctx.state.producer_ids)
         epoch = epoch + 1
-        ctx.transactional[req.transactional_id] = (pid, epoch)
-    elif version >= 3 and req.producer_id >= 0 and req.producer_id in ctx.producer_epochs:
+        ctx.state.transactional[req.transactional_id] = (pid, epoch)
+    elif version >= 3 and req.producer_id >= 0 and req.producer_id in ctx.state.producer_epochs:
         pid = req.producer_id
-        epoch = ctx.producer_epochs[pid] + 1  # KIP-360: bump the epoch, keep the id
+        epoch = ctx.state.producer_epochs[pid] + 1  # KIP-360: bump the epoch, keep the id
     else:
-        pid, epoch = next(ctx.producer_ids), 0
-    ctx.producer_epochs[pid] = epoch
+        pid, epoch = next(ctx.state.producer_ids), 0
+    ctx.state.producer_epochs[pid] = epoch
     return R_(throttle_time_ms=0, error_code=ErrorCode.NONE, producer_id=pid, producer_epoch=epoch)

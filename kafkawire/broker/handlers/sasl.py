@@ -26,7 +26,7 @@ def before_authentication(ctx: BrokerContext, conn: Connection, api_key: int) ->
         return None
     if not conn.sasl.authenticated:
         return f"API key {api_key} sent before SASL authentication"
-    if conn.session_expires is not None and ctx.loop.time() > conn.session_expires:
+    if conn.session_expires is not None and ctx.state.loop.time() > conn.session_expires:
         return "the SASL session expired without re-authentication"
     return None
 
@@ -34,8 +34,8 @@ def before_authentication(ctx: BrokerContext, conn: Connection, api_key: int) ->
 def _authenticated(ctx: BrokerContext, conn: Connection, session: ServerSession) -> None:
     conn.principal = f"User:{session.principal}"
     lifetime = ctx.security.session_lifetime_ms
-    conn.session_expires = ctx.loop.time() + lifetime / 1000.0 if lifetime else None
-    ctx.authentications.append((conn.id, session.mechanism, session.principal))
+    conn.session_expires = ctx.state.loop.time() + lifetime / 1000.0 if lifetime else None
+    ctx.observed.authentications.append((conn.id, session.mechanism, session.principal))
 
 
 async def raw_sasl_token(ctx: BrokerContext, conn: Connection, event: SaslTokenReceived) -> Optional[str]:
@@ -46,7 +46,7 @@ async def raw_sasl_token(ctx: BrokerContext, conn: Connection, event: SaslTokenR
     try:
         reply = conn.sasl.raw_token(event.token)
     except SaslError as exc:
-        ctx.authentications.append((conn.id, conn.sasl.mechanism, None))
+        ctx.observed.authentications.append((conn.id, conn.sasl.mechanism, None))
         await asyncio.sleep(FAILED_AUTHENTICATION_DELAY)
         return f"SASL authentication failed: {exc}"
     if not conn.sasl.expects_raw_token:  # the mechanism finished: Kafka requests again
@@ -81,7 +81,7 @@ async def sasl_authenticate(
         )
     response = conn.sasl.authenticate(req, version)
     if conn.sasl.failure is not None:
-        ctx.authentications.append((conn.id, conn.sasl.mechanism, None))
+        ctx.observed.authentications.append((conn.id, conn.sasl.mechanism, None))
     elif conn.sasl.exchange_complete:
         _authenticated(ctx, conn, conn.sasl)
     return response

@@ -31,7 +31,7 @@ async def metadata(
 ) -> M.MetadataResponse:
     """Metadata: this broker and the topics asked for (auto-created when allowed)."""
     R_ = M.MetadataResponse
-    storage = ctx.store
+    storage = ctx.state.storage
     wanted: List[Tuple[Optional[str], Optional[uuid.UUID]]]
     if req.topics is None or (version == 0 and not req.topics):
         wanted = [
@@ -102,7 +102,9 @@ async def metadata(
             )
         )
     brokers = [
-        R_.MetadataResponseBroker(node_id=ctx.config.node_id, host=ctx.config.host, port=ctx.port, rack=None)
+        R_.MetadataResponseBroker(
+            node_id=ctx.config.node_id, host=ctx.config.host, port=ctx.state.port, rack=None
+        )
     ]
     return R_(
         throttle_time_ms=0,
@@ -134,12 +136,12 @@ async def describe_cluster(
         operations = (
             ALL_CLUSTER_OPERATIONS
             if not ctx.config.acl_enforce
-            else ctx.acl_store.operations(
+            else ctx.state.acls.operations(
                 conn.principal, conn.host, A.CLUSTER, A.CLUSTER_NAME, CLUSTER_OPERATIONS
             )
         )
     broker = R_.DescribeClusterBroker(
-        broker_id=ctx.config.node_id, host=ctx.config.host, port=ctx.port, rack=None, is_fenced=False
+        broker_id=ctx.config.node_id, host=ctx.config.host, port=ctx.state.port, rack=None, is_fenced=False
     )
     return R_(
         throttle_time_ms=0,
@@ -163,7 +165,7 @@ async def describe_topic_partitions(
     partitions in all; the next cursor names the first partition left out (as Kafka
     4.4 does: a topic is left out whole once the limit is reached before it)."""
     R_ = M.DescribeTopicPartitionsResponse
-    storage = ctx.store
+    storage = ctx.state.storage
     if req.topics:
         names = sorted({t.name for t in req.topics})
     else:
@@ -250,7 +252,7 @@ async def create_topics(
             error, message = ErrorCode.TOPIC_AUTHORIZATION_FAILED, "Authorization failed."
         elif topic_name_error(t.name):
             error, message = ErrorCode.INVALID_TOPIC_EXCEPTION, topic_name_error(t.name)
-        elif t.name in ctx.store.topics:
+        elif t.name in ctx.state.storage.topics:
             error, message = ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{t.name}' already exists."
         elif partitions <= 0:
             error, message = ErrorCode.INVALID_PARTITIONS, "Number of partitions must be larger than 0."
@@ -265,7 +267,7 @@ async def create_topics(
         if error == ErrorCode.NONE:
             configs = {c.name: c.value for c in t.configs}
             if not req.validate_only:
-                topic = ctx.store.create_topic(t.name, partitions, configs=configs)
+                topic = ctx.state.storage.create_topic(t.name, partitions, configs=configs)
                 res.topic_id = topic.topic_id
             if version >= 5:
                 res.num_partitions = partitions
@@ -293,18 +295,18 @@ async def delete_topics(
         wanted = [(n, None) for n in req.topic_names]
     for name, topic_id in wanted:
         if name is None:
-            topic = ctx.store.by_id.get(topic_id) if topic_id is not None else None
+            topic = ctx.state.storage.by_id.get(topic_id) if topic_id is not None else None
             error = ErrorCode.NONE if topic is not None else ErrorCode.UNKNOWN_TOPIC_ID
             if topic is not None and not allowed(ctx, conn, A.DESCRIBE, A.TOPIC, topic.name):
                 topic, error = None, ErrorCode.UNKNOWN_TOPIC_ID  # by id, a hidden topic stays unknown
         else:
-            topic = ctx.store.topics.get(name)
+            topic = ctx.state.storage.topics.get(name)
             error = ErrorCode.NONE if topic is not None else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
         subject = topic.name if topic is not None else name
         if subject is not None and not allowed(ctx, conn, A.DELETE, A.TOPIC, subject):
             error = ErrorCode.TOPIC_AUTHORIZATION_FAILED
         elif topic is not None:
-            ctx.store.delete_topic(topic.name)
+            ctx.state.storage.delete_topic(topic.name)
         results.append(
             R_.DeletableTopicResult(
                 name=topic.name if topic is not None else name,
