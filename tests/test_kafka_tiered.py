@@ -641,7 +641,7 @@ def test_kafka_log_reads_a_remote_tier_in_an_object_store(kafka_log, kafka_tiere
 def test_a_remote_object_missing_from_the_store_is_named(kafka_tiered, seaweedfs):
     remote = seaweedfs.upload(str(kafka_tiered.remote_dir), "tiered", "remote-damaged")
     seg = tiered.remote_segments(str(kafka_tiered.metadata_dir))[("tiered-snappy", 0)][2]
-    gone = seg.object_path(remote, store=storage.resolve(remote))
+    gone = seg.object_path(remote, store=storage.open_store(remote))
     seaweedfs.filesystem().delete_file(gone[len("s3://") :])
     options = read_options.ReadOptions.parse(
         {

@@ -302,7 +302,7 @@ def test_storage_options_are_checked_and_unknown_ones_named():
     opts = read_options.ReadOptions.parse({"accessKey": "a", "secretKey": "s3cr3t", "endpoint": "http://h:1"})
     assert "s3cr3t" not in repr(opts) and opts.storage.endpoint == "http://h:1"
     with pytest.raises(ValueError, match="no store for scheme 'gs'"):
-        storage.resolve("gs://bucket/logs")
+        storage.open_store("gs://bucket/logs")
 
 
 def test_a_prefix_that_is_not_kafkas_is_an_error_not_an_empty_log(seaweedfs, tmp_path):
@@ -399,7 +399,7 @@ def test_path_style_takes_its_endpoint_from_the_environment_too(monkeypatch):
     monkeypatch.setenv("AWS_ENDPOINT_URL", "http://127.0.0.1:9")
     assert read_options.ReadOptions.parse({"pathStyle": "true"}).storage.path_style
     monkeypatch.setenv("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS", "true")  # as every AWS SDK takes it
-    assert storage.resolve("s3://b/k").options.endpoint is None
+    assert storage.open_store("s3://b/k").options.endpoint is None
 
 
 # -- Spark ------------------------------------------------------------------------------

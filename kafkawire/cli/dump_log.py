@@ -330,7 +330,7 @@ def _files_of(path: str) -> Tuple[Store, List[str]]:
     folder's segment and index files in name order, or those of every partition folder
     of a log directory (in topic and partition order)."""
     try:
-        store = storage.resolve(path)
+        store = storage.open_store(path)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
     info = store.info(path)

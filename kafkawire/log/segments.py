@@ -39,7 +39,7 @@ from kafkawire.log.storage import (
     StorageOptions,
     Store,
     local_path,
-    resolve,
+    open_store,
 )
 
 LOG_SUFFIX = ".log"
@@ -188,14 +188,14 @@ def discover(
     ``FileNotFoundError``) naming the path and what was looked for.
 
     Paths may be ``s3://`` or ``s3a://`` URIs of an object store, reached with ``storage``
-    (:func:`kafkawire.log.storage.resolve`); each segment found knows its store.
+    (:func:`kafkawire.log.storage.open_store`); each segment found knows its store.
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     expanded: List[Tuple[str, Store, str]] = []  # (the path given, its store, a path it stands for)
     for p in paths:
         p = local_path(os.fspath(p))
-        where = resolve(p, storage)
+        where = open_store(p, storage)
         matches = where.glob(p) if _glob.has_magic(p) else [p]
         if not matches:
             raise LogNotFoundError(p, "no file matches it")

@@ -3,10 +3,10 @@
 Everything in :mod:`kafkawire.log` reads through a :class:`Store`: it lists folders,
 and opens files for reads at a position (:class:`RangeFile`).  :data:`LOCAL` is the
 machine's own filesystem; :class:`ObjectStore` is an S3-compatible bucket, for paths
-``s3://bucket/key`` and ``s3a://bucket/key``.  :func:`resolve` picks the store a path
+``s3://bucket/key`` and ``s3a://bucket/key``.  :func:`open_store` picks the store a path
 names::
 
-    store = resolve("s3://logs/kafka", StorageOptions(endpoint="http://127.0.0.1:8333"))
+    store = open_store("s3://logs/kafka", StorageOptions(endpoint="http://127.0.0.1:8333"))
     for entry in store.list("s3://logs/kafka/orders-0"):
         ...
     with store.open("s3://logs/kafka/orders-0/00000000000000000000.index") as f:
@@ -619,7 +619,7 @@ def scheme_of(path: str) -> Optional[str]:
     return head.lower() if sep and head.isalnum() and len(head) > 1 else None
 
 
-def resolve(path: str, options: StorageOptions = NO_STORAGE_OPTIONS) -> Store:
+def open_store(path: str, options: StorageOptions = NO_STORAGE_OPTIONS) -> Store:
     """The store ``path`` lives in: an :class:`ObjectStore` for ``s3://`` and
     ``s3a://`` URIs, :data:`LOCAL` for filesystem paths (``file://`` too)."""
     scheme = scheme_of(path)
@@ -655,7 +655,7 @@ __all__ = [
     "LOCAL",
     "ObjectStore",
     "scheme_of",
-    "resolve",
+    "open_store",
     "local_path",
 ]
 

@@ -42,7 +42,7 @@ from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Tupl
 from kafkawire.errors import DecodeError, LogNotFoundError
 from kafkawire.log import indexes, scan, segments
 from kafkawire.log.segments import PartitionLog, PathLike, Segment, SegmentError
-from kafkawire.log.storage import LOCAL, NO_STORAGE_OPTIONS, Entry, StorageOptions, Store, local_path, resolve
+from kafkawire.log.storage import LOCAL, NO_STORAGE_OPTIONS, Entry, StorageOptions, Store, local_path, open_store
 from kafkawire.log.transactions import TxnState
 from kafkawire.log.transactions import transactions as scanned
 
@@ -531,7 +531,7 @@ def join_tiers(
     object missing or of the wrong size: see :func:`_remote_segment_file` (``strict``:
     the FAILFAST mode).
     """
-    store = resolve(root, storage)
+    store = open_store(root, storage)
     out = []
     for plog in logs:
         segs = _partition_segs(plog, remote)
@@ -606,7 +606,7 @@ def tiered_logs(
     log_dirs: List[Tuple[Store, str]] = []
     for p in given:
         text = local_path(os.fspath(p))
-        where = resolve(text, storage)
+        where = open_store(text, storage)
         owner = segments.parse_partition_dir(where.basename(text.rstrip("/")))
         if glob.has_magic(text):
             present.append(p)

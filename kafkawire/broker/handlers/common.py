@@ -30,7 +30,7 @@ def may_create_topic(ctx: BrokerContext, conn: Connection, name: str) -> bool:
     )
 
 
-def resolve(
+def find_topic(
     ctx: BrokerContext, name: Optional[str], topic_id: Optional[uuid.UUID], by_id: bool
 ) -> Tuple[Optional[Topic], int]:
     """``(topic, error)`` for a topic named by name (old versions) or id (new)."""

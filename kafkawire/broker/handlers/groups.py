@@ -12,7 +12,7 @@ from kafkawire.broker import acls as A
 from kafkawire.broker.codes import ZERO_UUID
 from kafkawire.broker.connections import Connection
 from kafkawire.broker.context import BrokerContext
-from kafkawire.broker.handlers.common import allowed, offsets_topic, partition_of, resolve
+from kafkawire.broker.handlers.common import allowed, offsets_topic, partition_of, find_topic
 from kafkawire.error_codes import ErrorCode
 from kafkawire.headers import RequestHeader
 
@@ -181,7 +181,7 @@ async def offset_commit(
         )
     topics = []
     for t in req.topics:
-        topic, terr = resolve(ctx, t.name, t.topic_id, by_id)
+        topic, terr = find_topic(ctx, t.name, t.topic_id, by_id)
         parts = []
         for p in t.partitions:
             error: int = group_error

@@ -11,7 +11,7 @@ from kafkawire._records_common import BatchHeader
 from kafkawire.broker import acls as A
 from kafkawire.broker.connections import Connection
 from kafkawire.broker.context import BrokerContext
-from kafkawire.broker.handlers.common import allowed, partition_of, resolve
+from kafkawire.broker.handlers.common import allowed, partition_of, find_topic
 from kafkawire.broker.storage import StorageError, peek_magic, split_batches
 from kafkawire.error_codes import ErrorCode
 from kafkawire.errors import DecodeError
@@ -51,7 +51,7 @@ async def produce(
         ctx, conn, A.WRITE, A.TRANSACTIONAL_ID, req.transactional_id
     )
     for td in req.topic_data:
-        topic, terr = resolve(ctx, td.name, td.topic_id, by_id)
+        topic, terr = find_topic(ctx, td.name, td.topic_id, by_id)
         if txn_denied:
             topic, terr = None, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED
         elif not allowed(ctx, conn, A.WRITE, A.TOPIC, topic.name if topic else td.name or ""):
@@ -137,7 +137,7 @@ def _fetch_once(
     errors = False
     topics = []
     for ft in req.topics:
-        topic, terr = resolve(ctx, ft.topic, ft.topic_id, by_id)
+        topic, terr = find_topic(ctx, ft.topic, ft.topic_id, by_id)
         if not allowed(ctx, conn, A.READ, A.TOPIC, topic.name if topic else ft.topic or ""):
             topic, terr = None, ErrorCode.TOPIC_AUTHORIZATION_FAILED
         parts = []
