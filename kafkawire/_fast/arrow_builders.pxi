@@ -129,7 +129,6 @@ cdef int _fill(Col *cols, int b, char valid) except -1:
     return 0
 
 
-
 cdef _Builders _builders(layout, Py_ssize_t count):
     """The builders of ``layout`` (kind, width, kids per builder), the ones that take
     one value per row sized for ``count`` rows."""
