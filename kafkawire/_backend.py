@@ -32,11 +32,12 @@ if TYPE_CHECKING:
         CodecBackend,
         CrcBackend,
         PrimitivesBackend,
+        ProtobufBackend,
         RecordsBackend,
     )
 
 # Modules every backend provides.
-MODULES = ("primitives", "crc", "codec", "records", "avro")
+MODULES = ("primitives", "crc", "codec", "records", "avro", "protobuf")
 
 _import_error: Optional[BaseException] = None
 
@@ -178,6 +179,10 @@ def implementation(module: Literal["records"], backend: Optional[str] = None) ->
 
 @overload
 def implementation(module: Literal["avro"], backend: Optional[str] = None) -> AvroBackend: ...
+
+
+@overload
+def implementation(module: Literal["protobuf"], backend: Optional[str] = None) -> ProtobufBackend: ...
 
 
 @overload

@@ -24,7 +24,6 @@ _F32 = struct.Struct("<f")
 _F64 = struct.Struct("<d")
 _INT32_MAX = (1 << 31) - 1
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
-_MICROS_MIN, _MICROS_MAX = _INT64_MIN, _INT64_MAX
 
 
 def _truncated(what: str, pos: int) -> TruncatedPayloadError:
@@ -228,8 +227,8 @@ class _Runner:
         if node_kind == P.N_TIME:
             seconds = last[0] or 0
             nanos = last[1] or 0
-            micros = seconds * 1_000_000 + int(nanos / 1000)
-            if not _MICROS_MIN <= micros <= _MICROS_MAX:
+            micros = seconds * 1_000_000 + (nanos // 1000 if nanos >= 0 else -(-nanos // 1000))
+            if not _INT64_MIN <= micros <= _INT64_MAX:
                 raise PayloadDecodeError(f"{seconds} seconds is out of the microsecond range")
             c = self.cols[out]
             c.data += _I64.pack(micros)
