@@ -9,14 +9,14 @@ message that is, and a value of another message type is an error.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from kafkawire import _backend
 from kafkawire.avro.arrow import finish
 from kafkawire.avro.decode import AvroColumnDecoder
 from kafkawire.errors import SchemaResolutionError
 from kafkawire.protobuf.plan import Plan, compile_message
-from kafkawire.protobuf.schema import WELL_KNOWN, Pool, add_proto, parse_descriptor_set
+from kafkawire.protobuf.schema import WELL_KNOWN, Pool, add_schema, parse_descriptor_set
 
 if TYPE_CHECKING:
     from kafkawire._backend_protocol import ProtobufBackend
@@ -78,29 +78,26 @@ class ProtobufColumnDecoder(AvroColumnDecoder):
 
 
 def pool_from_proto(files: Union[str, Dict[str, str]]) -> Pool:
-    """A pool of ``.proto`` text: one file, or several by name (imports before importers
-    need not be ordered; the well-known types need no text)."""
+    """A pool of ``.proto`` text: one file, or several by name (the well-known types
+    need no text)."""
     texts = {"schema.proto": files} if isinstance(files, str) else dict(files)
     pool = Pool()
-    done: set = set()
+    loading: List[str] = []
 
-    def add(name: str, stack: Tuple[str, ...]) -> None:
-        if name in done:
+    def load(name: str) -> None:
+        if name not in texts:
+            if name in WELL_KNOWN:
+                add_schema(pool, WELL_KNOWN[name], name)
             return
-        if name in stack:
+        if name in loading:
             raise SchemaResolutionError(f"{name} imports itself")
-        text = texts.get(name, WELL_KNOWN.get(name))
-        if text is None:
-            raise SchemaResolutionError(f"the import {name!r} is not given")
-        from kafkawire.protobuf.schema import parse_proto
-
-        for imported in parse_proto(text, name)[0].imports:
-            add(imported, stack + (name,))
-        add_proto(pool, text, name)
-        done.add(name)
+        loading.append(name)
+        add_schema(pool, texts[name], name, load)
+        loading.pop()
 
     for name in texts:
-        add(name, ())
+        if name not in pool.files:
+            load(name)
     return pool
 
 

@@ -14,7 +14,7 @@ import base64
 import binascii
 import re
 from dataclasses import dataclass, field
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from kafkawire.errors import SchemaResolutionError
 
@@ -199,9 +199,9 @@ def _int(tok: str, where: str) -> int:
         raise SchemaResolutionError(f"{where}: {tok!r} is not a number") from None
 
 
-def parse_proto(text: str, name: str = "schema.proto") -> Tuple[ProtoFile, List[Tuple[Field, str]]]:
-    """A .proto file's messages, enums and imports, with each message or enum field's
-    type as written (to be resolved in the pool)."""
+def parse_proto(text: str, name: str = "schema.proto") -> Tuple[ProtoFile, List[Enum], List[Tuple[Field, str]]]:
+    """A .proto file's messages, enums and imports, and its message and enum fields
+    with their types as written (``scope|type``, to be resolved in the pool)."""
     t = _Tokens(text, name)
     syntax = "proto2"
     package = ""
@@ -337,9 +337,7 @@ def parse_proto(text: str, name: str = "schema.proto") -> Tuple[ProtoFile, List[
         else:  # option, service, extend
             t.i -= 1
             t.skip_statement()
-    pf = ProtoFile(name, package, top, imports)
-    pf._enums = enums  # type: ignore[attr-defined]
-    return pf, unresolved
+    return ProtoFile(name, package, top, imports), enums, unresolved
 
 
 def _walk(messages: Sequence[Message]) -> Iterator[Message]:
@@ -362,17 +360,16 @@ def _resolve(pool: Pool, scope: str, name: str) -> str:
         parts.pop()
 
 
-def add_proto(pool: Pool, text: str, name: str) -> ProtoFile:
-    """Parse ``text`` as the file ``name`` into ``pool`` (its imports already there)."""
-    pf, unresolved = parse_proto(text, name)
-    _add(pool, pf, pf._enums)  # type: ignore[attr-defined]
-    for f, where in unresolved:
-        scope, written = where.split("|", 1)
-        f.type_name = _resolve(pool, scope, written)
-        f.type = "enum" if f.type_name in pool.enums else "message"
-        if f.type == "message":
-            f.presence = True  # a message field is present or not, in every syntax
-    return pf
+def _imports(pool: Pool, pf: ProtoFile, load: Optional[Callable[[str], None]]) -> None:
+    """The files ``pf`` imports into ``pool``: by ``load``, or the well-known types."""
+    for name in pf.imports:
+        if name not in pool.files:
+            if load is not None:
+                load(name)
+            elif name in WELL_KNOWN:
+                add_schema(pool, WELL_KNOWN[name], name)
+            if name not in pool.files:
+                raise SchemaResolutionError(f"{pf.name}: the import {name!r} is not given")
 
 
 def _add(pool: Pool, pf: ProtoFile, enums: Sequence[Enum]) -> None:
@@ -531,9 +528,10 @@ def parse_descriptor_set(data: bytes) -> Pool:
     return pool
 
 
-def add_schema(pool: Pool, text: str, name: str) -> ProtoFile:
-    """A registry's schema text into ``pool``: .proto text, or the base64
-    ``FileDescriptorProto`` some serializers register."""
+def add_schema(pool: Pool, text: str, name: str, load: Optional[Callable[[str], None]] = None) -> ProtoFile:
+    """A schema into ``pool`` as the file ``name``: .proto text, or the base64
+    ``FileDescriptorProto`` some serializers register.  Its imports are added first,
+    by ``load(import name)`` (which adds that file), else from the well-known types."""
     if "{" not in text and ";" not in text:
         try:
             raw = base64.b64decode(text, validate=True)
@@ -541,9 +539,19 @@ def add_schema(pool: Pool, text: str, name: str) -> ProtoFile:
             raise SchemaResolutionError(f"{name}: neither .proto text nor a base64 descriptor") from None
         pf, enums = parse_file_descriptor(raw)
         pf.name = name
+        _imports(pool, pf, load)
         _add(pool, pf, enums)
         return pf
-    return add_proto(pool, text, name)
+    pf, enums, unresolved = parse_proto(text, name)
+    _imports(pool, pf, load)
+    _add(pool, pf, enums)
+    for f, where in unresolved:
+        scope, written = where.split("|", 1)
+        f.type_name = _resolve(pool, scope, written)
+        f.type = "enum" if f.type_name in pool.enums else "message"
+        if f.type == "message":
+            f.presence = True  # a message field is present or not, in every syntax
+    return pf
 
 
 # -- the well-known types a schema may import without a reference ------------------------

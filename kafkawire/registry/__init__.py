@@ -1,5 +1,5 @@
 """Confluent Schema Registry: the framing of keys and values, a REST client, the subject
-name strategies, and decoders of framed Avro columns to typed Arrow columns."""
+name strategies, and decoders of framed Avro and Protobuf columns to typed Arrow columns."""
 
 from kafkawire.registry.client import RegisteredSchema, SchemaReference, SchemaRegistryClient
 from kafkawire.registry.strategies import strategy
@@ -11,6 +11,7 @@ __all__ = [
     "SchemaRegistryClient",
     "RegistryAvroDecoder",
     "RegistryAvroEncoder",
+    "RegistryProtobufDecoder",
     "decode_message_indexes",
     "encode_message_indexes",
     "frame",
@@ -24,4 +25,8 @@ def __getattr__(name: str) -> object:
         from kafkawire.registry import avro
 
         return getattr(avro, name)
+    if name == "RegistryProtobufDecoder":
+        from kafkawire.registry import protobuf
+
+        return protobuf.RegistryProtobufDecoder
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -434,6 +434,21 @@ def _registry_decoder(settings: Any) -> Any:
             client = SchemaRegistryClient(
                 url, basic_auth=basic_auth, bearer_token=bearer_token, timeout=timeout
             )
+            # -- Protobuf schemas: their own decoder --------------------------------------
+            if reader_schema is None:
+                registered = (
+                    client.schema_by_id(reader_id)
+                    if reader_id is not None
+                    else client.schema_version(subject, version)
+                )
+                if registered.schema_type == "PROTOBUF":
+                    from kafkawire.registry.protobuf import RegistryProtobufDecoder
+
+                    decoder = _registry_decoders[settings] = RegistryProtobufDecoder(
+                        client, reader_id=registered.schema_id
+                    )
+                    return decoder
+            # -- Avro schemas ---------------------------------------------------------------
             decoder = _registry_decoders[settings] = RegistryAvroDecoder(
                 client,
                 subject=subject,
@@ -459,14 +474,17 @@ def from_registry(
     bearer_token: Optional[str] = None,
     timeout: float = 10.0,
 ) -> "Column":
-    """A column of framed Avro values -> a struct Column of the reader schema's fields.
+    """A column of framed Avro or Protobuf values -> a struct Column of the reader
+    schema's fields.
 
     The reader schema is ``reader_schema`` (JSON) when given, else version ``version``
     of ``subject`` (or of the subject ``subject_strategy`` names for ``topic``), read
     on the driver, which so knows the column's type (the workers read that schema by
     its id, so a version registered meanwhile changes nothing).  Each worker fetches a
     writer schema once per process.  Enums are strings, timestamps microseconds, fixed
-    binary, time-millis an int (as ``from_avro`` gives them).
+    binary, time-millis an int (as ``from_avro`` gives them).  A Protobuf schema's
+    first message is the column's type, as ``from_protobuf`` types it
+    (:mod:`kafkawire.registry.protobuf`).
     """
     from kafkawire.registry.strategies import strategy
     from kafkawire.spark.avro_types import spark_compatible, spark_ddl
