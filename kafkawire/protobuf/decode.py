@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence,
 from kafkawire import _backend
 from kafkawire.avro.arrow import finish
 from kafkawire.avro.decode import AvroColumnDecoder
-from kafkawire.errors import SchemaResolutionError
+from kafkawire.errors import PayloadDecodeError, SchemaResolutionError
 from kafkawire.protobuf.plan import Plan, compile_message
 from kafkawire.protobuf.schema import WELL_KNOWN, Pool, add_schema, parse_descriptor_set
 
@@ -39,7 +39,7 @@ class ProtobufColumnDecoder(AvroColumnDecoder):
         message: str,
         *,
         framed: bool = False,
-        message_for: Optional[Callable[[int, Tuple[int, ...]], str]] = None,
+        message_for: Optional[Callable[[int, Tuple[int, ...]], Optional[str]]] = None,
     ) -> None:
         self.message = pool.message(message).full_name
         layout, self._plan = compile_message(pool, pool.message(message))
@@ -55,9 +55,10 @@ class ProtobufColumnDecoder(AvroColumnDecoder):
             if self._message_for is not None and schema_id >= 0:
                 written = self._message_for(schema_id, key[1])
                 if written != self.message:
-                    raise SchemaResolutionError(
-                        f"schema id {schema_id}, message indexes {list(indexes)} is the message "
-                        f"{written}, not the column's {self.message}"
+                    raise PayloadDecodeError(
+                        f"schema id {schema_id}, message indexes {list(indexes)}: "
+                        + ("no such message" if written is None else f"the message {written}")
+                        + f", not the column's {self.message}"
                     )
             plan = self._writers[key] = self._plan
         return plan

@@ -96,19 +96,15 @@ class Pool:
         except KeyError:
             raise SchemaResolutionError(f"no message {name!r} in the schema") from None
 
-    def by_indexes(self, file: str, indexes: Sequence[int]) -> Message:
-        """The message at ``indexes`` of ``file`` (Confluent's message indexes)."""
+    def by_indexes(self, file: str, indexes: Sequence[int]) -> Optional[Message]:
+        """The message at ``indexes`` of ``file`` (Confluent's message indexes), or None."""
         level = self.files[file].messages
         found: Optional[Message] = None
         for i in indexes:
             if not 0 <= i < len(level):
-                raise SchemaResolutionError(
-                    f"message indexes {list(indexes)}: no message {i} at that level of {file!r}"
-                )
+                return None
             found = level[i]
             level = found.nested
-        if found is None:
-            raise SchemaResolutionError("no message indexes")
         return found
 
 
@@ -361,12 +357,12 @@ def _resolve(pool: Pool, scope: str, name: str) -> str:
 
 
 def _imports(pool: Pool, pf: ProtoFile, load: Optional[Callable[[str], None]]) -> None:
-    """The files ``pf`` imports into ``pool``: by ``load``, or the well-known types."""
+    """The files ``pf`` imports into ``pool``: by ``load``, else the well-known types."""
     for name in pf.imports:
         if name not in pool.files:
             if load is not None:
                 load(name)
-            elif name in WELL_KNOWN:
+            if name not in pool.files and name in WELL_KNOWN:
                 add_schema(pool, WELL_KNOWN[name], name)
             if name not in pool.files:
                 raise SchemaResolutionError(f"{pf.name}: the import {name!r} is not given")

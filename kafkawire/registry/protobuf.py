@@ -74,7 +74,10 @@ class RegistryProtobufDecoder(ProtobufColumnDecoder):
         self.reader_id: Optional[int] = registered.schema_id
         pool = registered_pool(client, registered)
         if message is None:
-            message = pool.by_indexes(_ROOT, [0]).full_name
+            first = pool.by_indexes(_ROOT, [0])
+            if first is None:
+                raise SchemaResolutionError(f"schema id {registered.schema_id} has no message")
+            message = first.full_name
         self._pools: Dict[int, Pool] = {registered.schema_id: pool}
         super().__init__(pool, message, framed=True, message_for=self._written)
 
@@ -94,9 +97,10 @@ class RegistryProtobufDecoder(ProtobufColumnDecoder):
         subject = strategy(subject_strategy)(topic, is_key, record_name)
         return cls(client, subject=subject, **options)
 
-    def _written(self, schema_id: int, indexes: Tuple[int, ...]) -> str:
+    def _written(self, schema_id: int, indexes: Tuple[int, ...]) -> Optional[str]:
         """The full name of the message a value of ``schema_id`` at ``indexes`` holds."""
         pool = self._pools.get(schema_id)
         if pool is None:
             pool = self._pools[schema_id] = registered_pool(self.client, self.client.schema_by_id(schema_id))
-        return pool.by_indexes(_ROOT, indexes).full_name
+        found = pool.by_indexes(_ROOT, indexes)
+        return None if found is None else found.full_name
