@@ -388,7 +388,7 @@ cdef int _message(Ctx *x, _CPlan cp, int node, const uint8_t *buf, Py_ssize_t po
         if -(INT64_MAX // 1000000) < seconds < INT64_MAX // 1000000:
             micros = seconds * 1000000 + nanos
         else:  # near the ends of the range: Python's integers say whether it fits
-            big = seconds * 1000000 + nanos
+            big = (<object>seconds) * 1000000 + nanos
             if not INT64_MIN <= big <= INT64_MAX:
                 _bad(f"{seconds} seconds is out of the microsecond range")
             micros = big
