@@ -122,8 +122,15 @@ def build() -> Tuple[Any, Any, Any, bytes]:
         include = os.path.join(os.path.dirname(grpc_tools.__file__), "_proto")
         descriptors = os.path.join(out, "all.desc")
         rc = protoc.main(
-            ["protoc", f"-I{out}", f"-I{include}", f"--python_out={out}", f"--descriptor_set_out={descriptors}",
-             "--include_imports", *(os.path.join(out, n) for n in FILES)]
+            [
+                "protoc",
+                f"-I{out}",
+                f"-I{include}",
+                f"--python_out={out}",
+                f"--descriptor_set_out={descriptors}",
+                "--include_imports",
+                *(os.path.join(out, n) for n in FILES),
+            ]
         )
         assert rc == 0, "protoc failed"
         sys.path.insert(0, out)
@@ -143,7 +150,10 @@ def descriptor_path() -> str:
 
 
 _EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
-_WRAPPERS = {f"google.protobuf.{n}Value" for n in ("Double", "Float", "Int64", "UInt64", "Int32", "UInt32", "Bool", "String", "Bytes")}
+_WRAPPERS = {
+    f"google.protobuf.{n}Value"
+    for n in ("Double", "Float", "Int64", "UInt64", "Int32", "UInt32", "Bool", "String", "Bytes")
+}
 
 
 def _micros(seconds: int, nanos: int) -> int:
@@ -197,7 +207,9 @@ def expected(msg: Any) -> Dict[str, Any]:
             present = msg.HasField(fd.name) or fd.has_default_value
             out[fd.name] = _value(fd, value) if present else None
         else:
-            zero = value == fd.default_value and not (isinstance(value, float) and math.copysign(1, value) < 0)
+            zero = value == fd.default_value and not (
+                isinstance(value, float) and math.copysign(1, value) < 0
+            )
             out[fd.name] = None if zero else _value(fd, value)
     return out
 

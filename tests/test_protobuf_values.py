@@ -31,17 +31,38 @@ INT64 = st.integers(-(2**63), 2**63 - 1)
 def _orders():
     """Orders that between them set every field, each way it can be set."""
     common, order, _legacy, _ = build()
-    O = order.Order
-    full = O(
-        i32=-5, i64=-(2**40), u32=2**32 - 1, u64=2**64 - 1, s32=-(2**31), s64=2**63 - 1,
-        f32=2**32 - 1, f64=2**64 - 1, sf32=-7, sf64=-(2**63), fl=1.5, db=-0.0, ok=True,
-        name="zoë ☃", raw=b"\x00\xff", status=O.SHIPPED, level=common.HIGH,
-        first_line=O.Line(sku="a", qty=2, notes=["x", ""], status=O.PAID),
-        lines=[O.Line(sku="b"), O.Line()], ids=[0, -1, 2**62], tags=["t", ""], history=[O.NEW, O.PAID],
-        counts={"a": 1, "b": 0}, by_id={-3: O.Line(sku="c"), 0: O.Line()},
+    Order = order.Order
+    full = Order(
+        i32=-5,
+        i64=-(2**40),
+        u32=2**32 - 1,
+        u64=2**64 - 1,
+        s32=-(2**31),
+        s64=2**63 - 1,
+        f32=2**32 - 1,
+        f64=2**64 - 1,
+        sf32=-7,
+        sf64=-(2**63),
+        fl=1.5,
+        db=-0.0,
+        ok=True,
+        name="zoë ☃",
+        raw=b"\x00\xff",
+        status=Order.SHIPPED,
+        level=common.HIGH,
+        first_line=Order.Line(sku="a", qty=2, notes=["x", ""], status=Order.PAID),
+        lines=[Order.Line(sku="b"), Order.Line()],
+        ids=[0, -1, 2**62],
+        tags=["t", ""],
+        history=[Order.NEW, Order.PAID],
+        counts={"a": 1, "b": 0},
+        by_id={-3: Order.Line(sku="c"), 0: Order.Line()},
         prices={"eur": common.Money(currency="EUR", units=3, nanos=-5)},
-        cash=common.Money(currency="USD"), maybe_count=0, maybe_note="",
-        ratios=[1.0, float("inf"), float("nan"), -0.0], total=common.Money(),
+        cash=common.Money(currency="USD"),
+        maybe_count=0,
+        maybe_note="",
+        ratios=[1.0, float("inf"), float("nan"), -0.0],
+        total=common.Money(),
     )
     full.created.FromDatetime(datetime.datetime(2024, 2, 29, 12, 0, 0, 123456))
     full.created.nanos += 789  # below a microsecond: truncated
@@ -57,8 +78,8 @@ def _orders():
     full.nothing.SetInParent()
     full.stamps.add(seconds=-1, nanos=999_999_999)
     full.stamps.add()
-    open_enums = O(status=7, level=-3, history=[9, 0])  # proto3 enums take unknown numbers
-    return [full, O(), O(card="4111"), O(later=False), open_enums, O(name="only", i32=1)]
+    open_enums = Order(status=7, level=-3, history=[9, 0])  # proto3 enums take unknown numbers
+    return [full, Order(), Order(card="4111"), Order(later=False), open_enums, Order(name="only", i32=1)]
 
 
 def _serializer(server, message_class, topic="orders"):
@@ -66,7 +87,9 @@ def _serializer(server, message_class, topic="orders"):
     from confluent_kafka.schema_registry.protobuf import ProtobufSerializer
     from confluent_kafka.serialization import MessageField, SerializationContext
 
-    serializer = ProtobufSerializer(message_class, ConfluentClient({"url": server.url}), {"use.deprecated.format": False})
+    serializer = ProtobufSerializer(
+        message_class, ConfluentClient({"url": server.url}), {"use.deprecated.format": False}
+    )
     ctx = SerializationContext(topic, MessageField.VALUE)
     return lambda m: serializer(m, ctx)
 
@@ -108,7 +131,9 @@ def test_a_second_message_of_the_file_by_its_indexes(backend):
         decoder = RegistryProtobufDecoder(client, subject="receipts-value", message="shop.Receipt")
         assert rows(decoder.decode([payload])) == oracle_rows([receipt])
         # the column of the first message (Order) refuses a Receipt, naming its row
-        with pytest.raises(PayloadDecodeError, match=r"the message shop.Receipt, not the column's shop.Order"):
+        with pytest.raises(
+            PayloadDecodeError, match=r"the message shop.Receipt, not the column's shop.Order"
+        ):
             RegistryProtobufDecoder(client, subject="receipts-value").decode([payload], offsets=[41])
         with pytest.raises(PayloadDecodeError, match="no such message"):
             decoder.decode([frame(decoder.reader_id, b"", [7])])
@@ -126,7 +151,10 @@ def test_proto_text_with_references_as_a_registry_returns_it(backend):
         client = SchemaRegistryClient(server.url)
         client.register("common.proto", FILES["common.proto"], "PROTOBUF")
         sid = client.register(
-            "orders-value", FILES["order.proto"], "PROTOBUF", [SchemaReference("common.proto", "common.proto", 1)]
+            "orders-value",
+            FILES["order.proto"],
+            "PROTOBUF",
+            [SchemaReference("common.proto", "common.proto", 1)],
         )
         payloads = [frame(sid, m.SerializeToString(), [0]) for m in messages]
         column = RegistryProtobufDecoder(client, subject="orders-value").decode(payloads)
@@ -140,7 +168,9 @@ def test_descriptor_set_and_proto_text_give_the_same_column(backend):
     messages = _orders()
     bodies = [m.SerializeToString() for m in messages]
     from_set = decoder(descriptors, "shop.Order")
-    from_text = decoder({"order.proto": FILES["order.proto"], "common.proto": FILES["common.proto"]}, "shop.Order")
+    from_text = decoder(
+        {"order.proto": FILES["order.proto"], "common.proto": FILES["common.proto"]}, "shop.Order"
+    )
     assert from_set.arrow_type == from_text.arrow_type
     assert rows(from_set.decode(bodies)) == rows(from_text.decode(bodies)) == oracle_rows(messages)
     framed = decoder(descriptors, "shop.Order", framed=True).decode([frame(9, b, [0]) for b in bodies])
@@ -153,7 +183,10 @@ def test_proto2_defaults_required_and_closed_enums(backend):
 
     _, _, legacy, descriptors = build()
     Item = legacy.Item
-    items = [Item(id="a"), Item(id="b", count=0, label="", color=Item.RED, shade=Item.BLUE, xs=[1, 2], flag=False)]
+    items = [
+        Item(id="a"),
+        Item(id="b", count=0, label="", color=Item.RED, shade=Item.BLUE, xs=[1, 2], flag=False),
+    ]
     d = decoder({"legacy.proto": FILES["legacy.proto"]})
     bodies = [i.SerializeToString() for i in items]
     # a closed enum's unknown number is an unknown field: absent, so its default
@@ -174,7 +207,9 @@ def test_recursive_and_unsupported_schemas_are_refused():
     with pytest.raises(SchemaResolutionError, match="recursive"):
         decoder('syntax = "proto3"; message Node { string v = 1; Node next = 2; }')
     with pytest.raises(SchemaResolutionError, match="recursive"):
-        decoder('syntax = "proto3"; import "google/protobuf/struct.proto"; message M { google.protobuf.Struct s = 1; }')
+        decoder(
+            'syntax = "proto3"; import "google/protobuf/struct.proto"; message M { google.protobuf.Struct s = 1; }'
+        )
     with pytest.raises(SchemaResolutionError, match="not defined"):
         decoder('syntax = "proto3"; message M { Missing m = 1; }')
     with pytest.raises(SchemaResolutionError, match="not given"):
@@ -189,18 +224,33 @@ def test_recursive_and_unsupported_schemas_are_refused():
 @st.composite
 def orders(draw):
     common, order, _, _ = build()
-    O = order.Order
-    m = O()
+    Order = order.Order
+    m = Order()
     for name, strategy in (
-        ("i32", INT32), ("i64", INT64), ("u32", st.integers(0, 2**32 - 1)), ("u64", st.integers(0, 2**64 - 1)),
-        ("s32", INT32), ("s64", INT64), ("f32", st.integers(0, 2**32 - 1)), ("sf64", INT64),
-        ("fl", st.floats(width=32)), ("db", st.floats()), ("ok", st.booleans()), ("name", st.text(max_size=8)),
-        ("raw", st.binary(max_size=8)), ("status", st.integers(-3, 4)), ("maybe_count", INT32),
+        ("i32", INT32),
+        ("i64", INT64),
+        ("u32", st.integers(0, 2**32 - 1)),
+        ("u64", st.integers(0, 2**64 - 1)),
+        ("s32", INT32),
+        ("s64", INT64),
+        ("f32", st.integers(0, 2**32 - 1)),
+        ("sf64", INT64),
+        ("fl", st.floats(width=32)),
+        ("db", st.floats()),
+        ("ok", st.booleans()),
+        ("name", st.text(max_size=8)),
+        ("raw", st.binary(max_size=8)),
+        ("status", st.integers(-3, 4)),
+        ("maybe_count", INT32),
     ):
         if draw(st.booleans()):
             setattr(m, name, draw(strategy))
     for _ in range(draw(st.integers(0, 3))):
-        m.lines.add(sku=draw(st.text(max_size=3)), qty=draw(INT32), notes=draw(st.lists(st.text(max_size=2), max_size=2)))
+        m.lines.add(
+            sku=draw(st.text(max_size=3)),
+            qty=draw(INT32),
+            notes=draw(st.lists(st.text(max_size=2), max_size=2)),
+        )
     m.ids.extend(draw(st.lists(INT64, max_size=4)))
     m.ratios.extend(draw(st.lists(st.floats(), max_size=3)))
     m.history.extend(draw(st.lists(st.integers(0, 5), max_size=3)))
@@ -228,7 +278,11 @@ def orders(draw):
     return m
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(st.lists(orders(), min_size=1, max_size=4))
 def test_random_messages_decode_as_the_runtime_reads_them(backend, messages):
     from kafkawire.protobuf.decode import decoder

@@ -38,10 +38,22 @@ def test_from_registry_types_protobuf_values_as_from_protobuf(spark):
         messages, df = _frame(spark, server)
         typed = df.select("n", from_registry("value", server.url, topic="orders").alias("o"))
         types = {f.name: f.dataType.simpleString() for f in typed.schema["o"].dataType.fields}
-        got = typed.orderBy("n").select(
-            "n", "o.u64", "o.status", "o.counts", "o.by_id", "o.w_i32", "o.cash",
-            F.unix_micros("o.created").alias("created"), "o.ttl", "o.lines",
-        ).collect()
+        got = (
+            typed.orderBy("n")
+            .select(
+                "n",
+                "o.u64",
+                "o.status",
+                "o.counts",
+                "o.by_id",
+                "o.w_i32",
+                "o.cash",
+                F.unix_micros("o.created").alias("created"),
+                "o.ttl",
+                "o.lines",
+            )
+            .collect()
+        )
     assert types["u64"] == "bigint" and types["status"] == "string" and types["created"] == "timestamp"
     assert types["ttl"] == "interval day to second" and types["w_i32"] == "int"
     assert types["counts"] == "map<string,int>"
@@ -55,7 +67,9 @@ def test_from_registry_types_protobuf_values_as_from_protobuf(spark):
         assert {k: v.asDict(recursive=True) for k, v in row.by_id.items()} == want["by_id"]
         assert (row.cash.asDict() if row.cash else None) == want["cash"]
         created = want["created"]
-        assert row.created == (None if created is None else (created - epoch) // datetime.timedelta(microseconds=1))
+        assert row.created == (
+            None if created is None else (created - epoch) // datetime.timedelta(microseconds=1)
+        )
         assert row.ttl == want["ttl"]
         assert [line.asDict(recursive=True) for line in row.lines] == want["lines"]
     assert got[-1].u64 is None  # the null value: a null row
@@ -85,7 +99,10 @@ def test_from_registry_equals_spark_protobufs_from_protobuf(spark):
             "n",
             from_registry("value", server.url, topic="orders").alias("ours"),
             from_protobuf(
-                body, "shop.Order", descFilePath=descriptor_path(), options={"unwrap.well.known.types": "true"}
+                body,
+                "shop.Order",
+                descFilePath=descriptor_path(),
+                options={"unwrap.well.known.types": "true"},
             ).alias("spark"),
         ).orderBy("n")
         assert both.schema["ours"].dataType.simpleString() == both.schema["spark"].dataType.simpleString()

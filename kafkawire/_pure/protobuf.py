@@ -133,7 +133,7 @@ class _Runner:
         # per message node: field number -> entry index (its first entry for a number)
         self.lookup: List[Dict[int, int]] = []
         self.oneofs: List[List[int]] = [[] for _ in plan.fields]  # per entry: its oneof's others
-        for kind, out, first, count in plan.nodes:
+        for _kind, _out, first, count in plan.nodes:
             table: Dict[int, int] = {}
             for i in range(first, first + count):
                 table.setdefault(plan.fields[i][0], i)
@@ -176,7 +176,6 @@ class _Runner:
         fields = plan.fields
         lookup = self.lookup[node]
         last: List[Any] = [None] * count  # singular fields: the value; messages: [spans]
-        repeated = [0] * count
         while pos < end:
             start = pos
             key, pos = _varint(buf, pos, end)

@@ -110,7 +110,11 @@ def decoder(
     ``protoc --descriptor_set_out`` writes and ``from_protobuf``'s ``descFilePath``
     reads) or ``.proto`` text (one file, or files by name).  ``framed``: each value
     starts with Confluent's header, skipped."""
-    pool = parse_descriptor_set(schema) if isinstance(schema, (bytes, bytearray, memoryview)) else pool_from_proto(schema)
+    pool = (
+        parse_descriptor_set(schema)
+        if isinstance(schema, (bytes, bytearray, memoryview))
+        else pool_from_proto(schema)
+    )
     if message is None:
         for pf in pool.files.values():
             if pf.messages and pf.name not in WELL_KNOWN:
@@ -122,7 +126,11 @@ def decoder(
 
 
 def decode(
-    values: Any, schema: Union[str, bytes, Dict[str, str]], message: Optional[str] = None, *, framed: bool = False
+    values: Any,
+    schema: Union[str, bytes, Dict[str, str]],
+    message: Optional[str] = None,
+    *,
+    framed: bool = False,
 ) -> Any:
     """Protobuf values as one Arrow array of ``message``'s type (see :func:`decoder`)."""
     return decoder(schema, message, framed=framed).decode(values)

@@ -121,7 +121,7 @@ def _arrow_scalar(pa: Any, kind: int) -> Tuple[int, int, Any]:
 
 
 def _time_kind(m: Message) -> Optional[str]:
-    """"Timestamp" or "Duration" when Spark takes ``m`` for one (by its simple name and fields)."""
+    """ "Timestamp" or "Duration" when Spark takes ``m`` for one (by its simple name and fields)."""
     simple = m.full_name.rsplit(".", 1)[-1]
     if simple in ("Timestamp", "Duration") and [f.name for f in m.fields] == ["seconds", "nanos"]:
         return simple
@@ -196,7 +196,11 @@ def compile_message(pool: Pool, root: Message) -> Tuple[Layout, Plan]:
             typ = pa.timestamp("us", tz="UTC") if time == "Timestamp" else pa.duration("us")
             out = builder(B_FIXED, 8, typ)
             zero = const(0)
-            node = add_node(N_TIME, out, [(1, K_INT64, -1, M_IMPLICIT, zero, -1, -1), (2, K_INT32, -1, M_IMPLICIT, zero, -1, -1)])
+            node = add_node(
+                N_TIME,
+                out,
+                [(1, K_INT64, -1, M_IMPLICIT, zero, -1, -1), (2, K_INT32, -1, M_IMPLICIT, zero, -1, -1)],
+            )
             return out, typ, kind, node
         if m.full_name in _WRAPPERS or m.map_entry:
             values = [value_of(g, inner) for g in m.fields]
@@ -257,4 +261,4 @@ def compile_message(pool: Pool, root: Message) -> Tuple[Layout, Plan]:
 
     out = builder(B_STRUCT, 0, None)
     plan.root = struct_node(root, out, (root.full_name,))
-    return Layout(builders, builders[out].arrow_type, None), plan
+    return Layout(builders, builders[out].arrow_type, {}), plan

@@ -195,7 +195,9 @@ def _int(tok: str, where: str) -> int:
         raise SchemaResolutionError(f"{where}: {tok!r} is not a number") from None
 
 
-def parse_proto(text: str, name: str = "schema.proto") -> Tuple[ProtoFile, List[Enum], List[Tuple[Field, str]]]:
+def parse_proto(
+    text: str, name: str = "schema.proto"
+) -> Tuple[ProtoFile, List[Enum], List[Tuple[Field, str]]]:
     """A .proto file's messages, enums and imports, and its message and enum fields
     with their types as written (``scope|type``, to be resolved in the pool)."""
     t = _Tokens(text, name)
