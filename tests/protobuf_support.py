@@ -84,7 +84,7 @@ message Order {
 message Receipt { string order_name = 1; Order.Line line = 2; }
 """
 
-LEGACY = """
+LEGACY = r"""
 syntax = "proto2";
 package legacy;
 
@@ -98,6 +98,8 @@ message Item {
   optional double ratio = 7 [default = -1.5];
   optional bool flag = 8 [default = true];
   optional int64 plain = 9;
+  optional bytes blob = 10 [default = "a\001\xff"];
+  optional string motto = 11 [default = "zo\303\253 \"q\""];
   enum Color { RED = 1; GREEN = 2; BLUE = 3; }
 }
 """

@@ -19,6 +19,7 @@ message kinds) or a constant (an enum's names, a default); ``oneof`` a group id
 
 from __future__ import annotations
 
+import codecs
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -140,8 +141,8 @@ def _default(f: Field, kind: int, enum_values: List[Tuple[str, int]]) -> Any:
         return float(special or text)
     if kind == K_STRING:
         return (text or "").encode("utf-8")
-    if kind == K_BYTES:
-        return (text or "").encode("latin-1", "backslashreplace")
+    if kind == K_BYTES:  # C-escaped, as descriptors hold it
+        return codecs.escape_decode((text or "").encode("utf-8"))[0]
     if kind == K_ENUM:
         if text is None:
             return enum_values[0][1]

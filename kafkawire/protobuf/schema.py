@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import codecs
 import re
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
@@ -185,7 +186,10 @@ class _Tokens:
 
 
 def _unquote(tok: str) -> str:
-    return bytes(tok[1:-1], "utf-8").decode("unicode_escape") if tok[:1] in "\"'" else tok
+    """A string literal's text, its C escapes decoded (other tokens as they are)."""
+    if tok[:1] not in "\"'":
+        return tok
+    return codecs.escape_decode(tok[1:-1].encode("utf-8"))[0].decode("utf-8", "replace")
 
 
 def _int(tok: str, where: str) -> int:
@@ -265,8 +269,8 @@ def parse_proto(
         f = Field(fname, number, typ if typ in _TYPE_NUMBERS else "message", label or "optional", oneof=oneof)
         if typ not in _TYPE_NUMBERS:
             unresolved.append((f, f"{m.full_name}|{typ}"))
-        if "default" in options:
-            f.default = _unquote(options["default"])
+        if "default" in options:  # a bytes default stays C-escaped, as descriptors hold it
+            f.default = options["default"][1:-1] if typ == "bytes" else _unquote(options["default"])
         # proto3: a scalar without a label (and outside a oneof) has no presence
         f.presence = not (syntax == "proto3" and not label and oneof is None)
         if syntax == "proto3" and label == "optional":  # a synthetic oneof of its own
