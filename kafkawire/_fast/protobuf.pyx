@@ -435,6 +435,19 @@ cdef int _message(Ctx *x, _CPlan cp, int node, const uint8_t *buf, Py_ssize_t po
     return 0
 
 
+cdef _CPlan _plan_of(dict plans, dict compiled, plan_for, tuple key):
+    """The compiled plan of ``key`` (schema id and message indexes; -1 unframed), each
+    plan compiled once per call."""
+    cdef _CPlan cp = plans.get(key)
+    if cp is None:
+        plan = plan_for(key[0], key[1])
+        cp = compiled.get(id(plan))
+        if cp is None:
+            cp = compiled[id(plan)] = _compile(plan)
+        plans[key] = cp
+    return cp
+
+
 def decode_column(Py_ssize_t count, Py_ssize_t array_offset, validity, offsets, data,
                   layout, plan_for, bint framed):
     """Decode ``count`` Protobuf values of an Arrow binary column into the builders of
@@ -446,7 +459,7 @@ def decode_column(Py_ssize_t count, Py_ssize_t array_offset, validity, offsets, 
     cdef const int32_t *offs
     cdef const uint8_t *buf
     cdef Py_ssize_t i, row, pos, end
-    cdef long long schema_id
+    cdef long long schema_id, last_simple = -1
     cdef Ctx x
     cdef _CPlan cp = None
     cdef dict plans = {}
@@ -475,7 +488,6 @@ def decode_column(Py_ssize_t count, Py_ssize_t array_offset, validity, offsets, 
                 end = offs[row + 1]
                 if pos < 0 or end < pos or end > dview.len:
                     raise ValueError(f"row {row}: offsets outside the data buffer")
-                key = -1
                 if framed:
                     if end - pos < 5:
                         if end > pos and buf[pos] != 0:
@@ -487,19 +499,17 @@ def decode_column(Py_ssize_t count, Py_ssize_t array_offset, validity, offsets, 
                     schema_id = ((<uint32_t>buf[pos + 1] << 24) | (<uint32_t>buf[pos + 2] << 16)
                                  | (<uint32_t>buf[pos + 3] << 8) | <uint32_t>buf[pos + 4])
                     if end - pos > 5 and buf[pos + 5] == 0:  # the common path [0]: one byte
-                        key = (schema_id, (0,))
                         pos += 6
+                        if schema_id != last_simple:  # the plan of the row before, mostly
+                            cp = _plan_of(plans, compiled, plan_for, (schema_id, (0,)))
+                            last_simple = schema_id
                     else:
                         indexes, after = decode_message_indexes(memoryview(data)[pos:end], 5)
-                        key = (schema_id, tuple(indexes))
+                        cp = _plan_of(plans, compiled, plan_for, (schema_id, tuple(indexes)))
+                        last_simple = -1
                         pos += after
-                cp = plans.get(key)
-                if cp is None:
-                    plan = plan_for(key[0], key[1]) if framed else plan_for(-1, ())
-                    cp = compiled.get(id(plan))
-                    if cp is None:
-                        cp = compiled[id(plan)] = _compile(plan)
-                    plans[key] = cp
+                elif cp is None:
+                    cp = _plan_of(plans, compiled, plan_for, (-1, ()))
                 x.nodes = cp.nodes
                 x.fields = cp.fields
                 _message(&x, cp, cp.root, buf, pos, end, 0)
