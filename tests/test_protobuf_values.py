@@ -295,3 +295,21 @@ def test_random_messages_decode_as_the_runtime_reads_them(backend, messages):
     # repeated ones joined, message fields merged, a oneof's last member kept
     merged = b"".join(bodies)
     assert rows(d.decode([merged])) == oracle_rows([order.Order.FromString(merged)])
+
+
+def test_permissive_decoding_nulls_the_rows_that_do_not_decode(backend):
+    from kafkawire.protobuf.decode import decoder
+
+    _, order, _, descriptors = build()
+    messages = _orders()[:3]
+    bodies = [m.SerializeToString() for m in messages]
+    column, reasons = decoder(descriptors, "shop.Order").decode_permissive(
+        [bodies[0], b"\x0a\x05ab", bodies[1], b"\x08", bodies[2]],
+        topic="orders",
+        offsets=[10, 11, 12, 13, 14],
+    )
+    got = rows(column)
+    assert got[1] is None and got[3] is None
+    assert [got[0], got[2], got[4]] == oracle_rows(messages)
+    assert "offset 11" in reasons[1].as_py() and "length-delimited" in reasons[1].as_py()
+    assert "offset 13" in reasons[3].as_py() and reasons[0].as_py() is None
