@@ -91,13 +91,15 @@ _WRAPPERS = {
     )
 }
 
-# a plan node nests at most this deep in one value (message fields, map entries): a
-# plan itself is bounded by its schema; this bounds merges of repeated singular messages
+# messages (and unknown groups) nest at most this deep in one value: a plan is bounded by
+# its schema, this by what a schema may ask
 MAX_DEPTH = 100
 
 
 @dataclass
 class Plan:
+    """A message's decode plan: its nodes, field entries and constants (module docstring)."""
+
     nodes: List[Tuple[int, int, int, int]] = field(default_factory=list)  # kind, out, first, count
     fields: List[Tuple[int, int, int, int, int, int, int]] = field(default_factory=list)
     consts: List[Any] = field(default_factory=list)
@@ -135,10 +137,7 @@ def _default(f: Field, kind: int, enum_values: List[Tuple[str, int]]) -> Any:
     if kind == K_BOOL:
         return text == "true"
     if kind in (K_FLOAT, K_DOUBLE):
-        if text is None:
-            return 0.0
-        special = {"inf": "inf", "-inf": "-inf", "nan": "nan"}.get(text.lower())
-        return float(special or text)
+        return 0.0 if text is None else float(text)  # float() reads inf, -inf and nan too
     if kind == K_STRING:
         return (text or "").encode("utf-8")
     if kind == K_BYTES:  # C-escaped, as descriptors hold it
@@ -152,7 +151,12 @@ def _default(f: Field, kind: int, enum_values: List[Tuple[str, int]]) -> Any:
         raise SchemaResolutionError(f"the default {text!r} of {f.name!r} is not one of its enum's values")
     if text is None:
         return 0
-    value = int(text, 0)
+    digits = text.lstrip("-")  # .proto integers: decimal, 0x hexadecimal, 0 octal
+    base = 16 if digits[:2].lower() == "0x" else 8 if digits[:1] == "0" and len(digits) > 1 else 10
+    try:
+        value = int(text, base)
+    except ValueError:
+        raise SchemaResolutionError(f"the default {text!r} of {f.name!r} is not an integer") from None
     bits = 32 if kind in (K_INT32, K_SINT32, K_FIXED32) else 64
     value &= (1 << bits) - 1
     return value - (1 << bits) if value >= 1 << (bits - 1) else value
