@@ -100,6 +100,9 @@ message Item {
   optional int64 plain = 9;
   optional bytes blob = 10 [default = "a\001\xff"];
   optional string motto = 11 [default = "zo\303\253 \"q\""];
+  optional int32 octal = 12 [default = 017];
+  optional sint64 hex = 13 [default = -0x10];
+  optional float inf = 14 [default = -inf];
   enum Color { RED = 1; GREEN = 2; BLUE = 3; }
 }
 """
