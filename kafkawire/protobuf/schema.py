@@ -170,9 +170,9 @@ class _Tokens:
         name: List[str] = []
         while depth:
             t = self.next()
-            if t in "[{":
+            if t in ("[", "{"):
                 depth += 1
-            elif t in "]}":
+            elif t in ("]", "}"):
                 depth -= 1
             elif t == "=" and depth == 1:
                 value = self.next()
