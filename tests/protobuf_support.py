@@ -5,10 +5,12 @@ it: the oracle the decoded rows are compared with.
 
 from __future__ import annotations
 
+import atexit
 import datetime
 import importlib
 import math
 import os
+import shutil
 import sys
 import tempfile
 from typing import Any, Dict, Tuple
@@ -121,6 +123,7 @@ def build() -> Tuple[Any, Any, Any, bytes]:
         import grpc_tools
 
         out = tempfile.mkdtemp(prefix="kafkawire-proto-")
+        atexit.register(shutil.rmtree, out, True)
         for name, text in FILES.items():
             with open(os.path.join(out, name), "w") as f:
                 f.write(text)
