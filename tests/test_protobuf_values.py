@@ -189,16 +189,31 @@ def test_proto2_defaults_required_and_closed_enums(backend):
     ]
     d = decoder({"legacy.proto": FILES["legacy.proto"]})
     bodies = [i.SerializeToString() for i in items]
-    # a closed enum's unknown number is an unknown field: absent, so its default
-    unknown_color = Item(id="c").SerializeToString() + b"\x20\x09" + b"\x30\x05\x30\x09"
-    bodies.append(unknown_color)
-    expected = oracle_rows(items + [Item.FromString(unknown_color)])
+    expected = oracle_rows(items)
     assert rows(d.decode(bodies)) == expected
     assert expected[0]["count"] == 7 and expected[0]["color"] == "GREEN" and expected[0]["shade"] is None
     assert d.arrow_type.field("id").nullable is False
     with pytest.raises(PayloadDecodeError, match="required field 1 is missing"):
         d.decode([Item(count=1).SerializePartialToString()])
     assert rows(decoder(descriptors, "legacy.Item").decode(bodies)) == expected
+    # a closed enum's unknown number: the runtime keeps it among the unknown fields (the
+    # field reads as absent), and from_protobuf refuses a value whose unknown fields have
+    # a number of the schema's
+    unknown_color = Item(id="c").SerializeToString() + b"\x20\x09"
+    assert not Item.FromString(unknown_color).HasField("color")
+    with pytest.raises(PayloadDecodeError, match="field 4 at byte 3: 9 is none of its closed enum's values"):
+        d.decode([unknown_color])
+
+
+def test_a_known_field_of_another_wire_type_is_refused(backend):
+    """As from_protobuf refuses it: the runtime keeps it among the unknown fields."""
+    from kafkawire.protobuf.decode import decoder
+
+    d = decoder(build()[3], "shop.Order")
+    with pytest.raises(PayloadDecodeError, match="field 14 at byte 2 has wire type 5, not its type's 2"):
+        d.decode([b"\x08\x01\x75\x00\x00\x00\x00"])  # name (a string) as a fixed32
+    with pytest.raises(PayloadDecodeError, match="field 20 at byte 2 has wire type 5, not its type's 0"):
+        d.decode([b"\x08\x01\xa5\x01\x00\x00\x00\x00"])  # ids (repeated int64) as a fixed32
 
 
 def test_recursive_and_unsupported_schemas_are_refused():
@@ -304,7 +319,7 @@ def test_permissive_decoding_nulls_the_rows_that_do_not_decode(backend):
     messages = _orders()[:3]
     bodies = [m.SerializeToString() for m in messages]
     column, reasons = decoder(descriptors, "shop.Order").decode_permissive(
-        [bodies[0], b"\x0a\x05ab", bodies[1], b"\x08", bodies[2]],
+        [bodies[0], b"\x72\x05ab", bodies[1], b"\x08", bodies[2]],
         topic="orders",
         offsets=[10, 11, 12, 13, 14],
     )

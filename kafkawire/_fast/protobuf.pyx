@@ -45,7 +45,7 @@ cdef struct PNode:
 cdef struct PField:
     int64_t number
     int kind, out, mode, sub, oneof, list_out, wire
-    bint closed  # a closed enum: unknown numbers are unknown fields
+    bint closed  # a closed enum: an unknown number is refused
     # the value of a singular field while its message is read
     bint has
     int64_t ival
@@ -227,9 +227,16 @@ cdef Py_ssize_t _scalar(PField *f, const uint8_t *buf, Py_ssize_t pos, Py_ssize_
     return pos + n
 
 
-cdef inline bint _known(_CPlan cp, PField *f):
-    """False for a closed enum's number that is none of its values."""
-    return not f.closed or f.ival in cp.consts[f.sub][0]
+cdef inline int _known(_CPlan cp, PField *f, Py_ssize_t start) except -1:
+    """A closed enum's number that is none of its values refused (see ``_mistyped``)."""
+    if f.closed and f.ival not in cp.consts[f.sub][0]:
+        _bad(f"field {f.number} at byte {start}: {f.ival} is none of its closed enum's values")
+    return 0
+
+
+cdef int _mistyped(PField *f, Py_ssize_t start, int wt) except -1:
+    """A known field in a wire type not its own: from_protobuf refuses it (the pure twin says why)."""
+    _bad(f"field {f.number} at byte {start} has wire type {wt}, not its type's {f.wire}")
 
 
 cdef int _append(Ctx *x, _CPlan cp, PField *f, const uint8_t *buf) except -1:
@@ -341,21 +348,20 @@ cdef int _message(Ctx *x, _CPlan cp, int node, const uint8_t *buf, Py_ssize_t po
                     pos += n
                 else:
                     pos = _scalar(f, buf, pos, end)
-                    if _known(cp, f):
-                        _append(x, cp, f, buf)
+                    _known(cp, f, start)
+                    _append(x, cp, f, buf)
             elif wt == 2 and f.wire != 2:  # packed
                 n = _length(buf, &pos, end)
                 stop = pos + n
                 while pos < stop:
                     pos = _scalar(f, buf, pos, stop)
-                    if _known(cp, f):
-                        _append(x, cp, f, buf)
+                    _known(cp, f, start)
+                    _append(x, cp, f, buf)
             else:
-                pos = _skip(buf, pos, end, wt, number, 0)
+                _mistyped(f, start, wt)
             continue
         if wt != f.wire:
-            pos = _skip(buf, pos, end, wt, number, 0)
-            continue
+            _mistyped(f, start, wt)
         if f.kind == K_MESSAGE:
             n = _length(buf, &pos, end)
             if f.nspans == 0:
@@ -369,8 +375,7 @@ cdef int _message(Ctx *x, _CPlan cp, int node, const uint8_t *buf, Py_ssize_t po
             pos += n
         else:
             pos = _scalar(f, buf, pos, end)
-            if not _known(cp, f):
-                continue  # a closed enum's unknown number is an unknown field
+            _known(cp, f, start)
         f.has = 1
         if f.oneof != -1:
             for j in range(first, first + count):

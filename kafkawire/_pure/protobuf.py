@@ -4,8 +4,9 @@
 column into the builders of :mod:`kafkawire._pure.avro` (the Arrow side is shared).
 A message is read as the protobuf runtimes read it: fields in any order, the last
 value of a singular field kept (a message field's occurrences merged, a oneof's other
-members cleared), repeated scalars packed or not, unknown fields and fields of an
-unexpected wire type skipped.  Repeated values are appended as they are met; singular
+members cleared), repeated scalars packed or not, unknown fields skipped; a known field
+of another wire type, or a closed enum's unknown number, is an error, as in
+``from_protobuf``.  Repeated values are appended as they are met; singular
 ones once the message ends.  Every length is checked against the bytes that remain.
 """
 
@@ -80,6 +81,13 @@ def _skip(buf: Any, pos: int, end: int, wt: int, number: int, depth: int) -> int
                 return pos
             pos = _skip(buf, pos, end, key & 7, key >> 3, depth + 1)
     raise PayloadDecodeError(f"wire type {wt} at byte {pos}")
+
+
+def _mistyped(number: int, start: int, wt: int, expected: int) -> PayloadDecodeError:
+    """A known field in a wire type not its own.  The runtimes keep it (and a closed
+    enum's unknown number) among the unknown fields, and from_protobuf refuses a value
+    whose unknown fields have a number of the schema's: another schema wrote it."""
+    return PayloadDecodeError(f"field {number} at byte {start} has wire type {wt}, not its type's {expected}")
 
 
 def _signed(v: int, bits: int) -> int:
@@ -196,19 +204,20 @@ class _Runner:
                         pos += n
                     else:
                         v, pos = _scalar(kind, buf, pos, end)
-                        self._element(kind, fout, sub, v)
+                        self._known(kind, sub, v, number, start)
+                        self.append(kind, fout, sub, v)
                 elif wt == 2 and expected != 2:  # packed
                     n, pos = _length(buf, pos, end)
                     stop = pos + n
                     while pos < stop:
                         v, pos = _scalar(kind, buf, pos, stop)
-                        self._element(kind, fout, sub, v)
+                        self._known(kind, sub, v, number, start)
+                        self.append(kind, fout, sub, v)
                 else:
-                    pos = _skip(buf, pos, end, wt, number, 0)
+                    raise _mistyped(number, start, wt, expected)
                 continue
             if wt != expected:
-                pos = _skip(buf, pos, end, wt, number, 0)
-                continue
+                raise _mistyped(number, start, wt, expected)
             if kind == P.K_MESSAGE:
                 n, pos = _length(buf, pos, end)
                 spans = last[i - first]
@@ -218,8 +227,7 @@ class _Runner:
                 pos += n
             else:
                 v, pos = _scalar(kind, buf, pos, end)
-                if kind == P.K_ENUM and plan.consts[sub][1] and v not in plan.consts[sub][0]:
-                    continue  # a closed enum's unknown number is an unknown field
+                self._known(kind, sub, v, number, start)
                 last[i - first] = v
             for j in self.oneofs[i]:
                 last[j - first] = None
@@ -273,10 +281,12 @@ class _Runner:
         if node_kind == P.N_STRUCT:
             self.cols[out].valid.append(1)
 
-    def _element(self, kind: int, out: int, sub: int, v: Any) -> None:
+    def _known(self, kind: int, sub: int, v: Any, number: int, start: int) -> None:
+        """A closed enum's number that is none of its values refused (see _mistyped)."""
         if kind == P.K_ENUM and self.plan.consts[sub][1] and v not in self.plan.consts[sub][0]:
-            return  # a closed enum's unknown number is dropped
-        self.append(kind, out, sub, v)
+            raise PayloadDecodeError(
+                f"field {number} at byte {start}: {v} is none of its closed enum's values"
+            )
 
 
 def decode_column(
