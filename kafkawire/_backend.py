@@ -36,11 +36,12 @@ if TYPE_CHECKING:
         CodecBackend,
         CrcBackend,
         PrimitivesBackend,
+        ProtobufBackend,
         RecordsBackend,
     )
 
 # Modules every backend provides.
-MODULES = ("primitives", "crc", "codec", "records", "avro")
+MODULES = ("primitives", "crc", "codec", "records", "avro", "protobuf")
 
 _import_error: Optional[BaseException] = None
 
@@ -144,6 +145,10 @@ def implementation(module: Literal["records"], backend: Optional[str]) -> Record
 
 @overload
 def implementation(module: Literal["avro"], backend: Optional[str]) -> AvroBackend: ...
+
+
+@overload
+def implementation(module: Literal["protobuf"], backend: Optional[str]) -> ProtobufBackend: ...
 
 
 @overload

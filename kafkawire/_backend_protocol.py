@@ -257,3 +257,21 @@ class AvroBackend(Protocol):
     ) -> List[Tuple[Any, Any, Any, int]]:
         """The builders of ``layout`` filled from ``count`` values of a binary column."""
         ...
+
+
+class ProtobufBackend(Protocol):
+    """The Protobuf-to-Arrow decoder (:mod:`kafkawire.protobuf.decode` runs the active backend's)."""
+
+    def decode_column(
+        self,
+        count: int,
+        array_offset: int,
+        validity: Optional[Any],
+        offsets: Any,
+        data: Any,
+        layout: Sequence[Tuple[int, int, Tuple[int, ...]]],
+        plan_for: Callable[[int, Sequence[int]], Any],
+        framed: bool,
+    ) -> List[Tuple[Any, Any, Any, int]]:
+        """The builders of ``layout`` filled from ``count`` values of a binary column."""
+        ...

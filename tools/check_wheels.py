@@ -16,7 +16,7 @@ import zipfile
 from typing import List
 
 # kafkawire/_backend.py's MODULES: the extensions of the compiled backend
-EXTENSIONS = ("primitives", "crc", "codec", "records", "avro")
+EXTENSIONS = ("primitives", "crc", "codec", "records", "avro", "protobuf")
 SOURCES = re.compile(r"\.(pyx|pxd|pxi|c|h)$")
 
 

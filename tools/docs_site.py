@@ -87,7 +87,7 @@ API_PAGES: Dict[str, Tuple[str, Sequence[Tuple[str, Dict[str, Any]]]]] = {
         ],
     ),
     "schemas": (
-        "kafkawire.registry and kafkawire.avro: values with schemas",
+        "kafkawire.registry, kafkawire.avro and kafkawire.protobuf: values with schemas",
         [
             ("kafkawire.registry.wire", {}),
             ("kafkawire.registry.client", {}),
@@ -97,6 +97,9 @@ API_PAGES: Dict[str, Tuple[str, Sequence[Tuple[str, Dict[str, Any]]]]] = {
             ("kafkawire.avro.decode", {}),
             ("kafkawire.avro.schema", {}),
             ("kafkawire.avro.resolve", {}),
+            ("kafkawire.registry.protobuf", {}),
+            ("kafkawire.protobuf.decode", {}),
+            ("kafkawire.protobuf.schema", {}),
         ],
     ),
     "spark": (

@@ -17,9 +17,6 @@ from kafkawire.avro import plan as _P
 from kafkawire.errors import BadMagicByteError, PayloadDecodeError, TruncatedPayloadError
 
 cdef enum:
-    B_NULL, B_FIXED, B_VAR, B_LIST, B_MAP, B_STRUCT
-
-cdef enum:
     OP_NULL, OP_BOOL, OP_INT, OP_LONG, OP_FLOAT, OP_DOUBLE, OP_BYTES, OP_FIXED, OP_ENUM,
     OP_RECORD, OP_ARRAY, OP_MAP, OP_UNION, OP_MEMBER, OP_DECIMAL, OP_DURATION, OP_DEFAULT,
     OP_ERROR, OP_INT_LONG, OP_INT_FLOAT, OP_INT_DOUBLE, OP_LONG_FLOAT, OP_LONG_DOUBLE,
@@ -30,109 +27,11 @@ assert (_P.OP_FLOAT_DOUBLE, _P.OP_DEFAULT, _P.B_STRUCT) == (OP_FLOAT_DOUBLE, OP_
 
 cdef Py_ssize_t MAX_EMPTY_ITEMS = _P.MAX_EMPTY_ITEMS
 
-
-cdef struct GBuf:
-    char *p
-    Py_ssize_t n
-    Py_ssize_t cap
-
-
-cdef struct Col:
-    int kind
-    int width
-    int nkids
-    int kids[2]  # a list's item; a map's key and value (a struct's are in struct_kids)
-    int *struct_kids
-    GBuf data
-    GBuf valid
-    GBuf offs
-    Py_ssize_t nulls
+include "arrow_builders.pxi"
 
 
 cdef struct Node:
     int op, out, a, b, k0, nk
-
-
-cdef int _reserve(GBuf *g, Py_ssize_t extra) except -1:
-    cdef Py_ssize_t cap
-    cdef char *p
-    if g.n + extra <= g.cap:
-        return 0
-    cap = g.cap * 2 if g.cap else 256
-    while cap < g.n + extra:
-        cap *= 2
-    p = <char *>realloc(g.p, cap)
-    if p == NULL:
-        raise MemoryError(f"no memory for a builder of {cap} bytes")
-    g.p = p
-    g.cap = cap
-    return 0
-
-
-cdef inline int _put(GBuf *g, const void *src, Py_ssize_t n) except -1:
-    if g.n + n > g.cap:
-        _reserve(g, n)
-    memcpy(g.p + g.n, src, n)
-    g.n += n
-    return 0
-
-
-cdef inline int _put1(GBuf *g, char v) except -1:
-    if g.n + 1 > g.cap:
-        _reserve(g, 1)
-    g.p[g.n] = v
-    g.n += 1
-    return 0
-
-
-cdef inline int _put_i32(GBuf *g, int32_t v) except -1:
-    return _put(g, &v, 4)
-
-
-cdef class _Owned:
-    """A builder buffer handed to pyarrow: freed when the last array using it goes."""
-    cdef char *p
-    cdef Py_ssize_t n
-
-    def __getbuffer__(self, Py_buffer *view, int flags):
-        PyBuffer_FillInfo(view, self, self.p, self.n, 1, flags)
-
-    def __releasebuffer__(self, Py_buffer *view):
-        pass
-
-    def __len__(self):
-        return self.n
-
-    def __dealloc__(self):
-        free(self.p)
-
-
-cdef _Owned _own(GBuf *g):
-    cdef _Owned o = _Owned.__new__(_Owned)
-    if g.p == NULL:  # never a NULL address for pyarrow, even for no bytes
-        _reserve(g, 1)
-    o.p = g.p
-    o.n = g.n
-    g.p = NULL
-    g.n = g.cap = 0
-    return o
-
-
-cdef class _Builders:
-    """The builders of one call, freed whole unless handed over."""
-    cdef Col *cols
-    cdef int ncols
-    cdef int *kid_store
-
-    def __dealloc__(self):
-        cdef int i
-        if self.cols != NULL:
-            for i in range(self.ncols):
-                free(self.cols[i].data.p)
-                free(self.cols[i].valid.p)
-                free(self.cols[i].offs.p)
-            free(self.cols)
-        free(self.kid_store)
 
 
 cdef class _CPlan:
@@ -257,28 +156,6 @@ cdef int _read_count(const uint8_t *buf, Py_ssize_t *pos, Py_ssize_t end, int64_
             _truncated(f"a block of {out[0]} items", start)
     elif total + out[0] > MAX_EMPTY_ITEMS:
         _bad(f"a block of {out[0]} items of no bytes at byte {start}: over {MAX_EMPTY_ITEMS}")
-    return 0
-
-
-cdef int _fill(Col *cols, int b, char valid) except -1:
-    cdef Col *c = &cols[b]
-    cdef int k
-    if c.kind == B_NULL:
-        valid = 0
-    _put1(&c.valid, valid)
-    if not valid:
-        c.nulls += 1
-    if c.kind == B_FIXED:
-        _reserve(&c.data, c.width)
-        memset(c.data.p + c.data.n, 0, c.width)
-        c.data.n += c.width
-    elif c.kind == B_VAR:
-        _put_i32(&c.offs, <int32_t>c.data.n)
-    elif c.kind == B_LIST or c.kind == B_MAP:
-        _put_i32(&c.offs, <int32_t>cols[c.kids[0]].valid.n)
-    elif c.kind == B_STRUCT:
-        for k in range(c.nkids):
-            _fill(cols, c.struct_kids[k], 1)
     return 0
 
 
@@ -518,59 +395,17 @@ def decode_column(Py_ssize_t count, Py_ssize_t array_offset, validity, offsets, 
                   layout, plan_for, bint framed):
     """Decode ``count`` values of an Arrow binary column into the builders of ``layout``
     (see ``kafkawire._pure.avro.decode_column``, whose contract this twin keeps)."""
-    cdef _Builders bs = _Builders.__new__(_Builders)
+    cdef _Builders bs = _builders(layout, count)
     cdef Py_buffer vview, oview, dview
     cdef bint have_v = False, have_o = False, have_d = False
     cdef const uint8_t *bits = NULL
     cdef const int32_t *offs
     cdef const uint8_t *buf
-    cdef Py_ssize_t i, row, pos, end, total_kids = 0
-    cdef int j, k
+    cdef Py_ssize_t i, row, pos, end
     cdef long long schema_id, last_id = -2
     cdef Ctx x
     cdef _CPlan cp = None
     cdef dict plans = {}
-    cdef Col *col
-    bs.ncols = len(layout)
-    bs.cols = <Col *>malloc(sizeof(Col) * bs.ncols)
-    if bs.cols == NULL:
-        raise MemoryError()
-    memset(bs.cols, 0, sizeof(Col) * bs.ncols)
-    for _kind, _width, kids in layout:
-        total_kids += len(kids)
-    bs.kid_store = <int *>malloc(sizeof(int) * (total_kids + 1))
-    if bs.kid_store == NULL:
-        raise MemoryError()
-    total_kids = 0
-    for j, (kind, width, kids) in enumerate(layout):
-        col = &bs.cols[j]
-        col.kind = kind
-        col.width = width
-        col.nkids = len(kids)
-        col.struct_kids = bs.kid_store + total_kids
-        for k, kid in enumerate(kids):
-            bs.kid_store[total_kids] = kid
-            total_kids += 1
-            if k < 2:
-                col.kids[k] = kid
-        if kind == B_VAR or kind == B_LIST or kind == B_MAP:
-            _put_i32(&col.offs, 0)
-    # the builders that take one value per row (the root, the fields of its records,
-    # their union members; parents come before their kids) are sized once: no regrowth
-    per_row = [False] * bs.ncols
-    if bs.ncols:
-        per_row[0] = True
-    for j, (kind, width, kids) in enumerate(layout):
-        if per_row[j]:
-            col = &bs.cols[j]
-            _reserve(&col.valid, count)
-            if kind == B_FIXED:
-                _reserve(&col.data, count * width)
-            elif kind != B_NULL and kind != B_STRUCT:
-                _reserve(&col.offs, count * 4 + 4)
-            if kind == B_STRUCT:
-                for kid in kids:
-                    per_row[kid] = True
     x.cols = bs.cols
     try:
         if validity is not None:
@@ -630,5 +465,4 @@ def decode_column(Py_ssize_t count, Py_ssize_t array_offset, validity, offsets, 
             PyBuffer_Release(&oview)
         if have_d:
             PyBuffer_Release(&dview)
-    return [(_own(&bs.cols[j].data), _own(&bs.cols[j].valid), _own(&bs.cols[j].offs), bs.cols[j].nulls)
-            for j in range(bs.ncols)]
+    return _handed_over(bs)

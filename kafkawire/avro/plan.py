@@ -73,7 +73,8 @@ class Builder:
 
 @dataclass
 class Layout:
-    """The builders of a reader schema (root at index 0) and its Arrow type."""
+    """The builders of a reader schema (root at index 0) and its Arrow type (the layout
+    of a Protobuf message too: its ``reader`` then empty)."""
 
     builders: List[Builder]
     arrow_type: Any

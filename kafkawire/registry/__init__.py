@@ -1,5 +1,6 @@
 """Confluent Schema Registry: the framing of keys and values, a REST client, the subject
-name strategies, and decoders of framed Avro and JSON Schema columns to typed Arrow columns."""
+name strategies, and decoders of framed Avro, Protobuf and JSON Schema columns to typed
+Arrow columns."""
 
 from typing import Any, Optional, Union
 
@@ -14,6 +15,7 @@ __all__ = [
     "RegistryAvroDecoder",
     "RegistryAvroEncoder",
     "RegistryJsonDecoder",
+    "RegistryProtobufDecoder",
     "column_decoder",
     "decode_message_indexes",
     "encode_message_indexes",
@@ -32,6 +34,10 @@ def __getattr__(name: str) -> object:
         from kafkawire.registry import json_schema
 
         return json_schema.RegistryJsonDecoder
+    if name == "RegistryProtobufDecoder":
+        from kafkawire.registry import protobuf
+
+        return protobuf.RegistryProtobufDecoder
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -45,7 +51,7 @@ def column_decoder(
 ) -> Any:
     """The decoder of framed values whose reader schema is the registry's schema
     ``reader_id``, or version ``version`` of ``subject``: the decoder of that schema's
-    type ("AVRO" or "JSON")."""
+    type ("AVRO", "PROTOBUF" or "JSON")."""
     if reader_id is not None:
         registered = client.schema_by_id(reader_id)
     elif subject is not None:
@@ -53,6 +59,10 @@ def column_decoder(
     else:
         raise ValueError("give the reader schema's id, or the subject whose version is the reader schema")
     # -- by schema type --
+    if registered.schema_type == "PROTOBUF":
+        from kafkawire.registry.protobuf import RegistryProtobufDecoder
+
+        return RegistryProtobufDecoder(client, reader_id=registered.schema_id)
     if registered.schema_type == "JSON":
         from kafkawire.registry.json_schema import RegistryJsonDecoder
 

@@ -11,7 +11,7 @@ and offset the caller gives.
 from __future__ import annotations
 
 import struct
-from typing import List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple, Union
 
 from kafkawire.errors import BadMagicByteError, EncodeError, PayloadDecodeError, TruncatedPayloadError
 
@@ -76,7 +76,11 @@ def encode_message_indexes(indexes: Sequence[int]) -> bytes:
 
 
 def _read_zigzag(
-    value: bytes, pos: int, topic: Optional[str], partition: Optional[int], offset: Optional[int]
+    value: Union[bytes, memoryview],
+    pos: int,
+    topic: Optional[str],
+    partition: Optional[int],
+    offset: Optional[int],
 ) -> Tuple[int, int]:
     result = shift = 0
     for _ in range(5):  # the indexes are zigzag int32s
@@ -92,7 +96,7 @@ def _read_zigzag(
 
 
 def decode_message_indexes(
-    value: bytes,
+    value: Union[bytes, memoryview],
     pos: int = HEADER_SIZE,
     topic: Optional[str] = None,
     partition: Optional[int] = None,

@@ -24,7 +24,7 @@ def spark_compatible(t: "pyarrow.DataType") -> "pyarrow.DataType":
     if pa.types.is_list(t):
         return pa.list_(pa.field("element", spark_compatible(t.value_type)))
     if pa.types.is_map(t):
-        return pa.map_(pa.string(), pa.field("value", spark_compatible(t.item_type)))
+        return pa.map_(spark_compatible(t.key_type), pa.field("value", spark_compatible(t.item_type)))
     if pa.types.is_dictionary(t):
         return pa.string()
     if pa.types.is_fixed_size_binary(t):
@@ -53,6 +53,7 @@ _DDL = {
     "timestamp[us, tz=UTC]": "timestamp",
     "timestamp[us]": "timestamp_ntz",
     "time64[ns]": "time(6)",
+    "duration[us]": "interval day to second",  # Protobuf's Duration, as from_protobuf types it
 }
 
 
@@ -65,7 +66,7 @@ def spark_ddl(t: "pyarrow.DataType") -> str:
     if pa.types.is_list(t):
         return f"array<{spark_ddl(t.value_type)}>"
     if pa.types.is_map(t):
-        return f"map<string, {spark_ddl(t.item_type)}>"
+        return f"map<{spark_ddl(t.key_type)}, {spark_ddl(t.item_type)}>"
     if pa.types.is_decimal(t):
         return f"decimal({t.precision}, {t.scale})"
     try:

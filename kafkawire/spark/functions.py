@@ -459,15 +459,18 @@ def from_registry(
     bearer_token: Optional[str] = None,
     timeout: float = 10.0,
 ) -> "Column":
-    """A column of framed Avro or JSON values -> a struct Column of the reader schema's fields.
+    """A column of framed Avro, Protobuf or JSON values -> a struct Column of the reader
+    schema's fields.
 
     The reader schema is ``reader_schema`` (JSON) when given, else version ``version``
     of ``subject`` (or of the subject ``subject_strategy`` names for ``topic``), read
     on the driver, which so knows the column's type (the workers read that schema by
     its id, so a version registered meanwhile changes nothing).  Each worker fetches a
     writer schema once per process.  Enums are strings, timestamps microseconds, fixed
-    binary, time-millis an int (as ``from_avro`` gives them).  A registered JSON Schema
-    gives the columns of :mod:`kafkawire.registry.json_schema` (``reader_schema`` is Avro).
+    binary, time-millis an int (as ``from_avro`` gives them).  A Protobuf schema's
+    first message is the column's type, as ``from_protobuf`` types it
+    (:mod:`kafkawire.registry.protobuf`); a registered JSON Schema gives the columns of
+    :mod:`kafkawire.registry.json_schema` (``reader_schema`` is Avro).
     """
     from kafkawire.registry.strategies import strategy
     from kafkawire.spark.avro_types import spark_compatible, spark_ddl
