@@ -53,6 +53,7 @@ def _producer_thread(
 @pytest.mark.timeout(900)
 def test_a_task_at_the_tail_reads_every_record_once_while_the_leader_moves(kafka_cluster, backend):
     from kafkawire.cluster.client import Cluster
+    from kafkawire.cluster.fetch import read_range
     from kafkawire.cluster.plan import OffsetRange, ReadOptions
 
     topic = f"kw-moving-{uuid.uuid4().hex[:8]}"
@@ -102,7 +103,11 @@ def test_a_task_at_the_tail_reads_every_record_once_while_the_leader_moves(kafka
             if end > len(got):
                 moving += mover.is_alive()
                 r = OffsetRange(topic, 0, len(got), end)
-                got += [v for b in cluster.read_range(r, options) for v in b.column("value").to_pylist()]
+                got += [
+                    v
+                    for b in cluster.iterate(read_range(cluster.aio, r, options))
+                    for v in b.column("value").to_pylist()
+                ]
             if done and end == len(got):
                 break
     mover.join()

@@ -27,8 +27,8 @@ import time
 import uuid
 from dataclasses import dataclass
 from typing import (
-    TYPE_CHECKING,
     Any,
+    AsyncGenerator,
     Awaitable,
     Callable,
     Dict,
@@ -57,10 +57,6 @@ from kafkawire.errors import (
 )
 from kafkawire.schema.catalog import ApiKey
 
-if TYPE_CHECKING:
-    import pyarrow
-
-    from kafkawire.cluster.plan import OffsetRange, ReadOptions
 
 _T = TypeVar("_T")
 
@@ -725,20 +721,16 @@ class Cluster:
         """:meth:`AsyncCluster.commit_offsets`."""
         self.run(self.aio.commit_offsets(group, offsets))
 
-    def read_range(
-        self, r: "OffsetRange", options: "ReadOptions", *, max_rows: int = 1 << 16
-    ) -> Iterator["pyarrow.RecordBatch"]:
-        """:func:`kafkawire.cluster.fetch.read_range` as a blocking iterator."""
-        from kafkawire.cluster.fetch import read_range  # fetch is built on this module
-
-        batches = read_range(self.aio, r, options, max_rows=max_rows)
+    def iterate(self, items: AsyncGenerator[_T, None]) -> Iterator[_T]:
+        """An asynchronous generator of :attr:`aio` (such as
+        :func:`kafkawire.cluster.fetch.read_range`) as a blocking iterator; stopped early,
+        it closes the generator, which lets what it has on the wire finish."""
         try:
             while True:
                 try:
-                    yield self.run(anext(batches))
+                    yield self.run(anext(items))
                 except StopAsyncIteration:
                     return
         finally:
-            # a reader stopped early (a LIMIT) lets the Fetch on the wire finish
             if not self._loop.is_closed():
-                self.run(batches.aclose())
+                self.run(items.aclose())

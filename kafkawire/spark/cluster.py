@@ -69,7 +69,7 @@ from pyspark.sql.streaming.datasource import (
 from kafkawire import datasource_options
 from kafkawire.cluster.client import Cluster, LeaderHint
 from kafkawire.cluster.config import ClientConfig, check_options, client_settings
-from kafkawire.cluster.fetch import arrow_schema
+from kafkawire.cluster.fetch import arrow_schema, read_range
 from kafkawire.cluster.options import integer
 from kafkawire.cluster import plan as planning
 from kafkawire.cluster import pool
@@ -167,7 +167,9 @@ def read_partition(partition: InputPartition, options: ReadOptions) -> Iterator[
         hint = getattr(partition, "leader", None)
         if hint is not None:
             cluster.use_hint(r.tp, hint)
-        yield from cluster.read_range(planning.bound_at_task(cluster, r, options), options)
+        yield from cluster.iterate(
+            read_range(cluster.aio, planning.bound_at_task(cluster, r, options), options)
+        )
 
 
 def narrow(
