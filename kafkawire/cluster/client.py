@@ -38,6 +38,7 @@ from typing import (
     Sequence,
     Tuple,
     TypeVar,
+    cast,
 )
 
 from kafkawire import messages as M
@@ -669,8 +670,19 @@ class Cluster:
         return self.aio.reauthentications
 
     def run(self, coroutine: Awaitable[_T]) -> _T:
-        """Run ``coroutine`` on this client's loop and return its result."""
-        return self._loop.run_until_complete(coroutine)
+        """Run ``coroutine`` on this client's loop and return its result.
+
+        What it raises is raised here, not out of ``run_until_complete``: there the
+        exception would hold that frame, which holds the task, which holds the exception,
+        a cycle keeping every frame it passed through (a read's fetched buffers, the
+        Arrow batches over them) until the garbage collector runs."""
+        ok, outcome = self._loop.run_until_complete(_settled(coroutine))
+        if ok:
+            return cast(_T, outcome)
+        try:
+            raise outcome
+        finally:
+            outcome = None  # the traceback holds this frame: it must not hold the exception
 
     def close(self) -> None:
         """Close every connection and the event loop."""
@@ -734,3 +746,11 @@ class Cluster:
         finally:
             if not self._loop.is_closed():
                 self.run(items.aclose())
+
+
+async def _settled(coroutine: Awaitable[_T]) -> Tuple[bool, Any]:
+    """(True, what ``coroutine`` returns) or (False, what it raises)."""
+    try:
+        return True, await coroutine
+    except BaseException as exc:  # raised again by Cluster.run, outside the event loop
+        return False, exc
