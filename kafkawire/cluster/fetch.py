@@ -1,9 +1,9 @@
 """One offset range of a live partition, fetched from its leader and decoded to Arrow.
 
-:func:`read_range`, an asynchronous generator (:meth:`Cluster.read_range
-<kafkawire.cluster.client.Cluster.read_range>` iterates it from blocking code), yields
-Arrow record batches with the columns of Spark's Kafka
-connector (:func:`arrow_schema`), one or a few per Fetch response, so a task holds at
+:func:`read_range`, an asynchronous generator (:meth:`Cluster.iterate
+<kafkawire.cluster.client.Cluster.iterate>` iterates it from blocking code), yields
+Arrow record batches with the columns of Spark's Kafka connector (:func:`arrow_schema`),
+one or a few per Fetch response, so a task holds at
 most one response (``kafka.max.partition.fetch.bytes``, or one batch when a batch is
 bigger) and what it decodes to.  The next Fetch is on the wire while the last one is
 decoded.
