@@ -103,7 +103,11 @@ def test_a_task_at_the_tail_reads_every_record_once_while_the_leader_moves(kafka
             if end > len(got):
                 moving += mover.is_alive()
                 r = OffsetRange(topic, 0, len(got), end)
-                got += [v for b in read_range(cluster, r, options) for v in b.column("value").to_pylist()]
+                got += [
+                    v
+                    for b in cluster.iterate(read_range(cluster.aio, r, options))
+                    for v in b.column("value").to_pylist()
+                ]
             if done and end == len(got):
                 break
     mover.join()

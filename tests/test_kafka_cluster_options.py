@@ -474,7 +474,7 @@ def test_socket_buffer_settings_size_the_connections_socket(backend):
             }
         )
         with Cluster(config) as cluster:
-            conn = cluster.run(cluster.any_connection())
+            conn = cluster.run(cluster.aio.any_connection())
             sock = conn._stream.get_extra_info("socket")
             # Linux keeps twice what is asked, for its own bookkeeping
             assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF) in (65536, 2 * 65536)

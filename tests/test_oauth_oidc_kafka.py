@@ -184,14 +184,14 @@ def test_a_connection_outliving_its_tokens_re_authenticates_with_fresh_ones(
     with Cluster(config) as cluster:
         ends = cluster.list_offsets({(topic, p): LATEST for p in range(3)})
         assert sum(offset for offset, _ in ends.values()) == 300
-        connections = dict(cluster._connections)
+        connections = dict(cluster.aio._connections)
         while (cluster.reauthentications < 3 or len(tokens) < 3) and time.monotonic() < deadline:
             tokens.add(oauth.current_token(login).value)
             assert cluster.list_offsets({(topic, p): LATEST for p in range(3)}) == ends
             time.sleep(0.5)
         # every request went on the connections first opened: none was dropped by the
         # broker for an expired session, each session renewed with a token Hydra issued
-        assert cluster._connections == connections
+        assert cluster.aio._connections == connections
         assert cluster.reauthentications >= 3
     assert len(tokens) >= 3
 

@@ -301,7 +301,7 @@ def test_a_batch_decompressing_past_256_mib_reads_as_the_connector_does(
     options = ReadOptions.parse({"kafka.bootstrap.servers": boot, "subscribe": name, "backend": backend})
     ours = []
     with Cluster(options.client) as cluster:
-        for b in read_range(cluster, OffsetRange(name, 0, 0, n), options, max_rows=256):
+        for b in cluster.iterate(read_range(cluster.aio, OffsetRange(name, 0, 0, n), options, max_rows=256)):
             ours += [hashlib.sha256(v).hexdigest() for v in b.column("value").to_pylist()]
     theirs = load(
         spark_connector,
@@ -866,7 +866,11 @@ def test_records_deleted_under_a_read_follow_fail_on_data_loss(kafka_broker, bac
             }
         )
         with Cluster(opts.client) as cluster:
-            return [v for b in read_range(cluster, planned, opts) for v in b.column("value").to_pylist()]
+            return [
+                v
+                for b in cluster.iterate(read_range(cluster.aio, planned, opts))
+                for v in b.column("value").to_pylist()
+            ]
 
     with pytest.raises(
         DataLossError, match=f"{topic}-0: offsets 5 to 50 were planned but the log now starts at 20"

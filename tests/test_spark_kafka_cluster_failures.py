@@ -78,7 +78,7 @@ def _read(bootstrap: str, topic: str, backend: str, **settings: str):
     )
     with Cluster(options.client) as cluster:
         out = []
-        for batch in read_range(cluster, OffsetRange(topic, 0, 0, 300), options):
+        for batch in cluster.iterate(read_range(cluster.aio, OffsetRange(topic, 0, 0, 300), options)):
             d = batch.to_pydict()
             out += list(zip(d["offset"], d["key"], d["value"], map(repr, d["headers"])))
         return out
@@ -386,7 +386,7 @@ def _throttled_read(bootstrap: str, topic: str, client_id: str, backend: str):
     with Cluster(options.client) as cluster:
         return [
             v
-            for b in read_range(cluster, OffsetRange(topic, 0, 0, 100), options)
+            for b in cluster.iterate(read_range(cluster.aio, OffsetRange(topic, 0, 0, 100), options))
             for v in b.column("value").to_pylist()
         ]
 
@@ -456,7 +456,7 @@ def test_records_planned_past_the_log_end_are_waited_for_until_the_poll_timeout(
         )
         out: list = []
         with Cluster(opts.client) as cluster:
-            for b in read_range(cluster, OffsetRange(topic, 0, 0, end), opts):
+            for b in cluster.iterate(read_range(cluster.aio, OffsetRange(topic, 0, 0, end), opts)):
                 out += b.column("value").to_pylist()
                 after_first()
                 after_first = lambda: None  # noqa: E731
@@ -627,7 +627,7 @@ def test_a_topic_not_authorized_is_an_error_naming_it_as_the_connectors_is(
             BrokerErrorResponse,
             match=f"fetching {described}-0 at offset 0 from broker {guarded_kafka.node_id} .*TOPIC_AUTHORIZATION_FAILED",
         ):
-            list(read_range(cluster, ranges[0], options))
+            list(cluster.iterate(read_range(cluster.aio, ranges[0], options)))
     # in Spark, both jobs fail.  The connector's planning names Kafka's
     # TopicAuthorizationException; its task's does not reach the driver when its jar came
     # by ADD JAR (Spark reports UnknownReason, the executor's log has the exception)
@@ -799,7 +799,9 @@ def test_a_compacted_topic_with_offset_gaps_reads_as_the_connector_does(
         kept = [0, 0]
         with Cluster(options.client) as cluster:
             for r in ranges:
-                kept[r.partition] += sum(b.num_rows for b in read_range(cluster, r, options))
+                kept[r.partition] += sum(
+                    b.num_rows for b in cluster.iterate(read_range(cluster.aio, r, options))
+                )
         return kept[0] < written[0] and kept[1] < written[1]
 
     _wait_for("the log cleaner", cleaned, 120)

@@ -1,8 +1,8 @@
-"""A blocking client of a live cluster, over :mod:`kafkawire.aio` connections.
+"""A client of a live cluster, over :mod:`kafkawire.aio` connections.
 
-:class:`Cluster` keeps one connection per broker on an event loop of its own (a Spark
-task is plain blocking code), finds brokers from the bootstrap servers and Metadata, and
-retries what Kafka's clients retry: a lost connection, a request timeout, a response
+Two layers.  :class:`AsyncCluster` is the client: it keeps one connection per broker,
+finds brokers from the bootstrap servers and Metadata, and retries what Kafka's clients
+retry: a lost connection, a request timeout, a response
 that does not decode (its connection is dropped), and the
 retriable Kafka errors (a partition's leader moved, is not there yet, a topic still
 being created), refreshing the metadata between tries, with exponential backoff between
@@ -14,6 +14,9 @@ A SASL session the broker gave a lifetime (an OAUTHBEARER token's, or
 ``connections.max.reauth.ms``) is renewed on its connection before it ends, at 85-95% of
 it as Kafka's clients do (KIP-368), with fresh credentials: the broker would otherwise
 close the connection.
+
+:class:`Cluster` is the same client for blocking code (Spark's driver and tasks): it runs
+an :class:`AsyncCluster` on an event loop of its own, and nothing else.
 """
 
 from __future__ import annotations
@@ -23,11 +26,25 @@ import random
 import time
 import uuid
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Dict, List, Optional, Sequence, Tuple, TypeVar
+from typing import (
+    Any,
+    AsyncGenerator,
+    Awaitable,
+    Callable,
+    Dict,
+    Iterator,
+    List,
+    Optional,
+    Sequence,
+    Tuple,
+    TypeVar,
+    cast,
+)
 
 from kafkawire import messages as M
 from kafkawire.aio import AsyncConnection, open_connection
 from kafkawire.cluster.config import ClientConfig
+from kafkawire.error_codes import ErrorCode
 from kafkawire.errors import (
     BrokerErrorResponse,
     ClusterError,
@@ -39,6 +56,8 @@ from kafkawire.errors import (
     TlsHandshakeError,
     for_code,
 )
+from kafkawire.schema.catalog import ApiKey
+
 
 _T = TypeVar("_T")
 
@@ -48,15 +67,16 @@ TopicPartition = Tuple[str, int]
 EARLIEST = -2
 LATEST = -1
 
-_UNKNOWN_TOPIC = 3
-_FETCH = 1
-_PRODUCE = 0
-_OFFSET_COMMIT = 8
-_FIND_COORDINATOR = 10
 # API key -> the first version whose response a broker sends at once when a quota is
 # exceeded, leaving the client to wait ``throttle_time_ms`` before its next request to
 # that broker (KIP-219); below it the broker itself held the response back
-_CLIENT_THROTTLES_FROM = {_PRODUCE: 6, _FETCH: 8, 2: 3, 3: 6}  # ListOffsets, Metadata
+_CLIENT_THROTTLES_FROM: Dict[int, int] = {
+    ApiKey.PRODUCE: 6,
+    ApiKey.FETCH: 8,
+    ApiKey.LIST_OFFSETS: 3,
+    ApiKey.METADATA: 6,
+}
+_GROUP_KEY = 0  # FindCoordinator's key_type of a consumer group
 
 
 @dataclass(frozen=True)
@@ -82,7 +102,7 @@ class TopicInfo:
 class LeaderHint:
     """What the planner's metadata said of one partition's leader, handed to the task that
     reads the partition so that its first Fetch goes straight to the leader, with no
-    bootstrap connection and no Metadata of its own (:meth:`Cluster.hint`)."""
+    bootstrap connection and no Metadata of its own (:meth:`AsyncCluster.hint`)."""
 
     topic_id: uuid.UUID
     partition: PartitionInfo
@@ -106,7 +126,7 @@ def broker_error(code: int, what: str) -> BrokerErrorResponse:
 
 def check(code: int, what: str) -> None:
     """Raise for a Kafka error code: :class:`Retriable` if Kafka's clients retry it."""
-    if code == 0:
+    if code == ErrorCode.NONE:
         return
     exc = broker_error(code, what)
     if exc.error.retriable:
@@ -114,12 +134,11 @@ def check(code: int, what: str) -> None:
     raise exc
 
 
-class Cluster:
-    """A blocking client of one cluster; close it (or use it as a context manager)."""
+class AsyncCluster:
+    """A client of one cluster on the running event loop; close it when done."""
 
     def __init__(self, config: ClientConfig) -> None:
         self.config = config
-        self._loop = asyncio.new_event_loop()
         self._brokers: Dict[int, Tuple[str, int]] = {}
         self._connections: Dict[int, AsyncConnection] = {}
         self._bootstrap: Optional[AsyncConnection] = None
@@ -137,29 +156,13 @@ class Cluster:
 
     # -- life cycle -----------------------------------------------------------------
 
-    def run(self, coroutine: Awaitable[_T]) -> _T:
-        """Run ``coroutine`` on this client's loop and return its result."""
-        return self._loop.run_until_complete(coroutine)
-
-    def close(self) -> None:
-        """Close every connection and the event loop."""
-        if self._loop.is_closed():
-            return
+    async def close(self) -> None:
+        """Close every connection."""
         conns = list(self._connections.values()) + ([self._bootstrap] if self._bootstrap else [])
         self._connections.clear()
         self._bootstrap = None
         for conn in conns:
-            try:
-                self.run(conn.close())
-            except Exception:  # closing what may already be broken: nothing to report
-                pass
-        self._loop.close()
-
-    def __enter__(self) -> "Cluster":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+            await self._close_quietly(conn)
 
     # -- connections ----------------------------------------------------------------
 
@@ -308,7 +311,7 @@ class Cluster:
     async def _close_quietly(self, conn: AsyncConnection) -> None:
         try:
             await conn.close()
-        except Exception:  # it is being dropped for misbehaving: nothing more to say
+        except Exception:  # it is dropped, broken or misbehaving: nothing more to say
             pass
 
     def _forget(self, conn: AsyncConnection) -> None:
@@ -322,22 +325,17 @@ class Cluster:
 
     # -- retries ----------------------------------------------------------------------
 
-    def retrying(
-        self, what: str, attempt: Callable[[], Awaitable[_T]], deadline: Optional[float] = None
-    ) -> _T:
-        """Run ``attempt`` until it returns, retrying on :class:`Retriable` after a
-        backoff (and a metadata refresh) until ``deadline`` (monotonic seconds; by default
-        ``default.api.timeout.ms`` from now); then raise the last cause, naming ``what``."""
-        return self.run(self.retrying_async(what, attempt, deadline))
-
-    async def retrying_async(
+    async def retrying(
         self,
         what: str,
         attempt: Callable[[], Awaitable[_T]],
         deadline: Optional[float] = None,
         max_tries: Optional[int] = None,
     ) -> _T:
-        """:meth:`retrying` as a coroutine, giving up after ``max_tries`` tries when given."""
+        """Run ``attempt`` until it returns, retrying on :class:`Retriable` after a
+        backoff (and a metadata refresh) until ``deadline`` (monotonic seconds; by default
+        ``default.api.timeout.ms`` from now) or ``max_tries`` tries; then raise the last
+        cause, naming ``what``."""
         cfg = self.config
         if deadline is None:
             deadline = time.monotonic() + cfg.api_timeout
@@ -365,8 +363,7 @@ class Cluster:
                     raise ClusterError(message) from cause
                 await asyncio.sleep(min(backoff, left))
                 backoff = min(backoff * 2, max(cfg.retry_backoff_max, cfg.retry_backoff))
-                self._topics.clear()  # a leader may have moved: ask again
-                self._hints.clear()
+                self.forget_metadata()  # a leader may have moved: ask again
 
     # -- metadata -----------------------------------------------------------------------
 
@@ -383,17 +380,17 @@ class Cluster:
             self._brokers[b.node_id] = (b.host, b.port)
         return answer
 
-    async def topics_async(
-        self, names: Optional[Sequence[str]] = None, *, missing_ok: bool = False
+    async def _topics_once(
+        self, names: Optional[Sequence[str]], missing_ok: bool = False
     ) -> Dict[str, TopicInfo]:
-        """One attempt at :meth:`topics`."""
+        """One attempt at :meth:`topics`, known topics taken from this client's metadata."""
         wanted = None if names is None else sorted(set(names))
         if wanted is not None and all(n in self._topics for n in wanted):
             return {n: self._topics[n] for n in wanted}
         answer = await self._metadata(wanted)
         found: Dict[str, TopicInfo] = {}
         for t in answer.topics:
-            if t.error_code == _UNKNOWN_TOPIC and wanted is not None:
+            if t.error_code == ErrorCode.UNKNOWN_TOPIC_OR_PARTITION and wanted is not None:
                 if missing_ok:
                     continue
                 raise broker_error(
@@ -402,24 +399,32 @@ class Cluster:
             check(t.error_code, f"metadata of topic {t.name!r}")
             parts = {}
             for p in t.partitions:
-                if p.error_code not in (0, 9):  # 9 REPLICA_NOT_AVAILABLE: the leader is still there
+                # REPLICA_NOT_AVAILABLE: a follower is down, the leader is still there
+                if p.error_code not in (ErrorCode.NONE, ErrorCode.REPLICA_NOT_AVAILABLE):
                     check(p.error_code, f"metadata of {t.name}-{p.partition_index}")
                 parts[p.partition_index] = PartitionInfo(p.partition_index, p.leader_id, p.leader_epoch)
             found[t.name] = TopicInfo(t.name, t.topic_id, parts, bool(t.is_internal))
         self._topics.update(found)
         return found
 
-    def topics(
+    async def topics(
         self, names: Optional[Sequence[str]] = None, *, missing_ok: bool = False
     ) -> Dict[str, TopicInfo]:
         """The named topics (every topic when None) from Metadata; a named topic that
         does not exist raises :class:`~kafkawire.errors.BrokerErrorResponse`, or is left
         out with ``missing_ok``."""
-        return self.retrying(
-            "reading the cluster's metadata", lambda: self.topics_async(names, missing_ok=missing_ok)
+        return await self.retrying(
+            "reading the cluster's metadata", lambda: self._topics_once(names, missing_ok)
         )
 
-    def topic_names(self) -> Dict[str, bool]:
+    def topic_name(self, topic_id: uuid.UUID) -> Optional[str]:
+        """The name of the topic this client's metadata gives ``topic_id`` (no I/O)."""
+        for name, info in self._topics.items():
+            if info.topic_id == topic_id:
+                return name
+        return None
+
+    async def topic_names(self) -> Dict[str, bool]:
         """Every topic's name, and whether it is internal, from Metadata; nothing of their
         partitions is checked (one offline partition does not make the list an error)."""
 
@@ -427,7 +432,7 @@ class Cluster:
             answer = await self._metadata(None)
             return {t.name: bool(t.is_internal) for t in answer.topics if t.name is not None}
 
-        return self.retrying("listing the cluster's topics", attempt)
+        return await self.retrying("listing the cluster's topics", attempt)
 
     def hint(self, tp: TopicPartition) -> Optional[LeaderHint]:
         """What this client's metadata says of ``tp``'s leader, for another client's
@@ -464,17 +469,19 @@ class Cluster:
                 TopicInfo(topic, hint.topic_id, {partition: hint.partition}),
                 hint.partition,
             )
-        info = (await self.topics_async([topic]))[topic]
+        info = (await self._topics_once([topic]))[topic]
         part = info.partitions.get(partition)
         if part is None:
-            raise broker_error(_UNKNOWN_TOPIC, f"topic {topic!r} has no partition {partition}")
+            raise broker_error(
+                ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"topic {topic!r} has no partition {partition}"
+            )
         if part.leader < 0:
-            raise Retriable(broker_error(5, f"partition {topic}-{partition}"))  # LEADER_NOT_AVAILABLE
+            raise Retriable(broker_error(ErrorCode.LEADER_NOT_AVAILABLE, f"partition {topic}-{partition}"))
         return await self.connection(part.leader), info, part
 
     # -- offsets ----------------------------------------------------------------------------
 
-    def list_offsets(
+    async def list_offsets(
         self, specs: Dict[TopicPartition, int], *, isolation_level: int = 0
     ) -> Dict[TopicPartition, Tuple[int, int]]:
         """ListOffsets of every partition in ``specs`` (partition -> timestamp, or
@@ -514,7 +521,7 @@ class Cluster:
                         found[(t.name, p.partition_index)] = (p.offset, p.timestamp)
             return found
 
-        return self.retrying("listing offsets", attempt)
+        return await self.retrying("listing offsets", attempt)
 
     # -- consumer group offsets -----------------------------------------------------------
 
@@ -522,15 +529,18 @@ class Cluster:
         """The connection to ``group``'s coordinator (FindCoordinator)."""
         conn = await self.any_connection()
         F = M.FindCoordinatorRequest
-        batched = (conn.negotiated or {}).get(_FIND_COORDINATOR, 0) >= 4  # keys in a list from v4
-        request = F(key_type=0, coordinator_keys=[group]) if batched else F(key=group, key_type=0)
+        batched = (conn.negotiated or {}).get(ApiKey.FIND_COORDINATOR, 0) >= 4  # keys in a list from v4
+        if batched:
+            request = F(key_type=_GROUP_KEY, coordinator_keys=[group])
+        else:
+            request = F(key=group, key_type=_GROUP_KEY)
         answer = await self.request(conn, request)
         found = answer.coordinators[0] if batched else answer
         check(found.error_code, f"finding the coordinator of group {group!r}")
         self._brokers[found.node_id] = (found.host, found.port)
         return await self.connection(found.node_id)
 
-    def commit_offsets(self, group: str, offsets: Dict[TopicPartition, int]) -> None:
+    async def commit_offsets(self, group: str, offsets: Dict[TopicPartition, int]) -> None:
         """Commit ``offsets`` (the next offset to read, per partition) to consumer group
         ``group`` as a simple commit: no member, no generation, as Kafka's tools and a
         consumer that assigns its own partitions commit.  A group with members of its
@@ -538,9 +548,9 @@ class Cluster:
 
         async def attempt() -> None:
             conn = await self._coordinator(group)
-            infos = await self.topics_async(sorted({t for t, _ in offsets}))
+            infos = await self._topics_once(sorted({t for t, _ in offsets}))
             C = M.OffsetCommitRequest
-            by_id = (conn.negotiated or {}).get(_OFFSET_COMMIT, 0) >= 10  # topics go by id from v10
+            by_id = (conn.negotiated or {}).get(ApiKey.OFFSET_COMMIT, 0) >= 10  # topics go by id from v10
             topics = []
             for name in sorted(infos):
                 topic = C.OffsetCommitRequestTopic(
@@ -577,7 +587,7 @@ class Cluster:
                         f"committing offsets of group {group!r} for partition {p.partition_index}",
                     )
 
-        self.retrying(f"committing offsets to group {group!r}", attempt)
+        await self.retrying(f"committing offsets to group {group!r}", attempt)
 
     # -- fetch and produce ----------------------------------------------------------------
 
@@ -607,7 +617,7 @@ class Cluster:
                 )
             ]
         )
-        if (conn.negotiated or {}).get(_FETCH, 0) >= 13:  # topics go by id from v13
+        if (conn.negotiated or {}).get(ApiKey.FETCH, 0) >= 13:  # topics go by id from v13
             topic.topic_id = info.topic_id
         else:
             topic.topic = info.name
@@ -627,7 +637,7 @@ class Cluster:
     ) -> Any:
         """A Produce of one record batch per partition, at the version ``conn`` speaks."""
         P = M.ProduceRequest
-        by_id = (conn.negotiated or {}).get(_PRODUCE, 0) >= 13  # topics go by id from v13
+        by_id = (conn.negotiated or {}).get(ApiKey.PRODUCE, 0) >= 13  # topics go by id from v13
         topics: Dict[str, Any] = {}
         for (topic, partition), data in batches.items():
             t = topics.get(topic)
@@ -639,3 +649,108 @@ class Cluster:
                     t.name = topic
             t.partition_data.append(P.PartitionProduceData(index=partition, records=data))
         return P(transactional_id=None, acks=acks, timeout_ms=timeout_ms, topic_data=list(topics.values()))
+
+
+class Cluster:
+    """An :class:`AsyncCluster` for blocking code, on an event loop of its own (a Spark
+    task and the driver are plain blocking code); close it (or use it as a context
+    manager).  ``aio`` is the client itself, for coroutines :meth:`run` runs."""
+
+    def __init__(self, config: ClientConfig) -> None:
+        self._loop = asyncio.new_event_loop()
+        self.aio = AsyncCluster(config)
+
+    @property
+    def config(self) -> ClientConfig:
+        return self.aio.config
+
+    @property
+    def reauthentications(self) -> int:
+        """KIP-368 re-authentications done so far."""
+        return self.aio.reauthentications
+
+    def run(self, coroutine: Awaitable[_T]) -> _T:
+        """Run ``coroutine`` on this client's loop and return its result.
+
+        What it raises is raised here, not out of ``run_until_complete``: there the
+        exception would hold that frame, which holds the task, which holds the exception,
+        a cycle keeping every frame it passed through (a read's fetched buffers, the
+        Arrow batches over them) until the garbage collector runs."""
+        ok, outcome = self._loop.run_until_complete(_settled(coroutine))
+        if ok:
+            return cast(_T, outcome)
+        try:
+            raise outcome
+        finally:
+            outcome = None  # the traceback holds this frame: it must not hold the exception
+
+    def close(self) -> None:
+        """Close every connection and the event loop."""
+        if self._loop.is_closed():
+            return
+        self.run(self.aio.close())
+        self._loop.close()
+
+    def __enter__(self) -> "Cluster":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def connect_timeout(self, host: str, port: int) -> float:
+        """:meth:`AsyncCluster.connect_timeout`."""
+        return self.aio.connect_timeout(host, port)
+
+    def topics(
+        self, names: Optional[Sequence[str]] = None, *, missing_ok: bool = False
+    ) -> Dict[str, TopicInfo]:
+        """:meth:`AsyncCluster.topics`."""
+        return self.run(self.aio.topics(names, missing_ok=missing_ok))
+
+    def topic_names(self) -> Dict[str, bool]:
+        """:meth:`AsyncCluster.topic_names`."""
+        return self.run(self.aio.topic_names())
+
+    def hint(self, tp: TopicPartition) -> Optional[LeaderHint]:
+        """:meth:`AsyncCluster.hint`."""
+        return self.aio.hint(tp)
+
+    def use_hint(self, tp: TopicPartition, hint: LeaderHint) -> None:
+        """:meth:`AsyncCluster.use_hint`."""
+        self.aio.use_hint(tp, hint)
+
+    def forget_metadata(self) -> None:
+        """:meth:`AsyncCluster.forget_metadata`."""
+        self.aio.forget_metadata()
+
+    def list_offsets(
+        self, specs: Dict[TopicPartition, int], *, isolation_level: int = 0
+    ) -> Dict[TopicPartition, Tuple[int, int]]:
+        """:meth:`AsyncCluster.list_offsets`."""
+        return self.run(self.aio.list_offsets(specs, isolation_level=isolation_level))
+
+    def commit_offsets(self, group: str, offsets: Dict[TopicPartition, int]) -> None:
+        """:meth:`AsyncCluster.commit_offsets`."""
+        self.run(self.aio.commit_offsets(group, offsets))
+
+    def iterate(self, items: AsyncGenerator[_T, None]) -> Iterator[_T]:
+        """An asynchronous generator of :attr:`aio` (such as
+        :func:`kafkawire.cluster.fetch.read_range`) as a blocking iterator; stopped early,
+        it closes the generator, which lets what it has on the wire finish."""
+        try:
+            while True:
+                try:
+                    yield self.run(anext(items))
+                except StopAsyncIteration:
+                    return
+        finally:
+            if not self._loop.is_closed():
+                self.run(items.aclose())
+
+
+async def _settled(coroutine: Awaitable[_T]) -> Tuple[bool, Any]:
+    """(True, what ``coroutine`` returns) or (False, what it raises)."""
+    try:
+        return True, await coroutine
+    except BaseException as exc:  # raised again by Cluster.run, outside the event loop
+        return False, exc

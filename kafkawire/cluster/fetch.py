@@ -1,7 +1,9 @@
 """One offset range of a live partition, fetched from its leader and decoded to Arrow.
 
-:func:`read_range` yields Arrow record batches with the columns of Spark's Kafka
-connector (:func:`arrow_schema`), one or a few per Fetch response, so a task holds at
+:func:`read_range`, an asynchronous generator (:meth:`Cluster.iterate
+<kafkawire.cluster.client.Cluster.iterate>` iterates it from blocking code), yields
+Arrow record batches with the columns of Spark's Kafka connector (:func:`arrow_schema`),
+one or a few per Fetch response, so a task holds at
 most one response (``kafka.max.partition.fetch.bytes``, or one batch when a batch is
 bigger) and what it decodes to.  The next Fetch is on the wire while the last one is
 decoded.
@@ -18,7 +20,7 @@ elected can trail the old one's high watermark for a moment) raises
 :class:`~kafkawire.errors.DataLossError` naming the partition and the offsets when
 ``failOnDataLoss`` is true, and otherwise skips to what is left.  A Fetch a quota
 throttled (no records, a ``throttle_time_ms``) is no fault: the next one waits that long
-(:meth:`Cluster.request <kafkawire.cluster.client.Cluster.request>`).  A leader
+(:meth:`AsyncCluster.request <kafkawire.cluster.client.AsyncCluster.request>`).  A leader
 that moved or is not ready, a connection lost in the middle of a response, or a
 response that does not decode is asked again (a new connection, after a metadata
 refresh), within ``default.api.timeout.ms``; then the error names the partition and the
@@ -33,11 +35,12 @@ import asyncio
 import functools
 import logging
 import time
-from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, AsyncGenerator, Dict, Iterator, List, Optional, Tuple
 
 from kafkawire import _backend, compression
-from kafkawire.cluster.client import EARLIEST, Cluster, Retriable, broker_error
+from kafkawire.cluster.client import EARLIEST, AsyncCluster, Retriable, broker_error
 from kafkawire.cluster.plan import OffsetRange, ReadOptions
+from kafkawire.error_codes import ErrorCode
 from kafkawire.errors import ClusterError, CorruptRecordError, DataLossError, DecodeError
 from kafkawire.records import parse_control_record
 
@@ -46,7 +49,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("kafkawire.cluster.fetch")
 
-_OFFSET_OUT_OF_RANGE = 1
 #: the columns of Spark's Kafka connector, in its order (headers only when asked for)
 COLUMNS = ("key", "value", "topic", "partition", "offset", "timestamp", "timestampType", "headers")
 # the to_arrow column each output column comes from
@@ -214,9 +216,9 @@ def _trim(table: "pyarrow.Table", start: int, end: int) -> "pyarrow.Table":
     return table.slice(a, max(0, b - a))
 
 
-def read_range(
-    cluster: Cluster, r: OffsetRange, options: ReadOptions, *, max_rows: int = 1 << 16
-) -> Iterator["pyarrow.RecordBatch"]:
+async def read_range(
+    cluster: AsyncCluster, r: OffsetRange, options: ReadOptions, *, max_rows: int = 1 << 16
+) -> AsyncGenerator["pyarrow.RecordBatch", None]:
     """The records of ``r`` as Arrow record batches of at most ``max_rows`` rows."""
     records = _backend.implementation("records", options.backend)
     schema = arrow_schema(options.include_headers, options.columns)
@@ -249,26 +251,24 @@ def read_range(
             if answer.throttle_time_ms > 0:  # a quota: the answer holds nothing, ask again after it
                 return None, broker
             raise Retriable(ClusterError(f"the Fetch response of {broker} does not hold {where}"))
-        if p.error_code and p.error_code != _OFFSET_OUT_OF_RANGE:
+        if p.error_code not in (ErrorCode.NONE, ErrorCode.OFFSET_OUT_OF_RANGE):
             err = broker_error(p.error_code, f"fetching {where} at offset {at} from {broker}")
             if err.error.retriable:
                 raise Retriable(err)
             raise err
         return p, broker
 
-    def start(at: int) -> "asyncio.Task[Any]":
-        task = cluster._loop.create_task(cluster.retrying_async(f"fetching {where}", lambda: ask(at)))
-        cluster.run(asyncio.sleep(0))  # let it reach the wire while we decode
-        return task
+    async def fetch(at: int) -> Any:
+        return await cluster.retrying(f"fetching {where}", lambda: ask(at))
 
     try:
         while offset < r.end:
-            p, broker = cluster.run(pending if pending is not None else start(offset))
+            p, broker = await (pending if pending is not None else fetch(offset))
             pending = None
             if p is None:  # throttled: the next Fetch waits until the broker takes it
                 continue
-            if p.error_code == _OFFSET_OUT_OF_RANGE:
-                offset = _out_of_range(cluster, r, offset, options)
+            if p.error_code == ErrorCode.OFFSET_OUT_OF_RANGE:
+                offset = await _out_of_range(cluster, r, offset, options)
                 continue
             buf = p.records
             # Kafka's consumer starts each response's walk afresh from the aborted
@@ -305,7 +305,7 @@ def read_range(
                     ended_since = now if ended_since is None else ended_since
                     if now - ended_since < options.poll_timeout:
                         cluster.forget_metadata()
-                        cluster.run(asyncio.sleep(cluster.config.retry_backoff))
+                        await asyncio.sleep(cluster.config.retry_backoff)
                         continue
                     ended_since = None
                     offset = _log_ended(r, offset, bound, options, waited=True)
@@ -322,7 +322,8 @@ def read_range(
             # whose first records are behind the log start): those records are not read
             fetched_from, offset = offset, next_offset
             if offset < r.end:
-                pending = start(offset)
+                pending = asyncio.create_task(fetch(offset))
+                await asyncio.sleep(0)  # let it reach the wire while we decode
             view = memoryview(buf)
             for a, b_end in kept:
                 try:  # the walk above checked these batches' CRCs
@@ -333,13 +334,14 @@ def read_range(
                     raise _corrupt(where, fetched_from, broker, exc) from exc
                 table = _trim(table, fetched_from, r.end)
                 if table.num_rows:
-                    yield from columns.batches(table, max_rows)
+                    for batch in columns.batches(table, max_rows):
+                        yield batch
     finally:
         # a reader stopped early (a LIMIT) lets the Fetch on the wire finish: cut off,
         # its connection's close would fail a request nothing waits for any more
         if pending is not None:
             try:
-                cluster.run(pending)
+                await pending
             except Exception:  # its records are not wanted, nor its failure
                 pass
 
@@ -368,11 +370,11 @@ def _checked(batches: Iterator[Any], where: str, offset: int, broker: str) -> It
         raise _corrupt(where, offset, broker, exc) from exc
 
 
-def _out_of_range(cluster: Cluster, r: OffsetRange, offset: int, options: ReadOptions) -> int:
+async def _out_of_range(cluster: AsyncCluster, r: OffsetRange, offset: int, options: ReadOptions) -> int:
     """Where to go on after OFFSET_OUT_OF_RANGE at ``offset``: an error with
     ``failOnDataLoss``, else the log's start (or the range's end when none is left)."""
-    ((earliest, _),) = cluster.list_offsets(
-        {r.tp: EARLIEST}, isolation_level=options.isolation_level
+    ((earliest, _),) = (
+        await cluster.list_offsets({r.tp: EARLIEST}, isolation_level=options.isolation_level)
     ).values()
     where = f"{r.topic}-{r.partition}"
     if options.fail_on_data_loss:

@@ -31,9 +31,9 @@ from kafkawire import _backend
 from kafkawire import messages as M
 from kafkawire._records_common import RECORD_ESTIMATE, next_sequence
 from kafkawire.cluster.client import Cluster, Retriable, TopicPartition, broker_error, check
+from kafkawire.error_codes import ErrorCode
 from kafkawire.errors import ClusterError
 
-_DUPLICATE_SEQUENCE = 46  # the broker already has this batch: it was written once
 CODECS = ("none", "gzip", "snappy", "lz4", "zstd")
 #: Produce rounds on the wire at once: Kafka's producer's default
 #: max.in.flight.requests.per.connection, the most its idempotence keeps in order
@@ -330,8 +330,8 @@ class Producer:
 
     def _init_producer_id(self) -> Tuple[int, int]:
         async def attempt() -> Tuple[int, int]:
-            conn = await self.cluster.any_connection()
-            answer = await self.cluster.request(
+            conn = await self.cluster.aio.any_connection()
+            answer = await self.cluster.aio.request(
                 conn,
                 M.InitProducerIdRequest(
                     transactional_id=None, transaction_timeout_ms=-1, producer_id=-1, producer_epoch=-1
@@ -340,7 +340,7 @@ class Producer:
             check(answer.error_code, "asking for a producer id (InitProducerId)")
             return answer.producer_id, answer.producer_epoch
 
-        return self.cluster.retrying("asking for a producer id", attempt)
+        return self.cluster.run(self.cluster.aio.retrying("asking for a producer id", attempt))
 
     def flush(self) -> None:
         """Send every buffered record and wait until the broker has acknowledged them."""
@@ -388,15 +388,15 @@ class Producer:
 
     async def _send_round(self, left: Dict[TopicPartition, Tuple[bytes, int]]) -> None:
         """Send one round, retrying until the broker has acknowledged all of it."""
-        deadline = time.monotonic() + self.cluster.config.api_timeout
+        deadline = time.monotonic() + self.cluster.aio.config.api_timeout
         tries = None if self.retries is None else self.retries + 1
-        await self.cluster.retrying_async("producing", lambda: self._attempt_round(left), deadline, tries)
+        await self.cluster.aio.retrying("producing", lambda: self._attempt_round(left), deadline, tries)
 
     async def _attempt_round(self, left: Dict[TopicPartition, Tuple[bytes, int]]) -> None:
         """One Produce per leader of the batches in ``left``; acknowledged ones leave it."""
         by_leader: Dict[int, List[TopicPartition]] = {}
         for tp in left:
-            _, _, part = await self.cluster.leader(tp)
+            _, _, part = await self.cluster.aio.leader(tp)
             by_leader.setdefault(part.leader, []).append(tp)
         results = await asyncio.gather(
             *(self._produce(node, tps, left) for node, tps in by_leader.items()), return_exceptions=True
@@ -414,10 +414,10 @@ class Producer:
         self, node: int, tps: List[TopicPartition], left: Dict[TopicPartition, Tuple[bytes, int]]
     ) -> None:
         """One Produce to broker ``node``; the batches it acknowledges leave ``left``."""
-        conn = await self.cluster.connection(node)
-        timeout_ms = int(self.cluster.config.request_timeout * 1000)
+        conn = await self.cluster.aio.connection(node)
+        timeout_ms = int(self.cluster.aio.config.request_timeout * 1000)
         batches = {tp: left[tp][0] for tp in tps}
-        request = self.cluster.produce_request(conn, batches, acks=self.acks, timeout_ms=timeout_ms)
+        request = self.cluster.aio.produce_request(conn, batches, acks=self.acks, timeout_ms=timeout_ms)
         if self.acks == 0:  # no answer comes: a batch is done once it is written to the socket
             try:
                 await conn.send(request)
@@ -426,13 +426,13 @@ class Producer:
             for tp in tps:
                 self.acknowledged += left.pop(tp)[1]
             return
-        answer = await self.cluster.request(conn, request)
-        ids = {info.topic_id: name for name, info in self.cluster._topics.items()}
+        answer = await self.cluster.aio.request(conn, request)
         for t in answer.responses:
-            name = t.name or ids.get(t.topic_id, str(t.topic_id))
+            name = t.name or self.cluster.aio.topic_name(t.topic_id) or str(t.topic_id)
             for p in t.partition_responses:
                 tp = (name, p.index)
-                if p.error_code not in (0, _DUPLICATE_SEQUENCE):
+                # DUPLICATE_SEQUENCE_NUMBER: the broker already has this batch, written once
+                if p.error_code not in (ErrorCode.NONE, ErrorCode.DUPLICATE_SEQUENCE_NUMBER):
                     detail = f": {p.error_message}" if p.error_message else ""
                     check(p.error_code, f"producing to {name}-{p.index}{detail}")
                 batches.pop(tp, None)
@@ -440,4 +440,7 @@ class Producer:
                 if done is not None:
                     self.acknowledged += done[1]
         if batches:
-            raise broker_error(-1, f"producing: no answer for {', '.join(f'{t}-{p}' for t, p in batches)}")
+            raise broker_error(
+                ErrorCode.UNKNOWN_SERVER_ERROR,
+                f"producing: no answer for {', '.join(f'{t}-{p}' for t, p in batches)}",
+            )

@@ -167,7 +167,9 @@ def read_partition(partition: InputPartition, options: ReadOptions) -> Iterator[
         hint = getattr(partition, "leader", None)
         if hint is not None:
             cluster.use_hint(r.tp, hint)
-        yield from read_range(cluster, planning.bound_at_task(cluster, r, options), options)
+        yield from cluster.iterate(
+            read_range(cluster.aio, planning.bound_at_task(cluster, r, options), options)
+        )
 
 
 def narrow(
