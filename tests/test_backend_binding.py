@@ -25,6 +25,7 @@ BINDERS = (
     "kafkawire.protocol",
     "kafkawire.compression",
     "kafkawire.avro.decode",
+    "kafkawire.protobuf.decode",
 )
 
 
