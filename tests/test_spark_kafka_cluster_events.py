@@ -307,7 +307,7 @@ def offline_topic(kafka_broker):
     the cluster, stopped.  The topic is deleted and that broker unregistered after the
     module's tests, so the session's other tests see a healthy cluster."""
     from confluent_kafka.admin import NewTopic
-    from kafka_support.joined_broker import join_broker
+    from kafka_support.broker import start_broker
 
     from blocking_client import BlockingClient
     from kafkawire import messages as M
@@ -315,7 +315,8 @@ def offline_topic(kafka_broker):
     boot = kafka_broker.bootstrap_servers
     admin = _admin(boot)
     name = f"kw-offline-{uuid.uuid4().hex[:8]}"
-    second = join_broker(kafka_broker, node_id=2)
+    # a broker only, of the session broker's cluster
+    second = start_broker(node_id=2, cluster_id=kafka_broker.cluster_id, controller=kafka_broker.controller)
     try:
         deadline = time.monotonic() + 120
         while True:  # broker 2 takes replicas once the controller has it registered and unfenced
