@@ -52,8 +52,8 @@ def test_a_stream_written_while_a_partition_leader_is_killed_lands_every_row_onc
     once some have landed, and started again when the stream has written them all."""
     from confluent_kafka import Consumer, TopicPartition
     from kafka_support.cluster import CONTROLLER
-    from kafka_support.faults import started, wait_for
     from kafka_support.java_clients import run_java
+    from kafka_support.streaming import started, wait_for
 
     topic = f"kw-sink-faults-{uuid.uuid4().hex[:8]}"
     kafka_cluster.create_topic(topic, 3)

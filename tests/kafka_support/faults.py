@@ -28,50 +28,18 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Set, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 from kafka_support.cluster import CONTROLLER, KafkaCluster
 from kafka_support.java_clients import run_java
+from kafka_support.streaming import error_text, started, wait_for
 
 PRODUCER = Path(__file__).with_name("SequenceProducer.java")
 KEYS = 50  # record n has key k<n % KEYS>
 PAUSE_MS = 25  # between two sends: some 40 records a second a producer
 WAIT = 300.0  # seconds a stream may take to read on after a fault (a fencing, a restart)
-#: Spark gives the Python worker of a stream's source 10 s (a constant of its own) to
-#: connect back as the query starts; a machine busy enough misses it
-WORKER_LATE = "Python worker failed to connect back"
 
 Row = Tuple[str, int, int, bytes, bytes]  # topic, partition, offset, key, value
-
-
-def wait_for(what: str, condition: Callable[[], Any], timeout: float = WAIT) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
-        time.sleep(0.2)
-
-
-def error_text(query: Any) -> str:
-    """A failed query's error with the error it wraps (Spark cuts the middle out of a
-    long one), or "" when it did not fail."""
-    error = query.exception()
-    return "" if error is None else f"{error}\n{getattr(error, '_cause', None) or ''}"
-
-
-def started(start: Callable[[], Any], tries: int = 8) -> Any:
-    """``start()``'s query, started again (``tries`` times in all) while it fails as it
-    starts because its source's Python worker was late: nothing had been read or written
-    yet."""
-    for _ in range(tries):
-        query = start()
-        wait_for(
-            "the query to start",
-            lambda: query.exception() is not None or query.recentProgress or not query.isActive,
-        )
-        if WORKER_LATE not in error_text(query) or query.recentProgress:
-            return query
-    raise AssertionError(f"the query's Python worker was late {tries} times: {error_text(query)}")
 
 
 class SequenceProducer:
@@ -218,13 +186,12 @@ class FaultRun:
         self.outcome.events.append(f"{time.monotonic() - self.began:7.1f} s  {event}")
         print(self.outcome.events[-1], flush=True)  # as it happens: a run that fails shows how far it got
 
-    def _mark(self) -> None:
+    def _read_on(self, after: str) -> None:
+        """Wait until both streams have read records in micro-batches planned after now."""
         for s in self.streams:
             s.mark()
-
-    def _read_on(self, after: str) -> None:
         for s in self.streams:
-            wait_for(f"the stream of {s.topic} to read records after {after}", s.read_on)
+            wait_for(f"the stream of {s.topic} to read records after {after}", s.read_on, WAIT)
         self.log(f"both streams read records after {after}")
 
     def start_queries(self) -> None:
@@ -238,19 +205,16 @@ class FaultRun:
             self.cluster.move_leader(topic, 0, CONTROLLER + 1)
             leaders = {CONTROLLER + 1}
         victim = min(leaders)
-        self._mark()
         self.cluster.kill(victim)
         self.log(f"broker {victim} killed (leader of partitions of {topic})")
         try:
             self._read_on(f"broker {victim} was killed")
         finally:
-            self._mark()
-            self.cluster.start(victim)
+                self.cluster.start(victim)
         self.log(f"broker {victim} started again")
         self._read_on(f"broker {victim} came back")
 
     def move_leaders(self) -> None:
-        self._mark()
         for s in self.streams:
             now = self.cluster.describe(s.topic)[0]
             to = min(set(now["isr"]) - {now["leader"]})
@@ -259,7 +223,6 @@ class FaultRun:
         self._read_on("the leader moves")
 
     def add_partitions(self) -> None:
-        self._mark()
         for s in self.streams:
             total = len(self.cluster.describe(s.topic)) + 1
             self.cluster.add_partitions(s.topic, total)
@@ -329,4 +292,4 @@ class FaultRun:
         return self.outcome
 
 
-__all__ = ["FaultRun", "Outcome", "SequenceProducer", "error_text", "started", "wait_for"]
+__all__ = ["FaultRun", "Outcome", "SequenceProducer"]
