@@ -56,9 +56,9 @@ def main(argv=None) -> int:
         )
         try:
             with tempfile.TemporaryDirectory(prefix="kafkawire-soak-") as work:
+                print(f"seed {seed}, backend {args.backend}")  # the run prints its events as they happen
                 run = FaultRun(cluster, spark, args.backend, Path(work), seed)
                 outcome = run.run(rounds=None, until=began + args.minutes * 60)
-                print(f"seed {seed}, backend {args.backend}", *outcome.events, sep="\n")
                 for topic, (expected, got, aborted) in outcome.sinks.items():
                     print(
                         f"{topic}: {len(got)} rows in the sink, {len(expected)} expected, {len(aborted)} aborted"
