@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import random
-import threading
 import uuid
 
 import pytest
@@ -91,18 +90,20 @@ def test_a_stream_written_while_a_partition_leader_is_killed_lands_every_row_onc
             .start()
         )
     )
-    killed = threading.Event()
+    killed = False
     try:
         wait_for("the first rows", lambda: landed() >= 2 * per_file)
+        before = landed()
         kafka_cluster.kill(victim)
-        killed.set()
+        killed = True
+        assert before < n, "the stream had written every row before the broker was killed"
         query.processAllAvailable()
         assert query.exception() is None
         written = sum(p["numInputRows"] for p in query.recentProgress)
     finally:
         query.stop()
         watcher.close()
-        if killed.is_set():
+        if killed:
             kafka_cluster.start(victim)
     assert written == n
     consumed = run_java(
