@@ -7,8 +7,9 @@ as many as fit in its minutes.
 Two topics are written at once by Kafka's own producer (``SequenceProducer.java``):
 one idempotent, read with ``read_uncommitted``; one transactional, some of its
 transactions aborted, read with ``kafka.isolation.level=read_committed``.  A stream of
-each writes parquet with a checkpoint.  A round of faults, each begun while both
-producers write and ended once both streams have read records since:
+each writes parquet with a checkpoint.  A round of faults, each made while both
+producers write and followed by a wait until both streams have read records in
+micro-batches planned after it:
 
 1. a broker leading partitions of the topics is killed (SIGKILL), and started again;
 2. the leader of each topic's partition 0 moves to another broker;
@@ -170,7 +171,7 @@ class Outcome:
 
 
 class FaultRun:
-    """The two streams over the cluster, and the faults of :data:`__doc__`."""
+    """The two streams over the cluster, and the rounds of faults this module describes."""
 
     def __init__(self, cluster: KafkaCluster, spark: Any, backend: str, work: Path, seed: int = 0) -> None:
         self.cluster, self.spark, self.backend = cluster, spark, backend
