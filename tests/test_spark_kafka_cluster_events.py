@@ -14,18 +14,12 @@ import uuid
 
 import pytest
 
+from kafka_support.streaming import error_text, started, wait_for
 from test_spark_kafka_cluster import create_topic, load, produce, same_as_connector
 
 pytestmark = [pytest.mark.kafka, pytest.mark.spark]
 
 FORMATS = ("kafka", "kafka-cluster")
-
-
-def _wait_for(what: str, condition, timeout: float = 180) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.2)
 
 
 def _admin(boot: str):
@@ -39,7 +33,7 @@ def _add_partitions(boot: str, topic: str, total: int) -> None:
 
     admin = _admin(boot)
     admin.create_partitions([NewPartitions(topic, total)])[topic].result(30)
-    _wait_for(
+    wait_for(
         "the new partitions",
         lambda: len(admin.list_topics(topic, timeout=10).topics[topic].partitions) == total,
     )
@@ -73,32 +67,6 @@ def _options(fmt: str, backend: str, **options: str) -> dict:
     return {**options, "backend": backend} if fmt == "kafka-cluster" else options
 
 
-def _error_text(query) -> str:
-    """A failed query's error with the error it wraps (Spark cuts the middle out of a
-    long one), or "" when it did not fail."""
-    error = query.exception()
-    return "" if error is None else f"{error}\n{getattr(error, '_cause', None) or ''}"
-
-
-#: Spark gives the Python worker of a stream's source 10 s (a constant of its own) to
-#: connect back as the query starts; a machine busy enough misses it
-_WORKER_LATE = "Python worker failed to connect back"
-
-
-def _started(start):
-    """``start()``'s query, started again (at most twice) when it failed as it started
-    because its source's Python worker was late: nothing had been read or written yet."""
-    for _ in range(2):
-        query = start()
-        _wait_for(
-            "the query to start",
-            lambda: query.exception() is not None or query.recentProgress or not query.isActive,
-        )
-        if _WORKER_LATE not in _error_text(query) or query.recentProgress:
-            return query
-    return start()
-
-
 class _AvailableNow:
     """One stream per format over the same options, each run to the end of what is there
     (``Trigger.AvailableNow``) into a parquet folder with its checkpoint, as often as
@@ -114,7 +82,7 @@ class _AvailableNow:
         reader = self.spark.readStream.format(fmt).options(
             **_options(fmt, self.backend, **self.options, **more)
         )
-        query = _started(
+        query = started(
             lambda: (
                 reader.load()
                 .writeStream.format("parquet")
@@ -129,7 +97,7 @@ class _AvailableNow:
         except StreamingQueryException:  # a failure is part of the answer
             pass
         sizes = [p["numInputRows"] for p in query.recentProgress if p["numInputRows"]]
-        return sizes, _error_text(query)
+        return sizes, error_text(query)
 
     def rows(self, fmt: str):
         out = self.spark.read.parquet(str(self.tmp / fmt / "out"))
@@ -150,12 +118,12 @@ def test_partitions_added_under_a_running_stream_are_read_from_their_start_as_th
     queries = {}
 
     def count(fmt: str) -> int:
-        assert queries[fmt].exception() is None, _error_text(queries[fmt])
+        assert queries[fmt].exception() is None, error_text(queries[fmt])
         return spark.table(names[fmt]).count()
 
     try:
         for fmt in FORMATS[::-1]:  # one at a time: a busy machine starts Python workers slowly
-            queries[fmt] = _started(
+            queries[fmt] = started(
                 lambda: (
                     spark.readStream.format(fmt)
                     .options(
@@ -169,10 +137,10 @@ def test_partitions_added_under_a_running_stream_are_read_from_their_start_as_th
                     .start()
                 )
             )
-            _wait_for(f"the {fmt} stream to read the first records", lambda: count(fmt) == 20)
+            wait_for(f"the {fmt} stream to read the first records", lambda: count(fmt) == 20)
         _add_partitions(boot, topic, 4)  # while both run
         produce(boot, topic, [(i % 4, None, b"after-%d" % i, []) for i in range(24)])
-        _wait_for("the records of the added partitions", lambda: all(count(f) == 44 for f in FORMATS), 120)
+        wait_for("the records of the added partitions", lambda: all(count(f) == 44 for f in FORMATS), 120)
     finally:
         for query in queries.values():
             query.stop()
@@ -227,7 +195,7 @@ def _recreate(boot: str, topic: str, partitions: int) -> None:
         except Exception as exc:  # TOPIC_ALREADY_EXISTS while the old one is being deleted
             assert time.monotonic() < deadline, f"topic {topic} not recreated: {exc}"
             time.sleep(0.5)
-    _wait_for(
+    wait_for(
         "the recreated topic",
         lambda: len(admin.list_topics(topic, timeout=10).topics[topic].partitions) == partitions,
     )
@@ -307,7 +275,7 @@ def offline_topic(kafka_broker):
     the cluster, stopped.  The topic is deleted and that broker unregistered after the
     module's tests, so the session's other tests see a healthy cluster."""
     from confluent_kafka.admin import NewTopic
-    from kafka_support.joined_broker import join_broker
+    from kafka_support.broker import start_broker
 
     from blocking_client import BlockingClient
     from kafkawire import messages as M
@@ -315,7 +283,8 @@ def offline_topic(kafka_broker):
     boot = kafka_broker.bootstrap_servers
     admin = _admin(boot)
     name = f"kw-offline-{uuid.uuid4().hex[:8]}"
-    second = join_broker(kafka_broker, node_id=2)
+    # a broker only, of the session broker's cluster
+    second = start_broker(node_id=2, cluster_id=kafka_broker.cluster_id, controller=kafka_broker.controller)
     try:
         deadline = time.monotonic() + 120
         while True:  # broker 2 takes replicas once the controller has it registered and unfenced
@@ -334,7 +303,7 @@ def offline_topic(kafka_broker):
         meta = admin.list_topics(name, timeout=10).topics[name]
         return meta.partitions and meta.partitions[0].leader == -1
 
-    _wait_for("the partition to go offline", offline, 120)
+    wait_for("the partition to go offline", offline, 120)
     yield name
     admin.delete_topics([name])[name].result(30)
     client = BlockingClient(kafka_broker)

@@ -12,8 +12,9 @@ ends abnormally, and on Linux the JVM gets SIGTERM when the test process dies, h
 dies.  :meth:`KafkaBroker.restart` stops it cleanly and starts it again on the same log
 directory and ports; :meth:`KafkaBroker.kill` and :meth:`KafkaBroker.start` crash it and
 bring it back.  Kafka's warnings and errors are in ``broker.output()``.  A node of a
-cluster of several (``kafka_support.cluster``) is started with the first node's cluster
-id and controller address: it is then a broker only.
+cluster of several (``kafka_support.cluster``, or one more node joining the session's
+broker) is started with the first node's cluster id and controller address: it is then a
+broker only.
 """
 
 from __future__ import annotations
@@ -78,6 +79,12 @@ class KafkaBroker:
     @property
     def sasl_bootstrap_servers(self) -> str:
         return f"{self.host}:{self.sasl_port}"
+
+    @property
+    def controller(self) -> str:
+        """``host:port`` of its controller listener: what a node joining its cluster is
+        given (``start_broker(controller=...)``)."""
+        return f"{self.host}:{self.controller_port}"
 
     def output(self) -> str:
         """The broker's console output so far (for failure messages)."""

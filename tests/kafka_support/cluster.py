@@ -154,7 +154,6 @@ def start_cluster() -> KafkaCluster:
     first = start_broker(extra_properties=SETTINGS, heap=HEAP)
     brokers = [first]
     try:
-        controller = f"{first.host}:{first.controller_port}"
         # one after another, from this thread: a JVM is sent SIGTERM when the thread that
         # started it ends (the death signal of kafka_support.broker), so no worker threads
         for node in range(2, NODES + 1):
@@ -164,7 +163,7 @@ def start_cluster() -> KafkaCluster:
                     heap=HEAP,
                     node_id=node,
                     cluster_id=first.cluster_id,
-                    controller=controller,
+                    controller=first.controller,
                 )
             )
         cluster = KafkaCluster(brokers)
