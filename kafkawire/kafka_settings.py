@@ -19,6 +19,9 @@ from typing import Dict, FrozenSet, Tuple
 
 KAFKA_VERSION = "4.4.0"
 
+#: the values of ``isolation.level``, in the order of the wire's IsolationLevel (0, 1)
+ISOLATION_LEVELS: Tuple[str, str] = ("read_uncommitted", "read_committed")
+
 #: the settings ``ConsumerConfig`` and ``ProducerConfig`` both define (connection, security,
 #: metadata, metrics)
 _SHARED: FrozenSet[str] = frozenset(

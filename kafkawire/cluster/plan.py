@@ -39,6 +39,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from kafkawire.kafka_settings import ISOLATION_LEVELS
 from kafkawire import datasource_options
 from kafkawire.cluster.client import EARLIEST, LATEST, Cluster, TopicPartition
 from kafkawire.cluster.config import ClientConfig, check_options, client_settings
@@ -48,7 +49,6 @@ from kafkawire.cluster.options import read_extras
 READ_OPTIONS = tuple(n.lower() for n in datasource_options.names(datasource_options.KAFKA_CLUSTER_READ))
 #: the consumer settings a read uses besides the connection's, with Kafka's defaults
 READ_CLIENT_SETTINGS = datasource_options.defaults(datasource_options.KAFKA_CLUSTER_READ_CLIENT)
-ISOLATION_LEVELS = ("read_uncommitted", "read_committed")
 #: the write options, which a read warns it ignores
 WRITE_NAMES = datasource_options.names(datasource_options.KAFKA_CLUSTER_WRITE)
 
@@ -319,7 +319,7 @@ def partitions_of(cluster: Cluster, subscription: Tuple[str, Any]) -> List[Topic
     return list(value)
 
 
-def resolve(
+def resolve_offsets(
     cluster: Cluster,
     spec: OffsetSpec,
     tps: Sequence[TopicPartition],
@@ -423,7 +423,7 @@ def plan(cluster: Cluster, options: ReadOptions) -> List[OffsetRange]:
     tps = partitions_of(cluster, options.subscription)
     if not tps:
         return []
-    starts = resolve(
+    starts = resolve_offsets(
         cluster,
         options.starting,
         tps,
@@ -431,7 +431,9 @@ def plan(cluster: Cluster, options: ReadOptions) -> List[OffsetRange]:
         isolation_level=options.isolation_level,
         no_match_latest=options.no_match_starts_latest,
     )
-    ends = resolve(cluster, options.ending, tps, starting=False, isolation_level=options.isolation_level)
+    ends = resolve_offsets(
+        cluster, options.ending, tps, starting=False, isolation_level=options.isolation_level
+    )
     ranges = []
     for tp in tps:
         if ends[tp] < starts[tp]:
@@ -497,7 +499,9 @@ def latest(cluster: Cluster, options: ReadOptions, known: Optional[Offsets] = No
         tps = partitions_of(cluster, options.subscription)
         if not tps:
             return {}
-        ends = resolve(cluster, ("latest",), tps, starting=False, isolation_level=options.isolation_level)
+        ends = resolve_offsets(
+            cluster, ("latest",), tps, starting=False, isolation_level=options.isolation_level
+        )
         if not any(e < known[tp] for tp, e in ends.items() if known and tp in known):
             break
         if attempt + 1 < BACKWARDS_TRIES:
@@ -515,7 +519,9 @@ def earliest_of_new(cluster: Cluster, options: ReadOptions, start: Offsets, end:
     new = [tp for tp in new if tp in there]
     if not new:
         return {}
-    return resolve(cluster, ("earliest",), new, starting=True, isolation_level=options.isolation_level)
+    return resolve_offsets(
+        cluster, ("earliest",), new, starting=True, isolation_level=options.isolation_level
+    )
 
 
 def initial(cluster: Cluster, options: ReadOptions) -> Offsets:
@@ -523,7 +529,7 @@ def initial(cluster: Cluster, options: ReadOptions) -> Offsets:
     tps = partitions_of(cluster, options.subscription)
     if not tps:
         return {}
-    return resolve(
+    return resolve_offsets(
         cluster,
         options.starting,
         tps,

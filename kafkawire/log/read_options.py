@@ -15,6 +15,7 @@ from typing import (
     Union,
 )
 
+from kafkawire.kafka_settings import ISOLATION_LEVELS
 from kafkawire import datasource_options
 from kafkawire.log.storage import (
     LOCAL,
@@ -39,7 +40,6 @@ DEFAULT_MAX_PARTITION_BYTES = 128 << 20
 DEFAULT_OPEN_COST_BYTES = LOCAL_OPEN_COST_BYTES
 DEFAULT_CHUNK_BYTES = 4 << 20
 MODES = ("FAILFAST", "PERMISSIVE", "DROPMALFORMED")
-ISOLATION_LEVELS = ("read_uncommitted", "read_committed")
 DEFAULT_CORRUPT_COLUMN = "_corrupt_record"
 
 
@@ -246,7 +246,6 @@ __all__ = [
     "DEFAULT_OPEN_COST_BYTES",
     "DEFAULT_CHUNK_BYTES",
     "MODES",
-    "ISOLATION_LEVELS",
     "DEFAULT_CORRUPT_COLUMN",
     "byte_size",
     "READ_OPTIONS",

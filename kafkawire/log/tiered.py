@@ -42,7 +42,15 @@ from typing import Callable, Dict, Iterator, List, Optional, Sequence, Set, Tupl
 from kafkawire.errors import DecodeError, LogNotFoundError
 from kafkawire.log import indexes, scan, segments
 from kafkawire.log.segments import PartitionLog, PathLike, Segment, SegmentError
-from kafkawire.log.storage import LOCAL, NO_STORAGE_OPTIONS, Entry, StorageOptions, Store, local_path, open_store
+from kafkawire.log.storage import (
+    LOCAL,
+    NO_STORAGE_OPTIONS,
+    Entry,
+    StorageOptions,
+    Store,
+    local_path,
+    open_store,
+)
 from kafkawire.log.transactions import TxnState
 from kafkawire.log.transactions import transactions as scanned
 
