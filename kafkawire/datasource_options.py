@@ -149,7 +149,7 @@ OBJECT_STORE: Tuple[Option, ...] = (
 )
 KAFKA_LOG_READ += OBJECT_STORE
 
-#: what ``df.write.format("kafka-log")`` takes (:mod:`kafkawire.spark.datasource`)
+#: what ``df.write.format("kafka-log")`` takes (:mod:`kafkawire.spark.kafka_log`)
 KAFKA_LOG_WRITE: Tuple[Option, ...] = (
     Option("compression", "none", "The batches' codec: ``none``, ``gzip``, ``snappy``, ``lz4`` or ``zstd``."),
     Option("batchBytes", "1m", "The size a batch is filled to, before compression."),
@@ -477,7 +477,7 @@ KAFKA_CLUSTER_READ_CLIENT: Tuple[Option, ...] = (
 )
 
 #: what ``df.write.format("kafka-cluster")`` and ``writeStream`` take besides the
-#: connection's ``kafka.`` settings (:mod:`kafkawire.spark.cluster`)
+#: connection's ``kafka.`` settings (:mod:`kafkawire.spark.kafka_cluster`)
 KAFKA_CLUSTER_WRITE: Tuple[Option, ...] = (
     Option("topic", None, "The topic of every row (overrides the ``topic`` column)."),
     Option("backend", None, "``cython`` or ``python``: the kafkawire backend the tasks encode with."),

@@ -76,8 +76,8 @@ from kafkawire.cluster import pool
 from kafkawire.cluster.plan import OffsetRange, ReadOptions, plan
 from kafkawire.cluster.produce import CODECS, Producer, partitioner_of
 from kafkawire.errors import ClusterError, DataLossError
-from kafkawire.spark.datasource import row_filter_of
 from kafkawire.spark.ddl import spark_type
+from kafkawire.spark.filters import row_filter_of
 
 if TYPE_CHECKING:
     import pyarrow
