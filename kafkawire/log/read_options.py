@@ -16,6 +16,7 @@ from typing import (
 )
 
 from kafkawire import datasource_options
+from kafkawire._records_common import spark_arrow_type
 from kafkawire.log.storage import (
     LOCAL,
     LOCAL_OPEN_COST_BYTES,
@@ -229,18 +230,6 @@ def _arrow_schema(options: Optional[ReadOptions], pruned: bool) -> "pyarrow.Sche
     return pa.schema([by_name[name] for name in options.columns])
 
 
-def spark_arrow_type(t: "pyarrow.DataType") -> "pyarrow.DataType":
-    """``t`` as Spark writes it in Arrow: every field nullable, list items named
-    ``element``.  Spark compares the batches a data source yields to exactly that."""
-    import pyarrow as pa
-
-    if pa.types.is_list(t):
-        return pa.list_(pa.field("element", spark_arrow_type(t.value_type)))
-    if pa.types.is_struct(t):
-        return pa.struct([pa.field(f.name, spark_arrow_type(f.type)) for f in t])
-    return t
-
-
 __all__ = [
     "DEFAULT_MAX_PARTITION_BYTES",
     "DEFAULT_OPEN_COST_BYTES",
@@ -255,7 +244,6 @@ __all__ = [
     "ReadOptions",
     "DEFAULT_READ_OPTIONS",
     "arrow_schema",
-    "spark_arrow_type",
 ]
 
 
