@@ -74,9 +74,7 @@ HONOURED = {
 @pytest.fixture(autouse=True)
 def _fresh_warnings(monkeypatch):
     """Each warning is given once a process: each test starts with none given."""
-    from kafkawire.cluster import config
-
-    monkeypatch.setattr(config, "_warned", set(), raising=False)
+    monkeypatch.setattr(options_table, "_warned", set())
 
 
 def _draw(rng: random.Random, names, k: int) -> dict:

@@ -68,7 +68,7 @@ from pyspark.sql.streaming.datasource import (
 
 from kafkawire import datasource_options
 from kafkawire.cluster.client import Cluster, LeaderHint
-from kafkawire.cluster.config import ClientConfig, check_options, client_settings
+from kafkawire.cluster.config import ClientConfig, client_settings
 from kafkawire.cluster.fetch import arrow_schema, read_range
 from kafkawire.cluster.options import integer
 from kafkawire.cluster import plan as planning
@@ -404,12 +404,7 @@ class WriteOptions:
         """Parse and check the write options (keys in any case)."""
         opts = {str(k).lower(): str(v) for k, v in options.items()}
         settings = client_settings(opts)
-        check_options(
-            opts,
-            datasource_options.names(datasource_options.KAFKA_CLUSTER_WRITE),
-            datasource_options.names(datasource_options.KAFKA_CLUSTER_READ),
-            "write",
-        )
+        datasource_options.check_names(opts, FORMAT, "write")
         compression = settings.get("compression.type", "none").lower()
         if compression not in CODECS:
             raise ValueError(

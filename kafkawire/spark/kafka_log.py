@@ -171,7 +171,7 @@ def columns_of(schema: "StructType", options: read_options.ReadOptions) -> Optio
 @dataclass(frozen=True)
 class WriteOptions:
     """The ``kafka-log`` write options (an option that is none of these raises
-    ``ValueError`` naming it)."""
+    :class:`~kafkawire.errors.OptionError` naming it)."""
 
     compression: str = "none"
     batch_bytes: int = 1 << 20
@@ -184,7 +184,7 @@ class WriteOptions:
     def parse(cls, options: Mapping[str, str]) -> "WriteOptions":
         from kafkawire.compression import codec_id, codec_name
 
-        read_options.check_option_names(options, WRITE_OPTIONS, "write")
+        datasource_options.check_names(options, FORMAT, "write")
         opts = {str(k).lower(): v for k, v in options.items()}
         return cls(
             compression=codec_name(codec_id(str(opts.get("compression", "none")).lower())),
@@ -198,10 +198,6 @@ class WriteOptions:
             topic=None if opts.get("topic") is None else _check_topic(str(opts["topic"]), "option topic"),
             partition=_check_partition(str(opts.get("partition", 0)), "option partition"),
         )
-
-
-#: the ``kafka-log`` write options, as Spark spells them (case does not matter)
-WRITE_OPTIONS = datasource_options.names(datasource_options.KAFKA_LOG_WRITE)
 
 
 @dataclass
