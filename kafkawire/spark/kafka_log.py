@@ -77,8 +77,9 @@ from pyspark.sql.datasource import (
 from kafkawire import datasource_options
 from kafkawire.log import planning, read, read_options, scan, segments, storage, write
 from kafkawire.schema.plan import INT32_MAX
-from kafkawire.spark.ddl import spark_ddl, spark_type
+from kafkawire.spark.ddl import spark_ddl
 from kafkawire.spark.filters import row_filter_of
+from kafkawire.spark.options import ParsedOnce, columns_of
 
 if TYPE_CHECKING:
     import pyarrow
@@ -116,11 +117,18 @@ class SplitPartition(InputPartition):
 class KafkaLogReader(DataSourceReader):
     """Plans splits on the driver side and reads each group in a task."""
 
-    def __init__(self, options: Mapping[str, str], schema: Optional["StructType"] = None) -> None:
+    def __init__(
+        self,
+        options: Mapping[str, str],
+        schema: Optional["StructType"] = None,
+        parsed: Optional[read_options.ReadOptions] = None,
+    ) -> None:
+        """``parsed``: ``options`` parsed already (parsed and checked here if not)."""
         self.paths = _paths(options)
-        self.options = read_options.ReadOptions.parse(options)
+        self.options = parsed if parsed is not None else read_options.ReadOptions.parse(options)
         if schema is not None:
-            self.options = replace(self.options, columns=columns_of(schema, self.options))
+            full = read_options.arrow_schema(self.options, pruned=False)
+            self.options = replace(self.options, columns=columns_of(schema, full, FORMAT))
         self.row_filter = planning.NO_FILTER
 
     def pushFilters(self, filters: List[Filter]) -> Iterator[Filter]:
@@ -137,31 +145,6 @@ class KafkaLogReader(DataSourceReader):
 
     def read(self, partition: InputPartition) -> Iterator["pyarrow.RecordBatch"]:
         return read.read_splits(partition.value, self.options, row_filter=self.row_filter)
-
-
-def columns_of(schema: "StructType", options: read_options.ReadOptions) -> Optional[Tuple[str, ...]]:
-    """The columns a query's schema asks for (None: all of them, in order).
-
-    Spark gives a Python data source no list of the columns a query uses, but it does
-    pass on a schema given with ``spark.read.schema(...)``: a subset of the columns
-    makes the reader decode and hand over only those.  Each must be one of
-    ``kafka-log``'s, with its type.
-    """
-    from pyspark.sql.pandas.types import to_arrow_schema
-
-    wanted = to_arrow_schema(schema, timezone="UTC")
-    full = read_options.arrow_schema(options, pruned=False)
-    for f in wanted:
-        i = full.get_field_index(f.name)
-        if i < 0:
-            raise ValueError(f"kafka-log has no column {f.name!r}; its columns are " + ", ".join(full.names))
-        ours = full.field(i)
-        if not f.type.equals(ours.type) or not f.nullable:
-            raise ValueError(
-                f"kafka-log column {f.name!r} is {spark_type(ours.type)}"
-                f" (nullable), not {schema[f.name].dataType.simpleString()}"
-            )
-    return None if wanted.names == full.names else tuple(wanted.names)
 
 
 # ---------------------------------------------------------------------------
@@ -257,14 +240,21 @@ class _StagingFile:
 class KafkaLogWriter(DataSourceArrowWriter):
     """Encodes rows into batches per topic partition; the commit places them in the log."""
 
-    def __init__(self, options: Mapping[str, str], schema: "StructType", overwrite: bool) -> None:
+    def __init__(
+        self,
+        options: Mapping[str, str],
+        schema: "StructType",
+        overwrite: bool,
+        parsed: Optional[WriteOptions] = None,
+    ) -> None:
+        """``parsed``: ``options`` parsed already (parsed and checked here if not)."""
         paths = _paths(options)
         if len(paths) != 1:
             raise ValueError("kafka-log writes to one path")
         if storage.scheme_of(paths[0]) not in (None, "file"):
             raise ValueError(f"kafka-log writes to local paths only, not {paths[0]!r}")
         self.path = os.path.abspath(storage.local_path(paths[0]))
-        self.options = WriteOptions.parse(options)
+        self.options = parsed if parsed is not None else WriteOptions.parse(options)
         self.overwrite = overwrite
         self.staging = os.path.join(self.path, _STAGING_PREFIX + uuid.uuid4().hex)
         names = set(schema.fieldNames())
@@ -426,19 +416,24 @@ class KafkaLogWriter(DataSourceArrowWriter):
                 shutil.rmtree(sub)
 
 
-class KafkaLogDataSource(DataSource):
+class KafkaLogDataSource(ParsedOnce, DataSource):
     """The ``kafka-log`` format: Kafka log directories, partitions or segment files."""
 
     @classmethod
     def name(cls) -> str:
         return FORMAT
 
+    def _read_options(self) -> read_options.ReadOptions:
+        # Spark may ask a write for the schema too, with write options: the names are
+        # checked where a read begins (reader), the values parsed once for both
+        return self.parsed("read", lambda options: read_options.ReadOptions.parse(options, strict=False))
+
     def schema(self) -> str:
-        # Spark may ask a write for the schema too: its options are write options
-        return spark_ddl(read_options.ReadOptions.parse(self.options, strict=False))
+        return spark_ddl(self._read_options())
 
     def reader(self, schema: "StructType") -> KafkaLogReader:
-        return KafkaLogReader(self.options, schema)
+        datasource_options.check_names(self.options, FORMAT, "read")
+        return KafkaLogReader(self.options, schema, self._read_options())
 
     def writer(self, schema: "StructType", overwrite: bool) -> KafkaLogWriter:
-        return KafkaLogWriter(self.options, schema, overwrite)
+        return KafkaLogWriter(self.options, schema, overwrite, self.parsed("write", WriteOptions.parse))
