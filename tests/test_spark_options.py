@@ -3,8 +3,7 @@ misspelt option is a :class:`kafkawire.errors.OptionError` naming the option mea
 ``kafka-log`` reads and writes and ``kafka-cluster`` reads, writes and streams), and a
 query's options parsed once on the driver.
 
-The driver-side calls are made as Spark makes them (``tests`` of PySpark's
-``sql/worker``): the source is made and asked for its schema in one Python worker,
+The driver-side calls are made as PySpark's ``sql/worker`` modules make them: the source is made and asked for its schema in one Python worker,
 pickled, and asked for its reader or writer in another; the misspellings are drawn at
 random (``KAFKAWIRE_OPTIONS_SEED`` replays a draw)."""
 
