@@ -12,7 +12,6 @@ Nothing here imports pyspark: the log and cluster packages read it without Spark
 
 from __future__ import annotations
 
-import difflib
 import logging
 from typing import Dict, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Set, Tuple, Union
 
@@ -583,6 +582,8 @@ def _plain(name: str) -> str:
 def nearest(name: str, names: Iterable[str], cutoff: float) -> Optional[str]:
     """The name of ``names`` that ``name`` most likely misspells: the same but for case,
     ``_``, ``-`` and ``.``, else the closest at least ``cutoff`` alike (difflib's ratio)."""
+    import difflib  # only for a name that is wrong: Spark's workers import this module
+
     by_plain = {_plain(n): n for n in names}
     found = difflib.get_close_matches(_plain(name), list(by_plain), n=1, cutoff=cutoff)
     return by_plain.get(_plain(name)) or (by_plain[found[0]] if found else None)
