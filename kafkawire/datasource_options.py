@@ -630,8 +630,9 @@ def check_names(options: Mapping[str, object], source: str, side: str) -> None:
             near = nearest(name, sorted(every), cutoff=0.8)
             unknown.append((key, None if near is None else f"kafka.{near}"))
             continue
-        # only a near miss is surely a typo: the connector ignores the rest
-        near = nearest(key, known, cutoff=0.8)
+        # only a near miss (of an option or a setting) is surely a typo: the connector
+        # ignores the rest
+        near = nearest(key, (*known, *(f"kafka.{n}" for n in sorted(every))), cutoff=0.8)
         if near is not None:
             unknown.append((key, near))
         elif low in (n.lower() for n in names(SOURCES[source, "write" if side == "read" else "read"])):
