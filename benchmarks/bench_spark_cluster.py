@@ -25,7 +25,7 @@ of one figure run in interleaved rounds, best of ``--rounds``:
   ``kafka-cluster``'s, each round into a new 4-partition topic, by Spark's ``noop`` sink
   (the cost of making the rows) and by a Python sink that drops the Arrow batches it is
   handed (the floor of any Python sink);
-* memory: one task's read (``kafkawire.spark.cluster.read_partition``, the function a
+* memory: one task's read (``kafkawire.spark.kafka_cluster.read_partition``, the function a
   Spark task runs) in a fresh process, over the whole 1-partition topic and over a
   quarter of it, with ``max.partition.fetch.bytes`` 1 MiB and 4 MiB: the largest Arrow
   batch it yields and the peak RSS of the process.
@@ -149,7 +149,7 @@ def replay_files(bootstrap: str, topic: str, out_dir: str) -> None:
     IPC file a planned range, and beside the folder the transport floor's ``fetch``
     option: the range of each file (the broker, the only one, leads every partition)."""
     from kafkawire.cluster.fetch import arrow_schema
-    from kafkawire.spark.cluster import RangePartition, read_partition
+    from kafkawire.spark.kafka_cluster import RangePartition, read_partition
 
     options, ranges = _planned(bootstrap, topic)
     os.makedirs(out_dir, exist_ok=True)
@@ -166,7 +166,7 @@ def replay_files(bootstrap: str, topic: str, out_dir: str) -> None:
 def no_spark(bootstrap: str, topic: str, rounds: int) -> float:
     """The fastest of ``rounds`` reads of ``topic`` in this process with no Spark: every
     planned range fetched and decoded in turn, the batches dropped."""
-    from kafkawire.spark.cluster import RangePartition, read_partition
+    from kafkawire.spark.kafka_cluster import RangePartition, read_partition
 
     options, ranges = _planned(bootstrap, topic)
     best = float("inf")
@@ -337,7 +337,7 @@ import json, resource, sys
 import pyarrow as pa
 from kafkawire.cluster.client import Cluster
 from kafkawire.cluster.plan import OffsetRange, ReadOptions
-from kafkawire.spark.cluster import RangePartition, read_partition
+from kafkawire.spark.kafka_cluster import RangePartition, read_partition
 
 bootstrap, topic, end, fetch = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 options = ReadOptions.parse({"kafka.bootstrap.servers": bootstrap, "subscribe": topic,

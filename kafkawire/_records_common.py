@@ -1,7 +1,8 @@
 """What both record backends share: the record batch layout, argument checks, their error
 messages, and the Arrow schema (``kafkawire._pure.records`` and ``kafkawire._fast.records``
 import these, so the two give the same answers and the same errors; ``kafkawire.log.segments``
-and the broker's storage read batch headers with the same layout)."""
+and the broker's storage read batch headers with the same layout), and that schema's types
+as Spark takes them in Arrow, for the ``kafka-log`` and ``kafka-cluster`` readers alike."""
 
 from __future__ import annotations
 
@@ -306,6 +307,17 @@ def arrow_schema() -> Any:
             pa.field("compression", pa.string(), nullable=False),
         ]
     )
+
+
+def spark_arrow_type(t: Any) -> Any:
+    """``t`` as Spark writes it in Arrow: every field nullable, list items named
+    ``element``.  Spark compares the batches a data source yields to exactly that."""
+    pa = import_pyarrow()
+    if pa.types.is_list(t):
+        return pa.list_(pa.field("element", spark_arrow_type(t.value_type)))
+    if pa.types.is_struct(t):
+        return pa.struct([pa.field(f.name, spark_arrow_type(f.type)) for f in t])
+    return t
 
 
 # -- records from Arrow columns (encode_arrow_batches, arrow_key_partitions) -------------

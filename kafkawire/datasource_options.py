@@ -2,16 +2,21 @@
 
 Every option is an :class:`Option`: its name as Spark spells it (``.option(name, value)``;
 case does not matter), its default as the string that means the same when given, and what
-it does.  The parsers take the names they accept from here (an option not listed is an
-error naming it), the ``kafka.`` client settings take their defaults from here, and the
-documentation's option tables are printed from these tuples.
+it does.  Every source and sink checks the names it is given with :func:`check_names`
+against these tables (an option not listed is an error naming the one probably meant), the
+``kafka.`` client settings take their defaults from here, and the documentation's option
+tables are printed from these tuples.
 
 Nothing here imports pyspark: the log and cluster packages read it without Spark.
 """
 
 from __future__ import annotations
 
-from typing import Dict, NamedTuple, Optional, Sequence, Tuple, Union
+import logging
+from typing import Dict, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Set, Tuple, Union
+
+from kafkawire import kafka_settings
+from kafkawire.errors import OptionError
 
 
 class Option(NamedTuple):
@@ -149,7 +154,7 @@ OBJECT_STORE: Tuple[Option, ...] = (
 )
 KAFKA_LOG_READ += OBJECT_STORE
 
-#: what ``df.write.format("kafka-log")`` takes (:mod:`kafkawire.spark.datasource`)
+#: what ``df.write.format("kafka-log")`` takes (:mod:`kafkawire.spark.kafka_log`)
 KAFKA_LOG_WRITE: Tuple[Option, ...] = (
     Option("compression", "none", "The batches' codec: ``none``, ``gzip``, ``snappy``, ``lz4`` or ``zstd``."),
     Option("batchBytes", "1m", "The size a batch is filled to, before compression."),
@@ -477,7 +482,7 @@ KAFKA_CLUSTER_READ_CLIENT: Tuple[Option, ...] = (
 )
 
 #: what ``df.write.format("kafka-cluster")`` and ``writeStream`` take besides the
-#: connection's ``kafka.`` settings (:mod:`kafkawire.spark.cluster`)
+#: connection's ``kafka.`` settings (:mod:`kafkawire.spark.kafka_cluster`)
 KAFKA_CLUSTER_WRITE: Tuple[Option, ...] = (
     Option("topic", None, "The topic of every row (overrides the ``topic`` column)."),
     Option("backend", None, "``cython`` or ``python``: the kafkawire backend the tasks encode with."),
@@ -549,6 +554,105 @@ KAFKA_CLUSTER_WRITE_CLIENT: Tuple[Option, ...] = (
     ),
 )
 
+#: what each source takes, for reads and for writes (a ``kafka-cluster`` stream reads and
+#: writes as its batch queries do), besides the ``kafka.`` settings of ``kafka-cluster``
+SOURCES: Dict[Tuple[str, str], Tuple[Option, ...]] = {
+    ("kafka-log", "read"): KAFKA_LOG_READ,
+    ("kafka-log", "write"): KAFKA_LOG_WRITE,
+    ("kafka-cluster", "read"): KAFKA_CLUSTER_READ,
+    ("kafka-cluster", "write"): KAFKA_CLUSTER_WRITE,
+}
+#: what Spark itself passes to ``kafka-log`` with the options: the paths of ``load``/``save``
+PATH_OPTIONS = ("path", "paths")
+
+_log = logging.getLogger("kafkawire.cluster")
+_warned: Set[str] = set()  # each warning once a process: Spark may run a query many times
+
+
+def _warn_once(message: str) -> None:
+    if message not in _warned:
+        _warned.add(message)
+        _log.warning(message)
+
+
+def _plain(name: str) -> str:
+    return name.lower().replace("_", "").replace("-", "").replace(".", "")
+
+
+def nearest(name: str, names: Iterable[str], cutoff: float) -> Optional[str]:
+    """The name of ``names`` that ``name`` most likely misspells: the same but for case,
+    ``_``, ``-`` and ``.``, else the closest at least ``cutoff`` alike (difflib's ratio)."""
+    import difflib  # only for a name that is wrong: Spark's workers import this module
+
+    by_plain = {_plain(n): n for n in names}
+    found = difflib.get_close_matches(_plain(name), list(by_plain), n=1, cutoff=cutoff)
+    return by_plain.get(_plain(name)) or (by_plain[found[0]] if found else None)
+
+
+def check_names(options: Mapping[str, object], source: str, side: str) -> None:
+    """Check the option names of a ``source`` (``kafka-log``, ``kafka-cluster``) query on
+    ``side`` (``read``, ``write``), case aside: every source and sink checks with this.
+
+    A name the source does not take raises :class:`~kafkawire.errors.OptionError` naming
+    it and the option probably meant.  ``kafka-cluster`` takes what Spark's Kafka
+    connector takes: the ``kafka.`` settings of Kafka's consumer (reads) or producer
+    (writes), a setting of the other client or an option the connector ignores with a
+    warning naming it, since Spark hands a source options meant for others; a near miss
+    of an option (``maxOffsetPerTrigger``) or any other ``kafka.`` name is an error, and
+    a setting the connector refuses gets its explanation."""
+    known = names(SOURCES[source, side])
+    taken = {n.lower() for n in known}
+    connector = source == "kafka-cluster"
+    doing = "reading a Kafka cluster" if side == "read" else "writing to a Kafka cluster"
+    client = kafka_settings.CONSUMER if side == "read" else kafka_settings.PRODUCER
+    every = kafka_settings.CONSUMER | kafka_settings.PRODUCER
+    unknown: List[Tuple[str, Optional[str]]] = []  # each with the name probably meant
+    for key in sorted(str(k) for k in options):
+        low = key.lower()
+        if low in taken or (not connector and low in PATH_OPTIONS):
+            continue
+        if not connector:  # any near name helps: every unknown name is an error
+            unknown.append((key, nearest(key, (*known, *PATH_OPTIONS), cutoff=0.6)))
+            continue
+        if low.startswith("kafka."):
+            name = low[len("kafka.") :]
+            refusal = kafka_settings.CONNECTOR_REFUSES[side].get(name) or kafka_settings.NOT_RUN.get(name)
+            if refusal is not None:
+                raise OptionError(f"option {key}: {refusal}")
+            if name in client:
+                continue
+            if name in every:
+                _warn_once(
+                    f"option {key} is a {'producer' if side == 'read' else 'consumer'} setting:"
+                    f" {doing} does not use it"
+                )
+                continue
+            near = nearest(name, sorted(every), cutoff=0.8)
+            unknown.append((key, None if near is None else f"kafka.{near}"))
+            continue
+        # only a near miss (of an option or a setting) is surely a typo: the connector
+        # ignores the rest
+        near = nearest(key, (*known, *(f"kafka.{n}" for n in sorted(every))), cutoff=0.8)
+        if near is not None:
+            unknown.append((key, near))
+        elif low in (n.lower() for n in names(SOURCES[source, "write" if side == "read" else "read"])):
+            _warn_once(f"option {key} is for {'writes' if side == 'read' else 'reads'}: {doing} ignores it")
+        else:
+            _warn_once(f"option {key} is no option of Spark's Kafka connector: {doing} ignores it")
+    if not unknown:
+        return
+    if not connector:
+        hints = ", ".join(f"{k!r}" + (f" (did you mean {m!r}?)" if m else "") for k, m in unknown)
+        raise OptionError(f"{source} has no {side} option {hints}; its {side} options: {', '.join(known)}")
+    meant = [m for _, m in unknown if m]
+    raise OptionError(
+        f"unknown option{'s' if len(unknown) > 1 else ''} {', '.join(k for k, _ in unknown)} for {doing}"
+        + (f" (did you mean {', '.join(meant)}?)" if meant else "")
+        + "; the options are those of Spark's Kafka connector and the settings of Kafka's"
+        f" {'consumer' if side == 'read' else 'producer'} (see reference/spark-options)"
+    )
+
+
 __all__ = [
     "Option",
     "names",
@@ -560,4 +664,8 @@ __all__ = [
     "KAFKA_CLUSTER_READ_CLIENT",
     "KAFKA_CLUSTER_WRITE",
     "KAFKA_CLUSTER_WRITE_CLIENT",
+    "SOURCES",
+    "PATH_OPTIONS",
+    "nearest",
+    "check_names",
 ]

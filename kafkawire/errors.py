@@ -210,6 +210,13 @@ class DataLossError(ClusterError):
     deleted, the log truncated), and ``failOnDataLoss`` asks for an error."""
 
 
+class OptionError(KafkaWireError, ValueError):
+    """An option a ``kafka-log`` or ``kafka-cluster`` read or write does not take: a name
+    it does not know (the message names the option probably meant) or a ``kafka.``
+    setting it refuses (with why).  Every source and sink checks names alike
+    (:func:`kafkawire.datasource_options.check_names`)."""
+
+
 class StorageError(KafkaWireError, ValueError, OSError):
     """A log file or object that could not be read: refused (wrong credentials), missing,
     or an object store that failed.  Also an :class:`OSError`.  ``path`` names the file

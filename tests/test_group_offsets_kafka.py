@@ -128,7 +128,7 @@ def test_commit_offsets_to_group_options_are_checked(options, message, backend):
     base = {"kafka.bootstrap.servers": "127.0.0.1:9", "subscribe": "t"}
     with pytest.raises(ValueError, match=message):
         ReadOptions.parse({**base, **options}, streaming=True)
-    from kafkawire.spark.cluster import ClusterReader
+    from kafkawire.spark.kafka_cluster import ClusterReader
 
     with pytest.raises(ValueError, match="is for streaming queries"):
         ClusterReader(ReadOptions.parse({**base, "commitOffsetsToGroup": "true", "kafka.group.id": "g"}))

@@ -74,9 +74,7 @@ HONOURED = {
 @pytest.fixture(autouse=True)
 def _fresh_warnings(monkeypatch):
     """Each warning is given once a process: each test starts with none given."""
-    from kafkawire.cluster import config
-
-    monkeypatch.setattr(config, "_warned", set(), raising=False)
+    monkeypatch.setattr(options_table, "_warned", set())
 
 
 def _draw(rng: random.Random, names, k: int) -> dict:
@@ -137,7 +135,7 @@ def test_random_consumer_settings_are_taken_by_a_read(backend, draw, caplog):
 @pytest.mark.parametrize("draw", range(8))
 def test_random_producer_settings_are_taken_by_a_write(backend, draw):
     pytest.importorskip("pyspark")
-    from kafkawire.spark.cluster import WriteOptions
+    from kafkawire.spark.kafka_cluster import WriteOptions
 
     rng = random.Random(SEED + 100 + draw)
     names = _takeable(kafka_settings.PRODUCER) - set(kafka_settings.CONNECTOR_REFUSES["write"])
@@ -297,7 +295,7 @@ def test_kafkas_own_partitioners_are_taken_and_any_other_class_named(backend):
 
 def test_idempotence_is_refused_where_kafkas_producer_refuses_it(backend):
     pytest.importorskip("pyspark")
-    from kafkawire.spark.cluster import WriteOptions
+    from kafkawire.spark.kafka_cluster import WriteOptions
 
     base = {"kafka.bootstrap.servers": "127.0.0.1:9092"}
     assert not WriteOptions.parse({**base, "kafka.acks": "1"}).idempotent
@@ -314,7 +312,7 @@ def test_idempotence_is_refused_where_kafkas_producer_refuses_it(backend):
 def test_the_driver_tries_offset_lookups_as_often_as_asked(backend, monkeypatch):
     pytest.importorskip("pyspark")
     from kafkawire.errors import ClusterError, DataLossError
-    from kafkawire.spark import cluster
+    from kafkawire.spark import kafka_cluster as cluster
 
     monkeypatch.setattr(cluster.time, "sleep", lambda s: None)
     options = ReadOptions.parse({**BASE, "fetchOffset.numRetries": "4", "fetchOffset.retryIntervalMs": "0"})
@@ -350,11 +348,11 @@ def test_min_offsets_per_trigger_waits_until_enough_or_the_delay(backend, monkey
     streaming = pytest.importorskip("pyspark.sql.streaming.datasource")
     if not hasattr(streaming, "ReadMinRows"):
         with pytest.raises(ValueError, match="PySpark 4.2 or newer"):
-            from kafkawire.spark.cluster import ClusterStreamReader
+            from kafkawire.spark.kafka_cluster import ClusterStreamReader
 
             ClusterStreamReader(ReadOptions.parse({**BASE, "minOffsetsPerTrigger": "10"}))
         return
-    from kafkawire.spark import cluster
+    from kafkawire.spark import kafka_cluster as cluster
 
     clock = [1000.0]
     monkeypatch.setattr(cluster.time, "time", lambda: clock[0])

@@ -31,7 +31,8 @@ from pyspark.sql.types import BinaryType, StringType, StructField, StructType  #
 
 from kafkawire.log import scan, segments  # noqa: E402
 from kafkawire.log.planning import RowFilter  # noqa: E402
-from kafkawire.spark.datasource import KafkaLogReader, KafkaLogWriter, row_filter_of  # noqa: E402
+from kafkawire.spark.filters import row_filter_of  # noqa: E402
+from kafkawire.spark.kafka_log import KafkaLogReader, KafkaLogWriter  # noqa: E402
 
 UTC = dt.timezone.utc
 

@@ -653,7 +653,7 @@ def test_a_topic_column_sends_each_row_to_its_topic_with_string_keys_where_java_
 def test_write_columns_of_the_wrong_type_are_errors_naming_them(ddl, message, backend):
     from pyspark.sql.types import _parse_datatype_string
 
-    from kafkawire.spark.cluster import ClusterWriter, WriteOptions
+    from kafkawire.spark.kafka_cluster import ClusterWriter, WriteOptions
 
     options = WriteOptions.parse({"kafka.bootstrap.servers": "h:1", "topic": "t"})
     with pytest.raises(ValueError, match=re.escape(message)):
@@ -663,7 +663,7 @@ def test_write_columns_of_the_wrong_type_are_errors_naming_them(ddl, message, ba
 def test_a_null_topic_or_a_partition_the_topic_lacks_is_refused(kafka_broker, backend):
     import pyarrow as pa
 
-    from kafkawire.spark.cluster import WriteOptions, produce_rows
+    from kafkawire.spark.kafka_cluster import WriteOptions, produce_rows
 
     boot = kafka_broker.bootstrap_servers
     topic = f"kw-refused-{uuid.uuid4().hex[:8]}"
@@ -680,7 +680,7 @@ def test_a_null_topic_or_a_partition_the_topic_lacks_is_refused(kafka_broker, ba
 
 
 def test_write_options_are_checked(backend):
-    from kafkawire.spark.cluster import WriteOptions
+    from kafkawire.spark.kafka_cluster import WriteOptions
 
     base = {"kafka.bootstrap.servers": "h:1"}
     with pytest.raises(ValueError, match="unknown option kafka.lingerms"):

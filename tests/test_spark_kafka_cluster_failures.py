@@ -148,7 +148,7 @@ def _task(bootstrap: str, topic: str, backend: str, hint):
     """A Spark task's read of ``topic``'s partition 0 (300 records), given the leader
     ``hint`` the planner put into its input partition: its batches, as they come."""
     from kafkawire.cluster.plan import OffsetRange, ReadOptions
-    from kafkawire.spark.cluster import RangePartition, read_partition
+    from kafkawire.spark.kafka_cluster import RangePartition, read_partition
 
     options = ReadOptions.parse(
         {

@@ -107,8 +107,8 @@ API_PAGES: Dict[str, Tuple[str, Sequence[Tuple[str, Dict[str, Any]]]]] = {
         [
             ("kafkawire.spark", {}),
             ("kafkawire.spark.functions", {}),
-            ("kafkawire.spark.datasource", {}),
-            ("kafkawire.spark.cluster", {}),
+            ("kafkawire.spark.kafka_log", {}),
+            ("kafkawire.spark.kafka_cluster", {}),
         ],
     ),
     "broker": ("kafkawire.broker", [("kafkawire.broker", {}), ("kafkawire.broker.config", {})]),

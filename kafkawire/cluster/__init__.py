@@ -1,5 +1,5 @@
 """A live Kafka cluster read and written without a JVM: what the ``kafka-cluster`` Spark
-data source (:mod:`kafkawire.spark.cluster`) is made of, usable without Spark.
+data source (:mod:`kafkawire.spark.kafka_cluster`) is made of, usable without Spark.
 
 * :mod:`kafkawire.cluster.config`: the ``kafka.``-prefixed client settings Kafka's own
   clients take (bootstrap servers, security protocol, SASL JAAS line, PEM stores, timeouts).

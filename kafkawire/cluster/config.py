@@ -14,8 +14,8 @@ PKCS12 (:mod:`kafkawire.cluster.stores`) or PEM, with their passwords and
 ``ssl.key.password``; ``ssl.protocol``, ``ssl.enabled.protocols`` and
 ``ssl.cipher.suites`` as Java's client takes them.  ``ssl.endpoint.identification.algorithm``
 set to the empty string turns off the host name check, as in Kafka.  Every other setting
-of Kafka's clients is checked by :func:`check_options` against
-:mod:`kafkawire.kafka_settings`.
+of Kafka's clients is checked against :mod:`kafkawire.kafka_settings`
+(:func:`kafkawire.datasource_options.check_names`).
 
 OAUTHBEARER takes its token from the source ``kafka.sasl.login.callback.handler.class``
 names: Kafka's ``OAuthBearerLoginCallbackHandler`` (the OAuth client-credentials grant at
@@ -39,16 +39,14 @@ A :class:`ClientConfig` is plain data (it travels to Spark's tasks); the
 from __future__ import annotations
 
 import dataclasses
-import difflib
-import logging
 import os
 import re
 import ssl
 import tempfile
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
+from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Tuple, Union
 
-from kafkawire import datasource_options, kafka_settings
+from kafkawire import datasource_options
 from kafkawire.cluster.options import integer
 from kafkawire.sasl.msk_iam import MskIamLogin
 from kafkawire.sasl.oauth import TokenLogin, extensions_of
@@ -595,73 +593,3 @@ def _token_login(options: Mapping[str, str], mechanism: str, jaas: Mapping[str, 
 def client_settings(options: Mapping[str, str]) -> Dict[str, str]:
     """The ``kafka.``-prefixed entries of ``options`` (keys lower case, prefix removed)."""
     return {k[len("kafka.") :]: v for k, v in options.items() if k.startswith("kafka.")}
-
-
-_log = logging.getLogger("kafkawire.cluster")
-_warned: Set[str] = set()  # each warning once a process: options are parsed more than once a query
-
-
-def _warn_once(message: str) -> None:
-    if message not in _warned:
-        _warned.add(message)
-        _log.warning(message)
-
-
-def _nearest(name: str, names: Sequence[str]) -> Optional[str]:
-    """The name of ``names`` ``name`` most likely misspells (compared in lower case)."""
-    by_lower = {n.lower(): n for n in names}
-    found = difflib.get_close_matches(name.lower(), list(by_lower), n=1, cutoff=0.8)
-    return by_lower[found[0]] if found else None
-
-
-def check_options(opts: Mapping[str, str], known: Sequence[str], other: Sequence[str], side: str) -> None:
-    """Check a query's options (lower-cased keys) as Spark's connector would take them;
-    ``known`` are the options of this ``side`` ("read" or "write") besides the ``kafka.``
-    settings, ``other`` those of the other side.
-
-    A ``kafka.`` name that is no setting of Kafka's clients, or a near miss of an option
-    (``maxOffsetPerTrigger``), is an error suggesting the name meant; a setting the
-    connector refuses gets its explanation; a setting of the other client (a producer
-    setting on a read), or an option the connector would ignore (``mode`` on a read), a
-    one-line warning naming it."""
-    doing = "reading a Kafka cluster" if side == "read" else "writing to a Kafka cluster"
-    client = kafka_settings.CONSUMER if side == "read" else kafka_settings.PRODUCER
-    every = kafka_settings.CONSUMER | kafka_settings.PRODUCER
-    unknown: List[str] = []
-    meant: List[str] = []
-    for key in sorted(opts):
-        if key.startswith("kafka."):
-            name = key[len("kafka.") :]
-            refusal = kafka_settings.CONNECTOR_REFUSES[side].get(name) or kafka_settings.NOT_RUN.get(name)
-            if refusal is not None:
-                raise ValueError(f"option {key}: {refusal}")
-            if name in client:
-                continue
-            if name in every:
-                _warn_once(
-                    f"option {key} is a {'producer' if side == 'read' else 'consumer'} setting:"
-                    f" {doing} does not use it"
-                )
-                continue
-            unknown.append(key)
-            near = _nearest(name, sorted(every))
-            if near is not None:
-                meant.append(f"kafka.{near}")
-        elif key not in (k.lower() for k in known):
-            near = _nearest(key, known)
-            if near is not None:
-                unknown.append(key)
-                meant.append(near)
-            elif key in (k.lower() for k in other):
-                _warn_once(
-                    f"option {key} is for {'writes' if side == 'read' else 'reads'}: {doing} ignores it"
-                )
-            else:
-                _warn_once(f"option {key} is no option of Spark's Kafka connector: {doing} ignores it")
-    if unknown:
-        raise ValueError(
-            f"unknown option{'s' if len(unknown) > 1 else ''} {', '.join(unknown)} for {doing}"
-            + (f" (did you mean {', '.join(meant)}?)" if meant else "")
-            + "; the options are those of Spark's Kafka connector and the settings of Kafka's"
-            f" {'consumer' if side == 'read' else 'producer'} (see reference/spark-options)"
-        )

@@ -72,7 +72,7 @@ def arrow_schema(include_headers: bool, columns: Optional[Tuple[str, ...]] = Non
 def _arrow_schema(include_headers: bool, columns: Optional[Tuple[str, ...]]) -> "pyarrow.Schema":
     import pyarrow as pa
 
-    from kafkawire.log.read_options import spark_arrow_type
+    from kafkawire._records_common import spark_arrow_type
     from kafkawire.records import arrow_schema as records_schema
 
     headers_type = spark_arrow_type(records_schema().field("headers").type)

@@ -42,15 +42,13 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 from kafkawire.kafka_settings import ISOLATION_LEVELS
 from kafkawire import datasource_options
 from kafkawire.cluster.client import EARLIEST, LATEST, Cluster, TopicPartition
-from kafkawire.cluster.config import ClientConfig, check_options, client_settings
+from kafkawire.cluster.config import ClientConfig, client_settings
 from kafkawire.cluster.options import read_extras
 
 #: the read options besides the ``kafka.`` settings, lower case (keys are compared so)
 READ_OPTIONS = tuple(n.lower() for n in datasource_options.names(datasource_options.KAFKA_CLUSTER_READ))
 #: the consumer settings a read uses besides the connection's, with Kafka's defaults
 READ_CLIENT_SETTINGS = datasource_options.defaults(datasource_options.KAFKA_CLUSTER_READ_CLIENT)
-#: the write options, which a read warns it ignores
-WRITE_NAMES = datasource_options.names(datasource_options.KAFKA_CLUSTER_WRITE)
 
 
 @dataclass(frozen=True)
@@ -118,9 +116,7 @@ class ReadOptions:
         """Parse and check a query's options (keys in any case)."""
         opts = {str(k).lower(): str(v) for k, v in options.items()}
         settings = client_settings(opts)
-        check_options(
-            opts, datasource_options.names(datasource_options.KAFKA_CLUSTER_READ), WRITE_NAMES, "read"
-        )
+        datasource_options.check_names(opts, "kafka-cluster", "read")
         client = ClientConfig.parse(settings)
         extra = read_extras(opts, settings)
         isolation = settings.get("isolation.level", "read_uncommitted").lower()

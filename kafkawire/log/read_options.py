@@ -7,16 +7,15 @@ import functools
 from dataclasses import dataclass
 from typing import (
     TYPE_CHECKING,
-    Any,
     Mapping,
     Optional,
-    Sequence,
     Tuple,
     Union,
 )
 
 from kafkawire.kafka_settings import ISOLATION_LEVELS
 from kafkawire import datasource_options
+from kafkawire._records_common import spark_arrow_type
 from kafkawire.log.storage import (
     LOCAL,
     LOCAL_OPEN_COST_BYTES,
@@ -67,38 +66,6 @@ def _positive(value: Union[str, int, None], name: str) -> Optional[int]:
     if n < 1:
         raise ValueError(f"option {name} must be a positive integer, not {value!r}")
     return n
-
-
-#: the ``kafka-log`` read options, as Spark spells them (case does not matter)
-READ_OPTIONS = datasource_options.names(datasource_options.KAFKA_LOG_READ)
-#: what Spark itself passes along with the options: the paths given to ``load``/``save``
-PATH_OPTIONS = ("path", "paths")
-
-
-def check_option_names(options: Mapping[str, Any], known: Sequence[str], what: str) -> None:
-    """Raise ``ValueError`` naming each option of ``options`` that is not in ``known``
-    (or a path), with the option it was probably meant to be."""
-    import difflib
-
-    def plain(name: str) -> str:
-        return name.lower().replace("_", "").replace("-", "").replace(".", "")
-
-    every = (*known, *PATH_OPTIONS)
-    lowered = {n.lower() for n in every}
-    unknown = [str(k) for k in options if str(k).lower() not in lowered]
-    if not unknown:
-        return
-    plain_names = {plain(n): n for n in every}
-    hints = []
-    for k in unknown:
-        near = plain_names.get(plain(k))
-        if near is None:
-            close = difflib.get_close_matches(plain(k), list(plain_names), n=1)
-            near = plain_names[close[0]] if close else None
-        hints.append(f"{k!r}" + (f" (did you mean {near!r}?)" if near else ""))
-    raise ValueError(
-        f"kafka-log has no {what} option {', '.join(hints)}; its {what} options: {', '.join(known)}"
-    )
 
 
 @dataclass(frozen=True)
@@ -154,11 +121,11 @@ class ReadOptions:
     @classmethod
     def parse(cls, options: Mapping[str, str], *, strict: bool = True) -> "ReadOptions":
         """From Spark's (case-insensitive) option map.  An option that is not a read
-        option raises ``ValueError`` naming it (``isolation_level`` for
+        option raises :class:`~kafkawire.errors.OptionError` naming it (``isolation_level`` for
         ``isolationLevel`` would read uncommitted data); ``strict=False`` ignores it, for
         the schema Spark asks of a write too."""
         if strict:
-            check_option_names(options, READ_OPTIONS, "read")
+            datasource_options.check_names(options, "kafka-log", "read")
         opts = {str(k).lower(): v for k, v in options.items()}
         iso = str(opts.get("isolationlevel", "read_uncommitted")).lower()
         if iso not in ISOLATION_LEVELS:
@@ -229,18 +196,6 @@ def _arrow_schema(options: Optional[ReadOptions], pruned: bool) -> "pyarrow.Sche
     return pa.schema([by_name[name] for name in options.columns])
 
 
-def spark_arrow_type(t: "pyarrow.DataType") -> "pyarrow.DataType":
-    """``t`` as Spark writes it in Arrow: every field nullable, list items named
-    ``element``.  Spark compares the batches a data source yields to exactly that."""
-    import pyarrow as pa
-
-    if pa.types.is_list(t):
-        return pa.list_(pa.field("element", spark_arrow_type(t.value_type)))
-    if pa.types.is_struct(t):
-        return pa.struct([pa.field(f.name, spark_arrow_type(f.type)) for f in t])
-    return t
-
-
 __all__ = [
     "DEFAULT_MAX_PARTITION_BYTES",
     "DEFAULT_OPEN_COST_BYTES",
@@ -248,13 +203,9 @@ __all__ = [
     "MODES",
     "DEFAULT_CORRUPT_COLUMN",
     "byte_size",
-    "READ_OPTIONS",
-    "PATH_OPTIONS",
-    "check_option_names",
     "ReadOptions",
     "DEFAULT_READ_OPTIONS",
     "arrow_schema",
-    "spark_arrow_type",
 ]
 
 

@@ -2,8 +2,8 @@
 
 * :func:`local_session` starts a local SparkSession ready for kafkawire.
 * :func:`register` makes ``spark.read.format("kafka-log")`` and
-  ``df.write.format("kafka-log")`` available (see :mod:`kafkawire.spark.datasource`), and
-  ``format("kafka-cluster")`` for a live cluster (see :mod:`kafkawire.spark.cluster`).
+  ``df.write.format("kafka-log")`` available (see :mod:`kafkawire.spark.kafka_log`), and
+  ``format("kafka-cluster")`` for a live cluster (see :mod:`kafkawire.spark.kafka_cluster`).
 * :mod:`kafkawire.spark.functions`: column functions decoding record-batch bytes and
   internal-topic keys/values held in binary columns.
 
@@ -17,8 +17,8 @@ import os
 import sys
 from typing import TYPE_CHECKING, Dict, Optional, Union
 
-from kafkawire.spark.cluster import KafkaClusterDataSource
-from kafkawire.spark.datasource import FORMAT, KafkaLogDataSource
+from kafkawire.spark.kafka_cluster import KafkaClusterDataSource
+from kafkawire.spark.kafka_log import FORMAT, KafkaLogDataSource
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession

@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, Ty
 
 from kafkawire import internal_topics, messages
 from kafkawire.errors import DecodeError, UnknownApiError
-from kafkawire.log.read_options import spark_arrow_type
+from kafkawire._records_common import spark_arrow_type
 from kafkawire.spark.ddl import spark_type
 
 if TYPE_CHECKING:

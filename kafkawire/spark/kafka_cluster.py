@@ -45,7 +45,6 @@ from typing import (
     Mapping,
     Optional,
     Sequence,
-    Tuple,
     TypeVar,
 )
 
@@ -68,7 +67,7 @@ from pyspark.sql.streaming.datasource import (
 
 from kafkawire import datasource_options
 from kafkawire.cluster.client import Cluster, LeaderHint
-from kafkawire.cluster.config import ClientConfig, check_options, client_settings
+from kafkawire.cluster.config import ClientConfig, client_settings
 from kafkawire.cluster.fetch import arrow_schema, read_range
 from kafkawire.cluster.options import integer
 from kafkawire.cluster import plan as planning
@@ -76,8 +75,9 @@ from kafkawire.cluster import pool
 from kafkawire.cluster.plan import OffsetRange, ReadOptions, plan
 from kafkawire.cluster.produce import CODECS, Producer, partitioner_of
 from kafkawire.errors import ClusterError, DataLossError
-from kafkawire.spark.datasource import row_filter_of
 from kafkawire.spark.ddl import spark_type
+from kafkawire.spark.filters import row_filter_of
+from kafkawire.spark.options import ParsedOnce, columns_of
 
 if TYPE_CHECKING:
     import pyarrow
@@ -113,28 +113,14 @@ def with_offset_retries(options: ReadOptions, what: str, lookup: Callable[[], _T
     raise AssertionError("unreachable")  # the loop returns or raises
 
 
-def ddl(options: ReadOptions) -> str:
-    """The Spark DDL of the rows a read with ``options`` gives."""
-    return ", ".join(f"`{f.name}` {spark_type(f.type)}" for f in arrow_schema(options.include_headers))
+def ddl(include_headers: bool) -> str:
+    """The Spark DDL of the rows a read gives (``headers`` with ``include_headers``)."""
+    return ", ".join(f"`{f.name}` {spark_type(f.type)}" for f in arrow_schema(include_headers))
 
 
-def columns_of(schema: "StructType", options: ReadOptions) -> Optional[Tuple[str, ...]]:
-    """The columns a user's schema asks for (None: all, in order); each must be one of
-    the source's with its type."""
-    from pyspark.sql.pandas.types import to_arrow_schema
-
-    wanted = to_arrow_schema(schema, timezone="UTC")
-    full = arrow_schema(options.include_headers)
-    for f in wanted:
-        i = full.get_field_index(f.name)
-        if i < 0:
-            raise ValueError(f"{FORMAT} has no column {f.name!r}; its columns are " + ", ".join(full.names))
-        if not f.type.equals(full.field(i).type):
-            raise ValueError(
-                f"{FORMAT} column {f.name!r} is {spark_type(full.field(i).type)},"
-                f" not {schema[f.name].dataType.simpleString()}"
-            )
-    return None if wanted.names == full.names else tuple(wanted.names)
+def _with_columns(options: ReadOptions, schema: "StructType") -> ReadOptions:
+    """``options`` reading only the columns ``schema`` asks for."""
+    return replace(options, columns=columns_of(schema, arrow_schema(options.include_headers), FORMAT))
 
 
 class RangePartition(InputPartition):
@@ -406,12 +392,7 @@ class WriteOptions:
         """Parse and check the write options (keys in any case)."""
         opts = {str(k).lower(): str(v) for k, v in options.items()}
         settings = client_settings(opts)
-        check_options(
-            opts,
-            datasource_options.names(datasource_options.KAFKA_CLUSTER_WRITE),
-            datasource_options.names(datasource_options.KAFKA_CLUSTER_READ),
-            "write",
-        )
+        datasource_options.check_names(opts, FORMAT, "write")
         compression = settings.get("compression.type", "none").lower()
         if compression not in CODECS:
             raise ValueError(
@@ -636,29 +617,29 @@ class ClusterStreamWriter(DataSourceStreamArrowWriter):
         """Nothing to undo: what the tasks produced stays (no transactions)."""
 
 
-class KafkaClusterDataSource(DataSource):
+class KafkaClusterDataSource(ParsedOnce, DataSource):
     """The ``kafka-cluster`` format: a live Kafka cluster, as Spark's Kafka connector reads it."""
 
     @classmethod
     def name(cls) -> str:
         return FORMAT
 
-    def _read_options(self, streaming: bool = False) -> ReadOptions:
-        return ReadOptions.parse(self.options, streaming=streaming)
-
     def schema(self) -> str:
-        return ddl(self._read_options())
+        # Spark asks before it says whether the query is a batch read or a stream, whose
+        # offset options differ: the names are checked, the rest parsed by the reader
+        datasource_options.check_names(self.options, FORMAT, "read")
+        include = {k.lower(): v for k, v in self.options.items()}.get("includeheaders", "false")
+        return ddl(datasource_options.parse_bool(include, "includeHeaders"))
 
     def reader(self, schema: "StructType") -> ClusterReader:
-        options = self._read_options()
-        return ClusterReader(replace(options, columns=columns_of(schema, options)))
+        return ClusterReader(_with_columns(self.parsed("read", ReadOptions.parse), schema))
 
     def writer(self, schema: "StructType", overwrite: bool) -> ClusterWriter:
-        return ClusterWriter(WriteOptions.parse(self.options), schema)
+        return ClusterWriter(self.parsed("write", WriteOptions.parse), schema)
 
     def streamReader(self, schema: "StructType") -> ClusterStreamReader:
-        options = self._read_options(streaming=True)
-        return ClusterStreamReader(replace(options, columns=columns_of(schema, options)))
+        options = self.parsed("stream", lambda given: ReadOptions.parse(given, streaming=True))
+        return ClusterStreamReader(_with_columns(options, schema))
 
     def streamWriter(self, schema: "StructType", overwrite: bool) -> ClusterStreamWriter:
-        return ClusterStreamWriter(WriteOptions.parse(self.options), schema)
+        return ClusterStreamWriter(self.parsed("write", WriteOptions.parse), schema)

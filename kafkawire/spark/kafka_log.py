@@ -47,7 +47,6 @@ the rows were spread over tasks.
 
 from __future__ import annotations
 
-import datetime as _dt
 import json
 import os
 import shutil
@@ -57,7 +56,6 @@ from dataclasses import dataclass, replace
 from typing import (
     TYPE_CHECKING,
     Any,
-    Callable,
     Dict,
     Iterator,
     List,
@@ -65,36 +63,29 @@ from typing import (
     Optional,
     Sequence,
     Tuple,
-    TypeVar,
 )
 
 from pyspark.sql.datasource import (
     DataSource,
     DataSourceArrowWriter,
     DataSourceReader,
-    EqualTo,
     Filter,
-    GreaterThan,
-    GreaterThanOrEqual,
-    In,
     InputPartition,
-    LessThan,
-    LessThanOrEqual,
     WriterCommitMessage,
 )
 
 from kafkawire import _backend, datasource_options
 from kafkawire.log import planning, read, read_options, scan, segments, storage, write
 from kafkawire.schema.plan import INT32_MAX
-from kafkawire.spark.ddl import spark_ddl, spark_type
+from kafkawire.spark.ddl import spark_ddl
+from kafkawire.spark.filters import row_filter_of
+from kafkawire.spark.options import ParsedOnce, columns_of
 
 if TYPE_CHECKING:
     import pyarrow
     from pyspark.sql.types import StructType
 
     from kafkawire._backend_protocol import BatchBuilderLike, RecordsBackend
-
-_T = TypeVar("_T")
 
 FORMAT = "kafka-log"
 _STAGING_PREFIX = "_kafkawire_staging-"
@@ -126,11 +117,18 @@ class SplitPartition(InputPartition):
 class KafkaLogReader(DataSourceReader):
     """Plans splits on the driver side and reads each group in a task."""
 
-    def __init__(self, options: Mapping[str, str], schema: Optional["StructType"] = None) -> None:
+    def __init__(
+        self,
+        options: Mapping[str, str],
+        schema: Optional["StructType"] = None,
+        parsed: Optional[read_options.ReadOptions] = None,
+    ) -> None:
+        """``parsed``: ``options`` parsed already (parsed and checked here if not)."""
         self.paths = _paths(options)
-        self.options = read_options.ReadOptions.parse(options)
+        self.options = parsed if parsed is not None else read_options.ReadOptions.parse(options)
         if schema is not None:
-            self.options = replace(self.options, columns=columns_of(schema, self.options))
+            full = read_options.arrow_schema(self.options, pruned=False)
+            self.options = replace(self.options, columns=columns_of(schema, full, FORMAT))
         self.row_filter = planning.NO_FILTER
 
     def pushFilters(self, filters: List[Filter]) -> Iterator[Filter]:
@@ -149,104 +147,6 @@ class KafkaLogReader(DataSourceReader):
         return read.read_splits(partition.value, self.options, row_filter=self.row_filter)
 
 
-def columns_of(schema: "StructType", options: read_options.ReadOptions) -> Optional[Tuple[str, ...]]:
-    """The columns a query's schema asks for (None: all of them, in order).
-
-    Spark gives a Python data source no list of the columns a query uses, but it does
-    pass on a schema given with ``spark.read.schema(...)``: a subset of the columns
-    makes the reader decode and hand over only those.  Each must be one of
-    ``kafka-log``'s, with its type.
-    """
-    from pyspark.sql.pandas.types import to_arrow_schema
-
-    wanted = to_arrow_schema(schema, timezone="UTC")
-    full = read_options.arrow_schema(options, pruned=False)
-    for f in wanted:
-        i = full.get_field_index(f.name)
-        if i < 0:
-            raise ValueError(f"kafka-log has no column {f.name!r}; its columns are " + ", ".join(full.names))
-        ours = full.field(i)
-        if not f.type.equals(ours.type) or not f.nullable:
-            raise ValueError(
-                f"kafka-log column {f.name!r} is {spark_type(ours.type)}"
-                f" (nullable), not {schema[f.name].dataType.simpleString()}"
-            )
-    return None if wanted.names == full.names else tuple(wanted.names)
-
-
-_EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
-
-
-def _epoch_ms(value: object) -> Optional[int]:
-    """A pushed-down timestamp literal as epoch milliseconds (None if not one)."""
-    if isinstance(value, _dt.datetime):
-        if value.tzinfo is None:  # Spark hands naive datetimes in the worker's zone
-            value = value.astimezone()
-        return (value - _EPOCH) // _dt.timedelta(milliseconds=1)  # floor: a superset
-    return None
-
-
-def row_filter_of(filters: Sequence[Filter]) -> planning.RowFilter:
-    """The :class:`~kafkawire.log.planning.RowFilter` implied by the AND of
-    ``filters`` (those it cannot use are left to Spark alone)."""
-    topics: Optional[frozenset[str]] = None
-    partitions: Optional[frozenset[int]] = None
-    lo_off: Optional[int] = None
-    hi_off: Optional[int] = None
-    lo_ts: Optional[int] = None
-    hi_ts: Optional[int] = None
-
-    def tighter(old: Optional[_T], new: _T, pick: Callable[[_T, _T], _T]) -> _T:
-        return new if old is None else pick(old, new)
-
-    for f in filters:
-        column: Tuple[str, ...] = getattr(f, "attribute", ())  # Not(...) has none: left to Spark
-        name = column[0] if len(column) == 1 else None
-        if name in ("topic", "partition"):
-            if isinstance(f, EqualTo):
-                values = frozenset([f.value])
-            elif isinstance(f, In):
-                values = frozenset(f.value)
-            else:
-                continue
-            if name == "topic":
-                topics = values if topics is None else topics & values
-            else:
-                partitions = values if partitions is None else partitions & values
-            continue
-        if name not in ("offset", "timestamp"):
-            continue
-        raw = getattr(f, "value", None)
-        if name == "offset":
-            value = raw if isinstance(raw, int) and not isinstance(raw, bool) else None
-        else:
-            value = _epoch_ms(raw)  # whole milliseconds, rounded down
-        if value is None:
-            continue
-        # strict bounds tighten by one only for offsets; a millisecond bound rounded
-        # down keeps every row that may match, and Spark drops the rest
-        strict = 1 if name == "offset" else 0
-        lo: Optional[int] = None
-        hi: Optional[int] = None
-        if isinstance(f, EqualTo):
-            lo = hi = value
-        elif isinstance(f, GreaterThan):
-            lo = value + strict
-        elif isinstance(f, GreaterThanOrEqual):
-            lo = value
-        elif isinstance(f, LessThan):
-            hi = value - strict
-        elif isinstance(f, LessThanOrEqual):
-            hi = value
-        if name == "offset":
-            lo_off = tighter(lo_off, lo, max) if lo is not None else lo_off
-            hi_off = tighter(hi_off, hi, min) if hi is not None else hi_off
-        else:
-            lo_ts = tighter(lo_ts, lo, max) if lo is not None else lo_ts
-            hi_ts = tighter(hi_ts, hi, min) if hi is not None else hi_ts
-    return planning.RowFilter(topics, partitions, lo_off, hi_off, lo_ts, hi_ts)
-
-
 # ---------------------------------------------------------------------------
 # writing
 
@@ -254,7 +154,7 @@ def row_filter_of(filters: Sequence[Filter]) -> planning.RowFilter:
 @dataclass(frozen=True)
 class WriteOptions:
     """The ``kafka-log`` write options (an option that is none of these raises
-    ``ValueError`` naming it)."""
+    :class:`~kafkawire.errors.OptionError` naming it)."""
 
     compression: str = "none"
     batch_bytes: int = 1 << 20
@@ -267,7 +167,7 @@ class WriteOptions:
     def parse(cls, options: Mapping[str, str]) -> "WriteOptions":
         from kafkawire.compression import codec_id, codec_name
 
-        read_options.check_option_names(options, WRITE_OPTIONS, "write")
+        datasource_options.check_names(options, FORMAT, "write")
         opts = {str(k).lower(): v for k, v in options.items()}
         return cls(
             compression=codec_name(codec_id(str(opts.get("compression", "none")).lower())),
@@ -281,10 +181,6 @@ class WriteOptions:
             topic=None if opts.get("topic") is None else _check_topic(str(opts["topic"]), "option topic"),
             partition=_check_partition(str(opts.get("partition", 0)), "option partition"),
         )
-
-
-#: the ``kafka-log`` write options, as Spark spells them (case does not matter)
-WRITE_OPTIONS = datasource_options.names(datasource_options.KAFKA_LOG_WRITE)
 
 
 @dataclass
@@ -344,14 +240,21 @@ class _StagingFile:
 class KafkaLogWriter(DataSourceArrowWriter):
     """Encodes rows into batches per topic partition; the commit places them in the log."""
 
-    def __init__(self, options: Mapping[str, str], schema: "StructType", overwrite: bool) -> None:
+    def __init__(
+        self,
+        options: Mapping[str, str],
+        schema: "StructType",
+        overwrite: bool,
+        parsed: Optional[WriteOptions] = None,
+    ) -> None:
+        """``parsed``: ``options`` parsed already (parsed and checked here if not)."""
         paths = _paths(options)
         if len(paths) != 1:
             raise ValueError("kafka-log writes to one path")
         if storage.scheme_of(paths[0]) not in (None, "file"):
             raise ValueError(f"kafka-log writes to local paths only, not {paths[0]!r}")
         self.path = os.path.abspath(storage.local_path(paths[0]))
-        self.options = WriteOptions.parse(options)
+        self.options = parsed if parsed is not None else WriteOptions.parse(options)
         self.overwrite = overwrite
         self.staging = os.path.join(self.path, _STAGING_PREFIX + uuid.uuid4().hex)
         names = set(schema.fieldNames())
@@ -511,19 +414,24 @@ class KafkaLogWriter(DataSourceArrowWriter):
                 shutil.rmtree(sub)
 
 
-class KafkaLogDataSource(DataSource):
+class KafkaLogDataSource(ParsedOnce, DataSource):
     """The ``kafka-log`` format: Kafka log directories, partitions or segment files."""
 
     @classmethod
     def name(cls) -> str:
         return FORMAT
 
+    def _read_options(self) -> read_options.ReadOptions:
+        # Spark may ask a write for the schema too, with write options: the names are
+        # checked where a read begins (reader), the values parsed once for both
+        return self.parsed("read", lambda options: read_options.ReadOptions.parse(options, strict=False))
+
     def schema(self) -> str:
-        # Spark may ask a write for the schema too: its options are write options
-        return spark_ddl(read_options.ReadOptions.parse(self.options, strict=False))
+        return spark_ddl(self._read_options())
 
     def reader(self, schema: "StructType") -> KafkaLogReader:
-        return KafkaLogReader(self.options, schema)
+        datasource_options.check_names(self.options, FORMAT, "read")
+        return KafkaLogReader(self.options, schema, self._read_options())
 
     def writer(self, schema: "StructType", overwrite: bool) -> KafkaLogWriter:
-        return KafkaLogWriter(self.options, schema, overwrite)
+        return KafkaLogWriter(self.options, schema, overwrite, self.parsed("write", WriteOptions.parse))
