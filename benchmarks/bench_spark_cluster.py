@@ -137,9 +137,9 @@ def cluster_options(bootstrap: str, topic: str, **extra: str) -> Dict[str, str]:
 
 def _planned(bootstrap: str, topic: str):
     from kafkawire.cluster.client import Cluster
-    from kafkawire.cluster.plan import ReadOptions, plan
+    from kafkawire.cluster.plan import ClusterReadOptions, plan
 
-    options = ReadOptions.parse(cluster_options(bootstrap, topic))
+    options = ClusterReadOptions.parse(cluster_options(bootstrap, topic))
     with Cluster(options.client) as cluster:
         return options, plan(cluster, options)
 
@@ -148,7 +148,7 @@ def replay_files(bootstrap: str, topic: str, out_dir: str) -> None:
     """Write the Arrow batches ``kafka-cluster`` yields for ``topic`` (every column), one
     IPC file a planned range, and beside the folder the transport floor's ``fetch``
     option: the range of each file (the broker, the only one, leads every partition)."""
-    from kafkawire.cluster.fetch import arrow_schema
+    from kafkawire.cluster.fetch import fetched_schema
     from kafkawire.spark.kafka_cluster import RangePartition, read_partition
 
     options, ranges = _planned(bootstrap, topic)
@@ -157,7 +157,7 @@ def replay_files(bootstrap: str, topic: str, out_dir: str) -> None:
     for i, r in enumerate(ranges):
         name = f"part-{i:04d}.arrow"
         batches = list(read_partition(RangePartition(r), options))
-        write_replay_file(os.path.join(out_dir, name), arrow_schema(False), batches)
+        write_replay_file(os.path.join(out_dir, name), fetched_schema(False), batches)
         fetch["ranges"][name] = [r.topic, r.partition, r.start, r.end]
     with open(out_dir + ".fetch.json", "w") as f:
         json.dump(fetch, f)
@@ -336,11 +336,11 @@ _MEMORY_CHILD = r"""
 import json, resource, sys
 import pyarrow as pa
 from kafkawire.cluster.client import Cluster
-from kafkawire.cluster.plan import OffsetRange, ReadOptions
+from kafkawire.cluster.plan import OffsetRange, ClusterReadOptions
 from kafkawire.spark.kafka_cluster import RangePartition, read_partition
 
 bootstrap, topic, end, fetch = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
-options = ReadOptions.parse({"kafka.bootstrap.servers": bootstrap, "subscribe": topic,
+options = ClusterReadOptions.parse({"kafka.bootstrap.servers": bootstrap, "subscribe": topic,
                              "kafka.max.partition.fetch.bytes": fetch})
 rows = peak = 0
 for batch in read_partition(RangePartition(OffsetRange(topic, 0, 0, end)), options):
@@ -415,9 +415,9 @@ def session(master: str, jars):
     spark = local_session(master, app="kafkawire-bench-cluster", **{"spark.driver.memory": "2g"})
     for jar in jars:
         spark.sql(f"ADD JAR '{jar}'")
-    from kafkawire.cluster.fetch import arrow_schema
+    from kafkawire.cluster.fetch import fetched_schema
 
-    spark.dataSource.register(replay_source(arrow_schema(False)))
+    spark.dataSource.register(replay_source(fetched_schema(False)))
     return spark
 
 

@@ -79,7 +79,7 @@ def build_replay(log_dir: str, out_dir: str, files: int) -> None:
 
     opts = read_options.ReadOptions(min_partitions=files)
     groups = planning.pack(planning.plan(log_dir, opts), opts)
-    schema = read_options.arrow_schema(opts)
+    schema = read_options.read_schema(opts)
     os.makedirs(out_dir, exist_ok=True)
     sinks = [pa.OSFile(os.path.join(out_dir, f"part-{i}.arrow"), "wb") for i in range(files)]
     writers = [pa.ipc.new_file(s, schema) for s in sinks]
@@ -122,7 +122,7 @@ def _best_interleaved(queries: dict, rounds: int) -> dict:
 def measure(spark, work: str, n_records: int, rounds: int = 2) -> dict:
     from kafkawire.log import read_options
 
-    spark.dataSource.register(replay_source(read_options.arrow_schema()))
+    spark.dataSource.register(replay_source(read_options.read_schema()))
     out: dict = {}
     full_dir = None
     for name, (partitions, seg) in LAYOUTS.items():

@@ -176,17 +176,19 @@ def test_a_documented_kafka_log_read_default_means_what_leaving_it_out_means():
 
 def test_a_documented_kafka_log_write_default_means_what_leaving_it_out_means():
     pytest.importorskip("pyspark")
-    from kafkawire.spark.kafka_log import WriteOptions
+    from kafkawire.spark.kafka_log import LogWriteOptions
 
     for option in options.KAFKA_LOG_WRITE:
         if option.default is not None:
-            assert WriteOptions.parse({option.name: option.default}) == WriteOptions.parse({}), option.name
+            assert LogWriteOptions.parse({option.name: option.default}) == LogWriteOptions.parse({}), (
+                option.name
+            )
 
 
 def test_a_documented_kafka_cluster_default_means_what_leaving_it_out_means():
     pytest.importorskip("pyspark")
-    from kafkawire.cluster.plan import ReadOptions
-    from kafkawire.spark.kafka_cluster import WriteOptions
+    from kafkawire.cluster.plan import ClusterReadOptions
+    from kafkawire.spark.kafka_cluster import ClusterWriteOptions
 
     base = {"kafka.bootstrap.servers": "127.0.0.1:9092", "subscribe": "t"}
     for table, prefix in (
@@ -197,20 +199,20 @@ def test_a_documented_kafka_cluster_default_means_what_leaving_it_out_means():
         for option in table:
             if option.default is not None:
                 given = {**base, prefix + option.name: option.default}
-                assert ReadOptions.parse(given) == ReadOptions.parse(base), option.name
+                assert ClusterReadOptions.parse(given) == ClusterReadOptions.parse(base), option.name
     base = {"kafka.bootstrap.servers": "127.0.0.1:9092"}
     for option in options.KAFKA_CLUSTER_WRITE_CLIENT:
         if option.default is not None:
             given = {**base, "kafka." + option.name: option.default}
-            assert WriteOptions.parse(given) == WriteOptions.parse(base), option.name
+            assert ClusterWriteOptions.parse(given) == ClusterWriteOptions.parse(base), option.name
 
 
 def test_an_option_not_in_the_tables_is_refused_by_every_parser():
     pytest.importorskip("pyspark")
-    from kafkawire.cluster.plan import ReadOptions as ClusterRead
+    from kafkawire.cluster.plan import ClusterReadOptions as ClusterRead
     from kafkawire.log.read_options import ReadOptions as LogRead
-    from kafkawire.spark.kafka_cluster import WriteOptions as ClusterWrite
-    from kafkawire.spark.kafka_log import WriteOptions as LogWrite
+    from kafkawire.spark.kafka_cluster import ClusterWriteOptions as ClusterWrite
+    from kafkawire.spark.kafka_log import LogWriteOptions as LogWrite
 
     cluster = {"kafka.bootstrap.servers": "127.0.0.1:9092", "subscribe": "t"}
     for parse, given in (

@@ -13,7 +13,7 @@ import uuid
 
 import pytest
 
-from kafkawire.cluster.plan import ReadOptions
+from kafkawire.cluster.plan import ClusterReadOptions
 
 pytestmark = [pytest.mark.kafka, pytest.mark.spark]
 
@@ -127,16 +127,21 @@ def test_each_batch_end_is_committed_to_the_group_that_kafkas_tool_describes(
 def test_commit_offsets_to_group_options_are_checked(options, message, backend):
     base = {"kafka.bootstrap.servers": "127.0.0.1:9", "subscribe": "t"}
     with pytest.raises(ValueError, match=message):
-        ReadOptions.parse({**base, **options}, streaming=True)
+        ClusterReadOptions.parse({**base, **options}, streaming=True)
     from kafkawire.spark.kafka_cluster import ClusterReader
 
     with pytest.raises(ValueError, match="is for streaming queries"):
-        ClusterReader(ReadOptions.parse({**base, "commitOffsetsToGroup": "true", "kafka.group.id": "g"}))
+        ClusterReader(
+            ClusterReadOptions.parse({**base, "commitOffsetsToGroup": "true", "kafka.group.id": "g"})
+        )
 
 
 def test_the_group_is_kafka_group_id_else_the_prefix(backend):
     base = {"kafka.bootstrap.servers": "127.0.0.1:9", "subscribe": "t", "commitOffsetsToGroup": "true"}
-    assert ReadOptions.parse({**base, "groupIdPrefix": "etl"}, streaming=True).commit_group == "etl"
+    assert ClusterReadOptions.parse({**base, "groupIdPrefix": "etl"}, streaming=True).commit_group == "etl"
     both = {**base, "groupIdPrefix": "etl", "kafka.group.id": "orders-etl"}
-    assert ReadOptions.parse(both, streaming=True).commit_group == "orders-etl"
-    assert ReadOptions.parse({**base, "commitOffsetsToGroup": "false"}, streaming=True).commit_group is None
+    assert ClusterReadOptions.parse(both, streaming=True).commit_group == "orders-etl"
+    assert (
+        ClusterReadOptions.parse({**base, "commitOffsetsToGroup": "false"}, streaming=True).commit_group
+        is None
+    )

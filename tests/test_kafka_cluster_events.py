@@ -54,12 +54,12 @@ def _producer_thread(
 def test_a_task_at_the_tail_reads_every_record_once_while_the_leader_moves(kafka_cluster, backend):
     from kafkawire.cluster.client import Cluster
     from kafkawire.cluster.fetch import read_range
-    from kafkawire.cluster.plan import OffsetRange, ReadOptions
+    from kafkawire.cluster.plan import OffsetRange, ClusterReadOptions
 
     topic = f"kw-moving-{uuid.uuid4().hex[:8]}"
     kafka_cluster.create_topic(topic, 1)
     boot = kafka_cluster.bootstrap_servers
-    options = ReadOptions.parse(
+    options = ClusterReadOptions.parse(
         {
             "kafka.bootstrap.servers": boot,
             "subscribe": topic,

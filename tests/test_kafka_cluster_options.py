@@ -19,7 +19,7 @@ import pytest
 from kafkawire import datasource_options as options_table
 from kafkawire import kafka_settings
 from kafkawire.cluster.config import ClientConfig, parse_jaas
-from kafkawire.cluster.plan import ReadOptions
+from kafkawire.cluster.plan import ClusterReadOptions
 
 BASE = {"kafka.bootstrap.servers": "127.0.0.1:9092", "subscribe": "t"}
 SEED = int(os.environ.get("KAFKAWIRE_OPTIONS_SEED", random.randrange(1 << 32)))  # to replay a draw
@@ -126,7 +126,7 @@ def test_random_consumer_settings_are_taken_by_a_read(backend, draw, caplog):
     names = _takeable(kafka_settings.CONSUMER) - set(kafka_settings.CONNECTOR_REFUSES["read"])
     given = {**BASE, **_draw(rng, names, 12)}
     with caplog.at_level(logging.WARNING, "kafkawire.cluster"):
-        parsed = ReadOptions.parse(given)
+        parsed = ClusterReadOptions.parse(given)
     assert parsed.client.bootstrap == (("127.0.0.1", 9092),), f"seed {SEED + draw}: {given}"
     # a consumer setting on a read is never warned about
     assert not [r for r in caplog.records if "kafka." in r.getMessage()], given
@@ -135,13 +135,13 @@ def test_random_consumer_settings_are_taken_by_a_read(backend, draw, caplog):
 @pytest.mark.parametrize("draw", range(8))
 def test_random_producer_settings_are_taken_by_a_write(backend, draw):
     pytest.importorskip("pyspark")
-    from kafkawire.spark.kafka_cluster import WriteOptions
+    from kafkawire.spark.kafka_cluster import ClusterWriteOptions
 
     rng = random.Random(SEED + 100 + draw)
     names = _takeable(kafka_settings.PRODUCER) - set(kafka_settings.CONNECTOR_REFUSES["write"])
     given = {"kafka.bootstrap.servers": "127.0.0.1:9092", **_draw(rng, names, 12)}
     given.pop("kafka.enable.idempotence", None)  # with acks 1 or 0 Kafka's producer refuses it too
-    parsed = WriteOptions.parse(given)
+    parsed = ClusterWriteOptions.parse(given)
     assert parsed.idempotent == (parsed.acks == -1 and parsed.retries > 0 and parsed.max_in_flight <= 5), (
         given
     )
@@ -149,7 +149,7 @@ def test_random_producer_settings_are_taken_by_a_write(backend, draw):
 
 def test_a_setting_of_the_other_client_is_taken_with_a_warning(backend, caplog):
     with caplog.at_level(logging.WARNING, "kafkawire.cluster"):
-        ReadOptions.parse({**BASE, "kafka.linger.ms": "7", "kafka.acks": "all"})
+        ClusterReadOptions.parse({**BASE, "kafka.linger.ms": "7", "kafka.acks": "all"})
     said = [r.getMessage() for r in caplog.records]
     assert any("kafka.linger.ms is a producer setting" in m for m in said), said
 
@@ -176,7 +176,7 @@ def test_a_misspelt_setting_is_an_error_naming_a_real_one(backend, draw):
     with pytest.raises(
         ValueError, match=rf"unknown option kafka\.{wrong.lower()} .*did you mean kafka\."
     ) as info:
-        ReadOptions.parse({**BASE, f"kafka.{wrong}": "1"})
+        ClusterReadOptions.parse({**BASE, f"kafka.{wrong}": "1"})
     meant = str(info.value).split("did you mean ")[1].split("?")[0]
     assert meant[len("kafka.") :] in every
 
@@ -193,17 +193,17 @@ def test_a_misspelt_setting_is_an_error_naming_a_real_one(backend, draw):
 )
 def test_near_misses_are_errors_naming_the_option_meant(backend, given, meant):
     if meant is None:
-        ReadOptions.parse({**BASE, **given})
+        ClusterReadOptions.parse({**BASE, **given})
         return
     with pytest.raises(ValueError, match=rf"did you mean {meant}\?"):
-        ReadOptions.parse({**BASE, **given})
+        ClusterReadOptions.parse({**BASE, **given})
 
 
 def test_options_of_other_sources_are_ignored_with_one_warning_each(backend, caplog):
     extra = {"mode": "PERMISSIVE", "inferSchema": "true", "multiline": "true", "checkpointLocation": "/tmp/c"}
     with caplog.at_level(logging.WARNING, "kafkawire.cluster"):
-        ReadOptions.parse({**BASE, **extra})
-        ReadOptions.parse({**BASE, **extra})  # Spark parses a query's options more than once
+        ClusterReadOptions.parse({**BASE, **extra})
+        ClusterReadOptions.parse({**BASE, **extra})  # Spark parses a query's options more than once
     said = [r.getMessage() for r in caplog.records]
     for name in extra:
         assert len([m for m in said if m.startswith(f"option {name.lower()} ")]) <= 1
@@ -213,11 +213,11 @@ def test_options_of_other_sources_are_ignored_with_one_warning_each(backend, cap
 @pytest.mark.parametrize("name", sorted(kafka_settings.CONNECTOR_REFUSES["read"]))
 def test_settings_the_connector_refuses_get_its_explanation(backend, name):
     with pytest.raises(ValueError, match=f"Kafka option '{name}' is not supported"):
-        ReadOptions.parse({**BASE, f"kafka.{name}": "x"})
+        ClusterReadOptions.parse({**BASE, f"kafka.{name}": "x"})
 
 
 def test_the_connectors_read_options_mean_what_they_mean_there(backend):
-    parsed = ReadOptions.parse(
+    parsed = ClusterReadOptions.parse(
         {
             **BASE,
             "kafkaConsumer.pollTimeoutMs": "512",
@@ -245,7 +245,7 @@ def test_the_connectors_read_options_mean_what_they_mean_there(backend):
         ValueError,
         match=r"The value of minOffsetPerTrigger\(9\) is higher than the maxOffsetsPerTrigger\(3\)",
     ):
-        ReadOptions.parse({**BASE, "minOffsetsPerTrigger": "9", "maxOffsetsPerTrigger": "3"})
+        ClusterReadOptions.parse({**BASE, "minOffsetsPerTrigger": "9", "maxOffsetsPerTrigger": "3"})
 
 
 @pytest.mark.parametrize("draw", range(4))
@@ -295,18 +295,18 @@ def test_kafkas_own_partitioners_are_taken_and_any_other_class_named(backend):
 
 def test_idempotence_is_refused_where_kafkas_producer_refuses_it(backend):
     pytest.importorskip("pyspark")
-    from kafkawire.spark.kafka_cluster import WriteOptions
+    from kafkawire.spark.kafka_cluster import ClusterWriteOptions
 
     base = {"kafka.bootstrap.servers": "127.0.0.1:9092"}
-    assert not WriteOptions.parse({**base, "kafka.acks": "1"}).idempotent
-    assert WriteOptions.parse({**base, "kafka.acks": "all"}).idempotent
+    assert not ClusterWriteOptions.parse({**base, "kafka.acks": "1"}).idempotent
+    assert ClusterWriteOptions.parse({**base, "kafka.acks": "all"}).idempotent
     for conflict, message in (
         ({"kafka.acks": "1"}, "Must set acks to all"),
         ({"kafka.retries": "0"}, "Must set retries to non-zero"),
         ({"kafka.max.in.flight.requests.per.connection": "6"}, "at most 5"),
     ):
         with pytest.raises(ValueError, match=message):
-            WriteOptions.parse({**base, "kafka.enable.idempotence": "true", **conflict})
+            ClusterWriteOptions.parse({**base, "kafka.enable.idempotence": "true", **conflict})
 
 
 def test_the_driver_tries_offset_lookups_as_often_as_asked(backend, monkeypatch):
@@ -315,7 +315,9 @@ def test_the_driver_tries_offset_lookups_as_often_as_asked(backend, monkeypatch)
     from kafkawire.spark import kafka_cluster as cluster
 
     monkeypatch.setattr(cluster.time, "sleep", lambda s: None)
-    options = ReadOptions.parse({**BASE, "fetchOffset.numRetries": "4", "fetchOffset.retryIntervalMs": "0"})
+    options = ClusterReadOptions.parse(
+        {**BASE, "fetchOffset.numRetries": "4", "fetchOffset.retryIntervalMs": "0"}
+    )
     calls = []
 
     def failing(n):
@@ -350,7 +352,7 @@ def test_min_offsets_per_trigger_waits_until_enough_or_the_delay(backend, monkey
         with pytest.raises(ValueError, match="PySpark 4.2 or newer"):
             from kafkawire.spark.kafka_cluster import ClusterStreamReader
 
-            ClusterStreamReader(ReadOptions.parse({**BASE, "minOffsetsPerTrigger": "10"}))
+            ClusterStreamReader(ClusterReadOptions.parse({**BASE, "minOffsetsPerTrigger": "10"}))
         return
     from kafkawire.spark import kafka_cluster as cluster
 
@@ -359,7 +361,9 @@ def test_min_offsets_per_trigger_waits_until_enough_or_the_delay(backend, monkey
     waiting = {("t", 0): 0}
     monkeypatch.setattr(cluster.planning, "latest", lambda c, o, known=None: dict(waiting))
     reader = cluster.ClusterStreamReader(
-        ReadOptions.parse({**BASE, "minOffsetsPerTrigger": "10", "maxTriggerDelay": "60s"}, streaming=True)
+        ClusterReadOptions.parse(
+            {**BASE, "minOffsetsPerTrigger": "10", "maxTriggerDelay": "60s"}, streaming=True
+        )
     )
     limit = reader.getDefaultReadLimit()
     assert isinstance(limit, streaming.ReadMinRows) and limit.min_rows == 10

@@ -169,7 +169,7 @@ def test_small_segments_are_packed_into_few_tasks_in_offset_order(log_dir):
     for g in groups:
         assert g == sorted(g, key=splits.index)
     table = pa.Table.from_batches(
-        [b for g in groups for b in read.read_splits(g, opts)], schema=read_options.arrow_schema(opts)
+        [b for g in groups for b in read.read_splits(g, opts)], schema=read_options.read_schema(opts)
     )
     assert _rows(table) == _rows(read.read_all(log_dir, opts))
 
@@ -210,7 +210,7 @@ def test_tasks_get_equal_work_even_when_segments_do_not_divide_evenly(tmp_path):
     sizes = [_bytes(g) for g in groups]
     assert max(sizes) < 1.2 * min(sizes)
     table = pa.Table.from_batches(
-        [b for g in groups for b in read.read_splits(g, opts)], schema=read_options.arrow_schema(opts)
+        [b for g in groups for b in read.read_splits(g, opts)], schema=read_options.read_schema(opts)
     )
     assert _rows(table) == _rows(read.read_all(log, opts))
 
@@ -263,7 +263,7 @@ def test_a_read_of_some_columns_equals_those_columns_of_the_full_read(
     full = read_options.ReadOptions(isolation_level=isolation)
     some = read_options.ReadOptions(isolation_level=isolation, columns=columns)
     table = read.read_all(log_dir, some, row_filter)
-    assert table.schema == read_options.arrow_schema(some)
+    assert table.schema == read_options.read_schema(some)
     assert table.schema.names == list(columns)
     assert table.num_rows
     expected = read.read_all(log_dir, full, row_filter).select(list(columns))
@@ -272,4 +272,4 @@ def test_a_read_of_some_columns_equals_those_columns_of_the_full_read(
 
 def test_an_unknown_column_is_named():
     with pytest.raises(ValueError, match="no column 'nope'"):
-        read_options.arrow_schema(read_options.ReadOptions(columns=("offset", "nope")))
+        read_options.read_schema(read_options.ReadOptions(columns=("offset", "nope")))

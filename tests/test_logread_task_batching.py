@@ -45,12 +45,12 @@ def log_dir(tmp_path_factory):
 def _one_task(splits, options, row_filter=planning.NO_FILTER, stats=None):
     """What a task reading ``splits`` yields, and the table of it."""
     batches = list(read.read_splits(splits, options, row_filter=row_filter, stats=stats))
-    return batches, pa.Table.from_batches(batches, schema=read_options.arrow_schema(options))
+    return batches, pa.Table.from_batches(batches, schema=read_options.read_schema(options))
 
 
 def _split_by_split(splits, options, row_filter=planning.NO_FILTER):
     batches = [b for s in splits for b in read.read_split(s, options, row_filter=row_filter)]
-    return pa.Table.from_batches(batches, schema=read_options.arrow_schema(options))
+    return pa.Table.from_batches(batches, schema=read_options.read_schema(options))
 
 
 OPTIONS = {
@@ -75,7 +75,7 @@ def test_a_task_of_many_small_splits_gives_the_rows_of_its_splits_read_alone(log
     assert len({(s.topic, s.partition) for s in splits}) >= 3 and len(splits) > 10
     _batches, task = _one_task(splits, options, row_filter)
     alone = _split_by_split(splits, options, row_filter)
-    assert task.schema == alone.schema == read_options.arrow_schema(options)
+    assert task.schema == alone.schema == read_options.read_schema(options)
     assert task.num_rows
     assert task.to_pylist() == alone.to_pylist()
 

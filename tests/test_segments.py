@@ -387,7 +387,7 @@ def test_read_split_ranges_give_the_same_rows_as_whole_segments(sample_log, arro
 
 def test_every_sample_record_reads_back_as_written(sample_log, arrow):
     table = read.read_all(sample_log.directory)
-    assert table.schema == read_options.arrow_schema()
+    assert table.schema == read_options.read_schema()
     assert _rows(table) == _expected(sample_log)
     assert set(table.column("compression").to_pylist()) == set(sample.CODECS)
 

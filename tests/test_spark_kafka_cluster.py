@@ -280,7 +280,7 @@ def test_a_batch_decompressing_past_256_mib_reads_as_the_connector_does(
 
     from kafkawire.cluster.client import Cluster
     from kafkawire.cluster.fetch import read_range
-    from kafkawire.cluster.plan import OffsetRange, ReadOptions
+    from kafkawire.cluster.plan import OffsetRange, ClusterReadOptions
 
     boot = kafka_broker.bootstrap_servers
     name = f"kw-huge-batch-{uuid.uuid4().hex[:8]}"
@@ -298,7 +298,9 @@ def test_a_batch_decompressing_past_256_mib_reads_as_the_connector_does(
             "batch.num.messages": n,
         },
     )
-    options = ReadOptions.parse({"kafka.bootstrap.servers": boot, "subscribe": name, "backend": backend})
+    options = ClusterReadOptions.parse(
+        {"kafka.bootstrap.servers": boot, "subscribe": name, "backend": backend}
+    )
     ours = []
     with Cluster(options.client) as cluster:
         for b in cluster.iterate(read_range(cluster.aio, OffsetRange(name, 0, 0, n), options, max_rows=256)):
@@ -355,10 +357,10 @@ def test_sasl_scram_with_the_jaas_line_reads_as_the_connector_does(
 
 
 def test_an_unknown_option_is_an_error_naming_it(spark, backend):
-    from kafkawire.cluster.plan import ReadOptions
+    from kafkawire.cluster.plan import ClusterReadOptions
 
     with pytest.raises(ValueError, match=r"unknown options kafka\.fetch\.max\.wait, startingoffset\b"):
-        ReadOptions.parse(
+        ClusterReadOptions.parse(
             {
                 "kafka.bootstrap.servers": "h:1",
                 "subscribe": "t",
@@ -422,18 +424,18 @@ def test_an_unknown_option_is_an_error_naming_it(spark, backend):
     ],
 )
 def test_bad_options_are_errors_naming_the_option(options, message, backend):
-    from kafkawire.cluster.plan import ReadOptions
+    from kafkawire.cluster.plan import ClusterReadOptions
 
     with pytest.raises(ValueError, match=__import__("re").escape(message)):
-        ReadOptions.parse(options)
+        ClusterReadOptions.parse(options)
 
 
 def test_a_stream_starts_at_the_end_and_a_batch_at_the_start_as_the_connectors_do(backend):
-    from kafkawire.cluster.plan import ReadOptions
+    from kafkawire.cluster.plan import ClusterReadOptions
 
     base = {"kafka.bootstrap.servers": "h:1", "subscribe": "t"}
-    assert ReadOptions.parse(base).starting == ("earliest",)
-    assert ReadOptions.parse(base, streaming=True).starting == ("latest",)
+    assert ClusterReadOptions.parse(base).starting == ("earliest",)
+    assert ClusterReadOptions.parse(base, streaming=True).starting == ("latest",)
 
 
 def test_jaas_lines_parse_as_kafka_writes_them(backend):
@@ -449,9 +451,9 @@ def test_jaas_lines_parse_as_kafka_writes_them(backend):
 
 def _plan(options: dict):
     from kafkawire.cluster.client import Cluster
-    from kafkawire.cluster.plan import ReadOptions, plan
+    from kafkawire.cluster.plan import ClusterReadOptions, plan
 
-    opts = ReadOptions.parse(options)
+    opts = ClusterReadOptions.parse(options)
     with Cluster(opts.client) as cluster:
         return plan(cluster, opts)
 
@@ -494,9 +496,9 @@ def test_a_missing_topic_and_wrong_credentials_are_errors_naming_them(kafka_brok
 
 def test_min_partitions_cuts_ranges_in_proportion(backend):
     from kafkawire.cluster.config import ClientConfig
-    from kafkawire.cluster.plan import OffsetRange, ReadOptions, split
+    from kafkawire.cluster.plan import OffsetRange, ClusterReadOptions, split
 
-    opts = ReadOptions(
+    opts = ClusterReadOptions(
         client=ClientConfig(bootstrap=(("h", 1),)), subscription=("subscribe", ("t",)), min_partitions=4
     )
     got = split([OffsetRange("t", 0, 0, 300), OffsetRange("t", 1, 10, 110), OffsetRange("t", 2, 5, 5)], opts)
@@ -513,9 +515,9 @@ def test_cut_ranges_keep_a_late_bound_start_and_end_only_at_their_outer_ends(bac
     """As the connector's: the cuts between pieces are fixed at planning, the first
     piece's ``earliest`` and the last piece's ``latest`` are looked up by their tasks."""
     from kafkawire.cluster.config import ClientConfig
-    from kafkawire.cluster.plan import OffsetRange, ReadOptions, split
+    from kafkawire.cluster.plan import OffsetRange, ClusterReadOptions, split
 
-    opts = ReadOptions(
+    opts = ClusterReadOptions(
         client=ClientConfig(bootstrap=(("h", 1),)),
         subscription=("subscribe", ("t",)),
         max_records_per_partition=100,
@@ -653,9 +655,9 @@ def test_a_topic_column_sends_each_row_to_its_topic_with_string_keys_where_java_
 def test_write_columns_of_the_wrong_type_are_errors_naming_them(ddl, message, backend):
     from pyspark.sql.types import _parse_datatype_string
 
-    from kafkawire.spark.kafka_cluster import ClusterWriter, WriteOptions
+    from kafkawire.spark.kafka_cluster import ClusterWriter, ClusterWriteOptions
 
-    options = WriteOptions.parse({"kafka.bootstrap.servers": "h:1", "topic": "t"})
+    options = ClusterWriteOptions.parse({"kafka.bootstrap.servers": "h:1", "topic": "t"})
     with pytest.raises(ValueError, match=re.escape(message)):
         ClusterWriter(options, _parse_datatype_string(ddl))
 
@@ -663,12 +665,12 @@ def test_write_columns_of_the_wrong_type_are_errors_naming_them(ddl, message, ba
 def test_a_null_topic_or_a_partition_the_topic_lacks_is_refused(kafka_broker, backend):
     import pyarrow as pa
 
-    from kafkawire.spark.kafka_cluster import WriteOptions, produce_rows
+    from kafkawire.spark.kafka_cluster import ClusterWriteOptions, produce_rows
 
     boot = kafka_broker.bootstrap_servers
     topic = f"kw-refused-{uuid.uuid4().hex[:8]}"
     create_topic(boot, topic, 2)
-    options = WriteOptions.parse({"kafka.bootstrap.servers": boot, "backend": backend})
+    options = ClusterWriteOptions.parse({"kafka.bootstrap.servers": boot, "backend": backend})
     batch = pa.RecordBatch.from_pydict({"topic": [topic, None], "value": [b"a", b"b"]})
     with pytest.raises(ValueError, match="a row has a null topic and no 'topic' option is set"):
         produce_rows(options, iter([batch]))
@@ -680,15 +682,15 @@ def test_a_null_topic_or_a_partition_the_topic_lacks_is_refused(kafka_broker, ba
 
 
 def test_write_options_are_checked(backend):
-    from kafkawire.spark.kafka_cluster import WriteOptions
+    from kafkawire.spark.kafka_cluster import ClusterWriteOptions
 
     base = {"kafka.bootstrap.servers": "h:1"}
     with pytest.raises(ValueError, match="unknown option kafka.lingerms"):
-        WriteOptions.parse({**base, "kafka.lingerms": "5"})
+        ClusterWriteOptions.parse({**base, "kafka.lingerms": "5"})
     with pytest.raises(ValueError, match="kafka.compression.type: 'brotli'"):
-        WriteOptions.parse({**base, "kafka.compression.type": "brotli"})
+        ClusterWriteOptions.parse({**base, "kafka.compression.type": "brotli"})
     with pytest.raises(ValueError, match="'2' is not one of all, -1, 1, 0"):
-        WriteOptions.parse({**base, "kafka.acks": "2"})
+        ClusterWriteOptions.parse({**base, "kafka.acks": "2"})
 
 
 def test_murmur2_is_kafkas(backend):
@@ -844,7 +846,7 @@ def test_records_deleted_under_a_read_follow_fail_on_data_loss(kafka_broker, bac
 
     from kafkawire.cluster.client import Cluster
     from kafkawire.cluster.fetch import read_range
-    from kafkawire.cluster.plan import OffsetRange, ReadOptions
+    from kafkawire.cluster.plan import OffsetRange, ClusterReadOptions
     from kafkawire.errors import DataLossError
 
     boot = kafka_broker.bootstrap_servers
@@ -857,7 +859,7 @@ def test_records_deleted_under_a_read_follow_fail_on_data_loss(kafka_broker, bac
     planned = OffsetRange(topic, 0, 5, 50)  # planned before the deletion, say
 
     def read(fail: bool):
-        opts = ReadOptions.parse(
+        opts = ClusterReadOptions.parse(
             {
                 "kafka.bootstrap.servers": boot,
                 "subscribe": topic,

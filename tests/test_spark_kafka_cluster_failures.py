@@ -63,9 +63,9 @@ def _read(bootstrap: str, topic: str, backend: str, **settings: str):
     (offset, key, value, headers) tuples; the 300-record size of ``small_topic``."""
     from kafkawire.cluster.client import Cluster
     from kafkawire.cluster.fetch import read_range
-    from kafkawire.cluster.plan import OffsetRange, ReadOptions
+    from kafkawire.cluster.plan import OffsetRange, ClusterReadOptions
 
-    options = ReadOptions.parse(
+    options = ClusterReadOptions.parse(
         {
             "kafka.bootstrap.servers": bootstrap,
             "subscribe": topic,
@@ -147,10 +147,10 @@ def _closed_port() -> int:
 def _task(bootstrap: str, topic: str, backend: str, hint):
     """A Spark task's read of ``topic``'s partition 0 (300 records), given the leader
     ``hint`` the planner put into its input partition: its batches, as they come."""
-    from kafkawire.cluster.plan import OffsetRange, ReadOptions
+    from kafkawire.cluster.plan import OffsetRange, ClusterReadOptions
     from kafkawire.spark.kafka_cluster import RangePartition, read_partition
 
-    options = ReadOptions.parse(
+    options = ClusterReadOptions.parse(
         {
             "kafka.bootstrap.servers": bootstrap,
             "subscribe": topic,
@@ -344,10 +344,10 @@ def test_a_connect_that_hangs_fails_within_the_connection_setup_timeout(blackhol
     ``socket.connection.setup.timeout.max.ms`` (Kafka's clients' schedule), not after
     ``request.timeout.ms``."""
     from kafkawire.cluster.client import Cluster
-    from kafkawire.cluster.plan import ReadOptions, plan
+    from kafkawire.cluster.plan import ClusterReadOptions, plan
     from kafkawire.errors import ClusterError
 
-    options = ReadOptions.parse(
+    options = ClusterReadOptions.parse(
         {
             "kafka.bootstrap.servers": f"127.0.0.1:{blackholed_port}",
             "subscribe": "t",
@@ -370,9 +370,9 @@ def test_a_connect_that_hangs_fails_within_the_connection_setup_timeout(blackhol
 def _throttled_read(bootstrap: str, topic: str, client_id: str, backend: str):
     from kafkawire.cluster.client import Cluster
     from kafkawire.cluster.fetch import read_range
-    from kafkawire.cluster.plan import OffsetRange, ReadOptions
+    from kafkawire.cluster.plan import OffsetRange, ClusterReadOptions
 
-    options = ReadOptions.parse(
+    options = ClusterReadOptions.parse(
         {
             "kafka.bootstrap.servers": bootstrap,
             "subscribe": topic,
@@ -436,7 +436,7 @@ def test_records_planned_past_the_log_end_are_waited_for_until_the_poll_timeout(
 
     from kafkawire.cluster.client import Cluster
     from kafkawire.cluster.fetch import read_range
-    from kafkawire.cluster.plan import OffsetRange, ReadOptions
+    from kafkawire.cluster.plan import OffsetRange, ClusterReadOptions
     from kafkawire.errors import DataLossError
 
     boot = kafka_broker.bootstrap_servers
@@ -445,7 +445,7 @@ def test_records_planned_past_the_log_end_are_waited_for_until_the_poll_timeout(
     produce(boot, topic, [(0, None, b"r%d" % i, []) for i in range(20)])
 
     def read(end: int, after_first=lambda: None, **poll_ms: str) -> list:
-        opts = ReadOptions.parse(
+        opts = ClusterReadOptions.parse(
             {
                 "kafka.bootstrap.servers": boot,
                 "subscribe": topic,
@@ -556,9 +556,9 @@ def _alice(broker, port: int, protocol: str = "SASL_PLAINTEXT") -> dict:
 
 def _plan(options: dict):
     from kafkawire.cluster.client import Cluster
-    from kafkawire.cluster.plan import ReadOptions, plan
+    from kafkawire.cluster.plan import ClusterReadOptions, plan
 
-    opts = ReadOptions.parse(options)
+    opts = ClusterReadOptions.parse(options)
     with Cluster(opts.client) as cluster:
         return opts, plan(cluster, opts)
 

@@ -138,14 +138,14 @@ def test_a_wrong_secret_is_a_sasl_authentication_error_naming_the_broker(
     managed_kafka, managed_topic, pki, backend, service
 ):
     from kafkawire.cluster.client import Cluster
-    from kafkawire.cluster.plan import ReadOptions, plan
+    from kafkawire.cluster.plan import ClusterReadOptions, plan
     from kafkawire.errors import SaslAuthenticationError
 
     if service == "event-hubs":
         page = _event_hubs(_connection_string(random.Random(RNG.getrandbits(32))))
     else:
         page = _confluent_cloud(API_KEY, _api_key(random.Random(RNG.getrandbits(32)))[1])
-    opts = ReadOptions.parse({**_here(page, managed_kafka, pki), "subscribe": managed_topic})
+    opts = ClusterReadOptions.parse({**_here(page, managed_kafka, pki), "subscribe": managed_topic})
     broker = f"{managed_kafka.host}:{managed_kafka.sasl_ssl_port}"
     with pytest.raises(SaslAuthenticationError, match=re.escape(broker)):
         with Cluster(opts.client) as cluster:

@@ -350,8 +350,8 @@ def test_java_stores_with_client_certificates_read_as_the_connector_does(
     }
     assert len(same_as_connector(spark_connector, options, backend)) == 120
     # a wrong key password is refused before any connection, naming the option
-    from kafkawire.cluster.plan import ReadOptions
+    from kafkawire.cluster.plan import ClusterReadOptions
 
     wrong = {**options, "kafka.ssl.key.password": "nope", "kafka.ssl.keystore.password": "nope"}
     with pytest.raises(ValueError, match="password"):
-        ReadOptions.parse(wrong).client.ssl_context()
+        ClusterReadOptions.parse(wrong).client.ssl_context()

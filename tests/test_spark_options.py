@@ -36,11 +36,11 @@ ROWS = StructType([StructField("topic", StringType()), StructField("value", Bina
 
 
 def _log_columns():
-    return from_arrow_schema(read_options.arrow_schema(read_options.ReadOptions(), pruned=False))
+    return from_arrow_schema(read_options.read_schema(read_options.ReadOptions(), pruned=False))
 
 
 def _cluster_columns():
-    return from_arrow_schema(fetch.arrow_schema(False))
+    return from_arrow_schema(fetch.fetched_schema(False))
 
 
 #: each source and sink: its data source, options it is given besides the misspelt one,
@@ -171,13 +171,13 @@ def _as_spark_plans(cls, options, call, monkeypatch, parsers):
             kafka_cluster.KafkaClusterDataSource,
             CLUSTER,
             lambda s: s.reader(_cluster_columns()),
-            [plan.ReadOptions],
+            [plan.ClusterReadOptions],
         ),
         (
             kafka_cluster.KafkaClusterDataSource,
             {**CLUSTER, "startingOffsets": "latest"},
             lambda s: s.streamReader(_cluster_columns()),
-            [plan.ReadOptions],
+            [plan.ClusterReadOptions],
         ),
     ],
     ids=["kafka-log read", "kafka-cluster read", "kafka-cluster stream"],

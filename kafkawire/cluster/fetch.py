@@ -2,7 +2,7 @@
 
 :func:`read_range`, an asynchronous generator (:meth:`Cluster.iterate
 <kafkawire.cluster.client.Cluster.iterate>` iterates it from blocking code), yields
-Arrow record batches with the columns of Spark's Kafka connector (:func:`arrow_schema`),
+Arrow record batches with the columns of Spark's Kafka connector (:func:`fetched_schema`),
 one or a few per Fetch response, so a task holds at
 most one response (``kafka.max.partition.fetch.bytes``, or one batch when a batch is
 bigger) and what it decodes to.  The next Fetch is on the wire while the last one is
@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any, AsyncGenerator, Dict, Iterator, List, Opt
 
 from kafkawire import _backend, compression
 from kafkawire.cluster.client import EARLIEST, AsyncCluster, Retriable, broker_error
-from kafkawire.cluster.plan import OffsetRange, ReadOptions
+from kafkawire.cluster.plan import OffsetRange, ClusterReadOptions
 from kafkawire.error_codes import ErrorCode
 from kafkawire.errors import ClusterError, CorruptRecordError, DataLossError, DecodeError
 from kafkawire.records import parse_control_record
@@ -62,14 +62,14 @@ _SOURCE = {
 }
 
 
-def arrow_schema(include_headers: bool, columns: Optional[Tuple[str, ...]] = None) -> "pyarrow.Schema":
+def fetched_schema(include_headers: bool, columns: Optional[Tuple[str, ...]] = None) -> "pyarrow.Schema":
     """The Arrow schema of the rows read: the connector's columns, ``headers`` only with
     ``include_headers``, only ``columns`` of them (in that order) when given."""
-    return _arrow_schema(include_headers, columns)
+    return _fetched_schema(include_headers, columns)
 
 
 @functools.lru_cache(maxsize=16)
-def _arrow_schema(include_headers: bool, columns: Optional[Tuple[str, ...]]) -> "pyarrow.Schema":
+def _fetched_schema(include_headers: bool, columns: Optional[Tuple[str, ...]]) -> "pyarrow.Schema":
     import pyarrow as pa
 
     from kafkawire._records_common import spark_arrow_type
@@ -217,11 +217,11 @@ def _trim(table: "pyarrow.Table", start: int, end: int) -> "pyarrow.Table":
 
 
 async def read_range(
-    cluster: AsyncCluster, r: OffsetRange, options: ReadOptions, *, max_rows: int = 1 << 16
+    cluster: AsyncCluster, r: OffsetRange, options: ClusterReadOptions, *, max_rows: int = 1 << 16
 ) -> AsyncGenerator["pyarrow.RecordBatch", None]:
     """The records of ``r`` as Arrow record batches of at most ``max_rows`` rows."""
     records = _backend.implementation("records", options.backend)
-    schema = arrow_schema(options.include_headers, options.columns)
+    schema = fetched_schema(options.include_headers, options.columns)
     columns = _SparkColumns(r, schema)
     wanted = {_SOURCE[n] for n in schema.names if n in _SOURCE} | {"offset"}
     decode = [n for n in records.arrow_schema().names if n in wanted]
@@ -370,7 +370,9 @@ def _checked(batches: Iterator[Any], where: str, offset: int, broker: str) -> It
         raise _corrupt(where, offset, broker, exc) from exc
 
 
-async def _out_of_range(cluster: AsyncCluster, r: OffsetRange, offset: int, options: ReadOptions) -> int:
+async def _out_of_range(
+    cluster: AsyncCluster, r: OffsetRange, offset: int, options: ClusterReadOptions
+) -> int:
     """Where to go on after OFFSET_OUT_OF_RANGE at ``offset``: an error with
     ``failOnDataLoss``, else the log's start (or the range's end when none is left)."""
     ((earliest, _),) = (
@@ -395,7 +397,9 @@ async def _out_of_range(cluster: AsyncCluster, r: OffsetRange, offset: int, opti
     return _log_ended(r, offset, offset, options)
 
 
-def _log_ended(r: OffsetRange, offset: int, bound: int, options: ReadOptions, waited: bool = False) -> int:
+def _log_ended(
+    r: OffsetRange, offset: int, bound: int, options: ClusterReadOptions, waited: bool = False
+) -> int:
     where = f"{r.topic}-{r.partition}"
     if options.fail_on_data_loss:
         still = f" still after kafkaConsumer.pollTimeoutMs ({options.poll_timeout:g} s)" if waited else ""

@@ -1,7 +1,7 @@
 """The read options of Spark's Kafka connector beyond which offsets a read covers: the
 trigger limits of a stream, the driver's offset lookup retries and the consumer group
 names (:func:`read_extras`, for
-:class:`kafkawire.cluster.plan.ReadOptions`).  Values are read as the connector reads
+:class:`kafkawire.cluster.plan.ClusterReadOptions`).  Values are read as the connector reads
 them: ``maxTriggerDelay`` as Spark's durations (``15m``), the rest as integers.
 """
 
@@ -51,7 +51,7 @@ def _integer(opts: Mapping[str, str], key: str, name: str, minimum: int) -> Opti
 
 
 def read_extras(opts: Mapping[str, str], settings: Mapping[str, str]) -> Dict[str, Any]:
-    """The :class:`~kafkawire.cluster.plan.ReadOptions` fields of these options, from a
+    """The :class:`~kafkawire.cluster.plan.ClusterReadOptions` fields of these options, from a
     query's options (lower-cased keys) and its ``kafka.`` settings."""
     low = _integer(opts, "minoffsetspertrigger", "minOffsetsPerTrigger", 1)
     high = _integer(opts, "maxoffsetspertrigger", "maxOffsetsPerTrigger", 1)

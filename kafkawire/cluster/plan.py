@@ -82,7 +82,7 @@ OffsetSpec = Tuple[Any, ...]
 
 
 @dataclass(frozen=True)
-class ReadOptions:
+class ClusterReadOptions:
     """The parsed read options of one query."""
 
     client: ClientConfig
@@ -112,7 +112,7 @@ class ReadOptions:
     group_id_prefix: Optional[str] = None  # groupIdPrefix
 
     @classmethod
-    def parse(cls, options: Mapping[str, str], *, streaming: bool = False) -> "ReadOptions":
+    def parse(cls, options: Mapping[str, str], *, streaming: bool = False) -> "ClusterReadOptions":
         """Parse and check a query's options (keys in any case)."""
         opts = {str(k).lower(): str(v) for k, v in options.items()}
         settings = client_settings(opts)
@@ -378,7 +378,7 @@ def resolve_offsets(
     return out
 
 
-def split(ranges: Sequence[OffsetRange], options: ReadOptions) -> List[OffsetRange]:
+def split(ranges: Sequence[OffsetRange], options: ClusterReadOptions) -> List[OffsetRange]:
     """Cut ``ranges`` into tasks: parts of at most ``maxRecordsPerPartition`` records,
     then, while there are fewer than ``minPartitions``, each range cut in proportion to
     its share of all the records."""
@@ -414,7 +414,7 @@ def _late(spec: OffsetSpec, tp: TopicPartition, word: str, sentinel: int) -> boo
     return bool(spec[0] == word or (spec[0] == "offsets" and spec[1].get(tp) == sentinel))
 
 
-def plan(cluster: Cluster, options: ReadOptions) -> List[OffsetRange]:
+def plan(cluster: Cluster, options: ClusterReadOptions) -> List[OffsetRange]:
     """The offset ranges a batch read covers, one or more a partition, in partition order."""
     tps = partitions_of(cluster, options.subscription)
     if not tps:
@@ -449,7 +449,7 @@ def plan(cluster: Cluster, options: ReadOptions) -> List[OffsetRange]:
     return split(ranges, options)
 
 
-def bound_at_task(cluster: Cluster, r: OffsetRange, options: ReadOptions) -> OffsetRange:
+def bound_at_task(cluster: Cluster, r: OffsetRange, options: ClusterReadOptions) -> OffsetRange:
     """``r`` with its late-bound ends looked up now, as a task starts (ListOffsets)."""
     start, end = r.start, r.end
     if r.from_earliest:
@@ -484,7 +484,7 @@ BACKWARDS_TRIES = 3
 BACKWARDS_WAIT = 1.0
 
 
-def latest(cluster: Cluster, options: ReadOptions, known: Optional[Offsets] = None) -> Offsets:
+def latest(cluster: Cluster, options: ClusterReadOptions, known: Optional[Offsets] = None) -> Offsets:
     """The end of every partition the subscription covers now (new ones included).  An
     end before the ``known`` offset of its partition is asked again, a few times, as
     the connector does (a new leader's end can trail for a moment); one still behind is
@@ -505,7 +505,7 @@ def latest(cluster: Cluster, options: ReadOptions, known: Optional[Offsets] = No
     return ends
 
 
-def earliest_of_new(cluster: Cluster, options: ReadOptions, start: Offsets, end: Offsets) -> Offsets:
+def earliest_of_new(cluster: Cluster, options: ClusterReadOptions, start: Offsets, end: Offsets) -> Offsets:
     """Where the partitions of ``end`` that ``start`` lacks (added since) begin; one that
     went away meanwhile is left out."""
     new = [tp for tp in end if tp not in start]
@@ -520,7 +520,7 @@ def earliest_of_new(cluster: Cluster, options: ReadOptions, start: Offsets, end:
     )
 
 
-def initial(cluster: Cluster, options: ReadOptions) -> Offsets:
+def initial(cluster: Cluster, options: ClusterReadOptions) -> Offsets:
     """Where a new streaming query starts, by the starting options."""
     tps = partitions_of(cluster, options.subscription)
     if not tps:
@@ -552,7 +552,7 @@ def rate_limit(start: Offsets, end: Offsets, limit: int) -> Offsets:
     return out
 
 
-def _data_loss(options: ReadOptions, what: str) -> None:
+def _data_loss(options: ClusterReadOptions, what: str) -> None:
     """``what`` was lost: an error with ``failOnDataLoss``, else a warning."""
     from kafkawire.errors import DataLossError
 
@@ -563,7 +563,9 @@ def _data_loss(options: ReadOptions, what: str) -> None:
     logging.getLogger("kafkawire.cluster.plan").warning("%s: going on", what)
 
 
-def stream_ranges(cluster: Cluster, options: ReadOptions, start: Offsets, end: Offsets) -> List[OffsetRange]:
+def stream_ranges(
+    cluster: Cluster, options: ClusterReadOptions, start: Offsets, end: Offsets
+) -> List[OffsetRange]:
     """The ranges of one micro-batch from ``start`` to ``end``, checked as the connector
     checks them.  A partition new since ``start`` is read from its earliest offset, and
     one whose earliest offset is not 0 has lost records.  A partition that went away,

@@ -32,7 +32,7 @@ from kafkawire.errors import CodecUnavailableError, DecodeError
 from kafkawire.log import scan, segments
 from kafkawire.log.segments import SegmentCorruptRecordError, SegmentError
 from kafkawire.log.planning import NO_FILTER, RowFilter, Split, plan
-from kafkawire.log.read_options import DEFAULT_READ_OPTIONS, ReadOptions, arrow_schema
+from kafkawire.log.read_options import DEFAULT_READ_OPTIONS, ReadOptions, read_schema
 from kafkawire.log.storage import (
     RangeFile,
 )
@@ -332,7 +332,7 @@ class _TaskReader:
         self.row_filter = row_filter
         # the records implementation the 'backend' option names, else the active one
         self.records: RecordsBackend = _backend.implementation("records", options.backend or None)
-        self.schema = arrow_schema(options)
+        self.schema = read_schema(options)
         self.columns = _decoded_columns(options, self.schema)
         # the pieces copied to ``buffer[:filled]``: (split, file position, headers,
         # start and end in the buffer, rows)
@@ -554,7 +554,7 @@ def read_all(
         options = replace(options, **fields)
 
     batches = list(read_splits(plan(paths, options, row_filter), options, row_filter=row_filter))
-    return pa.Table.from_batches(batches, schema=arrow_schema(options))
+    return pa.Table.from_batches(batches, schema=read_schema(options))
 
 
 __all__ = [

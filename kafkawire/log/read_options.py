@@ -169,16 +169,16 @@ DEFAULT_READ_OPTIONS = ReadOptions()
 # schema
 
 
-def arrow_schema(options: Optional[ReadOptions] = None, *, pruned: bool = True) -> "pyarrow.Schema":
+def read_schema(options: Optional[ReadOptions] = None, *, pruned: bool = True) -> "pyarrow.Schema":
     """The Arrow schema of what :func:`~kafkawire.log.read.read_split` yields: ``topic``, ``partition``, the
     columns of :func:`kafkawire.records.to_arrow`, and in PERMISSIVE mode the corrupt
     record column; only ``options.columns`` of them when set (and ``pruned``).  Every
     field is nullable, as Spark's are."""
-    return _arrow_schema(options, pruned)
+    return _read_schema(options, pruned)
 
 
 @functools.lru_cache(maxsize=64)  # asked for once a split: a task may read a thousand
-def _arrow_schema(options: Optional[ReadOptions], pruned: bool) -> "pyarrow.Schema":
+def _read_schema(options: Optional[ReadOptions], pruned: bool) -> "pyarrow.Schema":
     import pyarrow as pa
 
     from kafkawire import records
@@ -205,7 +205,7 @@ __all__ = [
     "byte_size",
     "ReadOptions",
     "DEFAULT_READ_OPTIONS",
-    "arrow_schema",
+    "read_schema",
 ]
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
-from kafkawire.log.read_options import ReadOptions, arrow_schema
+from kafkawire.log.read_options import ReadOptions, read_schema
 
 if TYPE_CHECKING:
     import pyarrow
@@ -36,5 +36,5 @@ def spark_type(t: "pyarrow.DataType") -> str:
 
 def spark_ddl(options: Optional[ReadOptions] = None) -> str:
     """The Spark DDL of what ``kafka-log`` reads with ``options``
-    (:func:`kafkawire.log.read_options.arrow_schema`)."""
-    return ", ".join(f"`{f.name}` {spark_type(f.type)}" for f in arrow_schema(options))
+    (:func:`kafkawire.log.read_options.read_schema`)."""
+    return ", ".join(f"`{f.name}` {spark_type(f.type)}" for f in read_schema(options))

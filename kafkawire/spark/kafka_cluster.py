@@ -68,11 +68,11 @@ from pyspark.sql.streaming.datasource import (
 from kafkawire import datasource_options
 from kafkawire.cluster.client import Cluster, LeaderHint
 from kafkawire.cluster.config import ClientConfig, client_settings
-from kafkawire.cluster.fetch import arrow_schema, read_range
+from kafkawire.cluster.fetch import fetched_schema, read_range
 from kafkawire.cluster.options import integer
 from kafkawire.cluster import plan as planning
 from kafkawire.cluster import pool
-from kafkawire.cluster.plan import OffsetRange, ReadOptions, plan
+from kafkawire.cluster.plan import OffsetRange, ClusterReadOptions, plan
 from kafkawire.cluster.produce import CODECS, Producer, partitioner_of
 from kafkawire.errors import ClusterError, DataLossError
 from kafkawire.spark.ddl import spark_type
@@ -89,7 +89,7 @@ FORMAT = "kafka-cluster"
 _T = TypeVar("_T")
 
 
-def with_offset_retries(options: ReadOptions, what: str, lookup: Callable[[], _T]) -> _T:
+def with_offset_retries(options: ClusterReadOptions, what: str, lookup: Callable[[], _T]) -> _T:
     """``lookup()`` (the driver's Metadata and ListOffsets of a plan or a trigger), tried
     ``fetchOffset.numRetries`` times ``fetchOffset.retryIntervalMs`` apart, as the
     connector's driver tries its offset lookups; data loss is not tried again."""
@@ -115,12 +115,12 @@ def with_offset_retries(options: ReadOptions, what: str, lookup: Callable[[], _T
 
 def ddl(include_headers: bool) -> str:
     """The Spark DDL of the rows a read gives (``headers`` with ``include_headers``)."""
-    return ", ".join(f"`{f.name}` {spark_type(f.type)}" for f in arrow_schema(include_headers))
+    return ", ".join(f"`{f.name}` {spark_type(f.type)}" for f in fetched_schema(include_headers))
 
 
-def _with_columns(options: ReadOptions, schema: "StructType") -> ReadOptions:
+def _with_columns(options: ClusterReadOptions, schema: "StructType") -> ClusterReadOptions:
     """``options`` reading only the columns ``schema`` asks for."""
-    return replace(options, columns=columns_of(schema, arrow_schema(options.include_headers), FORMAT))
+    return replace(options, columns=columns_of(schema, fetched_schema(options.include_headers), FORMAT))
 
 
 class RangePartition(InputPartition):
@@ -144,7 +144,7 @@ def range_partitions(
     return [RangePartition(r, hint(r.tp)) for r in kept] or [RangePartition(None)]
 
 
-def read_partition(partition: InputPartition, options: ReadOptions) -> Iterator["pyarrow.RecordBatch"]:
+def read_partition(partition: InputPartition, options: ClusterReadOptions) -> Iterator["pyarrow.RecordBatch"]:
     """A task's read (batch and stream alike): its range fetched from the leader as Arrow."""
     r = partition.value
     if r is None:
@@ -159,7 +159,7 @@ def read_partition(partition: InputPartition, options: ReadOptions) -> Iterator[
 
 
 def narrow(
-    cluster: Cluster, ranges: Sequence[OffsetRange], row_filter: "RowFilter", options: ReadOptions
+    cluster: Cluster, ranges: Sequence[OffsetRange], row_filter: "RowFilter", options: ClusterReadOptions
 ) -> List[OffsetRange]:
     """``ranges`` cut down to what pushed-down filters can match: partitions they rule
     out dropped, offsets clamped, and the start moved to the first offset whose
@@ -189,7 +189,7 @@ def narrow(
 class ClusterReader(DataSourceReader):
     """Plans offset ranges on the driver; each task fetches and decodes one."""
 
-    def __init__(self, options: ReadOptions) -> None:
+    def __init__(self, options: ClusterReadOptions) -> None:
         if options.commit_group is not None:
             raise ValueError(
                 "option commitOffsetsToGroup is for streaming queries (a batch read has no progress)"
@@ -226,7 +226,7 @@ class ClusterStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
     one, as the connector does; new partitions are read from their start;
     ``Trigger.AvailableNow`` reads up to the offsets at its start."""
 
-    def __init__(self, options: ReadOptions) -> None:
+    def __init__(self, options: ClusterReadOptions) -> None:
         if options.min_offsets_per_trigger is not None:
             _require_read_min_rows()
         self.options = options
@@ -369,7 +369,7 @@ def _setting_int(settings: Mapping[str, str], name: str, minimum: int) -> int:
 
 
 @dataclass(frozen=True)
-class WriteOptions:
+class ClusterWriteOptions:
     """The parsed write options: Spark's connector's ``topic`` and ``kafka.`` settings."""
 
     client: ClientConfig
@@ -388,7 +388,7 @@ class WriteOptions:
     ignore_keys: bool = False
 
     @classmethod
-    def parse(cls, options: Mapping[str, str]) -> "WriteOptions":
+    def parse(cls, options: Mapping[str, str]) -> "ClusterWriteOptions":
         """Parse and check the write options (keys in any case)."""
         opts = {str(k).lower(): str(v) for k, v in options.items()}
         settings = client_settings(opts)
@@ -456,7 +456,7 @@ _WRITE_TYPES = {
 }
 
 
-def check_write_schema(options: WriteOptions, schema: "StructType") -> None:
+def check_write_schema(options: ClusterWriteOptions, schema: "StructType") -> None:
     """A write needs a ``value`` column, and a ``topic`` column or option; the columns
     it takes have the types Spark's connector takes."""
     names = set(schema.fieldNames())
@@ -487,7 +487,7 @@ def _column(batch: "pyarrow.RecordBatch", name: str) -> Any:
     return column
 
 
-def _send_batch(producer: Producer, options: WriteOptions, batch: "pyarrow.RecordBatch") -> None:
+def _send_batch(producer: Producer, options: ClusterWriteOptions, batch: "pyarrow.RecordBatch") -> None:
     """One Arrow batch of rows to ``producer``, a topic at a time."""
     import pyarrow.compute as pc
 
@@ -517,7 +517,7 @@ def _columns(columns: Dict[str, Any]) -> Dict[str, Any]:
     }
 
 
-def produce_rows(options: WriteOptions, iterator: Iterator["pyarrow.RecordBatch"]) -> Written:
+def produce_rows(options: ClusterWriteOptions, iterator: Iterator["pyarrow.RecordBatch"]) -> Written:
     """One task's rows produced with an idempotent producer of its own; returns once
     the brokers have acknowledged every record.
 
@@ -590,7 +590,7 @@ def produce_rows(options: WriteOptions, iterator: Iterator["pyarrow.RecordBatch"
 class ClusterWriter(DataSourceArrowWriter):
     """``df.write``: each task produces its rows (:func:`produce_rows`)."""
 
-    def __init__(self, options: WriteOptions, schema: "StructType") -> None:
+    def __init__(self, options: ClusterWriteOptions, schema: "StructType") -> None:
         check_write_schema(options, schema)
         self.options = options
 
@@ -603,7 +603,7 @@ class ClusterStreamWriter(DataSourceStreamArrowWriter):
     (:func:`produce_rows`); a batch Spark runs again after a failure is produced again,
     so delivery is at least once, as with Spark's connector."""
 
-    def __init__(self, options: WriteOptions, schema: "StructType") -> None:
+    def __init__(self, options: ClusterWriteOptions, schema: "StructType") -> None:
         check_write_schema(options, schema)
         self.options = options
 
@@ -632,14 +632,14 @@ class KafkaClusterDataSource(ParsedOnce, DataSource):
         return ddl(datasource_options.parse_bool(include, "includeHeaders"))
 
     def reader(self, schema: "StructType") -> ClusterReader:
-        return ClusterReader(_with_columns(self.parsed("read", ReadOptions.parse), schema))
+        return ClusterReader(_with_columns(self.parsed("read", ClusterReadOptions.parse), schema))
 
     def writer(self, schema: "StructType", overwrite: bool) -> ClusterWriter:
-        return ClusterWriter(self.parsed("write", WriteOptions.parse), schema)
+        return ClusterWriter(self.parsed("write", ClusterWriteOptions.parse), schema)
 
     def streamReader(self, schema: "StructType") -> ClusterStreamReader:
-        options = self.parsed("stream", lambda given: ReadOptions.parse(given, streaming=True))
+        options = self.parsed("stream", lambda given: ClusterReadOptions.parse(given, streaming=True))
         return ClusterStreamReader(_with_columns(options, schema))
 
     def streamWriter(self, schema: "StructType", overwrite: bool) -> ClusterStreamWriter:
-        return ClusterStreamWriter(self.parsed("write", WriteOptions.parse), schema)
+        return ClusterStreamWriter(self.parsed("write", ClusterWriteOptions.parse), schema)

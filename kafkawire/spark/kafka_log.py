@@ -127,7 +127,7 @@ class KafkaLogReader(DataSourceReader):
         self.paths = _paths(options)
         self.options = parsed if parsed is not None else read_options.ReadOptions.parse(options)
         if schema is not None:
-            full = read_options.arrow_schema(self.options, pruned=False)
+            full = read_options.read_schema(self.options, pruned=False)
             self.options = replace(self.options, columns=columns_of(schema, full, FORMAT))
         self.row_filter = planning.NO_FILTER
 
@@ -152,7 +152,7 @@ class KafkaLogReader(DataSourceReader):
 
 
 @dataclass(frozen=True)
-class WriteOptions:
+class LogWriteOptions:
     """The ``kafka-log`` write options (an option that is none of these raises
     :class:`~kafkawire.errors.OptionError` naming it)."""
 
@@ -164,7 +164,7 @@ class WriteOptions:
     partition: int = 0
 
     @classmethod
-    def parse(cls, options: Mapping[str, str]) -> "WriteOptions":
+    def parse(cls, options: Mapping[str, str]) -> "LogWriteOptions":
         from kafkawire.compression import codec_id, codec_name
 
         datasource_options.check_names(options, FORMAT, "write")
@@ -245,7 +245,7 @@ class KafkaLogWriter(DataSourceArrowWriter):
         options: Mapping[str, str],
         schema: "StructType",
         overwrite: bool,
-        parsed: Optional[WriteOptions] = None,
+        parsed: Optional[LogWriteOptions] = None,
     ) -> None:
         """``parsed``: ``options`` parsed already (parsed and checked here if not)."""
         paths = _paths(options)
@@ -254,7 +254,7 @@ class KafkaLogWriter(DataSourceArrowWriter):
         if storage.scheme_of(paths[0]) not in (None, "file"):
             raise ValueError(f"kafka-log writes to local paths only, not {paths[0]!r}")
         self.path = os.path.abspath(storage.local_path(paths[0]))
-        self.options = parsed if parsed is not None else WriteOptions.parse(options)
+        self.options = parsed if parsed is not None else LogWriteOptions.parse(options)
         self.overwrite = overwrite
         self.staging = os.path.join(self.path, _STAGING_PREFIX + uuid.uuid4().hex)
         names = set(schema.fieldNames())
@@ -434,4 +434,4 @@ class KafkaLogDataSource(ParsedOnce, DataSource):
         return KafkaLogReader(self.options, schema, self._read_options())
 
     def writer(self, schema: "StructType", overwrite: bool) -> KafkaLogWriter:
-        return KafkaLogWriter(self.options, schema, overwrite, self.parsed("write", WriteOptions.parse))
+        return KafkaLogWriter(self.options, schema, overwrite, self.parsed("write", LogWriteOptions.parse))
