@@ -44,9 +44,9 @@ def fetch_raw(
     import socket
     import struct
 
-    from kafkawire import messages as M
-    from kafkawire.protocol import decode_response, encode_request
-    from kafkawire.schema.catalog import ApiKey
+    from kafkawire.protocol import messages as M
+    from kafkawire.protocol.requests import decode_response, encode_request
+    from kafkawire.protocol.schema.catalog import ApiKey
 
     host, port = address.rsplit(":", 1)
     frame = bytearray(2 * partition_max_bytes)

@@ -19,9 +19,9 @@ import uuid
 import pytest
 
 from kafkawire import _backend
-from kafkawire import messages as m
+from kafkawire.protocol import messages as m
 from kafkawire.connection import ClientConnection, ResponseEvent, ServerConnection
-from kafkawire.protocol import encode_response
+from kafkawire.protocol.requests import encode_response
 
 N = 100
 VERSION = 12

@@ -18,7 +18,8 @@ import threading
 
 import pytest
 
-from kafkawire import compression, crc32c, records
+from kafkawire.protocol import compression, records
+from kafkawire import crc32c
 
 CALLS = 200  # per round, split evenly over the threads: rounds long beside thread start-up
 

@@ -26,7 +26,7 @@ CASES = {
     "python -c pass (floor)": "pass",
     "kafkawire": "import kafkawire",
     "kafkawire --help": "import sys; sys.argv = ['kafkawire', '--help']; import kafkawire.cli as c; c.main()",
-    "kafkawire (every class built)": "import kafkawire.messages as m; [m.CLASSES[n] for n in m.CLASSES]",
+    "kafkawire (every class built)": "import kafkawire.protocol.messages as m; [m.CLASSES[n] for n in m.CLASSES]",
     "aiokafka": "import aiokafka",
     "kafka-python": "import kafka",
     "kio": "import kio.schema.metadata.v12.response",

@@ -29,7 +29,7 @@ import uuid
 import pytest
 
 from kafkawire import _backend
-from kafkawire import messages as m
+from kafkawire.protocol import messages as m
 
 VERSION = 12
 

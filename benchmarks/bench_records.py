@@ -28,7 +28,7 @@ import random
 import pytest
 
 from kafkawire import _backend
-from kafkawire import records as kw
+from kafkawire.protocol import records as kw
 
 aiokafka = pytest.importorskip("aiokafka")
 from aiokafka.record.default_records import DefaultRecordBatchBuilder  # noqa: E402
@@ -275,7 +275,7 @@ def test_build_floor_loop(benchmark):
 
 @pytest.mark.parametrize("codec", BUILD_CODECS[1:])
 def test_build_floor_codec(benchmark, codec):
-    from kafkawire import compression
+    from kafkawire.protocol import compression
 
     benchmark.group = f"build W1 {codec}"
     _ratio_info(benchmark, f"floor: kafkawire's {codec} alone on W1's records")

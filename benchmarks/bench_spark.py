@@ -31,7 +31,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 
 def build_log(directory: str, n_records: int = 1_000_000, partitions: int = 2) -> int:
     """The benchmark's log directory; returns its size in bytes."""
-    from kafkawire import records
+    from kafkawire.protocol import records
     from kafkawire.log import write
 
     per_batch = 1000

@@ -45,7 +45,7 @@ LAYOUTS = {
 def _batches(n_records: int):
     """The benchmark's records (16-byte keys, 100-byte values, one header), as record
     batches of 1000 with offsets from 0."""
-    from kafkawire import records
+    from kafkawire.protocol import records
 
     value = bytes(range(100))
     for base in range(0, n_records, 1000):

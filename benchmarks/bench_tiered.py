@@ -47,7 +47,7 @@ TOPIC_ID = uuid.UUID("5b3e6f1c-1f0a-4d51-9c39-3f6f0a2e7d10")
 
 
 def _metadata_batch(values: List[bytes], base_offset: int) -> bytes:
-    from kafkawire import records
+    from kafkawire.protocol import records
 
     return records.encode_batch(
         [{"key": None, "value": v, "timestamp": 0} for v in values], base_offset=base_offset
@@ -59,7 +59,7 @@ def tier(local: str, work: str) -> Tuple[str, str, str]:
     into ``<work>/remote`` and ``<work>/logs/__remote_log_metadata-0``, its last segment
     into ``<work>/logs/bench-0``.  Returns (local tail folder, remote root, metadata
     folder)."""
-    from kafkawire import internal_topics, messages
+    from kafkawire.protocol import internal_topics, messages
     from kafkawire.log import scan, segments, tiered, write
 
     plog = segments.discover(local)[0]

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from kafkawire import primitives
+from kafkawire.protocol import primitives
 
 VALUES = [random.Random(1).randint(-(2**40), 2**40) for _ in range(1000)]
 ENCODED = b"".join(primitives.encode_varlong(v) for v in VALUES)

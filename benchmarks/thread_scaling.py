@@ -41,7 +41,8 @@ import time
 from multiprocessing.connection import Connection
 from typing import Callable, Dict, List, Tuple
 
-from kafkawire import _backend, records
+from kafkawire.protocol import records
+from kafkawire import _backend
 
 CALLS = 400  # per round, split evenly over the threads
 

@@ -34,7 +34,7 @@ CORPUS = os.path.join(HERE, "corpus")
 
 def _records():
     """(name, bytes) of record batches/message sets made with kafkawire."""
-    from kafkawire import records
+    from kafkawire.protocol import records
 
     recs = [
         {
@@ -137,7 +137,7 @@ def _primitives():
 
 
 def _messages():
-    from kafkawire import messages
+    from kafkawire.protocol import messages
 
     out = []
     pairs = T.message_pairs()
@@ -153,7 +153,7 @@ def _messages():
 
 def _frames():
     """(requests, responses): frames of every API at its lowest and highest version."""
-    from kafkawire import messages, protocol
+    from kafkawire.protocol import messages, requests as protocol
 
     reqs, resps = [], []
     for key in messages.api_keys():
@@ -184,7 +184,7 @@ def _internal():
                 continue
             out.append((f"{name}-v{version}", bytes([5, i % 256]) + struct.pack(">h", version) + wire))
     try:
-        from kafkawire import internal_topics
+        from kafkawire.protocol import internal_topics
     except ImportError:
         return out
     for mode, topic in enumerate(T._INTERNAL_TOPICS):
@@ -201,7 +201,7 @@ def _internal():
                     continue
                 if len(key) < 256:
                     out.append((f"{topic}-{record_type}-v{version}", bytes([mode, len(key)]) + key + value))
-    from kafkawire import messages
+    from kafkawire.protocol import messages
 
     for name, cls in sorted(messages.CLASSES.items()):
         if cls.kind != "metadata":

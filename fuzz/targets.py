@@ -44,7 +44,7 @@ class HostileFailure(AssertionError):
 
 def normalize(value: Any) -> Any:
     """A comparable, hashable-ish form of a decoded value (NaN-safe, view-safe)."""
-    from kafkawire._message_class import Struct
+    from kafkawire.protocol.message_class import Struct
 
     if isinstance(value, Struct):
         return (
@@ -177,7 +177,7 @@ def primitives_target(data: bytes) -> None:
 
 
 def _message_pairs():
-    from kafkawire import messages
+    from kafkawire.protocol import messages
 
     pairs = []
     for name, cls in sorted(messages.CLASSES.items()):
@@ -209,7 +209,7 @@ def _reencode(cls, version: int, msg, out: Outcome) -> None:
 
 def message_target(data: bytes) -> None:
     """One message class at one version (bytes 0-1 pick it) decoding the rest."""
-    from kafkawire import messages
+    from kafkawire.protocol import messages
 
     if len(data) < 2:
         return
@@ -238,7 +238,7 @@ def request_target(data: bytes) -> None:
     """A request frame payload through ``decode_request`` and the ``decode`` command."""
     import json
 
-    from kafkawire import protocol
+    from kafkawire.protocol import requests as protocol
     from kafkawire.cli import decode as decodecmd
 
     def fn(out: Outcome) -> None:
@@ -251,7 +251,7 @@ def request_target(data: bytes) -> None:
 
 def response_target(data: bytes) -> None:
     """``decode_response`` of the payload after 3 bytes (API key, version)."""
-    from kafkawire import protocol
+    from kafkawire.protocol import requests as protocol
 
     if len(data) < 3:
         return
@@ -268,7 +268,7 @@ def response_target(data: bytes) -> None:
 
 def header_target(data: bytes) -> None:
     """Request header, and response header v0/v1 (byte 0), at an offset (byte 1)."""
-    from kafkawire import headers
+    from kafkawire.protocol import headers
 
     if len(data) < 2:
         return
@@ -290,7 +290,7 @@ def header_target(data: bytes) -> None:
 
 def frames_target(data: bytes) -> None:
     """A byte stream cut into pieces through ``FrameReader``, each frame decoded."""
-    from kafkawire.framing import FrameReader
+    from kafkawire.protocol.framing import FrameReader
 
     if len(data) < 2:
         return
@@ -480,7 +480,7 @@ def legacy_message(
 def compression_target(data: bytes) -> None:
     """Byte 0: codec and container; the rest: a compressed payload, decompressed alone
     (``compression.decompress``) and as the records of a batch v2 / legacy wrapper."""
-    from kafkawire import compression
+    from kafkawire.protocol import compression
 
     if len(data) < 2:
         return
@@ -512,7 +512,7 @@ def compression_target(data: bytes) -> None:
 
 
 def _internal_classes():
-    from kafkawire import messages
+    from kafkawire.protocol import messages
 
     return sorted((n, c) for n, c in messages.CLASSES.items() if c.kind in ("data", "metadata"))
 
@@ -575,7 +575,7 @@ def internal_target(data: bytes) -> None:
 
 def _internal_module():
     try:
-        from kafkawire import internal_topics
+        from kafkawire.protocol import internal_topics
     except ImportError:
         return None
     return internal_topics

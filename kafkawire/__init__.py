@@ -12,7 +12,7 @@ from kafkawire._backend import BACKEND
 
 if TYPE_CHECKING:  # a type checker reads the pure twin; at run time the active backend's function
     from kafkawire._pure.crc import crc32c
-    from kafkawire._backend_protocol import CrcBackend
+    from kafkawire._backend_interfaces import CrcBackend
     from kafkawire._pure import crc as _pure_crc
 
     _PURE_IS_A_BACKEND: CrcBackend = _pure_crc  # what implementation("crc") promises
@@ -20,7 +20,7 @@ else:
     _backend.bind(globals(), "crc", ("crc32c",))
 
 if TYPE_CHECKING:
-    from kafkawire.protocol import (
+    from kafkawire.protocol.requests import (
         decode_request,
         decode_request_prefix,
         decode_response,
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
         encode_response,
     )
 
-# kafkawire.protocol (and with it the header and message classes, built from the schema's
+# kafkawire.protocol.requests (and with it the header and message classes, built from the schema's
 # JSON) is imported when one of its functions is first asked for, not by ``import
 # kafkawire``: the command line and Spark's Python workers import the package for other
 # modules, and pay for its import each time.
@@ -43,7 +43,7 @@ _PROTOCOL = (
 
 def __getattr__(name: str) -> object:
     if name in _PROTOCOL:
-        from kafkawire import protocol
+        from kafkawire.protocol import requests as protocol
 
         return getattr(protocol, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

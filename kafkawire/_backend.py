@@ -31,7 +31,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Literal, Optional, Tuple, overload
 
 if TYPE_CHECKING:
-    from kafkawire._backend_protocol import (
+    from kafkawire._backend_interfaces import (
         AvroBackend,
         CodecBackend,
         CrcBackend,
@@ -157,7 +157,7 @@ def implementation(module: str, backend: Optional[str]) -> object: ...
 
 def implementation(module: str, backend: Optional[str]) -> Any:
     """The implementation module ``module`` of ``backend`` ("cython", "python", or None
-    for the active one), typed as the protocol of :mod:`kafkawire._backend_protocol` it
+    for the active one), typed as the protocol of :mod:`kafkawire._backend_interfaces` it
     satisfies.  For code whose caller chooses the backend (the ``backend`` option of the
     data sources and the cluster producer) and for tests comparing the two; code that
     runs on the active backend uses :func:`bind`."""
@@ -178,7 +178,7 @@ def bind(namespace: Dict[str, Any], module: str, names: Tuple[str, ...], *, pref
     (``namespace``), each as ``prefix + name``, and again whenever :func:`use` switches
     the backend: the one way code that runs on the active backend reaches it.
 
-    A module imported while the backend is being chosen (:mod:`kafkawire.compression`,
+    A module imported while the backend is being chosen (:mod:`kafkawire.protocol.compression`,
     which the backends' records modules import) gets its names once the choice is made."""
     with _switch_lock:
         binding = (namespace, module, {prefix + name: name for name in names})

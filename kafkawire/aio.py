@@ -48,7 +48,7 @@ from typing import (
 )
 
 from kafkawire import __version__
-from kafkawire.error_codes import ErrorCode
+from kafkawire.protocol.error_codes import ErrorCode
 from kafkawire.connection import (
     Authenticated,
     AuthenticationFailed,
@@ -71,8 +71,8 @@ from kafkawire.errors import (
     SaslLoginError,
     TlsHandshakeError,
 )
-from kafkawire.messages import ApiVersionsRequest, Message
-from kafkawire.schema.catalog import ApiKey
+from kafkawire.protocol.messages import ApiVersionsRequest, Message
+from kafkawire.protocol.schema.catalog import ApiKey
 
 if TYPE_CHECKING:
     from kafkawire.sasl import SaslClient

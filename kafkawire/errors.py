@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Dict, Optional, Tuple
 
 
 if TYPE_CHECKING:
-    from kafkawire.error_codes import ErrorCode as ErrorCode
+    from kafkawire.protocol.error_codes import ErrorCode as ErrorCode
 
 
 class KafkaWireError(Exception):
@@ -375,7 +375,7 @@ def _table() -> Dict[int, KafkaError]:
     for (not at import: most programs never look an error code up)."""
     global _TABLE, _BY_NAME
     if _TABLE is None:
-        from kafkawire.schema import load_json
+        from kafkawire.protocol.schema import load_json
 
         errors = [
             KafkaError(e["code"], e["name"], bool(e["retriable"]), e["exception"])
@@ -422,7 +422,7 @@ def __getattr__(name: str) -> Any:
     # ErrorCode (an IntEnum of every code) and the table of errors are made when first
     # asked for: building them costs more than the rest of this module.
     if name == "ErrorCode":
-        from kafkawire.error_codes import ErrorCode
+        from kafkawire.protocol.error_codes import ErrorCode
 
         return ErrorCode
     if name == "ERROR_CODES":

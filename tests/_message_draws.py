@@ -19,7 +19,7 @@ import uuid
 from functools import lru_cache
 from typing import Any, Callable, List
 
-from kafkawire.schema import plan as P
+from kafkawire.protocol.schema import plan as P
 
 Gen = Callable[[random.Random], Any]
 

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from hypothesis import strategies as st
 
-from kafkawire.schema import plan as P
+from kafkawire.protocol.schema import plan as P
 
 _INTS = {k: st.integers(lo, hi) for k, (lo, hi) in P.INT_RANGE.items()}
 _EDGE = {

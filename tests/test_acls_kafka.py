@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from kafkawire import messages as M
+from kafkawire.protocol import messages as M
 from kafkawire import sasl
 from kafkawire.broker import Broker
 from kafkawire.broker import acls as A
@@ -94,7 +94,7 @@ def _wait_until(predicate, attempts: int = 300) -> None:
 
 
 def _produce(conn: BlockingClient, topic: str) -> int:
-    from kafkawire import records as R
+    from kafkawire.protocol import records as R
 
     PR = M.ProduceRequest
     batch = R.encode_batch([{"key": b"k", "value": b"v", "timestamp": 1700000000000}])

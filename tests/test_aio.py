@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from kafkawire import errors
-from kafkawire import messages as M
-from kafkawire import records as R
+from kafkawire.protocol import messages as M
+from kafkawire.protocol import records as R
 from kafkawire.aio import open_connection
 from kafkawire.broker import Broker
 from kafkawire.connection import ClientPhase

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from kafkawire import messages as M
+from kafkawire.protocol import messages as M
 from kafkawire.aio import open_connection
 from kafkawire.broker import Broker
 from kafkawire.connection import ClientPhase

@@ -12,9 +12,9 @@ import pydoc
 
 import pytest
 
-from kafkawire import records
+from kafkawire.protocol import records
 from kafkawire.errors import EncodeError
-from kafkawire.messages import MetadataRequest, MetadataResponse
+from kafkawire.protocol.messages import MetadataRequest, MetadataResponse
 
 pytestmark = pytest.mark.in_process
 
@@ -96,18 +96,18 @@ def test_help_of_a_message_class_shows_its_fields():
         "kafkawire.log.indexes",
         "kafkawire.log.write",
         "kafkawire.log.sample",
-        "kafkawire.records",
+        "kafkawire.protocol.records",
         "kafkawire.errors",
-        "kafkawire.compression",
-        "kafkawire.framing",
-        "kafkawire.protocol",
-        "kafkawire.headers",
-        "kafkawire.primitives",
-        "kafkawire.internal_topics",
-        "kafkawire.json_output",
-        "kafkawire.pcap",
+        "kafkawire.protocol.compression",
+        "kafkawire.protocol.framing",
+        "kafkawire.protocol.requests",
+        "kafkawire.protocol.headers",
+        "kafkawire.protocol.primitives",
+        "kafkawire.protocol.internal_topics",
+        "kafkawire.cli.json_output",
+        "kafkawire.cli.pcap",
         "kafkawire.aio",
-        "kafkawire.conversation",
+        "kafkawire.cli.conversation",
     ],
 )
 def test_a_module_lists_what_it_defines_not_its_imports(name):

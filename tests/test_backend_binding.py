@@ -19,11 +19,11 @@ PACKAGE = Path(kafkawire.__file__).parent
 # the modules that bind names of the active backend (each imported here)
 BINDERS = (
     "kafkawire",
-    "kafkawire.primitives",
-    "kafkawire.records",
-    "kafkawire._message_class",
-    "kafkawire.protocol",
-    "kafkawire.compression",
+    "kafkawire.protocol.primitives",
+    "kafkawire.protocol.records",
+    "kafkawire.protocol.message_class",
+    "kafkawire.protocol.requests",
+    "kafkawire.protocol.compression",
     "kafkawire.avro.decode",
     "kafkawire.protobuf.decode",
 )

@@ -14,9 +14,9 @@ import pytest
 from test_broker_protocol import Client
 
 import kafkawire
-from kafkawire import messages as M
+from kafkawire.protocol import messages as M
 from kafkawire.broker import Broker, CodecStats
-from kafkawire.schema.catalog import ApiKey
+from kafkawire.protocol.schema.catalog import ApiKey
 
 pytestmark = [pytest.mark.timeout(60), pytest.mark.in_process]
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from kafkawire import internal_topics, records
+from kafkawire.protocol import internal_topics, records
 from kafkawire.log import segments
 from kafkawire.broker import Broker
 
@@ -123,7 +123,7 @@ def _offsets_topic_as_seen(target) -> dict:
 
     from blocking_client import BlockingClient
 
-    from kafkawire import messages as M
+    from kafkawire.protocol import messages as M
 
     name = internal_topics.CONSUMER_OFFSETS
     conn = BlockingClient(target)
@@ -167,7 +167,7 @@ def test_consumer_offsets_is_an_internal_topic_as_in_kafka(kafka_broker):
     Metadata without auto-creation does not know it, as a fresh Kafka does not."""
     from blocking_client import BlockingClient
 
-    from kafkawire import messages as M
+    from kafkawire.protocol import messages as M
 
     kafka = _offsets_topic_as_seen((kafka_broker.host, kafka_broker.port))
     assert kafka["named"][:2] == (0, True) and kafka["listed"] == [(True, 1)], kafka

@@ -22,11 +22,11 @@ from conftest import subprocess_env
 
 import kafkawire
 from kafkawire.cli import decode as decodecmd
-from kafkawire import messages as M
-from kafkawire import records as R
+from kafkawire.protocol import messages as M
+from kafkawire.protocol import records as R
 from kafkawire.log import segments
 from kafkawire.broker import Broker
-from kafkawire.headers import RequestHeader
+from kafkawire.protocol.headers import RequestHeader
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -18,8 +18,8 @@ import time
 import pytest
 
 import kafkawire
-from kafkawire import messages as M
-from kafkawire import records as R
+from kafkawire.protocol import messages as M
+from kafkawire.protocol import records as R
 from kafkawire.broker import Broker
 from kafkawire.broker import acls as A
 from kafkawire.connection import ClientPhase

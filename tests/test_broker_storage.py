@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from kafkawire import records as R
+from kafkawire.protocol import records as R
 from kafkawire.broker import Broker
 from kafkawire.broker.groups import (
     COMPLETING_REBALANCE,
@@ -162,7 +162,7 @@ def test_async_context_manager_on_the_running_loop(tmp_path):
         async with Broker(log_dir=str(tmp_path)) as b:
             reader, writer = await asyncio.open_connection("127.0.0.1", b.port)
             import kafkawire
-            from kafkawire import messages as M
+            from kafkawire.protocol import messages as M
 
             writer.write(kafkawire.encode_request(M.ApiVersionsRequest(), 3, 9, "async"))
             size = int.from_bytes(await reader.readexactly(4), "big")

@@ -24,10 +24,11 @@ import pytest
 from conftest import subprocess_env
 
 import kafkawire
-from kafkawire import cli, records
+from kafkawire.protocol import records
+from kafkawire import cli
 from kafkawire.cli import demo
 from kafkawire.log import sample, scan, segments
-from kafkawire import messages as M
+from kafkawire.protocol import messages as M
 
 pytestmark = pytest.mark.in_process
 

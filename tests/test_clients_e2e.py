@@ -29,7 +29,7 @@ import pytest
 from kafkawire.cli import decode as decodecmd
 from kafkawire.cli import dump_log as dumplog
 from kafkawire.log import segments
-from kafkawire import messages as M
+from kafkawire.protocol import messages as M
 from kafkawire.broker import Broker
 from test_clients_driver import JOB_TIMEOUT, from_json, make_records, to_json
 

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 import kafkawire
 from kafkawire import errors
-from kafkawire import messages as M
-from kafkawire import records as R
+from kafkawire.protocol import messages as M
+from kafkawire.protocol import records as R
 from kafkawire.connection import (
     SASL_RESERVED_MIN,
     ClientConnection,
@@ -33,8 +33,8 @@ from kafkawire.connection import (
     UnexpectedResponse,
     next_correlation_id,
 )
-from kafkawire.schema.plan import INT32_MAX, INT32_MIN
-from kafkawire.schema.versions import VersionRange
+from kafkawire.protocol.schema.plan import INT32_MAX, INT32_MIN
+from kafkawire.protocol.schema.versions import VersionRange
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.in_process]
 

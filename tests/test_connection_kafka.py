@@ -13,10 +13,10 @@ import uuid
 import pytest
 
 from kafkawire import errors
-from kafkawire import messages as M
-from kafkawire import records as R
+from kafkawire.protocol import messages as M
+from kafkawire.protocol import records as R
 from kafkawire.connection import ClientConnection, ClientPhase, RequestFailed, ResponseEvent
-from kafkawire.headers import RequestHeader
+from kafkawire.protocol.headers import RequestHeader
 
 pytestmark = [pytest.mark.kafka, pytest.mark.timeout(180), pytest.mark.in_process]
 

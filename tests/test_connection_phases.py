@@ -12,7 +12,7 @@ from typing import Callable, Dict, Optional
 import pytest
 
 from kafkawire import errors
-from kafkawire import messages as M
+from kafkawire.protocol import messages as M
 from kafkawire import sasl
 from kafkawire.connection import (
     SASL_RESERVED_MIN,
@@ -32,7 +32,7 @@ from kafkawire.connection.state import (
     ClientMove,
     ServerMove,
 )
-from kafkawire.protocol import encode_response
+from kafkawire.protocol.requests import encode_response
 
 from test_connection_sasl import Broker, metadata_request
 

@@ -14,7 +14,7 @@ from typing import Iterable, List
 
 import pytest
 
-from kafkawire import messages as M
+from kafkawire.protocol import messages as M
 from kafkawire import sasl
 from kafkawire.connection import (
     Authenticated,

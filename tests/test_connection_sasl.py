@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kafkawire import errors
-from kafkawire import messages as M
+from kafkawire.protocol import messages as M
 from kafkawire import sasl
 from kafkawire.connection import (
     Authenticated,
@@ -28,7 +28,7 @@ from kafkawire.connection import (
     SaslTokenReceived,
     ServerConnection,
 )
-from kafkawire.protocol import decode_request
+from kafkawire.protocol.requests import decode_request
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.in_process]
 

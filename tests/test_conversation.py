@@ -18,8 +18,8 @@ import pytest
 from kafkawire.cli import decode as decodecmd
 from kafkawire import errors
 from kafkawire.broker import Broker
-from kafkawire.conversation import Conversation, event_json, pcap_conversations
-from kafkawire.pcap import StreamData, tcp_streams
+from kafkawire.cli.conversation import Conversation, event_json, pcap_conversations
+from kafkawire.cli.pcap import StreamData, tcp_streams
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.in_process]
 

@@ -1,4 +1,4 @@
-"""kafkawire.conversation on streams written here frame by frame: what a traffic analyser
+"""kafkawire.cli.conversation on streams written here frame by frame: what a traffic analyser
 is told about a reused correlation id, an acks=0 Produce, an ApiVersions request at a
 version nobody knows, a frame that is not a request, requests left unanswered, and the
 records inside a Produce; and each event as JSON."""
@@ -10,9 +10,9 @@ import struct
 import pytest
 
 import kafkawire
-from kafkawire import messages as M
-from kafkawire import records as R
-from kafkawire.conversation import Conversation, event_json
+from kafkawire.protocol import messages as M
+from kafkawire.protocol import records as R
+from kafkawire.cli.conversation import Conversation, event_json
 
 pytestmark = pytest.mark.in_process
 

@@ -87,7 +87,10 @@ def test_the_api_reference_shows_the_public_names_and_their_docstrings(site):
     out, _ = site
     records = (out / "reference/api/records/index.html").read_text(encoding="utf-8")
     for name in ("encode_batch", "iter_batches", "to_arrow", "BatchBuilder", "codec_id"):
-        assert f'id="kafkawire.records.{name}"' in records or f'id="kafkawire.compression.{name}"' in records
+        assert (
+            f'id="kafkawire.protocol.records.{name}"' in records
+            or f'id="kafkawire.protocol.compression.{name}"' in records
+        )
     errors = _text(out / "reference/api/errors/index.html")
     import kafkawire.errors
 
@@ -131,7 +134,7 @@ def test_the_options_page_lists_every_option_with_its_default(site):
 
 def test_the_message_reference_has_every_definition_with_its_fields(site):
     out, _ = site
-    from kafkawire.schema.catalog import CATALOG
+    from kafkawire.protocol.schema.catalog import CATALOG
 
     pages = "".join(p.read_text(encoding="utf-8") for p in (out / "reference/messages").rglob("*.html"))
     for name in CATALOG:
@@ -249,7 +252,7 @@ def test_restructured_text_docstrings_become_the_markdown_that_renders_the_same(
     from docs_griffe import markdown_of
 
     text = "Read::\n\n    load(p)\n\nOptions:\n\n``mode`` (FAILFAST)\n    What a bad batch does.\n\n"
-    text += "    An indented remark.\n\n>>> 1 + 1\n2\n\nSee :func:`kafkawire.records.to_arrow`."
+    text += "    An indented remark.\n\n>>> 1 + 1\n2\n\nSee :func:`kafkawire.protocol.records.to_arrow`."
     assert markdown_of(text).split("\n") == [
         "Read:",
         "",
@@ -268,5 +271,5 @@ def test_restructured_text_docstrings_become_the_markdown_that_renders_the_same(
         "2",
         "```",
         "",
-        "See ``kafkawire.records.to_arrow``.",
+        "See ``kafkawire.protocol.records.to_arrow``.",
     ]

@@ -8,7 +8,8 @@ import os
 
 import pytest
 
-from kafkawire import cli, records
+from kafkawire.protocol import records
+from kafkawire import cli
 from kafkawire.log import indexes, sample, scan, segments
 
 pytestmark = pytest.mark.in_process

@@ -20,10 +20,11 @@ import zlib
 import pytest
 
 import kafkawire
-from kafkawire import _backend, compression, internal_topics, protocol
-from kafkawire import messages as M
-from kafkawire import primitives as P
-from kafkawire import records as R
+from kafkawire.protocol import compression, internal_topics, requests as protocol
+from kafkawire import _backend
+from kafkawire.protocol import messages as M
+from kafkawire.protocol import primitives as P
+from kafkawire.protocol import records as R
 from kafkawire.errors import CorruptRecordError, DecompressionError, EncodeError
 
 pytestmark = pytest.mark.in_process
@@ -575,7 +576,7 @@ def test_a_frame_passed_whole_is_named_not_read_as_a_header():
     whole to the decoder read its size as an API key and version."""
     import kafkawire
     from kafkawire.errors import DecodeError, UnsupportedVersionError
-    from kafkawire.messages import MetadataRequest, MetadataResponse
+    from kafkawire.protocol.messages import MetadataRequest, MetadataResponse
 
     frame = kafkawire.encode_request(MetadataRequest(topics=None), 12, correlation_id=1)
     hint = rf"starts with its own size \({len(frame) - 4}\): decode_request takes a frame without its 4-byte size prefix, frame\[4:\]"

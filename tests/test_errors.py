@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from kafkawire import errors
-from kafkawire.schema import load_json
-from kafkawire.schema.versions import VersionRange
+from kafkawire.protocol.schema import load_json
+from kafkawire.protocol.schema.versions import VersionRange
 
 pytestmark = pytest.mark.in_process
 
@@ -139,9 +139,9 @@ def test_error_code_enum_is_regenerated_from_the_error_table(backend):
     spec = importlib.util.spec_from_file_location("gen_error_codes", TOOL)
     tool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tool)
-    module = Path(errors.__file__).parent / "error_codes.py"
+    module = Path(errors.__file__).parent / "protocol" / "error_codes.py"
     assert module.read_text(encoding="utf-8") == tool.render(), (
-        "kafkawire/error_codes.py is stale: run python tools/gen_error_codes.py"
+        "kafkawire/protocol/error_codes.py is stale: run python tools/gen_error_codes.py"
     )
 
 

@@ -6,7 +6,7 @@ import struct
 import pytest
 
 from kafkawire.errors import FrameTooLarge, InvalidFrame
-from kafkawire.framing import FrameReader, frame
+from kafkawire.protocol.framing import FrameReader, frame
 
 pytestmark = pytest.mark.in_process
 

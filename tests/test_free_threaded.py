@@ -130,7 +130,7 @@ def test_importing_kafkawire_leaves_the_gil_off(free_threaded_python, free_threa
     # No PYTHON_GIL: an extension that did not declare it runs without the GIL would turn
     # the GIL back on here, with a RuntimeWarning.
     probe = (
-        "import sys, kafkawire, kafkawire.records, kafkawire.messages; "
+        "import sys, kafkawire, kafkawire.protocol.records, kafkawire.protocol.messages; "
         "print(kafkawire.BACKEND, sys._is_gil_enabled())"
     )
     # run in the copy: `-c` puts the working directory, a source tree, first on sys.path

@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from kafkawire import messages as M
+from kafkawire.protocol import messages as M
 from kafkawire import sasl
 from kafkawire.broker import Broker
 from kafkawire.broker import acls as A

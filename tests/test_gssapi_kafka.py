@@ -19,12 +19,12 @@ import time
 
 import pytest
 
-from kafkawire import messages as M
-from kafkawire import records as R
+from kafkawire.protocol import messages as M
+from kafkawire.protocol import records as R
 from kafkawire import sasl
 from kafkawire.aio import open_connection
 from kafkawire.connection import ClientPhase
-from kafkawire.error_codes import ErrorCode
+from kafkawire.protocol.error_codes import ErrorCode
 from kafkawire.errors import SaslAuthenticationError, SaslKerberosError, for_code
 
 from blocking_client import BlockingClient

@@ -9,7 +9,7 @@ import os
 import pytest
 
 from kafkawire import decode_request, encode_response, sasl
-from kafkawire import messages as M
+from kafkawire.protocol import messages as M
 from kafkawire.connection import Authenticated, ClientConnection
 from kafkawire.errors import (
     SaslAuthenticationError,
@@ -18,7 +18,7 @@ from kafkawire.errors import (
     SaslStateError,
     SaslTokenTooLarge,
 )
-from kafkawire.framing import FrameReader, frame
+from kafkawire.protocol.framing import FrameReader, frame
 from kafkawire.sasl.gssapi import kerberos_short_name, split_principal
 
 from conftest_kerberos import SERVICE_HOST

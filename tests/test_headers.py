@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 import kafkawire
-from kafkawire import headers, messages as m
+from kafkawire.protocol import headers, messages as m
 from kafkawire.errors import DecodeError, TruncatedError, UnknownApiError, UnsupportedVersionError
-from kafkawire.headers import flexible_versions
+from kafkawire.protocol.headers import flexible_versions
 
 pytestmark = pytest.mark.in_process
 

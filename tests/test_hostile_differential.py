@@ -173,7 +173,7 @@ def test_a_disagreement_between_backends_is_reported():
 
 
 def test_fix_crcs_makes_mutated_batches_pass_the_checksum():
-    from kafkawire import records
+    from kafkawire.protocol import records
     from kafkawire.errors import CorruptRecordError
 
     batch = bytearray(records.encode_batch([{"key": b"k", "value": b"v", "timestamp": 5}]))

@@ -22,7 +22,8 @@ if ROOT not in sys.path:
     sys.path.append(ROOT)  # after site-packages: the installed kafkawire wins
 
 from fuzz import targets as T  # noqa: E402
-from kafkawire import errors, messages, protocol  # noqa: E402
+from kafkawire.protocol import messages, requests as protocol  # noqa: E402
+from kafkawire import errors  # noqa: E402
 
 pytestmark = pytest.mark.in_process
 
@@ -152,7 +153,7 @@ def test_a_bad_crc_names_the_batch_position_and_both_checksums(impl):
 
 
 def test_a_bad_frame_size_says_which_frame_and_where(backend):
-    from kafkawire.framing import FrameReader
+    from kafkawire.protocol.framing import FrameReader
 
     reader = FrameReader(max_frame_size=100)
     assert reader.feed(struct.pack(">i", 1) + b"x") == [b"x"]
@@ -166,7 +167,7 @@ def test_a_bad_frame_size_says_which_frame_and_where(backend):
 def test_a_segment_error_names_the_file_and_the_byte(tmp_path, backend):
     from kafkawire.log import scan, segments
 
-    R = __import__("kafkawire.records", fromlist=["encode_batch"])
+    R = __import__("kafkawire.protocol.records", fromlist=["encode_batch"])
     good = R.encode_batch([{"key": None, "value": b"v", "timestamp": 1}])
     path = tmp_path / segments.segment_name(0)
     path.write_bytes(good + good[:20])

@@ -29,7 +29,7 @@ if ROOT not in sys.path:
     sys.path.append(ROOT)  # after site-packages: the installed kafkawire wins
 
 from fuzz import targets as T  # noqa: E402
-from kafkawire import compression, messages  # noqa: E402
+from kafkawire.protocol import compression, messages  # noqa: E402
 from kafkawire.errors import DecompressionLimitError, KafkaWireError  # noqa: E402
 
 pytestmark = pytest.mark.in_process
@@ -328,7 +328,7 @@ def test_an_array_count_beyond_the_input_is_rejected_before_allocation(impl):
 def test_int32_arrays_and_string_arrays_with_huge_counts_are_rejected(impl):
     codec = impl("codec")
     # ListOffsetsRequest v0 ... use any definition with an int32 / string array field.
-    from kafkawire.schema import plan as P
+    from kafkawire.protocol.schema import plan as P
 
     found = 0
     for name, cls in sorted(messages.CLASSES.items()):
@@ -388,7 +388,7 @@ def test_legacy_lengths_beyond_the_message_are_rejected_before_allocation(impl):
 
 def test_a_huge_frame_size_is_not_buffered_ahead(backend):
     from kafkawire.errors import FrameTooLarge
-    from kafkawire.framing import FrameReader
+    from kafkawire.protocol.framing import FrameReader
 
     reader = FrameReader(max_frame_size=1 << 30)
     result, peak = _peak(reader.feed, struct.pack(">i", (1 << 30) - 1) + b"abc")

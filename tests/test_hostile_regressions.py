@@ -101,7 +101,7 @@ def test_a_corrupt_lz4_block_under_a_small_cap_is_a_decompression_error():
     # cramjam.DecompressionError instead of kafkawire's.
     import struct
 
-    from kafkawire import compression
+    from kafkawire.protocol import compression
     from kafkawire.errors import DecompressionError
 
     head = b"\x04\x22\x4d\x18" + bytes([0x60, 0x40])  # independent blocks of 64 KiB
@@ -151,7 +151,7 @@ def test_offsets_past_int64_wrap_alike_on_both_backends(impl):
     assert rec.offset == base - 20 + (1 << 64)
     assert rec.timestamp == (1 << 63) - 5
     # A legacy gzip wrapper whose offset minus its last inner offset overflows int64.
-    from kafkawire import compression
+    from kafkawire.protocol import compression
 
     inner = T.legacy_message(b"v", magic=1, attributes=0, offset=-(1 << 63))
     wrapper = T.legacy_message(
@@ -172,7 +172,7 @@ def test_an_lz4_frame_of_tiny_blocks_does_not_claim_the_whole_cap():
     import struct
     import tracemalloc
 
-    from kafkawire import compression
+    from kafkawire.protocol import compression
 
     head = b"\x04\x22\x4d\x18" + bytes([0x60, 0x70])  # independent blocks of 4 MiB
     head += bytes([(compression.xxh32(head[4:6]) >> 8) & 0xFF])
@@ -199,7 +199,7 @@ def test_a_snappy_length_header_beyond_what_the_block_can_hold_is_not_allocated(
     import struct
     import tracemalloc
 
-    from kafkawire import compression
+    from kafkawire.protocol import compression
 
     raw = b"\x80\x80\x80\x60" + b"\x00" * 4
     xerial = (

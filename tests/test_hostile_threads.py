@@ -21,7 +21,7 @@ if ROOT not in sys.path:
 
 from _gil_probe import python_ran_during  # noqa: E402
 from fuzz import targets as T  # noqa: E402
-from kafkawire import compression, messages  # noqa: E402
+from kafkawire.protocol import compression, messages  # noqa: E402
 from kafkawire.errors import KafkaWireError  # noqa: E402
 
 pytestmark = pytest.mark.in_process

@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 
-from kafkawire import internal_topics, messages as m, records
+from kafkawire.protocol import internal_topics, messages as m, records
 from kafkawire.errors import DecodeError, EncodeError, UnknownApiError
 
 pytestmark = pytest.mark.in_process
@@ -253,6 +253,6 @@ def test_control_records():
     )
     commit = internal_topics.decode_control_record(b"\x00\x00\x00\x01", b"\x00\x00\x00\x00\x00\x05")
     assert commit.message is None and commit.raw == b"\x00\x00\x00\x00\x00\x05"
-    # a transaction marker: the same ControlRecord type kafkawire.records gives
+    # a transaction marker: the same ControlRecord type kafkawire.protocol.records gives
     assert type(commit) is records.ControlRecord
     assert (commit.type, commit.type_id, commit.coordinator_epoch) == ("commit", 1, 5)

@@ -28,8 +28,8 @@ import pytest
 from kafka_support import jars, oracle
 from kafka_support.java_json import all_finite, java_form, without_unknown_tags
 from kafka_support.oracle import JSON, OTHER_BYTES, WIRE, JavaError
-from kafkawire import messages
-from kafkawire.schema import DATA_DIR
+from kafkawire.protocol import messages
+from kafkawire.protocol.schema import DATA_DIR
 
 from _message_draws import COUNT, JAVA_MAX_TAG, SEED, draws
 

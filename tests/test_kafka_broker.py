@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import kafkawire
-from kafkawire import messages as M
+from kafkawire.protocol import messages as M
 from kafkawire.errors import UnknownApiError, for_name
 
 from kafka_support import scenarios as S

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from kafkawire.cli import decode as decodecmd
-from kafkawire import messages as M
+from kafkawire.protocol import messages as M
 from kafkawire.broker import Broker
 from kafka_support.java_clients import run_java
 from test_clients_e2e import PARTITIONS, _newest_topics, check_conversation, scenario

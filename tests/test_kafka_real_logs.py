@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from kafka_support.workload import consumed_rows
 
-from kafkawire import internal_topics
+from kafkawire.protocol import internal_topics
 from kafkawire.cli import dump_log as dumplog
 from kafkawire.log import indexes, scan, segments, transactions
 
@@ -260,7 +260,7 @@ DECODERS = {
 
 
 def _records_by_offset(path):
-    from kafkawire import records
+    from kafkawire.protocol import records
 
     out = {}
     with open(path, "rb") as f:
@@ -277,7 +277,7 @@ def _records_by_offset(path):
 def _embedded_protocol(value):
     """A GroupMetadataValue's members' subscription and assignment bytes decoded as the
     consumer protocol (Kafka's decoder prints them so, for protocol type "consumer")."""
-    from kafkawire import messages
+    from kafkawire.protocol import messages
 
     out = value.to_dict()
     if type(value).__name__ != "GroupMetadataValue" or value.protocol_type != "consumer":

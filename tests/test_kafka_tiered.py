@@ -21,7 +21,7 @@ import pyarrow as pa
 import pytest
 from kafka_support.workload import consumed_rows
 
-from kafkawire import internal_topics
+from kafkawire.protocol import internal_topics
 from kafkawire.log import planning, read, read_options, scan, segments, storage, tiered, transactions
 from kafkawire.errors import LogNotFoundError
 from kafkawire.log.segments import SegmentError

@@ -18,7 +18,7 @@ import pytest
 
 pa = pytest.importorskip("pyarrow")
 
-from kafkawire import records  # noqa: E402
+from kafkawire.protocol import records  # noqa: E402
 from kafkawire.errors import StorageError  # noqa: E402
 from kafkawire.log import planning, read, read_options, scan, segments, write  # noqa: E402
 from kafkawire.log import sample  # noqa: E402

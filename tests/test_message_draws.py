@@ -15,8 +15,8 @@ from collections import defaultdict
 import pytest
 
 from _message_draws import COUNT, JAVA_MAX_TAG, SEED, draw, draws
-from kafkawire import messages
-from kafkawire.schema import plan as P
+from kafkawire.protocol import messages
+from kafkawire.protocol.schema import plan as P
 
 pytestmark = [pytest.mark.backend_independent, pytest.mark.in_process]
 

@@ -24,8 +24,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from kafkawire import messages
-from kafkawire.schema.plan import ARRAY, STRUCT
+from kafkawire.protocol import messages
+from kafkawire.protocol.schema.plan import ARRAY, STRUCT
 
 from _message_strategies import message_strategy
 

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from kafkawire import _backend, messages
+from kafkawire.protocol import messages
+from kafkawire import _backend
 
 from _message_strategies import message_strategy
 

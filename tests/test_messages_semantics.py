@@ -10,10 +10,10 @@ import uuid
 
 import pytest
 
-from kafkawire import messages as m
+from kafkawire.protocol import messages as m
 from kafkawire.errors import DecodeError, EncodeError, UnknownApiError, UnsupportedVersionError
-from kafkawire.schema import DATA_DIR, GROUPS
-from kafkawire.schema.plan import snake_case
+from kafkawire.protocol.schema import DATA_DIR, GROUPS
+from kafkawire.protocol.schema.plan import snake_case
 
 pytestmark = pytest.mark.in_process
 
@@ -218,7 +218,7 @@ def test_negotiation_picks_the_highest_common_version(backend):
     assert m.negotiate_version(resp, 3) == 9
     with pytest.raises(UnsupportedVersionError):
         m.negotiate_version(resp, 1)
-    from kafkawire.schema.versions import VersionRange
+    from kafkawire.protocol.schema.versions import VersionRange
 
     assert m.negotiate_version(resp, 3, VersionRange(0, 4)) == 4
 

@@ -13,9 +13,9 @@ import zlib
 import pytest
 
 import kafkawire
-from kafkawire import messages as m
+from kafkawire.protocol import messages as m
 from kafkawire.errors import DecodeError, UnsupportedVersionError
-from kafkawire.headers import decode_request_header
+from kafkawire.protocol.headers import decode_request_header
 
 pytestmark = pytest.mark.in_process
 

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from kafkawire import messages as M
+from kafkawire.protocol import messages as M
 from kafkawire import sasl
 from kafkawire.errors import SaslAuthenticationError
 

@@ -15,7 +15,7 @@ from dataclasses import replace
 import pyarrow as pa
 import pytest
 
-from kafkawire import records
+from kafkawire.protocol import records
 from kafkawire.errors import LogNotFoundError, StorageError
 from kafkawire.log import planning, read, read_options, sample, scan, segments, storage, write
 from kafkawire.log.segments import SegmentError

@@ -12,7 +12,7 @@ import sys
 import pytest
 from conftest import subprocess_env
 
-from kafkawire import records
+from kafkawire.protocol import records
 from kafkawire.log import segments
 
 pytest.importorskip("cramjam")
@@ -22,7 +22,7 @@ import json, sys
 for name in sys.argv[1].split(","):
     sys.modules[name] = None  # what `import name` meets when it is not installed
 import kafkawire
-from kafkawire import records
+from kafkawire.protocol import records
 from kafkawire.log import read, read_options, segments
 seen = {"backend": kafkawire.BACKEND}
 def attempt(what, call):

@@ -237,7 +237,9 @@ def test_an_editable_install_is_seen_by_mypy_from_another_directory(tmp_path):
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr
     user = tmp_path / "elsewhere"
     user.mkdir()
-    (user / "use.py").write_text("from kafkawire import records\n\nreveal_type(records.encode_batch)\n")
+    (user / "use.py").write_text(
+        "from kafkawire.protocol import records\n\nreveal_type(records.encode_batch)\n"
+    )
     out = subprocess.run(
         [sys.executable, "-m", "mypy", "--no-incremental", "--python-executable", str(python), "use.py"],
         cwd=user,

@@ -1,4 +1,4 @@
-"""kafkawire.pcap on captures written byte by byte here (the classic pcap layout, the
+"""kafkawire.cli.pcap on captures written byte by byte here (the classic pcap layout, the
 Ethernet, 802.1Q, Linux cooked, loopback, IPv4, IPv6 and TCP headers): reassembly
 against the bytes that were sent, however the segments are cut, repeated and reordered;
 how connections end; which packets are skipped; and the error for each malformed file."""
@@ -11,9 +11,9 @@ import struct
 
 import pytest
 
-from kafkawire import pcap
+from kafkawire.cli import pcap
 from kafkawire.errors import InvalidCaptureError
-from kafkawire.pcap import StreamData, StreamEnd
+from kafkawire.cli.pcap import StreamData, StreamEnd
 
 pytestmark = [pytest.mark.backend_independent, pytest.mark.in_process]
 

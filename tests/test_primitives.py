@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kafkawire
-from kafkawire import primitives as p
+from kafkawire.protocol import primitives as p
 from kafkawire.errors import DecodeError, EncodeError, InvalidVarintError, KafkaWireError, TruncatedError
 
 pytestmark = pytest.mark.in_process

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kafkawire import _backend, records
+from kafkawire.protocol import records
+from kafkawire import _backend
 from kafkawire.errors import EncodeError
 
 pytestmark = pytest.mark.in_process

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kafkawire import compression, records
+from kafkawire.protocol import compression, records
 from kafkawire.errors import EncodeError
 
 pytestmark = pytest.mark.in_process

@@ -10,7 +10,7 @@ import tracemalloc
 
 import pytest
 
-from kafkawire import compression, records
+from kafkawire.protocol import compression, records
 from kafkawire.errors import (
     CorruptRecordError,
     DecompressionError,

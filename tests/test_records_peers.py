@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kafkawire import records
+from kafkawire.protocol import records
 
 pytestmark = pytest.mark.in_process
 

@@ -8,7 +8,8 @@ import struct
 
 import pytest
 
-from kafkawire import _backend, records
+from kafkawire.protocol import records
+from kafkawire import _backend
 from kafkawire.errors import CorruptRecordError, EncodeError, KafkaWireError
 
 pytestmark = pytest.mark.in_process

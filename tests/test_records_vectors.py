@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from kafkawire import records
+from kafkawire.protocol import records
 
 pytestmark = pytest.mark.in_process
 

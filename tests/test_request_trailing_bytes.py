@@ -20,7 +20,7 @@ from typing import List, Tuple, Union
 import pytest
 
 import kafkawire
-from kafkawire import messages as M
+from kafkawire.protocol import messages as M
 from kafkawire.broker import Broker
 from kafkawire.connection import InvalidRequest, RequestEvent, ServerConnection
 from kafkawire.errors import DecodeError

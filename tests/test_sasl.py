@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import kafkawire
-from kafkawire import messages as M
+from kafkawire.protocol import messages as M
 from kafkawire import sasl
 from kafkawire.errors import (
     KafkaWireError,
@@ -27,7 +27,7 @@ from kafkawire.errors import (
     SaslStateError,
     SaslTokenTooLarge,
 )
-from kafkawire.framing import FrameReader, frame
+from kafkawire.protocol.framing import FrameReader, frame
 
 pytestmark = pytest.mark.in_process
 

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from kafkawire import messages as M
+from kafkawire.protocol import messages as M
 from kafkawire import sasl
 from kafkawire.aio import open_connection
 from kafkawire.broker import Broker

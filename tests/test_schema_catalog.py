@@ -1,6 +1,6 @@
 """The generated schema catalog, and message classes made on first use.
 
-``kafkawire/schema/catalog.py`` is generated from ``schema/data`` by
+``kafkawire/protocol/schema/catalog.py`` is generated from ``schema/data`` by
 ``tools/build_schema_catalog.py``; these tests fail when it no longer matches the JSON,
 and check that an import builds no message class but the two headers.
 """
@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from conftest import subprocess_env
-from kafkawire import messages
-from kafkawire.schema import DATA_DIR, catalog
+from kafkawire.protocol import messages
+from kafkawire.protocol.schema import DATA_DIR, catalog
 
 pytestmark = pytest.mark.in_process
 
@@ -76,7 +76,7 @@ def _child(code: str, backend: str) -> str:
 
 def test_import_builds_no_class_and_a_protocol_function_only_the_headers(backend):
     out = _child(
-        "import kafkawire, kafkawire.messages as m; print(kafkawire.BACKEND, sorted(m._built)); "
+        "import kafkawire, kafkawire.protocol.messages as m; print(kafkawire.BACKEND, sorted(m._built)); "
         "kafkawire.encode_request; print(sorted(m._built))",
         backend,
     )
@@ -86,7 +86,7 @@ def test_import_builds_no_class_and_a_protocol_function_only_the_headers(backend
 def test_a_class_is_built_once_when_threads_ask_for_it_together(backend):
     code = """
 import threading
-import kafkawire.messages as m
+import kafkawire.protocol.messages as m
 names = ["MetadataResponse", "FetchResponse", "OffsetCommitValue", "TopicRecord"]
 barrier = threading.Barrier(8)
 seen = []

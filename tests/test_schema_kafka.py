@@ -2,7 +2,7 @@
 
 ``tools/update_schema.py --check`` re-extracts every message definition from the jars
 and asks Kafka's ``Errors`` enum for the error table, then compares with
-``kafkawire/schema/data`` byte for byte.
+``kafkawire/protocol/schema/data`` byte for byte.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from kafka_support import jars
-from kafkawire.schema import DATA_DIR
+from kafkawire.protocol.schema import DATA_DIR
 
 pytestmark = [pytest.mark.kafka, pytest.mark.backend_independent, pytest.mark.in_process]
 

@@ -11,8 +11,9 @@ import struct
 
 import pytest
 
-from kafkawire import _backend, records
-from kafkawire._records_common import BatchHeader
+from kafkawire.protocol import records
+from kafkawire import _backend
+from kafkawire.protocol.record_layout import BatchHeader
 from kafkawire.broker import storage
 from kafkawire.errors import CorruptRecordError, DecodeError, LogNotFoundError
 from kafkawire.log import indexes, planning, read, read_options, sample, scan, segments, transactions, write

@@ -12,7 +12,7 @@ import pytest
 
 pa = pytest.importorskip("pyarrow")
 
-from kafkawire import messages, records  # noqa: E402
+from kafkawire.protocol import messages, records  # noqa: E402
 from kafkawire.spark import functions as fn  # noqa: E402
 
 

@@ -44,7 +44,7 @@ def _delete_records(broker, topic: str, partition: int, before: int) -> None:
     (a DeleteRecords request: librdkafka's admin client hangs on a partition just added)."""
     from blocking_client import BlockingClient
 
-    from kafkawire import messages as M
+    from kafkawire.protocol import messages as M
 
     D = M.DeleteRecordsRequest
     client = BlockingClient(broker)
@@ -278,7 +278,7 @@ def offline_topic(kafka_broker):
     from kafka_support.broker import start_broker
 
     from blocking_client import BlockingClient
-    from kafkawire import messages as M
+    from kafkawire.protocol import messages as M
 
     boot = kafka_broker.bootstrap_servers
     admin = _admin(boot)

@@ -304,7 +304,7 @@ def test_produce_requests_on_the_wire_together_write_each_record_once_in_order(
     from kafka_support.java_clients import run_java
     from kafka_support.proxy import FaultProxy
 
-    from kafkawire.schema.catalog import ApiKey
+    from kafkawire.protocol.schema.catalog import ApiKey
 
     boot = kafka_broker.bootstrap_servers
     topic = f"kw-pipelined-{uuid.uuid4().hex[:8]}"
@@ -405,7 +405,7 @@ def test_a_fetch_quota_throttles_the_read_and_is_no_fault(kafka_broker, backend)
     # broker answers a throttled Fetch with nothing, and one batch bigger than the quota
     # allows in a window would be throttled for ever
 
-    from kafkawire.schema.catalog import ApiKey
+    from kafkawire.protocol.schema.catalog import ApiKey
 
     boot = kafka_broker.bootstrap_servers
     topic = f"kw-quota-{uuid.uuid4().hex[:8]}"

@@ -14,7 +14,7 @@ pytest.importorskip("pyspark")
 
 from pyspark.sql import functions as F  # noqa: E402
 
-from kafkawire import records  # noqa: E402
+from kafkawire.protocol import records  # noqa: E402
 from kafkawire.log import sample, segments  # noqa: E402
 
 pytestmark = pytest.mark.spark

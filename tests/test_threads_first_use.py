@@ -28,9 +28,10 @@ THREADS = 8
 CHILD = textwrap.dedent(
     """
     import hashlib, json, sys, threading
-    from kafkawire import _backend, messages
+    from kafkawire.protocol import messages
+    from kafkawire import _backend
 
-    from kafkawire import records
+    from kafkawire.protocol import records
 
     THREADS = int(sys.argv[2])
     sys.setswitchinterval(1e-6)  # with a GIL: switch threads as often as it can
@@ -107,7 +108,7 @@ def test_the_extensions_leave_the_gil_off():
         pytest.skip("the compiled extensions are not built here")
     env = {k: v for k, v in os.environ.items() if k != "PYTHON_GIL"}
     env["PYTHONPATH"] = os.path.dirname(os.path.dirname(_backend.__file__))
-    # kafkawire's own extensions only: cramjam (optional, imported by kafkawire.compression)
+    # kafkawire's own extensions only: cramjam (optional, imported by kafkawire.protocol.compression)
     # answers for its own
     probe = (
         "import sys; sys.modules['cramjam'] = None; import kafkawire; "

@@ -1,6 +1,6 @@
 """kafkawire as a type checker sees it.
 
-``kafkawire/messages.pyi`` is generated from the schema by ``tools/gen_message_stubs.py``;
+``kafkawire/protocol/messages.pyi`` is generated from the schema by ``tools/gen_message_stubs.py``;
 the first test fails when it no longer matches.  Then mypy runs (through its API) on
 typical user code, the blocks of the README and of docs/ among it, which must pass, and on a file of
 mistakes, each of which must be reported where and as ``tests/typing/mistakes.py`` says.
@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.backend_independent, pytest.mark.in_process]
 
 HERE = Path(__file__).resolve().parent
 TOOL = HERE.parent / "tools" / "gen_message_stubs.py"
-STUB = Path(kafkawire.__file__).parent / "messages.pyi"
+STUB = Path(kafkawire.__file__).parent / "protocol" / "messages.pyi"
 README = HERE.parent / "README.md"
 DOCUMENTS = [README, *sorted((HERE.parent / "docs").rglob("*.md"))]
 _BLOCK = re.compile(r"^```python\n(.*?)^```$", re.S | re.M)
@@ -49,7 +49,9 @@ def test_the_messages_stub_is_regenerated_from_the_schema(backend):
     spec.loader.exec_module(tool)
     expected = tool.render()
     actual = STUB.read_text(encoding="utf-8")
-    assert actual == expected, "kafkawire/messages.pyi is stale: run python tools/gen_message_stubs.py"
+    assert actual == expected, (
+        "kafkawire/protocol/messages.pyi is stale: run python tools/gen_message_stubs.py"
+    )
 
 
 def test_typical_user_code_and_the_documented_examples_pass_mypy(backend, tmp_path):

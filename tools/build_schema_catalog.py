@@ -1,4 +1,4 @@
-"""Write kafkawire/schema/catalog.py: the index of every definition in kafkawire/schema/data.
+"""Write kafkawire/protocol/schema/catalog.py: the index of every definition in kafkawire/protocol/schema/data.
 
 The catalog lets ``import kafkawire`` name every message class, and map an API key to
 its request and response, without reading the 261 JSON files; each class is then built
@@ -16,13 +16,13 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA_DIR = ROOT / "kafkawire" / "schema" / "data"
-TARGET = ROOT / "kafkawire" / "schema" / "catalog.py"
+DATA_DIR = ROOT / "kafkawire" / "protocol" / "schema" / "data"
+TARGET = ROOT / "kafkawire" / "protocol" / "schema" / "catalog.py"
 # The folders of data/, in the order their classes are listed.
 GROUPS = ("messages", "data", "coordinator", "metadata", "raft", "remote")
 
 HEADER = '''\
-"""Every definition of kafkawire/schema/data, by Kafka name, and the API keys of the
+"""Every definition of kafkawire/protocol/schema/data, by Kafka name, and the API keys of the
 requests (generated, do not edit).
 
 Written by tools/build_schema_catalog.py from the JSON files; the test suite fails when

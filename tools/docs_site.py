@@ -37,15 +37,21 @@ API_PAGES: Dict[str, Tuple[str, Sequence[Tuple[str, Dict[str, Any]]]]] = {
         "kafkawire: requests, responses, frames",
         [
             ("kafkawire", {}),
-            ("kafkawire.protocol", {}),
-            ("kafkawire.framing", {}),
-            ("kafkawire.headers", {}),
-            ("kafkawire.primitives", {}),
+            ("kafkawire.protocol.requests", {}),
+            ("kafkawire.protocol.framing", {}),
+            ("kafkawire.protocol.headers", {}),
+            ("kafkawire.protocol.primitives", {}),
         ],
     ),
-    "messages": ("kafkawire.messages", [("kafkawire.messages", {"filters": ["!^_", "!^[A-Z][a-z]"]})]),
-    "records": ("kafkawire.records", [("kafkawire.records", {}), ("kafkawire.compression", {})]),
-    "errors": ("kafkawire.errors", [("kafkawire.errors", {}), ("kafkawire.error_codes", {})]),
+    "messages": (
+        "kafkawire.protocol.messages",
+        [("kafkawire.protocol.messages", {"filters": ["!^_", "!^[A-Z][a-z]"]})],
+    ),
+    "records": (
+        "kafkawire.protocol.records",
+        [("kafkawire.protocol.records", {}), ("kafkawire.protocol.compression", {})],
+    ),
+    "errors": ("kafkawire.errors", [("kafkawire.errors", {}), ("kafkawire.protocol.error_codes", {})]),
     "connection": (
         "kafkawire.connection",
         [("kafkawire.connection", {}), ("kafkawire.connection.state", {})],
@@ -55,10 +61,10 @@ API_PAGES: Dict[str, Tuple[str, Sequence[Tuple[str, Dict[str, Any]]]]] = {
         "kafkawire.sasl",
         [("kafkawire.sasl", {}), ("kafkawire.sasl.oauth", {}), ("kafkawire.sasl.msk_iam", {})],
     ),
-    "internal_topics": ("kafkawire.internal_topics", [("kafkawire.internal_topics", {})]),
+    "internal_topics": ("kafkawire.protocol.internal_topics", [("kafkawire.protocol.internal_topics", {})]),
     "captures": (
         "Captured traffic",
-        [("kafkawire.conversation", {}), ("kafkawire.pcap", {})],
+        [("kafkawire.cli.conversation", {}), ("kafkawire.cli.pcap", {})],
     ),
     "log": (
         "kafkawire.log",
@@ -196,12 +202,12 @@ def _struct_section(spec: Any, level: int) -> str:
 
 
 def _definition_section(name: str, level: int) -> str:
-    from kafkawire import messages
+    from kafkawire.protocol import messages
 
     definition = messages.SPECS[name]
     what = definition.type + ("" if definition.api_key is None else f" {definition.api_key}")
     out = [
-        f"{'#' * level} {name}\n\n`kafkawire.messages.{name}`: {what}, versions "
+        f"{'#' * level} {name}\n\n`kafkawire.protocol.messages.{name}`: {what}, versions "
         f"{definition.valid_versions}, flexible versions {definition.flexible_versions}.\n",
         _struct_section(definition.top, level + 1).split("\n", 2)[2],
     ]
@@ -212,7 +218,7 @@ def _definition_section(name: str, level: int) -> str:
 def message_pages() -> Dict[str, str]:
     """reference/messages/*.md: one page per API (its request and response), one per
     other group of definitions, and an index."""
-    from kafkawire.schema.catalog import CATALOG
+    from kafkawire.protocol.schema.catalog import CATALOG
 
     pages: Dict[str, str] = {}
     apis: Dict[int, List[str]] = {}
@@ -245,7 +251,7 @@ def message_pages() -> Dict[str, str]:
         links.append(f"* [{title}]({page})")
     pages["index.md"] = (
         "# Message classes\n\n"
-        "Every class of `kafkawire.messages`, as the schema of Kafka 4.4 defines it: each "
+        "Every class of `kafkawire.protocol.messages`, as the schema of Kafka 4.4 defines it: each "
         "field's Python attribute, Kafka type, the versions it is on the wire, the versions "
         "in which it may be null, its tag when it is a tagged field, and the value it has "
         "when not given. Nested structs hang off their message class "

@@ -29,7 +29,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.append(ROOT)  # fuzz.targets; after the kafkawire under test
 
 from fuzz import targets as T  # noqa: E402
-from kafkawire import _backend, compression, messages, records  # noqa: E402
+from kafkawire.protocol import compression, messages, records  # noqa: E402
+from kafkawire import _backend  # noqa: E402
 from kafkawire.errors import KafkaWireError  # noqa: E402
 
 Job = Tuple[str, Callable[[], Any]]

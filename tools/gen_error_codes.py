@@ -1,7 +1,7 @@
-"""Write kafkawire/error_codes.py: Kafka's error codes as an IntEnum, from errors.json.
+"""Write kafkawire/protocol/error_codes.py: Kafka's error codes as an IntEnum, from errors.json.
 
 The enum is written out, not built at import, so that type checkers and editors know
-its members.  Run this after any change to ``kafkawire/schema/data/errors.json``:
+its members.  Run this after any change to ``kafkawire/protocol/schema/data/errors.json``:
 
     python tools/gen_error_codes.py          # rewrite the module
     python tools/gen_error_codes.py --check  # exit 1 if it is stale (the test suite does this)
@@ -14,13 +14,13 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCE = ROOT / "kafkawire" / "schema" / "data" / "errors.json"
-TARGET = ROOT / "kafkawire" / "error_codes.py"
+SOURCE = ROOT / "kafkawire" / "protocol" / "schema" / "data" / "errors.json"
+TARGET = ROOT / "kafkawire" / "protocol" / "error_codes.py"
 
 HEADER = '''\
 """Kafka's protocol error codes by name (generated, do not edit).
 
-Written by tools/gen_error_codes.py from kafkawire/schema/data/errors.json; the test
+Written by tools/gen_error_codes.py from kafkawire/protocol/schema/data/errors.json; the test
 suite fails when it no longer matches.  :mod:`kafkawire.errors` has each code's
 retriability and Java exception (``for_code``).
 """

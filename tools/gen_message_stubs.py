@@ -1,10 +1,10 @@
-"""Write kafkawire/messages.pyi: what a type checker knows of every generated message class.
+"""Write kafkawire/protocol/messages.pyi: what a type checker knows of every generated message class.
 
-``kafkawire.messages`` makes its classes from the JSON schema on first use, so a type
+``kafkawire.protocol.messages`` makes its classes from the JSON schema on first use, so a type
 checker cannot see them; this stub declares each one (every definition and every struct
 it declares, nested under its top-level class as at run time) with its fields and their
 Python types, its constructor, and its ``api_key`` and ``kind``.  Run it after any change
-to ``kafkawire/schema/data``:
+to ``kafkawire/protocol/schema/data``:
 
     python tools/gen_message_stubs.py          # rewrite the stub
     python tools/gen_message_stubs.py --check  # exit 1 if it is stale (the test suite does this)
@@ -17,10 +17,10 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TARGET = ROOT / "kafkawire" / "messages.pyi"
+TARGET = ROOT / "kafkawire" / "protocol" / "messages.pyi"
 
 HEADER = '''\
-"""Types of kafkawire.messages (generated from the schema, do not edit).
+"""Types of kafkawire.protocol.messages (generated from the schema, do not edit).
 
 Written by tools/gen_message_stubs.py; the test suite fails when it no longer matches
 the schema.
@@ -30,10 +30,10 @@ import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Literal, overload
 
-from kafkawire._message_class import Message as Message
-from kafkawire._message_class import Struct as Struct
-from kafkawire.schema.plan import DefinitionSpec
-from kafkawire.schema.versions import VersionRange
+from kafkawire.protocol.message_class import Message as Message
+from kafkawire.protocol.message_class import Struct as Struct
+from kafkawire.protocol.schema.plan import DefinitionSpec
+from kafkawire.protocol.schema.versions import VersionRange
 
 _Bytes = bytes | bytearray | memoryview
 
@@ -54,7 +54,7 @@ def negotiate_version(
 
 
 def _scalar(kind: int) -> str:
-    from kafkawire.schema import plan as p
+    from kafkawire.protocol.schema import plan as p
 
     return {
         p.BOOL: "bool", p.INT8: "int", p.INT16: "int", p.UINT16: "int", p.INT32: "int",
@@ -65,7 +65,7 @@ def _scalar(kind: int) -> str:
 
 def _types(field, owner: str) -> tuple[str, str]:
     """(attribute type, constructor argument type) of a field."""
-    from kafkawire.schema import plan as p
+    from kafkawire.protocol.schema import plan as p
 
     value, _factory = field.default_value()
     optional = not field.nullable_versions.empty or (value is None and not field.makes_fresh_default())
@@ -89,7 +89,7 @@ def _types(field, owner: str) -> tuple[str, str]:
 
 
 def _struct_lines(spec, owner: str, indent: str, top: bool) -> list[str]:
-    from kafkawire._message_class import Message, Struct
+    from kafkawire.protocol.message_class import Message, Struct
 
     base = Message if top else Struct
     definition = spec.definition
@@ -118,9 +118,9 @@ def _struct_lines(spec, owner: str, indent: str, top: bool) -> list[str]:
 
 def render() -> str:
     """The text of messages.pyi for the schema of the kafkawire that is imported."""
-    from kafkawire.schema import load_definition
-    from kafkawire.schema.catalog import CATALOG
-    from kafkawire.schema.plan import DefinitionSpec
+    from kafkawire.protocol.schema import load_definition
+    from kafkawire.protocol.schema.catalog import CATALOG
+    from kafkawire.protocol.schema.plan import DefinitionSpec
 
     out = [HEADER]
     requests, responses = [], []
@@ -129,7 +129,7 @@ def render() -> str:
         lines = _struct_lines(definition.top, name, "", top=True)
         attrs = set(definition.top.attrs)
         for spec in definition.nested:
-            if spec.name not in attrs:  # as kafkawire._message_class.make_classes hangs them
+            if spec.name not in attrs:  # as kafkawire.protocol.message_class.make_classes hangs them
                 lines += _struct_lines(spec, name, "    ", top=False)
         out.append("\n".join(lines) + "\n")
         if definition.type == "request":

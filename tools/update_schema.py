@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Refresh kafkawire/schema/data from an Apache Kafka release's jars.
+"""Refresh kafkawire/protocol/schema/data from an Apache Kafka release's jars.
 
     python tools/update_schema.py --kafka 4.4.0            # rewrite the packaged schema
     python tools/update_schema.py --kafka 4.4.0 --check    # exit 1 if it differs
@@ -10,7 +10,7 @@ and the ``about`` prose are dropped, everything else is kept as Kafka states it.
 error table is what ``org.apache.kafka.common.protocol.Errors`` says when asked by a
 small Java program (``tools/KafkaErrors.java``).  ``MANIFEST.json`` names each file's
 jar, version and the sha256 of the jar entry it came from.  After writing, the
-package's index of the definitions (``kafkawire/schema/catalog.py``) is rebuilt.
+package's index of the definitions (``kafkawire/protocol/schema/catalog.py``) is rebuilt.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Dict, List
 
 TOOLS = Path(__file__).resolve().parent
-DATA_DIR = TOOLS.parent / "kafkawire" / "schema" / "data"
+DATA_DIR = TOOLS.parent / "kafkawire" / "protocol" / "schema" / "data"
 GROUPS = ("messages", "data", "coordinator", "metadata", "raft", "remote")
 
 # The jars whose definitions kafkawire ships, and where each jar keeps them.

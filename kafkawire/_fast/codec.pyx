@@ -1,7 +1,7 @@
 # cython: language_level=3
 """The compiled plan executor: the Cython twin of ``kafkawire._pure.codec``.
 
-Each :class:`kafkawire.schema.plan.StructPlan` is compiled once into a :class:`CPlan`
+Each :class:`kafkawire.protocol.schema.plan.StructPlan` is compiled once into a :class:`CPlan`
 (kept in ``plan.fast``): a C array of field operations holding the byte offset of the
 field's slot in the message object, so reading and writing a field is a pointer access
 rather than an attribute lookup.  Decoding allocates message objects with the type's
@@ -35,7 +35,7 @@ from kafkawire._fast.primitives cimport (
 )
 
 from kafkawire.errors import DecodeError, EncodeError, TruncatedError
-from kafkawire.schema import plan as _plan_mod
+from kafkawire.protocol.schema import plan as _plan_mod
 
 __all__ = ["encode", "encode_parts", "size", "decode", "decode_from", "UNKNOWN_TAGGED"]
 
@@ -117,7 +117,7 @@ cdef extern from "Python.h":
     Py_ssize_t PySequence_Fast_GET_SIZE(object o)
     object PyMemoryView_FromObject(object o)
 
-# Field kinds: the same small integers as kafkawire.schema.plan (checked below).
+# Field kinds: the same small integers as kafkawire.protocol.schema.plan (checked below).
 cdef enum:
     BOOL = 1
     INT8 = 2

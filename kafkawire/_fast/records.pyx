@@ -35,9 +35,9 @@ from kafkawire._fast.primitives cimport (
 import threading
 import time as _time
 
-from kafkawire import compression as _comp
-from kafkawire import _records_common as _common
-from kafkawire._records_common import arrow_schema
+from kafkawire.protocol import compression as _comp
+from kafkawire.protocol import record_layout as _common
+from kafkawire.protocol.record_layout import arrow_schema
 from kafkawire.errors import CorruptRecordError, EncodeError
 
 cdef extern from "Python.h":
@@ -46,7 +46,7 @@ cdef extern from "Python.h":
     int PyList_Append(object lst, object item) except -1
     void PyObject_GC_UnTrack(void *op)
 
-# The batch layout of kafkawire._records_common, as C values.
+# The batch layout of kafkawire.protocol.record_layout, as C values.
 cdef Py_ssize_t V2_HEADER_SIZE = _common.V2_HEADER_SIZE
 cdef Py_ssize_t LOG_OVERHEAD = _common.LOG_OVERHEAD
 cdef int COMPRESSION_MASK = _common.COMPRESSION_MASK

@@ -1,6 +1,6 @@
 """The pure-Python plan executor: exact size, encode and decode of a struct at a version.
 
-It runs the plans of :mod:`kafkawire.schema.plan` (the Cython twin runs the same plans)
+It runs the plans of :mod:`kafkawire.protocol.schema.plan` (the Cython twin runs the same plans)
 and gives identical bytes, values and exception types.  Each plan is turned once into
 three generated Python functions (read, size, write) whose statements follow the plan's
 fields; :mod:`kafkawire._pure.codec_compile` writes them, from the helpers here.
@@ -21,7 +21,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from kafkawire._pure.codec_compile import _ELEM, _Cache, _Compiled, _Next, _Writer, compile_plan
 from kafkawire._pure.primitives import read_uvarint, size_of_unsigned_varint as _uvarint_size
 from kafkawire.errors import DecodeError, EncodeError, TruncatedError
-from kafkawire.schema.plan import (
+from kafkawire.protocol.schema.plan import (
     ARRAY,
     BOOL,
     BYTES,

@@ -15,7 +15,7 @@ from __future__ import annotations
 import struct as _struct
 from typing import Any, Callable, Dict, List, Tuple
 
-from kafkawire.schema.plan import (
+from kafkawire.protocol.schema.plan import (
     ARRAY,
     BOOL,
     BYTES,

@@ -12,7 +12,7 @@ import uuid as _uuid
 from typing import Any, Optional, Protocol, Tuple, Union
 
 from kafkawire.errors import DecodeError, EncodeError, InvalidVarintError, TruncatedError
-from kafkawire.schema.plan import INT32_MAX, INT32_MIN
+from kafkawire.protocol.schema.plan import INT32_MAX, INT32_MIN
 
 _BytesLike = Union[bytes, bytearray, memoryview]
 

@@ -1,7 +1,7 @@
 """Kafka records, in pure Python: the twin of ``kafkawire._fast.records``.
 
 Record batches (magic 2) and legacy message sets (magic 0 and 1), decode and encode,
-every compression.  See :mod:`kafkawire.records` for the public API and its contract.
+every compression.  See :mod:`kafkawire.protocol.records` for the public API and its contract.
 Reading and the Arrow output are here; writing is in :mod:`kafkawire._pure.records_encode`
 (as ``records_encode.pxi``, ``records_builder.pxi`` and ``records_legacy_encode.pxi`` are
 parts of the Cython twin), whose names this module re-exports.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import struct
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
-from kafkawire import compression as _comp
+from kafkawire.protocol import compression as _comp
 from kafkawire._pure.crc import crc32 as _crc32
 from kafkawire._pure.crc import crc32c as _crc32c
 from kafkawire._pure.primitives import read_uvarint
@@ -23,9 +23,9 @@ from kafkawire._pure.records_arrow_encode import encode_arrow_batches as encode_
 from kafkawire._pure.records_encode import BatchBuilder as BatchBuilder
 from kafkawire._pure.records_encode import encode_batch as encode_batch
 from kafkawire._pure.records_encode import encode_control_batch as encode_control_batch
-from kafkawire._records_common import LEGACY_HEAD as _LEGACY
-from kafkawire._records_common import LOG_ENTRY as _LOG
-from kafkawire._records_common import (
+from kafkawire.protocol.record_layout import LEGACY_HEAD as _LEGACY
+from kafkawire.protocol.record_layout import LOG_ENTRY as _LOG
+from kafkawire.protocol.record_layout import (
     COMPRESSION_MASK,
     CONTROL_BIT,
     DELETE_HORIZON_BIT,
@@ -36,13 +36,13 @@ from kafkawire._records_common import (
     TRANSACTIONAL_BIT,
     V2_HEADER_SIZE,
 )
-from kafkawire._records_common import V2_HEADER as _HDR
-from kafkawire._records_common import arrow_columns as _arrow_columns
-from kafkawire._records_common import arrow_schema as arrow_schema
-from kafkawire._records_common import import_pyarrow as _import_pyarrow
-from kafkawire._records_common import next_sequence as _next_sequence
+from kafkawire.protocol.record_layout import V2_HEADER as _HDR
+from kafkawire.protocol.record_layout import arrow_columns as _arrow_columns
+from kafkawire.protocol.record_layout import arrow_schema as arrow_schema
+from kafkawire.protocol.record_layout import import_pyarrow as _import_pyarrow
+from kafkawire.protocol.record_layout import next_sequence as _next_sequence
 from kafkawire.errors import CorruptRecordError
-from kafkawire.framing import BytesLike
+from kafkawire.protocol.framing import BytesLike
 
 _Headers = List[Tuple[str, Optional[bytes]]]
 
@@ -631,7 +631,7 @@ def to_arrow(
     columns: Optional[Iterable[str]] = None,
 ) -> Any:
     """A ``pyarrow.Table`` with one row per record of ``buf`` (see
-    :func:`kafkawire.records.to_arrow` for the columns), only ``columns`` of them when
+    :func:`kafkawire.protocol.records.to_arrow` for the columns), only ``columns`` of them when
     given, in that order."""
     pa = _import_pyarrow()
 

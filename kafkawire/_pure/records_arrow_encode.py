@@ -9,19 +9,19 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from kafkawire._pure.crc import murmur2 as _murmur2
 from kafkawire._pure.records_encode import encode_batch
-from kafkawire._records_common import (
+from kafkawire.protocol.record_layout import (
     HEADER_ESTIMATE,
     NULL_HEADER,
     NULL_HEADER_KEY,
     RECORD_ESTIMATE,
     V2_HEADER_SIZE,
 )
-from kafkawire._records_common import arrow_header_parts as _arrow_header_parts
-from kafkawire._records_common import check_arrow_binary as _check_arrow_binary
-from kafkawire._records_common import check_arrow_lengths as _check_arrow_lengths
-from kafkawire._records_common import check_int as _check_int
-from kafkawire._records_common import check_partition_count as _check_partition_count
-from kafkawire._records_common import next_sequence as _next_sequence
+from kafkawire.protocol.record_layout import arrow_header_parts as _arrow_header_parts
+from kafkawire.protocol.record_layout import check_arrow_binary as _check_arrow_binary
+from kafkawire.protocol.record_layout import check_arrow_lengths as _check_arrow_lengths
+from kafkawire.protocol.record_layout import check_int as _check_int
+from kafkawire.protocol.record_layout import check_partition_count as _check_partition_count
+from kafkawire.protocol.record_layout import next_sequence as _next_sequence
 from kafkawire.errors import EncodeError
 
 _Bytes = Optional[bytes]

@@ -8,11 +8,11 @@ import struct
 import time
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
-from kafkawire import compression as _comp
+from kafkawire.protocol import compression as _comp
 from kafkawire._pure.crc import crc32 as _crc32
 from kafkawire._pure.crc import crc32c as _crc32c
-from kafkawire._records_common import LOG_ENTRY as _LOG
-from kafkawire._records_common import (
+from kafkawire.protocol.record_layout import LOG_ENTRY as _LOG
+from kafkawire.protocol.record_layout import (
     CONTROL_BIT,
     DELETE_HORIZON_BIT,
     LEGACY_OVERHEAD,
@@ -21,15 +21,15 @@ from kafkawire._records_common import (
     TRANSACTIONAL_BIT,
     V2_HEADER_SIZE,
 )
-from kafkawire._records_common import MARKER_TYPES as _MARKER_TYPES
-from kafkawire._records_common import RECORD_FIELDS as _RECORD_FIELDS
-from kafkawire._records_common import V2_HEADER as _HDR
-from kafkawire._records_common import check_int as _check_int
-from kafkawire._records_common import timestamp_type_bit as _timestamp_type_bit
-from kafkawire._records_common import unknown_record_fields as _unknown_record_fields
+from kafkawire.protocol.record_layout import MARKER_TYPES as _MARKER_TYPES
+from kafkawire.protocol.record_layout import RECORD_FIELDS as _RECORD_FIELDS
+from kafkawire.protocol.record_layout import V2_HEADER as _HDR
+from kafkawire.protocol.record_layout import check_int as _check_int
+from kafkawire.protocol.record_layout import timestamp_type_bit as _timestamp_type_bit
+from kafkawire.protocol.record_layout import unknown_record_fields as _unknown_record_fields
 from kafkawire.errors import EncodeError
-from kafkawire.framing import BytesLike
-from kafkawire.schema.plan import INT32_MAX, INT32_MIN
+from kafkawire.protocol.framing import BytesLike
+from kafkawire.protocol.schema.plan import INT32_MAX, INT32_MIN
 
 # (offset, timestamp, key, value, headers) of a record to encode
 _Item = Tuple[int, int, Optional[bytes], Optional[bytes], Sequence[Tuple[bytes, Optional[bytes]]]]

@@ -17,7 +17,7 @@ from kafkawire.avro.schema import Schema, parse
 from kafkawire.errors import SchemaFramingError
 
 if TYPE_CHECKING:  # a type checker reads the pure twin; at run time the active backend's
-    from kafkawire._backend_protocol import AvroBackend
+    from kafkawire._backend_interfaces import AvroBackend
     from kafkawire._pure import avro as _pure_avro
     from kafkawire._pure.avro import decode_column as _decode_column
 

@@ -1,6 +1,6 @@
 """The protocol numbers the broker's modules share that Kafka's schema does not hold
-(error codes are :class:`~kafkawire.error_codes.ErrorCode`, API keys
-:class:`~kafkawire.schema.catalog.ApiKey`)."""
+(error codes are :class:`~kafkawire.protocol.error_codes.ErrorCode`, API keys
+:class:`~kafkawire.protocol.schema.catalog.ApiKey`)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 from kafkawire.broker.security import SASL_MECHANISMS
-from kafkawire.framing import DEFAULT_MAX_FRAME_SIZE
+from kafkawire.protocol.framing import DEFAULT_MAX_FRAME_SIZE
 
 __all__ = ["BrokerConfig"]
 

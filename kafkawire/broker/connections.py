@@ -7,7 +7,7 @@ import asyncio
 from collections import defaultdict
 from typing import Any, Dict, Optional, Tuple
 
-from kafkawire import messages as M
+from kafkawire.protocol import messages as M
 from kafkawire import sasl
 from kafkawire.broker.security import ANONYMOUS
 from kafkawire.connection import ServerConnection

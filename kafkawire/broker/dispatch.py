@@ -14,10 +14,10 @@ from kafkawire.broker.context import BrokerContext
 from kafkawire.broker.frame_checks import log_request, log_response
 from kafkawire.broker.handlers import acls, groups, produce_fetch, sasl, topics
 from kafkawire.connection import InvalidRequest, RequestEvent, SaslTokenReceived
-from kafkawire.error_codes import ErrorCode
+from kafkawire.protocol.error_codes import ErrorCode
 from kafkawire.errors import InvalidFrame, UnknownApiError, UnsupportedVersionError
-from kafkawire.headers import RequestHeader
-from kafkawire.schema.catalog import ApiKey
+from kafkawire.protocol.headers import RequestHeader
+from kafkawire.protocol.schema.catalog import ApiKey
 
 #: A request handler: called with the broker's context, the connection, the request's
 #: header, the decoded request and its version; returns the response (None for a

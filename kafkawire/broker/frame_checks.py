@@ -8,20 +8,20 @@ import time
 from typing import Any, Callable, Dict, Optional, Union
 
 import kafkawire
-from kafkawire import messages as M
+from kafkawire.protocol import messages as M
 from kafkawire.broker.connections import Connection
 from kafkawire.broker.frame_log import Shown, without_credentials
 from kafkawire.broker.context import BrokerContext
-from kafkawire.error_codes import ErrorCode
+from kafkawire.protocol.error_codes import ErrorCode
 from kafkawire.errors import DecodeError
-from kafkawire.headers import (
+from kafkawire.protocol.headers import (
     RequestHeader,
     encode_request_header,
     encode_response_header,
     request_header_version,
     response_header_version,
 )
-from kafkawire.schema.catalog import ApiKey
+from kafkawire.protocol.schema.catalog import ApiKey
 
 log = logging.getLogger("kafkawire.broker")
 

@@ -8,7 +8,7 @@ import json
 import os
 from typing import IO, Any, Callable, Dict, Optional, Tuple, Union
 
-from kafkawire import messages as M
+from kafkawire.protocol import messages as M
 
 #: What the frame log shows of a frame: its hex (None: withheld) and its decoded body.
 Shown = Tuple[Optional[str], Dict[str, Any]]

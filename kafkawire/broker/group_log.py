@@ -20,7 +20,7 @@ import time
 import uuid
 from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Tuple
 
-from kafkawire import internal_topics, messages, records
+from kafkawire.protocol import internal_topics, messages, records
 from kafkawire.broker.storage import PartitionLog, split_batches
 
 if TYPE_CHECKING:

@@ -23,12 +23,12 @@ import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Dict, Iterator, List, Literal, Optional, Protocol, Set, Tuple, overload
 
-from kafkawire import messages
-from kafkawire.error_codes import ErrorCode
+from kafkawire.protocol import messages
+from kafkawire.protocol.error_codes import ErrorCode
 
 if TYPE_CHECKING:
     from kafkawire.broker.storage import PartitionLog
-    from kafkawire.internal_topics import CoordinatorRecord
+    from kafkawire.protocol.internal_topics import CoordinatorRecord
 
 EMPTY = "Empty"
 PREPARING_REBALANCE = "PreparingRebalance"

@@ -17,7 +17,7 @@ from typing import Any, Callable, Dict, Mapping, Optional, Sequence
 
 from kafkawire import sasl
 from kafkawire.sasl.gssapi import import_gssapi
-from kafkawire.schema.catalog import ApiKey
+from kafkawire.protocol.schema.catalog import ApiKey
 
 SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
 SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")

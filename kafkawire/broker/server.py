@@ -42,8 +42,8 @@ import logging
 import threading
 from typing import Any, Callable, Dict, List, Mapping, Optional, Set, Tuple
 
-from kafkawire import messages as M
-from kafkawire import records as R
+from kafkawire.protocol import messages as M
+from kafkawire.protocol import records as R
 from kafkawire.broker.acls import AclStore
 from kafkawire.broker.config import BrokerConfig
 from kafkawire.broker.connection_loop import serve_connection
@@ -56,7 +56,7 @@ from kafkawire.broker.groups import GroupCoordinator
 from kafkawire.broker.handlers.common import offsets_topic
 from kafkawire.broker.security import ListenerSecurity
 from kafkawire.broker.storage import Storage
-from kafkawire.schema.catalog import ApiKey
+from kafkawire.protocol.schema.catalog import ApiKey
 
 log = logging.getLogger("kafkawire.broker")
 
@@ -224,7 +224,7 @@ class Broker:
 
     # -- inspection (for tests) ------------------------------------------------------
     def topic_records(self, topic: str) -> Dict[int, List[R.Record]]:
-        """Every record of ``topic`` by partition, decoded with kafkawire.records."""
+        """Every record of ``topic`` by partition, decoded with kafkawire.protocol.records."""
 
         def collect() -> Dict[int, bytes]:
             t = self.context.state.storage.topics[topic]

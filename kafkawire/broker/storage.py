@@ -9,7 +9,7 @@ stored batches from the one holding the fetch offset on, whole, up to a byte bud
 
 Only the 61-byte batch header is read here (offsets, counts, timestamps, producer
 fields); records themselves are never touched.  Legacy (magic 0/1) message sets are
-converted to batches by the server with :mod:`kafkawire.records` before they get here.
+converted to batches by the server with :mod:`kafkawire.protocol.records` before they get here.
 
 With a log directory the log also lives on disk as Kafka lays it out, written by
 :class:`kafkawire.log.write.PartitionWriter`: ``<dir>/<topic>-<partition>/`` with
@@ -27,12 +27,12 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Dict, Iterator, List, Optional, Tuple
 
-from kafkawire._records_common import V2_HEADER_SIZE, BatchHeader, unpack_v2_header
-from kafkawire.error_codes import ErrorCode
-from kafkawire.framing import BytesLike
+from kafkawire.protocol.record_layout import V2_HEADER_SIZE, BatchHeader, unpack_v2_header
+from kafkawire.protocol.error_codes import ErrorCode
+from kafkawire.protocol.framing import BytesLike
 from kafkawire.log import scan, segments, write
 
-# The batch header of magic 2 (kafkawire._records_common has its layout).
+# The batch header of magic 2 (kafkawire.protocol.record_layout has its layout).
 BATCH_HEADER_SIZE = V2_HEADER_SIZE
 _OFFSET = struct.Struct(">q")
 _EPOCH = struct.Struct(">i")

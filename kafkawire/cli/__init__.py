@@ -4,7 +4,7 @@
 This module also holds what the subcommands share: a parser whose errors are one line,
 :func:`run_command`, which turns every user error into one line on stderr and an exit
 status (2: the command line is wrong; 1: the input, a file or the system is), and the
-``--bytes-as`` option (:func:`kafkawire.json_output.render_bytes`, the one way keys and
+``--bytes-as`` option (:func:`kafkawire.cli.json_output.render_bytes`, the one way keys and
 values are printed).
 """
 
@@ -17,7 +17,7 @@ import sys
 import traceback
 from typing import Any, Callable, List, NoReturn, Optional, TextIO
 
-from kafkawire.json_output import BYTES_AS
+from kafkawire.cli.json_output import BYTES_AS
 
 # subcommand -> (module, one-line help).  Each module has ``main(argv) -> int``.
 COMMANDS = {

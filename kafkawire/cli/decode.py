@@ -12,7 +12,7 @@ Requests say what they are in their header.  Responses do not: give ``--response
 with ``--api-key`` and ``--version`` of the request they answer.
 
 A whole conversation pairs each request with its response (a response does not say what
-it answers: the pairing is :mod:`kafkawire.conversation`'s bookkeeping):
+it answers: the pairing is :mod:`kafkawire.cli.conversation`'s bookkeeping):
 
 * ``--pcap FILE``: every Kafka connection of a classic pcap capture (``tcpdump -w``);
   the broker is the side that received the SYN, else the side on ``--port`` (9092);
@@ -25,7 +25,7 @@ capture); a request that never got its response is listed with an ``error``.
 Output: one JSON object per frame with ``api_key``, ``api_name``, ``api_version``,
 ``header`` and ``body`` (bytes as base64, as ``to_dict()`` gives them).  ``--records``
 also decodes the ``records`` fields (Produce, Fetch, ...) into record lists, whose keys
-and values are printed as ``--bytes-as`` says (:func:`kafkawire.json_output.render_bytes`).
+and values are printed as ``--bytes-as`` says (:func:`kafkawire.cli.json_output.render_bytes`).
 
 Input that ends inside a frame is reported as truncated, with the frames before it
 decoded.
@@ -44,9 +44,9 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 import kafkawire
 from kafkawire.cli import USAGE_ERROR, CommandError, CommandParser, add_bytes_as, run_command
 from kafkawire.errors import DecodeError, KafkaWireError, TruncatedError
-from kafkawire.headers import peek_request_api
-from kafkawire.json_output import records_json
-from kafkawire.messages import Message
+from kafkawire.protocol.headers import peek_request_api
+from kafkawire.cli.json_output import records_json
+from kafkawire.protocol.messages import Message
 
 _HEX = re.compile(rb"^(?:0x)?[0-9a-fA-F\s]+$")
 
@@ -256,7 +256,7 @@ def _stream_bytes(path: str) -> bytes:
 
 
 def _conversation(args: argparse.Namespace, indent: Optional[int]) -> int:
-    from kafkawire.conversation import Conversation, event_json, pcap_conversations
+    from kafkawire.cli.conversation import Conversation, event_json, pcap_conversations
 
     if args.pcap:
         with open(args.pcap, "rb") as fh:

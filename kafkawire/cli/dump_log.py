@@ -22,7 +22,7 @@ log directory for those of each of its partition folders, in topic and partition
 Paths may be ``s3://`` URIs of an object store, reached as the AWS SDKs reach it
 (``AWS_ENDPOINT_URL_S3`` or ``AWS_ENDPOINT_URL``, ``AWS_ACCESS_KEY_ID`` and so on:
 :mod:`kafkawire.log.storage`).  Keys and payloads are printed as
-``--bytes-as`` says (:func:`kafkawire.json_output.render_bytes`: text when UTF-8, else base64).
+``--bytes-as`` says (:func:`kafkawire.cli.json_output.render_bytes`: text when UTF-8, else base64).
 
 A batch whose CRC does not match is printed with ``"isvalid": false`` (as Kafka's tool
 does, its records not decoded), reported on stderr, and the dump of that file stops
@@ -46,10 +46,10 @@ from kafkawire.log import indexes, scan, segments, storage
 from kafkawire.log.storage import LOCAL, Entry, Store
 from kafkawire.cli import CommandError, CommandParser, add_bytes_as, run_command
 from kafkawire.errors import CodecUnavailableError, DecodeError, LogNotFoundError, UnknownApiError
-from kafkawire.json_output import render_bytes
+from kafkawire.cli.json_output import render_bytes
 
 if TYPE_CHECKING:
-    from kafkawire.records import LegacyRecordBatch, Record, RecordBatch
+    from kafkawire.protocol.records import LegacyRecordBatch, Record, RecordBatch
 
     AnyBatch = Union[RecordBatch, LegacyRecordBatch]
 
@@ -160,7 +160,7 @@ _KRAFT_CONTROL_NAMES = {
 def _control_fields(record: Record) -> Dict[str, Any]:
     """A control record's fields: a transaction marker's type and coordinator epoch, or
     a KRaft control record (metadata log) under its type's name, with its version."""
-    from kafkawire import internal_topics, records
+    from kafkawire.protocol import internal_topics, records
 
     marker = records.parse_control_record(record)
     ctype = marker.type_id
@@ -178,7 +178,7 @@ def _control_fields(record: Record) -> Dict[str, Any]:
 def batch_json(
     batch: AnyBatch, position: int, *, data: bool = True, bytes_as: str = "auto"
 ) -> Dict[str, Any]:
-    """The dump of one batch (a :mod:`kafkawire.records` batch object) as a dict."""
+    """The dump of one batch (a :mod:`kafkawire.protocol.records` batch object) as a dict."""
 
     base_seq = batch.base_sequence
     last_seq = -1 if base_seq < 0 else (base_seq + batch.last_offset - batch.base_offset) % (1 << 31)
@@ -248,7 +248,7 @@ def dump_segment(
     store: Store = LOCAL,
 ) -> Generator[Dict[str, Any], None, None]:
     """The JSON-able lines of one ``.log`` segment in ``store`` (see the module docstring)."""
-    from kafkawire import records
+    from kafkawire.protocol import records
 
     size = _size(store, path)
     end = size if max_bytes is None else min(size, max_bytes)

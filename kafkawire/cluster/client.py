@@ -41,10 +41,10 @@ from typing import (
     cast,
 )
 
-from kafkawire import messages as M
+from kafkawire.protocol import messages as M
 from kafkawire.aio import AsyncConnection, open_connection
 from kafkawire.cluster.config import ClientConfig
-from kafkawire.error_codes import ErrorCode
+from kafkawire.protocol.error_codes import ErrorCode
 from kafkawire.errors import (
     BrokerErrorResponse,
     ClusterError,
@@ -56,7 +56,7 @@ from kafkawire.errors import (
     TlsHandshakeError,
     for_code,
 )
-from kafkawire.schema.catalog import ApiKey
+from kafkawire.protocol.schema.catalog import ApiKey
 
 
 _T = TypeVar("_T")

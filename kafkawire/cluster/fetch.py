@@ -37,12 +37,13 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any, AsyncGenerator, Dict, Iterator, List, Optional, Tuple
 
-from kafkawire import _backend, compression
+from kafkawire.protocol import compression
+from kafkawire import _backend
 from kafkawire.cluster.client import EARLIEST, AsyncCluster, Retriable, broker_error
 from kafkawire.cluster.plan import OffsetRange, ClusterReadOptions
-from kafkawire.error_codes import ErrorCode
+from kafkawire.protocol.error_codes import ErrorCode
 from kafkawire.errors import ClusterError, CorruptRecordError, DataLossError, DecodeError
-from kafkawire.records import parse_control_record
+from kafkawire.protocol.records import parse_control_record
 
 if TYPE_CHECKING:
     import pyarrow
@@ -72,8 +73,8 @@ def fetched_schema(include_headers: bool, columns: Optional[Tuple[str, ...]] = N
 def _fetched_schema(include_headers: bool, columns: Optional[Tuple[str, ...]]) -> "pyarrow.Schema":
     import pyarrow as pa
 
-    from kafkawire._records_common import spark_arrow_type
-    from kafkawire.records import arrow_schema as records_schema
+    from kafkawire.protocol.record_layout import spark_arrow_type
+    from kafkawire.protocol.records import arrow_schema as records_schema
 
     headers_type = spark_arrow_type(records_schema().field("headers").type)
     types = {

@@ -28,10 +28,10 @@ import time
 from typing import Any, Deque, Dict, List, Optional, Sequence, Tuple
 
 from kafkawire import _backend
-from kafkawire import messages as M
-from kafkawire._records_common import RECORD_ESTIMATE, next_sequence
+from kafkawire.protocol import messages as M
+from kafkawire.protocol.record_layout import RECORD_ESTIMATE, next_sequence
 from kafkawire.cluster.client import Cluster, Retriable, TopicPartition, broker_error, check
-from kafkawire.error_codes import ErrorCode
+from kafkawire.protocol.error_codes import ErrorCode
 from kafkawire.errors import ClusterError
 
 CODECS = ("none", "gzip", "snappy", "lz4", "zstd")

@@ -6,9 +6,9 @@ from __future__ import annotations
 import struct
 from typing import Any, Dict, Mapping, Optional, Tuple, Union
 
-from kafkawire.messages import api_keys, supported_versions
-from kafkawire.schema.catalog import ApiKey
-from kafkawire.schema.versions import VersionRange
+from kafkawire.protocol.messages import api_keys, supported_versions
+from kafkawire.protocol.schema.catalog import ApiKey
+from kafkawire.protocol.schema.versions import VersionRange
 
 #: API key -> the versions to use, as a ``VersionRange`` or ``(lowest, highest)``.
 Versions = Mapping[int, Union[VersionRange, Tuple[int, int]]]

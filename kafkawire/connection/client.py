@@ -25,7 +25,7 @@ from kafkawire.connection.state import (
     ClientMove,
     ClientPhase,
 )
-from kafkawire.error_codes import ErrorCode
+from kafkawire.protocol.error_codes import ErrorCode
 from kafkawire.errors import (
     AuthenticationRequiredError,
     BrokenStreamError,
@@ -50,8 +50,8 @@ from kafkawire.errors import (
     UnsupportedVersionError,
     for_code,
 )
-from kafkawire.framing import DEFAULT_MAX_FRAME_SIZE, BytesLike, FrameReader, frame
-from kafkawire.messages import (
+from kafkawire.protocol.framing import DEFAULT_MAX_FRAME_SIZE, BytesLike, FrameReader, frame
+from kafkawire.protocol.messages import (
     ApiVersionsRequest,
     ApiVersionsResponse,
     Message,
@@ -59,10 +59,10 @@ from kafkawire.messages import (
     SaslHandshakeRequest,
     negotiate_versions,
 )
-from kafkawire.protocol import decode_response, encode_request
-from kafkawire.schema.catalog import ApiKey
-from kafkawire.schema.plan import INT32_MAX, INT32_MIN
-from kafkawire.schema.versions import VersionRange
+from kafkawire.protocol.requests import decode_response, encode_request
+from kafkawire.protocol.schema.catalog import ApiKey
+from kafkawire.protocol.schema.plan import INT32_MAX, INT32_MIN
+from kafkawire.protocol.schema.versions import VersionRange
 
 if TYPE_CHECKING:
     from kafkawire.sasl.mechanisms import SaslClient

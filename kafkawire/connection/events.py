@@ -7,8 +7,8 @@ from dataclasses import dataclass, fields
 from typing import Any, List, Optional, Union
 
 from kafkawire.errors import KafkaWireError
-from kafkawire.headers import RequestHeader, ResponseHeader
-from kafkawire.messages import Message
+from kafkawire.protocol.headers import RequestHeader, ResponseHeader
+from kafkawire.protocol.messages import Message
 
 __all__ = [
     "ResponseEvent",

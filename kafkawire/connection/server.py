@@ -19,12 +19,12 @@ from kafkawire.errors import (
     UnknownApiError,
     UnsupportedVersionError,
 )
-from kafkawire.framing import DEFAULT_MAX_FRAME_SIZE, BytesLike, FrameReader, frame
-from kafkawire.headers import RequestHeader, peek_request_api
-from kafkawire.messages import ApiVersionsResponse, Message, request_class
-from kafkawire.protocol import decode_request_prefix, encode_response
-from kafkawire.schema.catalog import ApiKey
-from kafkawire.schema.versions import VersionRange
+from kafkawire.protocol.framing import DEFAULT_MAX_FRAME_SIZE, BytesLike, FrameReader, frame
+from kafkawire.protocol.headers import RequestHeader, peek_request_api
+from kafkawire.protocol.messages import ApiVersionsResponse, Message, request_class
+from kafkawire.protocol.requests import decode_request_prefix, encode_response
+from kafkawire.protocol.schema.catalog import ApiKey
+from kafkawire.protocol.schema.versions import VersionRange
 
 __all__ = ["ServerConnection"]
 

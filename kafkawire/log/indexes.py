@@ -20,7 +20,7 @@ from typing import (
     TypeVar,
 )
 
-from kafkawire._records_common import (
+from kafkawire.protocol.record_layout import (
     V2_HEADER_SIZE,
 )
 from kafkawire.log.scan import check_boundary, parse_header, scan_headers

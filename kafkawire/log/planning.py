@@ -17,7 +17,7 @@ from typing import (
     Union,
 )
 
-from kafkawire._records_common import BatchHeader
+from kafkawire.protocol.record_layout import BatchHeader
 from kafkawire.log import indexes, segments
 from kafkawire.log.segments import SegmentError
 from kafkawire.log.read_options import DEFAULT_READ_OPTIONS, ReadOptions

@@ -6,7 +6,7 @@ the driver side) to Arrow record batches; :func:`read_all` plans and reads in on
 Nothing here imports pyspark, so it is tested, and benchmarked, on its own.
 
 Reading is bounded in memory: a split is read in chunks of whole batches
-(:func:`kafkawire.log.scan.iter_chunks`), each decoded by :func:`kafkawire.records.to_arrow`
+(:func:`kafkawire.log.scan.iter_chunks`), each decoded by :func:`kafkawire.protocol.records.to_arrow`
 into Arrow columns with no Python object per record.
 """
 
@@ -27,7 +27,7 @@ from typing import (
 )
 
 from kafkawire import _backend
-from kafkawire._records_common import BatchHeader
+from kafkawire.protocol.record_layout import BatchHeader
 from kafkawire.errors import CodecUnavailableError, DecodeError
 from kafkawire.log import scan, segments
 from kafkawire.log.segments import SegmentCorruptRecordError, SegmentError
@@ -40,7 +40,7 @@ from kafkawire.log.storage import (
 if TYPE_CHECKING:
     import pyarrow
 
-    from kafkawire._backend_protocol import RecordsBackend
+    from kafkawire._backend_interfaces import RecordsBackend
 
 # ---------------------------------------------------------------------------
 # reading
@@ -191,9 +191,9 @@ _FILTER_COLUMNS = ("offset", "timestamp", "is_control", "is_transactional", "pro
 
 
 def _decoded_columns(options: ReadOptions, schema: "pyarrow.Schema") -> List[str]:
-    """The columns of :func:`kafkawire.records.to_arrow` a split's reader needs: those
+    """The columns of :func:`kafkawire.protocol.records.to_arrow` a split's reader needs: those
     ``schema`` yields and those the row filters read."""
-    from kafkawire import records
+    from kafkawire.protocol import records
 
     wanted = set(schema.names) | set(_FILTER_COLUMNS)
     return [name for name in records.arrow_schema().names if name in wanted]
@@ -322,7 +322,7 @@ class _TaskReader:
     """Reads the splits of one task.  What they share is worked out once (the records
     backend, the schema, the columns to decode), and small splits are read into one
     buffer (straight from the file, or copied there from their chunks when a filter
-    picks pieces of them) and decoded by one :func:`kafkawire.records.to_arrow` call:
+    picks pieces of them) and decoded by one :func:`kafkawire.protocol.records.to_arrow` call:
     a Python-level cost per split (the call, the table, the topic and partition
     columns, the batch Spark takes) is paid once per ``chunk_bytes`` instead."""
 

@@ -15,7 +15,7 @@ from typing import (
 
 from kafkawire.kafka_settings import ISOLATION_LEVELS
 from kafkawire import datasource_options
-from kafkawire._records_common import spark_arrow_type
+from kafkawire.protocol.record_layout import spark_arrow_type
 from kafkawire.log.storage import (
     LOCAL,
     LOCAL_OPEN_COST_BYTES,
@@ -171,7 +171,7 @@ DEFAULT_READ_OPTIONS = ReadOptions()
 
 def read_schema(options: Optional[ReadOptions] = None, *, pruned: bool = True) -> "pyarrow.Schema":
     """The Arrow schema of what :func:`~kafkawire.log.read.read_split` yields: ``topic``, ``partition``, the
-    columns of :func:`kafkawire.records.to_arrow`, and in PERMISSIVE mode the corrupt
+    columns of :func:`kafkawire.protocol.records.to_arrow`, and in PERMISSIVE mode the corrupt
     record column; only ``options.columns`` of them when set (and ``pruned``).  Every
     field is nullable, as Spark's are."""
     return _read_schema(options, pruned)
@@ -181,7 +181,7 @@ def read_schema(options: Optional[ReadOptions] = None, *, pruned: bool = True) -
 def _read_schema(options: Optional[ReadOptions], pruned: bool) -> "pyarrow.Schema":
     import pyarrow as pa
 
-    from kafkawire import records
+    from kafkawire.protocol import records
 
     fields = [pa.field("topic", pa.string()), pa.field("partition", pa.int32())]
     fields += [pa.field(f.name, spark_arrow_type(f.type)) for f in records.arrow_schema()]

@@ -68,7 +68,7 @@ class _Partition:
     """Writes one partition's batches, tracking offsets and the manifest."""
 
     def __init__(self, log: SampleLog, topic: str, partition: int, *, segment_bytes: int) -> None:
-        from kafkawire import records
+        from kafkawire.protocol import records
 
         self._records = records
         self.log = log

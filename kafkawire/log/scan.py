@@ -3,7 +3,7 @@
 Every log entry starts with ``base offset int64, length int32`` and has its magic byte at
 position 16, whatever its format (batch v2 or legacy message v0/v1).  That is enough to
 find batch boundaries, check that an index entry points at one, and read a segment in
-bounded memory.  Decoding the batches themselves is :mod:`kafkawire.records`' work.
+bounded memory.  Decoding the batches themselves is :mod:`kafkawire.protocol.records`' work.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import (
     Tuple,
 )
 
-from kafkawire._records_common import (
+from kafkawire.protocol.record_layout import (
     LEGACY_OVERHEAD,
     LOG_OVERHEAD,
     V2_HEADER_SIZE,
@@ -24,14 +24,14 @@ from kafkawire._records_common import (
     unpack_v2_header,
 )
 from kafkawire.errors import LogNotFoundError
-from kafkawire.framing import BytesLike
+from kafkawire.protocol.framing import BytesLike
 from kafkawire.log.segments import PartitionLog, SegmentError
 from kafkawire.log.storage import (
     LOCAL,
     RangeFile,
     Store,
 )
-from kafkawire.schema.plan import INT32_MAX
+from kafkawire.protocol.schema.plan import INT32_MAX
 
 # LOG_OVERHEAD (``base offset int64, length int32``: what precedes every log entry) and
 # V2_HEADER_SIZE (``baseOffset`` to ``recordsCount``) come from the batch layout.
@@ -44,7 +44,7 @@ MAX_ENTRY_LENGTH = INT32_MAX - LOG_OVERHEAD
 _ENTRY_HEAD = struct.Struct(">qiiB")  # base offset, length, leader epoch / crc, magic
 _LEGACY_ATTR = struct.Struct(">B")
 
-# BatchHeader is the one type of kafkawire._records_common
+# BatchHeader is the one type of kafkawire.protocol.record_layout
 
 
 def parse_header(

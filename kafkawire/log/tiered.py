@@ -126,7 +126,7 @@ def remote_segments(
     type the topic does not carry, raises :class:`~kafkawire.errors.DecodeError` naming
     its offset.
     """
-    from kafkawire import internal_topics, messages
+    from kafkawire.protocol import internal_topics, messages
 
     paths = [metadata_paths] if isinstance(metadata_paths, (str, os.PathLike)) else list(metadata_paths)
     logs = [pl for pl in segments.discover(paths, storage) if pl.topic == internal_topics.REMOTE_LOG_METADATA]
@@ -190,7 +190,7 @@ def remote_segments(
 def _metadata_values(logs: List[PartitionLog]) -> Iterator[Tuple[Optional[int], int, Optional[bytes]]]:
     """``(partition, offset, value)`` of each data record of the metadata logs, in offset
     order per partition (its producer writes no transactions: every record counts)."""
-    from kafkawire import records
+    from kafkawire.protocol import records
 
     for plog in logs:
         for seg in plog.segments:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
-from kafkawire._records_common import BatchHeader
+from kafkawire.protocol.record_layout import BatchHeader
 from kafkawire.errors import DecodeError
 from kafkawire.log import scan, segments
 from kafkawire.log.segments import SegmentError
@@ -31,7 +31,7 @@ class TxnState:
 
 
 def _control_type(path: str, header: BatchHeader, f: RangeFile) -> str:
-    from kafkawire import records
+    from kafkawire.protocol import records
 
     data = f.read_at(header.position, header.size_in_bytes)
     for batch in records.iter_batches(data, verify_crc=False):

@@ -12,7 +12,7 @@ from typing import (
     Union,
 )
 
-from kafkawire._records_common import (
+from kafkawire.protocol.record_layout import (
     V2_HEADER_SIZE,
 )
 from kafkawire.log.indexes import INDEX_ENTRY, TIME_INDEX_ENTRY

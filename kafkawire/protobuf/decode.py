@@ -19,7 +19,7 @@ from kafkawire.protobuf.plan import Plan, compile_message
 from kafkawire.protobuf.schema import WELL_KNOWN, Pool, add_schema, parse_descriptor_set
 
 if TYPE_CHECKING:  # a type checker reads the pure twin; at run time the active backend's
-    from kafkawire._backend_protocol import ProtobufBackend
+    from kafkawire._backend_interfaces import ProtobufBackend
     from kafkawire._pure import protobuf as _pure_protobuf
 
     from kafkawire._pure.protobuf import decode_column as _decode_column

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Callable, List, Mapping, Optional
 
-from kafkawire import messages as M
+from kafkawire.protocol import messages as M
 from kafkawire.connection import Authenticated, AuthenticationFailed, ClientConnection, ClientEvent
-from kafkawire.error_codes import ErrorCode
+from kafkawire.protocol.error_codes import ErrorCode
 from kafkawire.errors import SaslAuthenticationError, SaslError, SaslStateError
 from kafkawire.sasl.mechanisms import DEFAULT_MAX_TOKEN_SIZE, SaslClient, SaslServer
 
@@ -191,7 +191,7 @@ class ServerSession:
 
     def raw_token(self, token: bytes) -> Optional[bytes]:
         """The reply to a token sent after a v0 handshake, to send back as a bare
-        size-prefixed frame (:func:`kafkawire.framing.frame`), or None when nothing goes
+        size-prefixed frame (:func:`kafkawire.protocol.framing.frame`), or None when nothing goes
         back (GSSAPI's last message); a refusal raises (Kafka just closes the connection)."""
         if not self.expects_raw_token or self._server is None:
             raise SaslStateError("no bare SASL token is expected on this connection")

@@ -3,7 +3,7 @@
 ``decode_record_batches(col)``
     A column of record-batch bytes (one or more batches per value: a fetch response's
     ``records``, a segment read with ``binaryFile``) to an array of record structs, the
-    columns of :func:`kafkawire.records.to_arrow`.  Built with Arrow, no Python object
+    columns of :func:`kafkawire.protocol.records.to_arrow`.  Built with Arrow, no Python object
     per record.
 ``decode_consumer_offsets(key, value)``
     ``__consumer_offsets`` keys and values to one struct: ``record_type``
@@ -30,8 +30,8 @@
     given, or derived from the column's type as ``to_avro`` derives it).
 
 The pure functions (``*_array``) take and return ``pyarrow`` arrays and run without Spark.
-Records are decoded by :mod:`kafkawire.records`, internal-topic keys and values by
-:mod:`kafkawire.internal_topics` (which also says which class a version prefix selects); here
+Records are decoded by :mod:`kafkawire.protocol.records`, internal-topic keys and values by
+:mod:`kafkawire.protocol.internal_topics` (which also says which class a version prefix selects); here
 is only how their fields become columns.
 """
 
@@ -44,9 +44,9 @@ import struct
 import threading
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, Type
 
-from kafkawire import internal_topics, messages
+from kafkawire.protocol import internal_topics, messages
 from kafkawire.errors import DecodeError, UnknownApiError
-from kafkawire._records_common import spark_arrow_type
+from kafkawire.protocol.record_layout import spark_arrow_type
 from kafkawire.spark.ddl import spark_type
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     from pyspark.sql import Column
     from pyspark.sql._typing import ColumnOrName
 
-    from kafkawire._message_class import Message
+    from kafkawire.protocol.message_class import Message
 
 _INT16 = struct.Struct(">h")
 
@@ -69,7 +69,7 @@ def _arrow_types() -> Dict[str, "pyarrow.DataType"]:
     from them (:func:`_ddl`)."""
     import pyarrow as pa
 
-    from kafkawire import records
+    from kafkawire.protocol import records
 
     member = pa.struct(
         [
@@ -144,7 +144,7 @@ def decode_record_batches_array(
     """``pyarrow`` binary array of record-batch bytes -> list<struct<record>> array."""
     import pyarrow as pa
 
-    from kafkawire import records
+    from kafkawire.protocol import records
 
     target = _arrow_type(_RECORD)
     tables = []

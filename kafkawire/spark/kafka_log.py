@@ -7,7 +7,7 @@ Read::
     spark.read.format("kafka-log").load("/backup/orders-3/*.log")       # segment files
     spark.read.format("kafka-log").option("endpoint", "http://minio:9000").load("s3://logs/kafka")
 
-Columns: ``topic``, ``partition``, then those of :func:`kafkawire.records.to_arrow`.
+Columns: ``topic``, ``partition``, then those of :func:`kafkawire.protocol.records.to_arrow`.
 Spark does not tell a Python data source which columns a query uses; a schema naming
 some of them does, and only those are decoded and handed to Spark (keys, values and
 headers not named are never copied)::
@@ -76,7 +76,7 @@ from pyspark.sql.datasource import (
 
 from kafkawire import _backend, datasource_options
 from kafkawire.log import planning, read, read_options, scan, segments, storage, write
-from kafkawire.schema.plan import INT32_MAX
+from kafkawire.protocol.schema.plan import INT32_MAX
 from kafkawire.spark.ddl import spark_ddl
 from kafkawire.spark.filters import row_filter_of
 from kafkawire.spark.options import ParsedOnce, columns_of
@@ -85,7 +85,7 @@ if TYPE_CHECKING:
     import pyarrow
     from pyspark.sql.types import StructType
 
-    from kafkawire._backend_protocol import BatchBuilderLike, RecordsBackend
+    from kafkawire._backend_interfaces import BatchBuilderLike, RecordsBackend
 
 FORMAT = "kafka-log"
 _STAGING_PREFIX = "_kafkawire_staging-"
@@ -165,7 +165,7 @@ class LogWriteOptions:
 
     @classmethod
     def parse(cls, options: Mapping[str, str]) -> "LogWriteOptions":
-        from kafkawire.compression import codec_id, codec_name
+        from kafkawire.protocol.compression import codec_id, codec_name
 
         datasource_options.check_names(options, FORMAT, "write")
         opts = {str(k).lower(): v for k, v in options.items()}

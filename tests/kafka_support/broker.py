@@ -259,8 +259,8 @@ def _run_tool(args: List[str], cwd: Path, timeout: float) -> str:
 def _answers_api_versions(host: str, port: int) -> bool:
     """True once the broker answers an ApiVersions v3 request (kafkawire's codec)."""
     import kafkawire
-    from kafkawire.framing import FrameReader
-    from kafkawire.messages import ApiVersionsRequest
+    from kafkawire.protocol.framing import FrameReader
+    from kafkawire.protocol.messages import ApiVersionsRequest
 
     frame = kafkawire.encode_request(
         ApiVersionsRequest(client_software_name="kafkawire-tests", client_software_version="1"),

@@ -17,7 +17,7 @@ import math
 import uuid
 from typing import Any, Dict
 
-from kafkawire.schema import plan as P
+from kafkawire.protocol.schema import plan as P
 
 
 def json_name(field_name: str) -> str:

@@ -31,7 +31,7 @@ import time
 from typing import Dict, List, Optional, Tuple
 
 import kafkawire
-from kafkawire.schema.catalog import ApiKey
+from kafkawire.protocol.schema.catalog import ApiKey
 
 FAULTS = ("cut", "garbage", "corrupt")
 

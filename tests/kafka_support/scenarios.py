@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Set, Tuple
 
 import kafkawire
-from kafkawire import messages as M
-from kafkawire import records as R
+from kafkawire.protocol import messages as M
+from kafkawire.protocol import records as R
 from kafkawire.errors import for_name
 
 from kafka_support.wire import KafkaConnection, Reply

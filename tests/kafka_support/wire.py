@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import kafkawire
-from kafkawire.framing import FrameReader
+from kafkawire.protocol.framing import FrameReader
 
 TIMEOUT = 30.0  # seconds for one answer; coordinator APIs wait for their topic to load
 

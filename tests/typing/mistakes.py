@@ -3,8 +3,8 @@ message contains the comment's text, and no other line is (tests/test_typing.py)
 
 from __future__ import annotations
 
-from kafkawire import records
-from kafkawire.messages import MetadataRequest, MetadataResponse
+from kafkawire.protocol import records
+from kafkawire.protocol.messages import MetadataRequest, MetadataResponse
 
 MetadataRequest(topics=5)  # E: Argument "topics" to "MetadataRequest" has incompatible type "int"
 MetadataRequest(topic=[])  # E: Unexpected keyword argument "topic" for "MetadataRequest"

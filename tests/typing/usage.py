@@ -5,8 +5,8 @@ from __future__ import annotations
 import uuid
 
 import kafkawire
-from kafkawire import primitives, records
-from kafkawire.messages import (
+from kafkawire.protocol import primitives, records
+from kafkawire.protocol.messages import (
     ApiVersionsResponse,
     FetchResponse,
     MetadataRequest,

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Dict, List, Tuple, Union
 
-from kafkawire import messages as M
+from kafkawire.protocol import messages as M
 from kafkawire.broker import acls as A
 from kafkawire.broker.acls import AclBinding, AclError, AclFilter
 from kafkawire.broker.connections import Connection
 from kafkawire.broker.context import BrokerContext
 from kafkawire.broker.handlers.common import allowed
-from kafkawire.error_codes import ErrorCode
-from kafkawire.headers import RequestHeader
+from kafkawire.protocol.error_codes import ErrorCode
+from kafkawire.protocol.headers import RequestHeader
 
 
 # -- ACLs ------------------------------------------------------------------------

@@ -5,13 +5,13 @@ from __future__ import annotations
 import uuid
 from typing import Optional, Tuple
 
-from kafkawire import internal_topics
+from kafkawire.protocol import internal_topics
 from kafkawire.broker import acls as A
 from kafkawire.broker.codes import ALL_TOPIC_OPERATIONS, TOPIC_OPERATIONS
 from kafkawire.broker.connections import Connection
 from kafkawire.broker.context import BrokerContext
 from kafkawire.broker.storage import PartitionLog, Topic, topic_name_error
-from kafkawire.error_codes import ErrorCode
+from kafkawire.protocol.error_codes import ErrorCode
 
 
 # -- helpers ---------------------------------------------------------------------

@@ -7,14 +7,14 @@ import uuid
 from collections import defaultdict
 from typing import Any, Dict, List, Optional, Tuple
 
-from kafkawire import messages as M
+from kafkawire.protocol import messages as M
 from kafkawire.broker import acls as A
 from kafkawire.broker.codes import ZERO_UUID
 from kafkawire.broker.connections import Connection
 from kafkawire.broker.context import BrokerContext
 from kafkawire.broker.handlers.common import allowed, offsets_topic, partition_of, find_topic
-from kafkawire.error_codes import ErrorCode
-from kafkawire.headers import RequestHeader
+from kafkawire.protocol.error_codes import ErrorCode
+from kafkawire.protocol.headers import RequestHeader
 
 # (partition, committed offset, leader epoch, metadata, error code)
 _PartitionOffset = Tuple[int, int, int, Optional[str], int]

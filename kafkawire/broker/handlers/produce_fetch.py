@@ -5,19 +5,19 @@ from __future__ import annotations
 import asyncio
 from typing import List, Optional, Tuple
 
-from kafkawire import messages as M
-from kafkawire import records as R
-from kafkawire._records_common import BatchHeader
+from kafkawire.protocol import messages as M
+from kafkawire.protocol import records as R
+from kafkawire.protocol.record_layout import BatchHeader
 from kafkawire.broker import acls as A
 from kafkawire.broker.connections import Connection
 from kafkawire.broker.context import BrokerContext
 from kafkawire.broker.handlers.common import allowed, partition_of, find_topic
 from kafkawire.broker.storage import StorageError, peek_magic, split_batches
-from kafkawire.error_codes import ErrorCode
+from kafkawire.protocol.error_codes import ErrorCode
 from kafkawire.errors import DecodeError
-from kafkawire.framing import BytesLike
-from kafkawire.headers import RequestHeader
-from kafkawire.schema.plan import INT32_MAX
+from kafkawire.protocol.framing import BytesLike
+from kafkawire.protocol.headers import RequestHeader
+from kafkawire.protocol.schema.plan import INT32_MAX
 
 
 # -- Produce ---------------------------------------------------------------------

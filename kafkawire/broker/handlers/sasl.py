@@ -6,15 +6,15 @@ from __future__ import annotations
 import asyncio
 from typing import Optional
 
-from kafkawire import messages as M
+from kafkawire.protocol import messages as M
 from kafkawire.broker.codes import FAILED_AUTHENTICATION_DELAY
 from kafkawire.broker.connections import Connection
 from kafkawire.broker.security import BEFORE_AUTHENTICATION
 from kafkawire.broker.context import BrokerContext
 from kafkawire.connection import SaslTokenReceived
-from kafkawire.error_codes import ErrorCode
+from kafkawire.protocol.error_codes import ErrorCode
 from kafkawire.errors import SaslError
-from kafkawire.headers import RequestHeader
+from kafkawire.protocol.headers import RequestHeader
 from kafkawire.sasl import ServerSession
 
 

@@ -6,15 +6,15 @@ from __future__ import annotations
 import uuid
 from typing import List, Optional, Tuple
 
-from kafkawire import messages as M
+from kafkawire.protocol import messages as M
 from kafkawire.broker import acls as A
 from kafkawire.broker.codes import ALL_CLUSTER_OPERATIONS, BROKER_ENDPOINT, CLUSTER_OPERATIONS, ZERO_UUID
 from kafkawire.broker.connections import Connection
 from kafkawire.broker.context import BrokerContext
 from kafkawire.broker.handlers.common import allowed, auto_create, may_create_topic, topic_operations
 from kafkawire.broker.storage import topic_name_error
-from kafkawire.error_codes import ErrorCode
-from kafkawire.headers import RequestHeader
+from kafkawire.protocol.error_codes import ErrorCode
+from kafkawire.protocol.headers import RequestHeader
 
 
 # -- ApiVersions -----------------------------------------------------------------

@@ -21,7 +21,7 @@ import threading
 import uuid as _uuid
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from kafkawire.schema.versions import VersionRange
+from kafkawire.protocol.schema.versions import VersionRange
 
 # Guards the building of plans (StructSpec.plan), for every struct at once.
 _PLAN_LOCK = threading.RLock()
@@ -213,8 +213,8 @@ class StructSpec:
         self.name = name
         self.definition = definition
         self.fields: List[FieldSpec] = []
-        self.cls: Any = None  # the generated message class, set by kafkawire.messages
-        # makes an instance with every default; set with the class (kafkawire._message_class)
+        self.cls: Any = None  # the generated message class, set by kafkawire.protocol.messages
+        # makes an instance with every default; set with the class (kafkawire.protocol.message_class)
         self.default_factory: Optional[Callable[[], Any]] = None
         self.plans: Dict[int, StructPlan] = {}
         self._default_instance: Any = None

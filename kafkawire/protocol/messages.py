@@ -4,7 +4,7 @@ Every request and response (API keys 0-87), the two headers, the embedded payloa
 ``data/``, the ``__consumer_offsets``/``__transaction_state``/``__share_group_state``
 records of ``coordinator/``, the KRaft records of ``metadata/`` and ``raft/`` and the
 ``__remote_log_metadata`` records of ``remote/`` is a
-module attribute by its Kafka name (``kafkawire.messages.MetadataRequest``).  Nested
+module attribute by its Kafka name (``kafkawire.protocol.messages.MetadataRequest``).  Nested
 structs hang off their message class by their schema names
 (``MetadataResponse.MetadataResponseTopic``).
 
@@ -12,7 +12,7 @@ A class is made from its JSON definition the first time it is asked for (an attr
 of this module, ``CLASSES``, ``request_class`` ...), so an import reads no definition
 but the headers'; the generated ``schema/catalog.py`` names them all beforehand.
 
->>> from kafkawire.messages import MetadataRequest
+>>> from kafkawire.protocol.messages import MetadataRequest
 >>> req = MetadataRequest(topics=None)
 >>> MetadataRequest.decode(req.encode(12), 12) == req  # null topics (all) from v1 on
 True
@@ -27,12 +27,12 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple, Type, TypeVar
 
-from kafkawire._message_class import Message, Struct, make_classes
+from kafkawire.protocol.message_class import Message, Struct, make_classes
 from kafkawire.errors import UnknownApiError, UnsupportedVersionError
-from kafkawire.schema import load_definition
-from kafkawire.schema.catalog import CATALOG
-from kafkawire.schema.plan import DefinitionSpec
-from kafkawire.schema.versions import VersionRange
+from kafkawire.protocol.schema import load_definition
+from kafkawire.protocol.schema.catalog import CATALOG
+from kafkawire.protocol.schema.plan import DefinitionSpec
+from kafkawire.protocol.schema.versions import VersionRange
 
 _built: Dict[str, Type[Message]] = {}
 # Two threads asking for the same class first must get the same class object.

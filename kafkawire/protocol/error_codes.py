@@ -1,6 +1,6 @@
 """Kafka's protocol error codes by name (generated, do not edit).
 
-Written by tools/gen_error_codes.py from kafkawire/schema/data/errors.json; the test
+Written by tools/gen_error_codes.py from kafkawire/protocol/schema/data/errors.json; the test
 suite fails when it no longer matches.  :mod:`kafkawire.errors` has each code's
 retriability and Java exception (``for_code``).
 """

@@ -11,17 +11,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Optional, Tuple, cast
 
 from kafkawire import _backend
-from kafkawire._message_class import Message
+from kafkawire.protocol.message_class import Message
 from kafkawire.errors import DecodeError, EncodeError, UnsupportedVersionError
-from kafkawire.headers import (
+from kafkawire.protocol.headers import (
     RequestHeader,
     ResponseHeader,
     peek_request_api,
     request_header_version,
     response_header_version,
 )
-from kafkawire.messages import request_class, response_class
-from kafkawire.schema.catalog import ApiKey
+from kafkawire.protocol.messages import request_class, response_class
+from kafkawire.protocol.schema.catalog import ApiKey
 
 __all__ = ["encode_request", "decode_request", "decode_request_prefix", "encode_response", "decode_response"]
 

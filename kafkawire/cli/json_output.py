@@ -1,5 +1,5 @@
 """JSON-safe forms of what kafkawire decodes, as the ``kafkawire`` commands print them
-and :func:`kafkawire.conversation.event_json` returns them: record keys, values and
+and :func:`kafkawire.cli.conversation.event_json` returns them: record keys, values and
 header values as text, base64 or hex, and the ``records`` fields of a message decoded."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import base64
 from typing import Any, Dict, Optional
 
 from kafkawire.errors import KafkaWireError
-from kafkawire.schema.plan import ARRAY, RECORDS, STRUCT
+from kafkawire.protocol.schema.plan import ARRAY, RECORDS, STRUCT
 
 #: the ways bytes can be printed (the commands' ``--bytes-as``)
 BYTES_AS = ("auto", "text", "base64", "hex")
@@ -35,7 +35,7 @@ def render_bytes(data: Optional[bytes], how: str = "auto") -> Optional[str]:
 def records_json(obj: Any, out: Dict[str, Any], bytes_as: str = "auto") -> None:
     """Replace the base64 of every ``records`` field in ``out`` (``obj.to_dict()``) by
     the decoded records, their bytes rendered as ``bytes_as`` says."""
-    from kafkawire import records as R
+    from kafkawire.protocol import records as R
 
     for f in obj._spec.fields:
         value = getattr(obj, f.attr)

@@ -17,9 +17,9 @@ from functools import lru_cache
 from typing import Any, Optional, Tuple
 
 from kafkawire.errors import TruncatedError, UnknownApiError
-from kafkawire.messages import RequestHeader, ResponseHeader
-from kafkawire.schema.catalog import CATALOG, ApiKey
-from kafkawire.schema.versions import VersionRange
+from kafkawire.protocol.messages import RequestHeader, ResponseHeader
+from kafkawire.protocol.schema.catalog import CATALOG, ApiKey
+from kafkawire.protocol.schema.versions import VersionRange
 
 __all__ = [
     "RequestHeader",

@@ -15,14 +15,14 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Dict, Optional, Self,
 
 from kafkawire import _backend
 from kafkawire.errors import EncodeError, UnsupportedVersionError
-from kafkawire.schema import plan as _p
-from kafkawire.schema.plan import DefinitionSpec, FieldSpec, StructPlan, StructSpec
-from kafkawire.schema.versions import VersionRange
+from kafkawire.protocol.schema import plan as _p
+from kafkawire.protocol.schema.plan import DefinitionSpec, FieldSpec, StructPlan, StructSpec
+from kafkawire.protocol.schema.versions import VersionRange
 
 if TYPE_CHECKING:  # a type checker reads the pure twin; at run time the active backend's plan executor
     import inspect
 
-    from kafkawire._backend_protocol import CodecBackend
+    from kafkawire._backend_interfaces import CodecBackend
     from kafkawire._pure import codec as _pure_codec
     from kafkawire._pure.codec import decode as _decode
     from kafkawire._pure.codec import decode_from as _decode_from

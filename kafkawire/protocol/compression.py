@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from kafkawire import _backend
 from kafkawire.errors import CodecUnavailableError, DecompressionError, DecompressionLimitError, EncodeError
-from kafkawire.framing import BytesLike
+from kafkawire.protocol.framing import BytesLike
 
 # cramjam, imported on first use (most batches are not compressed, and importing it costs
 # more than the rest of the codec's import); an optional extra: kafkawire[compression]

@@ -1,4 +1,4 @@
-"""Every definition of kafkawire/schema/data, by Kafka name, and the API keys of the
+"""Every definition of kafkawire/protocol/schema/data, by Kafka name, and the API keys of the
 requests (generated, do not edit).
 
 Written by tools/build_schema_catalog.py from the JSON files; the test suite fails when

@@ -24,12 +24,12 @@ from typing import (
     Union,
 )
 
-from kafkawire.framing import BytesLike
-from kafkawire.schema.plan import StructPlan
+from kafkawire.protocol.framing import BytesLike
+from kafkawire.protocol.schema.plan import StructPlan
 
 
 class PrimitivesBackend(Protocol):
-    """Kafka's primitive types (:mod:`kafkawire.primitives` binds the active backend's):
+    """Kafka's primitive types (:mod:`kafkawire.protocol.primitives` binds the active backend's):
     encoders take a value and return bytes, decoders take ``(buf, offset)`` and return
     ``(value, new_offset)``."""
 
@@ -113,7 +113,7 @@ class CrcBackend(Protocol):
 
 class CodecBackend(Protocol):
     """The executor of the schema's plans (the message classes and
-    :mod:`kafkawire.protocol` bind the active backend's)."""
+    :mod:`kafkawire.protocol.requests` bind the active backend's)."""
 
     def encode(self, plan: StructPlan, obj: Any) -> bytes:
         """``obj`` encoded by ``plan``."""

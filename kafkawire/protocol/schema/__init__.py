@@ -41,7 +41,7 @@ def __getattr__(name: str) -> Any:
 
 def load_definition(name: str) -> Dict[str, Any]:
     """The JSON definition called ``name`` (``"ProduceRequest"``), with ``"group"`` added."""
-    from kafkawire.schema.catalog import CATALOG  # not at import: building ApiKey takes time
+    from kafkawire.protocol.schema.catalog import CATALOG  # not at import: building ApiKey takes time
 
     entry = CATALOG[name]
     group, filename = entry.group, entry.filename

@@ -1,4 +1,4 @@
-"""Types of kafkawire.messages (generated from the schema, do not edit).
+"""Types of kafkawire.protocol.messages (generated from the schema, do not edit).
 
 Written by tools/gen_message_stubs.py; the test suite fails when it no longer matches
 the schema.
@@ -8,10 +8,10 @@ import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Literal, overload
 
-from kafkawire._message_class import Message as Message
-from kafkawire._message_class import Struct as Struct
-from kafkawire.schema.plan import DefinitionSpec
-from kafkawire.schema.versions import VersionRange
+from kafkawire.protocol.message_class import Message as Message
+from kafkawire.protocol.message_class import Struct as Struct
+from kafkawire.protocol.schema.plan import DefinitionSpec
+from kafkawire.protocol.schema.versions import VersionRange
 
 _Bytes = bytes | bytearray | memoryview
 

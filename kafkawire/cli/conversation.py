@@ -27,8 +27,8 @@ from kafkawire.connection import (
     UnexpectedResponse,
 )
 from kafkawire.errors import KafkaWireError
-from kafkawire.framing import DEFAULT_MAX_FRAME_SIZE, BytesLike
-from kafkawire.pcap import Endpoint, StreamData, StreamEnd, tcp_streams
+from kafkawire.protocol.framing import DEFAULT_MAX_FRAME_SIZE, BytesLike
+from kafkawire.cli.pcap import Endpoint, StreamData, StreamEnd, tcp_streams
 
 __all__ = ["Conversation", "event_json", "pcap_conversations"]
 
@@ -80,8 +80,8 @@ def _error(exc: BaseException) -> str:
 
 def event_json(event: Any, *, records: bool = False, bytes_as: str = "auto") -> Dict[str, Any]:
     """One event of a :class:`Conversation` as a JSON-safe dict (record keys and values
-    printed as :func:`kafkawire.json_output.render_bytes` does with ``bytes_as``)."""
-    from kafkawire.json_output import records_json
+    printed as :func:`kafkawire.cli.json_output.render_bytes` does with ``bytes_as``)."""
+    from kafkawire.cli.json_output import records_json
 
     if isinstance(event, RequestEvent):
         out: Dict[str, Any] = {

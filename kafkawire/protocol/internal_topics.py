@@ -28,11 +28,11 @@ from __future__ import annotations
 import struct
 from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple, Type
 
-from kafkawire import messages, primitives
-from kafkawire._message_class import Message
-from kafkawire._records_common import CONTROL_KEY, MARKER_VALUE, ControlRecord, control_type_name
+from kafkawire.protocol import messages, primitives
+from kafkawire.protocol.message_class import Message
+from kafkawire.protocol.record_layout import CONTROL_KEY, MARKER_VALUE, ControlRecord, control_type_name
 from kafkawire.errors import DecodeError, EncodeError, InvalidVarintError, TruncatedError, UnknownApiError
-from kafkawire.schema.catalog import CATALOG
+from kafkawire.protocol.schema.catalog import CATALOG
 
 __all__ = [
     "CONSUMER_OFFSETS",

@@ -62,9 +62,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from kafkawire import _backend
-from kafkawire._records_common import ControlRecord
-from kafkawire._records_common import parse_control_record as _parse_control_record
-from kafkawire.compression import DEFAULT_MAX_DECOMPRESSED_SIZE
+from kafkawire.protocol.record_layout import ControlRecord
+from kafkawire.protocol.record_layout import parse_control_record as _parse_control_record
+from kafkawire.protocol.compression import DEFAULT_MAX_DECOMPRESSED_SIZE
 
 # Listed, not computed, so that type checkers know what the module exports: the active
 # backend's names here, those both backends share added below.
@@ -95,9 +95,9 @@ if TYPE_CHECKING:  # a type checker reads the pure twin; at run time the active 
         iter_batches,
         to_arrow,
     )
-    from kafkawire._backend_protocol import RecordsBackend
+    from kafkawire._backend_interfaces import RecordsBackend
     from kafkawire._pure import records as _pure_records
-    from kafkawire._records_common import arrow_schema
+    from kafkawire.protocol.record_layout import arrow_schema
 
     _PURE_IS_A_BACKEND: RecordsBackend = _pure_records  # what implementation("records") promises
 else:

@@ -112,7 +112,7 @@ if TYPE_CHECKING:  # a type checker reads the pure twin; at run time the active 
         size_of_varint,
         size_of_varlong,
     )
-    from kafkawire._backend_protocol import PrimitivesBackend
+    from kafkawire._backend_interfaces import PrimitivesBackend
     from kafkawire._pure import primitives as _pure_primitives
 
     _PURE_IS_A_BACKEND: PrimitivesBackend = _pure_primitives  # what implementation("primitives") promises

@@ -9,9 +9,9 @@ from __future__ import annotations
 import struct
 from typing import Any, List, NamedTuple, Optional
 
-from kafkawire.compression import codec_name
+from kafkawire.protocol.compression import codec_name
 from kafkawire.errors import CorruptRecordError, EncodeError
-from kafkawire.schema.plan import INT32_MAX
+from kafkawire.protocol.schema.plan import INT32_MAX
 
 # -- the record batch (magic 2) header ---------------------------------------------------
 # baseOffset, batchLength, partitionLeaderEpoch, magic, crc, attributes, lastOffsetDelta,
@@ -182,7 +182,7 @@ class ControlRecord(NamedTuple):
 
 def parse_control_record(key: Any, value: Any) -> ControlRecord:
     """The type of a control record, and for a transaction marker its value's version and
-    coordinator epoch (a KRaft control record's message is :mod:`kafkawire.internal_topics`'s
+    coordinator epoch (a KRaft control record's message is :mod:`kafkawire.protocol.internal_topics`'s
     to decode)."""
     if key is None or len(key) < CONTROL_KEY.size:
         raise CorruptRecordError("a control record key needs 4 bytes (version, type)")
