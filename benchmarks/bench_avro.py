@@ -2,7 +2,7 @@
 
 One million orders of a realistic 20-field schema (strings, longs, doubles, a float,
 a nullable union, two enums, a nested record, an array, a map, a timestamp, a date, a
-decimal, a uuid; ``tests/avro_support.py``), framed with one schema id, decoded to a
+decimal, a uuid; ``tests/support/avro_shapes.py``), framed with one schema id, decoded to a
 ``pyarrow.Table`` by:
 
 * kafkawire's ``RegistryAvroDecoder`` (the active backend; the schema from the
@@ -13,7 +13,7 @@ decimal, a uuid; ``tests/avro_support.py``), framed with one schema id, decoded 
 * the floor: copying the bytes of the finished table's buffers once (what any decoder
   must at least write).
 
-The registry is the test suite's (``tests/schema_registry.py``), on 127.0.0.1.
+The registry is the test suite's (``tests/support/schema_registry.py``), on 127.0.0.1.
 ``python -m pytest benchmarks/bench_avro.py --benchmark-only`` for pytest-benchmark's
 groups, or ``python benchmarks/bench_avro.py [N [ROUNDS]]`` for a table of ratios
 (``KAFKAWIRE_BENCH_AVRO_N`` sets N for the pytest run; default 1,000,000).
@@ -34,7 +34,7 @@ import pytest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.join(os.path.dirname(HERE), "tests")]
 
-from avro_support import ORDER, order  # noqa: E402
+from support.avro_shapes import ORDER, order  # noqa: E402
 
 N = int(os.environ.get("KAFKAWIRE_BENCH_AVRO_N", "1000000"))
 TOPIC = "orders"
@@ -61,7 +61,7 @@ class Setup:
 
         from kafkawire.registry import SchemaRegistryClient
         from kafkawire.registry.avro import RegistryAvroDecoder
-        from schema_registry import RegistryServer
+        from support.schema_registry import RegistryServer
 
         self.server = RegistryServer().__enter__()
         client = SchemaRegistryClient(self.server.url)

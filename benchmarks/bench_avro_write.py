@@ -1,6 +1,6 @@
 """An Arrow table to framed Avro values (Confluent's wire format), side by side in one run.
 
-The orders of ``bench_avro.py`` (20 fields, ``tests/avro_support.py``) as a
+The orders of ``bench_avro.py`` (20 fields, ``tests/support/avro_shapes.py``) as a
 ``pyarrow.Table``, written as framed values with one registered schema id by:
 
 * kafkawire's ``RegistryAvroEncoder`` (column by column, to one binary array);
@@ -22,7 +22,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.join(os.path.dirname(HERE), "tests")]
 
-from avro_support import ORDER, order  # noqa: E402
+from support.avro_shapes import ORDER, order  # noqa: E402
 
 TOPIC = "orders"
 
@@ -36,7 +36,7 @@ def main() -> None:
 
     from kafkawire.avro.decode import decode
     from kafkawire.registry import RegistryAvroEncoder, SchemaRegistryClient
-    from schema_registry import RegistryServer
+    from support.schema_registry import RegistryServer
 
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 1

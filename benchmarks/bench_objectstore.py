@@ -3,7 +3,7 @@
 The log (``bench_spark_layouts.build_log``: 16-byte keys, 100-byte values, one header,
 batches of 1000 records; 2 partitions of 8 MB segments) is written to a local folder and
 copied into a SeaweedFS server on this machine (``tests/seaweedfs_support``, built by
-``python tests/seaweedfs_support.py build``).  Each query runs on both, interleaved, best
+``python tests/support/seaweedfs.py build``).  Each query runs on both, interleaved, best
 of the rounds; the figure is local time / object-store time (1.0: as fast as disk):
 
 * ``read_all``: the plan and every split read to Arrow in one Python process;
@@ -129,7 +129,7 @@ def _filtered_bytes(local: str, uri: str, options, row_filter):
 
 
 def measure(work: str, n_records: int, rounds: int = 3, spark=None) -> dict:
-    import seaweedfs_support
+    from support import seaweedfs as seaweedfs_support
 
     from kafkawire.log import planning, read_options, storage
 

@@ -15,7 +15,7 @@ one schema id and the message indexes ``[0]``, decoded to a ``pyarrow.Table`` by
   client), then the same walk and ``Table.from_pylist``;
 * the floor: copying the bytes of the finished table's buffers once.
 
-The registry is the test suite's (``tests/schema_registry.py``), on 127.0.0.1.
+The registry is the test suite's (``tests/support/schema_registry.py``), on 127.0.0.1.
 ``python -m pytest benchmarks/bench_protobuf.py --benchmark-only`` for pytest-benchmark's
 groups, or ``python benchmarks/bench_protobuf.py [N [ROUNDS]]`` for a table of ratios
 (``KAFKAWIRE_BENCH_PROTOBUF_N`` sets N for the pytest run; default 200,000).
@@ -76,7 +76,7 @@ class Setup:
         from kafkawire.registry import SchemaRegistryClient
         from kafkawire.registry.protobuf import RegistryProtobufDecoder
         from kafkawire.registry.wire import frame
-        from schema_registry import RegistryServer
+        from support.schema_registry import RegistryServer
 
         _, shop, _, _ = build()
         self.Order = shop.Order

@@ -394,7 +394,7 @@ def measure_cores(bootstrap: str, topic: str, work: str, n: int, rounds: int) ->
 
 def local1_reads(bootstrap: str, topic: str, work: str, n: int, rounds: int) -> dict:
     """The child of :func:`measure_cores`: best times on ``local[1]``."""
-    from kafka_support.spark_kafka import connector
+    from support.kafka.spark_kafka import connector
 
     spark = session("local[1]", connector().jars)
     try:
@@ -490,8 +490,8 @@ def main(argv=None) -> int:
     if args.local1:
         print(json.dumps(local1_reads(*args.local1, args.records, args.rounds)))
         return 0
-    from kafka_support.broker import start_broker
-    from kafka_support.spark_kafka import connector
+    from support.kafka.broker import start_broker
+    from support.kafka.spark_kafka import connector
 
     jars = connector().jars
     broker = start_broker()

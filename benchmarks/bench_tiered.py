@@ -134,7 +134,7 @@ def measure(
     server = None
     try:
         if s3:
-            import seaweedfs_support
+            from support import seaweedfs as seaweedfs_support
 
             try:
                 server = seaweedfs_support.start_server()

@@ -1,8 +1,8 @@
 """A soak of ``kafka-cluster`` streams under broker faults: the reading case of
-``tests/test_spark_kafka_cluster_faults.py`` for ``--minutes`` instead of one round.
+``tests/spark/test_spark_kafka_cluster_faults.py`` for ``--minutes`` instead of one round.
 
-It starts the three-broker Kafka 4.4 cluster of the tests (``tests/kafka_support/cluster.py``)
-and a ``local[2]`` Spark session, then runs :class:`kafka_support.faults.FaultRun`: two
+It starts the three-broker Kafka 4.4 cluster of the tests (``tests/support/kafka/cluster.py``)
+and a ``local[2]`` Spark session, then runs :class:`support.kafka.faults.FaultRun`: two
 topics written by Kafka's Java producer (idempotent; transactional with a random quarter
 of its transactions aborted), a stream of each (``read_uncommitted``, ``read_committed``)
 into parquet, and rounds of faults (a broker leading partitions killed and started again,
@@ -43,8 +43,8 @@ def main(argv=None) -> int:
 
     os.environ["PYSPARK_PYTHON"] = sys.executable
     os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
-    from kafka_support.cluster import start_cluster
-    from kafka_support.faults import FaultRun
+    from support.kafka.cluster import start_cluster
+    from support.kafka.faults import FaultRun
 
     from kafkawire.spark import local_session
 

@@ -7,7 +7,7 @@
 #
 # Each interpreter runs a copy of this tree whose extensions are compiled for it once per
 # content of setup.py and kafkawire/_fast, kept under KAFKAWIRE_CACHE_DIR (the free-threaded
-# venv, with Cython and pyarrow, is the one tests/test_free_threaded.py uses).  With those
+# venv, with Cython and pyarrow, is the one tests/protocol/test_free_threaded.py uses).  With those
 # cached, only the two benchmarks run.
 set -euo pipefail
 cd "$(dirname "$0")/.."

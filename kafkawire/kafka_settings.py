@@ -2,7 +2,7 @@
 ``kafka.``-prefixed option against.
 
 :data:`CONSUMER` and :data:`PRODUCER` are the names Kafka 4.4.0's ``ConsumerConfig`` and
-``ProducerConfig`` define (``tests/kafka_support/KafkaClientSettings.java names`` prints
+``ProducerConfig`` define (``tests/support/kafka/KafkaClientSettings.java names`` prints
 them from the kafka-clients jar, and a test checks them against it).  Spark's Kafka connector hands every ``kafka.``
 option to those clients, so each of these names is accepted.  The settings
 ``kafka-cluster`` acts on are the ``kafka.`` tables of :mod:`kafkawire.datasource_options`;

@@ -26,10 +26,10 @@ settings.load_profile("kafkawire")
 BACKENDS = ("cython", "python")
 
 pytest_plugins = [
-    "conftest_spark",  # the session-scoped SparkSession fixture
-    "conftest_kafka",  # the session-scoped real Kafka broker
-    "conftest_kerberos",  # the session-scoped MIT KDC and Kerberized Kafka broker
-    "conftest_objectstore",  # the session-scoped SeaweedFS (S3) server
+    "support.fixtures.spark",  # the session-scoped SparkSession fixture
+    "support.fixtures.kafka",  # the session-scoped real Kafka broker
+    "support.fixtures.kerberos",  # the session-scoped MIT KDC and Kerberized Kafka broker
+    "support.fixtures.objectstore",  # the session-scoped SeaweedFS (S3) server
 ]
 
 
@@ -52,7 +52,7 @@ def pytest_configure(config):
     )
     config.addinivalue_line(
         "markers",
-        "objectstore: needs the SeaweedFS S3 server built by `python tests/seaweedfs_support.py build` "
+        "objectstore: needs the SeaweedFS S3 server built by `python tests/support/seaweedfs.py build` "
         "(skips without it; KAFKAWIRE_REQUIRE_OBJECTSTORE=1 makes that skip a failure)",
     )
     config.addinivalue_line(
@@ -94,7 +94,7 @@ def _active_backend(backend):
 def _kafka_available(request):
     """Tests marked ``kafka`` skip (or fail, under KAFKAWIRE_REQUIRE_KAFKA=1) without Kafka."""
     if request.node.get_closest_marker("kafka"):
-        from kafka_support.jars import require_kafka
+        from support.kafka.jars import require_kafka
 
         require_kafka()
 

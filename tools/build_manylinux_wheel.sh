@@ -105,7 +105,7 @@ batch = records.encode_batch([{"key": b"k", "value": b"v" * 1000}], compression=
 assert [r.value for r in records.decode(batch, verify_crc=True)] == [b"v" * 1000]
 print(f"ok: {platform.machine()}, {kafkawire.__file__}, backend cython, crc32c {crc.implementation()}")
 EOF
-TESTS=("$ROOT/tests/test_crc32c.py" "$ROOT/tests/test_records_roundtrip.py" "$ROOT/tests/test_messages_semantics.py")
+TESTS=("$ROOT/tests/protocol/test_crc32c.py" "$ROOT/tests/protocol/test_records_roundtrip.py" "$ROOT/tests/protocol/test_messages_semantics.py")
 TEST_REQUIREMENTS=(pytest pytest-timeout "hypothesis>=6" "cramjam>=2.8")
 mkdir "$WORK/empty" "$WORK/elsewhere" # a PATH with nothing on it; not the checkout
 cd "$WORK/elsewhere"

@@ -1,6 +1,6 @@
 """Many threads decode, encode and build Arrow at once; every result must equal what one
 thread gets.  Meant for a free-threaded CPython run with ``PYTHON_GIL=0`` (see
-tests/test_free_threaded.py), where the threads truly run at the same time.
+tests/protocol/test_free_threaded.py), where the threads truly run at the same time.
 
     PYTHON_GIL=0 python3.13t tools/free_threaded_stress.py cython 8
 

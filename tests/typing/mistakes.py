@@ -1,5 +1,5 @@
 """Mistakes mypy must report: each line with an ``# E:`` comment is an error whose
-message contains the comment's text, and no other line is (tests/test_typing.py)."""
+message contains the comment's text, and no other line is (tests/project/test_typing.py)."""
 
 from __future__ import annotations
 

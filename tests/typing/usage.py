@@ -1,4 +1,4 @@
-"""Typical user code: mypy must accept it as written (tests/test_typing.py checks it)."""
+"""Typical user code: mypy must accept it as written (tests/project/test_typing.py checks it)."""
 
 from __future__ import annotations
 
