@@ -2,11 +2,14 @@
 name strategies, and decoders of framed Avro, Protobuf and JSON Schema columns to typed
 Arrow columns."""
 
-from typing import Any, Optional, Union
+import importlib
+from typing import TYPE_CHECKING, Any, Optional, Union
 
-from kafkawire.registry.client import RegisteredSchema, SchemaReference, SchemaRegistryClient
 from kafkawire.registry.strategies import strategy
 from kafkawire.registry.wire import decode_message_indexes, encode_message_indexes, frame, parse_header
+
+if TYPE_CHECKING:
+    from kafkawire.registry.client import RegisteredSchema, SchemaReference, SchemaRegistryClient
 
 __all__ = [
     "RegisteredSchema",
@@ -25,24 +28,29 @@ __all__ = [
 ]
 
 
+# The modules behind names imported when first asked for: the client brings an HTTP
+# stack and the decoders their formats, while the framing (wire) is what the compiled
+# decoders import with kafkawire itself.
+_LAZY = {
+    "RegisteredSchema": "client",
+    "SchemaReference": "client",
+    "SchemaRegistryClient": "client",
+    "RegistryAvroDecoder": "avro",
+    "RegistryAvroEncoder": "avro",
+    "RegistryJsonDecoder": "json_schema",
+    "RegistryProtobufDecoder": "protobuf",
+}
+
+
 def __getattr__(name: str) -> object:
-    if name in ("RegistryAvroDecoder", "RegistryAvroEncoder"):  # imports Avro only when asked for
-        from kafkawire.registry import avro
-
-        return getattr(avro, name)
-    if name == "RegistryJsonDecoder":
-        from kafkawire.registry import json_schema
-
-        return json_schema.RegistryJsonDecoder
-    if name == "RegistryProtobufDecoder":
-        from kafkawire.registry import protobuf
-
-        return protobuf.RegistryProtobufDecoder
+    if name in _LAZY:
+        module = importlib.import_module(f"kafkawire.registry.{_LAZY[name]}")
+        return getattr(module, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def column_decoder(
-    client: SchemaRegistryClient,
+    client: "SchemaRegistryClient",
     *,
     subject: Optional[str] = None,
     version: Union[int, str] = "latest",

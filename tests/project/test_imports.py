@@ -158,14 +158,15 @@ def test_every_module_imports_alone_without_warnings(backend):
 
 def test_import_kafkawire_leaves_heavy_modules_for_later(backend):
     """What ``import kafkawire`` needs not import (every CLI call and every Spark worker
-    pays for it): cramjam until a compressed batch, pathlib, pyarrow."""
+    pays for it): cramjam until a compressed batch, pathlib, pyarrow, the HTTP stack of
+    the Schema Registry client (http, urllib, email)."""
     env = subprocess_env(
         **({"KAFKAWIRE_NO_EXTENSIONS": "1"} if backend == "python" else {"KAFKAWIRE_REQUIRE_EXTENSIONS": "1"})
     )
     code = (
         "import sys\nbefore = set(sys.modules)\nimport kafkawire\n"
         "print(sorted(m for m in set(sys.modules) - before if m.split('.')[0] in "
-        "('cramjam', 'pathlib', 'pyarrow', 'pyspark')))"
+        "('cramjam', 'pathlib', 'pyarrow', 'pyspark', 'http', 'urllib', 'email')))"
     )
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
