@@ -1,6 +1,6 @@
 """Framed Protobuf values (Confluent's wire format) to an Arrow table, side by side in one run.
 
-Orders of the tests' ``shop.Order`` message (``tests/protobuf_support.py``) with the
+Orders of the tests' ``shop.Order`` message (``tests/support/protobuf_shapes.py``) with the
 fields a real order fills (ids, names, an enum of each kind, a nested line and a list
 of them, tags, a map, a timestamp, money, a wrapper, a proto3 optional), framed with
 one schema id and the message indexes ``[0]``, decoded to a ``pyarrow.Table`` by:
@@ -33,7 +33,7 @@ import pytest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.join(os.path.dirname(HERE), "tests")]
 
-from protobuf_support import build, expected, rows  # noqa: E402
+from support.protobuf_shapes import build, expected, rows  # noqa: E402
 
 N = int(os.environ.get("KAFKAWIRE_BENCH_PROTOBUF_N", "200000"))
 TOPIC = "orders"

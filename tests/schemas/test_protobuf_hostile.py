@@ -20,7 +20,7 @@ from kafkawire.errors import (
     TruncatedPayloadError,
 )
 from kafkawire.registry.wire import frame
-from protobuf_support import build
+from support.protobuf_shapes import build
 from test_protobuf_values import _orders
 
 pa = pytest.importorskip("pyarrow")

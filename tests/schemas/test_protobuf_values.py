@@ -1,7 +1,7 @@
 """Protobuf values to typed Arrow: payloads written by confluent-kafka's
 ProtobufSerializer (message classes protoc builds from .proto text) through the test
 registry, decoded rows equal to the protobuf runtime's own reading of the same bytes
-walked as spark-protobuf types it (tests/protobuf_support.py); random messages and
+walked as spark-protobuf types it (tests/support/protobuf_shapes.py); random messages and
 merged ones (concatenated bodies, as protobuf defines merging) likewise."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from kafkawire.errors import PayloadDecodeError, SchemaResolutionError
 from kafkawire.registry.client import SchemaReference, SchemaRegistryClient, clear_cache
 from kafkawire.registry.wire import frame
-from protobuf_support import FILES, build, oracle_rows, rows
+from support.protobuf_shapes import FILES, build, oracle_rows, rows
 from support.schema_registry import RegistryServer
 
 pa = pytest.importorskip("pyarrow")

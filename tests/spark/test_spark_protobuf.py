@@ -9,7 +9,7 @@ import datetime
 import pytest
 
 from kafkawire.registry.client import clear_cache
-from protobuf_support import build, descriptor_path, expected
+from support.protobuf_shapes import build, descriptor_path, expected
 from support.schema_registry import RegistryServer
 from test_protobuf_values import _orders, _serializer
 
