@@ -18,6 +18,9 @@ from typing import List
 # kafkawire/_backend.py's MODULES: the extensions of the compiled backend
 EXTENSIONS = ("primitives", "crc", "codec", "records", "avro", "protobuf")
 SOURCES = re.compile(r"\.(pyx|pxd|pxi|c|h)$")
+# package data every wheel needs: the protocol's JSON (the message classes are built from
+# it at import), the message classes' stub and the typed marker
+DATA = ("kafkawire/protocol/schema/data/messages/", "kafkawire/protocol/messages.pyi", "kafkawire/py.typed")
 
 
 def problems(path: str) -> List[str]:
@@ -28,6 +31,9 @@ def problems(path: str) -> List[str]:
     sources = [n for n in names if SOURCES.search(n)]
     if sources:
         found.append(f"carries sources: {', '.join(sources)}")
+    missing = [d for d in DATA if not any(n.startswith(d) for n in names)]
+    if missing:
+        found.append(f"lacks its package data: {', '.join(missing)}")
     if not any(n.endswith(".dist-info/licenses/LICENSE") for n in names):
         found.append("has no LICENSE in its .dist-info/licenses")
     built = {
