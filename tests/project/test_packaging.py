@@ -97,7 +97,8 @@ def _wheel_from(sdist_path, outdir, **env):
 
 def _import_in_a_child(wheel, root):
     """Install ``wheel`` into a directory of its own and import it from there, elsewhere
-    than the checkout: the backend that runs and what it printed on stderr."""
+    than the checkout, building a message class (from the package data): the backend that
+    runs and what it printed on stderr."""
     target = root / "site"
     subprocess.run(
         [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(wheel)],
@@ -107,7 +108,14 @@ def _import_in_a_child(wheel, root):
     env = {k: v for k, v in os.environ.items() if not k.startswith("KAFKAWIRE_") and k != "PYTHONWARNINGS"}
     env["PYTHONPATH"] = str(target)
     out = subprocess.run(
-        [sys.executable, "-c", "import kafkawire; print(kafkawire.BACKEND, kafkawire.__file__)"],
+        # a message class too: it is built from the protocol's JSON, package data of the wheel
+        [
+            sys.executable,
+            "-c",
+            "import kafkawire\nfrom kafkawire.protocol import messages\n"
+            "messages.CLASSES['MetadataRequest'](topics=None).encode(12)\n"
+            "print(kafkawire.BACKEND, kafkawire.__file__)",
+        ],
         capture_output=True,
         text=True,
         timeout=120,
