@@ -29,9 +29,12 @@ READY_TIMEOUT = 300  # seconds for the held task to start
 
 def _start(cluster, job: str, arguments: dict, jars=()) -> subprocess.Popen:
     from conftest import subprocess_env
+    from support.kafka.spark_standalone import spark_home
 
     cmd = cluster.submit_command(JOB, [job, json.dumps(arguments)], jars)
-    env = subprocess_env(SPARK_LOCAL_IP="127.0.0.1")
+    # pyspark's own Spark home: the shipped venv has no pyspark and takes it from the
+    # home's python/lib zip, which the home local_session gave this process leaves out
+    env = subprocess_env(SPARK_LOCAL_IP="127.0.0.1", SPARK_HOME=str(spark_home()))
     return subprocess.Popen(
         cmd,
         stdout=subprocess.PIPE,
