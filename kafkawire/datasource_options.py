@@ -72,12 +72,15 @@ KAFKA_LOG_READ: Tuple[Option, ...] = (
         "FAILFAST",
         "What a corrupt batch does: ``FAILFAST`` fails the query naming the file and byte "
         "position; ``DROPMALFORMED`` skips it; ``PERMISSIVE`` skips it and adds one row for it "
-        "whose ``columnNameOfCorruptRecord`` column holds the error.",
+        "whose ``columnNameOfCorruptRecord`` column holds the error. A key or value that "
+        "``keyFormat`` or ``valueFormat`` cannot decode is treated alike: the query fails "
+        "naming its topic, partition and offset, the row is dropped, or the row keeps a null "
+        "key or value and the error.",
     ),
     Option(
         "columnNameOfCorruptRecord",
         "_corrupt_record",
-        "The column that holds the error of a corrupt batch in ``PERMISSIVE`` mode.",
+        "The column that holds the error of a corrupt batch, key or value in ``PERMISSIVE`` mode.",
     ),
     Option(
         "maxPartitionBytes",
@@ -153,6 +156,110 @@ OBJECT_STORE: Tuple[Option, ...] = (
     ),
 )
 KAFKA_LOG_READ += OBJECT_STORE
+
+
+def _column_format(column: str) -> Tuple[Option, ...]:
+    """The options that decode the ``column`` (``key`` or ``value``) of a read."""
+    return (
+        Option(
+            f"{column}Format",
+            "binary",
+            f"``binary``: the {column} as its bytes. ``avro``, ``protobuf``, ``json``: {column}s "
+            "framed by Confluent's serializers, decoded in the read's tasks to a struct of the "
+            "reader schema's fields (its type read from the registry when the query is "
+            "planned); ``registry``: whichever of the three the reader schema is. Needs "
+            "``schema.registry.url``.",
+        ),
+        Option(
+            f"{column}Subject",
+            None,
+            f"The subject whose version is the reader schema of the {column}s (by default the "
+            f"one ``{column}SubjectStrategy`` names for the topic read).",
+        ),
+        Option(
+            f"{column}SubjectStrategy",
+            "topic",
+            f"How the subject is named when ``{column}Subject`` is not given: ``topic`` "
+            f"(``<topic>-{column}``; a read of one topic), ``record`` (the record's full name, "
+            f"``{column}Message``) or ``topic-record`` (``<topic>-<record>``); Confluent's "
+            "class names (``TopicNameStrategy``, ...) too.",
+        ),
+        Option(
+            f"{column}SchemaVersion",
+            "latest",
+            "The subject's version that is the reader schema: a number or ``latest`` (looked up "
+            "once, when the query is planned: its tasks read by that schema's id).",
+        ),
+        Option(
+            f"{column}SchemaId",
+            None,
+            f"The registry's id of the reader schema of the {column}s, instead of a subject.",
+        ),
+        Option(
+            f"{column}ReaderSchema",
+            None,
+            "The reader schema as text, instead of the registry's: Avro JSON (``avro``; give "
+            "only the fields a query needs and only those are decoded) or a JSON Schema "
+            "(``json``).",
+        ),
+        Option(
+            f"{column}Message",
+            None,
+            f"The full name of the Protobuf message the {column}s hold (by default the schema's "
+            "first), or of the record the ``record`` subject strategies name.",
+        ),
+    )
+
+
+#: what decodes keys and values written by Confluent's serializers as a source reads
+#: them, and how it reaches the Schema Registry (:mod:`kafkawire.spark.registry_columns`)
+COLUMN_FORMATS: Tuple[Option, ...] = (
+    *_column_format("value"),
+    *_column_format("key"),
+    Option(
+        "schema.registry.url",
+        None,
+        "The Schema Registry's URL (``https://registry:8081``); several, comma separated, are tried in turn.",
+    ),
+    Option(
+        "schema.registry.basic.auth.credentials.source",
+        "USER_INFO",
+        "Where the basic credentials come from, as Confluent's clients take it: "
+        "``USER_INFO`` (``schema.registry.basic.auth.user.info``) or ``URL`` (the "
+        "``user:secret@`` of the URL).",
+    ),
+    Option("schema.registry.basic.auth.user.info", None, "``user:secret`` for HTTP basic authentication."),
+    Option("schema.registry.bearer.auth.token", None, "A bearer token (Confluent's ``STATIC_TOKEN``)."),
+    Option(
+        "schema.registry.bearer.auth.logical.cluster",
+        None,
+        "Confluent Cloud: the registry's logical cluster (the ``target-sr-cluster`` header).",
+    ),
+    Option(
+        "schema.registry.bearer.auth.identity.pool.id",
+        None,
+        "Confluent Cloud: the identity pool (the ``Confluent-Identity-Pool-Id`` header).",
+    ),
+    Option(
+        "schema.registry.ssl.ca.location",
+        None,
+        "A PEM file of the CA certificates that an ``https`` registry's certificate is checked "
+        "against (by default the system's).",
+    ),
+    Option(
+        "schema.registry.ssl.certificate.location",
+        None,
+        "A PEM file of the client's certificate (chain), for mutual TLS.",
+    ),
+    Option("schema.registry.ssl.key.location", None, "A PEM file of the client's private key."),
+    Option("schema.registry.ssl.key.password", None, "The password of that key, if it has one."),
+    Option(
+        "schema.registry.timeout.ms",
+        "10000",
+        "How long one request to the registry may take; a failed one is tried 3 more times.",
+    ),
+)
+KAFKA_LOG_READ += COLUMN_FORMATS
 
 #: what ``df.write.format("kafka-log")`` takes (:mod:`kafkawire.spark.kafka_log`)
 KAFKA_LOG_WRITE: Tuple[Option, ...] = (
@@ -258,6 +365,20 @@ KAFKA_CLUSTER_READ: Tuple[Option, ...] = (
     ),
     Option("includeHeaders", "false", "Add the ``headers`` column."),
     Option(
+        "mode",
+        "FAILFAST",
+        "What a key or value that ``keyFormat`` or ``valueFormat`` cannot decode does (a bad "
+        "magic byte, an unknown schema id, a truncated body): ``FAILFAST`` fails the query "
+        "naming its topic, partition and offset; ``PERMISSIVE`` keeps the row with a null key "
+        "or value and the error in the ``columnNameOfCorruptRecord`` column; "
+        "``DROPMALFORMED`` drops the row.",
+    ),
+    Option(
+        "columnNameOfCorruptRecord",
+        "_corrupt_record",
+        "The column that holds why a key or value did not decode, in ``PERMISSIVE`` mode.",
+    ),
+    Option(
         "failOnDataLoss",
         "true",
         "Fail, naming the topic, partition and offsets, when offsets asked for are gone "
@@ -271,6 +392,7 @@ KAFKA_CLUSTER_READ: Tuple[Option, ...] = (
         "them lost. The connector's default is ``spark.network.timeout``, 120 s unless set.",
     ),
     Option("backend", None, "``cython`` or ``python``: the kafkawire backend the tasks decode with."),
+    *COLUMN_FORMATS,
 )
 
 #: the ``kafka.`` settings (prefix left out) of every ``kafka-cluster`` connection, with
@@ -659,6 +781,7 @@ __all__ = [
     "defaults",
     "KAFKA_LOG_READ",
     "KAFKA_LOG_WRITE",
+    "COLUMN_FORMATS",
     "KAFKA_CLUSTER_READ",
     "KAFKA_CLUSTER_CLIENT",
     "KAFKA_CLUSTER_READ_CLIENT",

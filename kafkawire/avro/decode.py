@@ -49,15 +49,23 @@ class AvroColumnDecoder:
 
     ``plan_for(schema_id)`` gives the writer plan of a framed value's schema id;
     ``framed=False`` reads bare Avro bodies with ``plan_for(-1)``.  Plans are kept, so
-    each writer schema is compiled once per decoder.
+    each writer schema is compiled once per decoder.  ``backend`` ("cython", "python")
+    is the backend that decodes (by default the active one, when each call runs).
     """
 
-    def __init__(self, layout: Layout, plan_for: Callable[[int], Plan], framed: bool = True) -> None:
+    def __init__(
+        self,
+        layout: Layout,
+        plan_for: Callable[[int], Plan],
+        framed: bool = True,
+        backend: Optional[str] = None,
+    ) -> None:
         self.layout = layout
         self.framed = framed
         self._source = plan_for
         self._plans: Dict[int, Plan] = {}
         self._spec = layout.spec()
+        self._chosen = None if backend is None else _backend.implementation("avro", backend).decode_column
 
     @property
     def arrow_type(self) -> Any:
@@ -133,7 +141,7 @@ class AvroColumnDecoder:
 
     def _decode(self, column: Any) -> Any:
         validity, offs, data = column.buffers()
-        cols = _decode_column(
+        cols = (self._chosen or _decode_column)(
             len(column),
             column.offset,
             validity,

@@ -196,6 +196,15 @@ def _json(raw: str, name: str) -> Any:
         raise ValueError(f"option {name}: not JSON ({exc}): {raw[:80]!r}") from None
 
 
+def subscribed_topics(options: Mapping[str, str]) -> Optional[Tuple[str, ...]]:
+    """The topics a read's options (any case) name: ``subscribe``'s or ``assign``'s;
+    None for ``subscribePattern``, whose topics are known only from the cluster."""
+    kind, what = _subscription({str(k).lower(): str(v) for k, v in options.items()})
+    if kind == "subscribePattern":
+        return None
+    return tuple(what) if kind == "subscribe" else tuple(sorted({t for t, _ in what}))
+
+
 def _subscription(opts: Mapping[str, str]) -> Tuple[str, Any]:
     given = [k for k in ("subscribe", "subscribepattern", "assign") if opts.get(k) is not None]
     if len(given) != 1:

@@ -34,7 +34,8 @@ class ProtobufColumnDecoder(AvroColumnDecoder):
 
     ``framed``: the values carry Confluent's header (magic byte, schema id, message
     indexes); ``message_for(schema id, indexes)`` then names each writer's message
-    (None: any value is taken for ``message``).
+    (None: any value is taken for ``message``).  ``backend`` ("cython", "python") is the
+    backend that decodes (by default the active one, when each call runs).
     """
 
     def __init__(
@@ -44,12 +45,16 @@ class ProtobufColumnDecoder(AvroColumnDecoder):
         *,
         framed: bool = False,
         message_for: Optional[Callable[[int, Tuple[int, ...]], Optional[str]]] = None,
+        backend: Optional[str] = None,
     ) -> None:
         self.message = pool.message(message).full_name
         layout, self._plan = compile_message(pool, pool.message(message))
         self._message_for = message_for
         self._writers: Dict[Tuple[int, Tuple[int, ...]], Plan] = {}
         super().__init__(layout, lambda _id: self._plan, framed=framed)  # type: ignore[arg-type,return-value]
+        self._chosen_protobuf = (
+            None if backend is None else _backend.implementation("protobuf", backend).decode_column
+        )
 
     def plan_for(self, schema_id: int, indexes: Sequence[int]) -> Plan:
         """The plan for values of writer ``schema_id`` at message ``indexes``."""
@@ -69,7 +74,7 @@ class ProtobufColumnDecoder(AvroColumnDecoder):
 
     def _decode(self, column: Any) -> Any:
         validity, offs, data = column.buffers()
-        cols = _decode_column(
+        cols = (self._chosen_protobuf or _decode_column)(
             len(column),
             column.offset,
             validity,

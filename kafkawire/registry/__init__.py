@@ -56,10 +56,14 @@ def column_decoder(
     version: Union[int, str] = "latest",
     reader_id: Optional[int] = None,
     enums_as: str = "dictionary",
+    message: Optional[str] = None,
+    backend: Optional[str] = None,
 ) -> Any:
     """The decoder of framed values whose reader schema is the registry's schema
     ``reader_id``, or version ``version`` of ``subject``: the decoder of that schema's
-    type ("AVRO", "PROTOBUF" or "JSON")."""
+    type ("AVRO", "PROTOBUF" or "JSON").  ``message`` is the Protobuf message (default:
+    the schema's first; a message for another type is a ``ValueError``); ``backend``
+    ("cython", "python") decodes Avro and Protobuf (JSON is parsed alike on both)."""
     if reader_id is not None:
         registered = client.schema_by_id(reader_id)
     elif subject is not None:
@@ -70,11 +74,18 @@ def column_decoder(
     if registered.schema_type == "PROTOBUF":
         from kafkawire.registry.protobuf import RegistryProtobufDecoder
 
-        return RegistryProtobufDecoder(client, reader_id=registered.schema_id)
+        return RegistryProtobufDecoder(
+            client, reader_id=registered.schema_id, message=message, backend=backend
+        )
+    if message is not None:
+        raise ValueError(
+            f"a message is chosen in a Protobuf schema; schema id {registered.schema_id} is "
+            f"{registered.schema_type}"
+        )
     if registered.schema_type == "JSON":
         from kafkawire.registry.json_schema import RegistryJsonDecoder
 
         return RegistryJsonDecoder(client, reader_id=registered.schema_id)
     from kafkawire.registry.avro import RegistryAvroDecoder
 
-    return RegistryAvroDecoder(client, reader_id=registered.schema_id, enums_as=enums_as)
+    return RegistryAvroDecoder(client, reader_id=registered.schema_id, enums_as=enums_as, backend=backend)

@@ -45,7 +45,8 @@ class RegistryAvroDecoder(AvroColumnDecoder):
 
     The reader schema is ``reader_schema`` when given (JSON text or its parsed form),
     else the registry's schema ``reader_id``, else version ``version`` of ``subject``.  Every writer schema id
-    met is fetched (once per process) and resolved against it.
+    met is fetched (once per process) and resolved against it.  ``backend`` ("cython",
+    "python") decodes (by default the active one).
     """
 
     def __init__(
@@ -57,6 +58,7 @@ class RegistryAvroDecoder(AvroColumnDecoder):
         reader_schema: Optional[SchemaLike] = None,
         reader_id: Optional[int] = None,
         enums_as: str = "dictionary",
+        backend: Optional[str] = None,
     ) -> None:
         self.client = client
         self.reader_id: Optional[int] = reader_id
@@ -72,7 +74,7 @@ class RegistryAvroDecoder(AvroColumnDecoder):
             raise ValueError(
                 "give the reader schema, its id, or the subject whose version is the reader schema"
             )
-        super().__init__(build_layout(reader, enums_as), self._compile, framed=True)
+        super().__init__(build_layout(reader, enums_as), self._compile, framed=True, backend=backend)
 
     @classmethod
     def for_topic(

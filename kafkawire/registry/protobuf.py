@@ -52,7 +52,8 @@ class RegistryProtobufDecoder(ProtobufColumnDecoder):
 
     The message is ``message`` (a full name; default: the schema's first message,
     Confluent's message indexes ``[0]``) of the registry's schema ``reader_id``, else
-    of version ``version`` of ``subject``.
+    of version ``version`` of ``subject``.  ``backend`` ("cython", "python") decodes (by
+    default the active one).
     """
 
     def __init__(
@@ -63,6 +64,7 @@ class RegistryProtobufDecoder(ProtobufColumnDecoder):
         version: Union[int, str] = "latest",
         reader_id: Optional[int] = None,
         message: Optional[str] = None,
+        backend: Optional[str] = None,
     ) -> None:
         self.client = client
         if reader_id is not None:
@@ -79,7 +81,7 @@ class RegistryProtobufDecoder(ProtobufColumnDecoder):
                 raise SchemaResolutionError(f"schema id {registered.schema_id} has no message")
             message = first.full_name
         self._pools: Dict[int, Pool] = {registered.schema_id: pool}
-        super().__init__(pool, message, framed=True, message_for=self._written)
+        super().__init__(pool, message, framed=True, message_for=self._written, backend=backend)
 
     @classmethod
     def for_topic(

@@ -419,32 +419,6 @@ def decode_remote_log_metadata(value: "ColumnOrName") -> "Column":
     return _arrow_udf()(decode_remote_log_metadata_array, _ddl(_TYPED_JSON))(value)
 
 
-# a process's decoders, by their settings: each writer schema compiled once per worker
-_registry_decoders: Dict[Any, Any] = {}
-_registry_lock = threading.Lock()
-
-
-def _registry_decoder(settings: Any) -> Any:
-    with _registry_lock:
-        decoder = _registry_decoders.get(settings)
-        if decoder is None:
-            from kafkawire.registry import SchemaRegistryClient, column_decoder
-            from kafkawire.registry.avro import RegistryAvroDecoder
-
-            url, subject, version, reader_schema, reader_id, basic_auth, bearer_token, timeout = settings
-            client = SchemaRegistryClient(
-                url, basic_auth=basic_auth, bearer_token=bearer_token, timeout=timeout
-            )
-            if reader_schema is not None:
-                decoder = RegistryAvroDecoder(client, reader_schema=reader_schema, enums_as="string")
-            else:  # the registry's schema: its type picks the decoder
-                decoder = column_decoder(
-                    client, subject=subject, version=version, reader_id=reader_id, enums_as="string"
-                )
-            _registry_decoders[settings] = decoder
-        return decoder
-
-
 def from_registry(
     value: "ColumnOrName",
     url: str,
@@ -473,25 +447,35 @@ def from_registry(
     :mod:`kafkawire.registry.json_schema` (``reader_schema`` is Avro).
     """
     from kafkawire.registry.strategies import strategy
-    from kafkawire.spark.avro_types import spark_compatible, spark_ddl
+    from kafkawire.spark import registry_columns
 
     if subject is None and reader_schema is None:
         if topic is None:
             raise ValueError("from_registry needs a subject, a topic or a reader schema")
         subject = strategy(subject_strategy)(topic, is_key, None)
-    auth = (url, basic_auth, bearer_token, float(timeout))
-    driver = _registry_decoder((url, subject, version, reader_schema, None) + auth[1:])
-    target = spark_compatible(driver.arrow_type)
-    settings = (url, None, None, reader_schema, driver.reader_id) + auth[1:]
+    registry = registry_columns.Registry(
+        url, basic_auth=basic_auth, bearer_token=bearer_token, timeout=float(timeout)
+    )
+    typed = registry_columns.resolve(
+        registry_columns.ColumnFormat(
+            "key" if is_key else "value",
+            "avro" if reader_schema is not None else "registry",
+            registry,
+            subject=subject,
+            version=str(version),
+            reader_schema=reader_schema,
+        )
+    )
 
     def _decode(values):  # type: ignore[no-untyped-def]  # see _arrow_udf
-        return _registry_decoder(settings).decode(values).cast(target)
+        return registry_columns.decoder(typed.format).decode(values).cast(typed.arrow_type)
 
-    return _arrow_udf()(_decode, spark_ddl(target))(value)
+    return _arrow_udf()(_decode, typed.spark_ddl)(value)
 
 
 # a process's encoders, by their settings: the schema id asked for once per worker
 _registry_encoders: Dict[Any, Any] = {}
+_registry_lock = threading.Lock()
 
 
 def _registry_encoder(settings: Any) -> Any:

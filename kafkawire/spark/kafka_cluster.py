@@ -45,6 +45,7 @@ from typing import (
     Mapping,
     Optional,
     Sequence,
+    Tuple,
     TypeVar,
 )
 
@@ -75,6 +76,7 @@ from kafkawire.cluster import pool
 from kafkawire.cluster.plan import OffsetRange, ClusterReadOptions, plan
 from kafkawire.cluster.produce import CODECS, Producer, partitioner_of
 from kafkawire.errors import ClusterError, DataLossError
+from kafkawire.spark import registry_columns
 from kafkawire.spark.ddl import spark_type
 from kafkawire.spark.filters import row_filter_of
 from kafkawire.spark.options import ParsedOnce, columns_of
@@ -118,9 +120,19 @@ def ddl(include_headers: bool) -> str:
     return ", ".join(f"`{f.name}` {spark_type(f.type)}" for f in fetched_schema(include_headers))
 
 
-def _with_columns(options: ClusterReadOptions, schema: "StructType") -> ClusterReadOptions:
-    """``options`` reading only the columns ``schema`` asks for."""
-    return replace(options, columns=columns_of(schema, fetched_schema(options.include_headers), FORMAT))
+def typed_read(
+    options: ClusterReadOptions, schema: "StructType", formats: Optional[registry_columns.Formats]
+) -> Tuple[ClusterReadOptions, Optional[Tuple[str, ...]]]:
+    """``options`` fetching only what the columns ``schema`` asks for need, and the
+    columns the tasks hand Spark once ``formats`` has decoded keys and values (None:
+    what they fetch)."""
+    source = fetched_schema(options.include_headers)
+    full = registry_columns.typed_schema(source, formats)
+    wanted = columns_of(schema, full, FORMAT)
+    if formats is None:
+        return replace(options, columns=wanted), None
+    output = tuple(full.names) if wanted is None else wanted
+    return replace(options, columns=registry_columns.read_columns(output, formats, source.names)), output
 
 
 class RangePartition(InputPartition):
@@ -144,8 +156,21 @@ def range_partitions(
     return [RangePartition(r, hint(r.tp)) for r in kept] or [RangePartition(None)]
 
 
-def read_partition(partition: InputPartition, options: ClusterReadOptions) -> Iterator["pyarrow.RecordBatch"]:
-    """A task's read (batch and stream alike): its range fetched from the leader as Arrow."""
+def read_partition(
+    partition: InputPartition,
+    options: ClusterReadOptions,
+    formats: Optional[registry_columns.Formats] = None,
+    output: Optional[Tuple[str, ...]] = None,
+) -> Iterator["pyarrow.RecordBatch"]:
+    """A task's read (batch and stream alike): its range fetched from the leader as
+    Arrow, and with ``formats`` its keys and values decoded, as the columns ``output``."""
+    batches = _fetched(partition, options)
+    if formats is None or output is None:
+        return batches
+    return registry_columns.typed_batches(batches, formats, output, options.backend)
+
+
+def _fetched(partition: InputPartition, options: ClusterReadOptions) -> Iterator["pyarrow.RecordBatch"]:
     r = partition.value
     if r is None:
         return
@@ -189,12 +214,20 @@ def narrow(
 class ClusterReader(DataSourceReader):
     """Plans offset ranges on the driver; each task fetches and decodes one."""
 
-    def __init__(self, options: ClusterReadOptions) -> None:
+    def __init__(
+        self,
+        options: ClusterReadOptions,
+        formats: Optional[registry_columns.Formats] = None,
+        output: Optional[Tuple[str, ...]] = None,
+    ) -> None:
+        """``formats``: how keys and values are decoded into the columns ``output``
+        (:func:`typed_read`); None leaves them binary."""
         if options.commit_group is not None:
             raise ValueError(
                 "option commitOffsetsToGroup is for streaming queries (a batch read has no progress)"
             )
         self.options = options
+        self.formats, self.output = formats, output
         self.row_filter: Optional["RowFilter"] = None
 
     def pushFilters(self, filters: List[Filter]) -> Iterator[Filter]:
@@ -214,7 +247,7 @@ class ClusterReader(DataSourceReader):
         return with_offset_retries(self.options, "planning the read", lookup)
 
     def read(self, partition: InputPartition) -> Iterator["pyarrow.RecordBatch"]:
-        return read_partition(partition, self.options)
+        return read_partition(partition, self.options, self.formats, self.output)
 
 
 class ClusterStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
@@ -226,10 +259,17 @@ class ClusterStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
     one, as the connector does; new partitions are read from their start;
     ``Trigger.AvailableNow`` reads up to the offsets at its start."""
 
-    def __init__(self, options: ClusterReadOptions) -> None:
+    def __init__(
+        self,
+        options: ClusterReadOptions,
+        formats: Optional[registry_columns.Formats] = None,
+        output: Optional[Tuple[str, ...]] = None,
+    ) -> None:
+        """``formats`` and ``output``: as :class:`ClusterReader`'s."""
         if options.min_offsets_per_trigger is not None:
             _require_read_min_rows()
         self.options = options
+        self.formats, self.output = formats, output
         self._cluster: Optional[Cluster] = None
         self._target: Optional[planning.Offsets] = None
         self._group_offsets: Optional[planning.Offsets] = None  # last committed to the group
@@ -238,6 +278,8 @@ class ClusterStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
     def __getstate__(self) -> Dict[str, Any]:  # tasks get the options, not the driver's connections
         return {
             "options": self.options,
+            "formats": self.formats,
+            "output": self.output,
             "_cluster": None,
             "_target": None,
             "_group_offsets": None,
@@ -322,7 +364,7 @@ class ClusterStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         return range_partitions(ranges)
 
     def read(self, partition: InputPartition) -> Iterator["pyarrow.RecordBatch"]:
-        return read_partition(partition, self.options)
+        return read_partition(partition, self.options, self.formats, self.output)
 
     def commit(self, end: Dict[str, Any]) -> None:
         """Spark has committed the batch that ends at ``end`` to its checkpoint (where the
@@ -624,22 +666,36 @@ class KafkaClusterDataSource(ParsedOnce, DataSource):
     def name(cls) -> str:
         return FORMAT
 
+    def _formats(self) -> Optional[registry_columns.Formats]:
+        # the reader schemas are read from the registry once, on the driver
+        return self.parsed(
+            "formats",
+            lambda options: registry_columns.read_formats(
+                options, lambda: planning.subscribed_topics(options)
+            ),
+        )
+
     def schema(self) -> str:
         # Spark asks before it says whether the query is a batch read or a stream, whose
         # offset options differ: the names are checked, the rest parsed by the reader
         datasource_options.check_names(self.options, FORMAT, "read")
         include = {k.lower(): v for k, v in self.options.items()}.get("includeheaders", "false")
-        return ddl(datasource_options.parse_bool(include, "includeHeaders"))
+        source = fetched_schema(datasource_options.parse_bool(include, "includeHeaders"))
+        return registry_columns.ddl(source, self._formats())
 
     def reader(self, schema: "StructType") -> ClusterReader:
-        return ClusterReader(_with_columns(self.parsed("read", ClusterReadOptions.parse), schema))
+        formats = self._formats()
+        options, output = typed_read(self.parsed("read", ClusterReadOptions.parse), schema, formats)
+        return ClusterReader(options, formats, output)
 
     def writer(self, schema: "StructType", overwrite: bool) -> ClusterWriter:
         return ClusterWriter(self.parsed("write", ClusterWriteOptions.parse), schema)
 
     def streamReader(self, schema: "StructType") -> ClusterStreamReader:
         options = self.parsed("stream", lambda given: ClusterReadOptions.parse(given, streaming=True))
-        return ClusterStreamReader(_with_columns(options, schema))
+        formats = self._formats()
+        options, output = typed_read(options, schema, formats)
+        return ClusterStreamReader(options, formats, output)
 
     def streamWriter(self, schema: "StructType", overwrite: bool) -> ClusterStreamWriter:
         return ClusterStreamWriter(self.parsed("write", ClusterWriteOptions.parse), schema)

@@ -77,7 +77,7 @@ from pyspark.sql.datasource import (
 from kafkawire import _backend, datasource_options
 from kafkawire.log import planning, read, read_options, scan, segments, storage, write
 from kafkawire.protocol.schema.plan import INT32_MAX
-from kafkawire.spark.ddl import spark_ddl
+from kafkawire.spark import registry_columns
 from kafkawire.spark.filters import row_filter_of
 from kafkawire.spark.options import ParsedOnce, columns_of
 
@@ -122,13 +122,24 @@ class KafkaLogReader(DataSourceReader):
         options: Mapping[str, str],
         schema: Optional["StructType"] = None,
         parsed: Optional[read_options.ReadOptions] = None,
+        formats: Optional[registry_columns.Formats] = None,
     ) -> None:
-        """``parsed``: ``options`` parsed already (parsed and checked here if not)."""
+        """``parsed``: ``options`` parsed already (parsed and checked here if not);
+        ``formats``: how keys and values are decoded (None: left binary)."""
         self.paths = _paths(options)
         self.options = parsed if parsed is not None else read_options.ReadOptions.parse(options)
+        self.formats = formats
+        source = read_options.read_schema(self.options, pruned=False)
+        full = registry_columns.typed_schema(source, formats)
+        #: the columns the tasks hand Spark, in order
+        self.output: Tuple[str, ...] = tuple(full.names)
         if schema is not None:
-            full = read_options.read_schema(self.options, pruned=False)
-            self.options = replace(self.options, columns=columns_of(schema, full, FORMAT))
+            wanted = columns_of(schema, full, FORMAT)
+            self.output = tuple(full.names) if wanted is None else wanted
+            self.options = replace(self.options, columns=wanted)
+        if formats is not None:
+            read = registry_columns.read_columns(self.output, formats, source.names)
+            self.options = replace(self.options, columns=read)
         self.row_filter = planning.NO_FILTER
 
     def pushFilters(self, filters: List[Filter]) -> Iterator[Filter]:
@@ -144,7 +155,10 @@ class KafkaLogReader(DataSourceReader):
         return [SplitPartition(g) for g in groups] or [SplitPartition([])]
 
     def read(self, partition: InputPartition) -> Iterator["pyarrow.RecordBatch"]:
-        return read.read_splits(partition.value, self.options, row_filter=self.row_filter)
+        batches = read.read_splits(partition.value, self.options, row_filter=self.row_filter)
+        if self.formats is None:
+            return batches
+        return registry_columns.typed_batches(batches, self.formats, self.output, self.options.backend)
 
 
 # ---------------------------------------------------------------------------
@@ -426,12 +440,20 @@ class KafkaLogDataSource(ParsedOnce, DataSource):
         # checked where a read begins (reader), the values parsed once for both
         return self.parsed("read", lambda options: read_options.ReadOptions.parse(options, strict=False))
 
+    def _formats(self) -> Optional[registry_columns.Formats]:
+        # the reader schemas are read from the registry once, on the driver
+        def topics() -> List[str]:
+            found = segments.discover(_paths(self.options), self._read_options().storage)
+            return sorted({p.topic for p in found if p.topic is not None})
+
+        return self.parsed("formats", lambda options: registry_columns.read_formats(options, topics))
+
     def schema(self) -> str:
-        return spark_ddl(self._read_options())
+        return registry_columns.ddl(read_options.read_schema(self._read_options()), self._formats())
 
     def reader(self, schema: "StructType") -> KafkaLogReader:
         datasource_options.check_names(self.options, FORMAT, "read")
-        return KafkaLogReader(self.options, schema, self._read_options())
+        return KafkaLogReader(self.options, schema, self._read_options(), self._formats())
 
     def writer(self, schema: "StructType", overwrite: bool) -> KafkaLogWriter:
         return KafkaLogWriter(self.options, schema, overwrite, self.parsed("write", LogWriteOptions.parse))
