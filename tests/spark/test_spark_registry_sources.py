@@ -1,0 +1,418 @@
+"""The ``keyFormat``/``valueFormat`` read options of ``kafka-cluster`` and ``kafka-log``:
+keys and values written by confluent-kafka's own serializers through the test registry
+to the session's Kafka 4.4 broker arrive typed, decoded in the read's tasks.
+
+The rows equal ``from_registry``'s on the same bytes and those of the independent
+oracle, Spark's own ``from_avro`` (spark-avro from Maven Central) on the bytes past the
+5-byte header, each writer version read as the reader schema with its ``avroSchema``
+option; JSON Schema and Protobuf values equal ``from_registry``'s. Corrupt values (a
+bad magic byte, a truncated body, an unknown schema id) fail the query naming their
+topic, partition and offset, or give a null and the reason in ``PERMISSIVE`` mode.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+import pytest
+
+from support.avro_shapes import ORDER, order
+from support.schema_registry import RegistryServer
+from test_spark_kafka_cluster import create_topic, produce
+
+pytest.importorskip("pyarrow")
+pytestmark = [pytest.mark.kafka, pytest.mark.spark]
+
+# version 2 of the orders: a field more, with a default for the values of version 1
+ORDER_V2 = json.loads(json.dumps(ORDER))
+ORDER_V2["fields"].append({"name": "channel", "type": "string", "default": "web"})
+KEY = {
+    "type": "record",
+    "name": "OrderKey",
+    "namespace": "shop",
+    "fields": [{"name": "id", "type": "long"}, {"name": "region", "type": "string"}],
+}
+# a reader schema of a few fields: only these are decoded
+FEW = {
+    "type": "record",
+    "name": "Order",
+    "namespace": "shop",
+    "fields": [
+        {"name": "order_id", "type": "long"},
+        {"name": "channel", "type": "string", "default": "none"},
+        {"name": "sku", "type": "string"},
+    ],
+}
+PARTITIONS = 2
+GOOD = 60  # orders in the typed topic: the first half written with version 1
+BAD = {3: "magic byte 1, expected 0", 5: "ends", 7: "schema id 99999"}  # offset -> reason
+
+
+def _serializer(url, schema, topic, field):
+    from confluent_kafka.schema_registry import SchemaRegistryClient as ConfluentClient
+    from confluent_kafka.schema_registry.avro import AvroSerializer
+    from confluent_kafka.serialization import MessageField, SerializationContext
+
+    write = AvroSerializer(ConfluentClient({"url": url}), json.dumps(schema))
+    ctx = SerializationContext(topic, MessageField.KEY if field == "key" else MessageField.VALUE)
+    return lambda value: write(value, ctx)
+
+
+@pytest.fixture(scope="module")
+def registry():
+    from kafkawire.registry.client import clear_cache
+
+    clear_cache()
+    with RegistryServer() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def topics(kafka_broker, registry):
+    """Two topics: ``typed``, framed keys and values of two writer versions over two
+    partitions; ``corrupt``, one partition of framed values with the corrupt ones of
+    ``BAD`` among them."""
+    boot = kafka_broker.bootstrap_servers
+    typed, corrupt = (f"kw-{what}-{uuid.uuid4().hex[:8]}" for what in ("typed", "corrupt"))
+    create_topic(boot, typed, PARTITIONS)
+    create_topic(boot, corrupt, 1)
+    v1 = _serializer(registry.url, ORDER, typed, "value")
+    v2 = _serializer(registry.url, ORDER_V2, typed, "value")
+    key = _serializer(registry.url, KEY, typed, "key")
+    records = []
+    for i in range(GOOD):
+        value = v1(order(i)) if i < GOOD // 2 else v2({**order(i), "channel": f"c{i % 3}"})
+        records.append((i % PARTITIONS, key({"id": i, "region": f"r{i % 4}"}), value, []))
+    records.append((0, None, None, []))  # a tombstone: null key, null value
+    produce(boot, typed, records)
+    good = _serializer(registry.url, ORDER, corrupt, "value")
+    values = [good(order(i)) for i in range(10)]
+    values[3] = b"\x01" + values[3][1:]
+    values[5] = values[5][:12]
+    values[7] = b"\x00" + (99999).to_bytes(4, "big") + values[7][5:]
+    produce(boot, corrupt, [(0, None, v, []) for v in values])
+    return {"typed": typed, "corrupt": corrupt, "bootstrap": boot}
+
+
+def _cluster(spark, topics, backend, topic="typed", **options):
+    reader = (
+        spark.read.format("kafka-cluster")
+        .option("kafka.bootstrap.servers", topics["bootstrap"])
+        .option("subscribe", topics[topic])
+        .option("backend", backend)
+    )
+    for k, v in options.items():
+        reader = reader.option(k, v)
+    return reader.load()
+
+
+def _with_spark_avro(spark):
+    from support.kafka.jars import KafkaUnavailable
+    from support.kafka.spark_avro import spark_avro_jar
+
+    try:
+        jar = spark_avro_jar()
+    except KafkaUnavailable as exc:
+        pytest.skip(f"spark-avro cannot be fetched: {exc}")
+    spark.sql(f"ADD JAR '{jar}'")
+
+
+def _from_avro_rows(spark, rows, column, reader_schema, writers):
+    """Spark's from_avro of each row's ``column`` past its header, by its writer id's
+    schema (``writers``) read as ``reader_schema``: {(partition, offset): row}."""
+    from pyspark.sql import functions as F
+    from pyspark.sql.avro.functions import from_avro
+
+    out = {}
+    for writer_id, writer in writers.items():
+        mine = [
+            (r.partition, r.offset, bytes(r[column]))
+            for r in rows
+            if r[column] is not None and int.from_bytes(bytes(r[column])[1:5], "big") == writer_id
+        ]
+        if not mine:
+            continue
+        df = spark.createDataFrame(mine, "partition int, offset bigint, raw binary")
+        body = F.expr("substring(raw, 6, length(raw) - 5)")
+        options = {"avroSchema": json.dumps(reader_schema)}
+        decoded = df.select("partition", "offset", from_avro(body, json.dumps(writer), options).alias("v"))
+        out.update({(r.partition, r.offset): r.v for r in decoded.collect()})
+    return out
+
+
+def _writer_ids(registry, subject):
+    from kafkawire.registry import SchemaRegistryClient
+
+    client = SchemaRegistryClient(registry.url)
+    return {
+        client.schema_version(subject, v).schema_id: json.loads(client.schema_version(subject, v).schema)
+        for v in client.subject_versions(subject)
+    }
+
+
+def test_kafka_cluster_keys_and_values_arrive_typed_as_from_registry_and_from_avro_read_them(
+    spark, registry, topics, backend
+):
+    from kafkawire.spark.functions import from_registry
+
+    _with_spark_avro(spark)
+    typed = _cluster(
+        spark,
+        topics,
+        backend,
+        valueFormat="avro",
+        keyFormat="avro",
+        **{"schema.registry.url": registry.url},
+    )
+    value_type = typed.schema["value"].dataType
+    assert [f.name for f in value_type.fields] == [f["name"] for f in ORDER_V2["fields"]]
+    assert typed.schema["key"].dataType.simpleString() == "struct<id:bigint,region:string>"
+    rows = {(r.partition, r.offset): r for r in typed.collect()}
+    assert len(rows) == GOOD + 1
+
+    raw = _cluster(spark, topics, backend)
+    ours = raw.select(
+        "partition",
+        "offset",
+        from_registry("value", registry.url, topic=topics["typed"]).alias("value"),
+        from_registry("key", registry.url, topic=topics["typed"], is_key=True).alias("key"),
+    )
+    udf_rows = {(r.partition, r.offset): r for r in ours.collect()}
+    raw_rows = raw.collect()
+    writers = _writer_ids(registry, f"{topics['typed']}-value")
+    assert len(writers) == 2  # several writer ids in one read
+    values = _from_avro_rows(spark, raw_rows, "value", ORDER_V2, writers)
+    keys = _from_avro_rows(spark, raw_rows, "key", KEY, _writer_ids(registry, f"{topics['typed']}-key"))
+    for where, row in rows.items():
+        assert row.value == udf_rows[where].value and row.key == udf_rows[where].key, where
+        assert row.value == values.get(where) and row.key == keys.get(where), where
+    channels = {r.value.channel for r in rows.values() if r.value is not None}
+    assert channels == {"web", "c0", "c1", "c2"}  # version 1's values take the default
+
+
+def test_a_reader_schema_of_a_few_fields_decodes_only_those(spark, registry, topics, backend):
+    _with_spark_avro(spark)
+    few = _cluster(
+        spark,
+        topics,
+        backend,
+        valueFormat="avro",
+        valueReaderSchema=json.dumps(FEW),
+        **{"schema.registry.url": registry.url},
+    )
+    assert few.schema["value"].dataType.simpleString() == "struct<order_id:bigint,channel:string,sku:string>"
+    got = {(r.partition, r.offset): r.value for r in few.collect()}
+    raw_rows = _cluster(spark, topics, backend).collect()
+    want = _from_avro_rows(spark, raw_rows, "value", FEW, _writer_ids(registry, f"{topics['typed']}-value"))
+    assert {k: v for k, v in got.items() if v is not None} == want
+    assert len(want) == GOOD and {v.channel for v in want.values()} == {"none", "c0", "c1", "c2"}
+
+
+def test_corrupt_values_fail_naming_where_or_give_a_null_and_the_reason(spark, registry, topics, backend):
+    from pyspark.errors import PythonException
+
+    options = {"valueFormat": "avro", "schema.registry.url": registry.url}
+    topic = topics["corrupt"]
+    with pytest.raises(PythonException) as failed:
+        _cluster(spark, topics, backend, "corrupt", **options).collect()
+    assert f"BadMagicByteError: topic {topic}, partition 0, offset 3: value: magic byte 1" in str(
+        failed.value
+    )
+
+    permissive = _cluster(spark, topics, backend, "corrupt", mode="PERMISSIVE", **options)
+    assert permissive.columns[-1] == "_corrupt_record"
+    rows = sorted(permissive.collect(), key=lambda r: r.offset)
+    assert len(rows) == 10
+    for row in rows:
+        if row.offset in BAD:
+            assert row.value is None
+            assert row._corrupt_record.startswith(f"value: topic {topic}, partition 0, offset {row.offset}: ")
+            assert BAD[row.offset] in row._corrupt_record
+        else:
+            assert row.value.order_id == order(row.offset)["order_id"] and row._corrupt_record is None
+    named = _cluster(
+        spark, topics, backend, "corrupt", mode="PERMISSIVE", columnNameOfCorruptRecord="why", **options
+    )
+    assert named.where("why is not null").count() == len(BAD)
+    dropped = _cluster(spark, topics, backend, "corrupt", mode="DROPMALFORMED", **options)
+    assert sorted(r.offset for r in dropped.collect()) == [o for o in range(10) if o not in BAD]
+
+
+def test_kafka_log_reads_the_brokers_log_directory_typed_as_kafka_cluster_does(
+    spark, registry, topics, backend, kafka_broker
+):
+    from kafkawire.errors import OptionError
+    from kafkawire.spark.kafka_log import KafkaLogDataSource
+
+    options = {"valueFormat": "avro", "keyFormat": "avro", "schema.registry.url": registry.url}
+    cluster = {(r.partition, r.offset): r for r in _cluster(spark, topics, backend, **options).collect()}
+    path = f"{kafka_broker.log_dir}/{topics['typed']}-*"
+    log = spark.read.format("kafka-log").option("backend", backend).options(**options).load(path)
+    assert (
+        log.schema["value"].dataType == _cluster(spark, topics, backend, **options).schema["value"].dataType
+    )
+    got = {(r.partition, r.offset): r for r in log.select("partition", "offset", "key", "value").collect()}
+    assert got.keys() == cluster.keys()
+    assert all(got[k].value == cluster[k].value and got[k].key == cluster[k].key for k in got)
+    # only the columns a schema names are handed over, the value still decoded
+    ddl = "offset bigint, value " + log.schema["value"].dataType.simpleString()
+    pruned = spark.read.format("kafka-log").option("backend", backend).options(**options).schema(ddl)
+    assert sorted(r.value.order_id for r in pruned.load(path).collect() if r.value) == sorted(
+        r.value.order_id for r in cluster.values() if r.value
+    )
+    # a log directory of many topics has no one subject under the topic strategy
+    with pytest.raises(OptionError, match="valueSubject, valueSchemaId or valueReaderSchema"):
+        KafkaLogDataSource({"path": str(kafka_broker.log_dir), **options, "keyFormat": "binary"}).schema()
+
+
+def test_a_stream_reads_typed_values_micro_batch_by_micro_batch(spark, registry, topics, tmp_path, backend):
+    out, checkpoint = str(tmp_path / "out"), str(tmp_path / "checkpoint")
+    options = {"valueFormat": "avro", "schema.registry.url": registry.url}
+    query = (
+        spark.readStream.format("kafka-cluster")
+        .option("kafka.bootstrap.servers", topics["bootstrap"])
+        .option("subscribe", topics["typed"])
+        .option("startingOffsets", "earliest")
+        .option("maxOffsetsPerTrigger", "25")
+        .option("backend", backend)
+        .options(**options)
+        .load()
+        .writeStream.format("parquet")
+        .option("path", out)
+        .option("checkpointLocation", checkpoint)
+        .trigger(availableNow=True)
+        .start()
+    )
+    assert query.awaitTermination(300)
+    assert query.exception() is None
+    assert len([p for p in query.recentProgress if p["numInputRows"]]) >= 2
+    streamed = {(r.partition, r.offset): r.value for r in spark.read.parquet(out).collect()}
+    batch = {(r.partition, r.offset): r.value for r in _cluster(spark, topics, backend, **options).collect()}
+    assert streamed == batch and len(batch) == GOOD + 1
+
+
+# a JSON Schema of the types JSON values take, a nullable one and a nested object among them
+JSON_ORDER = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "type": "object",
+    "properties": {
+        "id": {"type": "integer"},
+        "customer": {"type": "string"},
+        "total": {"type": "number"},
+        "paid": {"type": "boolean"},
+        "coupon": {"type": ["string", "null"]},
+        "tags": {"type": "array", "items": {"type": "string"}},
+        "address": {"type": "object", "properties": {"city": {"type": "string"}}},
+    },
+    "required": ["id"],
+}
+
+
+def _json_order(i):
+    return {
+        "id": i,
+        "customer": f"c{i}",
+        "total": i * 1.25,
+        "paid": i % 2 == 0,
+        "coupon": None if i % 3 else f"SAVE{i}",
+        "tags": [f"t{j}" for j in range(i % 3)],
+        "address": {"city": f"city {i}"},
+    }
+
+
+def test_json_schema_and_protobuf_values_arrive_as_from_registry_reads_them(
+    spark, registry, kafka_broker, backend
+):
+    pytest.importorskip("jsonschema")
+    pytest.importorskip("grpc_tools")
+    from confluent_kafka.schema_registry import Schema
+    from confluent_kafka.schema_registry import SchemaRegistryClient as ConfluentClient
+    from confluent_kafka.schema_registry.json_schema import JSONSerializer
+    from confluent_kafka.schema_registry.protobuf import ProtobufSerializer
+    from confluent_kafka.serialization import MessageField, SerializationContext
+
+    from kafkawire.spark.functions import from_registry
+    from support.protobuf_shapes import build
+
+    boot = kafka_broker.bootstrap_servers
+    client = ConfluentClient({"url": registry.url})
+    json_topic, proto_topic = (f"kw-{what}-{uuid.uuid4().hex[:8]}" for what in ("json", "proto"))
+    for topic in (json_topic, proto_topic):
+        create_topic(boot, topic, 1)
+    write_json = JSONSerializer(Schema(json.dumps(JSON_ORDER), "JSON"), client)
+    ctx = SerializationContext(json_topic, MessageField.VALUE)
+    produce(boot, json_topic, [(0, None, write_json(_json_order(i), ctx), []) for i in range(20)])
+    _, proto, _, _ = build()
+    write_proto = ProtobufSerializer(proto.Order, client, {"use.deprecated.format": False})
+    ctx = SerializationContext(proto_topic, MessageField.VALUE)
+    orders = [
+        proto.Order(i64=i, name=f"order {i}", tags=[f"t{j}" for j in range(i % 3)], counts={"a": i})
+        for i in range(20)
+    ]
+    produce(boot, proto_topic, [(0, None, write_proto(m, ctx), []) for m in orders])
+    for topic, kinds in ((json_topic, ("json", "registry")), (proto_topic, ("protobuf", "registry"))):
+        where = {"t": topic, "bootstrap": boot}
+        want = _cluster(spark, where, backend, "t").select(
+            "offset", from_registry("value", registry.url, topic=topic).alias("value")
+        )
+        want_rows = sorted(want.collect())
+        assert len(want_rows) == 20 and all(r.value is not None for r in want_rows)
+        for kind in kinds:
+            typed = _cluster(
+                spark, where, backend, "t", valueFormat=kind, **{"schema.registry.url": registry.url}
+            )
+            assert typed.schema["value"] == want.schema["value"], (topic, kind)
+            assert sorted(typed.select("offset", "value").collect()) == want_rows, (topic, kind)
+
+
+@pytest.mark.backend_independent
+def test_the_format_options_are_checked_before_anything_is_read(registry, topics):
+    from kafkawire.errors import OptionError, SchemaRegistryError
+    from kafkawire.spark.kafka_cluster import KafkaClusterDataSource
+
+    base = {"kafka.bootstrap.servers": topics["bootstrap"], "subscribe": topics["typed"]}
+    url = {"schema.registry.url": registry.url}
+
+    def schema(**options):
+        return KafkaClusterDataSource({**base, **options}).schema()
+
+    with pytest.raises(OptionError, match="did you mean valueFormat"):
+        schema(valueFromat="avro", **url)
+    with pytest.raises(
+        OptionError, match="^option keyFormat or valueFormat needs option schema.registry.url"
+    ):
+        schema(valueFormat="avro")
+    with pytest.raises(OptionError, match="'xml' is not one of binary, avro, protobuf, json, registry"):
+        schema(valueFormat="xml", **url)
+    with pytest.raises(OptionError, match="option valueSubject needs option valueFormat"):
+        schema(valueSubject="orders-value", **url)
+    with pytest.raises(SchemaRegistryError, match="subject 'no-such-value'"):
+        schema(valueFormat="avro", valueSubject="no-such-value", **url)
+    with pytest.raises(SchemaRegistryError, match="schema id 4242 is not in the registry"):
+        schema(valueFormat="registry", valueSchemaId="4242", **url)
+    pattern = {"kafka.bootstrap.servers": topics["bootstrap"], "subscribePattern": "kw-typed-.*", **url}
+    with pytest.raises(OptionError, match="covers a pattern's topics"):
+        KafkaClusterDataSource({**pattern, "valueFormat": "avro"}).schema()
+    subject = f"{topics['typed']}-value"
+    # a pattern read with the subject named, or the registry's schema id, is typed
+    ddl = KafkaClusterDataSource({**pattern, "valueFormat": "avro", "valueSubject": subject}).schema()
+    assert "`value` struct<`order_id`: bigint" in ddl
+    with pytest.raises(OptionError, match="valueMessage"):
+        schema(valueFormat="avro", valueSubjectStrategy="record", **url)
+
+
+def test_an_unknown_subject_fails_at_load(spark, registry, topics, backend):
+    from pyspark.errors import PythonException
+
+    with pytest.raises(
+        PythonException, match="SchemaRegistryError: the values' reader schema, version latest"
+    ):
+        _cluster(
+            spark,
+            topics,
+            backend,
+            valueFormat="avro",
+            valueSubject="no-such-value",
+            **{"schema.registry.url": registry.url},
+        )
