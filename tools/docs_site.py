@@ -385,7 +385,7 @@ def spark_options_page() -> str:
             _table(("setting", "why"), [(f"`kafka.{n}`", why) for n, why in k.NOT_RUN.items()]),
             "## kafka-cluster: options of other sources\n",
             "An option that is neither one of the tables above nor a `kafka.` setting is one "
-            "Spark's connector ignores (`mode`, `inferSchema`, `multiline`, `checkpointLocation` on "
+            "Spark's connector ignores (`inferSchema`, `multiline`, `checkpointLocation` on "
             "a reader, `path`): `kafka-cluster` ignores it too, with a one-line warning naming it. "
             "A near miss of an option (`maxOffsetPerTrigger`, `startingOffset`) is an error that "
             "names the option meant, where the connector would quietly ignore it.\n",

@@ -263,16 +263,13 @@ def _column_format(
     kind = opts.get(f"{column}format", "binary").strip().lower()
     if kind not in FORMATS:
         raise OptionError(f"option {column}Format: {kind!r} is not one of {', '.join(FORMATS)}")
-    given = {
-        o.name: opts[o.name.lower()]
-        for o in COLUMN_FORMATS
-        if o.name.startswith(column) and o.name != f"{column}Format" and o.name.lower() in opts
-    }
+    ours = [o for o in COLUMN_FORMATS if o.name.startswith(column) and o.name != f"{column}Format"]
+    given = {o.name: opts[o.name.lower()] for o in ours if o.name.lower() in opts}
     if kind == "binary":
-        if given:
+        meant = sorted(o.name for o in ours if o.name in given and given[o.name] != o.default)
+        if meant:
             raise OptionError(
-                f"option {', '.join(sorted(given))} needs option {column}Format "
-                "(avro, protobuf, json or registry)"
+                f"option {', '.join(meant)} needs option {column}Format (avro, protobuf, json or registry)"
             )
         return None
     sources = [n for n in (f"{column}Subject", f"{column}SchemaId", f"{column}ReaderSchema") if n in given]

@@ -200,14 +200,14 @@ def test_near_misses_are_errors_naming_the_option_meant(backend, given, meant):
 
 
 def test_options_of_other_sources_are_ignored_with_one_warning_each(backend, caplog):
-    extra = {"mode": "PERMISSIVE", "inferSchema": "true", "multiline": "true", "checkpointLocation": "/tmp/c"}
+    extra = {"inferSchema": "true", "multiline": "true", "checkpointLocation": "/tmp/c"}
     with caplog.at_level(logging.WARNING, "kafkawire.cluster"):
         ClusterReadOptions.parse({**BASE, **extra})
         ClusterReadOptions.parse({**BASE, **extra})  # Spark parses a query's options more than once
     said = [r.getMessage() for r in caplog.records]
     for name in extra:
         assert len([m for m in said if m.startswith(f"option {name.lower()} ")]) <= 1
-    assert any("option mode is no option of Spark's Kafka connector" in m for m in said), said
+    assert any("option inferschema is no option of Spark's Kafka connector" in m for m in said), said
 
 
 @pytest.mark.parametrize("name", sorted(kafka_settings.CONNECTOR_REFUSES["read"]))

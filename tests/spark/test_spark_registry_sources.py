@@ -403,10 +403,10 @@ def test_the_format_options_are_checked_before_anything_is_read(registry, topics
 
 
 def test_an_unknown_subject_fails_at_load(spark, registry, topics, backend):
-    from pyspark.errors import PythonException
+    from pyspark.errors import AnalysisException
 
     with pytest.raises(
-        PythonException, match="SchemaRegistryError: the values' reader schema, version latest"
+        AnalysisException, match="SchemaRegistryError: the values' reader schema, version latest"
     ):
         _cluster(
             spark,
