@@ -366,6 +366,37 @@ def test_json_schema_and_protobuf_values_arrive_as_from_registry_reads_them(
             assert sorted(typed.select("offset", "value").collect()) == want_rows, (topic, kind)
 
 
+def test_the_tasks_decode_on_the_querys_backend(registry, backend, monkeypatch):
+    """The backend option of a query, not the worker's active backend, decodes."""
+    import pyarrow as pa
+
+    from kafkawire import _backend
+    from kafkawire.spark import registry_columns
+
+    monkeypatch.setattr(registry_columns, "_decoders", {})  # no decoder of an earlier test
+    pure = _backend.implementation("avro", "python")
+    calls = []
+    real = pure.decode_column
+    monkeypatch.setattr(pure, "decode_column", lambda *args: calls.append(1) or real(*args))
+    write = _serializer(registry.url, KEY, "backend-check", "key")
+    keys = [write({"id": i, "region": "r"}) for i in range(3)]  # registers the schema
+    formats = registry_columns.read_formats(
+        {"keyFormat": "avro", "schema.registry.url": registry.url}, lambda: ["backend-check"]
+    )
+    batch = pa.record_batch(
+        [
+            pa.array(["backend-check"] * 3),
+            pa.array([0] * 3, pa.int32()),
+            pa.array([0, 1, 2], pa.int64()),
+            pa.array(keys, pa.binary()),
+        ],
+        names=["topic", "partition", "offset", "key"],
+    )
+    typed = registry_columns.typed_batch(batch, formats, ["offset", "key"], "python")
+    assert typed.column("key").to_pylist() == [{"id": i, "region": "r"} for i in range(3)]
+    assert calls  # on the cython run too, where the active backend is the compiled one
+
+
 @pytest.mark.backend_independent
 def test_the_format_options_are_checked_before_anything_is_read(registry, topics):
     from kafkawire.errors import OptionError, SchemaRegistryError
