@@ -287,7 +287,9 @@ def test_a_stream_reads_typed_values_micro_batch_by_micro_batch(spark, registry,
     assert query.awaitTermination(300)
     assert query.exception() is None
     assert len([p for p in query.recentProgress if p["numInputRows"]]) >= 2
-    streamed = {(r.partition, r.offset): r.value for r in spark.read.parquet(out).collect()}
+    written = spark.read.parquet(out)
+    assert written.schema["value"].dataType.simpleString().startswith("struct<order_id:bigint,")
+    streamed = {(r.partition, r.offset): r.value for r in written.collect()}
     batch = {(r.partition, r.offset): r.value for r in _cluster(spark, topics, backend, **options).collect()}
     assert streamed == batch and len(batch) == GOOD + 1
 
