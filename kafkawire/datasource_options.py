@@ -211,11 +211,9 @@ def _column_format(column: str) -> Tuple[Option, ...]:
     )
 
 
-#: what decodes keys and values written by Confluent's serializers as a source reads
-#: them, and how it reaches the Schema Registry (:mod:`kafkawire.spark.registry_columns`)
-COLUMN_FORMATS: Tuple[Option, ...] = (
-    *_column_format("value"),
-    *_column_format("key"),
+#: how a source or sink reaches the Schema Registry, as Confluent's clients name it
+#: (:mod:`kafkawire.spark.registry_columns`)
+REGISTRY: Tuple[Option, ...] = (
     Option(
         "schema.registry.url",
         None,
@@ -259,7 +257,55 @@ COLUMN_FORMATS: Tuple[Option, ...] = (
         "How long one request to the registry may take; a failed one is tried 3 more times.",
     ),
 )
+#: what decodes keys and values written by Confluent's serializers as a source reads them
+COLUMN_FORMATS: Tuple[Option, ...] = (*_column_format("value"), *_column_format("key"), *REGISTRY)
 KAFKA_LOG_READ += COLUMN_FORMATS
+
+
+def _column_write_format(column: str) -> Tuple[Option, ...]:
+    """The options that encode the ``column`` (``key`` or ``value``) of a write."""
+    return (
+        Option(
+            f"{column}Format",
+            "binary",
+            f"``binary``: the ``{column}`` column as it is (string or binary). ``avro``: a struct "
+            f"``{column}`` column written as Avro, framed as Confluent's ``AvroSerializer`` frames "
+            "it, with the schema derived from the column's type as ``to_avro`` derives it (or the "
+            "subject's latest with ``use.latest.version``). Needs ``schema.registry.url``.",
+        ),
+        Option(
+            f"{column}Subject",
+            None,
+            f"The subject of the {column}s' schema (by default the one ``{column}SubjectStrategy`` "
+            "names for the ``topic`` option).",
+        ),
+        Option(
+            f"{column}SubjectStrategy",
+            "topic",
+            f"``topic`` (``<topic>-{column}``), ``record`` (the record's full name) or "
+            "``topic-record``; Confluent's class names too.",
+        ),
+    )
+
+
+#: what encodes keys and values as Confluent's serializers do as a sink writes them
+COLUMN_WRITE_FORMATS: Tuple[Option, ...] = (
+    *_column_write_format("value"),
+    *_column_write_format("key"),
+    Option(
+        "auto.register.schemas",
+        "true",
+        "Register the schema under its subject (as Confluent's serializers do by default); "
+        "``false`` looks its id up, and a schema the subject does not hold fails the write.",
+    ),
+    Option(
+        "use.latest.version",
+        "false",
+        "Write with the subject's latest version instead of the schema derived from the "
+        "column (needs ``auto.register.schemas`` ``false``).",
+    ),
+    *REGISTRY,
+)
 
 #: what ``df.write.format("kafka-log")`` takes (:mod:`kafkawire.spark.kafka_log`)
 KAFKA_LOG_WRITE: Tuple[Option, ...] = (
@@ -274,6 +320,7 @@ KAFKA_LOG_WRITE: Tuple[Option, ...] = (
     Option("topic", None, "The topic of rows whose ``topic`` column is absent or null."),
     Option("partition", "0", "The partition of rows whose ``partition`` column is absent or null."),
     Option("backend", None, "``cython`` or ``python``: the kafkawire backend the tasks encode with."),
+    *COLUMN_WRITE_FORMATS,
 )
 
 #: what ``spark.read.format("kafka-cluster")`` and ``readStream`` take besides the
@@ -615,6 +662,7 @@ KAFKA_CLUSTER_WRITE: Tuple[Option, ...] = (
         "Taken as the connector takes it on a write: a ``headers`` column is written whenever "
         "the rows have one.",
     ),
+    *COLUMN_WRITE_FORMATS,
 )
 
 #: the producer's ``kafka.`` settings a write takes besides the connection's
@@ -781,7 +829,9 @@ __all__ = [
     "defaults",
     "KAFKA_LOG_READ",
     "KAFKA_LOG_WRITE",
+    "REGISTRY",
     "COLUMN_FORMATS",
+    "COLUMN_WRITE_FORMATS",
     "KAFKA_CLUSTER_READ",
     "KAFKA_CLUSTER_CLIENT",
     "KAFKA_CLUSTER_READ_CLIENT",

@@ -41,7 +41,6 @@ import functools
 import json
 import re
 import struct
-import threading
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, Type
 
 from kafkawire.protocol import internal_topics, messages
@@ -473,26 +472,6 @@ def from_registry(
     return _arrow_udf()(_decode, typed.spark_ddl)(value)
 
 
-# a process's encoders, by their settings: the schema id asked for once per worker
-_registry_encoders: Dict[Any, Any] = {}
-_registry_lock = threading.Lock()
-
-
-def _registry_encoder(settings: Any) -> Any:
-    with _registry_lock:
-        encoder = _registry_encoders.get(settings)
-        if encoder is None:
-            from kafkawire.registry import SchemaRegistryClient
-            from kafkawire.registry.avro import RegistryAvroEncoder
-
-            url, basic_auth, bearer_token, timeout, options = settings
-            client = SchemaRegistryClient(
-                url, basic_auth=basic_auth, bearer_token=bearer_token, timeout=timeout
-            )
-            encoder = _registry_encoders[settings] = RegistryAvroEncoder(client, **dict(options))
-        return encoder
-
-
 def to_registry(
     value: "ColumnOrName",
     url: str,
@@ -517,20 +496,24 @@ def to_registry(
     names for ``topic``; ``auto_register`` registers it there, else its id is looked up.
     Each worker asks the registry once per process.
     """
+    from kafkawire.spark import registry_columns
+
     if subject is None and topic is None:
         raise ValueError("to_registry needs a subject or a topic")
-    options = (
-        ("subject", subject),
-        ("topic", topic),
-        ("subject_strategy", subject_strategy),
-        ("is_key", bool(is_key)),
-        ("schema", schema),
-        ("auto_register", bool(auto_register)),
-        ("use_latest_version", bool(use_latest_version)),
+    fmt = registry_columns.WriteFormat(
+        "key" if is_key else "value",
+        registry_columns.Registry(
+            url, basic_auth=basic_auth, bearer_token=bearer_token, timeout=float(timeout)
+        ),
+        subject,
+        topic,
+        subject_strategy,
+        auto_register=bool(auto_register),
+        use_latest_version=bool(use_latest_version),
+        schema=schema,
     )
-    settings = (url, basic_auth, bearer_token, float(timeout), options)
 
     def _encode(rows):  # type: ignore[no-untyped-def]  # see _arrow_udf
-        return _registry_encoder(settings).encode(rows)
+        return registry_columns.encoder(fmt).encode(rows)
 
     return _arrow_udf()(_encode, "binary")(value)

@@ -428,6 +428,8 @@ class ClusterWriteOptions:
     buffer_bytes: int = 32 << 20
     partitioner: str = "default"
     ignore_keys: bool = False
+    #: the struct columns written as framed Avro (``keyFormat``, ``valueFormat``)
+    formats: Tuple[registry_columns.WriteFormat, ...] = ()
 
     @classmethod
     def parse(cls, options: Mapping[str, str]) -> "ClusterWriteOptions":
@@ -478,6 +480,7 @@ class ClusterWriteOptions:
             ignore_keys=datasource_options.parse_bool(
                 settings.get("partitioner.ignore.keys", "false"), "kafka.partitioner.ignore.keys"
             ),
+            formats=registry_columns.write_formats(options),
         )
 
 
@@ -500,14 +503,20 @@ _WRITE_TYPES = {
 
 def check_write_schema(options: ClusterWriteOptions, schema: "StructType") -> None:
     """A write needs a ``value`` column, and a ``topic`` column or option; the columns
-    it takes have the types Spark's connector takes."""
+    it takes have the types Spark's connector takes (a struct, written as Avro, for a
+    ``keyFormat`` or ``valueFormat`` column)."""
     names = set(schema.fieldNames())
     if "value" not in names:
         raise ValueError(f"writing to {FORMAT} needs a 'value' column")
     if options.topic is None and "topic" not in names:
         raise ValueError(f"writing to {FORMAT} needs a 'topic' column or the 'topic' option")
+    framed = {f.column for f in options.formats}  # written as Avro: any struct
     for field in schema.fields:
         types = _WRITE_TYPES.get(field.name)
+        if field.name in framed:
+            if field.dataType.typeName() == "struct":
+                continue
+            types = ("a struct",)
         if types is not None and field.dataType.simpleString() not in types:
             raise ValueError(
                 f"writing to {FORMAT}: column {field.name!r} is {field.dataType.simpleString()},"
@@ -637,7 +646,7 @@ class ClusterWriter(DataSourceArrowWriter):
         self.options = options
 
     def write(self, iterator: Iterator["pyarrow.RecordBatch"]) -> Written:
-        return produce_rows(self.options, iterator)
+        return produce_rows(self.options, registry_columns.encoded_batches(iterator, self.options.formats))
 
 
 class ClusterStreamWriter(DataSourceStreamArrowWriter):
@@ -650,7 +659,7 @@ class ClusterStreamWriter(DataSourceStreamArrowWriter):
         self.options = options
 
     def write(self, iterator: Iterator["pyarrow.RecordBatch"]) -> Written:
-        return produce_rows(self.options, iterator)
+        return produce_rows(self.options, registry_columns.encoded_batches(iterator, self.options.formats))
 
     def commit(self, messages: List[Optional[WriterCommitMessage]], batchId: int) -> None:
         """Nothing to do: the records are written when the tasks end."""

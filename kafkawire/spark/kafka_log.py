@@ -176,6 +176,8 @@ class LogWriteOptions:
     index_interval_bytes: int = write.DEFAULT_INDEX_INTERVAL_BYTES
     topic: Optional[str] = None
     partition: int = 0
+    #: the struct columns written as framed Avro (``keyFormat``, ``valueFormat``)
+    formats: Tuple[registry_columns.WriteFormat, ...] = ()
 
     @classmethod
     def parse(cls, options: Mapping[str, str]) -> "LogWriteOptions":
@@ -194,6 +196,7 @@ class LogWriteOptions:
             ),
             topic=None if opts.get("topic") is None else _check_topic(str(opts["topic"]), "option topic"),
             partition=_check_partition(str(opts.get("partition", 0)), "option partition"),
+            formats=registry_columns.write_formats(options),
         )
 
 
@@ -282,7 +285,8 @@ class KafkaLogWriter(DataSourceArrowWriter):
 
     def write(self, iterator: Iterator["pyarrow.RecordBatch"]) -> StagedTask:
         # the records implementation the 'backend' option names, else the active one
-        return self._write(iterator, _backend.implementation("records", self.backend or None))
+        batches = registry_columns.encoded_batches(iterator, self.options.formats)
+        return self._write(batches, _backend.implementation("records", self.backend or None))
 
     def _write(self, iterator: Iterator["pyarrow.RecordBatch"], records: RecordsBackend) -> StagedTask:
         import pyarrow as pa

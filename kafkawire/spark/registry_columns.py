@@ -524,3 +524,102 @@ def typed_batches(
     """A read task's batches with their keys and values decoded (:func:`typed_batch`)."""
     for batch in batches:
         yield typed_batch(batch, formats, output, backend)
+
+
+# ---------------------------------------------------------------------------
+# writes
+
+
+@dataclass(frozen=True)
+class WriteFormat:
+    """How one column (``key`` or ``value``) of a write is encoded: as Avro framed with
+    the id of its schema under ``subject`` (or the one ``strategy`` names for ``topic``),
+    as :class:`~kafkawire.registry.avro.RegistryAvroEncoder` takes them."""
+
+    column: str
+    registry: Registry
+    subject: Optional[str]
+    topic: Optional[str]
+    strategy: str = "topic"
+    auto_register: bool = True
+    use_latest_version: bool = False
+    schema: Optional[str] = None  # the writer schema (None: derived from the column's type)
+
+    def encoder(self) -> Any:
+        """A new encoder of this format."""
+        from kafkawire.registry.avro import RegistryAvroEncoder
+
+        return RegistryAvroEncoder(
+            self.registry.client(),
+            subject=self.subject,
+            topic=self.topic,
+            is_key=self.column == "key",
+            subject_strategy=self.strategy,
+            auto_register=self.auto_register,
+            use_latest_version=self.use_latest_version,
+            schema=self.schema,
+        )
+
+
+# a process's encoders: each asks the registry for its schema's id once per worker
+_encoders: Dict[WriteFormat, Any] = {}
+
+
+def encoder(fmt: WriteFormat) -> Any:
+    """This process's encoder of ``fmt``."""
+    with _lock:
+        found = _encoders.get(fmt)
+        if found is None:
+            found = _encoders[fmt] = fmt.encoder()
+        return found
+
+
+def write_formats(options: Mapping[str, str]) -> Tuple[WriteFormat, ...]:
+    """The ``keyFormat``/``valueFormat`` options of a write (any case): the columns
+    written as framed Avro (none when both stay as they are)."""
+    from kafkawire.datasource_options import parse_bool
+    from kafkawire.registry.strategies import STRATEGIES
+
+    opts = {str(k).lower(): str(v) for k, v in options.items()}
+    auto = parse_bool(opts.get("auto.register.schemas", "true"), "auto.register.schemas")
+    latest = parse_bool(opts.get("use.latest.version", "false"), "use.latest.version")
+    out: List[WriteFormat] = []
+    for column in ("key", "value"):
+        kind = opts.get(f"{column}format", "binary").strip().lower()
+        if kind not in ("binary", "avro"):
+            raise OptionError(f"option {column}Format: writes take binary or avro, not {kind!r}")
+        if kind == "binary":
+            continue
+        strategy = opts.get(f"{column}subjectstrategy", "topic")
+        if strategy not in STRATEGIES:
+            raise OptionError(
+                f"option {column}SubjectStrategy: {strategy!r} is not one of {', '.join(STRATEGIES)}"
+            )
+        subject, topic = opts.get(f"{column}subject"), opts.get("topic")
+        if subject is None and topic is None and strategy not in ("record", "RecordNameStrategy"):
+            raise OptionError(
+                f"the {column}s' subject is named after the topic: give option topic, or option "
+                f"{column}Subject"
+            )
+        if auto and latest:
+            raise OptionError(
+                "option use.latest.version writes with a registered schema: set auto.register.schemas false"
+            )
+        out.append(WriteFormat(column, Registry.parse(opts), subject, topic, strategy, auto, latest))
+    return tuple(out)
+
+
+def encoded_batches(
+    batches: Iterator["pyarrow.RecordBatch"], formats: Sequence[WriteFormat]
+) -> Iterator["pyarrow.RecordBatch"]:
+    """A write task's batches with the struct columns of ``formats`` as framed Avro."""
+    import pyarrow as pa
+
+    for batch in batches:
+        names = batch.schema.names
+        columns = list(batch.columns)
+        for fmt in formats:
+            if fmt.column in names:
+                i = names.index(fmt.column)
+                columns[i] = encoder(fmt).encode(columns[i])
+        yield pa.RecordBatch.from_arrays(columns, names=names)

@@ -368,6 +368,71 @@ def test_json_schema_and_protobuf_values_arrive_as_from_registry_reads_them(
             assert sorted(typed.select("offset", "value").collect()) == want_rows, (topic, kind)
 
 
+def _consume(bootstrap, topic, count):
+    """The first ``count`` records of ``topic``, read by librdkafka's consumer."""
+    import time
+
+    from confluent_kafka import Consumer
+
+    consumer = Consumer(
+        {"bootstrap.servers": bootstrap, "group.id": f"g-{topic}", "auto.offset.reset": "earliest"}
+    )
+    consumer.subscribe([topic])
+    got, deadline = [], time.monotonic() + 120
+    try:
+        while len(got) < count and time.monotonic() < deadline:
+            message = consumer.poll(1.0)
+            if message is not None and message.error() is None:
+                got.append(message)
+    finally:
+        consumer.close()
+    return got
+
+
+def test_struct_rows_written_as_avro_read_back_by_confluents_deserializer(
+    spark, registry, kafka_broker, tmp_path, backend
+):
+    from confluent_kafka.schema_registry import SchemaRegistryClient as ConfluentClient
+    from confluent_kafka.schema_registry.avro import AvroDeserializer
+    from confluent_kafka.serialization import MessageField, SerializationContext
+    from pyspark.sql import functions as F
+
+    boot = kafka_broker.bootstrap_servers
+    topic = f"kw-written-{uuid.uuid4().hex[:8]}"
+    create_topic(boot, topic, 1)
+    rows = [
+        (i, f"name {i}", None if i % 4 == 0 else i * 1.5, [f"t{j}" for j in range(i % 3)]) for i in range(30)
+    ]
+    df = spark.createDataFrame(rows, "id long, name string, score double, tags array<string>")
+    frame = df.select(F.struct("id").alias("key"), F.struct(*df.columns).alias("value"))
+    options = {
+        "valueFormat": "avro",
+        "keyFormat": "avro",
+        "schema.registry.url": registry.url,
+        "topic": topic,
+    }
+    sink = frame.write.format("kafka-cluster").option("kafka.bootstrap.servers", boot)
+    sink.option("backend", backend).options(**options).mode("append").save()
+    want = [({"id": r[0]}, dict(zip(df.columns, r))) for r in rows]
+
+    read = AvroDeserializer(ConfluentClient({"url": registry.url}))
+    got = [
+        (
+            read(m.key(), SerializationContext(topic, MessageField.KEY)),
+            read(m.value(), SerializationContext(topic, MessageField.VALUE)),
+        )
+        for m in _consume(boot, topic, len(rows))
+    ]
+    assert sorted(got, key=lambda kv: kv[0]["id"]) == want
+
+    log = str(tmp_path / "log")
+    frame.write.format("kafka-log").option("backend", backend).options(**options).mode("overwrite").save(log)
+    reader = spark.read.format("kafka-log").option("backend", backend)
+    back = reader.options(**{k: v for k, v in options.items() if k != "topic"}).load(log)
+    typed = [(r.key.asDict(), r.value.asDict()) for r in back.collect()]
+    assert sorted(typed, key=lambda kv: kv[0]["id"]) == want
+
+
 def test_the_tasks_decode_on_the_querys_backend(registry, backend, monkeypatch):
     """The backend option of a query, not the worker's active backend, decodes."""
     import pyarrow as pa
