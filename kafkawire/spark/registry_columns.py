@@ -70,7 +70,7 @@ class Registry:
     @classmethod
     def parse(cls, opts: Mapping[str, str]) -> "Registry":
         """The ``schema.registry.`` options (keys lower case), as Confluent's clients name them."""
-        from urllib.parse import urlsplit, urlunsplit
+        from urllib.parse import unquote, urlsplit, urlunsplit
 
         urls = opts.get("schema.registry.url")
         if not urls:
@@ -90,7 +90,7 @@ class Registry:
             for url in (u.strip() for u in urls.split(",") if u.strip()):
                 parts = urlsplit(url)
                 if parts.username is not None:
-                    found.add((parts.username, parts.password or ""))
+                    found.add((unquote(parts.username), unquote(parts.password or "")))
                 bare.append(urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2])))
             if len(found) != 1:
                 raise OptionError(
@@ -288,9 +288,15 @@ def _column_format(
     if version != "latest":
         version = str(_number(version, f"{column}SchemaVersion", 1))
     message = given.get(f"{column}Message")
+    strategy_name = given.get(f"{column}SubjectStrategy", "topic")
+    if message is not None and kind in ("avro", "json") and "record" not in strategy_name.lower():
+        raise OptionError(
+            f"option {column}Message names a Protobuf message, or the record whose subject the "
+            f"record strategies name: not for {column}Format {kind} under the {strategy_name} strategy"
+        )
     subject = given.get(f"{column}Subject")
     if not sources:
-        subject = _subject(column, given.get(f"{column}SubjectStrategy", "topic"), message, topics)
+        subject = _subject(column, strategy_name, message, topics)
     return ColumnFormat(
         column,
         kind,
