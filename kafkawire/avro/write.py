@@ -671,6 +671,24 @@ def one_array(column: Any) -> Any:
     return column
 
 
+def binary_array(encoded: Encoded, valid: Any) -> Any:
+    """The values of ``encoded`` as a binary Arrow array (large_binary past 2 GiB), null
+    where not ``valid``."""
+    import numpy as np
+    import pyarrow as pa
+
+    data, offsets = encoded
+    n = len(valid)
+    validity = None if valid.all() else pa.array(valid).buffers()[1]
+    large = offsets[-1] >= 1 << 31  # past what int32 offsets can point to
+    return pa.Array.from_buffers(
+        pa.large_binary() if large else pa.binary(),
+        n,
+        [validity, pa.py_buffer(offsets.astype(np.int64 if large else np.int32)), pa.py_buffer(data)],
+        null_count=int(n - valid.sum()),
+    )
+
+
 class AvroArrowEncoder:
     """Writes the rows of struct columns (or tables) as Avro values of one schema.
 

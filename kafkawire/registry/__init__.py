@@ -18,8 +18,11 @@ __all__ = [
     "RegistryAvroDecoder",
     "RegistryAvroEncoder",
     "RegistryJsonDecoder",
+    "RegistryJsonEncoder",
     "RegistryProtobufDecoder",
+    "RegistryProtobufEncoder",
     "column_decoder",
+    "column_encoder",
     "decode_message_indexes",
     "encode_message_indexes",
     "frame",
@@ -38,7 +41,9 @@ _LAZY = {
     "RegistryAvroDecoder": "avro",
     "RegistryAvroEncoder": "avro",
     "RegistryJsonDecoder": "json_schema",
+    "RegistryJsonEncoder": "json_schema",
     "RegistryProtobufDecoder": "protobuf",
+    "RegistryProtobufEncoder": "protobuf",
 }
 
 

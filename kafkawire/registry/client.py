@@ -191,6 +191,26 @@ class SchemaRegistryClient:
             body["schemaType"] = schema_type
         return _parse_schema(self._request("POST", f"/subjects/{_quote(subject)}", body))
 
+    def writer_id(
+        self, subject: str, schema: str, schema_type: str = "AVRO", auto_register: bool = False
+    ) -> int:
+        """The id of ``schema`` under ``subject`` for a writer: registered there with
+        ``auto_register`` (as the serializers' ``auto.register.schemas``), else looked up,
+        a schema the subject does not hold being an error that says so."""
+        if auto_register:
+            return self.register(subject, schema, schema_type)
+        try:
+            return self.lookup(subject, schema, schema_type).schema_id
+        except SchemaRegistryError as exc:
+            if exc.status != 404:
+                raise
+            raise SchemaRegistryError(
+                f"the writer schema is not registered under the subject {subject!r}: register it, "
+                "or write with auto_register",
+                exc.status,
+                exc.error_code,
+            ) from None
+
     # -- HTTP ---------------------------------------------------------------------------
 
     def _request_headers(self) -> Dict[str, str]:
