@@ -431,7 +431,9 @@ def _registry_decoder(settings: Any) -> Any:
             from kafkawire.registry import SchemaRegistryClient, column_decoder
             from kafkawire.registry.avro import RegistryAvroDecoder
 
-            url, subject, version, reader_schema, reader_id, basic_auth, bearer_token, timeout = settings
+            url, subject, version, reader_schema, reader_id, message, basic_auth, bearer_token, timeout = (
+                settings
+            )
             client = SchemaRegistryClient(
                 url, basic_auth=basic_auth, bearer_token=bearer_token, timeout=timeout
             )
@@ -439,7 +441,12 @@ def _registry_decoder(settings: Any) -> Any:
                 decoder = RegistryAvroDecoder(client, reader_schema=reader_schema, enums_as="string")
             else:  # the registry's schema: its type picks the decoder
                 decoder = column_decoder(
-                    client, subject=subject, version=version, reader_id=reader_id, enums_as="string"
+                    client,
+                    subject=subject,
+                    version=version,
+                    reader_id=reader_id,
+                    enums_as="string",
+                    message=message,
                 )
             _registry_decoders[settings] = decoder
         return decoder
@@ -455,6 +462,7 @@ def from_registry(
     is_key: bool = False,
     version: Any = "latest",
     reader_schema: Optional[str] = None,
+    message: Optional[str] = None,
     basic_auth: Optional[Tuple[str, str]] = None,
     bearer_token: Optional[str] = None,
     timeout: float = 10.0,
@@ -468,7 +476,8 @@ def from_registry(
     its id, so a version registered meanwhile changes nothing).  Each worker fetches a
     writer schema once per process.  Enums are strings, timestamps microseconds, fixed
     binary, time-millis an int (as ``from_avro`` gives them).  A Protobuf schema's
-    first message is the column's type, as ``from_protobuf`` types it
+    message ``message`` (a full name; by default its first) is the column's type, as
+    ``from_protobuf`` types it
     (:mod:`kafkawire.registry.protobuf`); a registered JSON Schema gives the columns of
     :mod:`kafkawire.registry.json_schema` (``reader_schema`` is Avro).
     """
@@ -480,9 +489,9 @@ def from_registry(
             raise ValueError("from_registry needs a subject, a topic or a reader schema")
         subject = strategy(subject_strategy)(topic, is_key, None)
     auth = (url, basic_auth, bearer_token, float(timeout))
-    driver = _registry_decoder((url, subject, version, reader_schema, None) + auth[1:])
+    driver = _registry_decoder((url, subject, version, reader_schema, None, message) + auth[1:])
     target = spark_compatible(driver.arrow_type)
-    settings = (url, None, None, reader_schema, driver.reader_id) + auth[1:]
+    settings = (url, None, None, reader_schema, driver.reader_id, message) + auth[1:]
 
     def _decode(values):  # type: ignore[no-untyped-def]  # see _arrow_udf
         return _registry_decoder(settings).decode(values).cast(target)
@@ -498,14 +507,13 @@ def _registry_encoder(settings: Any) -> Any:
     with _registry_lock:
         encoder = _registry_encoders.get(settings)
         if encoder is None:
-            from kafkawire.registry import SchemaRegistryClient
-            from kafkawire.registry.avro import RegistryAvroEncoder
+            from kafkawire.registry import SchemaRegistryClient, column_encoder
 
             url, basic_auth, bearer_token, timeout, options = settings
             client = SchemaRegistryClient(
                 url, basic_auth=basic_auth, bearer_token=bearer_token, timeout=timeout
             )
-            encoder = _registry_encoders[settings] = RegistryAvroEncoder(client, **dict(options))
+            encoder = _registry_encoders[settings] = column_encoder(client, **dict(options))
         return encoder
 
 
@@ -520,18 +528,24 @@ def to_registry(
     schema: Optional[str] = None,
     auto_register: bool = False,
     use_latest_version: bool = False,
+    schema_type: Optional[str] = None,
+    message: Optional[str] = None,
     basic_auth: Optional[Tuple[str, str]] = None,
     bearer_token: Optional[str] = None,
     timeout: float = 10.0,
 ) -> "Column":
-    """A struct Column -> a binary Column of Avro values framed as Confluent's
-    serializers frame them (a null row gives a null value).
+    """A struct Column -> a binary Column of Avro, Protobuf or JSON values framed as
+    Confluent's serializers frame them (a null row gives a null value).
 
-    The writer schema is ``schema`` (JSON) when given, else the subject's latest version
-    with ``use_latest_version``, else the one derived from the column's type as
-    ``to_avro`` derives it.  Its subject is ``subject``, or the one ``subject_strategy``
-    names for ``topic``; ``auto_register`` registers it there, else its id is looked up.
-    Each worker asks the registry once per process.
+    The format is ``schema_type`` ("AVRO", "PROTOBUF", "JSON") when given, else the
+    type of ``schema`` (Avro or JSON Schema JSON, ``.proto`` text), else of the
+    subject's latest version, else Avro.  The writer schema is ``schema`` when given,
+    else the subject's latest version (for Avro with ``use_latest_version``; without,
+    the one derived from the column's type as ``to_avro`` derives it).  Its subject is
+    ``subject``, or the one ``subject_strategy`` names for ``topic``; ``auto_register``
+    registers it there, else its id is looked up.  ``message`` names the Protobuf
+    message the rows are (by default the schema's first).  Each worker asks the
+    registry once per process.
     """
     if subject is None and topic is None:
         raise ValueError("to_registry needs a subject or a topic")
@@ -543,6 +557,8 @@ def to_registry(
         ("schema", schema),
         ("auto_register", bool(auto_register)),
         ("use_latest_version", bool(use_latest_version)),
+        ("schema_type", schema_type),
+        ("message", message),
     )
     settings = (url, basic_auth, bearer_token, float(timeout), options)
 
