@@ -168,7 +168,9 @@ class RegistryAvroEncoder:
 
             text = self._writer.schema_json
             text = text if isinstance(text, str) else json.dumps(text)
-            self.schema_id = self.client.writer_id(self.subject, text, "AVRO", self.auto_register)
+            self.schema_id = self.client.writer_schema(
+                self.subject, text, "AVRO", self.auto_register
+            ).schema_id
         return self.schema_id
 
     def encode(self, column: Any) -> Any:

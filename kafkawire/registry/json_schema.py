@@ -883,7 +883,9 @@ class RegistryJsonEncoder:
 
     def _schema_id(self) -> int:
         if self.schema_id is None:
-            self.schema_id = self.client.writer_id(self.subject, self._text, "JSON", self._auto_register)
+            self.schema_id = self.client.writer_schema(
+                self.subject, self._text, "JSON", self._auto_register
+            ).schema_id
         return self.schema_id
 
     def encode(self, column: Any) -> Any:

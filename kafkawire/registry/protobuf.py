@@ -13,7 +13,7 @@ from typing import Any, Dict, Optional, Tuple, Union
 from kafkawire.errors import SchemaResolutionError
 from kafkawire.protobuf.decode import ProtobufColumnDecoder
 from kafkawire.protobuf.schema import Pool, add_schema
-from kafkawire.registry.client import RegisteredSchema, SchemaRegistryClient
+from kafkawire.registry.client import RegisteredSchema, SchemaReference, SchemaRegistryClient
 from kafkawire.registry.strategies import strategy
 
 # the name a registered schema's own file goes by (its references go by theirs)
@@ -111,10 +111,13 @@ class RegistryProtobufEncoder:
     ``message``, as Protobuf values framed as Confluent's ``ProtobufSerializer`` frames
     them: the magic byte, the schema's registered id, the message indexes, the body.
 
-    The schema is ``schema`` (``.proto`` text whose imports are the well-known types)
-    when given, registered under the subject with ``auto_register`` (as the serializer's
-    ``auto.register.schemas``) or else looked up there; without it, the subject's latest
-    version.  The subject is ``subject``, or the one ``subject_strategy`` names for
+    The schema is ``schema`` when given: ``.proto`` text (or the base64
+    ``FileDescriptorProto`` the serializers register), or such files by name, the first
+    the schema's own and the others the files it imports, each referenced under the
+    subject of its name as the serializer references them (the well-known types need
+    none); registered under the subject with ``auto_register`` (as the serializer's
+    ``auto.register.schemas``) or else looked up there.  Without it, the subject's
+    latest version.  The subject is ``subject``, or the one ``subject_strategy`` names for
     ``topic`` (and the message's full name).  ``message`` is a full name (default: the
     schema's first message).  The registry is asked once per encoder.
     """
@@ -127,7 +130,7 @@ class RegistryProtobufEncoder:
         topic: Optional[str] = None,
         is_key: bool = False,
         subject_strategy: str = "topic",
-        schema: Optional[str] = None,
+        schema: Union[None, str, Dict[str, str]] = None,
         message: Optional[str] = None,
         auto_register: bool = False,
     ) -> None:
@@ -148,7 +151,8 @@ class RegistryProtobufEncoder:
             pool, root = registered_pool(client, registered), _ROOT
             self.schema_id = registered.schema_id
         else:
-            pool, root = pool_from_proto(schema), "schema.proto"
+            self._files = {"schema.proto": schema} if isinstance(schema, str) else dict(schema)
+            pool, root = pool_from_proto(self._files), next(iter(self._files))
         if message is None:
             first = pool.by_indexes(root, [0])
             if first is None:
@@ -157,16 +161,27 @@ class RegistryProtobufEncoder:
         self.message = pool.message(message).full_name
         self.message_indexes = message_indexes(pool, root, self.message)
         self.subject = subject or strategy(subject_strategy)(topic or "", is_key, self.message)
-        self._schema, self._auto_register = schema, auto_register
+        self._pool, self._root, self._auto_register = pool, root, auto_register
         self._writer = ProtobufArrowEncoder(pool, self.message)
 
     def _schema_id(self) -> int:
         if self.schema_id is None:
-            assert self._schema is not None
-            self.schema_id = self.client.writer_id(
-                self.subject, self._schema, "PROTOBUF", self._auto_register
-            )
+            self.schema_id = self._registered(self.subject, self._root, 0).schema_id
         return self.schema_id
+
+    def _registered(self, subject: str, name: str, depth: int) -> RegisteredSchema:
+        """The given file ``name`` under ``subject``, after the files it imports (each
+        under the subject of its name, as the serializer's reference subject names them)."""
+        if depth > 32:
+            raise SchemaResolutionError("imports nest deeper than 32")
+        references = []
+        for imported in self._pool.files[name].imports:
+            if imported in self._files:
+                version = self._registered(imported, imported, depth + 1).version
+                references.append(SchemaReference(imported, imported, int(version or 0)))
+        return self.client.writer_schema(
+            subject, self._files[name], "PROTOBUF", self._auto_register, references
+        )
 
     def encode(self, column: Any) -> Any:
         """A binary Arrow array of the framed values (null for a null row)."""

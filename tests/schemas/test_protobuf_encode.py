@@ -274,3 +274,35 @@ def test_auto_register_and_lookup_of_a_given_schema(backend):
         assert framed[0].as_py()[6:] == bytes.fromhex("0805" + "1208" + "01000000" + "ffffffff")
         back = RegistryProtobufDecoder(client, subject="m").decode(framed)
         assert back.to_pylist() == [{"n": -3, "xs": [1, -1]}]
+
+
+def test_a_given_schema_with_imports_references_them_as_confluents_serializer_does(backend):
+    """Files by name: the imported ones under the subjects of their names, referenced
+    by the schema; found again without auto_register when Confluent's serializer
+    registered them, and registered as text with it."""
+    from kafkawire.registry.protobuf import RegistryProtobufDecoder, RegistryProtobufEncoder
+    from support.protobuf_shapes import FILES
+
+    _, order, _, _ = build()
+    clear_cache()
+    messages = [_writable(m) for m in _orders()]
+    _, column = _columns(messages)
+    with RegistryServer() as server:
+        client = SchemaRegistryClient(server.url)
+        payload = _serializer(server, order.Order)(messages[0])
+        registered = {
+            "order.proto": client.schema_version("orders-value").schema,
+            "common.proto": client.schema_version("common.proto").schema,
+        }
+        values = RegistryProtobufEncoder(client, topic="orders", schema=registered).encode(column)
+        assert values[0].as_py()[:6] == payload[:6]  # the id Confluent's serializer registered
+        read = _deserializer(server, order.Order)
+        assert [read(v) for v in values.to_pylist()] == messages
+        text = {"order.proto": FILES["order.proto"], "common.proto": FILES["common.proto"]}
+        framed = RegistryProtobufEncoder(client, subject="texts", schema=text, auto_register=True).encode(
+            column
+        )
+        latest = client.schema_version("texts")
+        assert [(r.name, r.subject) for r in latest.references] == [("common.proto", "common.proto")]
+        assert client.subject_versions("common.proto") == [1, 2]  # the descriptor, then the text
+        assert rows(RegistryProtobufDecoder(client, subject="texts").decode(framed)) == rows(column)
