@@ -142,3 +142,31 @@ def test_random_rows_read_back_by_confluents_deserializer(registry, rows):
     decoded = RegistryJsonDecoder(client, subject="orders-value").decode(values)
     for row, back in zip(rows, decoded.to_pylist()):
         assert {k: back[k] for k in row} == row
+
+
+def test_the_encoder_writes_the_type_of_the_schema_or_of_the_subjects_latest_version(registry):
+    from kafkawire.registry import column_encoder, schema_type_of
+    from kafkawire.registry.avro import RegistryAvroEncoder
+    from kafkawire.registry.protobuf import RegistryProtobufEncoder
+
+    client = SchemaRegistryClient(registry.url)
+    proto = 'syntax = "proto3"; message P { int64 x = 1; }'
+    avro = {"type": "record", "name": "P", "fields": [{"name": "x", "type": "long"}]}
+    assert [schema_type_of(s) for s in (proto, json.dumps(avro), ORDER_V2, json.dumps(ORDER_V2), True)] == [
+        "PROTOBUF",
+        "AVRO",
+        "JSON",
+        "JSON",
+        "JSON",
+    ]
+    rows = pa.array([{"x": 1}])
+    column_encoder(client, topic="p", schema=proto, auto_register=True).encode(rows)
+    column_encoder(client, topic="j", schema={"type": "object"}, auto_register=True).encode(rows)
+    assert isinstance(column_encoder(client, topic="p"), RegistryProtobufEncoder)
+    assert isinstance(column_encoder(client, topic="j"), RegistryJsonEncoder)
+    assert isinstance(column_encoder(client, topic="none"), RegistryAvroEncoder)  # no version: Avro, derived
+    assert isinstance(column_encoder(client, topic="p", schema_type="avro"), RegistryAvroEncoder)
+    with pytest.raises(ValueError, match="schema_type 'XML'"):
+        column_encoder(client, topic="p", schema_type="xml")
+    with pytest.raises(ValueError, match="a message is chosen in a Protobuf schema"):
+        column_encoder(client, topic="j", message="P")
