@@ -36,9 +36,13 @@ from kafkawire.protobuf.schema import Field, Message, Pool
 # (array, rows to write, row of each value) -> (each value's bytes, where it is not the
 # proto3 default: 0, false, empty, all-zero bits)
 Scalar = Callable[[Any, Any, Any], Tuple[Encoded, Any]]
-# (array, rows to write, row of each value) -> each row's bytes (a message body, or a
-# field's tags and values)
+# (array, rows to write, row of each value) -> each row's bytes (a message body)
 Encoder = Callable[[Any, Any, Any], Encoded]
+# a part of concat_rows: row i is data[starts[i]:starts[i] + lens[i]]
+Part = Tuple[Any, Any, Any]
+# (array, rows to write, row of each value) -> the parts of a field's tags and values in
+# each row, put side by side with the other fields' by one concat_rows per message
+Fields = Callable[[Any, Any, Any], List[Part]]
 
 _VARINT, _FIXED64, _LENGTH, _FIXED32 = 0, 1, 2, 5
 _RANGES = {  # what an Arrow integer may hold for each type: the unsigned ones also as Java's signed view
@@ -282,7 +286,7 @@ class _Compiler:
 
     # -- fields ------------------------------------------------------------------------
 
-    def field(self, f: Field, t: Any, path: str) -> Encoder:
+    def field(self, f: Field, t: Any, path: str) -> Fields:
         """The encoder of ``f``'s tags and values in each row."""
         if f.label == "repeated":
             return self._repeated(f, t, path)
@@ -290,31 +294,31 @@ class _Compiler:
             body = self.body(f, t, path)
             tag = _tag(f.number, _LENGTH)
 
-            def message(arr: Any, keep: Any, rows: Any) -> Encoded:
+            def message(arr: Any, keep: Any, rows: Any) -> List[Part]:
                 present = keep & _valid(arr)
                 enc = body(arr, present, rows)
-                return concat_rows([_const(tag, present), *_delimited(enc, present)], len(arr))
+                return [_const(tag, present), *_delimited(enc, present)]
 
             return self._checked(f, path, message)
         value = self.scalar(f, t, path)
         tag = _tag(f.number, _WIRE.get(f.type, _VARINT))
         implicit = not f.presence and f.label != "required"
 
-        def scalar(arr: Any, keep: Any, rows: Any) -> Encoded:
+        def scalar(arr: Any, keep: Any, rows: Any) -> List[Part]:
             present = keep & _valid(arr)
             enc, nonzero = value(arr, present, rows)
             if implicit:
                 present &= nonzero
-            return concat_rows([_const(tag, present), as_part(enc, present)], len(arr))
+            return [_const(tag, present), as_part(enc, present)]
 
         return self._checked(f, path, scalar)
 
-    def _checked(self, f: Field, path: str, enc: Encoder) -> Encoder:
+    def _checked(self, f: Field, path: str, enc: Fields) -> Fields:
         """``enc``, refusing a null in a required field."""
         if f.label != "required":
             return enc
 
-        def required(arr: Any, keep: Any, rows: Any) -> Encoded:
+        def required(arr: Any, keep: Any, rows: Any) -> List[Part]:
             bad = keep & ~_valid(arr)
             if bad.any():
                 raise ProtobufValueError("a null in a required field", path, _first(bad, rows))
@@ -322,7 +326,7 @@ class _Compiler:
 
         return required
 
-    def _repeated(self, f: Field, t: Any, path: str) -> Encoder:
+    def _repeated(self, f: Field, t: Any, path: str) -> Fields:
         import numpy as np
         import pyarrow as pa
 
@@ -384,8 +388,7 @@ class _Compiler:
         )
         delimited = f.type == "message"  # a string's or bytes' scalar bytes hold their length
 
-        def repeated(arr: Any, keep: Any, rows: Any) -> Encoded:
-            n = len(arr)
+        def repeated(arr: Any, keep: Any, rows: Any) -> List[Part]:
             keep = keep & _valid(arr)
             offsets, values = _slice_children(arr)
             counts = np.diff(offsets)
@@ -404,9 +407,9 @@ class _Compiler:
             lens = np.where(keep, np.diff(starts), 0)
             row_bytes = (enc[0], starts[:-1], lens)
             if not packed:
-                return concat_rows([row_bytes], n)
+                return [row_bytes]
             present = lens > 0
-            return concat_rows([_const(tag, present), as_part(varints(lens), present), row_bytes], n)
+            return [_const(tag, present), as_part(varints(lens), present), row_bytes]
 
         return repeated
 
@@ -428,7 +431,7 @@ class _Compiler:
             raise SchemaResolutionError(
                 f"field {path or '(the value)'}: {extra} not in the message {m.full_name}"
             )
-        fields: List[Tuple[int, Field, Encoder]] = []
+        fields: List[Tuple[int, Field, Fields]] = []
         for f in sorted(m.fields, key=lambda f: f.number):
             where = f"{path}.{f.name}" if path else f.name
             if f.name in names:
@@ -452,7 +455,7 @@ class _Compiler:
                             path,
                             _first(bad, rows),
                         )
-            parts = [as_part(enc(arr.field(i), keep, rows), keep) for i, _, enc in fields]
+            parts = [part for i, _, enc in fields for part in enc(arr.field(i), keep, rows)]
             if not parts:
                 return np.zeros(0, np.uint8), np.zeros(len(arr) + 1, np.int64)
             return concat_rows(parts, len(arr))
