@@ -127,6 +127,7 @@ class _Compiler:
     def __init__(self, documents: Mapping[str, JsonSchema]) -> None:
         self.documents = dict(documents)
         self.active: List[str] = []  # the $refs being compiled: one met again is a recursion
+        self.connect_logical: Dict[str, str] = {}  # path -> the Connect logical type written there
 
     # -- $ref ----------------------------------------------------------------------------
 
@@ -258,6 +259,8 @@ class _Compiler:
         import pyarrow as pa
 
         logical = CONNECT_LOGICAL.get(schema.get("title", ""))
+        if logical is not None:
+            self.connect_logical[path] = schema["title"]
         if logical is not None:
             arrow, low, high = logical
             return arrow(), _integer(path, low, high), False
@@ -525,7 +528,10 @@ class JsonSchemaLayout:
     ) -> None:
         root = _load_schema(schema)
         docs = {name: _load_schema(d) for name, d in (documents or {}).items()}
-        arrow, convert, nullable = _Compiler(docs).compile(root, root, "")
+        compiler = _Compiler(docs)
+        arrow, convert, nullable = compiler.compile(root, root, "")
+        # where the schema holds a time as Kafka Connect's integer (a writer writes it so)
+        self.connect_logical = compiler.connect_logical
         self.arrow_type = arrow
         self.nullable = nullable
         self._convert = convert
@@ -785,33 +791,40 @@ def _located(
 # -- writes -------------------------------------------------------------------------------
 
 
-def _to_json(t: Any, path: str) -> Convert:
+def _to_json(t: Any, path: str, connect: Mapping[str, str]) -> Convert:
     """The converter of a Python value of Arrow type ``t`` (as ``to_pylist`` gives it)
-    to its JSON value: timestamps and dates as the RFC 3339 text the decoder reads,
-    bytes as base64 (as Kafka Connect's JSON converter writes them), a struct's nulls
-    left out (an absent property reads as null)."""
+    to its JSON value: timestamps and dates as the RFC 3339 text the decoder reads (or,
+    where ``connect`` names a Kafka Connect logical type, its integer), bytes as base64
+    (as Kafka Connect's JSON converter writes them), a struct's nulls left out (an absent
+    property reads as null)."""
     import base64
 
     pa = _pa()
+    logical = connect.get(path, "").rsplit(".", 1)[-1]
+    if logical and (pa.types.is_timestamp(t) or pa.types.is_date(t) or pa.types.is_time(t)):
+        return _connect_integer(t, logical, path)
     if pa.types.is_struct(t):
-        fields = [(f.name, _to_json(f.type, f"{path}.{f.name}" if path else f.name)) for f in t]
+        fields = [(f.name, _to_json(f.type, f"{path}.{f.name}" if path else f.name, connect)) for f in t]
 
         def struct(v: Any) -> Any:
             return {name: convert(v[name]) for name, convert in fields if v[name] is not None}
 
         return struct
     if pa.types.is_map(t):
-        key, item = _to_json(t.key_type, f"{path}{{}}"), _to_json(t.item_type, f"{path}{{}}")
+        key, item = (
+            _to_json(t.key_type, f"{path}{{}}", connect),
+            _to_json(t.item_type, f"{path}{{}}", connect),
+        )
 
         def mapping(v: Any) -> Any:
             return {str(key(k)): None if x is None else item(x) for k, x in v}
 
         return mapping
     if pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_fixed_size_list(t):
-        element = _to_json(t.value_type, f"{path}[]")
+        element = _to_json(t.value_type, f"{path}[]", connect)
         return lambda v: [None if x is None else element(x) for x in v]
     if pa.types.is_dictionary(t):
-        return _to_json(t.value_type, path)
+        return _to_json(t.value_type, path, connect)
     if pa.types.is_timestamp(t):
 
         def timestamp(v: Any) -> Any:
@@ -833,6 +846,36 @@ def _to_json(t: Any, path: str) -> Convert:
     if pa.types.is_boolean(t) or pa.types.is_null(t):
         return lambda v: v
     raise SchemaResolutionError(f"field {path or '(the value)'}: no JSON value for the Arrow type {t}")
+
+
+def _connect_integer(t: Any, logical: str, path: str) -> Convert:
+    """A timestamp, date or time as the integer of Kafka Connect's logical type
+    ``logical`` (``Timestamp``: milliseconds since the epoch, ``Date``: days since the
+    epoch, ``Time``: milliseconds of the day)."""
+    pa = _pa()
+    epoch = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+
+    def millis(micros: int) -> int:
+        if micros % 1000:
+            raise Misfit(path, f"has a finer unit than the milliseconds of a Connect {logical}")
+        return micros // 1000
+
+    if logical == "Timestamp" and pa.types.is_timestamp(t):
+
+        def timestamp(v: Any) -> Any:
+            if v.tzinfo is None:  # a timestamp without a zone is taken as UTC
+                v = v.replace(tzinfo=datetime.timezone.utc)
+            return millis((v - epoch) // _MICRO)
+
+        return timestamp
+    if logical == "Date" and pa.types.is_date(t):
+        return lambda v: (v - epoch.date()).days
+    if logical == "Time" and pa.types.is_time(t):
+        return lambda v: millis(((v.hour * 60 + v.minute) * 60 + v.second) * 1_000_000 + v.microsecond)
+    raise SchemaResolutionError(f"field {path or '(the value)'}: a Connect {logical} is not written from {t}")
+
+
+_MICRO = datetime.timedelta(microseconds=1)
 
 
 class RegistryJsonEncoder:
@@ -898,15 +941,15 @@ class RegistryJsonEncoder:
         column = one_array(column)
         convert = self._converters.get(column.type)
         if convert is None:
-            convert = self._converters[column.type] = _to_json(column.type, "")
+            convert = self._converters[column.type] = _to_json(column.type, "", self.layout.connect_logical)
         head = frame(self._schema_id(), b"")
         out: List[Optional[bytes]] = []
         for row, value in enumerate(column.to_pylist()):
             if value is None:
                 out.append(None)
                 continue
-            document = convert(value)
             try:
+                document = convert(value)
                 self.layout.row(document)
                 text = json.dumps(document, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
             except Misfit as exc:

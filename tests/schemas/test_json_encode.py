@@ -170,3 +170,33 @@ def test_the_encoder_writes_the_type_of_the_schema_or_of_the_subjects_latest_ver
         column_encoder(client, topic="p", schema_type="xml")
     with pytest.raises(ValueError, match="a message is chosen in a Protobuf schema"):
         column_encoder(client, topic="j", message="P")
+
+
+def test_kafka_connects_logical_types_are_written_as_its_integers(registry):
+    connect = "org.apache.kafka.connect.data."
+    schema = {
+        "type": "object",
+        "title": "Tick",
+        "properties": {
+            "ts": {"type": "integer", "title": connect + "Timestamp", "connect.type": "int64"},
+            "day": {"type": "integer", "title": connect + "Date", "connect.type": "int32"},
+            "at": {"type": "integer", "title": connect + "Time", "connect.type": "int32"},
+            "days": {"type": "array", "items": {"type": "integer", "title": connect + "Date"}},
+        },
+    }
+    client = SchemaRegistryClient(registry.url)
+    values = [
+        {"ts": 1_700_000_000_123, "day": 19_000, "at": 3_600_001, "days": [-1, 0]},
+        {"ts": -1, "day": -719_162, "at": 86_399_999, "days": []},
+    ]
+    column = RegistryJsonDecoder(client, reader_schema=schema).layout
+    decoded = pa.array([column.row(v) for v in values], column.arrow_type)
+    encoder = RegistryJsonEncoder(client, topic="ticks", schema=schema, auto_register=True)
+    written = encoder.encode(decoded)
+    read = _deserializer(registry)
+    assert [read(v) for v in written.to_pylist()] == values
+    finer = pa.array(
+        [{"ts": datetime.datetime(2024, 1, 1, 0, 0, 0, 1)}], pa.struct([("ts", pa.timestamp("us"))])
+    )
+    with pytest.raises(JsonValueError, match="row 0, field ts: has a finer unit"):
+        encoder.encode(finer)
