@@ -214,9 +214,26 @@ class _Compiler:
         import pyarrow as pa
         import pyarrow.compute as pc
 
+        e = self.pool.enums[f.type_name]
+        if pa.types.is_integer(t):  # the numbers themselves (from_protobuf's enums.as.ints)
+            known = np.array(sorted({n for _, n in e.values}), np.int64)
+            number = self.scalar(Field(f.name, f.number, "int32"), t, path)
+
+            def enum_number(arr: Any, keep: Any, rows: Any) -> Tuple[Encoded, Any]:
+                if e.closed:  # a proto2 enum takes only the numbers it names
+                    values = arr.fill_null(0).to_numpy(zero_copy_only=False).astype(np.int64)
+                    unknown = keep & _valid(arr) & ~np.isin(values, known)
+                    if unknown.any():
+                        raise ProtobufValueError(
+                            f"{int(values[np.argmax(unknown)])} is not a value of {e.full_name}",
+                            path,
+                            _first(unknown, rows),
+                        )
+                return number(arr, keep, rows)
+
+            return enum_number
         if not (pa.types.is_string(t) or pa.types.is_large_string(t)):
             raise refuse
-        e = self.pool.enums[f.type_name]
         names = pa.array([n for n, _ in e.values], t)
         numbers = np.array([n for _, n in e.values], np.int64)
         prefix = f"UNKNOWN_ENUM_VALUE_{e.full_name.rsplit('.', 1)[-1]}_"

@@ -1,6 +1,6 @@
 """Confluent Schema Registry: the framing of keys and values, a REST client, the subject
-name strategies, and decoders of framed Avro, Protobuf and JSON Schema columns to typed
-Arrow columns."""
+name strategies, decoders of framed Avro, Protobuf and JSON Schema columns to typed
+Arrow columns, and encoders of Arrow rows to such columns."""
 
 import importlib
 from typing import TYPE_CHECKING, Any, Dict, Optional, Union

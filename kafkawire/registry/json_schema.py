@@ -7,7 +7,8 @@ per node; each value is parsed by the standard library's C parser and checked ag
 the reader schema as it is laid into the row that Arrow builds the column from.  The
 writer schema id of each value must name a JSON schema in the registry; the value is
 then read by the reader schema alone, as JSON is read: absent properties null, unknown
-ones dropped.  :class:`JsonColumnDecoder` reads bare JSON texts (no framing) the same way.
+ones dropped.  :class:`JsonColumnDecoder` reads bare JSON texts (no framing) the same way;
+:class:`RegistryJsonEncoder` writes Arrow rows as framed values, each checked first.
 The Connect types that Kafka Connect's JSON Schema converter writes into a schema
 (``connect.type``, a logical type's name as the ``title``) keep their width and meaning.
 

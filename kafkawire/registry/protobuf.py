@@ -1,4 +1,5 @@
-"""Columns of Protobuf values framed by Confluent's serializers, decoded to typed Arrow.
+"""Columns of Protobuf values framed by Confluent's serializers, decoded to typed Arrow,
+and Arrow rows written as such values (:class:`RegistryProtobufEncoder`).
 
 The column's message type is one of the registry's schemas (a subject's version, or a
 schema id), read with the schemas it references; every value is read with it, as

@@ -139,6 +139,18 @@ def test_proto2_required_and_defaults(backend):
     assert bodies[1] == legacy.Item(id="b", color=legacy.Item.BLUE).SerializeToString()
 
 
+def test_enums_from_their_numbers(backend):
+    _, order, legacy, _ = build()
+    status = pa.array([{"status": 7}, {"status": 0}, {"status": 2}], pa.struct([("status", pa.int32())]))
+    assert _encoder().encode(status) == [order.Order(status=s).SerializeToString() for s in (7, 0, 2)]
+    color = pa.struct([("id", pa.string()), ("color", pa.int64())])
+    assert _encoder("legacy.Item").encode(pa.array([{"id": "a", "color": 3}], color)) == [
+        legacy.Item(id="a", color=3).SerializeToString()
+    ]
+    with pytest.raises(ProtobufValueError, match="row 1, field color: 9 is not a value of legacy.Item.Color"):
+        _encoder("legacy.Item").encode(pa.array([{"id": "a"}, {"id": "b", "color": 9}], color))
+
+
 def _legacy_type():
     from kafkawire.protobuf.decode import decoder
 
