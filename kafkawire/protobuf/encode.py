@@ -22,11 +22,13 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from kafkawire.avro.write import (
     AvroArrowEncoder,
     Encoded,
+    _first,
     _fixed_width,
     _slice_children,
     _valid,
     _variable_parts,
     as_part,
+    base128,
     concat_rows,
 )
 from kafkawire.errors import ProtobufValueError, SchemaResolutionError
@@ -72,24 +74,10 @@ _PER_SECOND = {"s": 1, "ms": 1000, "us": 1_000_000, "ns": 1_000_000_000}
 
 
 def varints(values: Any) -> Encoded:
-    """uint64s as Protobuf's base-128 varints (a negative int64 as its 10-byte two's complement)."""
+    """int64s (or uint64s) as Protobuf's varints: a negative int64 as its 10-byte two's complement."""
     import numpy as np
 
-    u = np.asarray(values).astype(np.uint64, copy=False) if len(values) else np.zeros(0, np.uint64)
-    sizes = np.ones(len(u), np.int64)
-    rest = u >> np.uint64(7)
-    while rest.any():
-        sizes += rest != 0
-        rest >>= np.uint64(7)
-    offsets = np.zeros(len(u) + 1, np.int64)
-    np.cumsum(sizes, out=offsets[1:])
-    out = np.empty(int(offsets[-1]), np.uint8)
-    for k in range(int(sizes.max()) if len(u) else 0):
-        rows = sizes > k
-        byte = ((u[rows] >> np.uint64(7 * k)) & np.uint64(0x7F)).astype(np.uint8)
-        byte |= np.where(sizes[rows] > k + 1, 0x80, 0).astype(np.uint8)
-        out[offsets[:-1][rows] + k] = byte
-    return out, offsets
+    return base128(np.asarray(values).astype(np.int64, copy=False).view(np.uint64))
 
 
 def _tag(number: int, wire: int) -> Any:
@@ -99,25 +87,19 @@ def _tag(number: int, wire: int) -> Any:
     return data
 
 
-def _const(data: Any, present: Any) -> Tuple[Any, Any, Any]:
+def _const(data: Any, present: Any) -> Part:
     """A part of :func:`concat_rows`: the same bytes in every row where ``present``."""
     import numpy as np
 
     return data, np.zeros(len(present), np.int64), np.where(present, len(data), 0)
 
 
-def _delimited(body: Encoded, present: Any) -> List[Tuple[Any, Any, Any]]:
+def _delimited(body: Encoded, present: Any) -> List[Part]:
     """The parts of a length-delimited value: its length, then its bytes."""
     import numpy as np
 
     lens = np.diff(body[1])
     return [as_part(varints(lens), present), as_part(body, present)]
-
-
-def _first(bad: Any, rows: Any) -> int:
-    import numpy as np
-
-    return int(rows[int(np.argmax(bad))])
 
 
 class _Compiler:
