@@ -301,11 +301,9 @@ class UnknownSchemaIdError(SchemaFramingError):
     """A framed value whose schema id the registry does not know."""
 
 
-class AvroValueError(EncodeError):
-    """A value that its Avro schema cannot hold: a null in a field that is not
-    nullable, an integer out of the type's range, a decimal of more digits than its
-    precision, a string that is not an enum symbol.  ``field`` is the field's path
-    (``address.zip``, ``tags[]``), ``row`` the row of the column it is in."""
+class SchemaValueError(EncodeError):
+    """A value of a column that its writer schema cannot hold.  ``field`` is the
+    field's path (``address.zip``, ``tags[]``), ``row`` the row of the column it is in."""
 
     def __init__(self, reason: str, field: str, row: int) -> None:
         super().__init__(f"row {row}, field {field or '(the value)'}: {reason}")
@@ -315,6 +313,23 @@ class AvroValueError(EncodeError):
 
     def __reduce__(self) -> Tuple[Any, ...]:  # picklable across Spark's worker boundary
         return (type(self), (self.reason, self.field, self.row))
+
+
+class AvroValueError(SchemaValueError):
+    """A value that its Avro schema cannot hold: a null in a field that is not
+    nullable, an integer out of the type's range, a decimal of more digits than its
+    precision, a string that is not an enum symbol."""
+
+
+class ProtobufValueError(SchemaValueError):
+    """A value that its Protobuf message cannot hold: a null in a required field (or a
+    repeated field's item, a map's value), an integer out of the type's range, a name
+    that is not one of the enum's values, two members of one oneof set."""
+
+
+class JsonValueError(SchemaValueError):
+    """A value that its JSON Schema does not take: a wrong type, a required property
+    that is null, a value not in the enum, a number that is not finite."""
 
 
 class SchemaResolutionError(KafkaWireError, ValueError):

@@ -175,18 +175,25 @@ def varints(values: Any) -> Encoded:
     import numpy as np
 
     v = np.asarray(values, np.int64)
-    zz = ((v << 1) ^ (v >> 63)).view(np.uint64)
-    sizes = np.ones(len(v), np.int64)
-    rest = zz >> np.uint64(7)
+    return base128(((v << 1) ^ (v >> 63)).view(np.uint64))
+
+
+def base128(values: Any) -> Encoded:
+    """uint64s as base-128 varints (seven bits a byte, the low ones first)."""
+    import numpy as np
+
+    u = np.asarray(values, np.uint64)
+    sizes = np.ones(len(u), np.int64)
+    rest = u >> np.uint64(7)
     while rest.any():
         sizes += rest != 0
         rest >>= np.uint64(7)
-    offsets = np.zeros(len(v) + 1, np.int64)
+    offsets = np.zeros(len(u) + 1, np.int64)
     np.cumsum(sizes, out=offsets[1:])
     out = np.empty(int(offsets[-1]), np.uint8)
-    for k in range(int(sizes.max()) if len(v) else 0):
+    for k in range(int(sizes.max()) if len(u) else 0):
         rows = sizes > k
-        byte = ((zz[rows] >> np.uint64(7 * k)) & np.uint64(0x7F)).astype(np.uint8)
+        byte = ((u[rows] >> np.uint64(7 * k)) & np.uint64(0x7F)).astype(np.uint8)
         byte |= np.where(sizes[rows] > k + 1, 0x80, 0).astype(np.uint8)
         out[offsets[:-1][rows] + k] = byte
     return out, offsets
@@ -669,6 +676,24 @@ def one_array(column: Any) -> Any:
     if isinstance(column, pa.ChunkedArray):
         column = column.combine_chunks()
     return column
+
+
+def binary_array(encoded: Encoded, valid: Any) -> Any:
+    """The values of ``encoded`` as a binary Arrow array (large_binary past 2 GiB), null
+    where not ``valid``."""
+    import numpy as np
+    import pyarrow as pa
+
+    data, offsets = encoded
+    n = len(valid)
+    validity = None if valid.all() else pa.array(valid).buffers()[1]
+    large = offsets[-1] >= 1 << 31  # past what int32 offsets can point to
+    return pa.Array.from_buffers(
+        pa.large_binary() if large else pa.binary(),
+        n,
+        [validity, pa.py_buffer(offsets.astype(np.int64 if large else np.int32)), pa.py_buffer(data)],
+        null_count=int(n - valid.sum()),
+    )
 
 
 class AvroArrowEncoder:

@@ -57,6 +57,7 @@ class Field:
     oneof: Optional[int] = None
     presence: bool = True
     default: Optional[str] = None
+    packed: bool = False  # a repeated number written packed (proto3's default, proto2's [packed = true])
 
 
 @dataclass
@@ -269,6 +270,7 @@ def parse_proto(
         f = Field(fname, number, typ if typ in _TYPE_NUMBERS else "message", label or "optional", oneof=oneof)
         if typ not in _TYPE_NUMBERS:
             unresolved.append((f, f"{m.full_name}|{typ}"))
+        f.packed = options.get("packed", "true" if syntax == "proto3" else "false") == "true"
         if "default" in options:  # a bytes default stays C-escaped, as descriptors hold it
             f.default = options["default"][1:-1] if typ == "bytes" else _unquote(options["default"])
         # proto3: a scalar without a label (and outside a oneof) has no presence
@@ -487,6 +489,7 @@ def parse_file_descriptor(data: bytes) -> Tuple[ProtoFile, List[Enum]]:
         f = Field("", 0, "")
         proto3_optional = False
         type_number = 0
+        packed: Optional[bool] = None
         for num, v in _fields_of(raw, "field"):
             if num == 1:
                 f.name = _text(v)
@@ -502,11 +505,16 @@ def parse_file_descriptor(data: bytes) -> Tuple[ProtoFile, List[Enum]]:
                 f.default = _text(v)
             elif num == 9:
                 f.oneof = int(v)  # type: ignore[call-overload]
+            elif num == 8:  # FieldOptions: packed is its field 2
+                for n2, v2 in _fields_of(v, "field options"):  # type: ignore[arg-type]
+                    if n2 == 2:
+                        packed = bool(v2)
             elif num == 17:
                 proto3_optional = bool(v)
         if type_number not in SCALARS or type_number == 10:
             raise SchemaResolutionError(f"the field {f.name!r} has type {type_number}, not supported")
         f.type = SCALARS[type_number]
+        f.packed = packed if packed is not None else syntax == "proto3"
         if proto3_optional:
             f.oneof = -1 - f.number  # its own presence, as a oneof of one
         f.presence = not (

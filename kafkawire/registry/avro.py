@@ -13,7 +13,7 @@ from kafkawire.avro.decode import AvroColumnDecoder, SchemaLike
 from kafkawire.avro.plan import Plan, build_layout
 from kafkawire.avro.resolve import compile_plan
 from kafkawire.avro.schema import Schema, parse
-from kafkawire.errors import SchemaRegistryError, SchemaResolutionError
+from kafkawire.errors import SchemaResolutionError
 from kafkawire.registry.client import RegisteredSchema, SchemaRegistryClient
 from kafkawire.registry.strategies import strategy
 from kafkawire.registry.wire import frame
@@ -170,45 +170,15 @@ class RegistryAvroEncoder:
 
             text = self._writer.schema_json
             text = text if isinstance(text, str) else json.dumps(text)
-            subject = self.subject
-            if self.auto_register:
-                self.schema_id = self.client.register(subject, text)
-            else:
-                try:
-                    self.schema_id = self.client.lookup(subject, text).schema_id
-                except SchemaRegistryError as exc:
-                    if exc.status != 404:
-                        raise
-                    raise SchemaRegistryError(
-                        f"the writer schema is not registered under the subject {subject!r}: register it, "
-                        "or write with auto_register",
-                        exc.status,
-                        exc.error_code,
-                    ) from None
+            self.schema_id = self.client.writer_schema(
+                self.subject, text, "AVRO", self.auto_register
+            ).schema_id
         return self.schema_id
 
     def encode(self, column: Any) -> Any:
         """A binary Arrow array of the framed values (null for a null row)."""
-        import numpy as np
-        import pyarrow as pa
-
-        from kafkawire.avro.write import one_array
+        from kafkawire.avro.write import binary_array, one_array
 
         column = one_array(column)
         self._writer.compile(column.type)  # the writer schema known, its id can be had
-        (framed, framed_offsets), valid = self._writer.encode_parts(column, frame(self._schema_id(), b""))
-        n = len(valid)
-        validity = None
-        if not valid.all():
-            validity = pa.array(valid).buffers()[1]
-        large = framed_offsets[-1] >= 1 << 31  # past what int32 offsets can point to
-        return pa.Array.from_buffers(
-            pa.large_binary() if large else pa.binary(),
-            n,
-            [
-                validity,
-                pa.py_buffer(framed_offsets.astype(np.int64 if large else np.int32)),
-                pa.py_buffer(framed),
-            ],
-            null_count=int(n - valid.sum()),
-        )
+        return binary_array(*self._writer.encode_parts(column, frame(self._schema_id(), b"")))

@@ -68,6 +68,18 @@ def clear_cache() -> None:
         _fetch_locks.clear()
 
 
+def _schema_body(schema: str, schema_type: str, references: Sequence[SchemaReference]) -> Dict[str, Any]:
+    """A schema as the registry's requests hold it."""
+    body: Dict[str, Any] = {"schema": schema}
+    if schema_type != "AVRO":
+        body["schemaType"] = schema_type
+    if references:
+        body["references"] = [
+            {"name": r.name, "subject": r.subject, "version": r.version} for r in references
+        ]
+    return body
+
+
 def _parse_schema(body: Mapping[str, Any], schema_id: Optional[int] = None) -> RegisteredSchema:
     refs = tuple(
         SchemaReference(r["name"], r["subject"], int(r["version"])) for r in body.get("references") or ()
@@ -174,22 +186,46 @@ class SchemaRegistryClient:
         references: Sequence[SchemaReference] = (),
     ) -> int:
         """Register ``schema`` under ``subject`` (a schema already there keeps its id); its id."""
-        body: Dict[str, Any] = {"schema": schema}
-        if schema_type != "AVRO":
-            body["schemaType"] = schema_type
-        if references:
-            body["references"] = [
-                {"name": r.name, "subject": r.subject, "version": r.version} for r in references
-            ]
+        body = _schema_body(schema, schema_type, references)
         return int(self._request("POST", f"/subjects/{_quote(subject)}/versions", body)["id"])
 
-    def lookup(self, subject: str, schema: str, schema_type: str = "AVRO") -> RegisteredSchema:
+    def lookup(
+        self,
+        subject: str,
+        schema: str,
+        schema_type: str = "AVRO",
+        references: Sequence[SchemaReference] = (),
+    ) -> RegisteredSchema:
         """The version of ``subject`` that is ``schema`` (as the registry compares them);
         :class:`~kafkawire.errors.SchemaRegistryError` with status 404 when none is."""
-        body: Dict[str, Any] = {"schema": schema}
-        if schema_type != "AVRO":
-            body["schemaType"] = schema_type
+        body = _schema_body(schema, schema_type, references)
         return _parse_schema(self._request("POST", f"/subjects/{_quote(subject)}", body))
+
+    def writer_schema(
+        self,
+        subject: str,
+        schema: str,
+        schema_type: str = "AVRO",
+        auto_register: bool = False,
+        references: Sequence[SchemaReference] = (),
+    ) -> RegisteredSchema:
+        """``schema`` (with ``references``) as ``subject`` holds it, for a writer:
+        registered there first with ``auto_register`` (as the serializers'
+        ``auto.register.schemas``), else looked up, a schema the subject does not hold
+        being an error that says so."""
+        if auto_register:
+            self.register(subject, schema, schema_type, references)
+        try:
+            return self.lookup(subject, schema, schema_type, references)
+        except SchemaRegistryError as exc:
+            if exc.status != 404:
+                raise
+            raise SchemaRegistryError(
+                f"the writer schema is not registered under the subject {subject!r}: register it, "
+                "or write with auto_register",
+                exc.status,
+                exc.error_code,
+            ) from None
 
     # -- HTTP ---------------------------------------------------------------------------
 

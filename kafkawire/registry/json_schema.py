@@ -7,7 +7,8 @@ per node; each value is parsed by the standard library's C parser and checked ag
 the reader schema as it is laid into the row that Arrow builds the column from.  The
 writer schema id of each value must name a JSON schema in the registry; the value is
 then read by the reader schema alone, as JSON is read: absent properties null, unknown
-ones dropped.  :class:`JsonColumnDecoder` reads bare JSON texts (no framing) the same way.
+ones dropped.  :class:`JsonColumnDecoder` reads bare JSON texts (no framing) the same way;
+:class:`RegistryJsonEncoder` writes Arrow rows as framed values, each checked first.
 The Connect types that Kafka Connect's JSON Schema converter writes into a schema
 (``connect.type``, a logical type's name as the ``title``) keep their width and meaning.
 
@@ -127,6 +128,7 @@ class _Compiler:
     def __init__(self, documents: Mapping[str, JsonSchema]) -> None:
         self.documents = dict(documents)
         self.active: List[str] = []  # the $refs being compiled: one met again is a recursion
+        self.connect_logical: Dict[str, str] = {}  # path -> the Connect logical type written there
 
     # -- $ref ----------------------------------------------------------------------------
 
@@ -258,6 +260,8 @@ class _Compiler:
         import pyarrow as pa
 
         logical = CONNECT_LOGICAL.get(schema.get("title", ""))
+        if logical is not None:
+            self.connect_logical[path] = schema["title"]
         if logical is not None:
             arrow, low, high = logical
             return arrow(), _integer(path, low, high), False
@@ -525,7 +529,10 @@ class JsonSchemaLayout:
     ) -> None:
         root = _load_schema(schema)
         docs = {name: _load_schema(d) for name, d in (documents or {}).items()}
-        arrow, convert, nullable = _Compiler(docs).compile(root, root, "")
+        compiler = _Compiler(docs)
+        arrow, convert, nullable = compiler.compile(root, root, "")
+        # where the schema holds a time as Kafka Connect's integer (a writer writes it so)
+        self.connect_logical = compiler.connect_logical
         self.arrow_type = arrow
         self.nullable = nullable
         self._convert = convert
@@ -780,3 +787,175 @@ def _located(
     offset = offsets[row] if offsets is not None else None
     reason = exc.reason if offsets is not None else f"row {row}: {exc.reason}"
     return type(exc)(reason, topic, partition, offset)
+
+
+# -- writes -------------------------------------------------------------------------------
+
+
+def _to_json(t: Any, path: str, connect: Mapping[str, str]) -> Convert:
+    """The converter of a Python value of Arrow type ``t`` (as ``to_pylist`` gives it)
+    to its JSON value: timestamps and dates as the RFC 3339 text the decoder reads (or,
+    where ``connect`` names a Kafka Connect logical type, its integer), bytes as base64
+    (as Kafka Connect's JSON converter writes them), a struct's nulls left out (an absent
+    property reads as null)."""
+    import base64
+
+    pa = _pa()
+    logical = connect.get(path, "").rsplit(".", 1)[-1]
+    if logical and (pa.types.is_timestamp(t) or pa.types.is_date(t) or pa.types.is_time(t)):
+        return _connect_integer(t, logical, path)
+    if pa.types.is_struct(t):
+        fields = [(f.name, _to_json(f.type, f"{path}.{f.name}" if path else f.name, connect)) for f in t]
+
+        def struct(v: Any) -> Any:
+            return {name: convert(v[name]) for name, convert in fields if v[name] is not None}
+
+        return struct
+    if pa.types.is_map(t):
+        key, item = (
+            _to_json(t.key_type, f"{path}{{}}", connect),
+            _to_json(t.item_type, f"{path}{{}}", connect),
+        )
+
+        def mapping(v: Any) -> Any:
+            return {str(key(k)): None if x is None else item(x) for k, x in v}
+
+        return mapping
+    if pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_fixed_size_list(t):
+        element = _to_json(t.value_type, f"{path}[]", connect)
+        return lambda v: [None if x is None else element(x) for x in v]
+    if pa.types.is_dictionary(t):
+        return _to_json(t.value_type, path, connect)
+    if pa.types.is_timestamp(t):
+
+        def timestamp(v: Any) -> Any:
+            if v.tzinfo is None:  # a timestamp without a zone is taken as UTC
+                v = v.replace(tzinfo=datetime.timezone.utc)
+            return v.isoformat()
+
+        return timestamp
+    if pa.types.is_date(t) or pa.types.is_time(t):
+        return lambda v: v.isoformat()
+    if pa.types.is_binary(t) or pa.types.is_large_binary(t) or pa.types.is_fixed_size_binary(t):
+        return lambda v: base64.b64encode(v).decode("ascii")
+    if pa.types.is_decimal(t):
+        return lambda v: int(v) if v == v.to_integral_value() else float(v)
+    if pa.types.is_floating(t):
+        return lambda v: v
+    if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_integer(t):
+        return lambda v: v
+    if pa.types.is_boolean(t) or pa.types.is_null(t):
+        return lambda v: v
+    raise SchemaResolutionError(f"field {path or '(the value)'}: no JSON value for the Arrow type {t}")
+
+
+def _connect_integer(t: Any, logical: str, path: str) -> Convert:
+    """A timestamp, date or time as the integer of Kafka Connect's logical type
+    ``logical`` (``Timestamp``: milliseconds since the epoch, ``Date``: days since the
+    epoch, ``Time``: milliseconds of the day)."""
+    pa = _pa()
+    epoch = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+
+    def millis(micros: int) -> int:
+        if micros % 1000:
+            raise Misfit(path, f"has a finer unit than the milliseconds of a Connect {logical}")
+        return micros // 1000
+
+    if logical == "Timestamp" and pa.types.is_timestamp(t):
+
+        def timestamp(v: Any) -> Any:
+            if v.tzinfo is None:  # a timestamp without a zone is taken as UTC
+                v = v.replace(tzinfo=datetime.timezone.utc)
+            return millis((v - epoch) // _MICRO)
+
+        return timestamp
+    if logical == "Date" and pa.types.is_date(t):
+        return lambda v: (v - epoch.date()).days
+    if logical == "Time" and pa.types.is_time(t):
+        return lambda v: millis(((v.hour * 60 + v.minute) * 60 + v.second) * 1_000_000 + v.microsecond)
+    raise SchemaResolutionError(f"field {path or '(the value)'}: a Connect {logical} is not written from {t}")
+
+
+_MICRO = datetime.timedelta(microseconds=1)
+
+
+class RegistryJsonEncoder:
+    """Writes the rows of struct columns (or tables) as JSON values framed as
+    Confluent's ``JSONSerializer`` frames them (the magic byte, the schema's registered
+    id, the UTF-8 JSON text), each checked against the schema first as that serializer
+    validates: a value the schema does not take raises
+    :class:`~kafkawire.errors.JsonValueError` naming the field and row.
+
+    The schema is ``schema`` (JSON Schema text or its parsed form) when given,
+    registered under the subject with ``auto_register`` or else looked up there;
+    without it, the subject's latest version.  The subject is ``subject``, or the one
+    ``subject_strategy`` names for ``topic`` (and the schema's ``title``).
+    """
+
+    def __init__(
+        self,
+        client: SchemaRegistryClient,
+        *,
+        subject: Optional[str] = None,
+        topic: Optional[str] = None,
+        is_key: bool = False,
+        subject_strategy: str = "topic",
+        schema: Union[None, str, JsonSchema] = None,
+        auto_register: bool = False,
+    ) -> None:
+        if subject is None and topic is None:
+            raise ValueError("give the subject, or the topic whose subject the strategy names")
+        self.client = client
+        self.schema_id: Optional[int] = None
+        if schema is None:
+            if subject is None:
+                subject = strategy(subject_strategy)(topic or "", is_key, None)
+            registered = client.schema_version(subject)
+            self.schema_id = registered.schema_id
+            self.layout = parse_registered(client, registered)
+            self._text = registered.schema
+        else:
+            loaded = _load_schema(schema)
+            self.layout = JsonSchemaLayout(loaded)
+            self._text = schema if isinstance(schema, str) else json.dumps(schema)
+            if subject is None:
+                title = loaded.get("title") if isinstance(loaded, dict) else None
+                subject = strategy(subject_strategy)(topic or "", is_key, title)
+        self.subject = subject
+        self._auto_register = auto_register
+        self._converters: Dict[Any, Convert] = {}
+
+    def _schema_id(self) -> int:
+        if self.schema_id is None:
+            self.schema_id = self.client.writer_schema(
+                self.subject, self._text, "JSON", self._auto_register
+            ).schema_id
+        return self.schema_id
+
+    def encode(self, column: Any) -> Any:
+        """A binary Arrow array of the framed values (null for a null row)."""
+        from kafkawire.avro.write import one_array
+        from kafkawire.errors import JsonValueError
+        from kafkawire.registry.wire import frame
+
+        pa = _pa()
+        column = one_array(column)
+        convert = self._converters.get(column.type)
+        if convert is None:
+            convert = self._converters[column.type] = _to_json(column.type, "", self.layout.connect_logical)
+        head = frame(self._schema_id(), b"")
+        out: List[Optional[bytes]] = []
+        for row, value in enumerate(column.to_pylist()):
+            if value is None:
+                out.append(None)
+                continue
+            try:
+                document = convert(value)
+                self.layout.row(document)
+                text = json.dumps(document, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+            except Misfit as exc:
+                raise JsonValueError(exc.reason, exc.path, row) from None
+            except ValueError:  # NaN or an infinity where the schema takes any JSON: no JSON number
+                raise JsonValueError("a number that is not finite", "", row) from None
+            out.append(head + text.encode("utf-8"))
+        return pa.array(out, pa.binary())

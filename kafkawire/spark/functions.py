@@ -428,6 +428,7 @@ def from_registry(
     is_key: bool = False,
     version: Any = "latest",
     reader_schema: Optional[str] = None,
+    message: Optional[str] = None,
     basic_auth: Optional[Tuple[str, str]] = None,
     bearer_token: Optional[str] = None,
     timeout: float = 10.0,
@@ -441,7 +442,8 @@ def from_registry(
     its id, so a version registered meanwhile changes nothing).  Each worker fetches a
     writer schema once per process.  Enums are strings, timestamps microseconds, fixed
     binary, time-millis an int (as ``from_avro`` gives them).  A Protobuf schema's
-    first message is the column's type, as ``from_protobuf`` types it
+    message ``message`` (a full name; by default its first) is the column's type, as
+    ``from_protobuf`` types it
     (:mod:`kafkawire.registry.protobuf`); a registered JSON Schema gives the columns of
     :mod:`kafkawire.registry.json_schema` (``reader_schema`` is Avro).
     """
@@ -463,6 +465,7 @@ def from_registry(
             subject=subject,
             version=str(version),
             reader_schema=reader_schema,
+            message=message,
         )
     )
 
@@ -483,18 +486,24 @@ def to_registry(
     schema: Optional[str] = None,
     auto_register: bool = False,
     use_latest_version: bool = False,
+    schema_type: Optional[str] = None,
+    message: Optional[str] = None,
     basic_auth: Optional[Tuple[str, str]] = None,
     bearer_token: Optional[str] = None,
     timeout: float = 10.0,
 ) -> "Column":
-    """A struct Column -> a binary Column of Avro values framed as Confluent's
-    serializers frame them (a null row gives a null value).
+    """A struct Column -> a binary Column of Avro, Protobuf or JSON values framed as
+    Confluent's serializers frame them (a null row gives a null value).
 
-    The writer schema is ``schema`` (JSON) when given, else the subject's latest version
-    with ``use_latest_version``, else the one derived from the column's type as
-    ``to_avro`` derives it.  Its subject is ``subject``, or the one ``subject_strategy``
-    names for ``topic``; ``auto_register`` registers it there, else its id is looked up.
-    Each worker asks the registry once per process.
+    The format is ``schema_type`` ("AVRO", "PROTOBUF", "JSON") when given, else the
+    type of ``schema`` (Avro or JSON Schema JSON, ``.proto`` text), else of the
+    subject's latest version, else Avro.  The writer schema is ``schema`` when given,
+    else the subject's latest version (for Avro with ``use_latest_version``; without,
+    the one derived from the column's type as ``to_avro`` derives it).  Its subject is
+    ``subject``, or the one ``subject_strategy`` names for ``topic``; ``auto_register``
+    registers it there, else its id is looked up.  ``message`` names the Protobuf
+    message the rows are (by default the schema's first).  Each worker asks the
+    registry once per process.
     """
     from kafkawire.spark import registry_columns
 
@@ -511,6 +520,8 @@ def to_registry(
         auto_register=bool(auto_register),
         use_latest_version=bool(use_latest_version),
         schema=schema,
+        schema_type=schema_type,
+        message=message,
     )
 
     def _encode(rows):  # type: ignore[no-untyped-def]  # see _arrow_udf

@@ -538,9 +538,10 @@ def typed_batches(
 
 @dataclass(frozen=True)
 class WriteFormat:
-    """How one column (``key`` or ``value``) of a write is encoded: as Avro framed with
-    the id of its schema under ``subject`` (or the one ``strategy`` names for ``topic``),
-    as :class:`~kafkawire.registry.avro.RegistryAvroEncoder` takes them."""
+    """How one column (``key`` or ``value``) of a write is encoded: framed with the id
+    of its schema under ``subject`` (or the one ``strategy`` names for ``topic``), as
+    :func:`kafkawire.registry.column_encoder` takes them (``schema_type`` None: the type
+    of ``schema``, else of the subject's latest version, else Avro)."""
 
     column: str
     registry: Registry
@@ -549,21 +550,25 @@ class WriteFormat:
     strategy: str = "topic"
     auto_register: bool = True
     use_latest_version: bool = False
-    schema: Optional[str] = None  # the writer schema (None: derived from the column's type)
+    schema: Optional[str] = None  # the writer schema (None: the subject's, or derived from the column)
+    schema_type: Optional[str] = None
+    message: Optional[str] = None  # a Protobuf schema's message (None: its first)
 
     def encoder(self) -> Any:
         """A new encoder of this format."""
-        from kafkawire.registry.avro import RegistryAvroEncoder
+        from kafkawire.registry import column_encoder
 
-        return RegistryAvroEncoder(
+        return column_encoder(
             self.registry.client(),
+            schema_type=self.schema_type,
             subject=self.subject,
             topic=self.topic,
             is_key=self.column == "key",
             subject_strategy=self.strategy,
+            schema=self.schema,
+            message=self.message,
             auto_register=self.auto_register,
             use_latest_version=self.use_latest_version,
-            schema=self.schema,
         )
 
 

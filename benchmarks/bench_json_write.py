@@ -1,0 +1,64 @@
+"""An Arrow table to framed JSON values (Confluent's wire format), side by side in one run.
+
+The orders of the JSON Schema tests (version 2 of ``tests/schemas/test_json_schema.py``:
+nested objects, a list of objects, an enum, a date-time and a date) as a ``pyarrow``
+struct array, written as framed values with one registered schema id by:
+
+* kafkawire's ``RegistryJsonEncoder`` (each row checked against the schema, then
+  ``json.dumps``);
+* ``to_pylist`` and ``json.dumps`` with no check (dates by ``str``): a bound on any
+  route through Python's JSON writer;
+* confluent-kafka's ``JSONSerializer`` (validating with ``jsonschema``) on the
+  documents already made (no Arrow), timed on at most 20,000 and scaled.
+
+``python benchmarks/bench_json_write.py [N]`` prints CPU seconds and ratios.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TESTS = os.path.join(os.path.dirname(HERE), "tests")
+sys.path[:0] = [HERE, TESTS, os.path.join(TESTS, "schemas")]
+
+from test_json_schema import ORDER_V2, _ctx, _serializer, order  # noqa: E402
+
+
+def main() -> None:
+    from kafkawire.registry import SchemaRegistryClient
+    from kafkawire.registry.json_schema import JsonColumnDecoder, RegistryJsonEncoder
+    from support.schema_registry import RegistryServer
+
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
+    column = JsonColumnDecoder(ORDER_V2).decode([json.dumps(order(i, 2)).encode() for i in range(n)])
+    m = min(n, 20_000)
+    documents = [order(i, 2) for i in range(m)]
+    with RegistryServer() as server:
+        encoder = RegistryJsonEncoder(
+            SchemaRegistryClient(server.url), subject="orders-value", schema=ORDER_V2, auto_register=True
+        )
+        serializer = _serializer(server, ORDER_V2)
+        ctx = _ctx("orders")
+        times = {}
+        start = time.process_time()
+        written = encoder.encode(column)
+        times["kafkawire RegistryJsonEncoder"] = time.process_time() - start
+        start = time.process_time()
+        [json.dumps(r, default=str).encode() for r in column.to_pylist()]
+        times["to_pylist + json.dumps, unchecked"] = time.process_time() - start
+        start = time.process_time()
+        [serializer(d, ctx) for d in documents]
+        times["confluent JSONSerializer (scaled)"] = (time.process_time() - start) * n / m
+    size = written.buffers()[2].size
+    print(f"{n:,} orders to framed JSON ({size / 1e6:.1f} MB); CPU seconds")
+    for name, t in times.items():
+        ratio = t / times["kafkawire RegistryJsonEncoder"]
+        print(f"  {name:36s} {t:8.3f} s  {n / t / 1e6:6.2f} M rec/s  {ratio:6.2f}x kafkawire's time")
+
+
+if __name__ == "__main__":
+    main()
