@@ -25,11 +25,13 @@ interleaved rounds after one warm run, best of ``--rounds``:
   (``valueFormat=avro``), without and with ``valueReaderSchema``: skipped with a
   message when this tree's ``kafka-cluster`` has no such option;
 * ``floor``: ``kafka-cluster`` reading the binary values, the same aggregation on their
-  lengths: what reading costs before any decoding.
+  lengths: what reading costs before any decoding; ``udf_floor``: the same with the
+  values through an Arrow UDF that returns them unchanged (what ``from_registry``'s hop
+  to a Python worker and back costs before it decodes anything).
 
-Besides the best wall time, the CPU seconds a run of each route spends in Spark (the
-driver's JVM and its Python workers, the broker excluded), the mean of the rounds, read
-from ``/proc`` (NaN elsewhere).
+Besides the best wall time, the CPU seconds a run of each route spends in Spark, the
+mean of the rounds, read from ``/proc`` (NaN elsewhere): in the driver's JVM and in the
+Python workers it forks (the broker excluded).
 
 Run: ``python benchmarks/bench_spark_registry.py [--records N] [--partitions P]
 [--rounds R] [--only ROUTE ...] [--json FILE]``.
@@ -125,10 +127,12 @@ def _in_source(s: Setup, reader: bool):
     return aggregate(df.select("value.*") if value.startswith("struct") else df)
 
 
-def _floor(s: Setup):
+def _floor(s: Setup, hop: bool = False):
     from pyspark.sql import functions as F
 
     values = s.load("kafka-cluster").schema("value binary").load()
+    if hop:  # through an Arrow UDF that hands the values back as they came
+        values = values.select(F.arrow_udf(lambda v: v, "binary")("value").alias("value"))
     return values.groupBy((F.length("value") % 4).alias("status")).agg(
         F.count("*").alias("n"), F.sum(F.length("value")).alias("total"), F.max(F.length("value")).alias("latest")
     )
@@ -168,6 +172,9 @@ ROUTES: Dict[str, Route] = {
         _source_option_missing,
     ),
     "floor": Route("floor: kafka-cluster, binary values, the aggregation on lengths", _floor, decodes=False),
+    "udf_floor": Route(
+        "floor + an Arrow UDF handing the values back (the UDF hop)", lambda s: _floor(s, True), decodes=False
+    ),
 }
 
 
@@ -215,27 +222,34 @@ def _children() -> Dict[int, List[int]]:
     return out
 
 
-def spark_cpu(exclude: Optional[int]) -> float:
-    """CPU seconds used so far by this process's descendants (Spark's JVM and the Python
-    workers it forks, with their reaped children), less the subtree of ``exclude``
-    (the broker); NaN where ``/proc`` is not there."""
+def spark_cpu(exclude: Optional[int]) -> Dict[str, float]:
+    """CPU seconds used so far by this process's descendants, less the subtree of
+    ``exclude`` (the broker): under ``jvm`` Spark's JVM, under ``python`` the Python
+    workers it forks (with the reaped ones); NaN where ``/proc`` is not there."""
     try:
         children = _children()
     except OSError:
-        return float("nan")
-    ticks, todo = 0, list(children.get(os.getpid(), []))
+        return {"jvm": float("nan"), "python": float("nan")}
+    jvm = python = 0
+    todo = list(children.get(os.getpid(), []))
     while todo:
         pid = todo.pop()
         if pid == exclude:
             continue
         try:
             with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
+                head, tail = f.read().rsplit(")", 1)
         except OSError:
             continue
-        ticks += sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
+        utime, stime, cutime, cstime = (int(x) for x in tail.split()[11:15])
+        own, reaped = utime + stime, cutime + cstime
+        if head.endswith("(java"):  # its reaped children are Python workers
+            jvm, python = jvm + own, python + reaped
+        else:
+            python += own + reaped
         todo += children.get(pid, [])
-    return ticks / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return {"jvm": jvm / tick, "python": python / tick}
 
 
 def _rows(df) -> list:
@@ -253,13 +267,15 @@ def measure(setup: Setup, routes: Dict[str, Route], rounds: int, n: int, broker_
             want = got if want is None else want
             assert got == want, (name, got, want)
     best = {name: float("inf") for name in routes}
-    cpu = {name: 0.0 for name in routes}
+    cpu = {name: {"jvm": 0.0, "python": 0.0} for name in routes}
     for _ in range(rounds):
         for name, r in routes.items():
             c, t = spark_cpu(broker_pid), time.perf_counter()
             r.query(setup).collect()  # type: ignore[attr-defined]
             best[name] = min(best[name], time.perf_counter() - t)
-            cpu[name] += (spark_cpu(broker_pid) - c) / rounds
+            after = spark_cpu(broker_pid)
+            for side in ("jvm", "python"):
+                cpu[name][side] += (after[side] - c[side]) / rounds
     return {"wall": best, "cpu": cpu, "answer": [list(map(str, row)) for row in want or []]}
 
 
@@ -269,15 +285,17 @@ def report(fig: dict) -> str:
     lines = [
         f"{n:,} orders ({fig['avro_bytes'] / 1e6:.0f} MB of framed Avro), {fig['partitions']} partitions,"
         f" local[2], best of {fig['rounds']}; load average before {fig['load_before']}, after {fig['load_after']}",
-        f"{'route':78} {'wall s':>7} {'rows/s':>8} {'CPU s':>6} {'vs jvm':>7}",
+        f"{'route':78} {'wall s':>7} {'rows/s':>8} {'CPU s: JVM + Python':>20} {'vs jvm':>7}",
     ]
     for name, r in ROUTES.items():
         if name in fig["skipped"]:
             lines.append(f"{r.label:78} skipped: {fig['skipped'][name]}")
         elif name in wall:
             ratio = f"{base / wall[name]:6.2f}x" if base else ""
+            c = cpu[name]
             lines.append(
-                f"{r.label:78} {wall[name]:7.2f} {n / wall[name] / 1e3:7.0f}k {cpu[name]:6.1f} {ratio:>7}"
+                f"{r.label:78} {wall[name]:7.2f} {n / wall[name] / 1e3:7.0f}k"
+                f" {c['jvm'] + c['python']:6.1f}: {c['jvm']:5.1f} + {c['python']:5.1f} {ratio:>7}"
             )
     return "\n".join(lines)
 
