@@ -134,7 +134,9 @@ def _floor(s: Setup, hop: bool = False):
     if hop:  # through an Arrow UDF that hands the values back as they came
         values = values.select(F.arrow_udf(lambda v: v, "binary")("value").alias("value"))
     return values.groupBy((F.length("value") % 4).alias("status")).agg(
-        F.count("*").alias("n"), F.sum(F.length("value")).alias("total"), F.max(F.length("value")).alias("latest")
+        F.count("*").alias("n"),
+        F.sum(F.length("value")).alias("total"),
+        F.max(F.length("value")).alias("latest"),
     )
 
 
@@ -152,7 +154,8 @@ class Route:
 ROUTES: Dict[str, Route] = {
     "jvm": Route("Spark's kafka + from_avro (full schema)", lambda s: _from_avro(s, False)),
     "jvm_reader": Route(
-        "Spark's kafka + from_avro, avroSchema option: reader schema of 3 fields", lambda s: _from_avro(s, True)
+        "Spark's kafka + from_avro, avroSchema option: reader schema of 3 fields",
+        lambda s: _from_avro(s, True),
     ),
     "cluster": Route("kafka-cluster + from_registry", lambda s: _from_registry(s, False)),
     "cluster_value": Route(
@@ -351,7 +354,11 @@ def main(argv=None) -> int:
                 spark.sql(f"ADD JAR '{jar}'")
             setup = Setup(spark, broker.bootstrap_servers, topic, registry.url)
             fig["avro_bytes"] = (
-                setup.load("kafka-cluster").schema("value binary").load().selectExpr("sum(length(value))").first()[0]
+                setup.load("kafka-cluster")
+                .schema("value binary")
+                .load()
+                .selectExpr("sum(length(value))")
+                .first()[0]
             )
             fig.update(measure(setup, routes, args.rounds, args.records, broker_pid))
         fig["load_after"] = [round(x, 2) for x in os.getloadavg()]
