@@ -16,18 +16,17 @@ from libc.math cimport isfinite
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
 from libc.string cimport memcmp, memcpy, memset
 
-from kafkawire.registry import json_schema as _J
-
 include "arrow_builders.pxi"
 
 cdef extern from "Python.h":
     double PyOS_string_to_double(const char *s, char **endptr, PyObject *overflow_exception) except? -1.0
 
+# the node kinds, numbered as kafkawire.registry.json_schema numbers them (not imported
+# here: that module imports the registry's HTTP client; a test checks they agree)
 cdef enum:
     N_STRING, N_DATETIME, N_DATE, N_INT, N_NUMBER, N_BOOL, N_ARRAY, N_MAP, N_STRUCT, N_PY
 
-# the plan's module is the one home of these numbers: a mismatch is an error to see at once
-assert (_J.N_STRING, _J.N_DATE, _J.N_STRUCT, _J.N_PY) == (N_STRING, N_DATE, N_STRUCT, N_PY)
+NODE_KINDS = (N_STRING, N_DATETIME, N_DATE, N_INT, N_NUMBER, N_BOOL, N_ARRAY, N_MAP, N_STRUCT, N_PY)
 
 # nesting past this is left to the exact reader (whose parser has its own limit)
 cdef int MAX_DEPTH = 64

@@ -285,3 +285,25 @@ def test_the_orders_are_read_by_the_compiled_reader():
     )
     if read is not None:  # the Cython backend
         assert read[1] == []
+
+
+@pytest.mark.backend_independent
+def test_the_compiled_reader_numbers_the_node_kinds_as_the_plan_does():
+    from kafkawire import _backend
+    from kafkawire.registry import json_schema as J
+
+    if not _backend.fast_available():
+        pytest.skip("no Cython backend here")
+    kinds = (
+        J.N_STRING,
+        J.N_DATETIME,
+        J.N_DATE,
+        J.N_INT,
+        J.N_NUMBER,
+        J.N_BOOL,
+        J.N_ARRAY,
+        J.N_MAP,
+        J.N_STRUCT,
+        J.N_PY,
+    )
+    assert _backend.implementation("json_schema", "cython").NODE_KINDS == kinds
