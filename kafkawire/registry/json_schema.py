@@ -11,8 +11,11 @@ ones dropped.  :class:`JsonColumnDecoder` reads bare JSON texts (no framing) the
 The Connect types that Kafka Connect's JSON Schema converter writes into a schema
 (``connect.type``, a logical type's name as the ``title``) keep their width and meaning.
 
-The work is the same on both backends (the parser and Arrow's builder are native code
-already): there is no Cython twin of this module.
+This reader is exact, and it is the pure backend's whole work.  Each converter keeps
+beside it what it does (its plan), from which :class:`FastPlan` lays out the work of the
+Cython backend's reader (``kafkawire._fast.json_schema``): it parses and checks a value
+in one pass into the column's buffers, and leaves the rows it cannot vouch for to this
+reader, so both give the same column, the same exceptions and the same messages.
 """
 
 from __future__ import annotations
