@@ -78,6 +78,7 @@ _TYPES = ("object", "array", "string", "integer", "number", "boolean", "null")
 # What the compiled reader (kafkawire._fast.json_schema) does for a converter, kept beside
 # it: (kind, arguments).  A converter without one is called by that reader on the value.
 N_STRING, N_DATETIME, N_DATE, N_INT, N_NUMBER, N_BOOL, N_ARRAY, N_MAP, N_STRUCT, N_PY = range(10)
+N_JOINED = -1  # the structs of an allOf: one N_STRUCT to that reader
 _PLANS: "weakref.WeakKeyDictionary[Convert, Tuple[Any, ...]]" = weakref.WeakKeyDictionary()
 
 
@@ -519,6 +520,7 @@ def _struct(fields: Sequence[Tuple[str, Convert, bool, bool]], path: str, width:
 def _joined(parts: Sequence[Convert]) -> Convert:
     """The struct rows of several converters of one value, joined."""
 
+    @_planned(N_JOINED, parts)
     def convert(value: Any) -> Any:
         row: Dict[str, Any] = {}
         for part in parts:
@@ -567,6 +569,28 @@ def _python_outputs() -> Dict[Any, Tuple[int, int, int]]:
     }
 
 
+def _struct_fields(convert: Convert) -> Tuple[List[Tuple[str, Convert, bool, bool]], int]:
+    """The fields ``(name, converter, nullable, required)`` of a struct converter (those
+    it describes first, then the ones only required) and how many it describes; of an
+    ``allOf``'s join of structs, the fields of all, when no two describe one property."""
+    plan = _PLANS.get(convert, (N_PY,))
+    if plan[0] == N_STRUCT:
+        return list(plan[1]), plan[2]
+    if plan[0] != N_JOINED:
+        raise _Unplanned("an allOf part that is not an object schema")
+    described: List[Tuple[str, Convert, bool, bool]] = []
+    only_required: Dict[str, Tuple[str, Convert, bool, bool]] = {}
+    for part in plan[1]:
+        fields, count = _struct_fields(part)
+        described += fields[:count]
+        only_required.update((f[0], f) for f in fields[count:])
+    names = [f[0] for f in described]
+    if len(set(names)) != len(names):
+        raise _Unplanned("allOf parts that describe one property")
+    merged = [(n, c, nullable, required or n in only_required) for n, c, nullable, required in described]
+    return merged + [f for n, f in only_required.items() if n not in names], len(described)
+
+
 class FastPlan:
     """A compiled layout as the compiled reader runs it: one builder per Arrow array
     (:class:`kafkawire.avro.plan.Layout`, finished by :func:`kafkawire.avro.arrow.finish`),
@@ -612,8 +636,8 @@ class FastPlan:
                 self.builders.append(P.Builder(P.B_VAR, 0, [], pa.string()))
                 a = self._lower(arrow.item_type, item)
                 builder.kids = [keys, self.nodes[a][1]]
-        elif kind == N_STRUCT:
-            described, count = args
+        elif kind in (N_STRUCT, N_JOINED):
+            described, count = _struct_fields(convert)
             builder.kind = P.B_STRUCT
             entries = []
             for i, (name, item, nullable, required) in enumerate(described):
