@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     )
 
 # Modules every backend provides.
-MODULES = ("primitives", "crc", "codec", "records", "avro", "protobuf")
+MODULES = ("primitives", "crc", "codec", "records", "avro", "protobuf", "json_schema")
 
 _import_error: Optional[BaseException] = None
 

@@ -275,3 +275,23 @@ class ProtobufBackend(Protocol):
     ) -> List[Tuple[Any, Any, Any, int]]:
         """The builders of ``layout`` filled from ``count`` values of a binary column."""
         ...
+
+
+class JsonSchemaBackend(Protocol):
+    """The compiled JSON reader (:mod:`kafkawire.registry.json_schema` runs the active backend's)."""
+
+    def read_column(
+        self,
+        count: int,
+        array_offset: int,
+        validity: Optional[Any],
+        offsets: Any,
+        data: Any,
+        layout: Sequence[Tuple[int, int, Tuple[int, ...]]],
+        plan: Any,
+        decoder: Callable[[str], Any],
+        takes_id: Optional[Callable[[int], bool]],
+    ) -> Optional[Tuple[List[Tuple[Any, Any, Any, int]], List[int]]]:
+        """The builders of ``layout`` filled from the values it can read and the rows it
+        left to the exact reader; None: the exact reader reads every value."""
+        ...

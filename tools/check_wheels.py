@@ -16,7 +16,7 @@ import zipfile
 from typing import List
 
 # kafkawire/_backend.py's MODULES: the extensions of the compiled backend
-EXTENSIONS = ("primitives", "crc", "codec", "records", "avro", "protobuf")
+EXTENSIONS = ("primitives", "crc", "codec", "records", "avro", "protobuf", "json_schema")
 SOURCES = re.compile(r"\.(pyx|pxd|pxi|c|h)$")
 # package data every wheel needs: the protocol's JSON (the message classes are built from
 # it at import), the message classes' stub and the typed marker

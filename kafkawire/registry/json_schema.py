@@ -12,8 +12,11 @@ ones dropped.  :class:`JsonColumnDecoder` reads bare JSON texts (no framing) the
 The Connect types that Kafka Connect's JSON Schema converter writes into a schema
 (``connect.type``, a logical type's name as the ``title``) keep their width and meaning.
 
-The work is the same on both backends (the parser and Arrow's builder are native code
-already): there is no Cython twin of this module.
+This reader is exact, and it is the pure backend's whole work.  Each converter keeps
+beside it what it does (its plan), from which :class:`FastPlan` lays out the work of the
+Cython backend's reader (``kafkawire._fast.json_schema``): it parses and checks a value
+in one pass into the column's buffers, and leaves the rows it cannot vouch for to this
+reader, so both give the same column, the same exceptions and the same messages.
 """
 
 from __future__ import annotations
@@ -22,8 +25,12 @@ import datetime
 import json
 import math
 import re
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
+import weakref
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
+from kafkawire import _backend
+from kafkawire.avro import plan as P
+from kafkawire.avro.arrow import finish
 from kafkawire.avro.decode import binary_column
 from kafkawire.errors import (
     PayloadDecodeError,
@@ -34,6 +41,16 @@ from kafkawire.errors import (
 from kafkawire.registry.client import RegisteredSchema, SchemaRegistryClient
 from kafkawire.registry.strategies import strategy
 from kafkawire.registry.wire import parse_header
+
+if TYPE_CHECKING:  # a type checker reads the pure twin; at run time the active backend's
+    from kafkawire._backend_interfaces import JsonSchemaBackend
+    from kafkawire._pure import json_schema as _pure_json_schema
+
+    from kafkawire._pure.json_schema import read_column as _read_column
+
+    _PURE_IS_A_BACKEND: JsonSchemaBackend = _pure_json_schema  # what implementation("json_schema") promises
+else:
+    _backend.bind(globals(), "json_schema", ("read_column",), prefix="_")
 
 JsonSchema = Union[bool, Dict[str, Any]]
 # a node's converter: the parsed JSON value to what Arrow's builder takes, checked
@@ -58,6 +75,20 @@ _DATE_TIME = re.compile(
 )
 _DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})\Z", re.ASCII)
 _TYPES = ("object", "array", "string", "integer", "number", "boolean", "null")
+
+# What the compiled reader (kafkawire._fast.json_schema) does for a converter, kept beside
+# it: (kind, arguments).  A converter without one is called by that reader on the value.
+N_STRING, N_DATETIME, N_DATE, N_INT, N_NUMBER, N_BOOL, N_ARRAY, N_MAP, N_STRUCT, N_PY = range(10)
+N_JOINED = -1  # the structs of an allOf: one N_STRUCT to that reader
+_PLANS: "weakref.WeakKeyDictionary[Convert, Tuple[Any, ...]]" = weakref.WeakKeyDictionary()
+
+
+def _planned(*plan: Any) -> Callable[[Convert], Convert]:
+    def mark(convert: Convert) -> Convert:
+        _PLANS[convert] = plan
+        return convert
+
+    return mark
 
 
 class Misfit(ValueError):
@@ -386,6 +417,9 @@ def _null(path: str) -> Convert:
 
 
 def _string(path: str, parse: Optional[Callable[[str], Any]]) -> Convert:
+    kinds: Dict[Any, int] = {None: N_STRING, _parse_date_time: N_DATETIME, _parse_date: N_DATE}
+
+    @_planned(kinds[parse])
     def convert(value: Any) -> Any:
         if type(value) is not str:
             raise _wrong(path, "a string", value)
@@ -400,6 +434,7 @@ def _string(path: str, parse: Optional[Callable[[str], Any]]) -> Convert:
 
 
 def _integer(path: str, low: int = _INT64[0], high: int = _INT64[1]) -> Convert:
+    @_planned(N_INT, low, high)
     def convert(value: Any) -> Any:
         if type(value) is float and value.is_integer():  # 1.0 is an integer to JSON Schema
             value = int(value)
@@ -413,6 +448,7 @@ def _integer(path: str, low: int = _INT64[0], high: int = _INT64[1]) -> Convert:
 
 
 def _number(path: str) -> Convert:
+    @_planned(N_NUMBER)
     def convert(value: Any) -> Any:
         if type(value) is int:
             try:
@@ -429,6 +465,7 @@ def _number(path: str) -> Convert:
 
 
 def _boolean(path: str) -> Convert:
+    @_planned(N_BOOL)
     def convert(value: Any) -> Any:
         if type(value) is not bool:
             raise _wrong(path, "a boolean", value)
@@ -438,6 +475,7 @@ def _boolean(path: str) -> Convert:
 
 
 def _array(item: Convert, nullable: bool, path: str) -> Convert:
+    @_planned(N_ARRAY, item, nullable)
     def convert(value: Any) -> Any:
         if type(value) is not list:
             raise _wrong(path, "an array", value)
@@ -449,6 +487,7 @@ def _array(item: Convert, nullable: bool, path: str) -> Convert:
 
 
 def _map(item: Convert, nullable: bool, path: str) -> Convert:
+    @_planned(N_MAP, item, nullable)
     def convert(value: Any) -> Any:
         if type(value) is not dict:
             raise _wrong(path, "an object", value)
@@ -461,6 +500,7 @@ def _struct(fields: Sequence[Tuple[str, Convert, bool, bool]], path: str, width:
     described = fields[:width]
     undescribed = [name for name, _, _, _ in fields[width:]]
 
+    @_planned(N_STRUCT, fields, width)
     def convert(value: Any) -> Any:
         if type(value) is not dict:
             raise _wrong(path, "an object", value)
@@ -484,6 +524,7 @@ def _struct(fields: Sequence[Tuple[str, Convert, bool, bool]], path: str, width:
 def _joined(parts: Sequence[Convert]) -> Convert:
     """The struct rows of several converters of one value, joined."""
 
+    @_planned(N_JOINED, parts)
     def convert(value: Any) -> Any:
         row: Dict[str, Any] = {}
         for part in parts:
@@ -517,6 +558,107 @@ def _any_of(branches: Sequence[Convert], path: str) -> Convert:
     return convert
 
 
+class _Unplanned(Exception):
+    """A node of an Arrow type the compiled reader cannot lay a converter's result in."""
+
+
+# the Arrow types of the converters the compiled reader calls: (kind of result, width)
+def _python_outputs() -> Dict[Any, Tuple[int, int, int]]:
+    pa = _pa()
+    return {
+        pa.string(): (0, P.B_VAR, 0),
+        pa.int64(): (1, P.B_FIXED, 8),
+        pa.float64(): (2, P.B_FIXED, 8),
+        pa.bool_(): (3, P.B_FIXED, 1),
+    }
+
+
+def _struct_fields(convert: Convert) -> Tuple[List[Tuple[str, Convert, bool, bool]], int]:
+    """The fields ``(name, converter, nullable, required)`` of a struct converter (those
+    it describes first, then the ones only required) and how many it describes; of an
+    ``allOf``'s join of structs, the fields of all, when no two describe one property."""
+    plan = _PLANS.get(convert, (N_PY,))
+    if plan[0] == N_STRUCT:
+        return list(plan[1]), plan[2]
+    if plan[0] != N_JOINED:
+        raise _Unplanned("an allOf part that is not an object schema")
+    described: List[Tuple[str, Convert, bool, bool]] = []
+    only_required: Dict[str, Tuple[str, Convert, bool, bool]] = {}
+    for part in plan[1]:
+        fields, count = _struct_fields(part)
+        described += fields[:count]
+        only_required.update((f[0], f) for f in fields[count:])
+    names = [f[0] for f in described]
+    if len(set(names)) != len(names):
+        raise _Unplanned("allOf parts that describe one property")
+    merged = [(n, c, nullable, required or n in only_required) for n, c, nullable, required in described]
+    return merged + [f for n, f in only_required.items() if n not in names], len(described)
+
+
+class FastPlan:
+    """A compiled layout as the compiled reader runs it: one builder per Arrow array
+    (:class:`kafkawire.avro.plan.Layout`, finished by :func:`kafkawire.avro.arrow.finish`),
+    nodes ``(kind, builder, a, b, width, low, high, converter)`` (the root first) and the
+    struct fields ``(name, node, nullable, required)``."""
+
+    def __init__(self, arrow_type: Any, convert: Convert, nullable: bool) -> None:
+        self.builders: List[P.Builder] = []
+        self.nodes: List[Tuple[Any, ...]] = []
+        self.fields: List[Tuple[bytes, int, bool, bool]] = []
+        self._python = _python_outputs()
+        self._lower(arrow_type, convert)
+        self.layout = P.Layout(self.builders, arrow_type, {})  # no Avro reader schema
+        self.spec = self.layout.spec()
+        self.plan = (self.nodes, self.fields, nullable)
+
+    def _lower(self, arrow: Any, convert: Convert) -> int:
+        """The node of ``convert`` (of Arrow type ``arrow``), its kids' nodes after it."""
+        pa = _pa()
+        plan = _PLANS.get(convert, (N_PY,))
+        kind, args = plan[0], plan[1:]
+        node, out = len(self.nodes), len(self.builders)
+        self.nodes.append(())
+        self.builders.append(P.Builder(P.B_NULL, 0, [], arrow))
+        a = b = width = low = high = 0
+        builder = P.Builder(P.B_FIXED, 0, [], arrow)
+        if kind in (N_STRING, N_DATETIME, N_DATE, N_INT, N_NUMBER, N_BOOL):
+            if kind == N_STRING:
+                builder.kind = P.B_VAR
+            else:
+                width = builder.width = 1 if kind == N_BOOL else arrow.bit_width // 8
+            if kind == N_INT:
+                low, high = args
+        elif kind in (N_ARRAY, N_MAP):
+            item, b = args
+            if kind == N_ARRAY:
+                builder.kind = P.B_LIST
+                a = self._lower(arrow.value_type, item)
+                builder.kids = [self.nodes[a][1]]
+            else:
+                builder.kind = P.B_MAP
+                keys = len(self.builders)
+                self.builders.append(P.Builder(P.B_VAR, 0, [], pa.string()))
+                a = self._lower(arrow.item_type, item)
+                builder.kids = [keys, self.nodes[a][1]]
+        elif kind in (N_STRUCT, N_JOINED):
+            described, count = _struct_fields(convert)
+            builder.kind = P.B_STRUCT
+            entries = []
+            for i, (name, item, nullable, required) in enumerate(described):
+                kid = self._lower(arrow.field(i).type, item) if i < count else -1
+                entries.append((name.encode("utf-8"), kid, nullable, required))
+            builder.kids = [self.nodes[kid][1] for _, kid, _, _ in entries if kid >= 0]
+            a, b = len(self.fields), len(entries)
+            self.fields.extend(entries)
+        else:
+            if arrow not in self._python:
+                raise _Unplanned(str(arrow))
+            a, builder.kind, builder.width = self._python[arrow]
+        self.builders[out] = builder
+        self.nodes[node] = (kind, out, a, b, width, low, high, convert if kind == N_PY else None)
+        return node
+
+
 class JsonSchemaLayout:
     """A JSON Schema compiled: its Arrow type and the converter of parsed values.
 
@@ -536,6 +678,10 @@ class JsonSchemaLayout:
         self.arrow_type = arrow
         self.nullable = nullable
         self._convert = convert
+        try:
+            self.fast: Optional[FastPlan] = FastPlan(arrow, convert, nullable)
+        except _Unplanned:  # a type only the exact reader builds: it reads every value
+            self.fast = None
 
     def row(self, document: Any) -> Any:
         """A parsed JSON value as the row Arrow builds from; :class:`Misfit` when the
@@ -661,8 +807,60 @@ class JsonColumnDecoder:
         import pyarrow as pa
 
         column = binary_column(values)
+        fast = self.layout.fast
+        read = None
+        if fast is not None:
+            validity, value_offsets, data = column.buffers()
+            read = _read_column(
+                len(column),
+                column.offset,
+                validity,
+                value_offsets,
+                data,
+                fast.spec,
+                fast.plan,
+                _DECODER.decode,
+                self._takes_id if self.framed else None,
+            )
+        if fast is None or read is None:
+            rows = self._exact_rows(column, range(len(column)), topic, partitions, offsets, reasons)
+            return pa.array(rows, self.layout.arrow_type)
+        builders, left = read
+        out = finish(fast.layout, builders)
+        # the rows the compiled reader left (null in ``out``): the exact reader's to give or refuse
+        given = [
+            (i, row)
+            for i, row in zip(left, self._exact_rows(column, left, topic, partitions, offsets, reasons))
+            if row is not None
+        ]
+        if not given:
+            return out
+        extra = pa.array([row for _, row in given], self.layout.arrow_type)
+        take = list(range(len(out)))
+        for k, (i, _) in enumerate(given):
+            take[i] = len(out) + k
+        return pa.concat_arrays([out, extra]).take(pa.array(take, pa.int64()))
+
+    framed = False
+
+    def _takes_id(self, schema_id: int) -> bool:
+        """Whether the compiled reader reads framed values of ``schema_id``."""
+        return False
+
+    def _exact_rows(
+        self,
+        column: Any,
+        indexes: Sequence[int],
+        topic: Optional[str],
+        partitions: Optional[Sequence[int]],
+        offsets: Optional[Sequence[int]],
+        reasons: Optional[List[Optional[str]]],
+    ) -> List[Any]:
+        """The rows of the values at ``indexes``, read by the exact reader (the pure
+        backend's whole work)."""
         rows: List[Any] = []
-        for i, value in enumerate(column.to_pylist()):
+        for i in indexes:
+            value = column[i].as_py()
             if value is None:
                 rows.append(None)
                 continue
@@ -674,7 +872,7 @@ class JsonColumnDecoder:
                     raise located from None
                 reasons[i] = str(located)
                 rows.append(None)
-        return pa.array(rows, self.layout.arrow_type)
+        return rows
 
     def decode(
         self,
@@ -765,6 +963,10 @@ class RegistryJsonDecoder(JsonColumnDecoder):
     def row(self, value: bytes) -> Any:
         """One framed value as the row Arrow builds from (raises the error without its place)."""
         schema_id, start = parse_header(value)
+        self._check_id(schema_id)
+        return self._checked(parse_body(value, start), f"schema id {schema_id}: ")
+
+    def _check_id(self, schema_id: int) -> None:
         if schema_id not in self._json_ids:
             registered = self.client.schema_by_id(schema_id)
             if registered.schema_type != "JSON":
@@ -772,7 +974,17 @@ class RegistryJsonDecoder(JsonColumnDecoder):
                     f"schema id {schema_id} is {registered.schema_type}, not JSON Schema"
                 )
             self._json_ids.add(schema_id)
-        return self._checked(parse_body(value, start), f"schema id {schema_id}: ")
+
+    framed = True
+
+    def _takes_id(self, schema_id: int) -> bool:
+        """Whether the compiled reader reads values of ``schema_id``: else the exact
+        reader raises for them, in their row's turn."""
+        try:
+            self._check_id(schema_id)
+        except Exception:  # whatever the registry raises is the exact reader's to report
+            return False
+        return True
 
 
 def _located(

@@ -26,6 +26,7 @@ BINDERS = (
     "kafkawire.protocol.compression",
     "kafkawire.avro.decode",
     "kafkawire.protobuf.decode",
+    "kafkawire.registry.json_schema",
 )
 
 
