@@ -35,6 +35,7 @@ if TYPE_CHECKING:
         AvroBackend,
         CodecBackend,
         CrcBackend,
+        JsonSchemaBackend,
         PrimitivesBackend,
         ProtobufBackend,
         RecordsBackend,
@@ -149,6 +150,10 @@ def implementation(module: Literal["avro"], backend: Optional[str]) -> AvroBacke
 
 @overload
 def implementation(module: Literal["protobuf"], backend: Optional[str]) -> ProtobufBackend: ...
+
+
+@overload
+def implementation(module: Literal["json_schema"], backend: Optional[str]) -> JsonSchemaBackend: ...
 
 
 @overload

@@ -69,7 +69,7 @@ def column_decoder(
     ``reader_id``, or version ``version`` of ``subject``: the decoder of that schema's
     type ("AVRO", "PROTOBUF" or "JSON").  ``message`` is the Protobuf message (default:
     the schema's first; a message for another type is a ``ValueError``); ``backend``
-    ("cython", "python") decodes Avro and Protobuf (JSON is parsed alike on both)."""
+    ("cython", "python") is the backend that decodes."""
     if reader_id is not None:
         registered = client.schema_by_id(reader_id)
     elif subject is not None:
@@ -91,7 +91,7 @@ def column_decoder(
     if registered.schema_type == "JSON":
         from kafkawire.registry.json_schema import RegistryJsonDecoder
 
-        return RegistryJsonDecoder(client, reader_id=registered.schema_id)
+        return RegistryJsonDecoder(client, reader_id=registered.schema_id, backend=backend)
     from kafkawire.registry.avro import RegistryAvroDecoder
 
     return RegistryAvroDecoder(client, reader_id=registered.schema_id, enums_as=enums_as, backend=backend)

@@ -770,14 +770,22 @@ def parse_registered(client: SchemaRegistryClient, registered: RegisteredSchema)
 class JsonColumnDecoder:
     """Decodes a binary column of JSON texts (bare bodies, no framing) to the Arrow
     type of ``schema`` (JSON Schema text or its parsed form; ``documents`` are the
-    schemas its ``$ref``s name, by name)."""
+    schemas its ``$ref``s name, by name).  ``backend`` ("cython", "python") is the
+    backend that reads (by default the active one, when each call runs)."""
 
     def __init__(
         self,
         schema: Union[str, JsonSchema],
         documents: Optional[Mapping[str, Union[str, JsonSchema]]] = None,
+        backend: Optional[str] = None,
     ) -> None:
         self.layout = JsonSchemaLayout(schema, documents)
+        self._choose(backend)
+
+    def _choose(self, backend: Optional[str]) -> None:
+        self._chosen = (
+            None if backend is None else _backend.implementation("json_schema", backend).read_column
+        )
 
     @property
     def arrow_type(self) -> Any:
@@ -811,7 +819,7 @@ class JsonColumnDecoder:
         read = None
         if fast is not None:
             validity, value_offsets, data = column.buffers()
-            read = _read_column(
+            read = (self._chosen or _read_column)(
                 len(column),
                 column.offset,
                 validity,
@@ -916,7 +924,8 @@ class RegistryJsonDecoder(JsonColumnDecoder):
     The reader schema is ``reader_schema`` when given (JSON Schema text or its parsed
     form, with ``documents``, the schemas its ``$ref``s name), else the registry's schema
     ``reader_id``, else version ``version`` of ``subject``.  The schema id of each value
-    must be a JSON schema of the registry (fetched once per process).
+    must be a JSON schema of the registry (fetched once per process).  ``backend`` as
+    :class:`JsonColumnDecoder`'s.
     """
 
     def __init__(
@@ -928,9 +937,11 @@ class RegistryJsonDecoder(JsonColumnDecoder):
         reader_schema: Union[None, str, JsonSchema] = None,
         documents: Optional[Mapping[str, Union[str, JsonSchema]]] = None,
         reader_id: Optional[int] = None,
+        backend: Optional[str] = None,
     ) -> None:
         self.client = client
         self.reader_id: Optional[int] = reader_id
+        self._choose(backend)
         if reader_schema is not None:
             self.layout = JsonSchemaLayout(reader_schema, documents)
         elif reader_id is not None:

@@ -168,7 +168,7 @@ class ColumnFormat:
                 client, reader_schema=self.reader_schema, enums_as="string", backend=backend, **where
             )
         if self.format == "json":
-            return RegistryJsonDecoder(client, reader_schema=self.reader_schema, **where)
+            return RegistryJsonDecoder(client, reader_schema=self.reader_schema, backend=backend, **where)
         if self.format == "protobuf":
             return RegistryProtobufDecoder(client, message=self.message, backend=backend, **where)
         return column_decoder(client, enums_as="string", message=self.message, backend=backend, **where)

@@ -287,6 +287,21 @@ def test_the_orders_are_read_by_the_compiled_reader():
         assert read[1] == []
 
 
+def test_a_decoder_given_a_backend_reads_on_it(monkeypatch):
+    """``backend=`` (a Spark query's backend option) picks the reader, whichever is active."""
+    from kafkawire import _backend
+
+    pure = _backend.implementation("json_schema", "python")
+    calls = []
+    real = pure.read_column
+    monkeypatch.setattr(pure, "read_column", lambda *args: calls.append(1) or real(*args))
+    column = pa.array([frame(1, json.dumps(order(i, 2)).encode()) for i in range(5)], pa.binary())
+    decoder = RegistryJsonDecoder(_JsonIds(), reader_schema=ORDER_V2, backend="python")
+    want = RegistryJsonDecoder(_JsonIds(), reader_schema=ORDER_V2).decode(column)
+    assert decoder.decode(column).equals(want)
+    assert calls  # on the cython run too, where the active backend is the compiled one
+
+
 @pytest.mark.backend_independent
 def test_the_compiled_reader_numbers_the_node_kinds_as_the_plan_does():
     from kafkawire import _backend
