@@ -2,7 +2,8 @@
 
 kafkawire has two backends with the same module names and the same behaviour:
 ``kafkawire._fast`` (Cython, compiled to C) and ``kafkawire._pure`` (pure Python).
-The Cython backend is used when its extensions import; ``KAFKAWIRE_NO_EXTENSIONS=1``
+The Cython backend is used when its extensions import (the schema decoders', found then,
+when first asked for: ``import kafkawire`` does not pay for them); ``KAFKAWIRE_NO_EXTENSIONS=1``
 selects the pure one, and so does any Python but CPython (PyPy, whose emulation of
 CPython's C API cannot run the extension types).  When the extensions fail to import
 otherwise, kafkawire runs the pure backend and says so once, with a ``RuntimeWarning`` naming the cause and the fix
@@ -43,6 +44,10 @@ if TYPE_CHECKING:
 
 # Modules every backend provides.
 MODULES = ("primitives", "crc", "codec", "records", "avro", "protobuf", "json_schema")
+# Of the Cython backend's, the ones imported when first asked for, as the pure backend's
+# all are: the schema decoders (with their plan and schema modules), which the codec
+# does not need.  The choice of backend still sees that they are there.
+_ON_DEMAND = ("avro", "protobuf", "json_schema")
 
 _import_error: Optional[BaseException] = None
 
@@ -170,7 +175,15 @@ def implementation(module: str, backend: Optional[str]) -> Any:
     if backend == "cython":
         if _fast is None:
             raise ImportError(f"the Cython backend is not available: {_import_error}")
-        return _fast[module]
+        found = _fast.get(module)
+        if found is None:  # one of _ON_DEMAND, there when the backend was chosen
+            try:
+                found = _fast[module] = importlib.import_module(f"kafkawire._fast.{module}")
+            except ImportError as exc:
+                raise ImportError(
+                    f"the Cython backend's {module} module did not import: {fallback_reason(exc)}"
+                ) from exc
+        return found
     if backend == "python":
         # imported when first asked for: where the Cython backend runs, only tests,
         # benchmarks and the ``backend`` options ask for them
@@ -234,7 +247,17 @@ if sys.implementation.name != "cpython":
         raise ImportError(f"KAFKAWIRE_REQUIRE_EXTENSIONS=1 but {_import_error}")
 elif os.environ.get("KAFKAWIRE_NO_EXTENSIONS") != "1":
     try:
-        _fast = {name: importlib.import_module(f"kafkawire._fast.{name}") for name in MODULES}
+        loaded = {
+            name: importlib.import_module(f"kafkawire._fast.{name}")
+            for name in MODULES
+            if name not in _ON_DEMAND
+        }
+        fast_path = sys.modules["kafkawire._fast"].__path__
+        for name in _ON_DEMAND:  # there, as the import will find it, but not loaded yet
+            fullname = f"kafkawire._fast.{name}"
+            if importlib.machinery.PathFinder.find_spec(fullname, fast_path) is None:
+                raise ModuleNotFoundError(f"No module named {fullname!r}", name=fullname)
+        _fast = loaded
     except ImportError as exc:  # no compiled extensions for this platform
         _import_error = exc
         if os.environ.get("KAFKAWIRE_REQUIRE_EXTENSIONS") == "1":

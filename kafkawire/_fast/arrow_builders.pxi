@@ -1,8 +1,10 @@
-# The Arrow builders both value decoders (avro.pyx, protobuf.pyx) fill: one per array of
-# a layout (kafkawire.avro.plan), its values, one validity byte per value and int32
-# offsets in buffers from Python's raw allocator (tracemalloc sees them), handed to
-# pyarrow without a copy (kafkawire.avro.arrow).  Included, not imported: each decoder
-# inlines them.
+# What both value decoders (avro.pyx, protobuf.pyx) share: the Arrow builders they fill,
+# one per array of a layout (kafkawire.avro.plan), its values, one validity byte per
+# value and int32 offsets in buffers from Python's raw allocator (tracemalloc sees
+# them), handed to pyarrow without a copy (kafkawire.avro.arrow); and the walk over a
+# binary column's rows (_decode_rows), which hands each value's bytes to the format's
+# _Rows.  The twin of kafkawire._pure.arrow_builders.  Included, not imported: each
+# decoder inlines them (the includer cimports what they use and imports the errors).
 
 cdef enum:
     B_NULL, B_FIXED, B_VAR, B_LIST, B_MAP, B_STRUCT
@@ -23,6 +25,14 @@ cdef struct Col:
     GBuf valid
     GBuf offs
     Py_ssize_t nulls
+
+
+cdef int _truncated(str what, Py_ssize_t pos) except -1:
+    raise TruncatedPayloadError(f"the value ends inside {what} at byte {pos}")
+
+
+cdef int _bad(str why) except -1:
+    raise PayloadDecodeError(why)
 
 
 cdef int _reserve(GBuf *g, Py_ssize_t extra) except -1:
@@ -59,6 +69,39 @@ cdef inline int _put1(GBuf *g, char v) except -1:
 
 cdef inline int _put_i32(GBuf *g, int32_t v) except -1:
     return _put(g, &v, 4)
+
+
+cdef inline int _put8(GBuf *g, const void *src) except -1:
+    if g.n + 8 > g.cap:
+        _reserve(g, 8)
+    (<uint64_t *>(g.p + g.n))[0] = (<const uint64_t *>src)[0]
+    g.n += 8
+    return 0
+
+
+cdef inline int _put4(GBuf *g, const void *src) except -1:
+    if g.n + 4 > g.cap:
+        _reserve(g, 4)
+    (<uint32_t *>(g.p + g.n))[0] = (<const uint32_t *>src)[0]
+    g.n += 4
+    return 0
+
+
+cdef inline int _put_var(Col *c, const void *src, Py_ssize_t n) except -1:
+    """One value of a variable-width builder (bytes, a string): its bytes and its end."""
+    if c.data.n + n > INT32_MAX:  # past what the int32 offsets can point to
+        _bad("over 2 GiB of bytes in one column of one batch")
+    _put(&c.data, src, n)
+    _put_i32(&c.offs, <int32_t>c.data.n)
+    _put1(&c.valid, 1)
+    return 0
+
+
+cdef inline int _end_list(Col *cols, Col *c) except -1:
+    """A list or map value closed: its items are those its item builder took since it began."""
+    _put_i32(&c.offs, <int32_t>cols[c.kids[0]].valid.n)
+    _put1(&c.valid, 1)
+    return 0
 
 
 cdef class _Owned:
@@ -184,3 +227,75 @@ cdef list _handed_over(_Builders bs):
     cdef int j
     return [(_own(&bs.cols[j].data), _own(&bs.cols[j].valid), _own(&bs.cols[j].offs), bs.cols[j].nulls)
             for j in range(bs.ncols)]
+
+
+cdef class _Rows:
+    """How a format reads one row's value into the builders: :func:`_decode_rows` calls
+    ``value`` with the bytes of each row that is not null, its framing header read."""
+
+    cdef int value(self, Col *cols, const uint8_t *buf, Py_ssize_t pos, Py_ssize_t end,
+                   long long schema_id) except -1:
+        raise NotImplementedError
+
+
+cdef list _decode_rows(_Rows rows, Py_ssize_t count, Py_ssize_t array_offset, validity, offsets, data,
+                       layout, bint framed):
+    """The builders of ``layout`` (handed over) filled from ``count`` values of an Arrow
+    binary column (its validity bitmap or None, int32 offsets and data, from
+    ``array_offset``): a null value is a null row; a framed value's magic byte is checked
+    and its schema id read (-1 unframed).  An error carries its row (from 0) in ``row``."""
+    cdef _Builders bs = _builders(layout, count)
+    cdef Py_buffer vview, oview, dview
+    cdef bint have_v = False, have_o = False, have_d = False
+    cdef const uint8_t *bits = NULL
+    cdef const int32_t *offs
+    cdef const uint8_t *buf
+    cdef Py_ssize_t i, row, pos, end
+    cdef long long schema_id = -1
+    try:
+        if validity is not None:
+            PyObject_GetBuffer(validity, &vview, PyBUF_SIMPLE)
+            have_v = True
+            bits = <const uint8_t *>vview.buf
+        PyObject_GetBuffer(offsets, &oview, PyBUF_SIMPLE)
+        have_o = True
+        offs = <const int32_t *>oview.buf
+        PyObject_GetBuffer(data, &dview, PyBUF_SIMPLE)
+        have_d = True
+        buf = <const uint8_t *>dview.buf
+        if (array_offset + count + 1) * 4 > oview.len:
+            raise ValueError("the offsets buffer is shorter than the column")
+        for i in range(count):
+            row = array_offset + i
+            try:
+                if bits != NULL and not ((bits[row >> 3] >> (row & 7)) & 1):
+                    _fill(bs.cols, 0, 0)
+                    continue
+                pos = offs[row]
+                end = offs[row + 1]
+                if pos < 0 or end < pos or end > dview.len:
+                    raise ValueError(f"row {row}: offsets outside the data buffer")
+                if framed:
+                    if end - pos < 5:
+                        if end > pos and buf[pos] != 0:
+                            raise BadMagicByteError(f"magic byte {buf[pos]}, expected 0")
+                        raise TruncatedPayloadError(
+                            f"a framed value of {end - pos} bytes, shorter than its 5-byte header")
+                    if buf[pos] != 0:
+                        raise BadMagicByteError(f"magic byte {buf[pos]}, expected 0")
+                    schema_id = ((<uint32_t>buf[pos + 1] << 24) | (<uint32_t>buf[pos + 2] << 16)
+                                 | (<uint32_t>buf[pos + 3] << 8) | <uint32_t>buf[pos + 4])
+                    pos += 5
+                rows.value(bs.cols, buf, pos, end, schema_id)
+            except Exception as exc:
+                if not hasattr(exc, "row"):
+                    exc.row = i
+                raise
+    finally:
+        if have_v:
+            PyBuffer_Release(&vview)
+        if have_o:
+            PyBuffer_Release(&oview)
+        if have_d:
+            PyBuffer_Release(&dview)
+    return _handed_over(bs)

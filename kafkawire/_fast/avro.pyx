@@ -79,16 +79,6 @@ cdef _CPlan _compile(plan):
     return c
 
 
-# -- errors ------------------------------------------------------------------------------
-
-cdef int _truncated(str what, Py_ssize_t pos) except -1:
-    raise TruncatedPayloadError(f"the value ends inside {what} at byte {pos}")
-
-
-cdef int _bad(str why) except -1:
-    raise PayloadDecodeError(why)
-
-
 # -- reading -----------------------------------------------------------------------------
 
 cdef inline int _read_long(const uint8_t *buf, Py_ssize_t *pos, Py_ssize_t end, int64_t *out) except -1:
@@ -184,22 +174,6 @@ cdef int _decimal(Col *c, const uint8_t *src, Py_ssize_t n, int width, Py_ssize_
     return 0
 
 
-cdef inline int _put8(GBuf *g, const void *src) except -1:
-    if g.n + 8 > g.cap:
-        _reserve(g, 8)
-    (<uint64_t *>(g.p + g.n))[0] = (<const uint64_t *>src)[0]
-    g.n += 8
-    return 0
-
-
-cdef inline int _put4(GBuf *g, const void *src) except -1:
-    if g.n + 4 > g.cap:
-        _reserve(g, 4)
-    (<uint32_t *>(g.p + g.n))[0] = (<const uint32_t *>src)[0]
-    g.n += 4
-    return 0
-
-
 cdef Py_ssize_t _run(Ctx *x, int i, const uint8_t *buf, Py_ssize_t pos, Py_ssize_t end) except -1:
     # one if/elif chain on op: Cython compiles it to a C switch
     cdef Node *nd = &x.nodes[i]
@@ -242,11 +216,7 @@ cdef Py_ssize_t _run(Ctx *x, int i, const uint8_t *buf, Py_ssize_t pos, Py_ssize
     elif op == OP_BYTES:
         _read_length(buf, &pos, end, &n, "bytes")
         if c != NULL:
-            if c.data.n + n > INT32_MAX:
-                _bad("over 2 GiB of bytes in one column of one batch")
-            _put(&c.data, buf + pos, n)
-            _put_i32(&c.offs, <int32_t>c.data.n)
-            _put1(&c.valid, 1)
+            _put_var(c, buf + pos, n)
         return pos + n
     elif op == OP_UNION:
         start = pos
@@ -315,16 +285,11 @@ cdef Py_ssize_t _run(Ctx *x, int i, const uint8_t *buf, Py_ssize_t pos, Py_ssize
                 if op == OP_MAP:
                     _read_length(buf, &pos, end, &lv, "map key")
                     if keys != NULL:
-                        if keys.data.n + lv > INT32_MAX:
-                            _bad("over 2 GiB of bytes in one column of one batch")
-                        _put(&keys.data, buf + pos, lv)
-                        _put_i32(&keys.offs, <int32_t>keys.data.n)
-                        _put1(&keys.valid, 1)
+                        _put_var(keys, buf + pos, lv)
                     pos += lv
                 pos = _run(x, item, buf, pos, end)
         if c != NULL:
-            _put_i32(&c.offs, <int32_t>x.cols[c.kids[0]].valid.n)
-            _put1(&c.valid, 1)
+            _end_list(x.cols, c)
         return pos
     elif op == OP_MEMBER:
         _put1(&c.valid, 1)
@@ -391,78 +356,39 @@ cdef Py_ssize_t _run(Ctx *x, int i, const uint8_t *buf, Py_ssize_t pos, Py_ssize
     return -1
 
 
+cdef class _AvroRows(_Rows):
+    """Each value read with the plan of its schema id, compiled once per id and call."""
+    cdef Ctx x
+    cdef object plan_for
+    cdef dict plans
+    cdef _CPlan cp
+    cdef long long last_id
+
+    cdef int value(self, Col *cols, const uint8_t *buf, Py_ssize_t pos, Py_ssize_t end,
+                   long long schema_id) except -1:
+        cdef _CPlan cp = self.cp
+        if cp is None or schema_id != self.last_id:  # mostly the plan of the row before
+            cp = self.plans.get(schema_id)
+            if cp is None:
+                cp = self.plans[schema_id] = _compile(self.plan_for(schema_id))
+            self.cp = cp
+            self.last_id = schema_id
+            self.x.nodes = cp.nodes
+            self.x.kids = cp.kids
+            self.x.cptr = cp.cptr
+            self.x.clen = cp.clen
+        self.x.cols = cols
+        pos = _run(&self.x, cp.root, buf, pos, end)
+        if pos != end:
+            raise PayloadDecodeError(f"{end - pos} bytes after the value")
+        return 0
+
+
 def decode_column(Py_ssize_t count, Py_ssize_t array_offset, validity, offsets, data,
                   layout, plan_for, bint framed):
     """Decode ``count`` values of an Arrow binary column into the builders of ``layout``
     (see ``kafkawire._pure.avro.decode_column``, whose contract this twin keeps)."""
-    cdef _Builders bs = _builders(layout, count)
-    cdef Py_buffer vview, oview, dview
-    cdef bint have_v = False, have_o = False, have_d = False
-    cdef const uint8_t *bits = NULL
-    cdef const int32_t *offs
-    cdef const uint8_t *buf
-    cdef Py_ssize_t i, row, pos, end
-    cdef long long schema_id, last_id = -2
-    cdef Ctx x
-    cdef _CPlan cp = None
-    cdef dict plans = {}
-    x.cols = bs.cols
-    try:
-        if validity is not None:
-            PyObject_GetBuffer(validity, &vview, PyBUF_SIMPLE)
-            have_v = True
-            bits = <const uint8_t *>vview.buf
-        PyObject_GetBuffer(offsets, &oview, PyBUF_SIMPLE)
-        have_o = True
-        offs = <const int32_t *>oview.buf
-        PyObject_GetBuffer(data, &dview, PyBUF_SIMPLE)
-        have_d = True
-        buf = <const uint8_t *>dview.buf
-        if (array_offset + count + 1) * 4 > oview.len:
-            raise ValueError("the offsets buffer is shorter than the column")
-        for i in range(count):
-            row = array_offset + i
-            try:
-                if bits != NULL and not ((bits[row >> 3] >> (row & 7)) & 1):
-                    _fill(bs.cols, 0, 0)
-                    continue
-                pos = offs[row]
-                end = offs[row + 1]
-                if pos < 0 or end < pos or end > dview.len:
-                    raise ValueError(f"row {row}: offsets outside the data buffer")
-                schema_id = -1
-                if framed:
-                    if end - pos < 5:
-                        if end > pos and buf[pos] != 0:
-                            raise BadMagicByteError(f"magic byte {buf[pos]}, expected 0")
-                        raise TruncatedPayloadError(
-                            f"a framed value of {end - pos} bytes, shorter than its 5-byte header")
-                    if buf[pos] != 0:
-                        raise BadMagicByteError(f"magic byte {buf[pos]}, expected 0")
-                    schema_id = ((<uint32_t>buf[pos + 1] << 24) | (<uint32_t>buf[pos + 2] << 16)
-                                 | (<uint32_t>buf[pos + 3] << 8) | <uint32_t>buf[pos + 4])
-                    pos += 5
-                if cp is None or schema_id != last_id:
-                    cp = plans.get(schema_id)
-                    if cp is None:
-                        cp = plans[schema_id] = _compile(plan_for(schema_id))
-                    last_id = schema_id
-                    x.nodes = cp.nodes
-                    x.kids = cp.kids
-                    x.cptr = cp.cptr
-                    x.clen = cp.clen
-                pos = _run(&x, cp.root, buf, pos, end)
-                if pos != end:
-                    raise PayloadDecodeError(f"{end - pos} bytes after the value")
-            except Exception as exc:
-                if not hasattr(exc, "row"):
-                    exc.row = i
-                raise
-    finally:
-        if have_v:
-            PyBuffer_Release(&vview)
-        if have_o:
-            PyBuffer_Release(&oview)
-        if have_d:
-            PyBuffer_Release(&dview)
-    return _handed_over(bs)
+    cdef _AvroRows rows = _AvroRows.__new__(_AvroRows)
+    rows.plan_for = plan_for
+    rows.plans = {}
+    return _decode_rows(rows, count, array_offset, validity, offsets, data, layout, framed)

@@ -106,15 +106,7 @@ cdef struct Ctx:
     PField *fields
 
 
-# -- errors and reading ---------------------------------------------------------------------
-
-cdef int _truncated(str what, Py_ssize_t pos) except -1:
-    raise TruncatedPayloadError(f"the value ends inside {what} at byte {pos}")
-
-
-cdef int _bad(str why) except -1:
-    raise PayloadDecodeError(why)
-
+# -- reading -------------------------------------------------------------------------------
 
 cdef inline int _varint(const uint8_t *buf, Py_ssize_t *pos, Py_ssize_t end, uint64_t *out) except -1:
     """An unsigned 64-bit varint (a 10th byte's high bits dropped, as protobuf drops them)."""
@@ -247,45 +239,36 @@ cdef int _append(Ctx *x, _CPlan cp, PField *f, const uint8_t *buf) except -1:
     cdef int32_t i32
     cdef bytes name
     if kind == K_STRING or kind == K_BYTES:
-        _put(&c.data, buf + f.s0, f.s1 - f.s0)
-        if c.data.n > INT32_MAX:
-            _bad("over 2 GiB of bytes in one column of one batch")
-        _put_i32(&c.offs, <int32_t>c.data.n)
-    elif kind == K_ENUM:
+        return _put_var(c, buf + f.s0, f.s1 - f.s0)
+    if kind == K_ENUM:
         names, _closed, prefix, _default = cp.consts[f.sub]
         name = names.get(f.ival)
         if name is None:
             name = prefix + str(f.ival).encode()
-        _put(&c.data, <const char *>name, len(name))
-        _put_i32(&c.offs, <int32_t>c.data.n)
-    elif kind == K_BOOL:
+        return _put_var(c, <const char *>name, len(name))
+    if kind == K_BOOL:
         _put1(&c.data, 1 if f.ival else 0)
     elif kind == K_FLOAT:
         f32 = <float>f.dval
-        _put(&c.data, &f32, 4)
+        _put4(&c.data, &f32)
     elif kind == K_DOUBLE:
-        _put(&c.data, &f.dval, 8)
+        _put8(&c.data, &f.dval)
     elif c.width == 4:
         i32 = <int32_t>f.ival
-        _put(&c.data, &i32, 4)
+        _put4(&c.data, &i32)
     else:
-        _put(&c.data, &f.ival, 8)
+        _put8(&c.data, &f.ival)
     _put1(&c.valid, 1)
     return 0
 
 
 cdef int _append_default(Ctx *x, _CPlan cp, PField *f) except -1:
     """``f``'s default (a constant of the plan) to its builder."""
-    cdef Col *c
     cdef bytes raw
     default = cp.consts[f.sub]
     if f.kind == K_STRING or f.kind == K_BYTES:
-        c = &x.cols[f.out]
         raw = default
-        _put(&c.data, <const char *>raw, len(raw))
-        _put_i32(&c.offs, <int32_t>c.data.n)
-        _put1(&c.valid, 1)
-        return 0
+        return _put_var(&x.cols[f.out], <const char *>raw, len(raw))
     if f.kind == K_ENUM:
         f.ival = default[3]
     elif f.kind == K_FLOAT or f.kind == K_DOUBLE:
@@ -398,15 +381,13 @@ cdef int _message(Ctx *x, _CPlan cp, int node, const uint8_t *buf, Py_ssize_t po
                 _bad(f"{seconds} seconds is out of the microsecond range")
             micros = big
         lst = &x.cols[nd.out]
-        _put(&lst.data, &micros, 8)
+        _put8(&lst.data, &micros)
         _put1(&lst.valid, 1)
         return 0
     for i in range(first, first + count):
         f = &x.fields[i]
         if f.mode == M_REPEATED:
-            lst = &x.cols[f.list_out]
-            _put_i32(&lst.offs, <int32_t>x.cols[lst.kids[0]].valid.n)
-            _put1(&lst.valid, 1)
+            _end_list(x.cols, &x.cols[f.list_out])
             continue
         if f.kind == K_MESSAGE:
             if f.nspans == 0:
@@ -453,80 +434,47 @@ cdef _CPlan _plan_of(dict plans, dict compiled, plan_for, tuple key):
     return cp
 
 
+cdef class _ProtobufRows(_Rows):
+    """Each value read with the plan of its schema id and message indexes."""
+    cdef Ctx x
+    cdef object plan_for
+    cdef object data
+    cdef dict plans
+    cdef dict compiled
+    cdef _CPlan cp
+    cdef long long last_simple
+
+    cdef int value(self, Col *cols, const uint8_t *buf, Py_ssize_t pos, Py_ssize_t end,
+                   long long schema_id) except -1:
+        cdef _CPlan cp = self.cp
+        if schema_id < 0:  # unframed: one plan
+            if cp is None:
+                cp = _plan_of(self.plans, self.compiled, self.plan_for, (-1, ()))
+        elif end > pos and buf[pos] == 0:  # the common path [0]: one byte
+            pos += 1
+            if schema_id != self.last_simple:  # the plan of the row before, mostly
+                cp = _plan_of(self.plans, self.compiled, self.plan_for, (schema_id, (0,)))
+                self.last_simple = schema_id
+        else:  # the indexes read from the whole framed value, as the pure twin reads them
+            indexes, after = decode_message_indexes(memoryview(self.data)[pos - 5:end], 5)
+            cp = _plan_of(self.plans, self.compiled, self.plan_for, (schema_id, tuple(indexes)))
+            self.last_simple = -1
+            pos += after - 5
+        self.cp = cp
+        self.x.cols = cols
+        self.x.nodes = cp.nodes
+        self.x.fields = cp.fields
+        return _message(&self.x, cp, cp.root, buf, pos, end, 0)
+
+
 def decode_column(Py_ssize_t count, Py_ssize_t array_offset, validity, offsets, data,
                   layout, plan_for, bint framed):
     """Decode ``count`` Protobuf values of an Arrow binary column into the builders of
     ``layout`` (see ``kafkawire._pure.protobuf.decode_column``, whose contract this twin keeps)."""
-    cdef _Builders bs = _builders(layout, count)
-    cdef Py_buffer vview, oview, dview
-    cdef bint have_v = False, have_o = False, have_d = False
-    cdef const uint8_t *bits = NULL
-    cdef const int32_t *offs
-    cdef const uint8_t *buf
-    cdef Py_ssize_t i, row, pos, end
-    cdef long long schema_id, last_simple = -1
-    cdef Ctx x
-    cdef _CPlan cp = None
-    cdef dict plans = {}
-    cdef dict compiled = {}
-    x.cols = bs.cols
-    try:
-        if validity is not None:
-            PyObject_GetBuffer(validity, &vview, PyBUF_SIMPLE)
-            have_v = True
-            bits = <const uint8_t *>vview.buf
-        PyObject_GetBuffer(offsets, &oview, PyBUF_SIMPLE)
-        have_o = True
-        offs = <const int32_t *>oview.buf
-        PyObject_GetBuffer(data, &dview, PyBUF_SIMPLE)
-        have_d = True
-        buf = <const uint8_t *>dview.buf
-        if (array_offset + count + 1) * 4 > oview.len:
-            raise ValueError("the offsets buffer is shorter than the column")
-        for i in range(count):
-            row = array_offset + i
-            try:
-                if bits != NULL and not ((bits[row >> 3] >> (row & 7)) & 1):
-                    _fill(bs.cols, 0, 0)
-                    continue
-                pos = offs[row]
-                end = offs[row + 1]
-                if pos < 0 or end < pos or end > dview.len:
-                    raise ValueError(f"row {row}: offsets outside the data buffer")
-                if framed:
-                    if end - pos < 5:
-                        if end > pos and buf[pos] != 0:
-                            raise BadMagicByteError(f"magic byte {buf[pos]}, expected 0")
-                        raise TruncatedPayloadError(
-                            f"a framed value of {end - pos} bytes, shorter than its 5-byte header")
-                    if buf[pos] != 0:
-                        raise BadMagicByteError(f"magic byte {buf[pos]}, expected 0")
-                    schema_id = ((<uint32_t>buf[pos + 1] << 24) | (<uint32_t>buf[pos + 2] << 16)
-                                 | (<uint32_t>buf[pos + 3] << 8) | <uint32_t>buf[pos + 4])
-                    if end - pos > 5 and buf[pos + 5] == 0:  # the common path [0]: one byte
-                        pos += 6
-                        if schema_id != last_simple:  # the plan of the row before, mostly
-                            cp = _plan_of(plans, compiled, plan_for, (schema_id, (0,)))
-                            last_simple = schema_id
-                    else:
-                        indexes, after = decode_message_indexes(memoryview(data)[pos:end], 5)
-                        cp = _plan_of(plans, compiled, plan_for, (schema_id, tuple(indexes)))
-                        last_simple = -1
-                        pos += after
-                elif cp is None:
-                    cp = _plan_of(plans, compiled, plan_for, (-1, ()))
-                x.nodes = cp.nodes
-                x.fields = cp.fields
-                _message(&x, cp, cp.root, buf, pos, end, 0)
-            except Exception as exc:
-                if not hasattr(exc, "row"):
-                    exc.row = i
-                raise
-    finally:
-        if have_v:
-            PyBuffer_Release(&vview)
-        if have_o:
-            PyBuffer_Release(&oview)
-        if have_d:
-            PyBuffer_Release(&dview)
-    return _handed_over(bs)
+    cdef _ProtobufRows rows = _ProtobufRows.__new__(_ProtobufRows)
+    rows.plan_for = plan_for
+    rows.data = data
+    rows.plans = {}
+    rows.compiled = {}
+    rows.last_simple = -1
+    return _decode_rows(rows, count, array_offset, validity, offsets, data, layout, framed)

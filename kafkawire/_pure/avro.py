@@ -9,57 +9,26 @@ against the bytes that remain before anything is appended.
 from __future__ import annotations
 
 import struct
-from array import array
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+from kafkawire._pure.arrow_builders import (
+    F32,
+    F64,
+    I32,
+    I64,
+    INT32_MAX,
+    Col,
+    decode_rows,
+    end_list,
+    fill,
+    put_var,
+    truncated,
+)
 from kafkawire.avro import plan as P
-from kafkawire.errors import BadMagicByteError, PayloadDecodeError, TruncatedPayloadError
+from kafkawire.errors import PayloadDecodeError
 
-_I32 = struct.Struct("<i")
-_I64 = struct.Struct("<q")
-_F32 = struct.Struct("<f")
-_F64 = struct.Struct("<d")
 _DURATION_IN = struct.Struct("<III")
 _DURATION_OUT = struct.Struct("<iiq")
-_INT32_MAX = (1 << 31) - 1
-
-
-class _Col:
-    __slots__ = ("kind", "width", "kids", "data", "valid", "offs", "nulls")
-
-    def __init__(self, kind: int, width: int, kids: Sequence[int]) -> None:
-        self.kind = kind
-        self.width = width
-        self.kids = kids
-        self.data = bytearray()
-        self.valid = bytearray()  # one byte per value: 1 valid, 0 null
-        self.offs = array("i", [0])
-        self.nulls = 0
-
-
-def _fill(cols: List[_Col], b: int, valid: int) -> None:
-    """Append a null (valid=0) or an empty value (valid=1) to builder ``b``; a struct's
-    children get empty values, a null builder only nulls."""
-    c = cols[b]
-    kind = c.kind
-    if kind == P.B_NULL:
-        valid = 0
-    c.valid.append(valid)
-    if not valid:
-        c.nulls += 1
-    if kind == P.B_FIXED:
-        c.data += bytes(c.width)
-    elif kind == P.B_VAR:
-        c.offs.append(len(c.data))
-    elif kind == P.B_LIST or kind == P.B_MAP:
-        c.offs.append(len(cols[c.kids[0]].valid))
-    elif kind == P.B_STRUCT:
-        for k in c.kids:
-            _fill(cols, k, 1)
-
-
-def _truncated(what: str, pos: int) -> TruncatedPayloadError:
-    return TruncatedPayloadError(f"the value ends inside {what} at byte {pos}")
 
 
 def _varint(buf: Any, pos: int, end: int, last_shift: int, last_max: int, bits: int) -> Tuple[int, int]:
@@ -68,7 +37,7 @@ def _varint(buf: Any, pos: int, end: int, last_shift: int, last_max: int, bits: 
     start = pos
     while True:
         if pos >= end:
-            raise _truncated("a varint", start)
+            raise truncated("a varint", start)
         b = buf[pos]
         pos += 1
         if shift == last_shift and b > last_max:
@@ -94,7 +63,7 @@ def _length(buf: Any, pos: int, end: int, what: str) -> Tuple[int, int]:
     if n < 0:
         raise PayloadDecodeError(f"the {what} length {n} at byte {pos} is negative")
     if n > end - after:
-        raise _truncated(f"a {what} of {n} bytes", after)
+        raise truncated(f"a {what} of {n} bytes", after)
     return n, after
 
 
@@ -110,7 +79,7 @@ def _count(buf: Any, pos: int, end: int, least: int, total: int) -> Tuple[int, i
         _, pos = _length(buf, pos, end, "block")
     if least > 0:
         if n > (end - pos) // least:
-            raise _truncated(f"a block of {n} items", start)
+            raise truncated(f"a block of {n} items", start)
     elif total + n > P.MAX_EMPTY_ITEMS:
         raise PayloadDecodeError(
             f"a block of {n} items of no bytes at byte {start}: over {P.MAX_EMPTY_ITEMS}"
@@ -123,7 +92,7 @@ class _Runner:
 
     __slots__ = ("nodes", "kids", "consts", "cols", "root")
 
-    def __init__(self, plan: P.Plan, cols: List[_Col]) -> None:
+    def __init__(self, plan: P.Plan, cols: List[Col]) -> None:
         self.root = plan.root
         self.nodes = plan.nodes
         self.kids = plan.kids
@@ -148,14 +117,14 @@ class _Runner:
             return self.run(self.kids[k0 + index], buf, pos, end)
         if op == P.OP_NULL:
             if c is not None:
-                _fill(cols, out, 0)
+                fill(cols, out, 0)
             return pos
         if op == P.OP_MEMBER:
             assert c is not None
             c.valid.append(1)
             for m, kb in enumerate(c.kids):
                 if m != a:
-                    _fill(cols, kb, 0)
+                    fill(cols, kb, 0)
             return self.run(self.kids[k0], buf, pos, end)
         if op == P.OP_INT or op == P.OP_INT_LONG or op == P.OP_INT_FLOAT or op == P.OP_INT_DOUBLE:
             v, pos = _int(buf, pos, end)
@@ -163,24 +132,24 @@ class _Runner:
             v, pos = _long(buf, pos, end)
         elif op == P.OP_FLOAT or op == P.OP_FLOAT_DOUBLE:
             if end - pos < 4:
-                raise _truncated("a float", pos)
-            v = _F32.unpack_from(buf, pos)[0]
+                raise truncated("a float", pos)
+            v = F32.unpack_from(buf, pos)[0]
             pos += 4
         elif op == P.OP_DOUBLE:
             if end - pos < 8:
-                raise _truncated("a double", pos)
-            v = _F64.unpack_from(buf, pos)[0]
+                raise truncated("a double", pos)
+            v = F64.unpack_from(buf, pos)[0]
             pos += 8
         elif op == P.OP_BOOL:
             if pos >= end:
-                raise _truncated("a boolean", pos)
+                raise truncated("a boolean", pos)
             v = buf[pos] == 1  # as Java's decoder reads it
             pos += 1
         elif op == P.OP_BYTES:
             n, pos = _length(buf, pos, end, "bytes")
-            if c is not None:
+            if c is not None:  # put_var's body: a call per value here costs the decode 2%
                 c.data += buf[pos : pos + n]
-                if len(c.data) > _INT32_MAX:
+                if len(c.data) > INT32_MAX:
                     raise PayloadDecodeError("over 2 GiB of bytes in one column of one batch")
                 c.offs.append(len(c.data))
                 c.valid.append(1)
@@ -188,13 +157,13 @@ class _Runner:
         elif op == P.OP_FIXED or op == P.OP_DURATION:
             n = 12 if op == P.OP_DURATION else a
             if end - pos < n:
-                raise _truncated(f"a fixed of {n} bytes", pos)
+                raise truncated(f"a fixed of {n} bytes", pos)
             if c is not None:
                 if op == P.OP_FIXED:
                     c.data += buf[pos : pos + n]
                 else:
                     months, days, millis = _DURATION_IN.unpack_from(buf, pos)
-                    if months > _INT32_MAX or days > _INT32_MAX:
+                    if months > INT32_MAX or days > INT32_MAX:
                         raise PayloadDecodeError(
                             f"a duration of {months} months, {days} days at byte {pos}: over Arrow's int32"
                         )
@@ -207,7 +176,7 @@ class _Runner:
             else:
                 n = a
                 if end - pos < n:
-                    raise _truncated(f"a decimal of {n} bytes", pos)
+                    raise truncated(f"a decimal of {n} bytes", pos)
             if c is not None:
                 unscaled = int.from_bytes(buf[pos : pos + n], "big", signed=True)
                 try:
@@ -229,7 +198,7 @@ class _Runner:
                 mapped = self.kids[k0 + index]
                 if mapped < 0:
                     raise PayloadDecodeError(self.consts[b].decode())
-                c.data += _I32.pack(mapped)
+                c.data += I32.pack(mapped)
                 c.valid.append(1)
             return pos
         elif op == P.OP_ARRAY or op == P.OP_MAP:
@@ -246,14 +215,11 @@ class _Runner:
                     if op == P.OP_MAP:
                         kn, pos = _length(buf, pos, end, "map key")
                         if keys is not None:
-                            keys.data += buf[pos : pos + kn]
-                            keys.offs.append(len(keys.data))
-                            keys.valid.append(1)
+                            put_var(keys, buf[pos : pos + kn])
                         pos += kn
                     pos = self.run(item, buf, pos, end)
             if c is not None:
-                c.offs.append(len(cols[c.kids[0]].valid))
-                c.valid.append(1)
+                end_list(cols, c)
             return pos
         elif op == P.OP_DEFAULT:
             const = self.consts[a]
@@ -265,15 +231,15 @@ class _Runner:
             raise PayloadDecodeError(f"unknown plan op {op}")
         if c is not None:
             if op == P.OP_INT:
-                c.data += _I32.pack(v)
+                c.data += I32.pack(v)
             elif op == P.OP_LONG or op == P.OP_INT_LONG:
-                c.data += _I64.pack(v)
+                c.data += I64.pack(v)
             elif op == P.OP_BOOL:
                 c.data.append(v)
             elif op == P.OP_FLOAT or op == P.OP_INT_FLOAT or op == P.OP_LONG_FLOAT:
-                c.data += _F32.pack(float(v))
+                c.data += F32.pack(float(v))
             else:
-                c.data += _F64.pack(float(v))
+                c.data += F64.pack(float(v))
             c.valid.append(1)
         return pos
 
@@ -296,38 +262,14 @@ def decode_column(
     unframed column's is ``plan_for(-1)``.  A null value is a null row.  An error is
     raised with the row (from 0) in its ``row`` attribute.
     """
-    cols = [_Col(kind, width, kids) for kind, width, kids in layout]
-    offs = memoryview(offsets).cast("B").cast("i")
-    buf = memoryview(data).cast("B")
-    bits = memoryview(validity).cast("B") if validity is not None else None
     runners: Dict[int, _Runner] = {}
-    for i in range(count):
-        row = array_offset + i
-        try:
-            if bits is not None and not (bits[row >> 3] >> (row & 7)) & 1:
-                _fill(cols, 0, 0)
-                continue
-            pos, end = offs[row], offs[row + 1]
-            schema_id = -1
-            if framed:
-                if end - pos < 5:
-                    if end > pos and buf[pos] != 0:
-                        raise BadMagicByteError(f"magic byte {buf[pos]}, expected 0")
-                    raise TruncatedPayloadError(
-                        f"a framed value of {end - pos} bytes, shorter than its 5-byte header"
-                    )
-                if buf[pos] != 0:
-                    raise BadMagicByteError(f"magic byte {buf[pos]}, expected 0")
-                schema_id = int.from_bytes(buf[pos + 1 : pos + 5], "big")
-                pos += 5
-            runner = runners.get(schema_id)
-            if runner is None:
-                runner = runners[schema_id] = _Runner(plan_for(schema_id), cols)
-            pos = runner.run(runner.root, buf, pos, end)
-            if pos != end:
-                raise PayloadDecodeError(f"{end - pos} bytes after the value")
-        except Exception as exc:
-            if not hasattr(exc, "row"):
-                exc.row = i  # type: ignore[attr-defined]
-            raise
-    return [(c.data, c.valid, c.offs, c.nulls) for c in cols]
+
+    def value(cols: List[Col], buf: Any, pos: int, end: int, schema_id: int) -> None:
+        runner = runners.get(schema_id)
+        if runner is None:
+            runner = runners[schema_id] = _Runner(plan_for(schema_id), cols)
+        pos = runner.run(runner.root, buf, pos, end)
+        if pos != end:
+            raise PayloadDecodeError(f"{end - pos} bytes after the value")
+
+    return decode_rows(count, array_offset, validity, offsets, data, layout, framed, value)

@@ -1,7 +1,7 @@
 """Protobuf values to Arrow builders, in pure Python: the twin of ``kafkawire._fast.protobuf``.
 
 :func:`decode_column` runs the plans of :mod:`kafkawire.protobuf.plan` over a binary
-column into the builders of :mod:`kafkawire._pure.avro` (the Arrow side is shared).
+column into the builders of :mod:`kafkawire._pure.arrow_builders` (shared with Avro).
 A message is read as the protobuf runtimes read it: fields in any order, the last
 value of a singular field kept (a message field's occurrences merged, a oneof's other
 members cleared), repeated scalars packed or not, unknown fields skipped; a known field
@@ -12,23 +12,24 @@ ones once the message ends.  Every length is checked against the bytes that rema
 
 from __future__ import annotations
 
-import struct
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from kafkawire._pure.avro import _Col, _fill
-from kafkawire.errors import BadMagicByteError, PayloadDecodeError, TruncatedPayloadError
+from kafkawire._pure.arrow_builders import (
+    F32,
+    F64,
+    I32,
+    I64,
+    Col,
+    decode_rows,
+    end_list,
+    fill,
+    put_var,
+    truncated,
+)
+from kafkawire.errors import PayloadDecodeError
 from kafkawire.protobuf import plan as P
 
-_I32 = struct.Struct("<i")
-_I64 = struct.Struct("<q")
-_F32 = struct.Struct("<f")
-_F64 = struct.Struct("<d")
-_INT32_MAX = (1 << 31) - 1
 _INT64_MIN, _INT64_MAX = -(1 << 63), (1 << 63) - 1
-
-
-def _truncated(what: str, pos: int) -> TruncatedPayloadError:
-    return TruncatedPayloadError(f"the value ends inside {what} at byte {pos}")
 
 
 def _varint(buf: Any, pos: int, end: int) -> Tuple[int, int]:
@@ -37,7 +38,7 @@ def _varint(buf: Any, pos: int, end: int) -> Tuple[int, int]:
     start = pos
     while True:
         if pos >= end:
-            raise _truncated("a varint", start)
+            raise truncated("a varint", start)
         b = buf[pos]
         pos += 1
         if shift == 63:
@@ -53,7 +54,7 @@ def _varint(buf: Any, pos: int, end: int) -> Tuple[int, int]:
 def _length(buf: Any, pos: int, end: int) -> Tuple[int, int]:
     n, after = _varint(buf, pos, end)
     if n > end - after:
-        raise _truncated(f"a length-delimited field of {n} bytes", pos)
+        raise truncated(f"a length-delimited field of {n} bytes", pos)
     return n, after
 
 
@@ -64,7 +65,7 @@ def _skip(buf: Any, pos: int, end: int, wt: int, number: int, depth: int) -> int
     if wt == 1 or wt == 5:
         n = 8 if wt == 1 else 4
         if end - pos < n:
-            raise _truncated(f"a {n}-byte field", pos)
+            raise truncated(f"a {n}-byte field", pos)
         return pos + n
     if wt == 2:
         n, pos = _length(buf, pos, end)
@@ -113,12 +114,12 @@ def _scalar(kind: int, buf: Any, pos: int, end: int) -> Tuple[Any, int]:
         return _signed(v, 32), pos  # an enum number is an int32
     if kind == P.K_FIXED32 or kind == P.K_FLOAT:
         if end - pos < 4:
-            raise _truncated("a 4-byte field", pos)
-        return (_I32 if kind == P.K_FIXED32 else _F32).unpack_from(buf, pos)[0], pos + 4
+            raise truncated("a 4-byte field", pos)
+        return (I32 if kind == P.K_FIXED32 else F32).unpack_from(buf, pos)[0], pos + 4
     if kind == P.K_FIXED64 or kind == P.K_DOUBLE:
         if end - pos < 8:
-            raise _truncated("an 8-byte field", pos)
-        return (_I64 if kind == P.K_FIXED64 else _F64).unpack_from(buf, pos)[0], pos + 8
+            raise truncated("an 8-byte field", pos)
+        return (I64 if kind == P.K_FIXED64 else F64).unpack_from(buf, pos)[0], pos + 8
     n, pos = _length(buf, pos, end)
     return bytes(buf[pos : pos + n]), pos + n
 
@@ -135,7 +136,7 @@ def _is_zero(kind: int, v: Any) -> bool:
 class _Runner:
     """One plan run over the values of one column."""
 
-    def __init__(self, plan: P.Plan, cols: List[_Col]) -> None:
+    def __init__(self, plan: P.Plan, cols: List[Col]) -> None:
         self.plan = plan
         self.cols = cols
         # per message node: field number -> entry index (its first entry for a number)
@@ -154,25 +155,23 @@ class _Runner:
         """One scalar value to builder ``out``."""
         c = self.cols[out]
         if kind == P.K_STRING or kind == P.K_BYTES:
-            c.data += v
-            if len(c.data) > _INT32_MAX:
-                raise PayloadDecodeError("over 2 GiB of bytes in one column of one batch")
-            c.offs.append(len(c.data))
-        elif kind == P.K_ENUM:
+            put_var(c, v)
+            return
+        if kind == P.K_ENUM:
             names, _closed, prefix, _default = self.plan.consts[sub]
             name = names.get(v)
-            c.data += name if name is not None else prefix + str(v).encode()
-            c.offs.append(len(c.data))
-        elif kind == P.K_BOOL:
+            put_var(c, name if name is not None else prefix + str(v).encode())
+            return
+        if kind == P.K_BOOL:
             c.data.append(1 if v else 0)
         elif kind == P.K_FLOAT:
-            c.data += _F32.pack(v)
+            c.data += F32.pack(v)
         elif kind == P.K_DOUBLE:
-            c.data += _F64.pack(v)
+            c.data += F64.pack(v)
         elif c.width == 4:
-            c.data += _I32.pack(v)
+            c.data += I32.pack(v)
         else:
-            c.data += _I64.pack(v)
+            c.data += I64.pack(v)
         c.valid.append(1)
 
     def message(self, node: int, buf: Any, pos: int, end: int, depth: int) -> None:
@@ -238,15 +237,13 @@ class _Runner:
             if not _INT64_MIN <= micros <= _INT64_MAX:
                 raise PayloadDecodeError(f"{seconds} seconds is out of the microsecond range")
             c = self.cols[out]
-            c.data += _I64.pack(micros)
+            c.data += I64.pack(micros)
             c.valid.append(1)
             return
         for k in range(count):
             _, kind, fout, mode, sub, oneof, list_out = fields[first + k]
             if mode == P.M_REPEATED:
-                lst = self.cols[list_out]
-                lst.offs.append(len(self.cols[lst.kids[0]].valid))
-                lst.valid.append(1)
+                end_list(self.cols, self.cols[list_out])
                 continue
             v = last[k]
             if kind == P.K_MESSAGE:
@@ -256,7 +253,7 @@ class _Runner:
                     elif mode == P.M_REQUIRED:
                         raise PayloadDecodeError(f"the required field {fields[first + k][0]} is missing")
                     else:
-                        _fill(self.cols, fout, 0)
+                        fill(self.cols, fout, 0)
                 elif len(v) == 1:
                     self.message(sub, buf, v[0][0], v[0][1], depth + 1)
                 else:  # occurrences of one message field merge: read them as one
@@ -270,11 +267,11 @@ class _Runner:
                 elif mode == P.M_REQUIRED:
                     raise PayloadDecodeError(f"the required field {fields[first + k][0]} is missing")
                 elif fout >= 0:
-                    _fill(self.cols, fout, 0)
+                    fill(self.cols, fout, 0)
                     continue
             elif mode == P.M_IMPLICIT and _is_zero(kind, v):
                 if fout >= 0:
-                    _fill(self.cols, fout, 0)
+                    fill(self.cols, fout, 0)
                 continue
             if fout >= 0:
                 self.append(kind, fout, sub, v)
@@ -309,39 +306,18 @@ def decode_column(
     """
     from kafkawire.registry.wire import decode_message_indexes
 
-    cols = [_Col(kind, width, kids) for kind, width, kids in layout]
-    offs = memoryview(offsets).cast("B").cast("i")
-    buf = memoryview(data).cast("B")
-    bits = memoryview(validity).cast("B") if validity is not None else None
     runners: Dict[Any, _Runner] = {}
-    for i in range(count):
-        row = array_offset + i
-        try:
-            if bits is not None and not (bits[row >> 3] >> (row & 7)) & 1:
-                _fill(cols, 0, 0)
-                continue
-            pos, end = offs[row], offs[row + 1]
-            key: Any = -1
-            if framed:
-                if end - pos < 5:
-                    if end > pos and buf[pos] != 0:
-                        raise BadMagicByteError(f"magic byte {buf[pos]}, expected 0")
-                    raise TruncatedPayloadError(
-                        f"a framed value of {end - pos} bytes, shorter than its 5-byte header"
-                    )
-                if buf[pos] != 0:
-                    raise BadMagicByteError(f"magic byte {buf[pos]}, expected 0")
-                schema_id = int.from_bytes(buf[pos + 1 : pos + 5], "big")
-                indexes, after = decode_message_indexes(buf[pos:end], 5)
-                key = (schema_id, tuple(indexes))
-                pos += after
-            runner = runners.get(key)
-            if runner is None:
-                plan = plan_for(key[0], key[1]) if framed else plan_for(-1, ())
-                runner = runners[key] = _Runner(plan, cols)
-            runner.message(runner.plan.root, buf, pos, end, 0)
-        except Exception as exc:
-            if not hasattr(exc, "row"):
-                exc.row = i  # type: ignore[attr-defined]
-            raise
-    return [(c.data, c.valid, c.offs, c.nulls) for c in cols]
+
+    def value(cols: List[Col], buf: Any, pos: int, end: int, schema_id: int) -> None:
+        key: Any = -1
+        if framed:  # the indexes read from the whole framed value
+            indexes, after = decode_message_indexes(buf[pos - 5 : end], 5)
+            key = (schema_id, tuple(indexes))
+            pos += after - 5
+        runner = runners.get(key)
+        if runner is None:
+            plan = plan_for(key[0], key[1]) if framed else plan_for(-1, ())
+            runner = runners[key] = _Runner(plan, cols)
+        runner.message(runner.plan.root, buf, pos, end, 0)
+
+    return decode_rows(count, array_offset, validity, offsets, data, layout, framed, value)

@@ -15,7 +15,7 @@ from kafkawire.avro.resolve import compile_plan
 from kafkawire.avro.schema import Schema, parse
 from kafkawire.errors import SchemaResolutionError
 from kafkawire.registry.client import RegisteredSchema, SchemaRegistryClient
-from kafkawire.registry.strategies import strategy
+from kafkawire.registry.strategies import ForTopic, strategy
 from kafkawire.registry.wire import frame
 
 
@@ -40,7 +40,7 @@ def parse_registered(client: SchemaRegistryClient, registered: RegisteredSchema)
         raise SchemaResolutionError(f"schema id {registered.schema_id}: {exc}") from None
 
 
-class RegistryAvroDecoder(AvroColumnDecoder):
+class RegistryAvroDecoder(AvroColumnDecoder, ForTopic):
     """Decodes framed Avro values to one Arrow type, the reader schema's.
 
     The reader schema is ``reader_schema`` when given (JSON text or its parsed form),
@@ -75,22 +75,6 @@ class RegistryAvroDecoder(AvroColumnDecoder):
                 "give the reader schema, its id, or the subject whose version is the reader schema"
             )
         super().__init__(build_layout(reader, enums_as), self._compile, framed=True, backend=backend)
-
-    @classmethod
-    def for_topic(
-        cls,
-        client: SchemaRegistryClient,
-        topic: str,
-        *,
-        is_key: bool = False,
-        subject_strategy: str = "topic",
-        record_name: Optional[str] = None,
-        **options: Any,
-    ) -> "RegistryAvroDecoder":
-        """The decoder whose reader schema is the latest under the subject that
-        ``subject_strategy`` ("topic", "record", "topic-record") names for ``topic``."""
-        subject = strategy(subject_strategy)(topic, is_key, record_name)
-        return cls(client, subject=subject, **options)
 
     def _compile(self, schema_id: int) -> Plan:
         writer = parse_registered(self.client, self.client.schema_by_id(schema_id))

@@ -39,7 +39,7 @@ from kafkawire.errors import (
     TruncatedPayloadError,
 )
 from kafkawire.registry.client import RegisteredSchema, SchemaRegistryClient
-from kafkawire.registry.strategies import strategy
+from kafkawire.registry.strategies import ForTopic
 from kafkawire.registry.wire import parse_header
 
 if TYPE_CHECKING:  # a type checker reads the pure twin; at run time the active backend's
@@ -918,7 +918,7 @@ class JsonColumnDecoder:
         return column, pa.array(reasons, pa.string())
 
 
-class RegistryJsonDecoder(JsonColumnDecoder):
+class RegistryJsonDecoder(JsonColumnDecoder, ForTopic):
     """Decodes framed JSON values to one Arrow type, the reader schema's.
 
     The reader schema is ``reader_schema`` when given (JSON Schema text or its parsed
@@ -955,21 +955,6 @@ class RegistryJsonDecoder(JsonColumnDecoder):
                 "give the reader schema, its id, or the subject whose version is the reader schema"
             )
         self._json_ids: Set[int] = set()
-
-    @classmethod
-    def for_topic(
-        cls,
-        client: SchemaRegistryClient,
-        topic: str,
-        *,
-        is_key: bool = False,
-        subject_strategy: str = "topic",
-        record_name: Optional[str] = None,
-        **options: Any,
-    ) -> "RegistryJsonDecoder":
-        """The decoder whose reader schema is the latest under the subject that
-        ``subject_strategy`` names for ``topic``."""
-        return cls(client, subject=strategy(subject_strategy)(topic, is_key, record_name), **options)
 
     def row(self, value: bytes) -> Any:
         """One framed value as the row Arrow builds from (raises the error without its place)."""

@@ -9,13 +9,13 @@ message indexes must name a message of the same full name.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Tuple, Union
+from typing import Dict, Optional, Tuple, Union
 
 from kafkawire.errors import SchemaResolutionError
 from kafkawire.protobuf.decode import ProtobufColumnDecoder
 from kafkawire.protobuf.schema import Pool, add_schema
 from kafkawire.registry.client import RegisteredSchema, SchemaReference, SchemaRegistryClient
-from kafkawire.registry.strategies import strategy
+from kafkawire.registry.strategies import ForTopic, strategy
 
 # the name a registered schema's own file goes by (its references go by theirs)
 _ROOT = "<registered>.proto"
@@ -48,7 +48,7 @@ def registered_pool(client: SchemaRegistryClient, registered: RegisteredSchema) 
     return pool
 
 
-class RegistryProtobufDecoder(ProtobufColumnDecoder):
+class RegistryProtobufDecoder(ProtobufColumnDecoder, ForTopic):
     """Decodes framed Protobuf values to the Arrow type of one message.
 
     The message is ``message`` (a full name; default: the schema's first message,
@@ -83,22 +83,6 @@ class RegistryProtobufDecoder(ProtobufColumnDecoder):
             message = first.full_name
         self._pools: Dict[int, Pool] = {registered.schema_id: pool}
         super().__init__(pool, message, framed=True, message_for=self._written, backend=backend)
-
-    @classmethod
-    def for_topic(
-        cls,
-        client: SchemaRegistryClient,
-        topic: str,
-        *,
-        is_key: bool = False,
-        subject_strategy: str = "topic",
-        record_name: Optional[str] = None,
-        **options: Any,
-    ) -> "RegistryProtobufDecoder":
-        """The decoder of the latest schema under the subject that ``subject_strategy``
-        ("topic", "record", "topic-record") names for ``topic``."""
-        subject = strategy(subject_strategy)(topic, is_key, record_name)
-        return cls(client, subject=subject, **options)
 
     def _written(self, schema_id: int, indexes: Tuple[int, ...]) -> Optional[str]:
         """The full name of the message a value of ``schema_id`` at ``indexes`` holds."""

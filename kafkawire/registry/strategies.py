@@ -3,7 +3,10 @@ topic's key or value schema is registered under."""
 
 from __future__ import annotations
 
-from typing import Callable, Dict, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, Optional, Type, TypeVar
+
+if TYPE_CHECKING:
+    from kafkawire.registry.client import SchemaRegistryClient
 
 # (topic, is_key, record full name) -> subject
 SubjectNameStrategy = Callable[[str, bool, Optional[str]], str]
@@ -47,3 +50,33 @@ def strategy(name: str) -> SubjectNameStrategy:
         raise ValueError(
             f"unknown subject name strategy {name!r}; expected one of {sorted(STRATEGIES)}"
         ) from None
+
+
+_Decoder = TypeVar("_Decoder", bound="ForTopic")
+
+
+class ForTopic:
+    """The registry decoders' ``for_topic``: a decoder whose reader schema is the latest
+    under the subject a strategy names for a topic."""
+
+    if TYPE_CHECKING:  # what every decoder's own __init__ takes (besides its options)
+
+        def __init__(
+            self, client: SchemaRegistryClient, *, subject: Optional[str] = None, **options: Any
+        ) -> None: ...
+
+    @classmethod
+    def for_topic(
+        cls: Type[_Decoder],
+        client: SchemaRegistryClient,
+        topic: str,
+        *,
+        is_key: bool = False,
+        subject_strategy: str = "topic",
+        record_name: Optional[str] = None,
+        **options: Any,
+    ) -> _Decoder:
+        """The decoder whose reader schema is the latest under the subject that
+        ``subject_strategy`` ("topic", "record", "topic-record") names for ``topic``'s
+        keys (``is_key``) or values; ``options`` go to the decoder as they are."""
+        return cls(client, subject=strategy(subject_strategy)(topic, is_key, record_name), **options)

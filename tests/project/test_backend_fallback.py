@@ -169,3 +169,34 @@ def test_the_compiled_backend_loads_without_a_word():
         env=dict(os.environ, PYTHONPATH=os.path.dirname(PACKAGE)),
     )
     assert (out.stdout.strip(), out.stderr) == ("cython", "")
+
+
+def test_a_schema_decoder_extension_missing_or_broken_is_found_out(tmp_path):
+    # the schema decoders' extensions load when first asked for: one that is not there
+    # still makes the choice fall back at import; one that is there but broken fails
+    # when asked for, saying why
+    if not _backend.fast_available():
+        pytest.skip("the compiled extensions are not built here")
+    fast = _copy(tmp_path)
+    for name in _backend.MODULES:
+        shutil.copy2(Path(PACKAGE) / "_fast" / f"{name}{SUFFIX}", fast / f"{name}{SUFFIX}")
+    (fast / f"avro{SUFFIX}").unlink()
+    out = _run(tmp_path)
+    assert out.stdout.strip() == "python"
+    (line,) = _warnings(out.stderr)
+    assert f"no avro extension for {SUFFIX}" in line and "build_ext --inplace" in line
+    (fast / f"avro{SUFFIX}").write_bytes(b"not a shared object")
+    base = dict(os.environ, PYTHONPATH=str(tmp_path))
+    for key in ("KAFKAWIRE_NO_EXTENSIONS", "KAFKAWIRE_REQUIRE_EXTENSIONS", "PYTHONWARNINGS"):
+        base.pop(key, None)
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE + "; import kafkawire.avro.decode"],
+        cwd=tmp_path,
+        env=base,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 1 and out.stdout.strip() == "cython" and not _warnings(out.stderr)
+    assert "ImportError: the Cython backend's avro module did not import" in out.stderr
+    assert f"avro{SUFFIX}" in out.stderr and "build_ext --inplace" in out.stderr

@@ -171,3 +171,24 @@ def test_import_kafkawire_leaves_heavy_modules_for_later(backend):
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[]"
+
+
+def test_import_kafkawire_leaves_the_schema_decoders_for_later(backend):
+    """The Avro and Protobuf decoders (the compiled modules too, and the plan and schema
+    modules they are built on) load when a decoder is first asked for, not with the codec."""
+    env = subprocess_env(
+        **({"KAFKAWIRE_NO_EXTENSIONS": "1"} if backend == "python" else {"KAFKAWIRE_REQUIRE_EXTENSIONS": "1"})
+    )
+    code = (
+        "import sys\nimport kafkawire\n"
+        "print(kafkawire.BACKEND, sorted(m for m in sys.modules if m.split('.')[1:2] in "
+        "(['avro'], ['protobuf'], ['registry']) or m.split('.')[2:3] in (['avro'], ['protobuf'])))\n"
+        "import kafkawire.protobuf.decode\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('kafkawire._fast.', 'kafkawire._pure.'))))"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    at_import, after = proc.stdout.splitlines()
+    assert at_import == f"{backend} []"
+    side = "_fast" if backend == "cython" else "_pure"
+    assert f"'kafkawire.{side}.avro'" in after and f"'kafkawire.{side}.protobuf'" in after
