@@ -13,8 +13,10 @@ from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_FillInfo, PyBuffer_Release, P
 from cpython.mem cimport PyMem_RawFree as free, PyMem_RawMalloc as malloc, PyMem_RawRealloc as realloc
 from cpython.ref cimport PyObject
 from libc.math cimport isfinite
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
+from libc.stdint cimport INT32_MAX, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcmp, memcpy, memset
+
+from kafkawire.errors import BadMagicByteError, PayloadDecodeError, TruncatedPayloadError
 
 include "arrow_builders.pxi"
 

@@ -39,7 +39,7 @@ from kafkawire.errors import (
     TruncatedPayloadError,
 )
 from kafkawire.registry.client import RegisteredSchema, SchemaRegistryClient
-from kafkawire.registry.strategies import ForTopic
+from kafkawire.registry.strategies import ForTopic, strategy
 from kafkawire.registry.wire import parse_header
 
 if TYPE_CHECKING:  # a type checker reads the pure twin; at run time the active backend's

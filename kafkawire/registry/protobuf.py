@@ -9,7 +9,7 @@ message indexes must name a message of the same full name.
 
 from __future__ import annotations
 
-from typing import Dict, Optional, Tuple, Union
+from typing import Any, Dict, Optional, Tuple, Union
 
 from kafkawire.errors import SchemaResolutionError
 from kafkawire.protobuf.decode import ProtobufColumnDecoder
