@@ -176,7 +176,7 @@ class LogWriteOptions:
     index_interval_bytes: int = write.DEFAULT_INDEX_INTERVAL_BYTES
     topic: Optional[str] = None
     partition: int = 0
-    #: the struct columns written as framed Avro (``keyFormat``, ``valueFormat``)
+    #: the struct columns written framed (``keyFormat``, ``valueFormat``)
     formats: Tuple[registry_columns.WriteFormat, ...] = ()
 
     @classmethod
@@ -271,7 +271,8 @@ class KafkaLogWriter(DataSourceArrowWriter):
         if storage.scheme_of(paths[0]) not in (None, "file"):
             raise ValueError(f"kafka-log writes to local paths only, not {paths[0]!r}")
         self.path = os.path.abspath(storage.local_path(paths[0]))
-        self.options = parsed if parsed is not None else LogWriteOptions.parse(options)
+        parsed = parsed if parsed is not None else LogWriteOptions.parse(options)
+        self.options = replace(parsed, formats=registry_columns.pinned_formats(parsed.formats, schema))
         self.overwrite = overwrite
         self.staging = os.path.join(self.path, _STAGING_PREFIX + uuid.uuid4().hex)
         names = set(schema.fieldNames())
@@ -453,6 +454,9 @@ class KafkaLogDataSource(ParsedOnce, DataSource):
         return self.parsed("formats", lambda options: registry_columns.read_formats(options, topics))
 
     def schema(self) -> str:
+        if datasource_options.writes_only(self.options, FORMAT):
+            # a write's options: a write has no reader schema
+            return registry_columns.ddl(read_options.read_schema(self._read_options()), None)
         return registry_columns.ddl(read_options.read_schema(self._read_options()), self._formats())
 
     def reader(self, schema: "StructType") -> KafkaLogReader:
