@@ -17,7 +17,13 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from kafkawire.datasource_options import COLUMN_FORMATS, nearest
-from kafkawire.errors import OptionError, SchemaFramingError, SchemaRegistryError, UnknownSchemaIdError
+from kafkawire.errors import (
+    KafkaWireError,
+    OptionError,
+    SchemaFramingError,
+    SchemaRegistryError,
+    UnknownSchemaIdError,
+)
 from kafkawire.log.read_options import DEFAULT_CORRUPT_COLUMN, MODES
 
 if TYPE_CHECKING:
@@ -719,7 +725,9 @@ def pinned(fmt: WriteFormat, column_type: "pyarrow.DataType") -> WriteFormat:
         made.encode(pa.array([], column_type))  # checks the type, and has the id registered or found
     except SchemaResolutionError as exc:
         raise SchemaResolutionError(f"{where}: {exc}") from None
-    except ValueError as exc:  # an encoder's check of its arguments (a message the schema lacks...)
+    except KafkaWireError:
+        raise
+    except ValueError as exc:  # an encoder's check of its arguments
         raise OptionError(f"{where}: {exc}") from None
     registered = fmt.registry.client().schema_by_id(made.schema_id)
     if registered.references:

@@ -804,6 +804,38 @@ def test_the_tasks_write_the_id_pinned_when_the_write_began(registry):
 
 
 @pytest.mark.backend_independent
+def test_value_message_writes_another_message_of_the_schema(registry):
+    """``valueMessage`` picks the file's second message: message indexes [1]."""
+    import pyarrow as pa
+    from pyspark.sql.types import StringType, StructField, StructType
+
+    from kafkawire.registry import RegistryProtobufDecoder, SchemaRegistryClient
+    from kafkawire.spark import registry_columns
+
+    options = {
+        "valueFormat": "protobuf",
+        "valueWriterSchema": READING_PROTO,
+        "valueMessage": "sink.Place",
+        "valueSubject": f"kw-place-{uuid.uuid4().hex[:8]}",
+        "schema.registry.url": registry.url,
+    }
+    schema = StructType([StructField("value", StructType([StructField("city", StringType())]))])
+    formats = registry_columns.pinned_formats(registry_columns.write_formats(options), schema)
+    batch = pa.record_batch([pa.array([{"city": "Oslo"}, None])], names=["value"])
+    (out,) = registry_columns.encoded_batches(iter([batch]), formats)
+    values = out.column("value")
+    assert values[0].as_py()[5:7] == b"\x02\x02" and values[1].as_py() is None
+    decoder = RegistryProtobufDecoder(
+        SchemaRegistryClient(registry.url), reader_id=formats[0].schema_id, message="sink.Place"
+    )
+    assert decoder.decode(values).to_pylist() == [{"city": "Oslo"}, None]
+    with pytest.raises(Exception, match="sink.Nowhere"):
+        registry_columns.pinned_formats(
+            registry_columns.write_formats({**options, "valueMessage": "sink.Nowhere"}), schema
+        )
+
+
+@pytest.mark.backend_independent
 def test_spark_asking_a_write_for_its_schema_needs_no_reader_schema(tmp_path):
     """A write's options with valueFormat and a registry nobody listens on: the schema
     is the binary columns', and nothing asks the registry."""
