@@ -271,8 +271,7 @@ class KafkaLogWriter(DataSourceArrowWriter):
         if storage.scheme_of(paths[0]) not in (None, "file"):
             raise ValueError(f"kafka-log writes to local paths only, not {paths[0]!r}")
         self.path = os.path.abspath(storage.local_path(paths[0]))
-        parsed = parsed if parsed is not None else LogWriteOptions.parse(options)
-        self.options = replace(parsed, formats=registry_columns.pinned_formats(parsed.formats, schema))
+        self.options = parsed if parsed is not None else LogWriteOptions.parse(options)
         self.overwrite = overwrite
         self.staging = os.path.join(self.path, _STAGING_PREFIX + uuid.uuid4().hex)
         names = set(schema.fieldNames())
@@ -280,6 +279,9 @@ class KafkaLogWriter(DataSourceArrowWriter):
             raise ValueError("kafka-log writes need a 'value' column")
         if "topic" not in names and not self.options.topic:
             raise ValueError("kafka-log writes need a 'topic' column or the 'topic' option")
+        # the writer schemas resolved once, here on the driver, for every task
+        formats = registry_columns.pinned_formats(self.options.formats, schema)
+        self.options = replace(self.options, formats=formats)
         self.backend = options.get("backend")
 
     # -- in the tasks ------------------------------------------------------
