@@ -268,10 +268,24 @@ def _column_write_format(column: str) -> Tuple[Option, ...]:
         Option(
             f"{column}Format",
             "binary",
-            f"``binary``: the ``{column}`` column as it is (string or binary). ``avro``: a struct "
-            f"``{column}`` column written as Avro, framed as Confluent's ``AvroSerializer`` frames "
-            "it, with the schema derived from the column's type as ``to_avro`` derives it (or the "
-            "subject's latest with ``use.latest.version``). Needs ``schema.registry.url``.",
+            f"``binary``: the ``{column}`` column as it is (string or binary). ``avro``, "
+            f"``protobuf``, ``json``: a struct ``{column}`` column written framed as Confluent's "
+            "``AvroSerializer``, ``ProtobufSerializer``, ``JSONSerializer`` frame it; ``registry``: "
+            "in the type of the subject's latest version. The writer schema is registered or looked "
+            "up once, when the write starts, and the column's type checked against it: every task "
+            "writes that id. Needs ``schema.registry.url``.",
+        ),
+        Option(
+            f"{column}WriterSchema",
+            None,
+            "The writer schema as text: Avro JSON (``avro``; by default derived from the column's "
+            "type as ``to_avro`` derives it), ``.proto`` text (``protobuf``) or a JSON Schema "
+            "(``json``); for these two, by default the subject's latest version.",
+        ),
+        Option(
+            f"{column}Message",
+            None,
+            f"The full name of the Protobuf message the {column}s are (by default the schema's first).",
         ),
         Option(
             f"{column}Subject",
@@ -282,8 +296,8 @@ def _column_write_format(column: str) -> Tuple[Option, ...]:
         Option(
             f"{column}SubjectStrategy",
             "topic",
-            f"``topic`` (``<topic>-{column}``), ``record`` (the record's full name) or "
-            "``topic-record``; Confluent's class names too.",
+            f"``topic`` (``<topic>-{column}``), ``record`` (the schema's record or message full "
+            "name) or ``topic-record``; Confluent's class names too.",
         ),
     )
 
@@ -295,14 +309,15 @@ COLUMN_WRITE_FORMATS: Tuple[Option, ...] = (
     Option(
         "auto.register.schemas",
         "true",
-        "Register the schema under its subject (as Confluent's serializers do by default); "
-        "``false`` looks its id up, and a schema the subject does not hold fails the write.",
+        "Register the writer schema under its subject (as Confluent's serializers do by "
+        "default); ``false`` looks its id up, and a schema the subject does not hold fails "
+        "the write when it starts.",
     ),
     Option(
         "use.latest.version",
         "false",
-        "Write with the subject's latest version instead of the schema derived from the "
-        "column (needs ``auto.register.schemas`` ``false``).",
+        "Write with the subject's latest version instead of the writer schema given or derived "
+        "(needs ``auto.register.schemas`` ``false``).",
     ),
     *REGISTRY,
 )
@@ -759,6 +774,14 @@ def nearest(name: str, names: Iterable[str], cutoff: float) -> Optional[str]:
     return by_plain.get(_plain(name)) or (by_plain[found[0]] if found else None)
 
 
+def writes_only(options: Mapping[str, object], source: str) -> bool:
+    """Whether ``options`` hold an option that writes of ``source`` take and reads do not:
+    the options of a write, which Spark may ask for a schema as it asks a read."""
+    read = {n.lower() for n in names(SOURCES[source, "read"])}
+    write = {n.lower() for n in names(SOURCES[source, "write"])}
+    return any(str(k).lower() in write - read for k in options)
+
+
 def check_names(options: Mapping[str, object], source: str, side: str) -> None:
     """Check the option names of a ``source`` (``kafka-log``, ``kafka-cluster``) query on
     ``side`` (``read``, ``write``), case aside: every source and sink checks with this.
@@ -832,6 +855,7 @@ __all__ = [
     "REGISTRY",
     "COLUMN_FORMATS",
     "COLUMN_WRITE_FORMATS",
+    "writes_only",
     "KAFKA_CLUSTER_READ",
     "KAFKA_CLUSTER_CLIENT",
     "KAFKA_CLUSTER_READ_CLIENT",

@@ -428,7 +428,7 @@ class ClusterWriteOptions:
     buffer_bytes: int = 32 << 20
     partitioner: str = "default"
     ignore_keys: bool = False
-    #: the struct columns written as framed Avro (``keyFormat``, ``valueFormat``)
+    #: the struct columns written framed (``keyFormat``, ``valueFormat``)
     formats: Tuple[registry_columns.WriteFormat, ...] = ()
 
     @classmethod
@@ -643,7 +643,7 @@ class ClusterWriter(DataSourceArrowWriter):
 
     def __init__(self, options: ClusterWriteOptions, schema: "StructType") -> None:
         check_write_schema(options, schema)
-        self.options = options
+        self.options = replace(options, formats=registry_columns.pinned_formats(options.formats, schema))
 
     def write(self, iterator: Iterator["pyarrow.RecordBatch"]) -> Written:
         return produce_rows(self.options, registry_columns.encoded_batches(iterator, self.options.formats))
@@ -656,7 +656,7 @@ class ClusterStreamWriter(DataSourceStreamArrowWriter):
 
     def __init__(self, options: ClusterWriteOptions, schema: "StructType") -> None:
         check_write_schema(options, schema)
-        self.options = options
+        self.options = replace(options, formats=registry_columns.pinned_formats(options.formats, schema))
 
     def write(self, iterator: Iterator["pyarrow.RecordBatch"]) -> Written:
         return produce_rows(self.options, registry_columns.encoded_batches(iterator, self.options.formats))
@@ -687,9 +687,14 @@ class KafkaClusterDataSource(ParsedOnce, DataSource):
     def schema(self) -> str:
         # Spark asks before it says whether the query is a batch read or a stream, whose
         # offset options differ: the names are checked, the rest parsed by the reader
+        opts = {k.lower(): v for k, v in self.options.items()}
+        if not any(k in opts for k in ("subscribe", "subscribepattern", "assign")):
+            # no read: a write has no reader schema (nor a read's options to check)
+            return registry_columns.ddl(fetched_schema(False), None)
         datasource_options.check_names(self.options, FORMAT, "read")
-        include = {k.lower(): v for k, v in self.options.items()}.get("includeheaders", "false")
-        source = fetched_schema(datasource_options.parse_bool(include, "includeHeaders"))
+        source = fetched_schema(
+            datasource_options.parse_bool(opts.get("includeheaders", "false"), "includeHeaders")
+        )
         return registry_columns.ddl(source, self._formats())
 
     def reader(self, schema: "StructType") -> ClusterReader:

@@ -176,7 +176,7 @@ class LogWriteOptions:
     index_interval_bytes: int = write.DEFAULT_INDEX_INTERVAL_BYTES
     topic: Optional[str] = None
     partition: int = 0
-    #: the struct columns written as framed Avro (``keyFormat``, ``valueFormat``)
+    #: the struct columns written framed (``keyFormat``, ``valueFormat``)
     formats: Tuple[registry_columns.WriteFormat, ...] = ()
 
     @classmethod
@@ -279,6 +279,9 @@ class KafkaLogWriter(DataSourceArrowWriter):
             raise ValueError("kafka-log writes need a 'value' column")
         if "topic" not in names and not self.options.topic:
             raise ValueError("kafka-log writes need a 'topic' column or the 'topic' option")
+        # the writer schemas resolved once, here on the driver, for every task
+        formats = registry_columns.pinned_formats(self.options.formats, schema)
+        self.options = replace(self.options, formats=formats)
         self.backend = options.get("backend")
 
     # -- in the tasks ------------------------------------------------------
@@ -453,6 +456,9 @@ class KafkaLogDataSource(ParsedOnce, DataSource):
         return self.parsed("formats", lambda options: registry_columns.read_formats(options, topics))
 
     def schema(self) -> str:
+        if datasource_options.writes_only(self.options, FORMAT):
+            # a write's options: a write has no reader schema
+            return registry_columns.ddl(read_options.read_schema(self._read_options()), None)
         return registry_columns.ddl(read_options.read_schema(self._read_options()), self._formats())
 
     def reader(self, schema: "StructType") -> KafkaLogReader:

@@ -17,11 +17,18 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from kafkawire.datasource_options import COLUMN_FORMATS, nearest
-from kafkawire.errors import OptionError, SchemaFramingError, SchemaRegistryError, UnknownSchemaIdError
+from kafkawire.errors import (
+    KafkaWireError,
+    OptionError,
+    SchemaFramingError,
+    SchemaRegistryError,
+    UnknownSchemaIdError,
+)
 from kafkawire.log.read_options import DEFAULT_CORRUPT_COLUMN, MODES
 
 if TYPE_CHECKING:
     import pyarrow
+    from pyspark.sql.types import StructType
 
     from kafkawire.registry.client import SchemaRegistryClient
 
@@ -541,7 +548,9 @@ class WriteFormat:
     """How one column (``key`` or ``value``) of a write is encoded: framed with the id
     of its schema under ``subject`` (or the one ``strategy`` names for ``topic``), as
     :func:`kafkawire.registry.column_encoder` takes them (``schema_type`` None: the type
-    of ``schema``, else of the subject's latest version, else Avro)."""
+    of ``schema``, else of the subject's latest version, else Avro).  A sink's formats
+    are pinned on the driver (:func:`pinned`): ``schema`` is then the registry's text of
+    the writer schema ``schema_id``, which every task frames its values with."""
 
     column: str
     registry: Registry
@@ -553,12 +562,13 @@ class WriteFormat:
     schema: Optional[str] = None  # the writer schema (None: the subject's, or derived from the column)
     schema_type: Optional[str] = None
     message: Optional[str] = None  # a Protobuf schema's message (None: its first)
+    schema_id: Optional[int] = None  # the writer schema's id, pinned on the driver
 
     def encoder(self) -> Any:
         """A new encoder of this format."""
         from kafkawire.registry import column_encoder
 
-        return column_encoder(
+        made = column_encoder(
             self.registry.client(),
             schema_type=self.schema_type,
             subject=self.subject,
@@ -570,6 +580,9 @@ class WriteFormat:
             auto_register=self.auto_register,
             use_latest_version=self.use_latest_version,
         )
+        if self.schema_id is not None:  # the encoder frames with it and asks the registry nothing
+            made.schema_id = self.schema_id
+        return made
 
 
 # a process's encoders: each asks the registry for its schema's id once per worker
@@ -585,9 +598,14 @@ def encoder(fmt: WriteFormat) -> Any:
         return found
 
 
+#: the registry's schema type of each format a write takes (``registry``: the subject's)
+_WRITE_TYPES = {"avro": "AVRO", "protobuf": "PROTOBUF", "json": "JSON", "registry": None}
+
+
 def write_formats(options: Mapping[str, str]) -> Tuple[WriteFormat, ...]:
-    """The ``keyFormat``/``valueFormat`` options of a write (any case): the columns
-    written as framed Avro (none when both stay as they are)."""
+    """The ``keyFormat``/``valueFormat`` options of a write (any case): the struct
+    columns written framed (none when both stay as they are), not yet pinned to their
+    writer schemas (:func:`pinned`)."""
     from kafkawire.datasource_options import parse_bool
     from kafkawire.registry.strategies import STRATEGIES
 
@@ -597,9 +615,15 @@ def write_formats(options: Mapping[str, str]) -> Tuple[WriteFormat, ...]:
     out: List[WriteFormat] = []
     for column in ("key", "value"):
         kind = opts.get(f"{column}format", "binary").strip().lower()
-        if kind not in ("binary", "avro"):
-            raise OptionError(f"option {column}Format: writes take binary or avro, not {kind!r}")
+        if kind not in FORMATS:
+            raise OptionError(f"option {column}Format: {kind!r} is not one of {', '.join(FORMATS)}")
+        schema, message = opts.get(f"{column}writerschema"), opts.get(f"{column}message")
         if kind == "binary":
+            meant = [f"{column}{n}" for n in ("WriterSchema", "Message") if f"{column}{n}".lower() in opts]
+            if meant:
+                raise OptionError(
+                    f"option {', '.join(meant)} needs option {column}Format (avro, protobuf, json or registry)"
+                )
             continue
         strategy = opts.get(f"{column}subjectstrategy", "topic")
         if strategy not in STRATEGIES:
@@ -616,14 +640,171 @@ def write_formats(options: Mapping[str, str]) -> Tuple[WriteFormat, ...]:
             raise OptionError(
                 "option use.latest.version writes with a registered schema: set auto.register.schemas false"
             )
-        out.append(WriteFormat(column, Registry.parse(opts), subject, topic, strategy, auto, latest))
+        if schema is not None and (latest or kind == "registry"):
+            why = "use.latest.version" if latest else f"{column}Format registry"
+            raise OptionError(
+                f"option {column}WriterSchema and {why} each name the {column}s' writer schema: give one"
+            )
+        if message is not None and kind in ("avro", "json"):
+            raise OptionError(
+                f"option {column}Message names a Protobuf message, not for {column}Format {kind}"
+            )
+        out.append(
+            WriteFormat(
+                column,
+                Registry.parse(opts),
+                subject,
+                topic,
+                strategy,
+                auto,
+                latest,
+                schema=schema,
+                schema_type=_WRITE_TYPES[kind],
+                message=message,
+            )
+        )
     return tuple(out)
+
+
+def _latest(fmt: WriteFormat) -> Any:
+    """The latest version under the subject of ``fmt`` (which must be named without the
+    schema), or None when the subject has none."""
+    subject = fmt.subject
+    if subject is None and fmt.topic is not None and fmt.strategy in ("topic", "TopicNameStrategy"):
+        from kafkawire.registry.strategies import strategy
+
+        subject = strategy("topic")(fmt.topic, fmt.column == "key", None)
+    if subject is None:
+        raise OptionError(
+            f"the {fmt.column}s' writer schema is the subject's latest version, and the "
+            f"{fmt.strategy} strategy names it after the schema: give option {fmt.column}Subject "
+            f"or {fmt.column}WriterSchema"
+        )
+    try:
+        return fmt.registry.client().schema_version(subject)
+    except SchemaRegistryError as exc:
+        if exc.status != 404:
+            raise
+        return None
+
+
+def pinned(fmt: WriteFormat, column_type: "pyarrow.DataType") -> WriteFormat:
+    """``fmt`` pinned on the driver, for a column of ``column_type``: its writer schema
+    registered (``auto.register.schemas``) or looked up once, the column's type checked
+    against it (a :class:`~kafkawire.errors.SchemaResolutionError` naming the field), and
+    its id and text kept for the tasks, which so all frame with one id however the
+    subject changes meanwhile."""
+    import pyarrow as pa
+
+    from kafkawire.errors import SchemaResolutionError
+
+    where = f"the {fmt.column}s"
+    if fmt.schema is None and (fmt.schema_type != "AVRO" or fmt.use_latest_version):
+        latest = _latest(fmt)
+        if latest is None:
+            raise OptionError(
+                f"{where}' writer schema is the latest version of their subject, which has none: "
+                f"give option {fmt.column}WriterSchema"
+                + (" (or set use.latest.version false to derive it)" if fmt.schema_type == "AVRO" else "")
+            )
+        if fmt.schema_type is None:
+            fmt = replace(fmt, schema_type=latest.schema_type)
+        elif latest.schema_type != fmt.schema_type:
+            raise OptionError(
+                f"{where}' subject's latest version is {latest.schema_type}, not {fmt.column}Format "
+                f"{fmt.schema_type.lower()}"
+            )
+    if not pa.types.is_struct(column_type):
+        raise SchemaResolutionError(
+            f"{where}: {fmt.schema_type} is written from a struct column, not {column_type}"
+        )
+    try:
+        made = fmt.encoder()
+        if fmt.schema_type == "JSON":
+            _check_json(column_type, made.layout.arrow_type, "")
+        made.encode(pa.array([], column_type))  # checks the type, and has the id registered or found
+    except SchemaResolutionError as exc:
+        raise SchemaResolutionError(f"{where}: {exc}") from None
+    except KafkaWireError:
+        raise
+    except ValueError as exc:  # an encoder's check of its arguments
+        raise OptionError(f"{where}: {exc}") from None
+    registered = fmt.registry.client().schema_by_id(made.schema_id)
+    if registered.references:
+        raise OptionError(
+            f"{where}' writer schema (id {made.schema_id}) references other schemas: not yet written by a sink"
+        )
+    return replace(
+        fmt,
+        subject=made.subject,
+        auto_register=False,
+        use_latest_version=False,
+        schema=registered.schema,
+        schema_type=registered.schema_type,
+        message=getattr(made, "message", None),
+        schema_id=made.schema_id,
+    )
+
+
+def _kind(t: "pyarrow.DataType") -> Optional[str]:
+    """A JSON kind of an Arrow type, for the check of a column against a JSON Schema."""
+    import pyarrow as pa
+
+    for kind, test in (
+        ("struct", pa.types.is_struct),
+        ("object", pa.types.is_map),
+        (
+            "array",
+            lambda t: pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_fixed_size_list(t),
+        ),
+        ("integer", pa.types.is_integer),
+        ("number", lambda t: pa.types.is_floating(t) or pa.types.is_decimal(t)),
+        ("boolean", pa.types.is_boolean),
+        ("string", lambda t: pa.types.is_string(t) or pa.types.is_large_string(t)),
+    ):
+        if test(t):
+            return kind
+    return None  # a type that several JSON kinds write (times, bytes), or a union: rows are checked
+
+
+def _check_json(column: "pyarrow.DataType", schema: "pyarrow.DataType", path: str) -> None:
+    """A :class:`~kafkawire.errors.SchemaResolutionError` naming the first field of
+    ``column`` that the JSON Schema typed ``schema`` (as its decoder types it) does not
+    take; fields the schema does not name are its additional properties."""
+    from kafkawire.errors import SchemaResolutionError
+
+    ours, theirs = _kind(column), _kind(schema)
+    if ours is None or theirs is None or ours == theirs or (ours, theirs) == ("integer", "number"):
+        if ours == theirs == "struct":
+            for f in column:
+                i = schema.get_field_index(f.name)
+                if i >= 0:
+                    _check_json(f.type, schema.field(i).type, f"{path}.{f.name}" if path else f.name)
+        elif ours == theirs == "array":
+            _check_json(column.value_type, schema.value_type, f"{path}[]")
+        return
+    raise SchemaResolutionError(
+        f"field {path or '(the value)'}: the column is {column}, the schema takes {theirs}"
+    )
+
+
+def pinned_formats(formats: Sequence[WriteFormat], schema: "StructType") -> Tuple[WriteFormat, ...]:
+    """A sink's ``formats`` pinned (:func:`pinned`) for the columns of the query's ``schema``."""
+    from pyspark.sql.pandas.types import to_arrow_type
+
+    names = schema.fieldNames()
+    return tuple(
+        pinned(fmt, to_arrow_type(schema[fmt.column].dataType, timezone="UTC"))
+        if fmt.column in names
+        else fmt
+        for fmt in formats
+    )
 
 
 def encoded_batches(
     batches: Iterator["pyarrow.RecordBatch"], formats: Sequence[WriteFormat]
 ) -> Iterator["pyarrow.RecordBatch"]:
-    """A write task's batches with the struct columns of ``formats`` as framed Avro."""
+    """A write task's batches with the struct columns of ``formats`` framed."""
     import pyarrow as pa
 
     for batch in batches:

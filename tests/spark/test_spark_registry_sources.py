@@ -12,6 +12,7 @@ topic, partition and offset, or give a null and the reason in ``PERMISSIVE`` mod
 
 from __future__ import annotations
 
+import base64
 import json
 import uuid
 
@@ -514,3 +515,367 @@ def test_an_unknown_subject_fails_at_load(spark, registry, topics, backend):
             valueSubject="no-such-value",
             **{"schema.registry.url": registry.url},
         )
+
+
+# -- the sinks' valueFormat protobuf, json and registry -----------------------------------
+
+READING_PROTO = """
+syntax = "proto3";
+package sink;
+
+message Reading {
+  int64 id = 1;
+  string name = 2;
+  double score = 3;
+  repeated string tags = 4;
+  Place place = 5;
+}
+message Place { string city = 1; }
+"""
+# version 2 of the readings: a field more
+READING_PROTO_V2 = READING_PROTO.replace("Place place = 5;", "Place place = 5;\n  int32 rank = 6;")
+READING_JSON = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "integer"},
+        "name": {"type": "string"},
+        "score": {"type": "number"},
+        "tags": {"type": "array", "items": {"type": "string"}},
+        "place": {"type": "object", "properties": {"city": {"type": "string"}}},
+    },
+    "required": ["id"],
+}
+# the readings in Avro, every field nullable as Spark's columns are, and a field more
+READING_AVRO = {
+    "type": "record",
+    "name": "Reading",
+    "namespace": "sink",
+    "fields": [
+        *(
+            {"name": name, "type": ["null", kind], "default": None}
+            for name, kind in (
+                ("id", "long"),
+                ("name", "string"),
+                ("score", "double"),
+                ("tags", {"type": "array", "items": ["null", "string"]}),
+                (
+                    "place",
+                    {
+                        "type": "record",
+                        "name": "Place",
+                        "fields": [{"name": "city", "type": ["null", "string"]}],
+                    },
+                ),
+                ("rank", "int"),
+            )
+        )
+    ],
+}
+READING_DDL = "id long, name string, score double, tags array<string>, place struct<city string>"
+WRITER_SCHEMAS = {"protobuf": READING_PROTO, "json": json.dumps(READING_JSON)}
+
+
+@pytest.fixture(scope="module")
+def reading_class(tmp_path_factory):
+    """The protoc-made message class of ``READING_PROTO``, for ProtobufDeserializer."""
+    import importlib
+    import sys
+
+    from grpc_tools import protoc
+
+    out = tmp_path_factory.mktemp("reading")
+    (out / "reading.proto").write_text(READING_PROTO)
+    assert protoc.main(["protoc", f"-I{out}", f"--python_out={out}", str(out / "reading.proto")]) == 0
+    sys.path.insert(0, str(out))
+    try:
+        return importlib.import_module("reading_pb2").Reading
+    finally:
+        sys.path.remove(str(out))
+
+
+def _readings(spark, count=40, seed=7):
+    """Random readings: a frame of their ``key`` and ``value`` structs, and the values."""
+    import random
+
+    from pyspark.sql import functions as F
+
+    rng = random.Random(seed)
+    rows = [
+        (
+            i + 1,  # not 0: an absent proto3 scalar reads as null, as from_protobuf reads it
+            f"name {rng.randrange(1000)}",
+            rng.uniform(-1e6, 1e6),
+            [f"t{rng.randrange(9)}" for _ in range(rng.randrange(4))],
+            (f"city {rng.randrange(50)}",),
+        )
+        for i in range(count)
+    ]
+    df = spark.createDataFrame(rows, READING_DDL)
+    want = [{"id": r[0], "name": r[1], "score": r[2], "tags": r[3], "place": {"city": r[4][0]}} for r in rows]
+    return df.select(F.struct("id").alias("key"), F.struct(*df.columns).alias("value")), want
+
+
+def _confluent_reader(kind, registry, topic, reading_class):
+    """confluent-kafka's own deserializer of ``kind`` values, as plain dicts."""
+    from confluent_kafka.schema_registry import SchemaRegistryClient as ConfluentClient
+    from confluent_kafka.serialization import MessageField, SerializationContext
+
+    client = ConfluentClient({"url": registry.url})
+    ctx = SerializationContext(topic, MessageField.VALUE)
+    if kind == "json":
+        from confluent_kafka.schema_registry.json_schema import JSONDeserializer
+
+        read = JSONDeserializer(None, schema_registry_client=client)
+        return lambda v: read(v, ctx)
+    from confluent_kafka.schema_registry.protobuf import ProtobufDeserializer
+
+    read_proto = ProtobufDeserializer(reading_class, {}, client)
+
+    def as_dict(v):
+        m = read_proto(v, ctx)
+        return {
+            "id": m.id,
+            "name": m.name,
+            "score": m.score,
+            "tags": list(m.tags),
+            "place": {"city": m.place.city},
+        }
+
+    return as_dict
+
+
+def _typed(rows):
+    """A typed read's values as plain dicts, by id."""
+    return sorted(
+        ({**r.value.asDict(recursive=True), "tags": list(r.value.tags)} for r in rows if r.value is not None),
+        key=lambda v: v["id"],
+    )
+
+
+def _ids(values):
+    return {int.from_bytes(bytes(v)[1:5], "big") for v in values}
+
+
+@pytest.mark.parametrize("kind", ["protobuf", "json"])
+def test_both_sinks_write_protobuf_and_json_that_confluent_and_a_typed_read_read(
+    spark, registry, kafka_broker, reading_class, tmp_path, backend, kind
+):
+    pytest.importorskip("grpc_tools")
+    from kafkawire.registry import SchemaRegistryClient
+
+    boot = kafka_broker.bootstrap_servers
+    topic = f"kw-sink-{kind}-{uuid.uuid4().hex[:8]}"
+    create_topic(boot, topic, 2)
+    frame, want = _readings(spark)
+    schema = WRITER_SCHEMAS[kind]
+    if kind == "protobuf":  # as confluent-kafka's serializer registers it, and its deserializer reads it
+        schema = base64.b64encode(reading_class.DESCRIPTOR.file.serialized_pb).decode()
+    options = {
+        "valueFormat": kind,
+        "valueWriterSchema": schema,
+        "schema.registry.url": registry.url,
+        "topic": topic,
+        "backend": backend,
+    }
+    frame.select("value").repartition(3).write.format("kafka-cluster").option(
+        "kafka.bootstrap.servers", boot
+    ).options(**options).mode("append").save()
+    got = _consume(boot, topic, len(want))
+    registered = SchemaRegistryClient(registry.url).schema_version(f"{topic}-value")
+    assert registered.schema_type == kind.upper()
+    assert _ids(m.value() for m in got) == {registered.schema_id}  # one id, registered once
+    read = _confluent_reader(kind, registry, topic, reading_class)
+    assert sorted((read(m.value()) for m in got), key=lambda v: v["id"]) == want
+
+    reading = {"valueFormat": kind, "schema.registry.url": registry.url}
+    for format_ in (kind, "registry"):
+        typed = _cluster(
+            spark, {"t": topic, "bootstrap": boot}, backend, "t", **{**reading, "valueFormat": format_}
+        )
+        assert _typed(typed.collect()) == want, format_
+
+    log = str(tmp_path / "log")
+    frame.select("value").write.format("kafka-log").options(**options).mode("overwrite").save(log)
+    back = spark.read.format("kafka-log").option("backend", backend).options(**reading).load(log)
+    assert _typed(back.collect()) == want
+    raw = spark.read.format("kafka-log").option("backend", backend).load(log).collect()
+    assert _ids(r.value for r in raw) == {registered.schema_id}
+    assert sorted((read(bytes(r.value)) for r in raw), key=lambda v: v["id"]) == want
+
+
+def test_a_stream_writes_json_values_to_kafka_cluster(
+    spark, registry, kafka_broker, reading_class, tmp_path, backend
+):
+    boot = kafka_broker.bootstrap_servers
+    topic = f"kw-sink-stream-{uuid.uuid4().hex[:8]}"
+    create_topic(boot, topic, 1)
+    frame, want = _readings(spark, 25, seed=11)
+    source = str(tmp_path / "rows")
+    frame.select("value").write.parquet(source)
+    stream = spark.readStream.schema(frame.select("value").schema).parquet(source)
+    query = (
+        stream.writeStream.format("kafka-cluster")
+        .option("kafka.bootstrap.servers", boot)
+        .option("topic", topic)
+        .option("backend", backend)
+        .option("valueFormat", "json")
+        .option("valueWriterSchema", WRITER_SCHEMAS["json"])
+        .option("schema.registry.url", registry.url)
+        .option("checkpointLocation", str(tmp_path / "checkpoint"))
+        .trigger(availableNow=True)
+        .start()
+    )
+    try:
+        assert query.awaitTermination(300) and query.exception() is None
+    finally:
+        query.stop()
+    read = _confluent_reader("json", registry, topic, reading_class)
+    assert sorted((read(m.value()) for m in _consume(boot, topic, len(want))), key=lambda v: v["id"]) == want
+
+
+def test_auto_register_false_and_use_latest_version_write_with_the_registered_schema(
+    spark, registry, tmp_path, backend
+):
+    from kafkawire.registry import SchemaRegistryClient
+
+    client = SchemaRegistryClient(registry.url)
+    topic = f"kw-sink-registered-{uuid.uuid4().hex[:8]}"
+    frame, want = _readings(spark, 10)
+    values = frame.select("value")
+    log = str(tmp_path / "log")
+
+    def write(to=topic, **options):
+        sink = values.write.format("kafka-log").option("backend", backend).option("topic", to)
+        sink.option("schema.registry.url", registry.url).options(**options).mode("overwrite").save(log)
+        raw = spark.read.format("kafka-log").load(log).collect()
+        return _ids(r.value for r in raw)
+
+    # auto.register.schemas false: a schema the subject does not hold fails the write at its start
+    with pytest.raises(Exception, match="not registered|not found|40403|40401"):
+        write(valueFormat="protobuf", valueWriterSchema=READING_PROTO, **{"auto.register.schemas": "false"})
+    assert f"{topic}-value" not in client.subjects()
+    v1 = client.register(f"{topic}-value", READING_PROTO, "PROTOBUF")
+    v2 = client.register(f"{topic}-value", READING_PROTO_V2, "PROTOBUF")
+    assert v1 != v2
+    # ... and one it holds is written with its id
+    assert write(
+        valueFormat="protobuf", valueWriterSchema=READING_PROTO, **{"auto.register.schemas": "false"}
+    ) == {v1}
+    # use.latest.version: the subject's latest, whatever the writer schema would be
+    latest = {"auto.register.schemas": "false", "use.latest.version": "true"}
+    assert write(valueFormat="protobuf", **latest) == {v2}
+    assert write(valueFormat="registry", **latest) == {v2}
+    with pytest.raises(Exception, match="valueWriterSchema and use.latest.version each name"):
+        write(valueFormat="protobuf", valueWriterSchema=READING_PROTO, **latest)
+    # Avro: the subject's latest instead of the schema derived from the column
+    avro_topic = f"{topic}-avro"
+    with pytest.raises(Exception, match="not registered|not found|40403|40401"):
+        write(avro_topic, valueFormat="avro", **{"auto.register.schemas": "false"})
+    avro = client.register(f"{avro_topic}-value", json.dumps(READING_AVRO))
+    assert write(avro_topic, valueFormat="avro", **latest) == {avro}
+    back = spark.read.format("kafka-log").options(valueFormat="avro", **{"schema.registry.url": registry.url})
+    assert _typed(back.load(log).collect()) == [{**w, "rank": None} for w in want]
+
+
+def test_a_missing_schema_or_a_mismatched_struct_fails_the_write_at_its_start(
+    spark, registry, tmp_path, backend
+):
+    topic = f"kw-sink-bad-{uuid.uuid4().hex[:8]}"
+    frame, _ = _readings(spark, 3)
+    values = frame.select("value")
+
+    def write(df=values, **options):
+        sink = df.write.format("kafka-log").option("backend", backend).option("topic", topic)
+        sink.option("schema.registry.url", registry.url).options(**options).mode("overwrite").save(
+            str(tmp_path / "log")
+        )
+
+    for kind in ("protobuf", "json", "registry"):
+        with pytest.raises(
+            Exception,
+            match="OptionError: the values' writer schema is the latest version of their subject, which has none: give option valueWriterSchema",
+        ):
+            write(valueFormat=kind)
+    from pyspark.sql import functions as F
+
+    wrong = values.select(F.struct(F.col("value.id"), F.col("value.id").alias("name")).alias("value"))
+    for kind in ("protobuf", "json"):
+        with pytest.raises(Exception, match="SchemaResolutionError: the values: .*name"):
+            write(wrong, valueFormat=kind, valueWriterSchema=WRITER_SCHEMAS[kind])
+    with pytest.raises(Exception, match="valueMessage names a Protobuf message"):
+        write(valueFormat="json", valueWriterSchema=WRITER_SCHEMAS["json"], valueMessage="sink.Reading")
+    assert not (tmp_path / "log").exists() or not any((tmp_path / "log").iterdir())
+
+
+@pytest.mark.backend_independent
+def test_the_tasks_write_the_id_pinned_when_the_write_began(registry):
+    """A version registered while a write runs changes nothing: every task frames with
+    the id the driver resolved."""
+    import pyarrow as pa
+    from pyspark.sql.types import LongType, StructField, StructType
+
+    from kafkawire.registry import SchemaRegistryClient
+    from kafkawire.spark import registry_columns
+
+    topic = f"kw-pinned-{uuid.uuid4().hex[:8]}"
+    client = SchemaRegistryClient(registry.url)
+    first = client.register(f"{topic}-value", READING_PROTO, "PROTOBUF")
+    options = {"valueFormat": "protobuf", "topic": topic, "schema.registry.url": registry.url}
+    schema = StructType([StructField("value", StructType([StructField("id", LongType())]))])
+    formats = registry_columns.pinned_formats(registry_columns.write_formats(options), schema)
+    client.register(f"{topic}-value", READING_PROTO_V2, "PROTOBUF")  # the latest now
+    registry_columns._encoders.clear()  # a task's worker: no encoder yet
+    batch = pa.record_batch([pa.array([{"id": 1}, {"id": 2}])], names=["value"])
+    (out,) = registry_columns.encoded_batches(iter([batch]), formats)
+    assert _ids(out.column("value").to_pylist()) == {first}
+
+
+@pytest.mark.backend_independent
+def test_value_message_writes_another_message_of_the_schema(registry):
+    """``valueMessage`` picks the file's second message: message indexes [1]."""
+    import pyarrow as pa
+    from pyspark.sql.types import StringType, StructField, StructType
+
+    from kafkawire.registry import RegistryProtobufDecoder, SchemaRegistryClient
+    from kafkawire.spark import registry_columns
+
+    options = {
+        "valueFormat": "protobuf",
+        "valueWriterSchema": READING_PROTO,
+        "valueMessage": "sink.Place",
+        "valueSubject": f"kw-place-{uuid.uuid4().hex[:8]}",
+        "schema.registry.url": registry.url,
+    }
+    schema = StructType([StructField("value", StructType([StructField("city", StringType())]))])
+    formats = registry_columns.pinned_formats(registry_columns.write_formats(options), schema)
+    batch = pa.record_batch([pa.array([{"city": "Oslo"}, None])], names=["value"])
+    (out,) = registry_columns.encoded_batches(iter([batch]), formats)
+    values = out.column("value")
+    assert values[0].as_py()[5:7] == b"\x02\x02" and values[1].as_py() is None
+    decoder = RegistryProtobufDecoder(
+        SchemaRegistryClient(registry.url), reader_id=formats[0].schema_id, message="sink.Place"
+    )
+    assert decoder.decode(values).to_pylist() == [{"city": "Oslo"}, None]
+    with pytest.raises(Exception, match="sink.Nowhere"):
+        registry_columns.pinned_formats(
+            registry_columns.write_formats({**options, "valueMessage": "sink.Nowhere"}), schema
+        )
+
+
+@pytest.mark.backend_independent
+def test_spark_asking_a_write_for_its_schema_needs_no_reader_schema(tmp_path):
+    """A write's options with valueFormat and a registry nobody listens on: the schema
+    is the binary columns', and nothing asks the registry."""
+    from kafkawire.spark.kafka_cluster import KafkaClusterDataSource
+    from kafkawire.spark.kafka_log import KafkaLogDataSource
+
+    write = {
+        "valueFormat": "json",
+        "valueWriterSchema": WRITER_SCHEMAS["json"],
+        "schema.registry.url": "http://127.0.0.1:9",
+        "topic": "t",
+    }
+    cluster = KafkaClusterDataSource({"kafka.bootstrap.servers": "127.0.0.1:9", **write}).schema()
+    assert "`value` binary" in cluster
+    log = KafkaLogDataSource({"path": str(tmp_path), **write}).schema()
+    assert "`value` binary" in log
