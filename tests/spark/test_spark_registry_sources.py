@@ -469,6 +469,21 @@ def test_json_schema_and_protobuf_values_arrive_as_from_registry_reads_them(
             )
             assert typed.schema["value"] == want.schema["value"], (topic, kind)
             assert sorted(typed.select("offset", "value").collect()) == want_rows, (topic, kind)
+            # a schema of two of the fields, the other way round, gets those
+            first, *_, last = want.schema["value"].dataType.fields
+            two = ", ".join(f"`{f.name}`: {f.dataType.simpleString()}" for f in (last, first))
+            narrow = _cluster(
+                spark,
+                where,
+                backend,
+                "t",
+                f"offset bigint, value struct<{two}>",
+                valueFormat=kind,
+                **{"schema.registry.url": registry.url},
+            )
+            assert sorted(narrow.collect()) == sorted(
+                (r.offset, (r.value[last.name], r.value[first.name])) for r in want_rows
+            ), (topic, kind)
 
 
 def _consume(bootstrap, topic, count):
