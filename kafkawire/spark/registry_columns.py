@@ -7,7 +7,9 @@ column's Spark type is known when the query is planned, and pins it by its id: t
 tasks decode by that id, and a version registered meanwhile changes nothing.  In the
 tasks, :func:`decoder` gives each worker process one decoder per pinned format and
 backend, which fetches each writer schema once; :func:`typed_batches` puts the decoded
-struct columns in place of the binary ones in the Arrow batches a read yields.
+struct columns in place of the binary ones in the Arrow batches a read yields.  A query's
+schema whose value (or key) is a struct of some fields narrows the column to them
+(:func:`narrowed`), its Avro reader schema too.
 """
 
 from __future__ import annotations
@@ -394,10 +396,12 @@ def narrowed(formats: Optional[Formats], schema: Optional["StructType"]) -> Opti
     wanted = to_arrow_schema(schema, timezone="UTC")
 
     def kept(typed: Optional[TypedColumn]) -> Optional[TypedColumn]:
-        i = -1 if typed is None else wanted.get_field_index(typed.format.column)
-        if typed is None or i < 0 or not pa.types.is_struct(wanted.field(i).type):
+        if typed is None or typed.format.column not in wanted.names:
             return typed
-        return narrow_column(typed, wanted.field(i).type) if pa.types.is_struct(typed.arrow_type) else typed
+        given = wanted.field(typed.format.column).type
+        if pa.types.is_struct(given) and pa.types.is_struct(typed.arrow_type):
+            return narrow_column(typed, given)
+        return typed  # another type: columns_of names it
 
     return replace(formats, key=kept(formats.key), value=kept(formats.value))
 
