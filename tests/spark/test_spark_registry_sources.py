@@ -269,6 +269,10 @@ def test_a_schema_of_a_few_value_fields_decodes_only_those_in_both_sources(
     )
     assert {k: r.value for k, r in got.items() if r.value is not None} == want
     assert {v.channel for v in want.values()} == {"web", "c0", "c1", "c2"}
+    # valueFormat registry, whose reader schema is Avro here, narrows alike
+    registry_options = {**options, "valueFormat": "registry", "keyFormat": "registry"}
+    by_type = _cluster(spark, topics, backend, schema=NARROW, **registry_options)
+    assert {(r.partition, r.offset): r for r in by_type.collect()} == got
 
     # the tasks decode by a reader schema of those fields only
     source = KafkaClusterDataSource(
