@@ -373,10 +373,10 @@ def test_kafka_log_reads_the_brokers_log_directory_typed_as_kafka_cluster_does(
         KafkaLogDataSource({"path": str(kafka_broker.log_dir), **options, "keyFormat": "binary"}).schema()
 
 
-def test_a_stream_reads_typed_values_micro_batch_by_micro_batch(spark, registry, topics, tmp_path, backend):
-    out, checkpoint = str(tmp_path / "out"), str(tmp_path / "checkpoint")
-    options = {"valueFormat": "avro", "schema.registry.url": registry.url}
-    query = (
+def _streamed(spark, topics, backend, out, schema=None, **options):
+    """``topics``' typed topic streamed to parquet under ``out`` in micro-batches of 25
+    records: what was written."""
+    reader = (
         spark.readStream.format("kafka-cluster")
         .option("kafka.bootstrap.servers", topics["bootstrap"])
         .option("subscribe", topics["typed"])
@@ -384,21 +384,42 @@ def test_a_stream_reads_typed_values_micro_batch_by_micro_batch(spark, registry,
         .option("maxOffsetsPerTrigger", "25")
         .option("backend", backend)
         .options(**options)
+    )
+    query = (
+        (reader if schema is None else reader.schema(schema))
         .load()
         .writeStream.format("parquet")
-        .option("path", out)
-        .option("checkpointLocation", checkpoint)
+        .option("path", str(out / "out"))
+        .option("checkpointLocation", str(out / "checkpoint"))
         .trigger(availableNow=True)
         .start()
     )
     assert query.awaitTermination(300)
     assert query.exception() is None
     assert len([p for p in query.recentProgress if p["numInputRows"]]) >= 2
-    written = spark.read.parquet(out)
+    return spark.read.parquet(str(out / "out"))
+
+
+def test_a_stream_reads_typed_values_micro_batch_by_micro_batch(spark, registry, topics, tmp_path, backend):
+    options = {"valueFormat": "avro", "schema.registry.url": registry.url}
+    written = _streamed(spark, topics, backend, tmp_path, **options)
     assert written.schema["value"].dataType.simpleString().startswith("struct<order_id:bigint,")
     streamed = {(r.partition, r.offset): r.value for r in written.collect()}
     batch = {(r.partition, r.offset): r.value for r in _cluster(spark, topics, backend, **options).collect()}
     assert streamed == batch and len(batch) == GOOD + 1
+
+
+def test_a_stream_with_a_schema_of_a_few_fields_decodes_only_those(
+    spark, registry, topics, tmp_path, backend
+):
+    options = {"valueFormat": "avro", "keyFormat": "avro", "schema.registry.url": registry.url}
+    written = _streamed(spark, topics, backend, tmp_path, NARROW, **options)
+    assert written.schema["value"].dataType.simpleString() == NARROW_VALUE.replace(" ", "")
+    streamed = {(r.partition, r.offset): r for r in written.collect()}
+    assert streamed == {
+        (r.partition, r.offset): r
+        for r in _cluster(spark, topics, backend, schema=NARROW, **options).collect()
+    }
 
 
 # a JSON Schema of the types JSON values take, a nullable one and a nested object among them
