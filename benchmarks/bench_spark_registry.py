@@ -23,7 +23,9 @@ interleaved rounds after one warm run, best of ``--rounds``:
 * ``cluster_reader``: ``from_registry`` with ``reader_schema`` of the three fields;
 * ``source`` and ``source_reader``: ``kafka-cluster`` decoding in the source
   (``valueFormat=avro``), without and with ``valueReaderSchema``: skipped with a
-  message when this tree's ``kafka-cluster`` has no such option;
+  message when this tree's ``kafka-cluster`` has no such option; ``source_schema``:
+  ``valueFormat=avro`` with ``.schema("value struct<...>")`` of the three fields, which
+  narrows the reader schema to them;
 * ``floor``: ``kafka-cluster`` reading the binary values, the same aggregation on their
   lengths: what reading costs before any decoding; ``udf_floor``: the same with the
   values through an Arrow UDF that returns them unchanged (what ``from_registry``'s hop
@@ -118,11 +120,22 @@ def _source_option_missing() -> Optional[str]:
     return "this kafka-cluster has no valueFormat option"
 
 
-def _in_source(s: Setup, reader: bool):
+def _narrowing_missing() -> Optional[str]:
+    from kafkawire.spark import registry_columns
+
+    if hasattr(registry_columns, "narrowed"):
+        return _source_option_missing()
+    return "this kafka-cluster does not narrow the reader schema to a schema's value fields"
+
+
+def _in_source(s: Setup, reader: bool, schema: bool = False):
     options = {"valueFormat": "avro", "schema.registry.url": s.registry}
     if reader:
         options["valueReaderSchema"] = json.dumps(READER)
-    df = s.load("kafka-cluster", **options).load()
+    df = s.load("kafka-cluster", **options)
+    if schema:  # the value's struct of the query's fields: the reader schema is narrowed to them
+        df = df.schema("value struct<status: string, total: decimal(12, 2), created_at: timestamp>")
+    df = df.load()
     value = dict(df.dtypes).get("value", "")
     return aggregate(df.select("value.*") if value.startswith("struct") else df)
 
@@ -173,6 +186,11 @@ ROUTES: Dict[str, Route] = {
         "kafka-cluster, valueFormat=avro + valueReaderSchema of 3 fields",
         lambda s: _in_source(s, True),
         _source_option_missing,
+    ),
+    "source_schema": Route(
+        "kafka-cluster, valueFormat=avro, .schema of the 3 fields",
+        lambda s: _in_source(s, False, True),
+        _narrowing_missing,
     ),
     "floor": Route("floor: kafka-cluster, binary values, the aggregation on lengths", _floor, decodes=False),
     "udf_floor": Route(

@@ -122,17 +122,22 @@ def ddl(include_headers: bool) -> str:
 
 def typed_read(
     options: ClusterReadOptions, schema: "StructType", formats: Optional[registry_columns.Formats]
-) -> Tuple[ClusterReadOptions, Optional[Tuple[str, ...]]]:
-    """``options`` fetching only what the columns ``schema`` asks for need, and the
-    columns the tasks hand Spark once ``formats`` has decoded keys and values (None:
-    what they fetch)."""
+) -> Tuple[ClusterReadOptions, Optional[registry_columns.Formats], Optional[Tuple[str, ...]]]:
+    """``options`` fetching only what the columns ``schema`` asks for need, ``formats``
+    decoding only the fields it asks for, and the columns the tasks hand Spark once
+    ``formats`` has decoded keys and values (None: what they fetch)."""
+    formats = registry_columns.narrowed(formats, schema)
     source = fetched_schema(options.include_headers)
     full = registry_columns.typed_schema(source, formats)
     wanted = columns_of(schema, full, FORMAT)
     if formats is None:
-        return replace(options, columns=wanted), None
+        return replace(options, columns=wanted), None, None
     output = tuple(full.names) if wanted is None else wanted
-    return replace(options, columns=registry_columns.read_columns(output, formats, source.names)), output
+    return (
+        replace(options, columns=registry_columns.read_columns(output, formats, source.names)),
+        formats,
+        output,
+    )
 
 
 class RangePartition(InputPartition):
@@ -698,8 +703,8 @@ class KafkaClusterDataSource(ParsedOnce, DataSource):
         return registry_columns.ddl(source, self._formats())
 
     def reader(self, schema: "StructType") -> ClusterReader:
-        formats = self._formats()
-        options, output = typed_read(self.parsed("read", ClusterReadOptions.parse), schema, formats)
+        read = self.parsed("read", ClusterReadOptions.parse)
+        options, formats, output = typed_read(read, schema, self._formats())
         return ClusterReader(options, formats, output)
 
     def writer(self, schema: "StructType", overwrite: bool) -> ClusterWriter:
@@ -707,8 +712,7 @@ class KafkaClusterDataSource(ParsedOnce, DataSource):
 
     def streamReader(self, schema: "StructType") -> ClusterStreamReader:
         options = self.parsed("stream", lambda given: ClusterReadOptions.parse(given, streaming=True))
-        formats = self._formats()
-        options, output = typed_read(options, schema, formats)
+        options, formats, output = typed_read(options, schema, self._formats())
         return ClusterStreamReader(options, formats, output)
 
     def streamWriter(self, schema: "StructType", overwrite: bool) -> ClusterStreamWriter:

@@ -125,10 +125,12 @@ class KafkaLogReader(DataSourceReader):
         formats: Optional[registry_columns.Formats] = None,
     ) -> None:
         """``parsed``: ``options`` parsed already (parsed and checked here if not);
-        ``formats``: how keys and values are decoded (None: left binary)."""
+        ``formats``: how keys and values are decoded (None: left binary), narrowed to
+        the fields ``schema`` keeps (:func:`~kafkawire.spark.registry_columns.narrowed`)."""
         self.paths = _paths(options)
         self.options = parsed if parsed is not None else read_options.ReadOptions.parse(options)
-        self.formats = formats
+        # a schema whose value is a struct of a few fields narrows its reader schema
+        self.formats = formats = registry_columns.narrowed(formats, schema)
         source = read_options.read_schema(self.options, pruned=False)
         full = registry_columns.typed_schema(source, formats)
         #: the columns the tasks hand Spark, in order

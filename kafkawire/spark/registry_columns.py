@@ -7,7 +7,9 @@ column's Spark type is known when the query is planned, and pins it by its id: t
 tasks decode by that id, and a version registered meanwhile changes nothing.  In the
 tasks, :func:`decoder` gives each worker process one decoder per pinned format and
 backend, which fetches each writer schema once; :func:`typed_batches` puts the decoded
-struct columns in place of the binary ones in the Arrow batches a read yields.
+struct columns in place of the binary ones in the Arrow batches a read yields.  A query's
+schema whose value (or key) is a struct of some fields narrows the column to them
+(:func:`narrowed`), its Avro reader schema too.
 """
 
 from __future__ import annotations
@@ -386,6 +388,66 @@ def read_formats(
         mode=mode,
         corrupt_column=opts.get("columnnameofcorruptrecord", DEFAULT_CORRUPT_COLUMN),
     )
+
+
+def narrowed(formats: Optional[Formats], schema: Optional["StructType"]) -> Optional[Formats]:
+    """``formats`` with each decoded column that the query's ``schema`` (given with
+    ``spark.read.schema``) types as a struct narrowed to that struct's fields
+    (:func:`narrow_column`); the other columns as they are."""
+    import pyarrow as pa
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    if formats is None or schema is None:
+        return formats
+    wanted = to_arrow_schema(schema, timezone="UTC")
+
+    def kept(typed: Optional[TypedColumn]) -> Optional[TypedColumn]:
+        if typed is None or typed.format.column not in wanted.names:
+            return typed
+        given = wanted.field(typed.format.column).type
+        if pa.types.is_struct(given) and pa.types.is_struct(typed.arrow_type):
+            return narrow_column(typed, given)
+        return typed  # another type: columns_of names it
+
+    return replace(formats, key=kept(formats.key), value=kept(formats.value))
+
+
+def narrow_column(typed: TypedColumn, wanted: "pyarrow.DataType") -> TypedColumn:
+    """``typed`` narrowed to the fields of the struct type ``wanted``: an Avro column
+    decodes by a reader schema of only those fields (the fields' types, defaults and
+    names as the reader schema has them); a Protobuf or JSON one is decoded whole and
+    cast to the narrowed type.  A field the reader schema lacks, or of another type, is
+    an :class:`~kafkawire.errors.OptionError`."""
+    import pyarrow as pa
+
+    from kafkawire.avro.schema import parse
+    from kafkawire.registry.avro import RegistryAvroDecoder, parse_registered
+    from kafkawire.spark.projection import avro_json, narrow_avro, narrow_type
+
+    fmt = typed.format
+    arrow_type = narrow_type(typed.arrow_type, wanted, fmt.column)
+    if arrow_type.equals(typed.arrow_type):
+        return typed
+    if not isinstance(decoder(fmt), RegistryAvroDecoder):
+        try:  # pyarrow before 20 casts structs to their fields in their order only
+            pa.array([], typed.arrow_type).cast(arrow_type)
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError) as exc:
+            raise OptionError(
+                f"the schema's {fmt.column}: pyarrow {pa.__version__} cannot narrow it so ({exc}); "
+                "give the fields in the reader schema's order"
+            ) from None
+        return TypedColumn(fmt, arrow_type)
+    if fmt.reader_schema is not None:
+        reader = parse(fmt.reader_schema)
+    else:
+        assert fmt.schema_id is not None  # resolve pinned it
+        client = fmt.registry.client()
+        reader = parse_registered(client, client.schema_by_id(fmt.schema_id))
+    text = avro_json(narrow_avro(reader, typed.arrow_type, arrow_type, fmt.column))
+    few = resolve(replace(fmt, format="avro", schema_id=None, reader_schema=text, message=None))
+    if not few.arrow_type.equals(arrow_type):
+        raise AssertionError(f"{fmt.column}: the narrowed reader schema decodes as {few.arrow_type}")
+    return few
 
 
 # ---------------------------------------------------------------------------

@@ -96,7 +96,7 @@ def topics(kafka_broker, registry):
     return {"typed": typed, "corrupt": corrupt, "bootstrap": boot}
 
 
-def _cluster(spark, topics, backend, topic="typed", **options):
+def _cluster(spark, topics, backend, topic="typed", schema=None, **options):
     reader = (
         spark.read.format("kafka-cluster")
         .option("kafka.bootstrap.servers", topics["bootstrap"])
@@ -105,7 +105,7 @@ def _cluster(spark, topics, backend, topic="typed", **options):
     )
     for k, v in options.items():
         reader = reader.option(k, v)
-    return reader.load()
+    return (reader if schema is None else reader.schema(schema)).load()
 
 
 def _with_spark_avro(spark):
@@ -210,6 +210,113 @@ def test_a_reader_schema_of_a_few_fields_decodes_only_those(spark, registry, top
     assert len(want) == GOOD and {v.channel for v in want.values()} == {"none", "c0", "c1", "c2"}
 
 
+# the value and key fields a query's schema names (nested ones too, in an order of its own)
+NARROW_VALUE = (
+    "struct<sku: string, order_id: bigint, address: struct<zip: string, city: string>, channel: string>"
+)
+NARROW = f"partition int, offset bigint, value {NARROW_VALUE}, key struct<region: string>"
+# the reader schema ORDER_V2 keeps for them: what Spark's from_avro is given
+NARROW_AVRO = {
+    "type": "record",
+    "name": "Order",
+    "namespace": "shop",
+    "fields": [
+        {"name": "sku", "type": "string"},
+        {"name": "order_id", "type": "long"},
+        {
+            "name": "address",
+            "type": {
+                "type": "record",
+                "name": "Address",
+                "fields": [{"name": "zip", "type": "string"}, {"name": "city", "type": "string"}],
+            },
+        },
+        {"name": "channel", "type": "string", "default": "web"},
+    ],
+}
+
+
+def _narrowed(row, names):
+    """``row`` (a struct) keeping ``names``' fields, in that order: {field: value or dict}."""
+    if row is None:
+        return None
+    return {
+        n: _narrowed(row[n], sub) if isinstance(sub, tuple) else row[n]
+        for n, sub in (x if isinstance(x, tuple) else (x, None) for x in names)
+    }
+
+
+def test_a_schema_of_a_few_value_fields_decodes_only_those_in_both_sources(
+    spark, registry, topics, backend, kafka_broker
+):
+    from pyspark.sql.types import StructType
+
+    from kafkawire.spark.kafka_cluster import KafkaClusterDataSource
+
+    _with_spark_avro(spark)
+    options = {"valueFormat": "avro", "keyFormat": "avro", "schema.registry.url": registry.url}
+    narrow = _cluster(spark, topics, backend, schema=NARROW, **options)
+    assert narrow.schema["value"].dataType.simpleString() == NARROW_VALUE.replace(" ", "")
+    got = {(r.partition, r.offset): r for r in narrow.collect()}
+    full = {(r.partition, r.offset): r for r in _cluster(spark, topics, backend, **options).collect()}
+    assert got.keys() == full.keys() and len(got) == GOOD + 1
+    fields = ("sku", "order_id", ("address", ("zip", "city")), "channel")
+    for where, row in got.items():
+        assert _narrowed(row.value, fields) == _narrowed(full[where].value, fields), where
+        assert _narrowed(row.key, ("region",)) == _narrowed(full[where].key, ("region",)), where
+    raw_rows = _cluster(spark, topics, backend).collect()
+    want = _from_avro_rows(
+        spark, raw_rows, "value", NARROW_AVRO, _writer_ids(registry, f"{topics['typed']}-value")
+    )
+    assert {k: r.value for k, r in got.items() if r.value is not None} == want
+    assert {v.channel for v in want.values()} == {"web", "c0", "c1", "c2"}
+    # valueFormat registry, whose reader schema is Avro here, narrows alike
+    registry_options = {**options, "valueFormat": "registry", "keyFormat": "registry"}
+    by_type = _cluster(spark, topics, backend, schema=NARROW, **registry_options)
+    assert {(r.partition, r.offset): r for r in by_type.collect()} == got
+
+    # the tasks decode by a reader schema of those fields only
+    source = KafkaClusterDataSource(
+        {"kafka.bootstrap.servers": topics["bootstrap"], "subscribe": topics["typed"], **options}
+    )
+    reader = source.reader(StructType.fromDDL(NARROW))
+    reader_schema = json.loads(reader.formats.value.format.reader_schema)
+    assert [f["name"] for f in reader_schema["fields"]] == ["sku", "order_id", "address", "channel"]
+    assert json.loads(reader.formats.key.format.reader_schema)["fields"] == [
+        {"name": "region", "type": "string", "aliases": []}
+    ]
+
+    path = f"{kafka_broker.log_dir}/{topics['typed']}-*"
+    log = spark.read.format("kafka-log").option("backend", backend).options(**options).schema(NARROW)
+    assert {(r.partition, r.offset): r for r in log.load(path).collect()} == got
+
+
+def test_a_schema_field_the_reader_schema_lacks_or_types_otherwise_fails_naming_it(
+    spark, registry, topics, backend, kafka_broker
+):
+    options = {"valueFormat": "avro", "schema.registry.url": registry.url}
+    path = f"{kafka_broker.log_dir}/{topics['typed']}-*"
+    cases = {
+        "value struct<order_id: bigint, totl: decimal(12,2)>": "the schema's value.totl: the reader schema has no field 'totl'",
+        "value struct<total: string>": r"the schema's value.total is string, the reader schema's is decimal\(12, 2\)",
+        "value struct<address: struct<city: int>>": "the schema's value.address.city is int, the reader schema's is string",
+    }
+    for ddl, message in cases.items():
+        with pytest.raises(Exception, match=message):
+            _cluster(spark, topics, backend, schema=ddl, **options).collect()
+        log = spark.read.format("kafka-log").option("backend", backend).options(**options).schema(ddl)
+        with pytest.raises(Exception, match=message):
+            log.load(path).collect()
+    # with a reader schema of a few fields, the schema narrows that one
+    few = {**options, "valueReaderSchema": json.dumps(FEW)}
+    rows = _cluster(
+        spark, topics, backend, schema="offset bigint, value struct<sku: string>", **few
+    ).collect()
+    assert sorted(r.value.sku for r in rows if r.value) == sorted(order(i)["sku"] for i in range(GOOD))
+    with pytest.raises(Exception, match="the schema's value.title: the reader schema has no field 'title'"):
+        _cluster(spark, topics, backend, schema="value struct<title: string>", **few).collect()
+
+
 def test_corrupt_values_fail_naming_where_or_give_a_null_and_the_reason(spark, registry, topics, backend):
     from pyspark.errors import PythonException
 
@@ -267,10 +374,10 @@ def test_kafka_log_reads_the_brokers_log_directory_typed_as_kafka_cluster_does(
         KafkaLogDataSource({"path": str(kafka_broker.log_dir), **options, "keyFormat": "binary"}).schema()
 
 
-def test_a_stream_reads_typed_values_micro_batch_by_micro_batch(spark, registry, topics, tmp_path, backend):
-    out, checkpoint = str(tmp_path / "out"), str(tmp_path / "checkpoint")
-    options = {"valueFormat": "avro", "schema.registry.url": registry.url}
-    query = (
+def _streamed(spark, topics, backend, out, schema=None, **options):
+    """``topics``' typed topic streamed to parquet under ``out`` in micro-batches of 25
+    records: what was written."""
+    reader = (
         spark.readStream.format("kafka-cluster")
         .option("kafka.bootstrap.servers", topics["bootstrap"])
         .option("subscribe", topics["typed"])
@@ -278,21 +385,42 @@ def test_a_stream_reads_typed_values_micro_batch_by_micro_batch(spark, registry,
         .option("maxOffsetsPerTrigger", "25")
         .option("backend", backend)
         .options(**options)
+    )
+    query = (
+        (reader if schema is None else reader.schema(schema))
         .load()
         .writeStream.format("parquet")
-        .option("path", out)
-        .option("checkpointLocation", checkpoint)
+        .option("path", str(out / "out"))
+        .option("checkpointLocation", str(out / "checkpoint"))
         .trigger(availableNow=True)
         .start()
     )
     assert query.awaitTermination(300)
     assert query.exception() is None
     assert len([p for p in query.recentProgress if p["numInputRows"]]) >= 2
-    written = spark.read.parquet(out)
+    return spark.read.parquet(str(out / "out"))
+
+
+def test_a_stream_reads_typed_values_micro_batch_by_micro_batch(spark, registry, topics, tmp_path, backend):
+    options = {"valueFormat": "avro", "schema.registry.url": registry.url}
+    written = _streamed(spark, topics, backend, tmp_path, **options)
     assert written.schema["value"].dataType.simpleString().startswith("struct<order_id:bigint,")
     streamed = {(r.partition, r.offset): r.value for r in written.collect()}
     batch = {(r.partition, r.offset): r.value for r in _cluster(spark, topics, backend, **options).collect()}
     assert streamed == batch and len(batch) == GOOD + 1
+
+
+def test_a_stream_with_a_schema_of_a_few_fields_decodes_only_those(
+    spark, registry, topics, tmp_path, backend
+):
+    options = {"valueFormat": "avro", "keyFormat": "avro", "schema.registry.url": registry.url}
+    written = _streamed(spark, topics, backend, tmp_path, NARROW, **options)
+    assert written.schema["value"].dataType.simpleString() == NARROW_VALUE.replace(" ", "")
+    streamed = {(r.partition, r.offset): r for r in written.collect()}
+    assert streamed == {
+        (r.partition, r.offset): r
+        for r in _cluster(spark, topics, backend, schema=NARROW, **options).collect()
+    }
 
 
 # a JSON Schema of the types JSON values take, a nullable one and a nested object among them
@@ -367,6 +495,21 @@ def test_json_schema_and_protobuf_values_arrive_as_from_registry_reads_them(
             )
             assert typed.schema["value"] == want.schema["value"], (topic, kind)
             assert sorted(typed.select("offset", "value").collect()) == want_rows, (topic, kind)
+            # a schema of two of the fields, the other way round, gets those
+            first, *_, last = want.schema["value"].dataType.fields
+            two = ", ".join(f"`{f.name}`: {f.dataType.simpleString()}" for f in (last, first))
+            narrow = _cluster(
+                spark,
+                where,
+                backend,
+                "t",
+                f"offset bigint, value struct<{two}>",
+                valueFormat=kind,
+                **{"schema.registry.url": registry.url},
+            )
+            assert sorted(narrow.collect()) == sorted(
+                (r.offset, (r.value[last.name], r.value[first.name])) for r in want_rows
+            ), (topic, kind)
 
 
 def _consume(bootstrap, topic, count):
