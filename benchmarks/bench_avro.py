@@ -25,15 +25,14 @@ import copy
 import io
 import json
 import os
-import statistics
 import sys
-import time
 
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.join(os.path.dirname(HERE), "tests")]
 
+from _cpu_rounds import argv, cpu_rounds, print_table  # noqa: E402
 from support.avro_shapes import ORDER, order  # noqa: E402
 
 N = int(os.environ.get("KAFKAWIRE_BENCH_AVRO_N", "1000000"))
@@ -155,37 +154,27 @@ def test_floor_copy_of_the_output(benchmark, setup):
 def main() -> None:
     import kafkawire
 
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else N
-    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    n, rounds = argv(N, 3)
     s = Setup(n)
     try:
-        routes = {
-            "kafkawire": s.kafkawire,
-            "fastavro + from_pylist": s.fastavro,
-            "confluent AvroDeserializer + from_pylist": s.confluent,
-            "floor (copy the output)": s.floor,
-        }
-        times = {name: [] for name in routes}
-        # interleaved rounds, in CPU seconds of this process: on a shared machine the
-        # wall clock measures the neighbours as much as the code
-        for _ in range(rounds):
-            for name, fn in routes.items():
-                start = time.process_time()
-                fn()
-                times[name].append(time.process_time() - start)
-        best = {name: min(t) for name, t in times.items()}
-        print(
-            f"{n:,} framed Avro orders ({s.avro_bytes / 1e6:.1f} MB of Avro, {s.table_bytes / 1e6:.1f} MB of "
-            f"Arrow buffers), backend {kafkawire.BACKEND}; CPU seconds, best of {rounds} (median in brackets)"
+        times = cpu_rounds(
+            {
+                "kafkawire": s.kafkawire,
+                "fastavro + from_pylist": s.fastavro,
+                "confluent AvroDeserializer + from_pylist": s.confluent,
+                "floor (copy the output)": s.floor,
+            },
+            rounds,
         )
-        for name in routes:
-            ratio = best[name] / best["kafkawire"]
-            print(
-                f"  {name:42s} {best[name]:8.3f} s ({statistics.median(times[name]):.3f})"
-                f"  {n / best[name] / 1e6:6.2f} M rec/s  {ratio:6.2f}x kafkawire's time"
-            )
     finally:
         s.close()
+    print_table(
+        f"{n:,} framed Avro orders ({s.avro_bytes / 1e6:.1f} MB of Avro, {s.table_bytes / 1e6:.1f} MB of "
+        f"Arrow buffers), backend {kafkawire.BACKEND}",
+        n,
+        times,
+        "kafkawire",
+    )
 
 
 if __name__ == "__main__":

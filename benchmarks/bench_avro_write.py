@@ -17,11 +17,11 @@ import io
 import json
 import os
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.join(os.path.dirname(HERE), "tests")]
 
+from _cpu_rounds import argv, cpu_rounds, print_table  # noqa: E402
 from support.avro_shapes import ORDER, order  # noqa: E402
 
 TOPIC = "orders"
@@ -38,8 +38,7 @@ def main() -> None:
     from kafkawire.registry import RegistryAvroEncoder, SchemaRegistryClient
     from support.schema_registry import RegistryServer
 
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
-    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    n, rounds = argv(1_000_000, 1)
     parsed = fastavro.parse_schema(ORDER)
     bodies = []
     for i in range(n):
@@ -79,19 +78,11 @@ def main() -> None:
             "to_pylist + confluent AvroSerializer": lambda: [serializer(r, ctx) for r in records()],
             "floor (copy the output)": lambda: written.buffers()[2].to_pybytes(),
         }
-        best = {}
-        for name, fn in routes.items():
-            times = []
-            for _ in range(rounds):
-                start = time.process_time()
-                fn()
-                times.append(time.process_time() - start)
-            best[name] = min(times)
+        times = cpu_rounds(routes, rounds)
     size = written.buffers()[2].size
-    print(f"{n:,} orders to framed Avro ({size / 1e6:.1f} MB); CPU seconds, best of {rounds}")
-    for name, t in best.items():
-        ratio = t / best["kafkawire RegistryAvroEncoder"]
-        print(f"  {name:40s} {t:8.3f} s  {n / t / 1e6:6.2f} M rec/s  {ratio:6.2f}x kafkawire's time")
+    print_table(
+        f"{n:,} orders to framed Avro ({size / 1e6:.1f} MB)", n, times, "kafkawire RegistryAvroEncoder"
+    )
 
 
 if __name__ == "__main__":

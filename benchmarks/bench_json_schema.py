@@ -24,9 +24,7 @@ from __future__ import annotations
 import io
 import json
 import os
-import statistics
 import sys
-import time
 
 import pytest
 
@@ -37,6 +35,7 @@ sys.path[:0] = [
     os.path.join(os.path.dirname(HERE), "tests", "schemas"),
 ]
 
+from _cpu_rounds import argv, cpu_rounds, print_table  # noqa: E402
 from test_json_schema import ORDER_V2, _date_fields_as_strings, _JsonIds, order  # noqa: E402
 
 N = int(os.environ.get("KAFKAWIRE_BENCH_JSON_N", "100000"))
@@ -105,8 +104,7 @@ def test_pyarrow_json_reader(benchmark, setup):
 def main() -> None:
     import kafkawire
 
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else N
-    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    n, rounds = argv(N, 3)
     s = Setup(n)
     assert s.kafkawire().equals(s.exact())  # the same column either way
     routes = {
@@ -115,24 +113,13 @@ def main() -> None:
         "json.loads + Table.from_pylist (unchecked)": s.loads_from_pylist,
         "pyarrow.json.read_json (unchecked)": s.pyarrow_reader,
     }
-    times = {name: [] for name in routes}
-    # interleaved rounds, in CPU seconds of this process: on a shared machine the
-    # wall clock measures the neighbours as much as the code
-    for _ in range(rounds):
-        for name, fn in routes.items():
-            start = time.process_time()
-            fn()
-            times[name].append(time.process_time() - start)
-    best = {name: min(t) for name, t in times.items()}
-    print(
-        f"{n:,} framed JSON orders ({len(s.ndjson) / 1e6:.1f} MB of JSON), backend {kafkawire.BACKEND}; "
-        f"CPU seconds, best of {rounds} (median in brackets)"
+    print_table(
+        f"{n:,} framed JSON orders ({len(s.ndjson) / 1e6:.1f} MB of JSON), backend {kafkawire.BACKEND}",
+        n,
+        cpu_rounds(routes, rounds),
+        "kafkawire",
+        unit="values/s",
     )
-    for name in routes:
-        print(
-            f"  {name:44s} {best[name]:8.3f} s ({statistics.median(times[name]):.3f})"
-            f"  {n / best[name] / 1e3:7.1f} k values/s  {best[name] / best['kafkawire']:6.2f}x kafkawire's time"
-        )
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ struct array, written as framed values with one registered schema id by:
 * confluent-kafka's ``JSONSerializer`` (validating with ``jsonschema``) on the
   documents already made (no Arrow), timed on at most 20,000 and scaled.
 
-``python benchmarks/bench_json_write.py [N]`` prints CPU seconds and ratios.
+``python benchmarks/bench_json_write.py [N [ROUNDS]]`` prints CPU seconds and ratios.
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ from __future__ import annotations
 import json
 import os
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TESTS = os.path.join(os.path.dirname(HERE), "tests")
 sys.path[:0] = [HERE, TESTS, os.path.join(TESTS, "schemas")]
 
+from _cpu_rounds import argv, cpu_rounds, print_table  # noqa: E402
 from test_json_schema import ORDER_V2, _ctx, _serializer, order  # noqa: E402
 
 
@@ -33,7 +33,7 @@ def main() -> None:
     from kafkawire.registry.json_schema import JsonColumnDecoder, RegistryJsonEncoder
     from support.schema_registry import RegistryServer
 
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
+    n, rounds = argv(100_000, 1)
     column = JsonColumnDecoder(ORDER_V2).decode([json.dumps(order(i, 2)).encode() for i in range(n)])
     m = min(n, 20_000)
     documents = [order(i, 2) for i in range(m)]
@@ -43,21 +43,23 @@ def main() -> None:
         )
         serializer = _serializer(server, ORDER_V2)
         ctx = _ctx("orders")
-        times = {}
-        start = time.process_time()
         written = encoder.encode(column)
-        times["kafkawire RegistryJsonEncoder"] = time.process_time() - start
-        start = time.process_time()
-        [json.dumps(r, default=str).encode() for r in column.to_pylist()]
-        times["to_pylist + json.dumps, unchecked"] = time.process_time() - start
-        start = time.process_time()
-        [serializer(d, ctx) for d in documents]
-        times["confluent JSONSerializer (scaled)"] = (time.process_time() - start) * n / m
+        scaled = "confluent JSONSerializer (scaled)"
+        times = cpu_rounds(
+            {
+                "kafkawire RegistryJsonEncoder": lambda: encoder.encode(column),
+                "to_pylist + json.dumps, unchecked": lambda: [
+                    json.dumps(r, default=str).encode() for r in column.to_pylist()
+                ],
+                scaled: lambda: [serializer(d, ctx) for d in documents],
+            },
+            rounds,
+        )
+    times[scaled] = [t * n / m for t in times[scaled]]  # timed on m documents
     size = written.buffers()[2].size
-    print(f"{n:,} orders to framed JSON ({size / 1e6:.1f} MB); CPU seconds")
-    for name, t in times.items():
-        ratio = t / times["kafkawire RegistryJsonEncoder"]
-        print(f"  {name:36s} {t:8.3f} s  {n / t / 1e6:6.2f} M rec/s  {ratio:6.2f}x kafkawire's time")
+    print_table(
+        f"{n:,} orders to framed JSON ({size / 1e6:.1f} MB)", n, times, "kafkawire RegistryJsonEncoder"
+    )
 
 
 if __name__ == "__main__":

@@ -24,15 +24,14 @@ groups, or ``python benchmarks/bench_protobuf.py [N [ROUNDS]]`` for a table of r
 from __future__ import annotations
 
 import os
-import statistics
 import sys
-import time
 
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.join(os.path.dirname(HERE), "tests")]
 
+from _cpu_rounds import argv, cpu_rounds, print_table  # noqa: E402
 from support.protobuf_shapes import build, expected, rows  # noqa: E402
 
 N = int(os.environ.get("KAFKAWIRE_BENCH_PROTOBUF_N", "200000"))
@@ -169,41 +168,30 @@ def test_floor_copy_of_the_output(benchmark, setup):
 def main() -> None:
     import kafkawire
 
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else N
-    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    n, rounds = argv(N, 3)
     s = Setup(n)
     try:
         # the same rows (maps compared as dicts: the runtime's map order is its own)
         assert rows(s.runtime().to_struct_array()) == rows(s.kafkawire().to_struct_array())
-        routes = {
-            "kafkawire": s.kafkawire,
-            "protobuf runtime + walk + from_pylist": s.runtime,
-            "protobuf runtime's parse alone (no Arrow)": s.parse_only,
-            "confluent ProtobufDeserializer + walk + from_pylist": s.confluent,
-            "floor (copy the output)": s.floor,
-        }
-        times = {name: [] for name in routes}
-        # interleaved rounds, in CPU seconds of this process: on a shared machine the
-        # wall clock measures the neighbours as much as the code
-        for _ in range(rounds):
-            for name, fn in routes.items():
-                start = time.process_time()
-                fn()
-                times[name].append(time.process_time() - start)
-        best = {name: min(t) for name, t in times.items()}
-        print(
-            f"{n:,} framed Protobuf orders ({s.protobuf_bytes / 1e6:.1f} MB of Protobuf, "
-            f"{s.table_bytes / 1e6:.1f} MB of Arrow buffers), backend {kafkawire.BACKEND}; "
-            f"CPU seconds, best of {rounds} (median in brackets)"
+        times = cpu_rounds(
+            {
+                "kafkawire": s.kafkawire,
+                "protobuf runtime + walk + from_pylist": s.runtime,
+                "protobuf runtime's parse alone (no Arrow)": s.parse_only,
+                "confluent ProtobufDeserializer + walk + from_pylist": s.confluent,
+                "floor (copy the output)": s.floor,
+            },
+            rounds,
         )
-        for name in routes:
-            ratio = best[name] / best["kafkawire"]
-            print(
-                f"  {name:52s} {best[name]:8.3f} s ({statistics.median(times[name]):.3f})"
-                f"  {n / best[name] / 1e6:6.2f} M rec/s  {ratio:6.2f}x kafkawire's time"
-            )
     finally:
         s.close()
+    print_table(
+        f"{n:,} framed Protobuf orders ({s.protobuf_bytes / 1e6:.1f} MB of Protobuf, "
+        f"{s.table_bytes / 1e6:.1f} MB of Arrow buffers), backend {kafkawire.BACKEND}",
+        n,
+        times,
+        "kafkawire",
+    )
 
 
 if __name__ == "__main__":

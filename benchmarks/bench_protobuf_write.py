@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from typing import Any, Dict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.join(os.path.dirname(HERE), "tests")]
 
+from _cpu_rounds import argv, cpu_rounds, print_table  # noqa: E402
 from bench_protobuf import order  # noqa: E402
 from support.protobuf_shapes import build  # noqa: E402
 
@@ -92,8 +92,7 @@ def main() -> None:
     from kafkawire.registry.protobuf import RegistryProtobufEncoder
     from support.schema_registry import RegistryServer
 
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
-    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    n, rounds = argv(100_000, 1)
     _, shop, _, descriptors = build()
     bodies = [order(i).SerializeToString(deterministic=True) for i in range(n)]
     table = pa.Table.from_struct_array(decoder(descriptors, "shop.Order").decode(bodies))
@@ -122,22 +121,17 @@ def main() -> None:
             ],
             "floor (copy the output)": lambda: written.buffers()[2].to_pybytes(),
         }
-        best = {}
-        for name, fn in routes.items():
-            times = []
-            for _ in range(rounds):
-                start = time.process_time()
-                fn()
-                times.append(time.process_time() - start)
-            best[name] = min(times)
+        times = cpu_rounds(routes, rounds)
         # the routes write the same bytes (the runtime's, its map entries in a fixed order)
         check = [header + m.SerializeToString(deterministic=True) for m in built[:1000]]
         assert check == written.to_pylist()[:1000], "the runtime's bytes differ from kafkawire's"
     size = written.buffers()[2].size
-    print(f"{n:,} orders to framed Protobuf ({size / 1e6:.1f} MB); CPU seconds, best of {rounds}")
-    for name, t in best.items():
-        ratio = t / best["kafkawire RegistryProtobufEncoder"]
-        print(f"  {name:48s} {t:8.3f} s  {n / t / 1e6:6.2f} M rec/s  {ratio:6.2f}x kafkawire's time")
+    print_table(
+        f"{n:,} orders to framed Protobuf ({size / 1e6:.1f} MB)",
+        n,
+        times,
+        "kafkawire RegistryProtobufEncoder",
+    )
 
 
 if __name__ == "__main__":
