@@ -48,7 +48,7 @@ import sys
 import tempfile
 import time
 import uuid
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -87,15 +87,15 @@ def create_topic(bootstrap: str, topic: str, partitions: int) -> None:
     raise RuntimeError(f"topic {topic} did not get its {partitions} partitions")
 
 
-def fill_topic(
+def produce_spread(
     bootstrap: str,
     topic: str,
     partitions: int,
-    n_records: int,
-    compression: str,
-    value_bytes: int = VALUE_BYTES,
+    records: Iterable[Tuple[bytes, bytes]],
+    compression: str = "none",
 ) -> None:
-    """Create ``topic`` and produce the workload with librdkafka, spread evenly."""
+    """Create ``topic`` and produce ``(key, value)`` records with librdkafka, the i-th to
+    partition i mod ``partitions``."""
     from confluent_kafka import Producer
 
     create_topic(bootstrap, topic, partitions)
@@ -108,15 +108,28 @@ def fill_topic(
             "queue.buffering.max.messages": 1_000_000,
         }
     )
-    value = bytes(i % 251 for i in range(value_bytes))
-    for i in range(n_records):
+    for i, (key, value) in enumerate(records):
         while True:
             try:
-                p.produce(topic, value=value, key=b"key-%012d" % i, partition=i % partitions)
+                p.produce(topic, value=value, key=key, partition=i % partitions)
                 break
             except BufferError:
                 p.poll(0.1)
     assert p.flush(120) == 0
+
+
+def fill_topic(
+    bootstrap: str,
+    topic: str,
+    partitions: int,
+    n_records: int,
+    compression: str,
+    value_bytes: int = VALUE_BYTES,
+) -> None:
+    """Create ``topic`` and produce the workload, spread evenly."""
+    value = bytes(i % 251 for i in range(value_bytes))
+    records = ((b"key-%012d" % i, value) for i in range(n_records))
+    produce_spread(bootstrap, topic, partitions, records, compression)
 
 
 def topic_records(bootstrap: str, topic: str) -> int:

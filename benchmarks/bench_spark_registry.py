@@ -49,13 +49,13 @@ import sys
 import time
 import uuid
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path[:0] = [HERE, ROOT, os.path.join(ROOT, "tests")]
 
-from bench_spark_cluster import create_topic, topic_records  # noqa: E402
+from bench_spark_cluster import produce_spread, topic_records  # noqa: E402
 from support.avro_shapes import ORDER, order  # noqa: E402
 
 #: the fields the query reads, and the reader schema of only them (same record name)
@@ -202,32 +202,20 @@ ROUTES: Dict[str, Route] = {
 def produce(bootstrap: str, topic: str, partitions: int, n: int, schema_id: int) -> None:
     """``n`` framed orders, spread evenly over the partitions."""
     import fastavro
-    from confluent_kafka import Producer
 
-    create_topic(bootstrap, topic, partitions)
-    p = Producer(
-        {
-            "bootstrap.servers": bootstrap,
-            "linger.ms": 50,
-            "batch.size": 1 << 20,
-            "queue.buffering.max.messages": 1_000_000,
-        }
-    )
     parsed = fastavro.parse_schema(ORDER)
     header = b"\x00" + schema_id.to_bytes(4, "big")
-    buf = io.BytesIO()
-    for i in range(n):
-        buf.seek(0)
-        buf.truncate()
-        buf.write(header)
-        fastavro.schemaless_writer(buf, parsed, order(i))
-        while True:
-            try:
-                p.produce(topic, value=buf.getvalue(), key=b"%d" % i, partition=i % partitions)
-                break
-            except BufferError:
-                p.poll(0.1)
-    assert p.flush(120) == 0
+
+    def records() -> Iterator[Tuple[bytes, bytes]]:
+        buf = io.BytesIO()
+        for i in range(n):
+            buf.seek(0)
+            buf.truncate()
+            buf.write(header)
+            fastavro.schemaless_writer(buf, parsed, order(i))
+            yield b"%d" % i, buf.getvalue()
+
+    produce_spread(bootstrap, topic, partitions, records())
 
 
 def _children() -> Dict[int, List[int]]:
