@@ -148,7 +148,25 @@ class Session:
         )
         topic = reply.body.topics[0]
         assert topic.error_code == NONE, topic
+        self._wait_for_leaders(name, partitions)
         return topic.topic_id
+
+    def _wait_for_leaders(self, name: str, partitions: int) -> None:
+        """Until the broker's metadata shows every partition of ``name`` led: CreateTopics
+        answers once the controller has the topic, and a busy broker's own metadata may
+        lag behind it for a while (its answers to the describe requests with it)."""
+        request = build(M.MetadataRequest, {"topics": [{"name": name}], "allow_auto_topic_creation": False})
+        deadline = time.monotonic() + 60
+        while True:
+            with self.connect() as conn:
+                (found,) = conn.call(at_version(request, 12), 12).body.topics
+            led = [p for p in found.partitions if p.leader_id >= 0]
+            if found.error_code == NONE and len(led) == partitions:
+                return
+            assert time.monotonic() < deadline, (
+                f"topic {name} has not got {partitions} led partitions: {found}"
+            )
+            time.sleep(0.1)
 
     def produce(self, conn: KafkaConnection, version: int = 9, **batch: Any) -> Reply:
         records = [
